@@ -1,0 +1,46 @@
+import Koa from 'koa';
+import Router from '@koa/router';
+import { bodyParser } from '@koa/bodyparser';
+import type { Knex } from 'knex';
+import type { MetaModel } from './meta/types.ts';
+import { type AppState, authenticate, errorHandler, language, securityHeaders } from './http/middleware.ts';
+import { authRoutes } from './http/auth-routes.ts';
+import { entityRoutes } from './http/entity-routes.ts';
+import { clientMeta } from './meta/client-meta.ts';
+
+export interface AppOptions {
+  knex: Knex;
+  model: MetaModel;
+  /** extra middleware mounted after the API (static back-office and public site) */
+  statics?: Koa.Middleware[];
+}
+
+/** The Koa application: /api with the generic entity routes derived from the metadata. */
+export function createApp({ knex, model, statics = [] }: AppOptions): Koa<AppState> {
+  const app = new Koa<AppState>();
+  app.proxy = process.env.ECOFOND_TRUST_PROXY === '1';
+  app.use(securityHeaders());
+  app.use(language());
+  app.use(errorHandler(model, knex));
+  app.use(bodyParser({ enableTypes: ['json'], jsonLimit: '2mb' }));
+
+  const api = new Router<AppState>({ prefix: '/api' });
+  api.get('/health', async (ctx) => {
+    await knex.raw('select 1');
+    ctx.body = { status: 'ok', entities: model.entities.size, time: new Date().toISOString() };
+  });
+  const auth = authRoutes(knex);
+  api.use(auth.routes(), auth.allowedMethods());
+
+  const guard = authenticate(knex);
+  api.get('/meta', guard, async (ctx) => {
+    ctx.body = clientMeta(model, ctx.state.principal!, ctx.state.lang);
+  });
+  const entities = entityRoutes(model, knex, guard);
+  api.use(entities.routes(), entities.allowedMethods());
+
+  app.use(api.routes());
+  app.use(api.allowedMethods());
+  for (const s of statics) app.use(s);
+  return app;
+}

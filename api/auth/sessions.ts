@@ -1,0 +1,67 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Knex } from 'knex';
+import type { Principal } from './ability.ts';
+import { ApiError } from '../http/errors.ts';
+
+/** Session length; app_configs may override it (issue: identity and access). */
+export const SESSION_TTL_MS = Number(process.env.ECOFOND_SESSION_TTL_MINUTES || 480) * 60 * 1000;
+const TOUCH_EVERY_MS = 60 * 1000;
+
+/** Tokens are 32 random bytes; only their SHA-256 is stored. */
+export function newToken(): { token: string; hash: string } {
+  const token = randomBytes(32).toString('base64url');
+  return { token, hash: tokenHash(token) };
+}
+
+export function tokenHash(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+export async function createSession(knex: Knex, userId: number, meta: { ip?: string; userAgent?: string }): Promise<string> {
+  const { token, hash } = newToken();
+  await knex('sessions').insert({
+    token_hash: hash, user_id: userId, ip: meta.ip ?? null, user_agent: (meta.userAgent ?? '').slice(0, 500),
+    expires_at: new Date(Date.now() + SESSION_TTL_MS),
+  });
+  return token;
+}
+
+export async function revokeSession(knex: Knex, token: string): Promise<void> {
+  await knex('sessions').where({ token_hash: tokenHash(token) }).whereNull('revoked_at').update({ revoked_at: knex.fn.now() });
+}
+
+/** The user's allowed action ids (state 1 in any of their roles). */
+export const ACTIONS_SQL = `coalesce((select array_agg(distinct ra.action_id) from user_roles ur
+  join role_actions ra on ra.role_id = ur.role_id and ra.state = 1 where ur.user_id = u.id), '{}') as actions`;
+
+/**
+ * One query finds the session, its user and the user's actions, so a change of a role's actions
+ * applies to the very next request. Expired sessions answer "Sessiya vaqt tugadi"; a session is
+ * extended on use (at most once a minute, so reads do not all write).
+ */
+export async function principalForToken(knex: Knex, token: string): Promise<Principal & { sessionId: number; lang_code: string }> {
+  const row = await knex.raw(
+    `select s.id as session_id, s.expires_at, s.last_seen_at, u.id, u.username, u.status, u.lang_code,
+            u.region_id, u.branch_id, u.subject_id, ${ACTIONS_SQL}
+       from sessions s join users u on u.id = s.user_id
+      where s.token_hash = ? and s.revoked_at is null`,
+    [tokenHash(token)],
+  ).then((r: { rows: Record<string, unknown>[] }) => r.rows[0]);
+  if (!row) throw new ApiError('unauthorized');
+  const now = Date.now();
+  if (new Date(row.expires_at as string).getTime() <= now) throw new ApiError('sessionExpired');
+  if (row.status !== 'active') throw new ApiError('userBlocked');
+  if (now - new Date(row.last_seen_at as string).getTime() > TOUCH_EVERY_MS) {
+    await knex('sessions').where({ id: row.session_id }).update({ last_seen_at: new Date(now), expires_at: new Date(now + SESSION_TTL_MS) });
+  }
+  return {
+    sessionId: row.session_id as number,
+    id: row.id as number,
+    username: row.username as string,
+    lang_code: row.lang_code as string,
+    actions: new Set((row.actions as number[]).map(Number)),
+    region_id: (row.region_id as number | null) ?? null,
+    branch_id: (row.branch_id as number | null) ?? null,
+    subject_id: (row.subject_id as number | null) ?? null,
+  };
+}

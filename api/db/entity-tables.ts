@@ -1,0 +1,153 @@
+import type { Knex } from 'knex';
+import type { EntityMeta, FieldMeta, MetaModel } from '../meta/types.ts';
+import { filterMeta, loadMetadata } from '../meta/load.ts';
+import { searchExpression, refTable } from '../engine/sql.ts';
+
+/**
+ * Creates the tables of the named entities from their metadata: columns by field kind, the
+ * engine's system columns, foreign keys, unique indexes, one index per declared filter, sort
+ * and scope column, CHECK constraints, and child tables with a cascading parent key.
+ *
+ * A migration calls this with the entities it introduces; it builds them from the metadata as it
+ * is when the migration runs. A later change to an existing entity's fields needs a migration of
+ * its own that alters the table (the schema-drift test shows what is missing).
+ */
+export async function createEntityTables(knex: Knex, names: string[], model: MetaModel = loadMetadata()): Promise<void> {
+  await ensureExtensions(knex);
+  for (const name of orderByReferences(names, model)) {
+    const e = model.entities.get(name);
+    if (!e) throw new Error(`createEntityTables: no entity "${name}" in the metadata`);
+    await createEntityTable(knex, e, model);
+  }
+}
+
+export async function dropEntityTables(knex: Knex, names: string[], model: MetaModel = loadMetadata()): Promise<void> {
+  for (const name of orderByReferences(names, model).reverse()) {
+    const e = model.entities.get(name);
+    if (!e) continue;
+    for (const [, f] of childFields(e)) await knex.schema.dropTableIfExists(f.table!);
+    await knex.schema.dropTableIfExists(e.table);
+  }
+}
+
+export async function ensureExtensions(knex: Knex): Promise<void> {
+  await knex.raw('CREATE EXTENSION IF NOT EXISTS pg_trgm');
+}
+
+function childFields(e: EntityMeta): [string, FieldMeta][] {
+  return Object.entries(e.fields).filter(([, f]) => f.type === 'children');
+}
+
+/** Referenced entities first, so that foreign keys find their tables. */
+function orderByReferences(names: string[], model: MetaModel): string[] {
+  const wanted = new Set(names);
+  const done = new Set<string>();
+  const out: string[] = [];
+  const visit = (n: string, path: string[]) => {
+    if (done.has(n) || !wanted.has(n)) return;
+    if (path.includes(n)) return; // a cycle: the later table adds its key when it is created
+    const e = model.entities.get(n);
+    if (e) {
+      const deps = [...Object.values(e.fields), ...childFields(e).flatMap(([, c]) => Object.values(c.fields ?? {}))]
+        .filter((f) => f.type === 'ref' && f.ref && f.ref !== n)
+        .map((f) => f.ref!);
+      for (const d of deps) visit(d, [...path, n]);
+    }
+    done.add(n);
+    out.push(n);
+  };
+  for (const n of names) visit(n, []);
+  return out;
+}
+
+function addColumn(t: Knex.CreateTableBuilder, name: string, f: FieldMeta, model: MetaModel, knex: Knex): void {
+  let col: Knex.ColumnBuilder;
+  switch (f.type) {
+    case 'string': col = f.maxLength && f.maxLength > 2000 ? t.text(name) : t.string(name, f.maxLength ?? 255); break;
+    case 'text': col = t.text(name); break;
+    case 'integer': col = t.integer(name); break;
+    case 'decimal': col = t.decimal(name, f.precision ?? 20, f.scale ?? 4); break;
+    case 'money': col = t.decimal(name, 18, 2); break;
+    case 'boolean': col = t.boolean(name); break;
+    case 'date': col = t.date(name); break;
+    case 'datetime': col = t.timestamp(name, { useTz: true }); break;
+    case 'enum': col = t.string(name, 40); break;
+    case 'text3': col = t.jsonb(name); break;
+    case 'ref': {
+      col = t.bigInteger(name);
+      const target = refTable(model, f.ref!);
+      col.references('id').inTable(target).onDelete((f.onDelete ?? 'restrict').toUpperCase());
+      break;
+    }
+    case 'file': case 'image':
+      col = t.bigInteger(name);
+      col.references('id').inTable('resources').onDelete('SET NULL');
+      break;
+    case 'refs': case 'files': col = t.specificType(name, 'bigint[]'); break;
+    case 'point': col = t.specificType(name, 'point'); break;
+    default: return;
+  }
+  if (f.required && !f.computedBy && !f.from) col.notNullable(); else col.nullable();
+  if (f.default !== undefined && f.type !== 'text3') {
+    col.defaultTo(f.default as Knex.Value);
+  } else if (f.default !== undefined) {
+    col.defaultTo(knex.raw('?::jsonb', [JSON.stringify(f.default)]));
+  }
+  if (f.type === 'boolean' && f.default === undefined) col.notNullable().defaultTo(false);
+}
+
+async function createEntityTable(knex: Knex, e: EntityMeta, model: MetaModel): Promise<void> {
+  await knex.schema.createTable(e.table, (t) => {
+    t.bigIncrements('id');
+    for (const [name, f] of Object.entries(e.fields)) addColumn(t, name, f, model, knex);
+    t.integer('version').notNullable().defaultTo(1);
+    t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
+    t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
+    t.bigInteger('created_by').nullable().references('id').inTable('users').onDelete('SET NULL');
+    t.bigInteger('updated_by').nullable().references('id').inTable('users').onDelete('SET NULL');
+    if (e.softDelete) t.timestamp('deleted_at', { useTz: true }).nullable();
+    for (const [name, f] of Object.entries(e.fields)) {
+      if (f.unique) t.unique([name], { indexName: `${e.table}_${name}_unique` });
+      if (f.type === 'enum') t.check(`?? in (${f.values!.map(() => '?').join(', ')})`, [name, ...f.values!], `${e.table}_${name}_enum`);
+    }
+    for (const c of e.constraints ?? []) t.check(c.check, [], `${e.table}_${c.name}`);
+  });
+  await createIndexes(knex, e);
+  for (const [name, f] of childFields(e)) {
+    await knex.schema.createTable(f.table!, (t) => {
+      t.bigIncrements('id');
+      t.bigInteger('parent_id').notNullable().references('id').inTable(e.table).onDelete('CASCADE');
+      t.integer('ordering').notNullable().defaultTo(0);
+      for (const [cn, cf] of Object.entries(f.fields ?? {})) addColumn(t, cn, cf, model, knex);
+      t.index(['parent_id', 'ordering'], `${f.table}_parent_idx`);
+    });
+    void name;
+  }
+}
+
+/** One index per column a list filters, sorts or scopes on; trigram indexes for search filters. */
+async function createIndexes(knex: Knex, e: EntityMeta): Promise<void> {
+  const cols = new Set<string>();
+  const skip = new Set(Object.entries(e.fields).filter(([, f]) => f.unique).map(([n]) => n));
+  skip.add('id');
+  for (const [name, raw] of Object.entries(e.list.filters ?? {})) {
+    const f = filterMeta(raw);
+    if (f.op === 'search') {
+      const expr = searchExpression(e, f.fields ?? [name]);
+      await knex.raw(`CREATE INDEX ?? ON ?? USING gin ((${expr}) gin_trgm_ops)`, [`${e.table}_${name}_search`, e.table]);
+    } else {
+      for (const c of f.fields ?? [name]) cols.add(c);
+    }
+  }
+  for (const c of [e.list.sort[0], ...(e.list.sortable ?? []), ...Object.values(e.scope ?? {})]) cols.add(c);
+  for (const [name, f] of Object.entries(e.fields)) if (f.type === 'ref') cols.add(name);
+  for (const c of cols) {
+    if (skip.has(c)) continue;
+    const f = e.fields[c];
+    const idx = `${e.table}_${c}_idx`;
+    if (f?.type === 'refs' || f?.type === 'files') await knex.raw('CREATE INDEX ?? ON ?? USING gin (??)', [idx, e.table, c]);
+    else if (f?.type === 'point') await knex.raw('CREATE INDEX ?? ON ?? USING gist (??)', [idx, e.table, c]);
+    else if (f?.type === 'text3') await knex.raw(`CREATE INDEX ?? ON ?? ((??->>'uz'))`, [idx, e.table, c]);
+    else await knex.raw('CREATE INDEX ?? ON ?? (??, id)', [idx, e.table, c]);
+  }
+}

@@ -1,0 +1,123 @@
+import ExcelJS from 'exceljs';
+import { PassThrough } from 'node:stream';
+import type { Knex } from 'knex';
+import type { EntityMeta, FieldMeta } from '../meta/types.ts';
+import { fieldCaption } from '../meta/load.ts';
+import { translate } from '../meta/captions.ts';
+import { ApiError } from '../http/errors.ts';
+import { q, refTable, selectColumns, sortExpression } from './sql.ts';
+import type { ListParams } from './list-params.ts';
+import type { Repository } from './repository.ts';
+
+/** Exports refuse more rows than this (narrow the filters); see docs/performance.md on memory. */
+export const EXPORT_MAX_ROWS = Number(process.env.ECOFOND_EXPORT_MAX_ROWS || 100000);
+const BATCH = 1000;
+
+const NUMBER_FORMAT = '#,##0.00';
+const DATE_FORMAT = 'dd.mm.yyyy';
+const DATETIME_FORMAT = 'dd.mm.yyyy hh:mm';
+const TASHKENT_OFFSET_MS = 5 * 3600 * 1000;
+
+export interface ExportColumn { name: string; field?: FieldMeta; header: string }
+
+export function exportColumns(repo: Repository): ExportColumn[] {
+  const { e } = repo;
+  const { model, lang } = repo.ctx;
+  return e.list.columns.map((name) => {
+    const field = e.fields[name];
+    return { name, field, header: translate(model, lang, field ? fieldCaption(name, field) : `fields.${name}`) };
+  });
+}
+
+/**
+ * Streams the list (with its filters and sort, within the caller's scope) as an .xlsx: captions in
+ * the caller's language, money and decimals as numbers with 2 decimals, dates as dates, references
+ * and enums as their names. Rows are read in batches so the database is never asked for all at once.
+ */
+export async function exportXlsx(repo: Repository, params: ListParams): Promise<{ stream: PassThrough; filename: string }> {
+  repo.assertCan('export');
+  const { knex, model, lang } = repo.ctx;
+  const e = repo.e;
+  const count = await repo.count(params, 'export');
+  if (!count.exact || count.total > EXPORT_MAX_ROWS) {
+    throw new ApiError('tooLarge', 'errors.export_too_large', { max: EXPORT_MAX_ROWS, count: count.total });
+  }
+  const columns = exportColumns(repo);
+  const out = new PassThrough();
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+  const sheet = workbook.addWorksheet(translate(model, lang, e.caption).slice(0, 31).replace(/[\\/?*[\]:]/g, ' '));
+  sheet.columns = columns.map((c) => ({
+    header: c.header, key: c.name, width: Math.min(60, Math.max(12, c.header.length + 2)),
+    style: styleFor(c.field, c.name),
+  }));
+  sheet.getRow(1).font = { bold: true };
+  sheet.getRow(1).commit();
+
+  const enumCaption = (name: string, v: unknown) => (v == null ? null : translate(model, lang, `enums.${name}.${v}`));
+  (async () => {
+    try {
+      for (let offset = 0; offset < count.total; offset += BATCH) {
+        const rows = await exportQuery(repo, params, knex).offset(offset).limit(BATCH);
+        for (const row of rows) {
+          const values: Record<string, unknown> = {};
+          for (const c of columns) values[c.name] = cellValue(c, row, lang, enumCaption);
+          sheet.addRow(values).commit();
+        }
+        if (rows.length < BATCH) break;
+      }
+      sheet.commit();
+      await workbook.commit();
+    } catch (err) {
+      out.destroy(err as Error);
+    }
+  })();
+  return { stream: out, filename: `${e.name}-${new Date().toISOString().slice(0, 10)}.xlsx` };
+}
+
+function exportQuery(repo: Repository, params: ListParams, knex: Knex): Knex.QueryBuilder {
+  const e = repo.e;
+  const { model, lang } = repo.ctx;
+  const qb = repo.scoped('export');
+  const selects = selectColumns(e);
+  for (const name of e.list.columns) {
+    const f = e.fields[name];
+    if (f?.type !== 'ref') continue;
+    const target = model.entities.get(f.ref!);
+    if (!target) continue;
+    const alias = `r_${name}`;
+    qb.leftJoin(`${refTable(model, f.ref!)} as ${alias}`, `${alias}.id`, `t.${name}`);
+    selects.push(`${sortExpression(target, target.titleField, lang, alias)} AS ${q(`${name}__title`)}`);
+  }
+  qb.select(knex.raw(selects.join(', ')));
+  // the same filters and order as the list
+  repo.applyFilters(qb, params);
+  repo.applyOrder(qb, params);
+  return qb;
+}
+
+function styleFor(f: FieldMeta | undefined, name: string): Partial<ExcelJS.Style> {
+  if (!f) return name.endsWith('_at') ? { numFmt: DATETIME_FORMAT } : {};
+  if (f.type === 'money' || f.type === 'decimal') return { numFmt: NUMBER_FORMAT };
+  if (f.type === 'date') return { numFmt: DATE_FORMAT };
+  if (f.type === 'datetime') return { numFmt: DATETIME_FORMAT };
+  return {};
+}
+
+function cellValue(c: ExportColumn, row: Record<string, unknown>, lang: string, enumCaption: (n: string, v: unknown) => string | null): unknown {
+  const v = row[c.name];
+  if (v == null) return null;
+  const f = c.field;
+  if (!f) return v instanceof Date ? new Date(v.getTime() + TASHKENT_OFFSET_MS) : v;
+  switch (f.type) {
+    case 'money': case 'decimal': return Number(v);
+    case 'date': return new Date(`${v as string}T00:00:00Z`);
+    case 'datetime': return new Date(new Date(v as string).getTime() + TASHKENT_OFFSET_MS);
+    case 'text3': { const t = v as Record<string, string>; return t[lang] || t.uz || null; }
+    case 'enum': return enumCaption(c.name, v);
+    case 'ref': return (row[`${c.name}__title`] as string | null) ?? v;
+    case 'boolean': return v ? '✓' : '';
+    case 'point': { const p = v as { lat: number; lng: number }; return `${p.lat}, ${p.lng}`; }
+    case 'refs': case 'files': return (v as number[]).join(', ');
+    default: return v;
+  }
+}

@@ -1,0 +1,197 @@
+import { Ajv } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import type { EntityMeta, FieldMeta } from '../meta/types.ts';
+import { FORMATS } from '../meta/formats.ts';
+import { todayTashkent, currentYearTashkent } from '../meta/today.ts';
+import type { FieldError } from '../http/errors.ts';
+
+/**
+ * Builds the JSON Schema of an entity's write payload from its metadata and compiles it with ajv.
+ * Custom keywords say what JSON Schema cannot: dates not after Tashkent's today, years up to the
+ * current one, exact decimals with a scale, and text in three languages.
+ */
+const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: false });
+const addFormats = addFormatsModule as unknown as (ajv: Ajv, formats: string[]) => Ajv;
+addFormats(ajv, ['date', 'date-time']);
+
+ajv.addKeyword({
+  keyword: 'xMaxToday',
+  schemaType: 'boolean',
+  validate: (on: boolean, data: unknown) => !on || typeof data !== 'string' || data.slice(0, 10) <= todayTashkent(),
+});
+ajv.addKeyword({
+  keyword: 'xMaxCurrentYear',
+  schemaType: 'boolean',
+  validate: (on: boolean, data: unknown) => !on || typeof data !== 'number' || data <= currentYearTashkent(),
+});
+ajv.addKeyword({
+  keyword: 'xMinDate',
+  schemaType: 'string',
+  validate: (min: string, data: unknown) => typeof data !== 'string' || data.slice(0, 10) >= min,
+});
+ajv.addKeyword({
+  keyword: 'xDecimal',
+  schemaType: 'object',
+  validate: (opts: { scale: number; precision: number }, data: unknown) => {
+    if (data === null) return true;
+    const s = typeof data === 'number' ? String(data) : data;
+    if (typeof s !== 'string') return false;
+    const m = /^-?(\d+)(?:\.(\d+))?$/.exec(s);
+    if (!m) return false;
+    return (m[2]?.length ?? 0) <= opts.scale && m[1].replace(/^0+(?=\d)/, '').length <= opts.precision - opts.scale;
+  },
+});
+ajv.addKeyword({
+  keyword: 'xDecimalRange',
+  schemaType: 'object',
+  validate: (r: { min?: number; max?: number }, data: unknown) => {
+    const n = Number(data);
+    if (data === null || Number.isNaN(n)) return true;
+    return (r.min === undefined || n >= r.min) && (r.max === undefined || n <= r.max);
+  },
+});
+
+export function fieldSchema(f: FieldMeta): Record<string, unknown> {
+  const nullable = (s: Record<string, unknown>) => (f.required ? s : { anyOf: [s, { type: 'null' }] });
+  switch (f.type) {
+    case 'string': case 'text': {
+      const s: Record<string, unknown> = { type: 'string' };
+      if (f.required) s.minLength = Math.max(1, f.minLength ?? 1);
+      else if (f.minLength) s.minLength = f.minLength;
+      if (f.type === 'string') s.maxLength = f.maxLength ?? 255;
+      else if (f.maxLength) s.maxLength = f.maxLength;
+      if (f.format) s.pattern = FORMATS[f.format].pattern;
+      else if (f.pattern) s.pattern = f.pattern;
+      return nullable(s);
+    }
+    case 'integer': {
+      const s: Record<string, unknown> = { type: 'integer', minimum: -2147483648, maximum: 2147483647 };
+      if (typeof f.min === 'number') s.minimum = f.min;
+      if (typeof f.max === 'number') s.maximum = f.max;
+      if (f.max === 'currentYear') s.xMaxCurrentYear = true;
+      return nullable(s);
+    }
+    case 'decimal': case 'money': {
+      const scale = f.type === 'money' ? 2 : f.scale ?? 4;
+      const precision = f.type === 'money' ? 18 : f.precision ?? 20;
+      const s: Record<string, unknown> = { type: ['string', 'number'], xDecimal: { scale, precision } };
+      if (typeof f.min === 'number' || typeof f.max === 'number') s.xDecimalRange = { min: f.min, max: f.max };
+      return nullable(s);
+    }
+    case 'boolean': return nullable({ type: 'boolean' });
+    case 'date': {
+      const s: Record<string, unknown> = { type: 'string', format: 'date' };
+      if (f.max === 'today') s.xMaxToday = true;
+      if (typeof f.min === 'string') s.xMinDate = f.min;
+      return nullable(s);
+    }
+    case 'datetime': {
+      const s: Record<string, unknown> = { type: 'string', format: 'date-time' };
+      if (f.max === 'today') s.xMaxToday = true;
+      return nullable(s);
+    }
+    case 'enum': return nullable({ type: 'string', enum: f.values });
+    case 'ref': case 'file': case 'image': return nullable({ type: 'integer', minimum: 1 });
+    case 'refs': case 'files': return nullable({ type: 'array', items: { type: 'integer', minimum: 1 }, uniqueItems: true, maxItems: 1000 });
+    case 'text3': {
+      const lang = { type: ['string', 'null'], maxLength: f.maxLength ?? 1000 };
+      return nullable({
+        type: 'object',
+        required: f.required ? ['uz'] : [],
+        properties: { uz: f.required ? { type: 'string', minLength: 1, maxLength: f.maxLength ?? 1000 } : lang, uk: lang, ru: lang },
+        additionalProperties: false,
+      });
+    }
+    case 'point': return nullable({
+      type: 'object',
+      required: ['lat', 'lng'],
+      properties: { lat: { type: 'number', minimum: -90, maximum: 90 }, lng: { type: 'number', minimum: -180, maximum: 180 } },
+      additionalProperties: false,
+    });
+    case 'children': {
+      const props: Record<string, unknown> = { id: {}, parent_id: {}, ordering: {} };
+      const required: string[] = [];
+      for (const [n, cf] of Object.entries(f.fields ?? {})) {
+        if (cf.readOnly || cf.computedBy || cf.from) { props[n] = {}; continue; }
+        props[n] = fieldSchema(cf);
+        if (cf.required && cf.default === undefined && cf.type !== 'boolean') required.push(n);
+      }
+      return { type: 'array', maxItems: 5000, items: { type: 'object', properties: props, required } };
+    }
+  }
+}
+
+export interface PayloadValidator {
+  (data: Record<string, unknown>): Record<string, FieldError> | null;
+}
+
+/** Fields a client may write: not read-only, computed, derived or a system column. */
+export function writableFields(e: EntityMeta): [string, FieldMeta][] {
+  return Object.entries(e.fields).filter(([, f]) => !f.readOnly && !f.computedBy && !f.from);
+}
+
+export function compilePayloadValidator(e: EntityMeta, mode: 'create' | 'update'): PayloadValidator {
+  const properties: Record<string, unknown> = {};
+  const required: string[] = [];
+  for (const [name, f] of writableFields(e)) {
+    properties[name] = fieldSchema(f);
+    if (mode === 'create' && f.required && f.default === undefined && f.type !== 'boolean' && !(e.workflow?.field === name)) required.push(name);
+  }
+  const validate: ValidateFunction = ajv.compile({ type: 'object', properties, required });
+  return (data) => {
+    if (validate(data)) return null;
+    return toFieldErrors(e, validate.errors ?? []);
+  };
+}
+
+function fieldOf(path: string): string {
+  return path.split('/').filter(Boolean).join('.');
+}
+
+/** ajv's errors → one message key per field, the most telling first. */
+export function toFieldErrors(e: EntityMeta, errors: ErrorObject[]): Record<string, FieldError> {
+  const out: Record<string, FieldError> = {};
+  const put = (field: string, err: FieldError) => { if (!out[field]) out[field] = err; };
+  // required and type errors of the field itself beat errors of the anyOf null branch
+  const sorted = [...errors].sort((a, b) => rank(a) - rank(b));
+  for (const err of sorted) {
+    let field = fieldOf(err.instancePath);
+    if (err.keyword === 'required') {
+      field = [field, (err.params as { missingProperty: string }).missingProperty].filter(Boolean).join('.');
+      put(field, { key: 'validation.required' });
+      continue;
+    }
+    const top = field.split('.')[0];
+    const meta = e.fields[top];
+    const leaf = meta?.type === 'children' ? meta.fields?.[field.split('.')[2]] : meta;
+    put(field, messageFor(err, leaf));
+  }
+  return out;
+}
+
+function rank(err: ErrorObject): number {
+  if (err.keyword === 'required') return 0;
+  if (err.keyword === 'anyOf') return 9;
+  if (err.keyword === 'type' && (err.params as { type: string }).type === 'null') return 8;
+  return 1;
+}
+
+function messageFor(err: ErrorObject, f: FieldMeta | undefined): FieldError {
+  switch (err.keyword) {
+    case 'minLength':
+      return (err.params as { limit: number }).limit <= 1 ? { key: 'validation.required' } : { key: 'validation.min_length', args: { limit: (err.params as { limit: number }).limit } };
+    case 'maxLength': return { key: 'validation.max_length', args: { limit: (err.params as { limit: number }).limit } };
+    case 'pattern': return { key: f?.format ? FORMATS[f.format].message : 'validation.wrong_format' };
+    case 'minimum': case 'maximum': case 'xDecimalRange':
+      return { key: 'validation.interval', args: { min: f?.min ?? '', max: f?.max ?? '' } };
+    case 'xMaxToday': return { key: 'validation.future_date' };
+    case 'xMinDate': return { key: 'validation.interval', args: { min: f?.min ?? '', max: f?.max ?? '' } };
+    case 'xMaxCurrentYear': return { key: 'validation.future_year' };
+    case 'xDecimal': return { key: f?.type === 'money' ? 'validation.money' : 'validation.decimal', args: { scale: f?.scale ?? 2 } };
+    case 'enum': return { key: 'validation.wrong_value' };
+    case 'format': return { key: 'validation.wrong_format' };
+    case 'maxItems': return { key: 'validation.too_many', args: { limit: (err.params as { limit: number }).limit } };
+    default: return { key: 'validation.wrong_format' };
+  }
+}

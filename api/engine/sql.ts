@@ -1,0 +1,81 @@
+import type { Knex } from 'knex';
+import type { EntityMeta, FieldMeta, Lang, MetaModel } from '../meta/types.ts';
+import { SYSTEM_REFS } from '../meta/load.ts';
+
+/** SQL helpers shared by the schema builder, lists, exports and writes. Identifiers come from validated metadata only. */
+
+export const q = (id: string) => `"${id.replace(/"/g, '""')}"`;
+
+export function refTable(model: MetaModel, ref: string): string {
+  if (SYSTEM_REFS.includes(ref)) return ref;
+  const target = model.entities.get(ref);
+  if (!target) throw new Error(`no entity "${ref}"`);
+  return target.table;
+}
+
+/** Apostrophe-like characters typed for oʻ, gʻ and the tutuq belgisi, folded to one for searching. */
+const APOSTROPHES = 'ʻʼ’‘`';
+
+/** Folds a search term the same way searchExpression folds the columns. */
+export function foldSearch(s: string): string {
+  let out = s.toLowerCase();
+  for (const ch of APOSTROPHES) out = out.split(ch).join("'");
+  return out.replace(/\s+/g, ' ').trim();
+}
+
+function columnText(e: EntityMeta, col: string, alias?: string): string {
+  const f = e.fields[col];
+  const c = alias ? `${q(alias)}.${q(col)}` : q(col);
+  if (f?.type === 'text3') return `coalesce(${c}->>'uz', '') || ' ' || coalesce(${c}->>'uk', '') || ' ' || coalesce(${c}->>'ru', '')`;
+  if (f && !['string', 'text', 'enum'].includes(f.type)) return `coalesce(${c}::text, '')`;
+  return `coalesce(${c}, '')`;
+}
+
+/**
+ * The immutable expression a search filter looks in: the columns joined, lower-cased and with
+ * apostrophes folded; the same text builds the trigram index, so the index is used.
+ */
+export function searchExpression(e: EntityMeta, cols: string[], alias?: string): string {
+  const joined = cols.map((c) => columnText(e, c, alias)).join(` || ' ' || `);
+  return `translate(lower(${joined}), '${APOSTROPHES}', '${"''".repeat(APOSTROPHES.length)}')`;
+}
+
+/** The ORDER BY expression of a field in the caller's language. */
+export function sortExpression(e: EntityMeta, col: string, lang: Lang, alias?: string): string {
+  const f = e.fields[col];
+  const c = alias ? `${q(alias)}.${q(col)}` : q(col);
+  if (f?.type === 'text3') return `coalesce(${c}->>'${lang}', ${c}->>'uz')`;
+  return c;
+}
+
+/** The select list of an entity's own columns, with points as {lat, lng}. */
+export function selectColumns(e: EntityMeta, alias = 't'): string[] {
+  const cols = [`${q(alias)}.${q('id')}`];
+  for (const [name, f] of Object.entries(e.fields)) {
+    if (f.type === 'children') continue;
+    cols.push(columnSelect(name, f, alias));
+  }
+  for (const c of ['version', 'created_at', 'updated_at', 'created_by', 'updated_by']) cols.push(`${q(alias)}.${q(c)}`);
+  return cols;
+}
+
+export function columnSelect(name: string, f: FieldMeta, alias: string): string {
+  const c = `${q(alias)}.${q(name)}`;
+  if (f.type === 'point') return `CASE WHEN ${c} IS NULL THEN NULL ELSE json_build_object('lat', (${c})[1], 'lng', (${c})[0]) END AS ${q(name)}`;
+  return c;
+}
+
+/** A JS value to what a column stores (points, arrays, jsonb). */
+export function toColumnValue(knex: Knex, f: FieldMeta, v: unknown): unknown {
+  if (v === undefined) return undefined;
+  if (v === null) return null;
+  switch (f.type) {
+    case 'point': {
+      const p = v as { lat: number; lng: number };
+      return knex.raw('point(?, ?)', [p.lng, p.lat]);
+    }
+    case 'text3': return JSON.stringify(v);
+    case 'refs': case 'files': return knex.raw('?::bigint[]', [v as number[]] as unknown as Knex.RawBinding[]);
+    default: return v;
+  }
+}

@@ -1,0 +1,78 @@
+import Router from '@koa/router';
+import type { Middleware } from 'koa';
+import type { Knex } from 'knex';
+import type { EntityMeta, MetaModel } from '../meta/types.ts';
+import type { AppState, AppContext } from './middleware.ts';
+import { Repository } from '../engine/repository.ts';
+import { parseListParams } from '../engine/list-params.ts';
+import { exportXlsx } from '../engine/export.ts';
+import { badRequest, notFound } from './errors.ts';
+
+/**
+ * The whole generic REST surface: for every entity of the metadata, list, export, get one, create,
+ * update, delete and bulk delete at its path. No entity has handler code of its own.
+ */
+export function entityRoutes(model: MetaModel, knex: Knex, guard: Middleware<AppState>): Router<AppState> {
+  const router = new Router<AppState>();
+  const repo = (ctx: AppContext, e: EntityMeta) =>
+    new Repository({ knex, model, principal: ctx.state.principal!, lang: ctx.state.lang }, e);
+
+  for (const e of model.entities.values()) {
+    router.get(e.path, guard, async (ctx) => {
+      const params = parseListParams(e, ctx.query);
+      const { rows, total, exact } = await repo(ctx, e).list(params);
+      const end = params.offset + rows.length - 1;
+      ctx.set('Content-Range', rows.length ? `${e.name} ${params.offset}-${end}/${total}` : `${e.name} */${total}`);
+      ctx.set('X-Total-Count', String(total));
+      ctx.set('X-Total-Exact', String(exact));
+      ctx.body = rows;
+    });
+
+    router.get(`${e.path}/export`, guard, async (ctx) => {
+      const { stream, filename } = await exportXlsx(repo(ctx, e), parseListParams(e, ctx.query));
+      ctx.set('Content-Disposition', `attachment; filename="${filename}"`);
+      ctx.type = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+      ctx.body = stream;
+    });
+
+    router.post(`${e.path}/delete-many`, guard, async (ctx) => {
+      const ids = (ctx.request.body as { ids?: unknown })?.ids;
+      if (!Array.isArray(ids) || !ids.length || !ids.every((x) => Number.isSafeInteger(x) && x > 0)) throw badRequest('errors.select_rows');
+      await repo(ctx, e).remove(ids as number[]);
+      ctx.body = { data: ids };
+    });
+
+    router.get(`${e.path}/:id`, guard, async (ctx) => {
+      ctx.body = await repo(ctx, e).getOne(idParam(ctx.params.id));
+    });
+
+    router.post(e.path, guard, async (ctx) => {
+      ctx.status = 201;
+      ctx.body = await repo(ctx, e).create(body(ctx));
+    });
+
+    router.put(`${e.path}/:id`, guard, async (ctx) => {
+      const data = body(ctx);
+      const version = ctx.get('If-Match') ? ctx.get('If-Match').replace(/^W\//, '').replace(/"/g, '') : data.version;
+      ctx.body = await repo(ctx, e).update(idParam(ctx.params.id), data, version);
+    });
+
+    router.delete(`${e.path}/:id`, guard, async (ctx) => {
+      const id = idParam(ctx.params.id);
+      await repo(ctx, e).remove([id]);
+      ctx.body = { id };
+    });
+  }
+  return router;
+}
+
+function idParam(raw: string | undefined): number {
+  if (!raw || !/^\d{1,15}$/.test(raw)) throw notFound();
+  return Number(raw);
+}
+
+function body(ctx: AppContext): Record<string, unknown> {
+  const b = ctx.request.body;
+  if (!b || typeof b !== 'object' || Array.isArray(b)) throw badRequest('errors.bad_body');
+  return b as Record<string, unknown>;
+}

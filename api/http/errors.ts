@@ -1,0 +1,69 @@
+/**
+ * Errors the API answers with: `{code, message, description, errors?}`, the message in the
+ * caller's language. `code` is a stable number a client may switch on; `message` and field errors
+ * are caption keys translated by the error middleware.
+ */
+export const ERROR_CODES = {
+  system: -201,
+  unauthorized: -101,
+  sessionExpired: -102,
+  forbidden: -103,
+  notFound: -104,
+  validation: -105,
+  stale: -106,
+  inUse: -107,
+  badRequest: -108,
+  loginFailed: -109,
+  tooLarge: -110,
+  userBlocked: -111,
+  tooManyAttempts: -112,
+  workflow: -113,
+} as const;
+
+export type ErrorKind = keyof typeof ERROR_CODES;
+
+const STATUS: Record<ErrorKind, number> = {
+  system: 500,
+  unauthorized: 401,
+  sessionExpired: 401,
+  forbidden: 403,
+  notFound: 404,
+  validation: 400,
+  stale: 409,
+  inUse: 409,
+  badRequest: 400,
+  loginFailed: 401,
+  tooLarge: 400,
+  userBlocked: 401,
+  tooManyAttempts: 429,
+  workflow: 409,
+};
+
+/** A field error: a caption key and its arguments, translated when the answer is written. */
+export interface FieldError {
+  key: string;
+  args?: Record<string, unknown>;
+}
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: number;
+  constructor(
+    public readonly kind: ErrorKind,
+    /** caption key of the message; default `errors.<kind>` */
+    public readonly messageKey: string = `errors.${kind}`,
+    public readonly args: Record<string, unknown> = {},
+    public readonly fieldErrors?: Record<string, FieldError>,
+    public readonly descriptionKey?: string,
+  ) {
+    super(messageKey);
+    this.status = STATUS[kind];
+    this.code = ERROR_CODES[kind];
+  }
+}
+
+export const validationError = (errors: Record<string, FieldError>) =>
+  new ApiError('validation', 'errors.validation', {}, errors, 'errors.validation_description');
+export const notFound = () => new ApiError('notFound');
+export const forbidden = () => new ApiError('forbidden');
+export const badRequest = (key: string, args: Record<string, unknown> = {}) => new ApiError('badRequest', key, args);

@@ -1,0 +1,94 @@
+import type Koa from 'koa';
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import type { Lang, MetaModel } from '../meta/types.ts';
+import { LANGS } from '../meta/types.ts';
+import { translate } from '../meta/captions.ts';
+import { ApiError, ERROR_CODES } from './errors.ts';
+import { principalForToken } from '../auth/sessions.ts';
+import type { Principal } from '../auth/ability.ts';
+
+export interface AppState {
+  requestId: string;
+  lang: Lang;
+  principal?: Principal & { sessionId: number; lang_code: string };
+  token?: string;
+}
+
+export type AppContext = Koa.ParameterizedContext<AppState>;
+
+/** `Language: uz | uk | ru` (uk is Uzbek Cyrillic); anything else falls back to uz. */
+export function language(): Koa.Middleware<AppState> {
+  return async (ctx, next) => {
+    const raw = String(ctx.get('Language') || ctx.query.lang || '').toLowerCase();
+    ctx.state.lang = (LANGS as string[]).includes(raw) ? (raw as Lang) : 'uz';
+    await next();
+  };
+}
+
+export function securityHeaders(): Koa.Middleware<AppState> {
+  return async (ctx, next) => {
+    ctx.state.requestId = randomUUID();
+    ctx.set('X-Request-Id', ctx.state.requestId);
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.set('Referrer-Policy', 'strict-origin-when-cross-origin');
+    ctx.set('X-Frame-Options', 'DENY');
+    ctx.set('Cross-Origin-Opener-Policy', 'same-origin');
+    if (ctx.path.startsWith('/api/')) ctx.set('Cache-Control', 'no-store');
+    await next();
+  };
+}
+
+/**
+ * Every error leaves as `{code, message, description, errors?}` in the caller's language. An
+ * unexpected one is a -201 "System error" whose stack is kept in app_errors under the request id,
+ * never shown to the caller.
+ */
+export function errorHandler(model: MetaModel, knex: Knex): Koa.Middleware<AppState> {
+  return async (ctx, next) => {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined && ctx.path.startsWith('/api')) throw new ApiError('notFound');
+    } catch (err) {
+      const lang = ctx.state.lang ?? 'uz';
+      const t = (key: string, args?: Record<string, unknown>) => translate(model, lang, key, args);
+      if (err instanceof ApiError) {
+        ctx.status = err.status;
+        ctx.body = {
+          code: err.code,
+          message: t(err.messageKey, err.args),
+          description: err.descriptionKey ? t(err.descriptionKey, err.args) : '',
+          ...(err.fieldErrors ? { errors: Object.fromEntries(Object.entries(err.fieldErrors).map(([f, e]) => [f, t(e.key, e.args)])) } : {}),
+        };
+        return;
+      }
+      const status = (err as { status?: number; expose?: boolean }).status;
+      if (status && status >= 400 && status < 500) {
+        // body parser and similar client errors
+        ctx.status = status;
+        ctx.body = { code: ERROR_CODES.badRequest, message: t(status === 413 ? 'errors.body_too_large' : 'errors.bad_body'), description: '' };
+        return;
+      }
+      ctx.status = 500;
+      ctx.body = { code: ERROR_CODES.system, message: t('errors.system'), description: '', requestId: ctx.state.requestId };
+      const e = err as Error;
+      if (process.env.NODE_ENV !== 'test' && !process.env.VITEST) console.error(`[${ctx.state.requestId}]`, e);
+      await knex('app_errors').insert({
+        request_id: ctx.state.requestId, user_id: ctx.state.principal?.id ?? null, method: ctx.method,
+        path: ctx.path.slice(0, 500), status: 500, message: String(e?.message ?? e).slice(0, 2000), stack: String(e?.stack ?? '').slice(0, 20000),
+      }).catch(() => undefined);
+    }
+  };
+}
+
+/** Requires a bearer token: 401 without one, "Sessiya vaqt tugadi" when it has expired. */
+export function authenticate(knex: Knex): Koa.Middleware<AppState> {
+  return async (ctx, next) => {
+    const header = ctx.get('Authorization');
+    const m = /^Bearer\s+(\S+)$/i.exec(header);
+    if (!m) throw new ApiError('unauthorized');
+    ctx.state.token = m[1];
+    ctx.state.principal = await principalForToken(knex, m[1]);
+    await next();
+  };
+}

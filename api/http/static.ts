@@ -1,0 +1,47 @@
+import type Koa from 'koa';
+import { existsSync, readFileSync, statSync, createReadStream } from 'node:fs';
+import { extname, join, normalize, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png', '.ico': 'image/x-icon', '.woff2': 'font/woff2', '.map': 'application/json',
+};
+
+/**
+ * Serves a built single-page site from `dir` under `prefix`: files by path (hashed assets cached
+ * for a year), index.html for the rest (hash routing needs nothing else).
+ */
+export function serveSite(prefix: string, dir: string): Koa.Middleware {
+  const root = resolve(dir);
+  return async (ctx, next) => {
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
+    if (prefix !== '/' && ctx.path === prefix.replace(/\/$/, '')) { ctx.redirect(prefix); return; }
+    if (!ctx.path.startsWith(prefix) || ctx.path.startsWith('/api/')) return next();
+    const rel = decodeURIComponent(ctx.path.slice(prefix.length)) || 'index.html';
+    const file = normalize(join(root, rel));
+    if (!file.startsWith(root)) return next();
+    const target = existsSync(file) && statSync(file).isFile() ? file : join(root, 'index.html');
+    if (!existsSync(target)) return next();
+    ctx.type = TYPES[extname(target)] ?? 'application/octet-stream';
+    ctx.set('Cache-Control', target.includes(`${join('/', 'assets', '/')}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+    ctx.body = createReadStream(target);
+  };
+}
+
+/** The back-office at /admin/ and the public site at /, when they have been built. */
+export function staticSites(): Koa.Middleware[] {
+  const sites: Koa.Middleware[] = [];
+  const admin = join(ROOT, 'admin', 'dist');
+  const pub = join(ROOT, 'public-site', 'dist');
+  if (existsSync(admin)) sites.push(serveSite('/admin/', admin));
+  if (existsSync(pub)) sites.push(serveSite('/', pub));
+  else sites.push(async (ctx, next) => {
+    if (ctx.path !== '/') return next();
+    ctx.type = 'text/html; charset=utf-8';
+    ctx.body = readFileSync(new URL('./placeholder.html', import.meta.url));
+  });
+  return sites;
+}

@@ -1,0 +1,74 @@
+import type { EntityMeta, FieldMeta, Lang, MenuSectionMeta, MetaModel } from './types.ts';
+import { fieldCaption, filterMeta } from './load.ts';
+import { actionIdFor, OPERATIONS, type Principal } from '../auth/ability.ts';
+import { FORMATS } from './formats.ts';
+
+/**
+ * What `GET /api/meta` answers: the entities the caller may read with their fields, lists, forms
+ * and workflows; the menu cut to the caller's actions; and the captions of the caller's language.
+ * This is the back-office's only input for generating its screens.
+ */
+export function clientMeta(model: MetaModel, p: Principal, lang: Lang) {
+  const allowed = (id: number | undefined) => id !== undefined && p.actions.has(id);
+  const entities = [...model.entities.values()]
+    .filter((e) => allowed(e.access.read))
+    .map((e) => entityForClient(e, p));
+  return {
+    lang,
+    entities,
+    menu: menuFor(model.menu, p),
+    captions: model.captions[lang],
+    fallbackCaptions: lang === 'uz' ? undefined : model.captions.uz,
+  };
+}
+
+function fieldForClient(name: string, f: FieldMeta): Record<string, unknown> {
+  const out: Record<string, unknown> = { name, ...f, label: fieldCaption(name, f) };
+  if (f.format) out.pattern = FORMATS[f.format].pattern;
+  if (f.fields) out.fields = Object.entries(f.fields).map(([n, cf]) => fieldForClient(n, cf));
+  return out;
+}
+
+function entityForClient(e: EntityMeta, p: Principal) {
+  const can = Object.fromEntries(OPERATIONS.map((op) => [op, (() => { const id = actionIdFor(e, op); return id !== undefined && p.actions.has(id); })()]));
+  return {
+    name: e.name,
+    module: e.module,
+    path: `/api${e.path}`,
+    kind: e.kind,
+    caption: e.caption,
+    icon: e.icon,
+    titleField: e.titleField,
+    fields: Object.entries(e.fields).map(([n, f]) => fieldForClient(n, f)),
+    list: {
+      ...e.list,
+      perPage: e.list.perPage ?? 25,
+      filters: Object.entries(e.list.filters ?? {}).map(([name, raw]) => {
+        const f = filterMeta(raw);
+        const field = e.fields[(f.fields ?? [name])[0]];
+        return { name, ...f, label: f.label ?? (e.fields[name] ? fieldCaption(name, e.fields[name]) : `filters.${name}`), fieldType: field?.type, ref: field?.ref, values: field?.values };
+      }),
+    },
+    form: e.form,
+    access: e.access,
+    can,
+    scope: e.scope,
+    workflow: e.workflow && {
+      ...e.workflow,
+      actions: Object.entries(e.workflow.actions).map(([name, a]) => ({ name, ...a, label: a.label ?? `actions.${name}`, allowed: p.actions.has(a.action) })),
+    },
+  };
+}
+
+/** Items show when their action is allowed (or they have none); sections when a child shows; nomenu items never. */
+export function menuFor(menu: MenuSectionMeta[], p: Principal) {
+  return [...menu]
+    .sort((a, b) => (a.ordering ?? 0) - (b.ordering ?? 0))
+    .map((s) => ({
+      ...s,
+      children: s.children
+        .filter((c) => !c.nomenu && (c.action === undefined || p.actions.has(c.action)))
+        .sort((a, b) => (a.ordering ?? 0) - (b.ordering ?? 0)),
+    }))
+    .filter((s) => s.children.length > 0);
+}

@@ -1,0 +1,2 @@
+/** Columns every entity table has, maintained by the engine, never declared in metadata. */
+export const SYSTEM_COLUMNS = ['id', 'version', 'created_at', 'updated_at', 'created_by', 'updated_by'];

@@ -1,0 +1,237 @@
+import { readFileSync, readdirSync, statSync, existsSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { ErrorObject } from 'ajv';
+import type {
+  EntityMeta, FieldMeta, Lang, MenuSectionMeta, MetaModel, FilterMeta,
+} from './types.ts';
+import { LANGS } from './types.ts';
+import { flattenCaptions } from './captions.ts';
+import { SYSTEM_COLUMNS } from './columns.ts';
+
+export const DEFAULT_META_DIR = fileURLToPath(new URL('../../metadata/', import.meta.url));
+
+/** One thing wrong with the metadata: the file, the JSON pointer inside it and the reason. */
+export interface MetaProblem {
+  file: string;
+  pointer: string;
+  message: string;
+}
+
+export class MetadataInvalid extends Error {
+  constructor(public problems: MetaProblem[]) {
+    super(`Metadata is invalid:\n${problems.map(formatProblem).join('\n')}`);
+    this.name = 'MetadataInvalid';
+  }
+}
+
+export function formatProblem(p: MetaProblem): string {
+  return `  ${p.file}: ${p.pointer || '/'}: ${p.message}`;
+}
+
+function ajvMessage(e: ErrorObject): string {
+  if (e.keyword === 'additionalProperties') return `unknown property "${(e.params as { additionalProperty: string }).additionalProperty}"`;
+  if (e.keyword === 'enum') return `${e.message}: ${JSON.stringify((e.params as { allowedValues: unknown[] }).allowedValues)}`;
+  return e.message ?? e.keyword;
+}
+
+function walkJson(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  const out: string[] = [];
+  for (const name of readdirSync(dir).sort()) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...walkJson(p));
+    else if (name.endsWith('.json')) out.push(p);
+  }
+  return out;
+}
+
+function readJson(path: string, rel: string, problems: MetaProblem[]): unknown {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'));
+  } catch (err) {
+    problems.push({ file: rel, pointer: '', message: `not valid JSON: ${(err as Error).message}` });
+    return undefined;
+  }
+}
+
+export function filterMeta(f: FilterMeta['op'] | FilterMeta): FilterMeta {
+  return typeof f === 'string' ? { op: f } : f;
+}
+
+/** The caption key of a field: its own label, or the shared `fields.<name>`. */
+export function fieldCaption(name: string, f: FieldMeta): string {
+  return f.label ?? `fields.${name}`;
+}
+
+/**
+ * Loads and validates the whole metadata tree. Throws MetadataInvalid with every problem found
+ * (file, JSON pointer, reason), so that a bad file stops start-up with a readable message.
+ */
+export function loadMetadata(dir: string = DEFAULT_META_DIR): MetaModel {
+  const problems: MetaProblem[] = [];
+  const rel = (p: string) => relative(join(dir, '..'), p) || p;
+  const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true, validateFormats: true });
+  ajv.addFormat('regex', { validate: (s: string) => { try { new RegExp(s, 'u'); return true; } catch { return false; } } });
+  const entitySchema = JSON.parse(readFileSync(join(dir, 'schema/entity.schema.json'), 'utf8'));
+  const menuSchema = JSON.parse(readFileSync(join(dir, 'schema/menu.schema.json'), 'utf8'));
+  const validateEntity = ajv.compile(entitySchema);
+  const validateMenu = ajv.compile(menuSchema);
+
+  const entities = new Map<string, EntityMeta>();
+  const tables = new Map<string, string>();
+  const paths = new Map<string, string>();
+  for (const path of walkJson(join(dir, 'entities'))) {
+    const file = rel(path);
+    const raw = readJson(path, file, problems) as Record<string, unknown> | undefined;
+    if (raw === undefined) continue;
+    if (!validateEntity(raw)) {
+      for (const e of validateEntity.errors ?? []) problems.push({ file, pointer: e.instancePath, message: ajvMessage(e) });
+      continue;
+    }
+    const e = raw as unknown as EntityMeta;
+    const entity: EntityMeta = {
+      ...e,
+      table: e.table ?? e.name.replace(/-/g, '_'),
+      path: e.path ?? `/${e.module}/${e.name}`,
+      kind: e.kind ?? 'reference',
+      titleField: e.titleField ?? ('name' in e.fields ? 'name' : Object.keys(e.fields)[0]),
+      file,
+    };
+    const dup = entities.get(entity.name);
+    if (dup) { problems.push({ file, pointer: '/name', message: `entity "${entity.name}" is already defined in ${dup.file}` }); continue; }
+    if (tables.has(entity.table)) problems.push({ file, pointer: '/table', message: `table "${entity.table}" is already used by ${tables.get(entity.table)}` });
+    if (paths.has(entity.path)) problems.push({ file, pointer: '/path', message: `path "${entity.path}" is already used by ${paths.get(entity.path)}` });
+    entities.set(entity.name, entity);
+    tables.set(entity.table, file);
+    paths.set(entity.path, file);
+  }
+
+  let menu: MenuSectionMeta[] = [];
+  const menuPath = join(dir, 'menu.json');
+  if (existsSync(menuPath)) {
+    const raw = readJson(menuPath, rel(menuPath), problems) as { sections: MenuSectionMeta[] } | undefined;
+    if (raw !== undefined) {
+      if (!validateMenu(raw)) {
+        for (const e of validateMenu.errors ?? []) problems.push({ file: rel(menuPath), pointer: e.instancePath, message: ajvMessage(e) });
+      } else menu = raw.sections;
+    }
+  }
+
+  const captions = {} as Record<Lang, Record<string, string>>;
+  for (const lang of LANGS) {
+    const p = join(dir, 'i18n', `${lang}.json`);
+    const raw = readJson(p, rel(p), problems);
+    captions[lang] = raw && typeof raw === 'object' ? flattenCaptions(raw as Record<string, unknown>) : {};
+  }
+
+  const model: MetaModel = { entities, menu, captions, actions: new Map() };
+  checkSemantics(model, problems, rel(menuPath));
+  if (problems.length) throw new MetadataInvalid(problems);
+  return model;
+}
+
+/** Checks that cannot be said in JSON Schema: cross references, captions, action ids. */
+function checkSemantics(model: MetaModel, problems: MetaProblem[], menuFile: string): void {
+  const need = new Map<string, { file: string; pointer: string }>();
+  const caption = (key: string, file: string, pointer: string) => { if (!need.has(key)) need.set(key, { file, pointer }); };
+
+  for (const e of model.entities.values()) {
+    const file = e.file;
+    const has = (name: string) => name in e.fields || SYSTEM_COLUMNS.includes(name);
+    caption(e.caption, file, '/caption');
+    if (!(e.titleField in e.fields) && e.titleField !== 'id') problems.push({ file, pointer: '/titleField', message: `"${e.titleField}" is not a field` });
+    checkFields(e.fields, '/fields', e, model, problems, caption);
+    e.list.columns.forEach((c, i) => { if (!has(c)) problems.push({ file, pointer: `/list/columns/${i}`, message: `"${c}" is not a field of ${e.name}` }); });
+    if (!has(e.list.sort[0])) problems.push({ file, pointer: '/list/sort/0', message: `"${e.list.sort[0]}" is not a field of ${e.name}` });
+    (e.list.sortable ?? []).forEach((c, i) => { if (!has(c)) problems.push({ file, pointer: `/list/sortable/${i}`, message: `"${c}" is not a field of ${e.name}` }); });
+    for (const [name, raw] of Object.entries(e.list.filters ?? {})) {
+      const f = filterMeta(raw);
+      const cols = f.fields ?? [name];
+      for (const c of cols) {
+        if (!has(c)) problems.push({ file, pointer: `/list/filters/${name}`, message: `"${c}" is not a field of ${e.name}` });
+        else if (e.fields[c]?.type === 'children') problems.push({ file, pointer: `/list/filters/${name}`, message: `cannot filter on child table "${c}"` });
+      }
+      if (f.op !== 'search' && cols.length > 1) problems.push({ file, pointer: `/list/filters/${name}`, message: `only a search filter may look in several fields` });
+      if (f.label) caption(f.label, file, `/list/filters/${name}/label`);
+      else if (!(name in e.fields) && !SYSTEM_COLUMNS.includes(name)) caption(`filters.${name}`, file, `/list/filters/${name}`);
+    }
+    for (const [kind, col] of Object.entries(e.scope ?? {})) {
+      if (!(col in e.fields)) problems.push({ file, pointer: `/scope/${kind}`, message: `"${col}" is not a field of ${e.name}` });
+    }
+    for (const [i, c] of (e.constraints ?? []).entries()) {
+      caption(c.message, file, `/constraints/${i}/message`);
+      c.fields.forEach((f, j) => { if (!(f in e.fields)) problems.push({ file, pointer: `/constraints/${i}/fields/${j}`, message: `"${f}" is not a field of ${e.name}` }); });
+    }
+    (e.form?.sections ?? []).forEach((s, i) => {
+      if (s.label) caption(s.label, file, `/form/sections/${i}/label`);
+      s.fields.forEach((f, j) => { if (!(f in e.fields)) problems.push({ file, pointer: `/form/sections/${i}/fields/${j}`, message: `"${f}" is not a field of ${e.name}` }); });
+    });
+    for (const op of ['read', 'create', 'update', 'delete', 'export'] as const) {
+      const id = e.access[op];
+      if (id !== undefined) addAction(model, id, { caption: e.caption, module: e.module, kind: op });
+    }
+    if (e.workflow) {
+      const wf = e.workflow;
+      const state = e.fields[wf.field];
+      if (!state || state.type !== 'enum') {
+        problems.push({ file, pointer: '/workflow/field', message: `"${wf.field}" must be an enum field of ${e.name}` });
+      } else {
+        const states = new Set(state.values);
+        if (!states.has(wf.initial)) problems.push({ file, pointer: '/workflow/initial', message: `"${wf.initial}" is not a value of ${wf.field}` });
+        for (const [name, a] of Object.entries(wf.actions)) {
+          a.from.forEach((s, i) => { if (!states.has(s)) problems.push({ file, pointer: `/workflow/actions/${name}/from/${i}`, message: `"${s}" is not a value of ${wf.field}` }); });
+          if (a.to && !states.has(a.to)) problems.push({ file, pointer: `/workflow/actions/${name}/to`, message: `"${a.to}" is not a value of ${wf.field}` });
+          caption(a.label ?? `actions.${name}`, file, `/workflow/actions/${name}`);
+          addAction(model, a.action, { caption: a.label ?? `actions.${name}`, module: e.module, kind: 'workflow' });
+        }
+      }
+    }
+  }
+
+  model.menu.forEach((s, i) => {
+    caption(s.caption, menuFile, `/sections/${i}/caption`);
+    s.children.forEach((c, j) => {
+      caption(c.caption, menuFile, `/sections/${i}/children/${j}/caption`);
+      if (c.entity && !model.entities.has(c.entity)) problems.push({ file: menuFile, pointer: `/sections/${i}/children/${j}/entity`, message: `no entity "${c.entity}"` });
+      if (c.action !== undefined) addAction(model, c.action, { caption: c.caption, module: s.route.slice(1), kind: 'menu' });
+    });
+  });
+
+  for (const [key, where] of need) {
+    for (const lang of LANGS) {
+      if (!(key in model.captions[lang])) problems.push({ file: where.file, pointer: where.pointer, message: `caption "${key}" is missing in i18n/${lang}.json` });
+    }
+  }
+}
+
+function addAction(model: MetaModel, id: number, info: { caption: string; module: string; kind: string }): void {
+  if (!model.actions.has(id)) model.actions.set(id, info);
+}
+
+function checkFields(
+  fields: Record<string, FieldMeta>, base: string, e: EntityMeta, model: MetaModel, problems: MetaProblem[],
+  caption: (key: string, file: string, pointer: string) => void,
+): void {
+  for (const [name, f] of Object.entries(fields)) {
+    const pointer = `${base}/${name}`;
+    if (SYSTEM_COLUMNS.includes(name)) problems.push({ file: e.file, pointer, message: `"${name}" is a system column and cannot be declared` });
+    caption(fieldCaption(name, f), e.file, pointer);
+    if ((f.type === 'ref' || f.type === 'refs') && f.ref && !model.entities.has(f.ref) && !SYSTEM_REFS.includes(f.ref)) {
+      problems.push({ file: e.file, pointer: `${pointer}/ref`, message: `no entity "${f.ref}"` });
+    }
+    if (f.type === 'enum') for (const v of f.values ?? []) caption(`enums.${name}.${v}`, e.file, `${pointer}/values`);
+    if (f.type === 'children') {
+      if (base !== '/fields') problems.push({ file: e.file, pointer, message: 'child tables cannot be nested' });
+      checkFields(f.fields ?? {}, `${pointer}/fields`, e, model, problems, caption);
+    }
+    if (f.from) {
+      const [refField] = f.from.split('.');
+      if (fields[refField]?.type !== 'ref') problems.push({ file: e.file, pointer: `${pointer}/from`, message: `"${refField}" is not a reference field` });
+    }
+  }
+}
+
+/** Tables of the system migration that entity fields may point at. */
+export const SYSTEM_REFS = ['users', 'resources'];

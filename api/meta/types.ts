@@ -1,0 +1,180 @@
+/**
+ * The typed shape of the metadata tree (metadata/*.json), as validated by
+ * metadata/schema/*.schema.json. The JSON Schema is the truth for what a
+ * file may say; these types are what the engine reads after validation.
+ */
+
+export type Lang = 'uz' | 'uk' | 'ru';
+export const LANGS: readonly Lang[] = ['uz', 'uk', 'ru'];
+
+export type Text3 = { uz: string; uk?: string; ru?: string };
+
+export type FieldType =
+  | 'string'
+  | 'integer'
+  | 'decimal'
+  | 'money'
+  | 'boolean'
+  | 'date'
+  | 'datetime'
+  | 'enum'
+  | 'ref'
+  | 'refs'
+  | 'text3'
+  | 'text'
+  | 'file'
+  | 'files'
+  | 'image'
+  | 'point'
+  | 'children';
+
+/** Named formats with their pattern and message key (see api/meta/formats.ts). */
+export type FormatName = 'inn' | 'pinfl' | 'mfo' | 'account' | 'phone' | 'passport' | 'email' | 'digits5' | 'soato' | 'inn_or_pinfl';
+
+export interface FieldMeta {
+  type: FieldType;
+  /** caption key; default `fields.<name>` */
+  label?: string;
+  required?: boolean;
+  readOnly?: boolean;
+  unique?: boolean;
+  /** hidden from lists and forms (still stored) */
+  hidden?: boolean;
+  default?: unknown;
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+  format?: FormatName;
+  min?: number | string;
+  max?: number | string;
+  /** decimal: digits after the point */
+  scale?: number;
+  precision?: number;
+  values?: string[];
+  /** ref / refs: target entity name */
+  ref?: string;
+  /** ref: what happens to this row when the target is deleted */
+  onDelete?: 'restrict' | 'cascade' | 'set null';
+  /** files: accepted MIME types and size */
+  accept?: string[];
+  maxSizeMb?: number;
+  /** children: the child table and its fields */
+  table?: string;
+  fields?: Record<string, FieldMeta>;
+  /** read-only value computed by a named hook */
+  computedBy?: string;
+  /** read-only value copied from a referenced row: "<refField>.<column>" */
+  from?: string;
+}
+
+export type FilterOp = 'eq' | 'search' | 'range' | 'in' | 'bool';
+
+export interface FilterMeta {
+  op: FilterOp;
+  /** the columns a search filter looks in; default: the filter's own name */
+  fields?: string[];
+  /** caption key; default the field's caption */
+  label?: string;
+  /** shown in the filter bar without being added */
+  alwaysOn?: boolean;
+}
+
+export interface ListMeta {
+  columns: string[];
+  sort: [string, 'asc' | 'desc'];
+  perPage?: number;
+  /** fields (besides the columns) that may be sorted on; default: columns */
+  sortable?: string[];
+  filters?: Record<string, FilterOp | FilterMeta>;
+}
+
+export interface AccessMeta {
+  read: number;
+  create?: number;
+  update?: number;
+  delete?: number;
+  export?: number;
+}
+
+/** Row-level scope: which column of this entity holds the user's subject, branch or region. */
+export interface ScopeMeta {
+  subject?: string;
+  branch?: string;
+  region?: string;
+}
+
+export interface WorkflowActionMeta {
+  from: string[];
+  to?: string;
+  action: number;
+  label?: string;
+  confirm?: boolean;
+  comment?: 'required' | 'optional';
+  signature?: 'required' | 'required-or-skip';
+  file?: 'required' | 'optional';
+  hook?: string;
+}
+
+export interface WorkflowMeta {
+  field: string;
+  initial: string;
+  history?: boolean;
+  actions: Record<string, WorkflowActionMeta>;
+}
+
+export interface ConstraintMeta {
+  name: string;
+  check: string;
+  message: string;
+  fields: string[];
+}
+
+export interface EntityMeta {
+  name: string;
+  module: string;
+  table: string;
+  /** API path under /api; default `/<module>/<name>` */
+  path: string;
+  kind: 'reference' | 'document' | 'system';
+  caption: string;
+  /** field whose value names a row (in selects, exports of references) */
+  titleField: string;
+  icon?: string;
+  access: AccessMeta;
+  scope?: ScopeMeta;
+  fields: Record<string, FieldMeta>;
+  list: ListMeta;
+  form?: { sections?: { label?: string; fields: string[] }[] };
+  workflow?: WorkflowMeta;
+  constraints?: ConstraintMeta[];
+  softDelete?: boolean;
+  audit?: boolean;
+  /** file the entity was loaded from (set by the loader) */
+  file: string;
+}
+
+export interface MenuItemMeta {
+  route: string;
+  caption: string;
+  action?: number;
+  icon?: string;
+  entity?: string;
+  nomenu?: boolean;
+  ordering?: number;
+}
+
+export interface MenuSectionMeta {
+  route: string;
+  caption: string;
+  icon?: string;
+  ordering?: number;
+  children: MenuItemMeta[];
+}
+
+export interface MetaModel {
+  entities: Map<string, EntityMeta>;
+  menu: MenuSectionMeta[];
+  captions: Record<Lang, Record<string, string>>;
+  /** action ids named anywhere, with a caption key for the catalogue */
+  actions: Map<number, { caption: string; module: string; kind: string }>;
+}

@@ -1,0 +1,58 @@
+import type { Server } from 'node:http';
+import type Koa from 'koa';
+import { createApp } from './app.ts';
+import { databaseFromEnv, type Database } from './db/connection.ts';
+import { loadMetadata } from './meta/load.ts';
+import { migrate } from './db/migrator.ts';
+import { seed } from '../seeds/index.ts';
+import type { MetaModel } from './meta/types.ts';
+import { staticSites } from './http/static.ts';
+
+export interface StartOptions {
+  port?: number;
+  host?: string;
+  migrate?: boolean;
+  seed?: boolean;
+  demo?: boolean;
+  log?: (line: string) => void;
+}
+
+export interface Running {
+  server: Server;
+  db: Database;
+  model: MetaModel;
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Loads and checks the metadata, opens the database, migrates and seeds if asked, and listens. */
+export async function startServer(opts: StartOptions = {}): Promise<Running> {
+  const log = opts.log ?? ((s: string) => console.log(s));
+  const model = loadMetadata();
+  const db = databaseFromEnv();
+  log(`Database: ${db.kind === 'pglite' ? 'embedded PostgreSQL (PGlite)' : 'PostgreSQL server'}`);
+  if (opts.migrate) {
+    const done = await migrate(db.knex, model);
+    if (done.length) log(`Migrated: ${done.join(', ')}`);
+  }
+  if (opts.seed) await seed(db.knex, model, { adminPassword: process.env.ECOFOND_ADMIN_PASSWORD, demo: opts.demo, log });
+  const app: Koa = createApp({ knex: db.knex, model, statics: staticSites() });
+  const port = opts.port ?? Number(process.env.PORT || 8080);
+  const host = opts.host ?? process.env.HOST ?? '0.0.0.0';
+  const server = await new Promise<Server>((resolve, reject) => {
+    const s = app.listen(port, host, () => resolve(s));
+    s.on('error', reject);
+  });
+  server.keepAliveTimeout = 65_000;
+  const address = server.address();
+  const actualPort = typeof address === 'object' && address ? address.port : port;
+  const url = `http://localhost:${actualPort}`;
+  log(`ecofond is listening on ${url} (API ${url}/api, back-office ${url}/admin/)`);
+  return {
+    server, db, model, url,
+    close: async () => {
+      await new Promise<void>((r) => server.close(() => r()));
+      await db.close();
+    },
+  };
+}

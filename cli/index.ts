@@ -1,0 +1,117 @@
+import { Command, Option } from 'commander';
+import { loadMetadata, MetadataInvalid, formatProblem } from '../api/meta/load.ts';
+import { databaseFromEnv } from '../api/db/connection.ts';
+import { migrate, rollbackAll } from '../api/db/migrator.ts';
+import { seed } from '../seeds/index.ts';
+import { startServer } from '../api/server.ts';
+import { makeReference } from './make-reference.ts';
+import { createUser } from './create-user.ts';
+import { fillUzbekCyrillic } from './fill-uk.ts';
+
+const program = new Command();
+program.name('ecofond').description('ecofond: metadata-driven API, back-office and public site of the environmental fund');
+
+/** Runs a command; a metadata problem prints its file, pointer and reason and exits 1. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function run<A extends any[]>(fn: (...args: A) => Promise<void>) {
+  return async (...args: A) => {
+    try {
+      await fn(...args);
+    } catch (err) {
+      if (err instanceof MetadataInvalid) {
+        console.error(`Metadata is invalid (${err.problems.length} problem${err.problems.length === 1 ? '' : 's'}):`);
+        for (const p of err.problems) console.error(formatProblem(p));
+      } else {
+        console.error(err instanceof Error ? err.message : err);
+      }
+      process.exitCode = 1;
+    }
+  };
+}
+
+program.command('serve')
+  .description('start the server (API at /api, back-office at /admin/, public site at /)')
+  .option('--migrate', 'run pending migrations first')
+  .option('--seed', 'seed the action catalogue, roles, administrator and empty reference books first')
+  .option('--demo', 'allow the demo administrator password when ECOFOND_ADMIN_PASSWORD is unset')
+  .addOption(new Option('-p, --port <port>', 'port').env('PORT'))
+  .action(run(async (opts: { migrate?: boolean; seed?: boolean; demo?: boolean; port?: string }) => {
+    const running = await startServer({ migrate: opts.migrate, seed: opts.seed, demo: opts.demo, port: opts.port ? Number(opts.port) : undefined });
+    const stop = async () => { await running.close(); process.exit(0); };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  }));
+
+program.command('migrate')
+  .description('run pending migrations (DATABASE_URL, or the embedded database in ECOFOND_DATA_DIR)')
+  .option('--rollback-all', 'undo every migration instead')
+  .action(run(async (opts: { rollbackAll?: boolean }) => {
+    const model = loadMetadata();
+    const db = databaseFromEnv();
+    try {
+      if (opts.rollbackAll) { await rollbackAll(db.knex, model); console.log('Rolled back.'); return; }
+      const done = await migrate(db.knex, model);
+      console.log(done.length ? `Migrated: ${done.join(', ')}` : 'Already up to date.');
+    } finally { await db.close(); }
+  }));
+
+program.command('seed')
+  .description('seed the action catalogue, roles, administrator and empty reference books (safe to repeat)')
+  .option('--demo', 'allow the demo administrator password when ECOFOND_ADMIN_PASSWORD is unset')
+  .action(run(async (opts: { demo?: boolean }) => {
+    const model = loadMetadata();
+    const db = databaseFromEnv();
+    try {
+      await seed(db.knex, model, { adminPassword: process.env.ECOFOND_ADMIN_PASSWORD, demo: opts.demo, log: console.log });
+      console.log('Seeded.');
+    } finally { await db.close(); }
+  }));
+
+program.command('meta:validate')
+  .description('check every metadata file against the schema and each other; exits 1 with file, pointer and reason')
+  .option('--dir <dir>', 'metadata folder', undefined)
+  .action(run(async (opts: { dir?: string }) => {
+    const model = loadMetadata(opts.dir);
+    console.log(`Metadata is valid: ${model.entities.size} entities, ${model.menu.length} menu sections, ${model.actions.size} action ids.`);
+  }));
+
+program.command('make:reference <name>')
+  .description('scaffold a reference book: metadata, captions in uz/uk/ru, menu item and migration')
+  .option('--module <module>', 'module (menu section)', 'ecofund-sprav')
+  .requiredOption('--uz <caption>', 'caption in Uzbek (Latin)')
+  .requiredOption('--ru <caption>', 'caption in Russian')
+  .option('--uk <caption>', 'caption in Uzbek (Cyrillic); transliterated from --uz when omitted')
+  .option('--root <dir>', 'project folder to write into', process.cwd())
+  .action(run(async (name: string, opts: { module: string; uz: string; ru: string; uk?: string; root: string }) => {
+    const written = makeReference({ name, ...opts });
+    for (const f of written) console.log(`wrote ${f}`);
+    console.log('Run `npx ecofond migrate` (or restart with --migrate) and the book is live.');
+  }));
+
+program.command('user:create <username>')
+  .description('create a user with roles (password from --password or ECOFOND_USER_PASSWORD)')
+  .option('--password <password>', 'password (at least 6 characters)')
+  .option('--fio <fio>', 'full name')
+  .option('--role <code...>', 'role codes, e.g. administrator inspector', ['administrator'])
+  .option('--region <id>', 'region id the user is limited to')
+  .option('--subject <id>', 'subject id the user is limited to')
+  .option('--branch <id>', 'branch id the user is limited to')
+  .action(run(async (username: string, opts: { password?: string; fio?: string; role: string[]; region?: string; subject?: string; branch?: string }) => {
+    const db = databaseFromEnv();
+    try {
+      const id = await createUser(db.knex, { username, password: opts.password ?? process.env.ECOFOND_USER_PASSWORD ?? '', fio: opts.fio, roles: opts.role, region_id: num(opts.region), subject_id: num(opts.subject), branch_id: num(opts.branch) });
+      console.log(`User ${username} created (id ${id}).`);
+    } finally { await db.close(); }
+  }));
+
+program.command('i18n:fill-uk')
+  .description('add missing Uzbek Cyrillic (uk) captions transliterated from Uzbek Latin, for review')
+  .option('--root <dir>', 'project folder', process.cwd())
+  .action(run(async (opts: { root: string }) => {
+    const n = fillUzbekCyrillic(opts.root);
+    console.log(`${n} caption(s) added to metadata/i18n/uk.json`);
+  }));
+
+const num = (v: string | undefined) => (v === undefined ? null : Number(v));
+
+await program.parseAsync(process.argv);

@@ -1,0 +1,101 @@
+import type { Knex } from 'knex';
+import { readFileSync } from 'node:fs';
+import type { MetaModel, Text3 } from '../api/meta/types.ts';
+import { hashPassword } from '../api/auth/password.ts';
+import { SYSTEM_ROLES } from './roles.ts';
+import { REFERENCE_ROWS } from './reference-rows.ts';
+import { latinToCyrillic } from '../api/i18n/transliterate.ts';
+
+const data = (file: string) => JSON.parse(readFileSync(new URL(`./data/${file}`, import.meta.url), 'utf8'));
+
+export const DEMO_ADMIN_PASSWORD = 'ecofond-demo';
+
+export interface SeedOptions {
+  /** the administrator's password; without it the demo default is used only when `demo` is set */
+  adminPassword?: string;
+  demo?: boolean;
+  log?: (line: string) => void;
+}
+
+/**
+ * Brings a migrated database to a working state, and can be run again at any time: the action
+ * catalogue follows the metadata (new ids added, the administrator role granted all of them), the
+ * system roles exist, the administrator exists, and empty reference books get their reference data.
+ * Rows an administrator has edited are never overwritten.
+ */
+export async function seed(knex: Knex, model: MetaModel, opts: SeedOptions = {}): Promise<void> {
+  const log = opts.log ?? (() => undefined);
+  await syncActions(knex, model);
+  const roleIds = await syncRoles(knex, model);
+  await ensureAdmin(knex, roleIds.get('administrator')!, opts, log);
+  await seedReferenceBooks(knex, model, log);
+}
+
+export async function syncActions(knex: Knex, model: MetaModel): Promise<void> {
+  const rows = [...model.actions].map(([id, a]) => ({ id, caption: a.caption, module: a.module, kind: a.kind }));
+  for (let i = 0; i < rows.length; i += 500) {
+    await knex('app_actions').insert(rows.slice(i, i + 500)).onConflict('id').merge(['caption', 'module', 'kind']);
+  }
+}
+
+async function syncRoles(knex: Knex, model: MetaModel): Promise<Map<string, number>> {
+  const ids = new Map<string, number>();
+  for (const role of SYSTEM_ROLES) {
+    const [row] = await knex('roles').insert({ code: role.code, name: JSON.stringify(role.name), is_system: true })
+      .onConflict('code').merge(['is_system']).returning('id');
+    ids.set(role.code, row.id);
+    const actions = role.code === 'administrator' ? [...model.actions.keys()] : role.actions(model);
+    // only actions the role has never had a row for: a closed action stays closed
+    const rows = actions.map((action_id) => ({ role_id: row.id, action_id, state: 1 }));
+    for (let i = 0; i < rows.length; i += 500) await knex('role_actions').insert(rows.slice(i, i + 500)).onConflict(['role_id', 'action_id']).ignore();
+  }
+  return ids;
+}
+
+async function ensureAdmin(knex: Knex, roleId: number, opts: SeedOptions, log: (s: string) => void): Promise<void> {
+  const existing = await knex('users').whereRaw('lower(username) = ?', ['admin']).first('id');
+  if (existing) {
+    await knex('user_roles').insert({ user_id: existing.id, role_id: roleId }).onConflict(['user_id', 'role_id']).ignore();
+    return;
+  }
+  const password = opts.adminPassword || (opts.demo ? DEMO_ADMIN_PASSWORD : undefined);
+  if (!password) {
+    log('No administrator created: set ECOFOND_ADMIN_PASSWORD (the demo password is only for the embedded demo).');
+    return;
+  }
+  const [user] = await knex('users').insert({
+    username: 'admin', password_hash: await hashPassword(password), fio: 'Tizim administratori', lang_code: 'uz',
+  }).returning('id');
+  await knex('user_roles').insert({ user_id: user.id, role_id: roleId });
+  log(`Administrator "admin" created${password === DEMO_ADMIN_PASSWORD ? ' with the demo password' : ''}.`);
+}
+
+const t3 = (r: { uz: string; uk?: string; ru?: string }): string => JSON.stringify({ uz: r.uz, uk: r.uk ?? latinToCyrillic(r.uz), ru: r.ru ?? null });
+
+async function fillIfEmpty(knex: Knex, model: MetaModel, entity: string, rows: Record<string, unknown>[], log: (s: string) => void): Promise<void> {
+  const e = model.entities.get(entity);
+  if (!e || !rows.length) return;
+  const [{ n }] = await knex(e.table).count<{ n: number }[]>({ n: '*' });
+  if (Number(n) > 0) return;
+  for (let i = 0; i < rows.length; i += 500) await knex(e.table).insert(rows.slice(i, i + 500));
+  log(`${entity}: ${rows.length} rows`);
+}
+
+async function seedReferenceBooks(knex: Knex, model: MetaModel, log: (s: string) => void): Promise<void> {
+  const regions = data('regions.json').regions as { soato: string; uz: string; uk: string; ru: string; centre: { lat: number; lng: number } }[];
+  await fillIfEmpty(knex, model, 'regions', regions.map((r, i) => ({
+    soato: r.soato, name: t3(r), centre: knex.raw('point(?, ?)', [r.centre.lng, r.centre.lat]), ordering: (i + 1) * 10,
+  })), log);
+  const regionIds = new Map<string, number>((await knex('regions').select('id', 'soato')).map((r: { id: number; soato: string }) => [r.soato, r.id]));
+  const areas = data('areas.json').areas as { region_soato: string; soato: string; uz: string; uk: string; ru: string }[];
+  await fillIfEmpty(knex, model, 'areas', areas.filter((a) => regionIds.has(a.region_soato)).map((a) => ({
+    region_id: regionIds.get(a.region_soato), soato: a.soato, name: t3(a),
+  })), log);
+  const banks = data('banks-mfo.json').banks as { mfo: string; uz: string; uk: string; ru: string }[];
+  await fillIfEmpty(knex, model, 'banks-mfo', banks.map((b) => ({ mfo: b.mfo, name: t3(b) })), log);
+  const oklads = data('min-oklads.json').rows as { start_date: string; amount: string; decree: string }[];
+  await fillIfEmpty(knex, model, 'min-oklads', oklads.map((o) => ({ start_date: o.start_date, amount: o.amount, decree: o.decree || null })), log);
+  for (const [entity, rows] of Object.entries(REFERENCE_ROWS)) {
+    await fillIfEmpty(knex, model, entity, rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v && typeof v === 'object' && 'uz' in (v as object) ? t3(v as Text3) : v]))), log);
+  }
+}

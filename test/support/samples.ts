@@ -1,0 +1,68 @@
+import type { Knex } from 'knex';
+import type { EntityMeta, FieldMeta, MetaModel } from '../../api/meta/types.ts';
+import { FORMATS } from '../../api/meta/formats.ts';
+import { writableFields } from '../../api/engine/payload-schema.ts';
+
+let counter = 0;
+const digits = (n: number) => {
+  counter++;
+  const s = `${Date.now() % 1e9}${counter}${Math.floor(Math.random() * 1e9)}`.replace(/\D/g, '');
+  return s.padEnd(n, '7').slice(-n);
+};
+
+/** Values that an entity's cross-field constraints need (the generator cannot read SQL checks). */
+export const CONSTRAINT_VALUES: Record<string, Record<string, unknown>> = {
+  'income-types': { budget_percent: '26', fund_percent: '74', organisation_percent: '0' },
+  fine: { min_multiple: '1', max_multiple: '5' },
+};
+
+/** A valid value for a field, derived from its metadata only. */
+export function sampleValue(name: string, f: FieldMeta, refIds: Record<string, number>): unknown {
+  switch (f.type) {
+    case 'string': case 'text': {
+      if (f.format) {
+        if (f.format === 'passport') return `AB${digits(7)}`;
+        if (f.format === 'email') return `t${digits(6)}@example.uz`;
+        const len = Number(/\{(\d+)/.exec(FORMATS[f.format].pattern)?.[1] ?? 9);
+        return digits(len);
+      }
+      const max = f.maxLength ?? 255;
+      const candidates = [`T${digits(6)}`, digits(Math.min(max, 7)), '#00aa00', `${digits(2)}.${digits(2)}`];
+      const ok = candidates.find((c) => c.length <= max && (!f.pattern || new RegExp(f.pattern, 'u').test(c)));
+      if (!ok) throw new Error(`no sample for ${name} (${f.pattern})`);
+      return ok;
+    }
+    case 'integer': return typeof f.min === 'number' ? f.min + 1 : 1;
+    case 'decimal': case 'money': return typeof f.max === 'number' ? String(Math.min(f.max, 12.5)) : '12.50';
+    case 'boolean': return true;
+    case 'date': return '2024-01-15';
+    case 'datetime': return '2024-01-15T10:00:00+05:00';
+    case 'enum': return f.values![f.values!.length - 1];
+    case 'ref': return refIds[f.ref!];
+    case 'refs': return [];
+    case 'files': return [];
+    case 'file': case 'image': return null;
+    case 'text3': return { uz: `Sinov ${digits(4)}`, uk: 'Синов', ru: 'Тест' };
+    case 'point': return { lat: 41.3, lng: 69.25 };
+    case 'children': return [];
+  }
+}
+
+/** A valid create payload, creating referenced rows where the target table is empty. */
+export async function samplePayload(knex: Knex, model: MetaModel, e: EntityMeta, depth = 0): Promise<Record<string, unknown>> {
+  const refIds: Record<string, number> = {};
+  for (const [, f] of writableFields(e)) {
+    if (f.type !== 'ref' || refIds[f.ref!] !== undefined) continue;
+    const target = model.entities.get(f.ref!);
+    if (!target) continue;
+    let row = await knex(target.table).first('id');
+    if (!row && depth < 4) {
+      const payload = await samplePayload(knex, model, target, depth + 1);
+      [row] = await knex(target.table).insert(Object.fromEntries(Object.entries(payload).map(([k, v]) => [k, v && typeof v === 'object' && !Array.isArray(v) && target.fields[k]?.type === 'text3' ? JSON.stringify(v) : v]))).returning('id');
+    }
+    refIds[f.ref!] = row?.id;
+  }
+  const out: Record<string, unknown> = {};
+  for (const [name, f] of writableFields(e)) out[name] = sampleValue(name, f, refIds);
+  return { ...out, ...(CONSTRAINT_VALUES[e.name] ?? {}) };
+}
