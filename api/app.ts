@@ -7,6 +7,7 @@ import { type AppState, authenticate, errorHandler, language, securityHeaders } 
 import { authRoutes } from './http/auth-routes.ts';
 import { entityRoutes } from './http/entity-routes.ts';
 import { clientMeta } from './meta/client-meta.ts';
+import { appRoutes } from './http/app-routes.ts';
 
 export interface AppOptions {
   knex: Knex;
@@ -36,6 +37,8 @@ export function createApp({ knex, model, statics = [] }: AppOptions): Koa<AppSta
   api.get('/meta', guard, async (ctx) => {
     ctx.body = clientMeta(model, ctx.state.principal!, ctx.state.lang);
   });
+  const appApi = appRoutes(model, knex, guard);
+  api.use(appApi.routes(), appApi.allowedMethods());
   const entities = entityRoutes(model, knex, guard);
   api.use(entities.routes(), entities.allowedMethods());
 

@@ -17,6 +17,7 @@ export function clientMeta(model: MetaModel, p: Principal, lang: Lang) {
     lang,
     entities,
     menu: menuFor(model.menu, p),
+    routes: routesFor(model.menu, p),
     captions: model.captions[lang],
     fallbackCaptions: lang === 'uz' ? undefined : model.captions.uz,
   };
@@ -71,4 +72,15 @@ export function menuFor(menu: MenuSectionMeta[], p: Principal) {
         .sort((a, b) => (a.ordering ?? 0) - (b.ordering ?? 0)),
     }))
     .filter((s) => s.children.length > 0);
+}
+
+/**
+ * Every back-office route of the menu tree, hidden ones included, with whether the caller may open
+ * it: the back-office shows its 403 page for a known route that is not allowed.
+ */
+export function routesFor(menu: MenuSectionMeta[], p: Principal) {
+  return menu.flatMap((s) => s.children.map((c) => ({
+    section: s.route, route: `${s.route}/${c.route.replace(/\/$/, '')}`, caption: c.caption, action: c.action, entity: c.entity,
+    nomenu: c.nomenu ?? false, allowed: c.action === undefined || p.actions.has(c.action),
+  })));
 }
