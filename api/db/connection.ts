@@ -13,6 +13,9 @@ const INT8 = 20;
 // numeric (money, decimals) stays a string so that it is never rounded through a float.
 pg.types.setTypeParser(DATE, (v: string) => v);
 pg.types.setTypeParser(INT8, (v: string) => Number(v));
+const INT8_ARRAY = 1016;
+const INT4_ARRAY = 1007;
+pg.types.setTypeParser(INT8_ARRAY, pg.types.getTypeParser(INT4_ARRAY));
 
 export interface DatabaseOptions {
   /** a PostgreSQL connection string; without it, embedded PGlite is used */

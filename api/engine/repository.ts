@@ -118,17 +118,16 @@ export class Repository {
   async create(payload: Record<string, unknown>): Promise<Record<string, unknown>> {
     this.assertCan('create');
     const data = normalisePayload(this.e, payload);
+    // the caller's scope fills scope columns left empty (and refuses other values, below)
+    for (const [col, v] of Object.entries(this.scopeValues())) if (data[col] == null) data[col] = v;
     const errors = validatorsOf(this.e).create(data);
     if (errors) throw validationError(errors);
     const row = pickWritable(this.e, data, 'create');
-    // the caller's scope fills scope columns left empty, and refuses other values
-    const scopeDefaults = this.scopeValues();
-    for (const [col, v] of Object.entries(scopeDefaults)) if (row[col] == null) row[col] = v;
     if (this.e.workflow) row[this.e.workflow.field] = this.e.workflow.initial;
     for (const [name, f] of Object.entries(this.e.fields)) if (row[name] === undefined && f.default !== undefined && f.type !== 'children') row[name] = f.default;
     if (!canOnRow(this.ability, this.e, 'create', row)) throw forbidden();
     return this.ctx.knex.transaction(async (trx) => {
-      await this.checkReferences(trx, row);
+      await this.checkReferences(trx, { ...row, ...childRows(this.e, data) });
       await this.deriveFields(trx, row);
       const values = this.toColumns(row);
       values.created_by = this.ctx.principal.id;
@@ -164,7 +163,7 @@ export class Repository {
       const changes = pickWritable(this.e, data, 'update');
       const merged = { ...before, ...changes };
       if (!canOnRow(this.ability, this.e, 'update', merged)) throw forbidden();
-      await this.checkReferences(trx, changes);
+      await this.checkReferences(trx, { ...changes, ...childRows(this.e, data) });
       await this.deriveFields(trx, changes);
       const values = this.toColumns(changes);
       values.version = version + 1;
@@ -192,6 +191,42 @@ export class Repository {
       } catch (err) { throw translateDbError(err, this.e, 'delete'); }
       for (const row of found) await this.audit(trx, row.id, 'delete', row, null);
     });
+  }
+
+  /**
+   * Runs a workflow action on a row: allowed by its action id within the caller's scope, only from
+   * the states it leaves from, in one transaction that moves the state, bumps the version and
+   * writes a flow row (who, when, from, to, comment).
+   */
+  async runAction(id: number, name: string, input: { comment?: unknown; version?: unknown }): Promise<Record<string, unknown>> {
+    const wf = this.e.workflow;
+    const action = wf?.actions[name];
+    if (!wf || !action) throw notFound();
+    this.assertCan(`wf:${name}`);
+    const comment = typeof input.comment === 'string' ? input.comment.trim() : '';
+    if (action.comment === 'required' && !comment) throw validationError({ comment: { key: 'validation.required' } });
+    return this.ctx.knex.transaction(async (trx) => {
+      const row = await this.scoped(`wf:${name}`, trx).where('t.id', id).forUpdate().first('t.*');
+      if (!row) throw notFound();
+      if (input.version !== undefined && input.version !== null && Number(input.version) !== row.version) throw new ApiError('stale', 'errors.stale', { version: row.version });
+      const from = row[wf.field] as string;
+      if (!action.from.includes(from)) throw new ApiError('workflow', 'errors.workflow_state', { action: name, state: from });
+      const to = action.to ?? from;
+      await trx(this.e.table).where({ id }).update({
+        [wf.field]: to, version: row.version + 1, updated_at: this.ctx.knex.fn.now(), updated_by: this.ctx.principal.id,
+      });
+      await trx('flows').insert({
+        entity: this.e.name, record_id: id, action: name, from_state: from, to_state: to, comment: comment || null, user_id: this.ctx.principal.id,
+      });
+      return this.getOne(id, 'read', trx);
+    });
+  }
+
+  /** The record's workflow history, oldest first. */
+  async flows(id: number): Promise<Record<string, unknown>[]> {
+    await this.getOne(id);
+    return this.ctx.knex('flows as f').leftJoin('users as u', 'u.id', 'f.user_id').where({ 'f.entity': this.e.name, 'f.record_id': id })
+      .orderBy('f.id').select('f.id', 'f.action', 'f.from_state', 'f.to_state', 'f.comment', 'f.created_at', 'f.user_id', 'u.fio as user_fio', 'u.username');
   }
 
   /** The caller's subject, branch and region for the scope columns this entity declares. */
@@ -312,6 +347,11 @@ function normaliseValue(f: FieldMeta, v: unknown): unknown {
     return out;
   }
   return v;
+}
+
+/** The child-table values of a payload, by field name. */
+function childRows(e: EntityMeta, data: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(e.fields).filter(([n, f]) => f.type === 'children' && n in data).map(([n]) => [n, data[n]]));
 }
 
 function pickWritable(e: EntityMeta, data: Record<string, unknown>, mode: 'create' | 'update'): Record<string, unknown> {

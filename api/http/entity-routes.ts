@@ -42,6 +42,16 @@ export function entityRoutes(model: MetaModel, knex: Knex, guard: Middleware<App
       ctx.body = { data: ids };
     });
 
+    if (e.workflow) {
+      router.post(`${e.path}/:id/actions/:action`, guard, async (ctx) => {
+        const b = (ctx.request.body ?? {}) as { comment?: unknown; version?: unknown };
+        ctx.body = await repo(ctx, e).runAction(idParam(ctx.params.id), String(ctx.params.action), b);
+      });
+      router.get(`${e.path}/:id/flows`, guard, async (ctx) => {
+        ctx.body = await repo(ctx, e).flows(idParam(ctx.params.id));
+      });
+    }
+
     router.get(`${e.path}/:id`, guard, async (ctx) => {
       ctx.body = await repo(ctx, e).getOne(idParam(ctx.params.id));
     });

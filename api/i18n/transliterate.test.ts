@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { latinToCyrillic } from './transliterate.ts';
+import { readFileSync } from 'node:fs';
+
+describe('Uzbek Latin → Cyrillic', () => {
+  it('follows the alphabets\' correspondence', () => {
+    expect(latinToCyrillic('Ushbu kiritma majburiy')).toBe('Ушбу киритма мажбурий');
+    expect(latinToCyrillic('Sessiya vaqt tugadi')).toBe('Сессия вақт тугади');
+    expect(latinToCyrillic('Oʻzbekiston Respublikasi')).toBe('Ўзбекистон Республикаси');
+    expect(latinToCyrillic("Fargʻona, Fargʻona, Farg'ona")).toBe('Фарғона, Фарғона, Фарғона');
+    expect(latinToCyrillic('Qashqadaryo')).toBe('Қашқадарё');
+    expect(latinToCyrillic('maʼlumot')).toBe('маълумот');
+    expect(latinToCyrillic('Ekologiya, yer, Shahar, SHAHAR, choy')).toBe('Экология, ер, Шаҳар, ШАҲАР, чой');
+  });
+
+  it('keeps placeholders as they are', () => {
+    expect(latinToCyrillic('{0} raqamli qator, %{count} ta, {name}')).toBe('{0} рақамли қатор, %{count} та, {name}');
+  });
+
+  it('agrees with the reviewed Cyrillic names of the regions', () => {
+    const { regions } = JSON.parse(readFileSync(new URL('../../seeds/data/regions.json', import.meta.url), 'utf8'));
+    for (const r of regions) expect(latinToCyrillic(r.uz), r.uz).toBe(r.uk);
+  });
+});

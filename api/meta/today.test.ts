@@ -1,0 +1,16 @@
+import { describe, expect, it } from 'vitest';
+import { currentYearTashkent, isIsoDate, todayTashkent } from './today.ts';
+
+describe('Tashkent\'s calendar', () => {
+  it('turns the day at 19:00 UTC', () => {
+    expect(todayTashkent(new Date('2026-03-01T18:59:59Z'))).toBe('2026-03-01');
+    expect(todayTashkent(new Date('2026-03-01T19:00:00Z'))).toBe('2026-03-02');
+    expect(currentYearTashkent(new Date('2026-12-31T19:30:00Z'))).toBe(2027);
+  });
+  it('knows real dates', () => {
+    expect(isIsoDate('2024-02-29')).toBe(true);
+    expect(isIsoDate('2023-02-29')).toBe(false);
+    expect(isIsoDate('2024-13-01')).toBe(false);
+    expect(isIsoDate('24-1-1')).toBe(false);
+  });
+});

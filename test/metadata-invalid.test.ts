@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { loadMetadata, MetadataInvalid } from '../api/meta/load.ts';
+import { fixtureMetaDir } from './support/fixture-model.ts';
+
+/** A malformed metadata file is refused with its path, the JSON pointer and the reason. */
+const cli = fileURLToPath(new URL('../cli/bin.mjs', import.meta.url));
+const base = {
+  name: 'broken-book', module: 'fixtures', caption: 'entity.regions', access: { read: 9501 },
+  fields: { name: { type: 'text3', required: true } }, list: { columns: ['id', 'name'], sort: ['name', 'asc'] },
+};
+
+function problemsOf(entity: object) {
+  try {
+    loadMetadata(fixtureMetaDir([entity]));
+  } catch (err) {
+    expect(err).toBeInstanceOf(MetadataInvalid);
+    return (err as MetadataInvalid).problems;
+  }
+  throw new Error('metadata was accepted');
+}
+
+describe('metadata validation', () => {
+  it('accepts the repository\'s metadata', () => {
+    expect(loadMetadata().entities.size).toBeGreaterThan(20);
+  });
+
+  it('names the file, the pointer and the reason of a schema error', () => {
+    const problems = problemsOf({ ...base, fields: { name: { type: 'text3', required: 'yes' }, code: { type: 'strnig' } } });
+    expect(problems).toContainEqual({ file: 'metadata/entities/fixtures/broken-book.json', pointer: '/fields/name/required', message: 'must be boolean' });
+    expect(problems.some((p) => p.pointer === '/fields/code/type' && p.message.startsWith('must be equal to one of the allowed values'))).toBe(true);
+  });
+
+  it('refuses unknown properties, references, columns and captions', () => {
+    expect(problemsOf({ ...base, colour: 'red' })).toContainEqual(expect.objectContaining({ pointer: '', message: 'unknown property "colour"' }));
+    expect(problemsOf({ ...base, fields: { ...base.fields, x_id: { type: 'ref', ref: 'nowhere' } } }))
+      .toContainEqual(expect.objectContaining({ pointer: '/fields/x_id/ref', message: 'no entity "nowhere"' }));
+    expect(problemsOf({ ...base, list: { columns: ['id', 'nome'], sort: ['name', 'asc'] } }))
+      .toContainEqual(expect.objectContaining({ pointer: '/list/columns/1', message: '"nome" is not a field of broken-book' }));
+    expect(problemsOf({ ...base, caption: 'entity.never_translated' }))
+      .toContainEqual(expect.objectContaining({ pointer: '/caption', message: 'caption "entity.never_translated" is missing in i18n/uz.json' }));
+    expect(problemsOf({ ...base, name: 'regions' })).toContainEqual(expect.objectContaining({ pointer: '/name' }));
+  });
+
+  it('makes meta:validate exit 1 with the same message', () => {
+    const dir = fixtureMetaDir([{ ...base, fields: { name: { type: 'text3', required: 'yes' } } }]);
+    let out = '';
+    let code = 0;
+    try {
+      execFileSync(process.execPath, [cli, 'meta:validate', '--dir', dir], { encoding: 'utf8', stdio: 'pipe' });
+    } catch (err) {
+      const e = err as { status: number; stderr: string };
+      code = e.status;
+      out = e.stderr;
+    }
+    expect(code).toBe(1);
+    expect(out).toContain('metadata/entities/fixtures/broken-book.json: /fields/name/required: must be boolean');
+    expect(execFileSync(process.execPath, [cli, 'meta:validate'], { encoding: 'utf8' })).toMatch(/^Metadata is valid: \d+ entities/);
+  });
+});
