@@ -172,3 +172,21 @@ describe('engine features on a fixture entity', () => {
     expect((await api.get(path, { token: inspectorA })).body).toEqual([]);
   });
 });
+
+describe('counting large lists', () => {
+  it('counts exactly up to the limit and gives the planner\'s estimate beyond it', async () => {
+    const { Repository } = await import('../api/engine/repository.ts');
+    const { parseListParams } = await import('../api/engine/list-params.ts');
+    const e = api.model.entities.get('areas')!;
+    const principal = { id: 1, username: 'admin', actions: new Set([3011]), region_id: null, branch_id: null, subject_id: null };
+    const repo = new Repository({ knex: api.db.knex, model: api.model, principal, lang: 'uz', countLimit: 5 }, e);
+    const all = await repo.list(parseListParams(e, { range: '[0,9]' }));
+    expect(all.exact).toBe(false);
+    expect(all.total).toBeGreaterThan(5);
+    expect(all.rows).toHaveLength(10);
+    const few = await repo.list(parseListParams(e, { region_id: String(regionA.id), q: 'shahri' }));
+    expect(few.exact).toBe(true);
+    const exact = await api.db.knex('areas').where('region_id', regionA.id).whereRaw(`name->>'uz' ilike '%shahri%'`).count({ n: '*' });
+    expect(few.total).toBe(Number(exact[0].n));
+  });
+});

@@ -141,6 +141,13 @@ async function createIndexes(knex: Knex, e: EntityMeta): Promise<void> {
   }
   for (const c of [e.list.sort[0], ...(e.list.sortable ?? []), ...Object.values(e.scope ?? {})]) cols.add(c);
   for (const [name, f] of Object.entries(e.fields)) if (f.type === 'ref') cols.add(name);
+  // a scoped user's default list: their rows in the default order, without a scan of everyone's
+  const sortCol = e.list.sort[0];
+  for (const scopeCol of new Set(Object.values(e.scope ?? {}))) {
+    if (scopeCol !== sortCol && e.fields[sortCol]?.type !== 'text3') {
+      await knex.raw('CREATE INDEX ?? ON ?? (??, ??, id)', [`${e.table}_${scopeCol}_${sortCol}_idx`, e.table, scopeCol, sortCol]);
+    }
+  }
   for (const c of cols) {
     if (skip.has(c)) continue;
     const f = e.fields[c];

@@ -19,6 +19,8 @@ export interface EngineContext {
   model: MetaModel;
   principal: Principal;
   lang: Lang;
+  /** exact counts up to this many rows (default EXACT_COUNT_LIMIT) */
+  countLimit?: number;
 }
 
 const validators = new WeakMap<EntityMeta, { create: PayloadValidator; update: PayloadValidator }>();
@@ -65,7 +67,7 @@ export class Repository {
   }
 
   applyOrder(qb: Knex.QueryBuilder, params: ListParams): Knex.QueryBuilder {
-    for (const s of params.sort) qb.orderByRaw(`${sortExpression(this.e, s.field, this.ctx.lang, 't')} ${s.desc ? 'DESC' : 'ASC'} NULLS LAST`);
+    for (const s of params.sort) qb.orderByRaw(`${sortExpression(this.e, s.field, this.ctx.lang, 't')} ${s.desc ? 'DESC' : 'ASC'}`);
     if (!params.sort.some((s) => s.field === 'id')) qb.orderBy('t.id', params.sort[0]?.desc ? 'desc' : 'asc');
     return qb;
   }
@@ -85,14 +87,15 @@ export class Repository {
   async count(params: ListParams, op: Operation = 'read'): Promise<{ total: number; exact: boolean }> {
     const { knex } = this.ctx;
     if (params.ids) return { total: params.ids.length, exact: true };
-    const capped = this.filtered(op, params).select(knex.raw('1')).limit(EXACT_COUNT_LIMIT + 1);
+    const limit = this.ctx.countLimit ?? EXACT_COUNT_LIMIT;
+    const capped = this.filtered(op, params).select(knex.raw('1')).limit(limit + 1);
     const [{ n }] = await knex.select(knex.raw('count(*)::int as n')).from(capped.as('c'));
-    if (n <= EXACT_COUNT_LIMIT) return { total: n, exact: true };
-    const sql = this.filtered(op, params).select(knex.raw('1')).toSQL().toNative();
+    if (n <= limit) return { total: n, exact: true };
+    const sql = this.filtered(op, params).select(knex.raw('1')).toSQL();
     const plan = await knex.raw(`EXPLAIN (FORMAT JSON) ${sql.sql}`, sql.bindings as Knex.RawBinding[]);
     const rows = plan.rows as { 'QUERY PLAN': { Plan: { 'Plan Rows': number } }[] }[];
     const estimate = Math.round(rows[0]['QUERY PLAN'][0].Plan['Plan Rows']);
-    return { total: Math.max(estimate, EXACT_COUNT_LIMIT + 1), exact: false };
+    return { total: Math.max(estimate, limit + 1), exact: false };
   }
 
   async getOne(id: number, op: Operation | string = 'read', db?: Knex | Knex.Transaction): Promise<Record<string, unknown>> {
