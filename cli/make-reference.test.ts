@@ -60,6 +60,6 @@ describe('make:reference', () => {
     expect((wb.worksheets[0].getRow(1).values as unknown[]).slice(1)).toEqual(['ID', 'Код', 'Наименование', 'Активен']);
     expect(wb.worksheets[0].getRow(2).getCell(3).value).toBe('Сосна');
     const actions = await api.db.knex('app_actions').where('module', 'ecofund-sprav').max('id as max').first();
-    expect(entity.access.read).toBe(actions.max - 4);
+    expect(entity.access.read).toBe(actions!.max - 4);
   });
 });

@@ -19,7 +19,7 @@ export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('users', (t) => {
     t.bigIncrements('id');
     t.string('username', 60).notNullable();
-    t.text('password_hash').notNullable();
+    t.text('password').notNullable();
     t.string('fio', 255);
     t.string('email', 255);
     t.string('phone', 20);
@@ -29,14 +29,22 @@ export async function up(knex: Knex): Promise<void> {
     t.bigInteger('region_id').nullable();
     t.bigInteger('branch_id').nullable();
     t.bigInteger('subject_id').nullable();
+    t.string('kind', 20).notNullable().defaultTo('staff');
     t.integer('version').notNullable().defaultTo(1);
     t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
     t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
+    t.bigInteger('created_by').nullable();
+    t.bigInteger('updated_by').nullable();
+    t.check(`?? in ('staff', 'mvd', 'population', 'subject', 'branch')`, ['kind'], 'users_kind_enum');
     t.check(`?? in ('active', 'blocked')`, ['status'], 'users_status_enum');
     t.check(`?? in ('uz', 'uk', 'ru')`, ['lang_code'], 'users_lang_enum');
   });
   await knex.raw('CREATE UNIQUE INDEX users_username_unique ON users (lower(username))');
   await knex.schema.alterTable('resources', (t) => { t.foreign('created_by').references('id').inTable('users').onDelete('SET NULL'); });
+  await knex.schema.alterTable('users', (t) => {
+    t.foreign('created_by').references('id').inTable('users').onDelete('SET NULL');
+    t.foreign('updated_by').references('id').inTable('users').onDelete('SET NULL');
+  });
 
   await knex.schema.createTable('roles', (t) => {
     t.bigIncrements('id');
@@ -45,6 +53,9 @@ export async function up(knex: Knex): Promise<void> {
     t.boolean('is_system').notNullable().defaultTo(false);
     t.integer('version').notNullable().defaultTo(1);
     t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
+    t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
+    t.bigInteger('created_by').nullable().references('id').inTable('users').onDelete('SET NULL');
+    t.bigInteger('updated_by').nullable().references('id').inTable('users').onDelete('SET NULL');
   });
   await knex.schema.createTable('user_roles', (t) => {
     t.bigInteger('user_id').notNullable().references('id').inTable('users').onDelete('CASCADE');
@@ -55,9 +66,11 @@ export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('app_actions', (t) => {
     t.integer('id').primary();
     t.string('caption', 200).notNullable();
+    t.jsonb('name');
     t.string('module', 60).notNullable();
     t.string('kind', 20).notNullable();
     t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
+    t.index(['module']);
   });
   await knex.schema.createTable('role_actions', (t) => {
     t.bigInteger('role_id').notNullable().references('id').inTable('roles').onDelete('CASCADE');
@@ -126,16 +139,30 @@ export async function up(knex: Knex): Promise<void> {
     t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
     t.index(['created_at']);
   });
-  await knex.schema.createTable('app_configs', (t) => {
-    t.string('key', 100).primary();
-    t.string('group', 60).notNullable().defaultTo('general');
-    t.jsonb('value').notNullable();
-    t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
+  await knex.schema.createTable('one_time_codes', (t) => {
+    t.bigIncrements('id');
+    t.bigInteger('user_id').notNullable().references('id').inTable('users').onDelete('CASCADE');
+    t.string('purpose', 20).notNullable();
+    t.string('code_hash', 64).notNullable();
+    t.integer('tries').notNullable().defaultTo(0);
+    t.timestamp('expires_at', { useTz: true }).notNullable();
+    t.timestamp('used_at', { useTz: true }).nullable();
+    t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
+    t.index(['user_id', 'purpose', 'created_at']);
+  });
+  await knex.schema.createTable('outbox', (t) => {
+    t.bigIncrements('id');
+    t.bigInteger('user_id').nullable().references('id').inTable('users').onDelete('SET NULL');
+    t.string('channel', 20).notNullable();
+    t.string('address', 255).notNullable();
+    t.string('subject', 255).notNullable();
+    t.text('body').notNullable();
+    t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
   });
 }
 
 export async function down(knex: Knex): Promise<void> {
-  for (const t of ['app_configs', 'app_errors', 'audit_log', 'flows', 'login_logs', 'sessions', 'role_actions', 'app_actions', 'user_roles', 'roles']) {
+  for (const t of ['outbox', 'one_time_codes', 'app_errors', 'audit_log', 'flows', 'login_logs', 'sessions', 'role_actions', 'app_actions', 'user_roles', 'roles']) {
     await knex.schema.dropTableIfExists(t);
   }
   await knex.schema.alterTable('resources', (t) => { t.dropForeign(['created_by']); });

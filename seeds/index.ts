@@ -64,7 +64,7 @@ async function ensureAdmin(knex: Knex, roleId: number, opts: SeedOptions, log: (
     return;
   }
   const [user] = await knex('users').insert({
-    username: 'admin', password_hash: await hashPassword(password), fio: 'Tizim administratori', lang_code: 'uz',
+    username: 'admin', password: await hashPassword(password), fio: 'Tizim administratori', lang_code: 'uz',
   }).returning('id');
   await knex('user_roles').insert({ user_id: user.id, role_id: roleId });
   log(`Administrator "admin" created${password === DEMO_ADMIN_PASSWORD ? ' with the demo password' : ''}.`);

@@ -25,8 +25,8 @@ describe('sign-in and sessions', () => {
     const stored = await api.db.knex('sessions').pluck('token_hash');
     expect(stored).toContain(tokenHash(r.body.token));
     expect(stored).not.toContain(r.body.token);
-    const user = await api.db.knex('users').where({ username: 'admin' }).first('password_hash');
-    expect(user.password_hash).toMatch(/^scrypt\$32768\$8\$1\$/);
+    const user = await api.db.knex('users').where({ username: 'admin' }).first('password');
+    expect(user.password).toMatch(/^scrypt\$32768\$8\$1\$/);
   });
 
   it('requires a username and refuses wrong passwords, logging each attempt', async () => {

@@ -68,6 +68,11 @@ describe('every entity through the generic API', () => {
   it('creates, reads, updates (409 when stale) and deletes a row of every entity', async () => {
     for (const e of entities()) {
       const path = `/api${e.path}`;
+      if (e.access.create === undefined) {
+        // nobody may create rows here (logs, the action catalogue): not even the administrator
+        expect((await api.post(path, {})).status, `${e.name} create`).toBe(403);
+        continue;
+      }
       // a unique enum (e.g. one category per danger level) needs its seeded rows out of the way
       if (Object.values(e.fields).some((f) => f.type === 'enum' && f.unique)) await api.db.knex(e.table).del();
       const payload = await samplePayload(api.db.knex, api.model, e);
@@ -80,6 +85,7 @@ describe('every entity through the generic API', () => {
       const got = await api.get(`${path}/${id}`);
       expect(got.status).toBe(200);
       for (const [name, f] of writableFields(e)) {
+        if (f.type === 'password') { expect(got.body).not.toHaveProperty(name); continue; }
         if (f.type === 'decimal' || f.type === 'money') expect(Number(got.body[name]), `${e.name}.${name}`).toBe(Number(payload[name]));
         else if (f.type === 'text3') expect(got.body[name]).toMatchObject(payload[name] as object);
         else expect(got.body[name], `${e.name}.${name}`).toEqual(payload[name]);
@@ -105,7 +111,7 @@ describe('every entity through the generic API', () => {
   });
 
   it('refuses missing required fields with messages in uz, uk and ru and writes nothing', async () => {
-    for (const e of entities()) {
+    for (const e of entities().filter((x) => x.access.create !== undefined)) {
       const required = writableFields(e).filter(([, f]) => f.required && f.default === undefined && f.type !== 'boolean').map(([n]) => n);
       if (!required.length) continue;
       const before = await api.db.knex(e.table).count({ n: '*' });

@@ -15,7 +15,7 @@ pg.types.setTypeParser(DATE, (v: string) => v);
 pg.types.setTypeParser(INT8, (v: string) => Number(v));
 const INT8_ARRAY = 1016;
 const INT4_ARRAY = 1007;
-pg.types.setTypeParser(INT8_ARRAY, pg.types.getTypeParser(INT4_ARRAY));
+pg.types.setTypeParser(INT8_ARRAY as never, pg.types.getTypeParser(INT4_ARRAY as never));
 
 export interface DatabaseOptions {
   /** a PostgreSQL connection string; without it, embedded PGlite is used */

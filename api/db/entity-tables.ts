@@ -64,7 +64,7 @@ function addColumn(t: Knex.CreateTableBuilder, name: string, f: FieldMeta, model
   let col: Knex.ColumnBuilder;
   switch (f.type) {
     case 'string': col = f.maxLength && f.maxLength > 2000 ? t.text(name) : t.string(name, f.maxLength ?? 255); break;
-    case 'text': col = t.text(name); break;
+    case 'text': case 'password': col = t.text(name); break;
     case 'integer': col = t.integer(name); break;
     case 'decimal': col = t.decimal(name, f.precision ?? 20, f.scale ?? 4); break;
     case 'money': col = t.decimal(name, 18, 2); break;
@@ -83,7 +83,10 @@ function addColumn(t: Knex.CreateTableBuilder, name: string, f: FieldMeta, model
       col = t.bigInteger(name);
       col.references('id').inTable('resources').onDelete('SET NULL');
       break;
-    case 'refs': case 'files': col = t.specificType(name, 'bigint[]'); break;
+    case 'refs': case 'files':
+      if (f.through) return; // kept in its join table
+      col = t.specificType(name, 'bigint[]');
+      break;
     case 'point': col = t.specificType(name, 'point'); break;
     default: return;
   }
@@ -97,6 +100,7 @@ function addColumn(t: Knex.CreateTableBuilder, name: string, f: FieldMeta, model
 }
 
 async function createEntityTable(knex: Knex, e: EntityMeta, model: MetaModel): Promise<void> {
+  if (e.view) return; // a view of a table its owner creates
   await knex.schema.createTable(e.table, (t) => {
     t.bigIncrements('id');
     for (const [name, f] of Object.entries(e.fields)) addColumn(t, name, f, model, knex);
@@ -113,6 +117,16 @@ async function createEntityTable(knex: Knex, e: EntityMeta, model: MetaModel): P
     for (const c of e.constraints ?? []) t.check(c.check, [], `${e.table}_${c.name}`);
   });
   await createIndexes(knex, e);
+  for (const f of Object.values(e.fields)) {
+    if (!f.through || await knex.schema.hasTable(f.through.table)) continue;
+    const { table, key, refKey } = f.through;
+    await knex.schema.createTable(table, (t) => {
+      t.bigInteger(key).notNullable().references('id').inTable(e.table).onDelete('CASCADE');
+      t.bigInteger(refKey).notNullable().references('id').inTable(refTable(model, f.ref!)).onDelete('CASCADE');
+      t.primary([key, refKey]);
+      t.index([refKey]);
+    });
+  }
   for (const [name, f] of childFields(e)) {
     await knex.schema.createTable(f.table!, (t) => {
       t.bigIncrements('id');
@@ -152,6 +166,7 @@ async function createIndexes(knex: Knex, e: EntityMeta): Promise<void> {
     if (skip.has(c)) continue;
     const f = e.fields[c];
     const idx = `${e.table}_${c}_idx`;
+    if (f?.through) continue;
     if (f?.type === 'refs' || f?.type === 'files') await knex.raw('CREATE INDEX ?? ON ?? USING gin (??)', [idx, e.table, c]);
     else if (f?.type === 'point') await knex.raw('CREATE INDEX ?? ON ?? USING gist (??)', [idx, e.table, c]);
     else if (f?.type === 'text3') await knex.raw(`CREATE INDEX ?? ON ?? ((??->>'uz'))`, [idx, e.table, c]);

@@ -80,6 +80,7 @@ export function fieldSchema(f: FieldMeta): Record<string, unknown> {
       return nullable(s);
     }
     case 'boolean': return nullable({ type: 'boolean' });
+    case 'password': return { type: 'string', minLength: 6, maxLength: 200 };
     case 'date': {
       const s: Record<string, unknown> = { type: 'string', format: 'date' };
       if (f.max === 'today') s.xMaxToday = true;

@@ -10,6 +10,8 @@ import { normaliseFormatted } from '../meta/formats.ts';
 import { translateDbError } from './db-errors.ts';
 import { isIsoDate } from '../meta/today.ts';
 import { badRequest } from '../http/errors.ts';
+import { hashPassword } from '../auth/password.ts';
+import { HOOKS } from '../domain/hooks.ts';
 
 /** Lists count exactly up to this many rows; beyond it the planner's estimate is given (docs/performance.md). */
 export const EXACT_COUNT_LIMIT = Number(process.env.ECOFOND_EXACT_COUNT_LIMIT || 10000);
@@ -53,6 +55,7 @@ export class Repository {
     const qb = db(`${this.e.table} as t`);
     if (!applyAbility(qb, this.ability, this.e, op)) throw forbidden();
     if (this.e.softDelete) qb.whereNull('t.deleted_at');
+    for (const [col, v] of Object.entries(this.e.view ?? {})) qb.where(`t.${col}`, v);
     return qb;
   }
 
@@ -132,7 +135,8 @@ export class Repository {
     return this.ctx.knex.transaction(async (trx) => {
       await this.checkReferences(trx, { ...row, ...childRows(this.e, data) });
       await this.deriveFields(trx, row);
-      const values = this.toColumns(row);
+      await this.hashPasswords(row);
+      const values = { ...this.toColumns(row), ...(this.e.view ?? {}) };
       values.created_by = this.ctx.principal.id;
       values.updated_by = this.ctx.principal.id;
       let id: number;
@@ -140,6 +144,7 @@ export class Repository {
         const [inserted] = await trx(this.e.table).insert(values).returning('id');
         id = inserted.id;
         await this.writeChildren(trx, id, data, true);
+        await this.writeJoins(trx, id, data);
       } catch (err) { throw translateDbError(err, this.e); }
       const created = await this.getOne(id, 'read', trx).catch(async (err) => {
         // created outside what the caller may read: still created, answer with the id only
@@ -168,6 +173,7 @@ export class Repository {
       if (!canOnRow(this.ability, this.e, 'update', merged)) throw forbidden();
       await this.checkReferences(trx, { ...changes, ...childRows(this.e, data) });
       await this.deriveFields(trx, changes);
+      await this.hashPasswords(changes);
       const values = this.toColumns(changes);
       values.version = version + 1;
       values.updated_at = this.ctx.knex.fn.now();
@@ -176,6 +182,7 @@ export class Repository {
         const n = await trx(this.e.table).where({ id, version }).update(values);
         if (n !== 1) throw new ApiError('stale', 'errors.stale', { version: before.version });
         await this.writeChildren(trx, id, data, false);
+        await this.writeJoins(trx, id, data);
       } catch (err) { throw translateDbError(err, this.e); }
       const after = await this.getOne(id, 'read', trx);
       await this.audit(trx, id, 'update', before, after);
@@ -221,6 +228,11 @@ export class Repository {
       await trx('flows').insert({
         entity: this.e.name, record_id: id, action: name, from_state: from, to_state: to, comment: comment || null, user_id: this.ctx.principal.id,
       });
+      if (action.hook) {
+        const hook = HOOKS[action.hook];
+        if (!hook) throw new Error(`workflow hook "${action.hook}" is not defined`);
+        await hook({ trx, entity: this.e, row: { ...row, [wf.field]: to }, action: name, from, to, principal: this.ctx.principal });
+      }
       return this.getOne(id, 'read', trx);
     });
   }
@@ -247,7 +259,7 @@ export class Repository {
     const out: Record<string, unknown> = {};
     for (const [name, v] of Object.entries(row)) {
       const f = this.e.fields[name];
-      if (!f || f.type === 'children') continue;
+      if (!f || f.type === 'children' || f.through) continue;
       out[name] = toColumnValue(this.ctx.knex, f, v);
     }
     return out;
@@ -287,6 +299,23 @@ export class Repository {
     }
   }
 
+  private async hashPasswords(row: Record<string, unknown>): Promise<void> {
+    for (const [name, f] of Object.entries(this.e.fields)) {
+      if (f.type === 'password' && typeof row[name] === 'string') row[name] = await hashPassword(row[name] as string);
+    }
+  }
+
+  /** Multi-references kept in a join table: replaced as a whole when given. */
+  private async writeJoins(trx: Knex.Transaction, id: number, data: Record<string, unknown>): Promise<void> {
+    for (const [name, f] of Object.entries(this.e.fields)) {
+      if (!f.through || !(name in data)) continue;
+      const { table, key, refKey } = f.through;
+      await trx(table).where(key, id).delete();
+      const ids = [...new Set((data[name] as number[] | null) ?? [])];
+      if (ids.length) await trx(table).insert(ids.map((r) => ({ [key]: id, [refKey]: r })));
+    }
+  }
+
   private async writeChildren(trx: Knex.Transaction, id: number, data: Record<string, unknown>, creating: boolean): Promise<void> {
     for (const [name, f] of Object.entries(this.e.fields)) {
       if (f.type !== 'children' || !(name in data)) continue;
@@ -320,7 +349,8 @@ export function normalisePayload(e: EntityMeta, payload: Record<string, unknown>
   const out: Record<string, unknown> = {};
   for (const [name, f] of Object.entries(e.fields)) {
     if (!(name in payload)) continue;
-    out[name] = normaliseValue(f, payload[name]);
+    const v = normaliseValue(f, payload[name]);
+    if (v !== undefined) out[name] = v;
   }
   return out;
 }
@@ -334,6 +364,7 @@ function normaliseValue(f: FieldMeta, v: unknown): unknown {
       return out;
     });
   }
+  if (f.type === 'password') return typeof v === 'string' && v !== '' ? v : undefined;
   if (typeof v === 'string') {
     let s = normaliseFormatted(f.format, f.type === 'text' ? v : v.trim());
     if (s === '' && f.type !== 'string' && f.type !== 'text') return null;
@@ -393,7 +424,10 @@ function applyFilter(qb: Knex.QueryBuilder, e: EntityMeta, f: ListParams['filter
     case 'eq': case 'in': {
       const list = Array.isArray(f.value) ? f.value : f.meta.op === 'in' ? String(f.value).split(',') : [f.value];
       const values = list.map(value);
-      if (meta?.type === 'refs') qb.whereRaw(`${q('t')}.${q(col)} && ?::bigint[]`, [values] as unknown as Knex.RawBinding[]);
+      if (meta?.through) {
+        const { table, key, refKey } = meta.through;
+        qb.whereRaw(`exists (select 1 from ${q(table)} j where j.${q(key)} = ${q('t')}.${q('id')} and j.${q(refKey)} = any(?::bigint[]))`, [values] as unknown as Knex.RawBinding[]);
+      } else if (meta?.type === 'refs') qb.whereRaw(`${q('t')}.${q(col)} && ?::bigint[]`, [values] as unknown as Knex.RawBinding[]);
       else if (values.length === 1) qb.where(ref, values[0] as Knex.Value);
       else qb.whereIn(ref, values as Knex.Value[]);
       return;

@@ -52,15 +52,20 @@ export function sortExpression(e: EntityMeta, col: string, lang: Lang, alias?: s
 export function selectColumns(e: EntityMeta, alias = 't'): string[] {
   const cols = [`${q(alias)}.${q('id')}`];
   for (const [name, f] of Object.entries(e.fields)) {
-    if (f.type === 'children') continue;
+    if (f.type === 'children' || f.type === 'password') continue;
     cols.push(columnSelect(name, f, alias));
   }
-  for (const c of ['version', 'created_at', 'updated_at', 'created_by', 'updated_by']) cols.push(`${q(alias)}.${q(c)}`);
+  const tracked = e.tracking === false ? ['created_at'] : ['version', 'created_at', 'updated_at', 'created_by', 'updated_by'];
+  for (const c of tracked) cols.push(`${q(alias)}.${q(c)}`);
   return cols;
 }
 
 export function columnSelect(name: string, f: FieldMeta, alias: string): string {
   const c = `${q(alias)}.${q(name)}`;
+  if (f.through) {
+    const { table, key, refKey } = f.through;
+    return `array(select j.${q(refKey)} from ${q(table)} j where j.${q(key)} = ${q(alias)}.${q('id')} order by 1) AS ${q(name)}`;
+  }
   if (f.type === 'point') return `CASE WHEN ${c} IS NULL THEN NULL ELSE json_build_object('lat', (${c})[1], 'lng', (${c})[0]) END AS ${q(name)}`;
   return c;
 }

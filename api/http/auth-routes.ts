@@ -20,7 +20,7 @@ export function authRoutes(knex: Knex): Router<AppState> {
     if (Object.keys(errors).length) throw validationError(errors);
 
     const user = await knex('users').whereRaw('lower(username) = lower(?)', [username]).first();
-    const ok = await verifyPassword(password, user?.password_hash);
+    const ok = await verifyPassword(password, user?.password);
     const log = (success: boolean, reason: string | null) => knex('login_logs').insert({
       username: username.slice(0, 100), user_id: user?.id ?? null, ip: ctx.ip, user_agent: ctx.get('User-Agent').slice(0, 500), success, reason,
     });

@@ -101,10 +101,10 @@ export function loadMetadata(dir: string = DEFAULT_META_DIR): MetaModel {
     };
     const dup = entities.get(entity.name);
     if (dup) { problems.push({ file, pointer: '/name', message: `entity "${entity.name}" is already defined in ${dup.file}` }); continue; }
-    if (tables.has(entity.table)) problems.push({ file, pointer: '/table', message: `table "${entity.table}" is already used by ${tables.get(entity.table)}` });
+    if (tables.has(entity.table) && !entity.view) problems.push({ file, pointer: '/table', message: `table "${entity.table}" is already used by ${tables.get(entity.table)} (a second entity on one table must be a view)` });
     if (paths.has(entity.path)) problems.push({ file, pointer: '/path', message: `path "${entity.path}" is already used by ${paths.get(entity.path)}` });
     entities.set(entity.name, entity);
-    tables.set(entity.table, file);
+    if (!entity.view) tables.set(entity.table, file);
     paths.set(entity.path, file);
   }
 
@@ -140,18 +140,24 @@ function checkSemantics(model: MetaModel, problems: MetaProblem[], menuFile: str
   for (const e of model.entities.values()) {
     const file = e.file;
     const has = (name: string) => name in e.fields || SYSTEM_COLUMNS.includes(name);
+    const hidden = (name: string) => e.fields[name]?.type === 'password';
+    const unsortable = (name: string) => hidden(name) || !!e.fields[name]?.through || e.fields[name]?.type === 'children';
     caption(e.caption, file, '/caption');
     if (!(e.titleField in e.fields) && e.titleField !== 'id') problems.push({ file, pointer: '/titleField', message: `"${e.titleField}" is not a field` });
     checkFields(e.fields, '/fields', e, model, problems, caption);
-    e.list.columns.forEach((c, i) => { if (!has(c)) problems.push({ file, pointer: `/list/columns/${i}`, message: `"${c}" is not a field of ${e.name}` }); });
-    if (!has(e.list.sort[0])) problems.push({ file, pointer: '/list/sort/0', message: `"${e.list.sort[0]}" is not a field of ${e.name}` });
-    (e.list.sortable ?? []).forEach((c, i) => { if (!has(c)) problems.push({ file, pointer: `/list/sortable/${i}`, message: `"${c}" is not a field of ${e.name}` }); });
+    e.list.columns.forEach((c, i) => {
+      if (!has(c)) problems.push({ file, pointer: `/list/columns/${i}`, message: `"${c}" is not a field of ${e.name}` });
+      else if (hidden(c)) problems.push({ file, pointer: `/list/columns/${i}`, message: `"${c}" is a password and is never listed` });
+    });
+    if (!has(e.list.sort[0]) || unsortable(e.list.sort[0])) problems.push({ file, pointer: '/list/sort/0', message: `"${e.list.sort[0]}" is not a sortable field of ${e.name}` });
+    (e.list.sortable ?? []).forEach((c, i) => { if (!has(c) || unsortable(c)) problems.push({ file, pointer: `/list/sortable/${i}`, message: `"${c}" is not a sortable field of ${e.name}` }); });
     for (const [name, raw] of Object.entries(e.list.filters ?? {})) {
       const f = filterMeta(raw);
       const cols = f.fields ?? [name];
       for (const c of cols) {
         if (!has(c)) problems.push({ file, pointer: `/list/filters/${name}`, message: `"${c}" is not a field of ${e.name}` });
-        else if (e.fields[c]?.type === 'children') problems.push({ file, pointer: `/list/filters/${name}`, message: `cannot filter on child table "${c}"` });
+        else if (e.fields[c]?.type === 'children' || hidden(c)) problems.push({ file, pointer: `/list/filters/${name}`, message: `cannot filter on "${c}"` });
+        else if (e.fields[c]?.through && f.op !== 'eq' && f.op !== 'in') problems.push({ file, pointer: `/list/filters/${name}`, message: `a join-table reference filters with eq or in` });
       }
       if (f.op !== 'search' && cols.length > 1) problems.push({ file, pointer: `/list/filters/${name}`, message: `only a search filter may look in several fields` });
       if (f.label) caption(f.label, file, `/list/filters/${name}/label`);
@@ -168,6 +174,9 @@ function checkSemantics(model: MetaModel, problems: MetaProblem[], menuFile: str
       if (s.label) caption(s.label, file, `/form/sections/${i}/label`);
       s.fields.forEach((f, j) => { if (!(f in e.fields)) problems.push({ file, pointer: `/form/sections/${i}/fields/${j}`, message: `"${f}" is not a field of ${e.name}` }); });
     });
+    if (e.tracking === false && (e.access.create !== undefined || e.access.update !== undefined)) {
+      problems.push({ file, pointer: '/access', message: 'an entity without tracking columns is read and deleted only' });
+    }
     for (const op of ['read', 'create', 'update', 'delete', 'export'] as const) {
       const id = e.access[op];
       if (id !== undefined) addAction(model, id, { caption: e.caption, module: e.module, kind: op });
@@ -226,6 +235,7 @@ function checkFields(
       if (base !== '/fields') problems.push({ file: e.file, pointer, message: 'child tables cannot be nested' });
       checkFields(f.fields ?? {}, `${pointer}/fields`, e, model, problems, caption);
     }
+    if (f.through && f.type !== 'refs') problems.push({ file: e.file, pointer: `${pointer}/through`, message: 'only refs may use a join table' });
     if (f.from) {
       const [refField] = f.from.split('.');
       if (fields[refField]?.type !== 'ref') problems.push({ file: e.file, pointer: `${pointer}/from`, message: `"${refField}" is not a reference field` });

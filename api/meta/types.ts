@@ -26,6 +26,7 @@ export type FieldType =
   | 'files'
   | 'image'
   | 'point'
+  | 'password'
   | 'children';
 
 /** Named formats with their pattern and message key (see api/meta/formats.ts). */
@@ -65,6 +66,8 @@ export interface FieldMeta {
   computedBy?: string;
   /** read-only value copied from a referenced row: "<refField>.<column>" */
   from?: string;
+  /** refs kept in a join table instead of an array column */
+  through?: { table: string; key: string; refKey: string };
 }
 
 export type FilterOp = 'eq' | 'search' | 'range' | 'in' | 'bool';
@@ -149,6 +152,10 @@ export interface EntityMeta {
   constraints?: ConstraintMeta[];
   softDelete?: boolean;
   audit?: boolean;
+  /** false: a log table without version/updated_at/created_by/updated_by (read and delete only) */
+  tracking?: boolean;
+  /** a view of a table another entity owns: these column values select its rows and are set on create */
+  view?: Record<string, string | number | boolean>;
   /** file the entity was loaded from (set by the loader) */
   file: string;
 }

@@ -27,7 +27,7 @@ export function sampleValue(name: string, f: FieldMeta, refIds: Record<string, n
         return digits(len);
       }
       const max = f.maxLength ?? 255;
-      const candidates = [`T${digits(6)}`, digits(Math.min(max, 7)), '#00aa00', `${digits(2)}.${digits(2)}`];
+      const candidates = [`T${digits(6)}`, `t${digits(6)}`, digits(Math.min(max, 7)), '#00aa00', `${digits(2)}.${digits(2)}`];
       const ok = candidates.find((c) => c.length <= max && (!f.pattern || new RegExp(f.pattern, 'u').test(c)));
       if (!ok) throw new Error(`no sample for ${name} (${f.pattern})`);
       return ok;
@@ -45,6 +45,7 @@ export function sampleValue(name: string, f: FieldMeta, refIds: Record<string, n
     case 'text3': return { uz: `Sinov ${digits(4)}`, uk: 'Синов', ru: 'Тест' };
     case 'point': return { lat: 41.3, lng: 69.25 };
     case 'children': return [];
+    case 'password': return 'secret-123';
   }
 }
 

@@ -1,0 +1,27 @@
+import type { Knex } from 'knex';
+import type { EntityMeta } from '../meta/types.ts';
+import type { Principal } from '../auth/ability.ts';
+
+/** What a workflow hook receives: the transaction, the entity, the row after the move, the caller. */
+export interface HookContext {
+  trx: Knex.Transaction;
+  entity: EntityMeta;
+  row: Record<string, unknown>;
+  action: string;
+  from: string;
+  to: string;
+  principal: Principal;
+}
+
+export type WorkflowHook = (ctx: HookContext) => Promise<void>;
+
+/**
+ * The server hooks workflow actions may name (`"hook": "group.name"`). Each runs inside the
+ * action's transaction: if it throws, the action is undone.
+ */
+export const HOOKS: Record<string, WorkflowHook> = {
+  /** a blocked user's sessions end at once */
+  'users.endSessions': async ({ trx, row }) => {
+    await trx('sessions').where({ user_id: row.id }).whereNull('revoked_at').update({ revoked_at: trx.fn.now() });
+  },
+};
