@@ -3,11 +3,12 @@ import Router from '@koa/router';
 import { bodyParser } from '@koa/bodyparser';
 import type { Knex } from 'knex';
 import type { MetaModel } from './meta/types.ts';
-import { type AppState, authenticate, errorHandler, language, securityHeaders } from './http/middleware.ts';
+import { type AppState, authenticate, cors, errorHandler, language, securityHeaders } from './http/middleware.ts';
 import { authRoutes } from './http/auth-routes.ts';
 import { entityRoutes } from './http/entity-routes.ts';
 import { clientMeta } from './meta/client-meta.ts';
 import { appRoutes } from './http/app-routes.ts';
+import { accessRoutes } from './http/access-routes.ts';
 
 export interface AppOptions {
   knex: Knex;
@@ -21,6 +22,7 @@ export function createApp({ knex, model, statics = [] }: AppOptions): Koa<AppSta
   const app = new Koa<AppState>();
   app.proxy = process.env.ECOFOND_TRUST_PROXY === '1';
   app.use(securityHeaders());
+  app.use(cors());
   app.use(language());
   app.use(errorHandler(model, knex));
   app.use(bodyParser({ enableTypes: ['json'], jsonLimit: '2mb' }));
@@ -30,7 +32,7 @@ export function createApp({ knex, model, statics = [] }: AppOptions): Koa<AppSta
     await knex.raw('select 1');
     ctx.body = { status: 'ok', entities: model.entities.size, time: new Date().toISOString() };
   });
-  const auth = authRoutes(knex);
+  const auth = authRoutes(knex, model);
   api.use(auth.routes(), auth.allowedMethods());
 
   const guard = authenticate(knex);
@@ -39,6 +41,8 @@ export function createApp({ knex, model, statics = [] }: AppOptions): Koa<AppSta
   });
   const appApi = appRoutes(model, knex, guard);
   api.use(appApi.routes(), appApi.allowedMethods());
+  const access = accessRoutes(model, knex, guard);
+  api.use(access.routes(), access.allowedMethods());
   const entities = entityRoutes(model, knex, guard);
   api.use(entities.routes(), entities.allowedMethods());
 

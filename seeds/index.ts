@@ -5,6 +5,9 @@ import { hashPassword } from '../api/auth/password.ts';
 import { SYSTEM_ROLES } from './roles.ts';
 import { REFERENCE_ROWS } from './reference-rows.ts';
 import { latinToCyrillic } from '../api/i18n/transliterate.ts';
+import { translate } from '../api/meta/captions.ts';
+import { LANGS } from '../api/meta/types.ts';
+import { CONFIG_DEFAULTS } from '../api/auth/config.ts';
 
 const data = (file: string) => JSON.parse(readFileSync(new URL(`./data/${file}`, import.meta.url), 'utf8'));
 
@@ -31,10 +34,17 @@ export async function seed(knex: Knex, model: MetaModel, opts: SeedOptions = {})
   await seedReferenceBooks(knex, model, log);
 }
 
+/** The action catalogue follows the metadata; each action is named in three languages from its captions. */
 export async function syncActions(knex: Knex, model: MetaModel): Promise<void> {
-  const rows = [...model.actions].map(([id, a]) => ({ id, caption: a.caption, module: a.module, kind: a.kind }));
+  const rows = [...model.actions].map(([id, a]) => {
+    const name = Object.fromEntries(LANGS.map((lang) => {
+      const own = translate(model, lang, a.caption);
+      return [lang, a.entityCaption ? `${translate(model, lang, a.entityCaption)} — ${own}` : own];
+    }));
+    return { id, caption: a.caption, name: JSON.stringify(name), module: a.module, kind: a.kind };
+  });
   for (let i = 0; i < rows.length; i += 500) {
-    await knex('app_actions').insert(rows.slice(i, i + 500)).onConflict('id').merge(['caption', 'module', 'kind']);
+    await knex('app_actions').insert(rows.slice(i, i + 500)).onConflict('id').merge(['caption', 'name', 'module', 'kind']);
   }
 }
 
@@ -95,7 +105,22 @@ async function seedReferenceBooks(knex: Knex, model: MetaModel, log: (s: string)
   await fillIfEmpty(knex, model, 'banks-mfo', banks.map((b) => ({ mfo: b.mfo, name: t3(b) })), log);
   const oklads = data('min-oklads.json').rows as { start_date: string; amount: string; decree: string }[];
   await fillIfEmpty(knex, model, 'min-oklads', oklads.map((o) => ({ start_date: o.start_date, amount: o.amount, decree: o.decree || null })), log);
+  await seedAccessBooks(knex, model, log);
   for (const [entity, rows] of Object.entries(REFERENCE_ROWS)) {
     await fillIfEmpty(knex, model, entity, rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v && typeof v === 'object' && 'uz' in (v as object) ? t3(v as Text3) : v]))), log);
   }
+}
+
+/** The action catalogue's categories (the menu's sections) and types (operations), and the settings. */
+async function seedAccessBooks(knex: Knex, model: MetaModel, log: (s: string) => void): Promise<void> {
+  const text = (key: string) => JSON.stringify(Object.fromEntries(LANGS.map((l) => [l, translate(model, l, key)])));
+  await fillIfEmpty(knex, model, 'app-action-categories', model.menu.map((s, i) => ({ code: s.route.slice(1), name: text(s.caption), ordering: (i + 1) * 10 })), log);
+  await fillIfEmpty(knex, model, 'app-action-types', ['read', 'create', 'update', 'delete', 'export', 'workflow', 'menu'].map((k) => ({ code: k, name: text(`operations.${k}`) })), log);
+  await fillIfEmpty(knex, model, 'app-configs-groups', [
+    { code: 'auth', name: JSON.stringify({ uz: 'Kirish va sessiyalar', uk: 'Кириш ва сессиялар', ru: 'Вход и сессии' }) },
+  ], log);
+  const groups = new Map<string, number>((await knex('app_configs_groups').select('id', 'code')).map((g: { id: number; code: string }) => [g.code, g.id]));
+  await fillIfEmpty(knex, model, 'app-configs', Object.entries(CONFIG_DEFAULTS).map(([key, value]) => ({
+    key, value: String(value), group_id: groups.get(key.split('.')[0]) ?? null,
+  })), log);
 }

@@ -2,10 +2,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Principal } from './ability.ts';
 import { ApiError } from '../http/errors.ts';
+import { configNumber } from './config.ts';
 
-/** Session length; app_configs may override it (issue: identity and access). */
-export const SESSION_TTL_MS = Number(process.env.ECOFOND_SESSION_TTL_MINUTES || 480) * 60 * 1000;
 const TOUCH_EVERY_MS = 60 * 1000;
+const ttlMs = async (knex: Knex) => (await configNumber(knex, 'auth.session_minutes')) * 60 * 1000;
 
 /** Tokens are 32 random bytes; only their SHA-256 is stored. */
 export function newToken(): { token: string; hash: string } {
@@ -21,7 +21,7 @@ export async function createSession(knex: Knex, userId: number, meta: { ip?: str
   const { token, hash } = newToken();
   await knex('sessions').insert({
     token_hash: hash, user_id: userId, ip: meta.ip ?? null, user_agent: (meta.userAgent ?? '').slice(0, 500),
-    expires_at: new Date(Date.now() + SESSION_TTL_MS),
+    expires_at: new Date(Date.now() + (await ttlMs(knex))),
   });
   return token;
 }
@@ -52,7 +52,7 @@ export async function principalForToken(knex: Knex, token: string): Promise<Prin
   if (new Date(row.expires_at as string).getTime() <= now) throw new ApiError('sessionExpired');
   if (row.status !== 'active') throw new ApiError('userBlocked');
   if (now - new Date(row.last_seen_at as string).getTime() > TOUCH_EVERY_MS) {
-    await knex('sessions').where({ id: row.session_id }).update({ last_seen_at: new Date(now), expires_at: new Date(now + SESSION_TTL_MS) });
+    await knex('sessions').where({ id: row.session_id }).update({ last_seen_at: new Date(now), expires_at: new Date(now + (await ttlMs(knex))) });
   }
   return {
     sessionId: row.session_id as number,

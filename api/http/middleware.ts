@@ -40,6 +40,29 @@ export function securityHeaders(): Koa.Middleware<AppState> {
 }
 
 /**
+ * CORS for the origins named in ECOFOND_CORS_ORIGINS (comma-separated) only; the back-office and
+ * the public site are served from the same origin and need none.
+ */
+export function cors(origins = (process.env.ECOFOND_CORS_ORIGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean)): Koa.Middleware<AppState> {
+  const allowed = new Set(origins);
+  return async (ctx, next) => {
+    const origin = ctx.get('Origin');
+    if (!origin || !allowed.has(origin)) return next();
+    ctx.set('Access-Control-Allow-Origin', origin);
+    ctx.set('Vary', 'Origin');
+    ctx.set('Access-Control-Expose-Headers', 'Content-Range, X-Total-Count, X-Total-Exact, Content-Disposition, X-Request-Id');
+    if (ctx.method === 'OPTIONS') {
+      ctx.set('Access-Control-Allow-Methods', 'GET, POST, PUT, DELETE, OPTIONS');
+      ctx.set('Access-Control-Allow-Headers', 'Authorization, Content-Type, Language, If-Match');
+      ctx.set('Access-Control-Max-Age', '600');
+      ctx.status = 204;
+      return;
+    }
+    await next();
+  };
+}
+
+/**
  * Every error leaves as `{code, message, description, errors?}` in the caller's language. An
  * unexpected one is a -201 "System error" whose stack is kept in app_errors under the request id,
  * never shown to the caller.

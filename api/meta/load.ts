@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject } from 'ajv';
 import type {
-  EntityMeta, FieldMeta, Lang, MenuSectionMeta, MetaModel, FilterMeta,
+  ActionInfo, EntityMeta, FieldMeta, Lang, MenuSectionMeta, MetaModel, FilterMeta,
 } from './types.ts';
 import { LANGS } from './types.ts';
 import { flattenCaptions } from './captions.ts';
@@ -179,7 +179,7 @@ function checkSemantics(model: MetaModel, problems: MetaProblem[], menuFile: str
     }
     for (const op of ['read', 'create', 'update', 'delete', 'export'] as const) {
       const id = e.access[op];
-      if (id !== undefined) addAction(model, id, { caption: e.caption, module: e.module, kind: op });
+      if (id !== undefined) addAction(model, id, { caption: `operations.${op}`, module: e.module, kind: op, entityCaption: e.caption });
     }
     if (e.workflow) {
       const wf = e.workflow;
@@ -193,7 +193,7 @@ function checkSemantics(model: MetaModel, problems: MetaProblem[], menuFile: str
           a.from.forEach((s, i) => { if (!states.has(s)) problems.push({ file, pointer: `/workflow/actions/${name}/from/${i}`, message: `"${s}" is not a value of ${wf.field}` }); });
           if (a.to && !states.has(a.to)) problems.push({ file, pointer: `/workflow/actions/${name}/to`, message: `"${a.to}" is not a value of ${wf.field}` });
           caption(a.label ?? `actions.${name}`, file, `/workflow/actions/${name}`);
-          addAction(model, a.action, { caption: a.label ?? `actions.${name}`, module: e.module, kind: 'workflow' });
+          addAction(model, a.action, { caption: a.label ?? `actions.${name}`, module: e.module, kind: 'workflow', entityCaption: e.caption });
         }
       }
     }
@@ -215,7 +215,7 @@ function checkSemantics(model: MetaModel, problems: MetaProblem[], menuFile: str
   }
 }
 
-function addAction(model: MetaModel, id: number, info: { caption: string; module: string; kind: string }): void {
+function addAction(model: MetaModel, id: number, info: ActionInfo): void {
   if (!model.actions.has(id)) model.actions.set(id, info);
 }
 

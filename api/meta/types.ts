@@ -178,10 +178,19 @@ export interface MenuSectionMeta {
   children: MenuItemMeta[];
 }
 
+/** An action id of the catalogue: what names it and where it is used. */
+export interface ActionInfo {
+  caption: string;
+  module: string;
+  kind: string;
+  /** the entity's caption, for entity operations and workflow actions */
+  entityCaption?: string;
+}
+
 export interface MetaModel {
   entities: Map<string, EntityMeta>;
   menu: MenuSectionMeta[];
   captions: Record<Lang, Record<string, string>>;
   /** action ids named anywhere, with a caption key for the catalogue */
-  actions: Map<number, { caption: string; module: string; kind: string }>;
+  actions: Map<number, ActionInfo>;
 }

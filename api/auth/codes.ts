@@ -1,0 +1,58 @@
+import { createHash, randomInt } from 'node:crypto';
+import type { Knex } from 'knex';
+import { ApiError } from '../http/errors.ts';
+import { configNumber } from './config.ts';
+import type { MetaModel, Lang } from '../meta/types.ts';
+import { translate } from '../meta/captions.ts';
+
+export type CodePurpose = 'confirm' | 'reset';
+
+const hash = (code: string) => createHash('sha256').update(code).digest('hex');
+
+/**
+ * Sends a six-digit one-time code through the user's notification method. Delivery goes to the
+ * outbox table (the demo's and the tests' notification method); a real SMS or mail gateway reads
+ * from it. Only the code's hash is stored; it expires after `auth.code_minutes`.
+ */
+export async function sendCode(knex: Knex, model: MetaModel, user: { id: number; email: string | null; phone: string | null; lang_code: Lang }, purpose: CodePurpose): Promise<{ channel: string; address: string }> {
+  const channel = user.email ? 'email' : user.phone ? 'sms' : null;
+  if (!channel) throw new ApiError('validation', 'errors.no_contact');
+  const minutes = await configNumber(knex, 'auth.code_minutes');
+  const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+  const lang = user.lang_code ?? 'uz';
+  await knex.transaction(async (trx) => {
+    await trx('one_time_codes').where({ user_id: user.id, purpose }).whereNull('used_at').update({ used_at: trx.fn.now() });
+    await trx('one_time_codes').insert({ user_id: user.id, purpose, code_hash: hash(code), expires_at: new Date(Date.now() + minutes * 60_000) });
+    await trx('outbox').insert({
+      user_id: user.id, channel, address: channel === 'email' ? user.email : user.phone,
+      subject: translate(model, lang, 'messages.code_subject'), body: translate(model, lang, 'messages.code_body', { code, minutes }),
+    });
+  });
+  const address = channel === 'email' ? user.email!.replace(/^(.).*(@.*)$/, '$1***$2') : `*****${user.phone!.slice(-4)}`;
+  return { channel, address };
+}
+
+/**
+ * Checks a code: wrong codes count against `auth.code_tries`; an expired code, or one whose tries
+ * are used up, is refused with its own message. A right code is used up.
+ */
+export async function checkCode(knex: Knex, userId: number, purpose: CodePurpose, code: string): Promise<void> {
+  const limit = await configNumber(knex, 'auth.code_tries');
+  // the outcome is decided inside the transaction and raised after it commits, so that a wrong
+  // try is counted even though the call fails
+  const outcome = await knex.transaction(async (trx): Promise<'ok' | 'wrong' | 'expired' | 'tries'> => {
+    const row = await trx('one_time_codes').where({ user_id: userId, purpose }).whereNull('used_at').orderBy('id', 'desc').forUpdate().first();
+    if (!row) return 'wrong';
+    if (row.tries >= limit) return 'tries';
+    if (new Date(row.expires_at).getTime() <= Date.now()) return 'expired';
+    if (row.code_hash !== hash(String(code ?? '').trim())) {
+      await trx('one_time_codes').where({ id: row.id }).increment('tries', 1);
+      return row.tries + 1 >= limit ? 'tries' : 'wrong';
+    }
+    await trx('one_time_codes').where({ id: row.id }).update({ used_at: trx.fn.now() });
+    return 'ok';
+  });
+  if (outcome === 'tries') throw new ApiError('tooManyAttempts', 'errors.code_tries');
+  if (outcome === 'expired') throw new ApiError('validation', 'errors.code_expired', {}, { code: { key: 'errors.code_expired' } });
+  if (outcome === 'wrong') throw new ApiError('validation', 'errors.code_wrong', {}, { code: { key: 'errors.code_wrong' } });
+}

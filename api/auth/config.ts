@@ -1,0 +1,38 @@
+import type { Knex } from 'knex';
+
+/**
+ * Settings the running system reads from `app_configs` (the admin's "settings" screen), with the
+ * defaults below when a key is absent. Values are cached for a few seconds so that the hot path
+ * (every request's session check) does not query them each time.
+ */
+export const CONFIG_DEFAULTS = {
+  'auth.session_minutes': Number(process.env.ECOFOND_SESSION_TTL_MINUTES || 480),
+  'auth.slow_after_failures': 3,
+  'auth.lock_after_failures': 5,
+  'auth.lock_minutes': 15,
+  'auth.ip_lock_after_failures': 20,
+  'auth.code_minutes': 5,
+  'auth.code_tries': 3,
+} as const;
+
+export type ConfigKey = keyof typeof CONFIG_DEFAULTS;
+
+const TTL_MS = 5000;
+const cache = new WeakMap<Knex, { at: number; values: Map<string, string> }>();
+
+export async function configNumber(knex: Knex, key: ConfigKey): Promise<number> {
+  let c = cache.get(knex);
+  if (!c || Date.now() - c.at > TTL_MS) {
+    const rows = await knex('app_configs').select('key', 'value').catch(() => [] as { key: string; value: string }[]);
+    c = { at: Date.now(), values: new Map(rows.map((r: { key: string; value: string }) => [r.key, r.value])) };
+    cache.set(knex, c);
+  }
+  const raw = c.values.get(key);
+  const n = raw === undefined ? NaN : Number(raw);
+  return Number.isFinite(n) && n >= 0 ? n : CONFIG_DEFAULTS[key];
+}
+
+/** Forget cached settings (after the settings screen changes one, and in tests). */
+export function clearConfigCache(knex: Knex): void {
+  cache.delete(knex);
+}
