@@ -146,11 +146,10 @@ export class Repository {
         await this.writeChildren(trx, id, data, true);
         await this.writeJoins(trx, id, data);
       } catch (err) { throw translateDbError(err, this.e); }
-      const created = await this.getOne(id, 'read', trx).catch(async (err) => {
-        // created outside what the caller may read: still created, answer with the id only
-        if (err instanceof ApiError && err.kind === 'notFound') return { id };
-        throw err;
-      });
+      // a caller who may create but not read (or not this row) is answered with the id only
+      const created = this.ability.can('read', this.e.name)
+        ? await this.getOne(id, 'read', trx).catch((err) => { if (err instanceof ApiError && err.kind === 'notFound') return { id }; throw err; })
+        : { id };
       await this.audit(trx, id, 'create', null, created);
       return created;
     });
@@ -184,7 +183,7 @@ export class Repository {
         await this.writeChildren(trx, id, data, false);
         await this.writeJoins(trx, id, data);
       } catch (err) { throw translateDbError(err, this.e); }
-      const after = await this.getOne(id, 'read', trx);
+      const after = await this.getOne(id, this.ability.can('read', this.e.name) ? 'read' : 'update', trx);
       await this.audit(trx, id, 'update', before, after);
       return after;
     });
@@ -233,7 +232,7 @@ export class Repository {
         if (!hook) throw new Error(`workflow hook "${action.hook}" is not defined`);
         await hook({ trx, entity: this.e, row: { ...row, [wf.field]: to }, action: name, from, to, principal: this.ctx.principal });
       }
-      return this.getOne(id, 'read', trx);
+      return this.getOne(id, this.ability.can('read', this.e.name) ? 'read' : `wf:${name}`, trx);
     });
   }
 

@@ -35,7 +35,11 @@ export function sampleValue(name: string, f: FieldMeta, refIds: Record<string, n
     case 'integer': return typeof f.min === 'number' ? f.min + 1 : 1;
     case 'decimal': case 'money': return typeof f.max === 'number' ? String(Math.min(f.max, 12.5)) : '12.50';
     case 'boolean': return true;
-    case 'date': return '2024-01-15';
+    case 'date': {
+      if (!f.unique) return '2024-01-15';
+      counter++;
+      return new Date(Date.UTC(2001, 0, 1) + (counter * 7919 % 8000) * 86400000).toISOString().slice(0, 10);
+    }
     case 'datetime': return '2024-01-15T10:00:00+05:00';
     case 'enum': return f.values![f.values!.length - 1];
     case 'ref': return refIds[f.ref!];
@@ -65,5 +69,10 @@ export async function samplePayload(knex: Knex, model: MetaModel, e: EntityMeta,
   }
   const out: Record<string, unknown> = {};
   for (const [name, f] of writableFields(e)) out[name] = sampleValue(name, f, refIds);
+  for (const [name, f] of writableFields(e)) {
+    if (f.type !== 'enum' || !f.unique) continue;
+    const used = new Set(await knex(e.table).pluck(name));
+    out[name] = f.values!.find((v) => !used.has(v)) ?? out[name];
+  }
   return { ...out, ...(CONSTRAINT_VALUES[e.name] ?? {}) };
 }
