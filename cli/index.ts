@@ -1,6 +1,7 @@
 import { Command, Option } from 'commander';
 import { loadMetadata, MetadataInvalid, formatProblem } from '../api/meta/load.ts';
-import { databaseFromEnv } from '../api/db/connection.ts';
+import { databaseFromEnv, type Database } from '../api/db/connection.ts';
+import type { MetaModel } from '../api/meta/types.ts';
 import { migrate, rollbackAll } from '../api/db/migrator.ts';
 import { seed } from '../seeds/index.ts';
 import { startServer } from '../api/server.ts';
@@ -45,27 +46,19 @@ program.command('serve')
 program.command('migrate')
   .description('run pending migrations (DATABASE_URL, or the embedded database in ECOFOND_DATA_DIR)')
   .option('--rollback-all', 'undo every migration instead')
-  .action(run(async (opts: { rollbackAll?: boolean }) => {
-    const model = loadMetadata();
-    const db = databaseFromEnv();
-    try {
-      if (opts.rollbackAll) { await rollbackAll(db.knex, model); console.log('Rolled back.'); return; }
-      const done = await migrate(db.knex, model);
-      console.log(done.length ? `Migrated: ${done.join(', ')}` : 'Already up to date.');
-    } finally { await db.close(); }
-  }));
+  .action(run(async (opts: { rollbackAll?: boolean }) => withDatabase(async (db, model) => {
+    if (opts.rollbackAll) { await rollbackAll(db.knex, model); console.log('Rolled back.'); return; }
+    const done = await migrate(db.knex, model);
+    console.log(done.length ? `Migrated: ${done.join(', ')}` : 'Already up to date.');
+  })));
 
 program.command('seed')
   .description('seed the action catalogue, roles, administrator and empty reference books (safe to repeat)')
   .option('--demo', 'allow the demo administrator password when ECOFOND_ADMIN_PASSWORD is unset')
-  .action(run(async (opts: { demo?: boolean }) => {
-    const model = loadMetadata();
-    const db = databaseFromEnv();
-    try {
-      await seed(db.knex, model, { adminPassword: process.env.ECOFOND_ADMIN_PASSWORD, demo: opts.demo, log: console.log });
-      console.log('Seeded.');
-    } finally { await db.close(); }
-  }));
+  .action(run(async (opts: { demo?: boolean }) => withDatabase(async (db, model) => {
+    await seed(db.knex, model, { adminPassword: process.env.ECOFOND_ADMIN_PASSWORD, demo: opts.demo, log: console.log });
+    console.log('Seeded.');
+  })));
 
 program.command('meta:validate')
   .description('check every metadata file against the schema and each other; exits 1 with file, pointer and reason')
@@ -97,11 +90,10 @@ program.command('user:create <username>')
   .option('--subject <id>', 'subject id the user is limited to')
   .option('--branch <id>', 'branch id the user is limited to')
   .action(run(async (username: string, opts: { password?: string; fio?: string; role: string[]; region?: string; subject?: string; branch?: string }) => {
-    const db = databaseFromEnv();
-    try {
+    await withDatabase(async (db) => {
       const id = await createUser(db.knex, { username, password: opts.password ?? process.env.ECOFOND_USER_PASSWORD ?? '', fio: opts.fio, roles: opts.role, region_id: num(opts.region), subject_id: num(opts.subject), branch_id: num(opts.branch) });
       console.log(`User ${username} created (id ${id}).`);
-    } finally { await db.close(); }
+    });
   }));
 
 program.command('i18n:fill-uk')
@@ -111,6 +103,13 @@ program.command('i18n:fill-uk')
     const n = fillUzbekCyrillic(opts.root);
     console.log(`${n} caption(s) added to metadata/i18n/uk.json`);
   }));
+
+/** Opens the configured database with the checked metadata, runs fn, and closes it. */
+async function withDatabase(fn: (db: Database, model: MetaModel) => Promise<void>): Promise<void> {
+  const model = loadMetadata();
+  const db = databaseFromEnv();
+  try { await fn(db, model); } finally { await db.close(); }
+}
 
 const num = (v: string | undefined) => (v === undefined ? null : Number(v));
 
