@@ -17,7 +17,7 @@ const captions = {
   'entity.scoped-notes': 'Eslatmalar', 'fields.title': 'Sarlavha', 'fields.area_id': 'Tuman', 'fields.happened_on': 'Sana',
   'fields.place': 'Joy', 'fields.tags': 'Teglar', 'fields.status': 'Holat', 'fields.region_soato': 'Viloyat kodi', 'fields.lines': 'Qatorlar',
   'fields.mass': 'Massa', 'fields.coefficient': 'Koeffitsiyent', 'enums.status.draft': 'Qoralama', 'enums.status.sent': 'Yuborilgan',
-  'enums.status.closed': 'Yopilgan', 'actions.send': 'Yuborish',
+  'enums.status.closed': 'Yopilgan', 'actions.send': 'Yuborish', 'actions.close': 'Yopish', 'fields.bank_mfo': 'Bank MFO',
 };
 const path = '/api/fixtures/scoped-notes';
 
@@ -36,7 +36,7 @@ beforeAll(async () => {
   const regions = await api.db.knex('regions').orderBy('id').limit(2).select('id', 'soato');
   [regionA, regionB] = regions;
   areasA = await api.db.knex('areas').where('region_id', regionA.id).orderBy('id').limit(3).pluck('id');
-  inspectorA = await api.userWithActions('insp_a', [9001, 9002, 9003, 9004, 9005, 9010, 3011], { region_id: regionA.id });
+  inspectorA = await api.userWithActions('insp_a', [9001, 9002, 9003, 9004, 9005, 9010, 9011, 3011], { region_id: regionA.id });
   inspectorB = await api.userWithActions('insp_b', [9001, 9002, 9005], { region_id: regionB.id });
 });
 afterAll(async () => { await api?.close(); });
@@ -147,6 +147,39 @@ describe('engine features on a fixture entity', () => {
     // the state cannot be written through an update
     const updated = await api.put(`${path}/${row.id}`, { status: 'draft', version: sent.body.version }, { token: inspectorA });
     expect(updated.body.status).toBe('sent');
+  });
+
+  it('runs a bulk action with parameters, idempotently, all or nothing', async () => {
+    const mine = (await api.get(path, { token: inspectorA })).body as { id: number; status: string }[];
+    const draft = mine.filter((r) => r.status === 'draft').map((r) => r.id);
+    const sent = mine.filter((r) => r.status === 'sent').map((r) => r.id);
+    expect(sent.length).toBe(1);
+    // a row in a state the action does not leave from stops the whole batch
+    const mixed = await api.post(`${path}/actions/close`, { ids: [...sent, ...draft], inn: '111222333' }, { token: inspectorA });
+    expect(mixed.status).toBe(409);
+    expect((await api.get(`${path}/${sent[0]}`, { token: inspectorA })).body.status).toBe('sent');
+    const bad = await api.post(`${path}/actions/close`, { ids: sent, inn: '12' }, { token: inspectorA, lang: 'ru' });
+    expect(bad.body.errors).toEqual({ inn: 'ИНН должен состоять из 9 цифр' });
+    const ok = await api.post(`${path}/actions/close`, { ids: sent, inn: '111 222 333' }, { token: inspectorA });
+    expect(ok.body).toEqual({ ids: sent, changed: 1 });
+    const closed = (await api.get(`${path}/${sent[0]}`, { token: inspectorA })).body;
+    expect(closed).toMatchObject({ status: 'closed', inn: '111222333', phone: null });
+    // again: nothing to do, no second flow row
+    const again = await api.post(`${path}/actions/close`, { ids: sent, inn: '111222333' }, { token: inspectorA });
+    expect(again.body).toEqual({ ids: sent, changed: 0 });
+    const flows = await api.get(`${path}/${sent[0]}/flows`, { token: inspectorA });
+    expect(flows.body.map((f: { action: string }) => f.action)).toEqual(['send', 'close']);
+    // "all": every row of the caller's list in a state the action leaves from (none left)
+    expect((await api.post(`${path}/actions/close`, { all: true, inn: '111222333' }, { token: inspectorA })).body.changed).toBe(0);
+    expect((await api.post(`${path}/actions/close`, { inn: '111222333' }, { token: inspectorA })).status).toBe(400);
+  });
+
+  it('checks a looked-up code exists in its book', async () => {
+    const mfo = (await api.db.knex('banks_mfo').first('mfo')).mfo;
+    expect((await api.post(path, note({ bank_mfo: mfo, lines: [] }))).status).toBe(201);
+    const r = await api.post(path, note({ bank_mfo: '99999', lines: [] }));
+    expect(r.status).toBe(400);
+    expect(r.body.errors).toEqual({ bank_mfo: 'Tanlangan yozuv topilmadi' });
   });
 
   it('replaces child rows on update and refuses a delete of a referenced row with 409', async () => {

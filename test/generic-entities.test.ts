@@ -38,7 +38,7 @@ function filterSample(e: EntityMeta, name: string, payload: Record<string, unkno
 describe('every entity through the generic API', () => {
   it('has entities to test', () => { expect(api.model.entities.size).toBeGreaterThan(20); });
 
-  it('lists, sorts, filters and pages in both protocols', async () => {
+  it('lists, sorts, filters and pages in both protocols', { timeout: 180_000 }, async () => {
     for (const e of entities()) {
       const path = `/api${e.path}`;
       const first = await api.get(`${path}?range=${enc([0, 4])}`);
@@ -65,7 +65,7 @@ describe('every entity through the generic API', () => {
     }
   });
 
-  it('creates, reads, updates (409 when stale) and deletes a row of every entity', async () => {
+  it('creates, reads, updates (409 when stale) and deletes a row of every entity', { timeout: 180_000 }, async () => {
     for (const e of entities()) {
       const path = `/api${e.path}`;
       if (e.access.create === undefined) {
@@ -145,7 +145,7 @@ describe('every entity through the generic API', () => {
     }
   });
 
-  it('exports the filtered list as an .xlsx with captions in the caller\'s language', async () => {
+  it('exports the filtered list as an .xlsx with captions in the caller\'s language', { timeout: 180_000 }, async () => {
     for (const e of entities()) {
       const r = await api.get(`/api${e.path}/export?sort=${enc([e.list.sort[0], 'ASC'])}`, { lang: 'ru' });
       expect(r.status, e.name).toBe(200);

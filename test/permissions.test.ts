@@ -43,7 +43,7 @@ async function targetRow(e: EntityMeta): Promise<Record<string, unknown> | undef
 }
 
 describe('every route of every entity is guarded by its action id', () => {
-  it('covers each operation and workflow action of the metadata', async () => {
+  it('covers each operation and workflow action of the metadata', { timeout: 300_000 }, async () => {
     let checked = 0;
     for (const e of api.model.entities.values()) {
       const path = `/api${e.path}`;

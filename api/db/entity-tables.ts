@@ -90,6 +90,10 @@ function addColumn(t: Knex.CreateTableBuilder, name: string, f: FieldMeta, model
     case 'point': col = t.specificType(name, 'point'); break;
     default: return;
   }
+  if (f.lookup) {
+    const [target, column] = f.lookup.split('.');
+    col.references(column).inTable(refTable(model, target)).onDelete('RESTRICT').onUpdate('CASCADE');
+  }
   if (f.required && !f.computedBy && !f.from) col.notNullable(); else col.nullable();
   if (f.default !== undefined && f.type !== 'text3') {
     col.defaultTo(f.default as Knex.Value);
@@ -154,7 +158,7 @@ async function createIndexes(knex: Knex, e: EntityMeta): Promise<void> {
     }
   }
   for (const c of [e.list.sort[0], ...(e.list.sortable ?? []), ...Object.values(e.scope ?? {})]) cols.add(c);
-  for (const [name, f] of Object.entries(e.fields)) if (f.type === 'ref') cols.add(name);
+  for (const [name, f] of Object.entries(e.fields)) if (f.type === 'ref' || f.lookup) cols.add(name);
   // a scoped user's default list: their rows in the default order, without a scan of everyone's
   const sortCol = e.list.sort[0];
   for (const scopeCol of new Set(Object.values(e.scope ?? {}))) {

@@ -10,6 +10,8 @@ export interface HookContext {
   action: string;
   from: string;
   to: string;
+  /** the action's parameters, validated */
+  params?: Record<string, unknown>;
   principal: Principal;
 }
 

@@ -11,7 +11,6 @@ import { translateDbError } from './db-errors.ts';
 import { isIsoDate } from '../meta/today.ts';
 import { badRequest } from '../http/errors.ts';
 import { hashPassword } from '../auth/password.ts';
-import { HOOKS } from '../domain/hooks.ts';
 
 /** Lists count exactly up to this many rows; beyond it the planner's estimate is given (docs/performance.md). */
 export const EXACT_COUNT_LIMIT = Number(process.env.ECOFOND_EXACT_COUNT_LIMIT || 10000);
@@ -125,7 +124,7 @@ export class Repository {
     this.assertCan('create');
     const data = normalisePayload(this.e, payload);
     // the caller's scope fills scope columns left empty (and refuses other values, below)
-    for (const [col, v] of Object.entries(this.scopeValues())) if (data[col] == null) data[col] = v;
+    for (const [col, v] of Object.entries(this.scopeValues())) if (col !== 'id' && data[col] == null) data[col] = v;
     const errors = validatorsOf(this.e).create(data);
     if (errors) throw validationError(errors);
     const row = pickWritable(this.e, data, 'create');
@@ -202,47 +201,6 @@ export class Repository {
     });
   }
 
-  /**
-   * Runs a workflow action on a row: allowed by its action id within the caller's scope, only from
-   * the states it leaves from, in one transaction that moves the state, bumps the version and
-   * writes a flow row (who, when, from, to, comment).
-   */
-  async runAction(id: number, name: string, input: { comment?: unknown; version?: unknown }): Promise<Record<string, unknown>> {
-    const wf = this.e.workflow;
-    const action = wf?.actions[name];
-    if (!wf || !action) throw notFound();
-    this.assertCan(`wf:${name}`);
-    const comment = typeof input.comment === 'string' ? input.comment.trim() : '';
-    if (action.comment === 'required' && !comment) throw validationError({ comment: { key: 'validation.required' } });
-    return this.ctx.knex.transaction(async (trx) => {
-      const row = await this.scoped(`wf:${name}`, trx).where('t.id', id).forUpdate().first('t.*');
-      if (!row) throw notFound();
-      if (input.version !== undefined && input.version !== null && Number(input.version) !== row.version) throw new ApiError('stale', 'errors.stale', { version: row.version });
-      const from = row[wf.field] as string;
-      if (!action.from.includes(from)) throw new ApiError('workflow', 'errors.workflow_state', { action: name, state: from });
-      const to = action.to ?? from;
-      await trx(this.e.table).where({ id }).update({
-        [wf.field]: to, version: row.version + 1, updated_at: this.ctx.knex.fn.now(), updated_by: this.ctx.principal.id,
-      });
-      await trx('flows').insert({
-        entity: this.e.name, record_id: id, action: name, from_state: from, to_state: to, comment: comment || null, user_id: this.ctx.principal.id,
-      });
-      if (action.hook) {
-        const hook = HOOKS[action.hook];
-        if (!hook) throw new Error(`workflow hook "${action.hook}" is not defined`);
-        await hook({ trx, entity: this.e, row: { ...row, [wf.field]: to }, action: name, from, to, principal: this.ctx.principal });
-      }
-      return this.getOne(id, this.ability.can('read', this.e.name) ? 'read' : `wf:${name}`, trx);
-    });
-  }
-
-  /** The record's workflow history, oldest first. */
-  async flows(id: number): Promise<Record<string, unknown>[]> {
-    await this.getOne(id);
-    return this.ctx.knex('flows as f').leftJoin('users as u', 'u.id', 'f.user_id').where({ 'f.entity': this.e.name, 'f.record_id': id })
-      .orderBy('f.id').select('f.id', 'f.action', 'f.from_state', 'f.to_state', 'f.comment', 'f.created_at', 'f.user_id', 'u.fio as user_fio', 'u.username');
-  }
-
   /** The caller's subject, branch and region for the scope columns this entity declares. */
   private scopeValues(): Record<string, number> {
     const out: Record<string, number> = {};
@@ -254,7 +212,7 @@ export class Repository {
     return out;
   }
 
-  private toColumns(row: Record<string, unknown>): Record<string, unknown> {
+  toColumns(row: Record<string, unknown>): Record<string, unknown> {
     const out: Record<string, unknown> = {};
     for (const [name, v] of Object.entries(row)) {
       const f = this.e.fields[name];
@@ -265,7 +223,7 @@ export class Repository {
   }
 
   /** Every referenced id exists: a 400 beside the field, not a foreign-key 500. */
-  private async checkReferences(trx: Knex.Transaction, row: Record<string, unknown>, fields: Record<string, FieldMeta> = this.e.fields, prefix = ''): Promise<void> {
+  async checkReferences(trx: Knex.Transaction, row: Record<string, unknown>, fields: Record<string, FieldMeta> = this.e.fields, prefix = ''): Promise<void> {
     const errors: Record<string, FieldError> = {};
     for (const [name, f] of Object.entries(fields)) {
       const v = row[name];
@@ -276,6 +234,10 @@ export class Repository {
         const table = f.type === 'ref' || f.type === 'refs' ? refTable(this.ctx.model, f.ref!) : 'resources';
         const found = await trx(table).whereIn('id', ids).pluck('id');
         if (found.length !== new Set(ids).size) errors[`${prefix}${name}`] = { key: 'validation.ref_not_found' };
+      }
+      if (f.lookup) {
+        const [target, column] = f.lookup.split('.');
+        if (!(await trx(refTable(this.ctx.model, target)).where(column, v as string).first(column))) errors[`${prefix}${name}`] = { key: 'validation.ref_not_found' };
       }
       if (f.type === 'children' && Array.isArray(v)) {
         for (const [i, child] of (v as Record<string, unknown>[]).entries()) await this.checkReferences(trx, child, f.fields ?? {}, `${name}.${i}.`).catch((err) => {

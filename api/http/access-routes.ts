@@ -6,6 +6,7 @@ import type { AppState, AppContext } from './middleware.ts';
 import { badRequest, forbidden, notFound, validationError } from './errors.ts';
 import { translate } from '../meta/captions.ts';
 import { Repository } from '../engine/repository.ts';
+import { Workflow } from '../engine/workflow.ts';
 import { hashPassword } from '../auth/password.ts';
 import { passwordErrors } from './auth-routes.ts';
 
@@ -95,7 +96,7 @@ export function accessRoutes(model: MetaModel, knex: Knex, guard: Middleware<App
   router.post(`${usersPath}/users-change-status`, guard, async (ctx) => {
     const status = (ctx.request.body as { status?: unknown } | undefined)?.status;
     if (status !== 'active' && status !== 'blocked') throw validationError({ status: { key: 'validation.wrong_value' } });
-    ctx.body = await userRepo(ctx).runAction(Number(ctx.params.id), status === 'blocked' ? 'block' : 'unblock', ctx.request.body as Record<string, unknown>);
+    ctx.body = await new Workflow(userRepo(ctx)).run(Number(ctx.params.id), status === 'blocked' ? 'block' : 'unblock', ctx.request.body as Record<string, unknown>);
   });
 
   router.get(`${usersPath}/get-user-roles`, guard, async (ctx) => {

@@ -6,6 +6,7 @@ import type { AppState, AppContext } from './middleware.ts';
 import { Repository } from '../engine/repository.ts';
 import { parseListParams } from '../engine/list-params.ts';
 import { exportXlsx } from '../engine/export.ts';
+import { Workflow } from '../engine/workflow.ts';
 import { badRequest, notFound } from './errors.ts';
 
 /**
@@ -43,12 +44,16 @@ export function entityRoutes(model: MetaModel, knex: Knex, guard: Middleware<App
     });
 
     if (e.workflow) {
+      const workflow = (ctx: AppContext) => new Workflow(repo(ctx, e));
+      router.post(`${e.path}/actions/:action`, guard, async (ctx) => {
+        const b = body(ctx);
+        ctx.body = await workflow(ctx).runMany(String(ctx.params.action), b, b.all === true ? parseListParams(e, ctx.query) : undefined);
+      });
       router.post(`${e.path}/:id/actions/:action`, guard, async (ctx) => {
-        const b = (ctx.request.body ?? {}) as { comment?: unknown; version?: unknown };
-        ctx.body = await repo(ctx, e).runAction(idParam(ctx.params.id), String(ctx.params.action), b);
+        ctx.body = await workflow(ctx).run(idParam(ctx.params.id), String(ctx.params.action), body(ctx));
       });
       router.get(`${e.path}/:id/flows`, guard, async (ctx) => {
-        ctx.body = await repo(ctx, e).flows(idParam(ctx.params.id));
+        ctx.body = await workflow(ctx).flows(idParam(ctx.params.id));
       });
     }
 

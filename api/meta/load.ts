@@ -164,7 +164,7 @@ function checkSemantics(model: MetaModel, problems: MetaProblem[], menuFile: str
       else if (!(name in e.fields) && !SYSTEM_COLUMNS.includes(name)) caption(`filters.${name}`, file, `/list/filters/${name}`);
     }
     for (const [kind, col] of Object.entries(e.scope ?? {})) {
-      if (!(col in e.fields)) problems.push({ file, pointer: `/scope/${kind}`, message: `"${col}" is not a field of ${e.name}` });
+      if (!(col in e.fields) && col !== 'id') problems.push({ file, pointer: `/scope/${kind}`, message: `"${col}" is not a field of ${e.name}` });
     }
     for (const [i, c] of (e.constraints ?? []).entries()) {
       caption(c.message, file, `/constraints/${i}/message`);
@@ -193,6 +193,8 @@ function checkSemantics(model: MetaModel, problems: MetaProblem[], menuFile: str
           a.from.forEach((s, i) => { if (!states.has(s)) problems.push({ file, pointer: `/workflow/actions/${name}/from/${i}`, message: `"${s}" is not a value of ${wf.field}` }); });
           if (a.to && !states.has(a.to)) problems.push({ file, pointer: `/workflow/actions/${name}/to`, message: `"${a.to}" is not a value of ${wf.field}` });
           caption(a.label ?? `actions.${name}`, file, `/workflow/actions/${name}`);
+          if (a.params) checkFields(a.params, `/workflow/actions/${name}/params`, e, model, problems, caption);
+          (a.clear ?? []).forEach((f, i) => { if (!(f in e.fields)) problems.push({ file, pointer: `/workflow/actions/${name}/clear/${i}`, message: `"${f}" is not a field of ${e.name}` }); });
           addAction(model, a.action, { caption: a.label ?? `actions.${name}`, module: e.module, kind: 'workflow', entityCaption: e.caption });
         }
       }
@@ -232,8 +234,14 @@ function checkFields(
     }
     if (f.type === 'enum') for (const v of f.values ?? []) caption(`enums.${name}.${v}`, e.file, `${pointer}/values`);
     if (f.type === 'children') {
-      if (base !== '/fields') problems.push({ file: e.file, pointer, message: 'child tables cannot be nested' });
+      if (!base.startsWith('/fields') || base.includes('/fields/')) problems.push({ file: e.file, pointer, message: 'child tables cannot be nested' });
       checkFields(f.fields ?? {}, `${pointer}/fields`, e, model, problems, caption);
+    }
+    if (f.lookup) {
+      const [target, column] = f.lookup.split('.');
+      const t = model.entities.get(target);
+      if (!t) problems.push({ file: e.file, pointer: `${pointer}/lookup`, message: `no entity "${target}"` });
+      else if (!t.fields[column]?.unique) problems.push({ file: e.file, pointer: `${pointer}/lookup`, message: `"${column}" is not a unique field of ${target}` });
     }
     if (f.through && f.type !== 'refs') problems.push({ file: e.file, pointer: `${pointer}/through`, message: 'only refs may use a join table' });
     if (f.from) {

@@ -66,6 +66,8 @@ export interface FieldMeta {
   computedBy?: string;
   /** read-only value copied from a referenced row: "<refField>.<column>" */
   from?: string;
+  /** a string that must exist in another entity's unique column: "<entity>.<column>" (e.g. an MFO in banks-mfo) */
+  lookup?: string;
   /** refs kept in a join table instead of an array column */
   through?: { table: string; key: string; refKey: string };
 }
@@ -116,6 +118,14 @@ export interface WorkflowActionMeta {
   signature?: 'required' | 'required-or-skip';
   file?: 'required' | 'optional';
   hook?: string;
+  /** values the action asks for; those that are fields of the entity are written to the row */
+  params?: Record<string, FieldMeta>;
+  /** fields the action empties */
+  clear?: string[];
+  /** rows already in the target state with the same values are left alone */
+  idempotent?: boolean;
+  /** offered on several selected rows (or all rows of the list) at once */
+  bulk?: boolean;
 }
 
 export interface WorkflowMeta {

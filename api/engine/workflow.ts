@@ -1,0 +1,134 @@
+import type { Knex } from 'knex';
+import { Ajv } from 'ajv';
+import type { ValidateFunction } from 'ajv';
+import type { EntityMeta, WorkflowActionMeta } from '../meta/types.ts';
+import type { Repository } from './repository.ts';
+import { normalisePayload } from './repository.ts';
+import { fieldSchema, toFieldErrors } from './payload-schema.ts';
+import { ApiError, badRequest, notFound, validationError } from '../http/errors.ts';
+import { HOOKS } from '../domain/hooks.ts';
+import type { ListParams } from './list-params.ts';
+
+const ajv = new Ajv({ allErrors: true, strict: false });
+const paramValidators = new WeakMap<WorkflowActionMeta, ValidateFunction>();
+
+function paramsValidator(a: WorkflowActionMeta): ValidateFunction {
+  let v = paramValidators.get(a);
+  if (!v) {
+    const entries = Object.entries(a.params ?? {});
+    v = ajv.compile({
+      type: 'object',
+      properties: Object.fromEntries(entries.map(([n, f]) => [n, fieldSchema(f)])),
+      required: entries.filter(([, f]) => f.required).map(([n]) => n),
+    });
+    paramValidators.set(a, v);
+  }
+  return v;
+}
+
+export interface ActionInput {
+  comment?: unknown;
+  version?: unknown;
+  [param: string]: unknown;
+}
+
+/**
+ * Workflow actions of an entity: run on one row or on several in one transaction, allowed by the
+ * action's id within the caller's scope, only from the states the action leaves from. Parameters
+ * the action declares are validated; those that are fields of the entity are written to the row,
+ * and `clear` fields are emptied. An idempotent action leaves rows already in its target state
+ * (with the same parameters) as they are. Each move writes a flow row and may call a named hook.
+ */
+export class Workflow {
+  constructor(private readonly repo: Repository) {}
+
+  private get e(): EntityMeta { return this.repo.e; }
+
+  private action(name: string): WorkflowActionMeta {
+    const a = this.e.workflow?.actions[name];
+    if (!a) throw notFound();
+    this.repo.assertCan(`wf:${name}`);
+    return a;
+  }
+
+  private params(a: WorkflowActionMeta, input: ActionInput): { comment: string; params: Record<string, unknown> } {
+    const comment = typeof input.comment === 'string' ? input.comment.trim() : '';
+    if (a.comment === 'required' && !comment) throw validationError({ comment: { key: 'validation.required' } });
+    const params = normaliseParams(a, input);
+    const validate = paramsValidator(a);
+    if (!validate(params)) throw validationError(toFieldErrors({ ...this.e, fields: a.params ?? {} }, validate.errors ?? []));
+    return { comment, params };
+  }
+
+  async run(id: number, name: string, input: ActionInput): Promise<Record<string, unknown>> {
+    const a = this.action(name);
+    const { comment, params } = this.params(a, input);
+    return this.repo.ctx.knex.transaction(async (trx) => {
+      await this.repo.checkReferences(trx, params, a.params ?? {});
+      const row = await this.repo.scoped(`wf:${name}`, trx).where('t.id', id).forUpdate().first('t.*');
+      if (!row) throw notFound();
+      if (input.version !== undefined && input.version !== null && Number(input.version) !== row.version) throw new ApiError('stale', 'errors.stale', { version: row.version });
+      await this.move(trx, row, name, a, params, comment);
+      return this.repo.getOne(id, this.repo.ability.can('read', this.e.name) ? 'read' : `wf:${name}`, trx);
+    });
+  }
+
+  /** The action on the given rows, or on every row of the list's filters (`all`), all or nothing. */
+  async runMany(name: string, input: ActionInput & { ids?: unknown; all?: unknown }, listParams?: ListParams): Promise<{ ids: number[]; changed: number }> {
+    const a = this.action(name);
+    const { comment, params } = this.params(a, input);
+    const ids = input.ids;
+    if (input.all !== true && (!Array.isArray(ids) || !ids.length || !ids.every((x) => Number.isSafeInteger(x) && x > 0))) throw badRequest('errors.select_rows');
+    return this.repo.ctx.knex.transaction(async (trx) => {
+      await this.repo.checkReferences(trx, params, a.params ?? {});
+      const q = this.repo.scoped(`wf:${name}`, trx).forUpdate().orderBy('t.id').select('t.*');
+      if (input.all === true) {
+        if (listParams) this.repo.applyFilters(q, listParams);
+        q.whereIn(`t.${this.e.workflow!.field}`, a.idempotent && a.to ? [...a.from, a.to] : a.from);
+      } else q.whereIn('t.id', ids as number[]);
+      const rows = await q;
+      if (input.all !== true && rows.length !== new Set(ids as number[]).size) throw notFound();
+      let changed = 0;
+      for (const row of rows) changed += (await this.move(trx, row, name, a, params, comment)) ? 1 : 0;
+      return { ids: rows.map((r: { id: number }) => r.id), changed };
+    });
+  }
+
+  /** Moves one locked row; false when an idempotent action had nothing to do. */
+  private async move(trx: Knex.Transaction, row: Record<string, unknown>, name: string, a: WorkflowActionMeta, params: Record<string, unknown>, comment: string): Promise<boolean> {
+    const wf = this.e.workflow!;
+    const from = row[wf.field] as string;
+    const to = a.to ?? from;
+    const changes: Record<string, unknown> = {};
+    for (const [n, v] of Object.entries(params)) if (n in this.e.fields) changes[n] = v;
+    for (const n of a.clear ?? []) changes[n] = null;
+    if (a.idempotent && from === to && Object.entries(changes).every(([n, v]) => row[n] === v)) return false;
+    if (!a.from.includes(from)) throw new ApiError('workflow', 'errors.workflow_state', { action: name, state: from, id: row.id });
+    const knex = this.repo.ctx.knex;
+    await trx(this.e.table).where({ id: row.id }).update({
+      ...this.repo.toColumns(changes), [wf.field]: to, version: (row.version as number) + 1, updated_at: knex.fn.now(), updated_by: this.repo.ctx.principal.id,
+    });
+    await trx('flows').insert({
+      entity: this.e.name, record_id: row.id, action: name, from_state: from, to_state: to, comment: comment || null, user_id: this.repo.ctx.principal.id,
+    });
+    if (a.hook) {
+      const hook = HOOKS[a.hook];
+      if (!hook) throw new Error(`workflow hook "${a.hook}" is not defined`);
+      await hook({ trx, entity: this.e, row: { ...row, ...changes, [wf.field]: to }, action: name, from, to, params, principal: this.repo.ctx.principal });
+    }
+    return true;
+  }
+
+  /** The record's workflow history, oldest first. */
+  async flows(id: number): Promise<Record<string, unknown>[]> {
+    await this.repo.getOne(id);
+    return this.repo.ctx.knex('flows as f').leftJoin('users as u', 'u.id', 'f.user_id').where({ 'f.entity': this.e.name, 'f.record_id': id })
+      .orderBy('f.id').select('f.id', 'f.action', 'f.from_state', 'f.to_state', 'f.comment', 'f.created_at', 'f.user_id', 'u.fio as user_fio', 'u.username');
+  }
+}
+
+function normaliseParams(a: WorkflowActionMeta, input: ActionInput): Record<string, unknown> {
+  if (!a.params) return {};
+  const picked = Object.fromEntries(Object.keys(a.params).filter((n) => n in input).map((n) => [n, input[n]]));
+  return normalisePayload({ fields: a.params } as EntityMeta, picked);
+}
