@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import { startTestApi, type TestApi } from './support/api.ts';
-import { samplePayload } from './support/samples.ts';
+import { freeUniqueEnum, samplePayload } from './support/samples.ts';
 import { filterMeta, fieldCaption } from '../api/meta/load.ts';
 import { translate } from '../api/meta/captions.ts';
 import { writableFields } from '../api/engine/payload-schema.ts';
@@ -74,7 +74,7 @@ describe('every entity through the generic API', () => {
         continue;
       }
       // a unique enum (e.g. one category per danger level) needs its seeded rows out of the way
-      if (Object.values(e.fields).some((f) => f.type === 'enum' && f.unique)) await api.db.knex(e.table).del();
+      await freeUniqueEnum(api.db.knex, e);
       const payload = await samplePayload(api.db.knex, api.model, e);
       const created = await api.post(path, payload);
       expect(created.status, `${e.name} create ${JSON.stringify(created.body)}`).toBe(201);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, type TestApi } from './support/api.ts';
-import { samplePayload } from './support/samples.ts';
+import { freeUniqueEnum, samplePayload } from './support/samples.ts';
 import { TEST_ADMIN_PASSWORD } from './support/template.ts';
 import { actionIdFor, OPERATIONS } from '../api/auth/ability.ts';
 import type { EntityMeta } from '../api/meta/types.ts';
@@ -32,7 +32,7 @@ async function only(ids: (number | undefined)[]) {
 async function targetRow(e: EntityMeta): Promise<Record<string, unknown> | undefined> {
   const path = `/api${e.path}`;
   if (e.access.create !== undefined) {
-    if (Object.values(e.fields).some((f) => f.type === 'enum' && f.unique)) await api.db.knex(e.table).del();
+    await freeUniqueEnum(api.db.knex, e);
     const r = await api.post(path, await samplePayload(api.db.knex, api.model, e));
     expect(r.status, `${e.name}: ${JSON.stringify(r.body)}`).toBe(201);
     return r.body;
@@ -57,13 +57,20 @@ describe('every route of every entity is guarded by its action id', () => {
             return list.status === 403 || one.status === 403 ? 403 : list.status;
           }
           case 'export': return (await api.get(`${path}/export`, { token })).status;
-          case 'create': return (await api.post(path, await samplePayload(api.db.knex, api.model, e), { token })).status;
+          case 'create': {
+            await freeUniqueEnum(api.db.knex, e, id);
+            return (await api.post(path, await samplePayload(api.db.knex, api.model, e), { token })).status;
+          }
           case 'update': {
             const fresh = (await api.get(`${path}/${id}`)).body;
             return (await api.put(`${path}/${id}`, fresh, { token })).status;
           }
           case 'delete': return (await api.del(`${path}/${id}`, { token })).status;
-          default: return (await api.post(`${path}/${id}/actions/${op.slice(3)}`, {}, { token })).status;
+          default: {
+            const a = e.workflow!.actions[op.slice(3)];
+            const params = a.params ? await samplePayload(api.db.knex, api.model, { ...e, fields: a.params }) : {};
+            return (await api.post(`${path}/${id}/actions/${op.slice(3)}`, params, { token })).status;
+          }
         }
       };
       const expected: Record<string, number[]> = { read: [200], export: [200], create: [201], update: [200], delete: [200] };

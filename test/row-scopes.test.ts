@@ -18,6 +18,8 @@ const ACTIONS = [9101, 9102, 9103, 9104, 9105];
 let api: TestApi;
 const tokens: Record<string, string> = {};
 const ids: Record<string, number> = {};
+let subjectOne = 0;
+let subjectTwo = 0;
 
 beforeAll(async () => {
   const model = fixtureModel([fixture], { uz: captions, uk: captions, ru: captions });
@@ -25,17 +27,24 @@ beforeAll(async () => {
   await createEntityTables(api.db.knex, ['scoped-docs'], model);
   await seed(api.db.knex, model, {});
   const [r1, r2] = await api.db.knex('regions').orderBy('id').limit(2).pluck('id');
+  const category = (await api.db.knex('subject_categories').first('id')).id;
+  const [s1, s2] = await api.db.knex('subjects').insert([
+    { inn: '200000001', name: 'Subyekt 1', region_id: r1, category_id: category },
+    { inn: '200000002', name: 'Subyekt 2', region_id: r1, category_id: category },
+  ]).returning('id');
   const [b1] = await api.db.knex('branches').insert([{ code: 'B1', name: JSON.stringify({ uz: 'Filial 1' }), region_id: r1 }]).returning('id');
   const rows = [
-    { title: 'S1 doc', subject_id: 1, region_id: r1 },
-    { title: 'S1 other', subject_id: 1, region_id: r2 },
-    { title: 'S2 doc', subject_id: 2, region_id: r1 },
+    { title: 'S1 doc', subject_id: s1.id, region_id: r1 },
+    { title: 'S1 other', subject_id: s1.id, region_id: r2 },
+    { title: 'S2 doc', subject_id: s2.id, region_id: r1 },
     { title: 'Branch doc', branch_id: b1.id, region_id: r1 },
     { title: 'Region 2 doc', region_id: r2 },
   ];
   for (const r of rows) ids[r.title] = (await api.db.knex('scoped_docs').insert(r).returning('id'))[0].id;
-  tokens.s1 = await api.userWithActions('subject_1', ACTIONS, { subject_id: 1 });
-  tokens.s2 = await api.userWithActions('subject_2', ACTIONS, { subject_id: 2 });
+  tokens.s1 = await api.userWithActions('subject_1', ACTIONS, { subject_id: s1.id });
+  tokens.s2 = await api.userWithActions('subject_2', ACTIONS, { subject_id: s2.id });
+  subjectTwo = s2.id;
+  subjectOne = s1.id;
   tokens.branch = await api.userWithActions('branch_1', ACTIONS, { branch_id: b1.id });
   tokens.region2 = await api.userWithActions('region_2', ACTIONS, { region_id: r2 });
   tokens.hq = await api.userWithActions('hq_user', ACTIONS);
@@ -73,8 +82,8 @@ describe('row-level scopes', () => {
   it('creates rows in the caller\'s own scope and refuses another\'s', async () => {
     const own = await api.post(path, { title: 'New S2' }, { token: tokens.s2 });
     expect(own.status).toBe(201);
-    expect(own.body.subject_id).toBe(2);
-    expect((await api.post(path, { title: 'Forged', subject_id: 1 }, { token: tokens.s2 })).status).toBe(403);
+    expect(own.body.subject_id).toBe(subjectTwo);
+    expect((await api.post(path, { title: 'Forged', subject_id: subjectOne }, { token: tokens.s2 })).status).toBe(403);
     expect(await titles('s1')).toEqual(['S1 doc', 'S1 other']);
   });
 });

@@ -249,7 +249,7 @@ export class Repository {
   }
 
   /** Fields declared `from: "<ref>.<column>"` copy the referenced row's column. */
-  private async deriveFields(trx: Knex.Transaction, row: Record<string, unknown>): Promise<void> {
+  async deriveFields(trx: Knex.Transaction, row: Record<string, unknown>): Promise<void> {
     for (const [name, f] of Object.entries(this.e.fields)) {
       if (!f.from) continue;
       const [refField, column] = f.from.split('.');
@@ -279,7 +279,7 @@ export class Repository {
 
   private async writeChildren(trx: Knex.Transaction, id: number, data: Record<string, unknown>, creating: boolean): Promise<void> {
     for (const [name, f] of Object.entries(this.e.fields)) {
-      if (f.type !== 'children' || !(name in data)) continue;
+      if (f.type !== 'children' || f.readOnly || !(name in data)) continue;
       if (!creating) await trx(f.table!).where('parent_id', id).delete();
       const rows = (data[name] as Record<string, unknown>[] | null) ?? [];
       if (!rows.length) continue;
@@ -346,7 +346,7 @@ function normaliseValue(f: FieldMeta, v: unknown): unknown {
 
 /** The child-table values of a payload, by field name. */
 function childRows(e: EntityMeta, data: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(e.fields).filter(([n, f]) => f.type === 'children' && n in data).map(([n]) => [n, data[n]]));
+  return Object.fromEntries(Object.entries(e.fields).filter(([n, f]) => f.type === 'children' && !f.readOnly && n in data).map(([n]) => [n, data[n]]));
 }
 
 function pickWritable(e: EntityMeta, data: Record<string, unknown>, mode: 'create' | 'update'): Record<string, unknown> {

@@ -6,7 +6,7 @@ import type { Repository } from './repository.ts';
 import { normalisePayload } from './repository.ts';
 import { fieldSchema, toFieldErrors } from './payload-schema.ts';
 import { ApiError, badRequest, notFound, validationError } from '../http/errors.ts';
-import { HOOKS } from '../domain/hooks.ts';
+import { HOOKS } from '../hooks/index.ts';
 import type { ListParams } from './list-params.ts';
 
 const ajv = new Ajv({ allErrors: true, strict: false });
@@ -102,6 +102,7 @@ export class Workflow {
     const changes: Record<string, unknown> = {};
     for (const [n, v] of Object.entries(params)) if (n in this.e.fields) changes[n] = v;
     for (const n of a.clear ?? []) changes[n] = null;
+    await this.repo.deriveFields(trx, changes);
     if (a.idempotent && from === to && Object.entries(changes).every(([n, v]) => row[n] === v)) return false;
     if (!a.from.includes(from)) throw new ApiError('workflow', 'errors.workflow_state', { action: name, state: from, id: row.id });
     const knex = this.repo.ctx.knex;

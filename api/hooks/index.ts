@@ -1,6 +1,8 @@
 import type { Knex } from 'knex';
 import type { EntityMeta } from '../meta/types.ts';
 import type { Principal } from '../auth/ability.ts';
+import { SUBJECT_HOOKS } from './subjects.ts';
+import { PAYMENT_HOOKS } from './payments.ts';
 
 /** What a workflow hook receives: the transaction, the entity, the row after the move, the caller. */
 export interface HookContext {
@@ -19,11 +21,14 @@ export type WorkflowHook = (ctx: HookContext) => Promise<void>;
 
 /**
  * The server hooks workflow actions may name (`"hook": "group.name"`). Each runs inside the
- * action's transaction: if it throws, the action is undone.
+ * action's transaction: if it throws, the action is undone. Domain arithmetic lives in pure
+ * functions under api/domain; hooks only read and write what those functions need.
  */
 export const HOOKS: Record<string, WorkflowHook> = {
   /** a blocked user's sessions end at once */
   'users.endSessions': async ({ trx, row }) => {
     await trx('sessions').where({ user_id: row.id }).whereNull('revoked_at').update({ revoked_at: trx.fn.now() });
   },
+  ...SUBJECT_HOOKS,
+  ...PAYMENT_HOOKS,
 };

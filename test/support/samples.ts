@@ -63,16 +63,37 @@ export async function samplePayload(knex: Knex, model: MetaModel, e: EntityMeta,
     let row = await knex(target.table).first('id');
     if (!row && depth < 4) {
       const payload = await samplePayload(knex, model, target, depth + 1);
-      [row] = await knex(target.table).insert(Object.fromEntries(Object.entries(payload).map(([k, v]) => [k, v && typeof v === 'object' && !Array.isArray(v) && target.fields[k]?.type === 'text3' ? JSON.stringify(v) : v]))).returning('id');
+      const columns = Object.entries(payload).filter(([k]) => target.fields[k] && target.fields[k].type !== 'children' && !target.fields[k].through);
+      [row] = await knex(target.table).insert(Object.fromEntries(columns.map(([k, v]) => [k, v && typeof v === 'object' && !Array.isArray(v) && target.fields[k]?.type === 'text3' ? JSON.stringify(v) : v]))).returning('id');
     }
     refIds[f.ref!] = row?.id;
   }
   const out: Record<string, unknown> = {};
   for (const [name, f] of writableFields(e)) out[name] = sampleValue(name, f, refIds);
   for (const [name, f] of writableFields(e)) {
+    if (!f.lookup) continue;
+    const [target, column] = f.lookup.split('.');
+    out[name] = (await knex(model.entities.get(target)!.table).first(column))?.[column] ?? out[name];
+  }
+  for (const [name, f] of writableFields(e)) {
     if (f.type !== 'enum' || !f.unique) continue;
     const used = new Set(await knex(e.table).pluck(name));
     out[name] = f.values!.find((v) => !used.has(v)) ?? out[name];
   }
   return { ...out, ...(CONSTRAINT_VALUES[e.name] ?? {}) };
+}
+
+/**
+ * A book with a unique enum (one category per danger level) has all its values taken by the seed:
+ * free one by deleting a row nothing references yet.
+ */
+export async function freeUniqueEnum(knex: Knex, e: EntityMeta, keep?: unknown): Promise<void> {
+  if (!Object.values(e.fields).some((f) => f.type === 'enum' && f.unique)) return;
+  for (const { id } of await knex(e.table).orderBy('id', 'desc').select('id')) {
+    if (id === keep) continue;
+    try {
+      await knex(e.table).where({ id }).delete();
+      return;
+    } catch { /* referenced: try the next */ }
+  }
 }
