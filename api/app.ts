@@ -9,6 +9,7 @@ import { entityRoutes } from './http/entity-routes.ts';
 import { clientMeta } from './meta/client-meta.ts';
 import { appRoutes } from './http/app-routes.ts';
 import { accessRoutes } from './http/access-routes.ts';
+import { fundRoutes } from './http/fund-routes.ts';
 
 export interface AppOptions {
   knex: Knex;
@@ -43,6 +44,10 @@ export function createApp({ knex, model, statics = [] }: AppOptions): Koa<AppSta
   api.use(appApi.routes(), appApi.allowedMethods());
   const access = accessRoutes(model, knex, guard);
   api.use(access.routes(), access.allowedMethods());
+  if (model.entities.has('payments')) {
+    const fund = fundRoutes(model, knex, guard);
+    api.use(fund.routes(), fund.allowedMethods());
+  }
   const entities = entityRoutes(model, knex, guard);
   api.use(entities.routes(), entities.allowedMethods());
 
