@@ -23,6 +23,14 @@ export function actionIdFor(e: EntityMeta, op: Operation): number | undefined {
   return e.access[op];
 }
 
+/** Whether the principal's actions open an operation: its id, or for reading any of `readAlso`. */
+export function allows(e: EntityMeta, op: Operation, p: Pick<Principal, 'actions'>): boolean {
+  const id = actionIdFor(e, op);
+  if (id !== undefined && p.actions.has(id)) return true;
+  const readLike = op === 'read' || (op === 'export' && e.access.export === undefined);
+  return readLike && (e.access.readAlso ?? []).some((x) => p.actions.has(x));
+}
+
 /** The row conditions a principal's scope puts on an entity: their subject, branch and region. */
 export function scopeConditions(e: EntityMeta, p: Principal): Record<string, number> {
   const out: Record<string, number> = {};
@@ -45,8 +53,7 @@ export function entityAbility(e: EntityMeta, p: Principal): EntityAbility {
   const conditions = scopeConditions(e, p);
   const scoped = Object.keys(conditions).length > 0;
   for (const op of OPERATIONS) {
-    const id = actionIdFor(e, op);
-    if (id !== undefined && p.actions.has(id)) rules.push(scoped ? { action: op, subject: e.name, conditions } : { action: op, subject: e.name });
+    if (allows(e, op, p)) rules.push(scoped ? { action: op, subject: e.name, conditions } : { action: op, subject: e.name });
   }
   if (e.workflow) {
     for (const [name, a] of Object.entries(e.workflow.actions)) {

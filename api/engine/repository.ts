@@ -11,6 +11,7 @@ import { translateDbError } from './db-errors.ts';
 import { isIsoDate } from '../meta/today.ts';
 import { badRequest } from '../http/errors.ts';
 import { hashPassword } from '../auth/password.ts';
+import { HOOKS } from '../hooks/index.ts';
 
 /** Lists count exactly up to this many rows; beyond it the planner's estimate is given (docs/performance.md). */
 export const EXACT_COUNT_LIMIT = Number(process.env.ECOFOND_EXACT_COUNT_LIMIT || 10000);
@@ -144,6 +145,7 @@ export class Repository {
         id = inserted.id;
         await this.writeChildren(trx, id, data, true);
         await this.writeJoins(trx, id, data);
+        await this.afterWrite(trx, id, 'create');
       } catch (err) { throw translateDbError(err, this.e); }
       // a caller who may create but not read (or not this row) is answered with the id only
       const created = this.ability.can('read', this.e.name)
@@ -181,6 +183,7 @@ export class Repository {
         if (n !== 1) throw new ApiError('stale', 'errors.stale', { version: before.version });
         await this.writeChildren(trx, id, data, false);
         await this.writeJoins(trx, id, data);
+        await this.afterWrite(trx, id, 'update');
       } catch (err) { throw translateDbError(err, this.e); }
       const after = await this.getOne(id, this.ability.can('read', this.e.name) ? 'read' : 'update', trx);
       await this.audit(trx, id, 'update', before, after);
@@ -258,6 +261,13 @@ export class Repository {
       const v = row[refField] == null ? null : (await trx(target).where('id', row[refField] as number).first(column))?.[column] ?? null;
       row[name] = v;
     }
+  }
+
+  private async afterWrite(trx: Knex.Transaction, id: number, op: 'create' | 'update'): Promise<void> {
+    if (!this.e.afterWrite) return;
+    const hook = HOOKS[this.e.afterWrite];
+    if (!hook) throw new Error(`hook "${this.e.afterWrite}" is not defined`);
+    await hook({ trx, entity: this.e, row: { id }, action: op, from: '', to: '', principal: this.ctx.principal });
   }
 
   private async hashPasswords(row: Record<string, unknown>): Promise<void> {

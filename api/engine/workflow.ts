@@ -102,6 +102,7 @@ export class Workflow {
     const changes: Record<string, unknown> = {};
     for (const [n, v] of Object.entries(params)) if (n in this.e.fields) changes[n] = v;
     for (const n of a.clear ?? []) changes[n] = null;
+    Object.assign(changes, a.set ?? {});
     await this.repo.deriveFields(trx, changes);
     if (a.idempotent && from === to && Object.entries(changes).every(([n, v]) => row[n] === v)) return false;
     if (!a.from.includes(from)) throw new ApiError('workflow', 'errors.workflow_state', { action: name, state: from, id: row.id });

@@ -3,6 +3,7 @@ import type { EntityMeta } from '../meta/types.ts';
 import type { Principal } from '../auth/ability.ts';
 import { SUBJECT_HOOKS } from './subjects.ts';
 import { PAYMENT_HOOKS } from './payments.ts';
+import { REPORT_HOOKS } from './reports.ts';
 
 /** What a workflow hook receives: the transaction, the entity, the row after the move, the caller. */
 export interface HookContext {
@@ -31,4 +32,5 @@ export const HOOKS: Record<string, WorkflowHook> = {
   },
   ...SUBJECT_HOOKS,
   ...PAYMENT_HOOKS,
+  ...REPORT_HOOKS,
 };

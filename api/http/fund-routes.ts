@@ -10,6 +10,8 @@ import { readPaymentSheet } from '../fund/payment-sheet.ts';
 import { FORMATS } from '../meta/formats.ts';
 import { parseTiyin, formatTiyin } from '../domain/money.ts';
 import { currentYearTashkent } from '../meta/today.ts';
+import { signableReport } from '../hooks/reports.ts';
+import { canonicalContent } from '../esign/canonical.ts';
 
 const IMPORT_LIMIT = 10 * 1024 * 1024;
 
@@ -75,6 +77,17 @@ export function fundRoutes(model: MetaModel, knex: Knex, guard: Middleware<AppSt
     });
     ctx.body = result;
   });
+
+  /** What a subject signs for a report: its canonical content, base64, and the same as JSON to show. */
+  const reports = model.entities.get('subject-report-yearly');
+  if (reports) {
+    router.get(`${reports.path}/:id/signable`, guard, async (ctx) => {
+      const r = repo(ctx, reports);
+      const report = await r.getOne(Number(ctx.params.id));
+      const document = await signableReport(knex, report.id as number);
+      ctx.body = { document, content: Buffer.from(canonicalContent(document)).toString('base64') };
+    });
+  }
 
   /** A subject by its INN, within the caller's scope: "subject not found for the INN" otherwise. */
   router.get(`${subjects.path}/by-inn/:inn`, guard, async (ctx) => {

@@ -1,6 +1,6 @@
 import type { EntityMeta, FieldMeta, Lang, MenuSectionMeta, MetaModel } from './types.ts';
 import { fieldCaption, filterMeta } from './load.ts';
-import { actionIdFor, OPERATIONS, type Principal } from '../auth/ability.ts';
+import { allows, OPERATIONS, type Principal } from '../auth/ability.ts';
 import { FORMATS } from './formats.ts';
 
 /**
@@ -9,9 +9,8 @@ import { FORMATS } from './formats.ts';
  * This is the back-office's only input for generating its screens.
  */
 export function clientMeta(model: MetaModel, p: Principal, lang: Lang) {
-  const allowed = (id: number | undefined) => id !== undefined && p.actions.has(id);
   const entities = [...model.entities.values()]
-    .filter((e) => allowed(e.access.read))
+    .filter((e) => allows(e, 'read', p))
     .map((e) => entityForClient(e, p));
   return {
     lang,
@@ -31,7 +30,7 @@ function fieldForClient(name: string, f: FieldMeta): Record<string, unknown> {
 }
 
 function entityForClient(e: EntityMeta, p: Principal) {
-  const can = Object.fromEntries(OPERATIONS.map((op) => [op, (() => { const id = actionIdFor(e, op); return id !== undefined && p.actions.has(id); })()]));
+  const can = Object.fromEntries(OPERATIONS.map((op) => [op, allows(e, op, p)]));
   return {
     name: e.name,
     module: e.module,

@@ -177,6 +177,7 @@ function checkSemantics(model: MetaModel, problems: MetaProblem[], menuFile: str
     if (e.tracking === false && (e.access.create !== undefined || e.access.update !== undefined)) {
       problems.push({ file, pointer: '/access', message: 'an entity without tracking columns is read and deleted only' });
     }
+    for (const id of e.access.readAlso ?? []) addAction(model, id, { caption: 'operations.read', module: e.module, kind: 'read', entityCaption: e.caption });
     for (const op of ['read', 'create', 'update', 'delete', 'export'] as const) {
       const id = e.access[op];
       if (id !== undefined) addAction(model, id, { caption: `operations.${op}`, module: e.module, kind: op, entityCaption: e.caption });
@@ -194,6 +195,7 @@ function checkSemantics(model: MetaModel, problems: MetaProblem[], menuFile: str
           if (a.to && !states.has(a.to)) problems.push({ file, pointer: `/workflow/actions/${name}/to`, message: `"${a.to}" is not a value of ${wf.field}` });
           caption(a.label ?? `actions.${name}`, file, `/workflow/actions/${name}`);
           if (a.params) checkFields(a.params, `/workflow/actions/${name}/params`, e, model, problems, caption);
+          for (const f of Object.keys(a.set ?? {})) if (!(f in e.fields)) problems.push({ file, pointer: `/workflow/actions/${name}/set/${f}`, message: `"${f}" is not a field of ${e.name}` });
           (a.clear ?? []).forEach((f, i) => { if (!(f in e.fields)) problems.push({ file, pointer: `/workflow/actions/${name}/clear/${i}`, message: `"${f}" is not a field of ${e.name}` }); });
           addAction(model, a.action, { caption: a.label ?? `actions.${name}`, module: e.module, kind: 'workflow', entityCaption: e.caption });
         }

@@ -95,6 +95,8 @@ export interface ListMeta {
 
 export interface AccessMeta {
   read: number;
+  /** other action ids that also open the list (e.g. a second menu route over the same rows) */
+  readAlso?: number[];
   create?: number;
   update?: number;
   delete?: number;
@@ -122,6 +124,8 @@ export interface WorkflowActionMeta {
   params?: Record<string, FieldMeta>;
   /** fields the action empties */
   clear?: string[];
+  /** constant values the action writes (e.g. who a report was escalated to) */
+  set?: Record<string, string | number | boolean>;
   /** rows already in the target state with the same values are left alone */
   idempotent?: boolean;
   /** offered on several selected rows (or all rows of the list) at once */
@@ -164,6 +168,8 @@ export interface EntityMeta {
   audit?: boolean;
   /** false: a log table without version/updated_at/created_by/updated_by (read and delete only) */
   tracking?: boolean;
+  /** a server hook run inside every create and update, after the row and its children are written */
+  afterWrite?: string;
   /** a view of a table another entity owns: these column values select its rows and are set on create */
   view?: Record<string, string | number | boolean>;
   /** file the entity was loaded from (set by the loader) */
@@ -178,6 +184,8 @@ export interface MenuItemMeta {
   entity?: string;
   nomenu?: boolean;
   ordering?: number;
+  /** the list's preset filter on this route (e.g. the inspector's queue of sent reports) */
+  filter?: Record<string, unknown>;
 }
 
 export interface MenuSectionMeta {

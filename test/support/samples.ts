@@ -14,6 +14,7 @@ const digits = (n: number) => {
 export const CONSTRAINT_VALUES: Record<string, Record<string, unknown>> = {
   'income-types': { budget_percent: '26', fund_percent: '74', organisation_percent: '0' },
   fine: { min_multiple: '1', max_multiple: '5' },
+  'subject-report-yearly': { period: 'month', month: 3 },
 };
 
 /** A valid value for a field, derived from its metadata only. */
