@@ -4,6 +4,7 @@ import type { MetaModel, Text3 } from '../api/meta/types.ts';
 import { hashPassword } from '../api/auth/password.ts';
 import { SYSTEM_ROLES } from './roles.ts';
 import { REFERENCE_ROWS } from './reference-rows.ts';
+import { seedDemo } from './demo.ts';
 import { latinToCyrillic } from '../api/i18n/transliterate.ts';
 import { translate } from '../api/meta/captions.ts';
 import { LANGS } from '../api/meta/types.ts';
@@ -32,6 +33,7 @@ export async function seed(knex: Knex, model: MetaModel, opts: SeedOptions = {})
   const roleIds = await syncRoles(knex, model);
   await ensureAdmin(knex, roleIds.get('administrator')!, opts, log);
   await seedReferenceBooks(knex, model, log);
+  if (opts.demo && model.entities.has('subject-report-yearly')) await seedDemo(knex, log);
 }
 
 /** The action catalogue follows the metadata; each action is named in three languages from its captions. */
