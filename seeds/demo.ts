@@ -93,7 +93,7 @@ export async function seedDemo(knex: Knex, log: (s: string) => void = () => unde
       const quarter = (i % 4) + 1;
       const [r] = await trx('subject_reports').insert({
         subject_id: subject.id, region_id: subject.region_id, year, period: `q${quarter}`, report_date: `${year}-${String(quarter * 3).padStart(2, '0')}-25`,
-        status: REPORT_STATES[i % REPORT_STATES.length], signed: i % 3 === 0, created_by: admin, updated_by: admin,
+        status: REPORT_STATES[(i / 2) % REPORT_STATES.length], signed: i % 3 === 0, created_by: admin, updated_by: admin,
       }).returning('id');
       const lines = Array.from({ length: rnd.int(1, 3) }, (_, j) => {
         const [pollutant, norm] = POLLUTANTS[(i + j) % POLLUTANTS.length];
