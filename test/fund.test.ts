@@ -78,6 +78,11 @@ describe('subjects', () => {
     expect((await api.get(`${SUBJECTS}?parent_id=${main.id}`)).body.map((s: { id: number }) => s.id)).toEqual([branch.id]);
     const back = await api.post(`${SUBJECTS}/${branch.id}/actions/make-main`, {});
     expect(back.body.parent_id).toBeNull();
+    // an action's parameters follow the same rules as a form's: no stopping in the future
+    const future = await api.post(`${SUBJECTS}/${branch.id}/actions/stop`, { stopped_date: '2999-01-01' }, { lang: 'ru' });
+    expect(future.body.errors).toEqual({ stopped_date: 'Дата не может быть позже сегодняшней' });
+    const stopped = await api.post(`${SUBJECTS}/${branch.id}/actions/stop`, { stopped_date: '2025-06-30' });
+    expect(stopped.body).toMatchObject({ status: 'stopped', stopped_date: '2025-06-30' });
   });
 });
 

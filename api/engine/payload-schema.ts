@@ -123,6 +123,11 @@ export function fieldSchema(f: FieldMeta): Record<string, unknown> {
   }
 }
 
+/** Compiles a schema with the engine's keywords (dates not after today, exact decimals…). */
+export function compileSchema(schema: Record<string, unknown>): ValidateFunction {
+  return ajv.compile(schema);
+}
+
 export interface PayloadValidator {
   (data: Record<string, unknown>): Record<string, FieldError> | null;
 }

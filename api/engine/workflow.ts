@@ -1,22 +1,20 @@
 import type { Knex } from 'knex';
-import { Ajv } from 'ajv';
 import type { ValidateFunction } from 'ajv';
 import type { EntityMeta, WorkflowActionMeta } from '../meta/types.ts';
 import type { Repository } from './repository.ts';
 import { normalisePayload } from './repository.ts';
-import { fieldSchema, toFieldErrors } from './payload-schema.ts';
+import { compileSchema, fieldSchema, toFieldErrors } from './payload-schema.ts';
 import { ApiError, badRequest, notFound, validationError } from '../http/errors.ts';
 import { HOOKS } from '../hooks/index.ts';
 import type { ListParams } from './list-params.ts';
 
-const ajv = new Ajv({ allErrors: true, strict: false });
 const paramValidators = new WeakMap<WorkflowActionMeta, ValidateFunction>();
 
 function paramsValidator(a: WorkflowActionMeta): ValidateFunction {
   let v = paramValidators.get(a);
   if (!v) {
     const entries = Object.entries(a.params ?? {});
-    v = ajv.compile({
+    v = compileSchema({
       type: 'object',
       properties: Object.fromEntries(entries.map(([n, f]) => [n, fieldSchema(f)])),
       required: entries.filter(([, f]) => f.required).map(([n]) => n),

@@ -4,6 +4,7 @@ import type { Principal } from '../auth/ability.ts';
 import { SUBJECT_HOOKS } from './subjects.ts';
 import { PAYMENT_HOOKS } from './payments.ts';
 import { REPORT_HOOKS } from './reports.ts';
+import { PENALTY_HOOKS } from './penalties.ts';
 
 /** What a workflow hook receives: the transaction, the entity, the row after the move, the caller. */
 export interface HookContext {
@@ -33,4 +34,5 @@ export const HOOKS: Record<string, WorkflowHook> = {
   ...SUBJECT_HOOKS,
   ...PAYMENT_HOOKS,
   ...REPORT_HOOKS,
+  ...PENALTY_HOOKS,
 };

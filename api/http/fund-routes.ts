@@ -3,7 +3,12 @@ import type { Knex } from 'knex';
 import type { Middleware } from 'koa';
 import type { MetaModel } from '../meta/types.ts';
 import type { AppState, AppContext } from './middleware.ts';
-import { ApiError, notFound, validationError } from './errors.ts';
+import { ApiError, forbidden, notFound, validationError } from './errors.ts';
+import type { EntityMeta } from '../meta/types.ts';
+import { normalisePayload } from '../engine/repository.ts';
+import { compileSchema, fieldSchema, toFieldErrors } from '../engine/payload-schema.ts';
+import { baseValueOn } from '../domain/base-value.ts';
+import { calculateCompensation } from '../domain/compensation.ts';
 import { Repository } from '../engine/repository.ts';
 import { rawBody } from './raw-body.ts';
 import { readPaymentSheet } from '../fund/payment-sheet.ts';
@@ -89,6 +94,32 @@ export function fundRoutes(model: MetaModel, knex: Knex, guard: Middleware<AppSt
     });
   }
 
+  /**
+   * The ecological calculator: the report's compensation formula on ingredients typed in, at the
+   * base value in force on a date, without saving anything. Validated like a report's ingredients.
+   */
+  const calculator = model.menu.flatMap((s) => s.children).find((c) => c.route === 'ecologic-calculator');
+  if (reports && calculator?.action) {
+    const validate = calculatorValidator(reports);
+    router.post('/ecofund/ecologic-calculator', guard, async (ctx) => {
+      if (!ctx.state.principal!.actions.has(calculator.action!)) throw forbidden();
+      const body = (ctx.request.body ?? {}) as Record<string, unknown>;
+      const input = normalisePayload({ ...reports, fields: { report_date: reports.fields.report_date, ingredients: reports.fields.ingredients } }, body);
+      if (!validate(input)) throw validationError(toFieldErrors(reports, validate.errors ?? []));
+      const lines = (input.ingredients as Record<string, string | null>[]).map((l) => ({ pollutant: l.pollutant ?? '', mass: l.mass!, norm: l.norm!, coefficients: [l.coefficient1 ?? '1', l.coefficient2 ?? '1'] }));
+      let base;
+      try { base = baseValueOn(await knex('min_oklads').select('start_date', 'amount'), input.report_date as string); } catch {
+        throw new ApiError('validation', 'errors.base_value_missing', {}, { report_date: { key: 'errors.base_value_missing' } });
+      }
+      const result = calculateCompensation(lines, base.amount);
+      ctx.body = {
+        report_date: input.report_date, base_value: formatTiyin(base.amount), base_value_since: base.start_date,
+        lines: result.lines.map((l) => ({ pollutant: l.ingredient.pollutant, multiples: l.multiples, amount: formatTiyin(l.amount) })),
+        total_multiples: result.totalMultiples, amount: formatTiyin(result.amount),
+      };
+    });
+  }
+
   /** A subject by its INN, within the caller's scope: "subject not found for the INN" otherwise. */
   router.get(`${subjects.path}/by-inn/:inn`, guard, async (ctx) => {
     const inn = String(ctx.params.inn).replace(/\s/g, '');
@@ -128,4 +159,12 @@ export function fundRoutes(model: MetaModel, knex: Knex, guard: Middleware<AppSt
     };
   });
   return router;
+}
+
+function calculatorValidator(reports: EntityMeta) {
+  return compileSchema({
+    type: 'object',
+    required: ['report_date', 'ingredients'],
+    properties: { report_date: fieldSchema({ ...reports.fields.report_date, max: undefined }), ingredients: { ...fieldSchema(reports.fields.ingredients), minItems: 1 } },
+  });
 }

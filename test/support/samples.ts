@@ -15,6 +15,8 @@ export const CONSTRAINT_VALUES: Record<string, Record<string, unknown>> = {
   'income-types': { budget_percent: '26', fund_percent: '74', organisation_percent: '0' },
   fine: { min_multiple: '1', max_multiple: '5' },
   'subject-report-yearly': { period: 'month', month: 3 },
+  // within the sample fine article's interval (1 – 5)
+  'subject-protocols': { fine_multiple: '2' },
 };
 
 /** A valid value for a field, derived from its metadata only. */
