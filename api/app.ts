@@ -10,6 +10,7 @@ import { clientMeta } from './meta/client-meta.ts';
 import { appRoutes } from './http/app-routes.ts';
 import { accessRoutes } from './http/access-routes.ts';
 import { fundRoutes } from './http/fund-routes.ts';
+import { resourceRoutes } from './http/resource-routes.ts';
 
 export interface AppOptions {
   knex: Knex;
@@ -42,6 +43,8 @@ export function createApp({ knex, model, statics = [] }: AppOptions): Koa<AppSta
   });
   const appApi = appRoutes(model, knex, guard);
   api.use(appApi.routes(), appApi.allowedMethods());
+  const resources = resourceRoutes(knex, guard);
+  api.use(resources.routes(), resources.allowedMethods());
   const access = accessRoutes(model, knex, guard);
   api.use(access.routes(), access.allowedMethods());
   if (model.entities.has('payments')) {

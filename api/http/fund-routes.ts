@@ -43,7 +43,7 @@ export function fundRoutes(model: MetaModel, knex: Knex, guard: Middleware<AppSt
     paymentRepo.assertCan('create');
     const id = Number(ctx.params.id);
     await stackRepo.getOne(id, 'update');
-    const { payments: rows, errors } = await readPaymentSheet(await rawBody(ctx, IMPORT_LIMIT));
+    const { payments: rows, errors } = await readPaymentSheet(await rawBody(ctx, IMPORT_LIMIT, 'errors.import_file'));
     const codes = new Map<string, number>((await knex('income_types').select('id', 'code')).map((r: { id: number; code: string }) => [r.code, r.id]));
     rows.forEach((p) => { if (p.income_code && !codes.has(p.income_code)) errors[`rows.${p.row}.income_code`] = { key: 'validation.ref_not_found' }; });
     if (Object.keys(errors).length) throw new ApiError('validation', 'errors.import_rows', {}, errors);
