@@ -1,0 +1,113 @@
+import { useEffect, useState } from 'react';
+import { Box, CircularProgress } from '@mui/material';
+import { Admin, CustomRoutes, Resource, localStorageStore, type I18nProvider } from 'react-admin';
+import { Route } from 'react-router-dom';
+import { authProvider } from './api/authProvider';
+import { dataProvider } from './api/dataProvider';
+import { getSession, clearSession, setLogoutReason } from './api/session';
+import { CODES } from './api/http';
+import { createI18nProvider, currentCode, I18N_CODE, wireLangOf, type WireLang } from './i18n';
+import { rememberedLang } from './lang';
+import { loadMeta, useMetaModel } from './meta/store';
+import { AppLayout } from './layout/AppLayout';
+import { AppNotification } from './layout/AppNotification';
+import { LoginPage } from './layout/LoginPage';
+import { Dashboard } from './pages/Dashboard';
+import { CatchAll } from './pages/CatchAll';
+import { Forbidden } from './pages/Forbidden';
+import { NotFound } from './pages/NotFound';
+import { ErrorPage } from './pages/ErrorPage';
+import { EntityCreate, EntityEdit, EntityList, EntityShow } from './generic/EntityViews';
+import { titleOf } from './generic/fields';
+import { theme } from './theme';
+
+const store = localStorageStore('1', 'ecofond');
+
+/** The language to start in: the one chosen in this browser, else the signed-in user's, else uz. */
+function startLang(): WireLang {
+  const chosen = rememberedLang();
+  if (chosen) return chosen;
+  const code = getSession()?.user.lang_code;
+  return code === 'uk' || code === 'ru' ? code : 'uz';
+}
+
+function Loading() {
+  return (
+    <Box sx={{ height: '100vh', display: 'flex', alignItems: 'center', justifyContent: 'center' }}>
+      <CircularProgress />
+    </Box>
+  );
+}
+
+/**
+ * The whole back-office, generated from /api/meta: one react-admin resource per entity the user
+ * may read (named after its menu route), the menu of the metadata, and pages for the rest.
+ */
+export function App() {
+  const [i18nProvider, setI18nProvider] = useState<I18nProvider | null>(null);
+  const model = useMetaModel();
+
+  useEffect(() => {
+    let cancelled = false;
+    (async () => {
+      const lang = startLang();
+      // react-admin keeps the locale in its store; start both at the same language
+      store.setItem('locale', I18N_CODE[lang]);
+      const provider = await createI18nProvider(lang);
+      if (getSession()) {
+        try {
+          await loadMeta(lang);
+        } catch (err) {
+          // an expired session signs in again; other failures show on the pages
+          const e = err as { status?: number; body?: { code?: number } };
+          if (e.status === 401) {
+            clearSession();
+            setLogoutReason(e.body?.code === CODES.sessionExpired ? 'admin.errors.session_expired' : 'ra.notification.logged_out');
+          }
+        }
+      }
+      if (!cancelled) setI18nProvider(provider);
+    })();
+    return () => { cancelled = true; };
+  }, []);
+
+  if (!i18nProvider) return <Loading />;
+
+  return (
+    <Admin
+      title="admin.title"
+      dataProvider={dataProvider}
+      authProvider={authProvider}
+      i18nProvider={i18nProvider}
+      store={store}
+      theme={theme}
+      layout={AppLayout}
+      loginPage={LoginPage}
+      dashboard={Dashboard}
+      catchAll={CatchAll}
+      accessDenied={() => <Forbidden />}
+      error={ErrorPage}
+      notification={AppNotification}
+      loading={Loading}
+      requireAuth
+      disableTelemetry
+    >
+      {model && [...model.byResource.entries()].map(([name, e]) => (
+        <Resource
+          key={name}
+          name={name}
+          list={EntityList}
+          create={EntityCreate}
+          edit={EntityEdit}
+          show={EntityShow}
+          recordRepresentation={(r) => titleOf(e, r, wireLangOf(currentCode()))}
+        />
+      ))}
+      <CustomRoutes>
+        <Route path="/error-403" element={<Forbidden />} />
+        <Route path="/error-404" element={<NotFound />} />
+        <Route path="/error" element={<ErrorPage />} />
+      </CustomRoutes>
+    </Admin>
+  );
+}

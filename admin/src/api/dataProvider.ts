@@ -1,0 +1,89 @@
+import simpleRestProvider from 'ra-data-simple-rest';
+import { HttpError, type DataProvider, type SortPayload } from 'react-admin';
+import { fetchJson, filenameOf, LONG_TIMEOUT, request, requestBlob } from './http';
+import { getMetaModel } from '../meta/store';
+import type { EntityMeta } from '../meta/types';
+
+/**
+ * react-admin's simple REST protocol, which the API speaks as it is (`sort`, `range`, `filter`,
+ * Content-Range), with three changes: a resource is mapped to its entity's API path; bulk delete
+ * is one `POST path/delete-many`; and field errors of a three-language text are moved to its Uzbek
+ * input, where the form can show them.
+ */
+const rest = simpleRestProvider('', fetchJson);
+
+function entityOf(resource: string): EntityMeta {
+  const e = getMetaModel()?.entity(resource);
+  if (!e) throw new HttpError('ra.notification.data_provider_error', 404);
+  return e;
+}
+
+/** `/api/ecofund-sprav/areas` → `api/ecofund-sprav/areas` (simple-rest puts the slash back). */
+const pathOf = (resource: string) => entityOf(resource).path.replace(/^\//, '');
+
+function moveFieldErrors(e: EntityMeta, err: unknown): never {
+  if (err instanceof HttpError && err.body?.errors) {
+    const errors: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(err.body.errors as Record<string, unknown>)) {
+      const f = e.fields.find((x) => x.name === k);
+      errors[f?.type === 'text3' ? `${k}.uz` : k] = v;
+    }
+    throw new HttpError(err.message, err.status, { ...err.body, errors });
+  }
+  throw err;
+}
+
+/** Range filters arrive as `from_x` / `to_x` (the inputs are named so); empty values are dropped. */
+function cleanFilter(filter: Record<string, unknown> | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(filter ?? {})) {
+    if (v === '' || v === null || v === undefined) continue;
+    if (Array.isArray(v) && !v.length) continue;
+    out[k] = v;
+  }
+  return out;
+}
+
+export interface ExportParams {
+  filter: Record<string, unknown>;
+  sort: SortPayload;
+}
+
+export interface EcofondDataProvider extends DataProvider {
+  /** Downloads the server's Excel export of a list with its filters and sort. */
+  exportXlsx(resource: string, params: ExportParams): Promise<{ filename: string }>;
+}
+
+export const dataProvider: EcofondDataProvider = {
+  getList: (resource, params) => rest.getList(pathOf(resource), { ...params, filter: cleanFilter(params.filter) }),
+  getOne: (resource, params) => rest.getOne(pathOf(resource), params),
+  getMany: (resource, params) => rest.getMany(pathOf(resource), params),
+  getManyReference: (resource, params) => rest.getManyReference(pathOf(resource), { ...params, filter: cleanFilter(params.filter) }),
+  create: (resource, params) => rest.create(pathOf(resource), params).catch((err) => moveFieldErrors(entityOf(resource), err)),
+  update: (resource, params) => rest.update(pathOf(resource), params).catch((err) => moveFieldErrors(entityOf(resource), err)),
+  updateMany: (resource, params) => rest.updateMany(pathOf(resource), params),
+  delete: (resource, params) => rest.delete(pathOf(resource), params),
+  async deleteMany(resource, params) {
+    const res = await request(`/${pathOf(resource)}/delete-many`, { method: 'POST', body: { ids: params.ids } });
+    const json = (await res.json()) as { data: (string | number)[] };
+    return { data: json.data };
+  },
+  async exportXlsx(resource, { filter, sort }) {
+    const e = entityOf(resource);
+    const query = new URLSearchParams({ sort: JSON.stringify([sort.field, sort.order]), filter: JSON.stringify(cleanFilter(filter)) });
+    const { res, blob } = await requestBlob(`${e.path}/export?${query}`, {
+      timeout: LONG_TIMEOUT,
+      headers: { Accept: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' },
+    });
+    const filename = filenameOf(res, `${e.name}.xlsx`);
+    const url = URL.createObjectURL(blob);
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = filename;
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 60_000);
+    return { filename };
+  },
+};

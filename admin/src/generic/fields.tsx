@@ -1,0 +1,166 @@
+import { Box, Chip, Stack, Table, TableBody, TableCell, TableHead, TableRow, Tooltip, Typography } from '@mui/material';
+import CheckIcon from '@mui/icons-material/Check';
+import CloseIcon from '@mui/icons-material/Close';
+import { ReferenceArrayField, ReferenceField, RecordContextProvider, useListContext, useLocaleState, useRecordContext, useTranslate, type RaRecord } from 'react-admin';
+import { useMeta } from '../meta/store';
+import type { EntityMeta, FieldMeta } from '../meta/types';
+import { wireLangOf } from '../i18n';
+import { formatDate, formatDateTime, formatNumber, formatPassport, formatPhone, text3, truncate, type Lang } from './format';
+
+/** The language shown, as the API spells it. */
+export function useLang(): Lang {
+  const [locale] = useLocaleState();
+  return wireLangOf(locale);
+}
+
+function get(record: RaRecord | undefined, path: string): unknown {
+  return path.split('.').reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), record);
+}
+
+/** The text that names a row of an entity: its title field, in the language shown. */
+export function titleOf(e: EntityMeta | undefined, record: RaRecord | undefined, lang: Lang): string {
+  if (!record) return '';
+  const v = e ? record[e.titleField] : undefined;
+  const s = text3(v, lang);
+  return s || (record.id !== undefined ? `#${record.id}` : '');
+}
+
+export function RecordTitle({ entity }: { entity?: EntityMeta }) {
+  const record = useRecordContext();
+  const lang = useLang();
+  return <span>{titleOf(entity, record, lang)}</span>;
+}
+
+/** A list cell with long text cut with an ellipsis; the whole text shows on hover. */
+function Clipped({ text, inList, max = 80 }: { text: string; inList?: boolean; max?: number }) {
+  if (!inList || text.length <= max) return <span style={{ whiteSpace: inList ? 'nowrap' : 'pre-wrap' }}>{text}</span>;
+  return (
+    <Tooltip title={text}>
+      <span style={{ whiteSpace: 'nowrap' }}>{truncate(text, max)}</span>
+    </Tooltip>
+  );
+}
+
+export interface MetaFieldProps {
+  field: FieldMeta;
+  /** for Datagrid's header: the sort key and the caption key */
+  source: string;
+  label?: string;
+  sortable?: boolean;
+  inList?: boolean;
+  textAlign?: 'left' | 'right';
+}
+
+/** Shows one value of the current record by its field kind. */
+export function MetaField({ field, inList }: MetaFieldProps) {
+  const record = useRecordContext();
+  const lang = useLang();
+  const translate = useTranslate();
+  const model = useMeta();
+  if (!record) return null;
+  const v = get(record, field.name);
+  const empty = v === null || v === undefined || v === '';
+  switch (field.type) {
+    case 'text3':
+      return <Clipped text={text3(v, lang)} inList={inList} />;
+    case 'string':
+      if (empty) return null;
+      if (field.format === 'phone') return <span style={{ whiteSpace: 'nowrap' }}>{formatPhone(v)}</span>;
+      if (field.format === 'passport') return <span style={{ whiteSpace: 'nowrap' }}>{formatPassport(v)}</span>;
+      return <Clipped text={String(v)} inList={inList} />;
+    case 'text':
+      return empty ? null : <Clipped text={String(v)} inList={inList} max={60} />;
+    case 'integer':
+      return empty ? null : <span>{String(v)}</span>;
+    case 'decimal':
+    case 'money':
+      return empty ? null : <span style={{ whiteSpace: 'nowrap' }}>{formatNumber(v, 2)}</span>;
+    case 'boolean':
+      if (empty) return null;
+      return v ? (
+        <CheckIcon fontSize="small" color="success" titleAccess={translate('ra.boolean.true')} data-value="true" />
+      ) : (
+        <CloseIcon fontSize="small" color="disabled" titleAccess={translate('ra.boolean.false')} data-value="false" />
+      );
+    case 'date':
+      return empty ? null : <span style={{ whiteSpace: 'nowrap' }}>{formatDate(v)}</span>;
+    case 'datetime':
+      return empty ? null : <span style={{ whiteSpace: 'nowrap' }}>{formatDateTime(v)}</span>;
+    case 'enum':
+      return empty ? null : <span>{translate(`enums.${field.name}.${String(v)}`)}</span>;
+    case 'ref': {
+      const reference = model.resourceOf(field.ref);
+      if (empty) return null;
+      if (!reference) return <span>#{String(v)}</span>;
+      return (
+        <ReferenceField source={field.name} reference={reference} link={false}>
+          <RecordTitle entity={model.byName.get(field.ref!)} />
+        </ReferenceField>
+      );
+    }
+    case 'refs': {
+      const reference = model.resourceOf(field.ref);
+      if (!Array.isArray(v) || !v.length) return null;
+      if (!reference) return <span>{v.join(', ')}</span>;
+      return (
+        <ReferenceArrayField source={field.name} reference={reference}>
+          <RefChips entity={model.byName.get(field.ref!)} />
+        </ReferenceArrayField>
+      );
+    }
+    case 'file':
+    case 'image':
+      return empty ? <Typography variant="body2" color="text.secondary">{translate(field.type === 'image' ? 'admin.empty.no_photo' : 'admin.empty.no_files')}</Typography> : <span>#{String(v)}</span>;
+    case 'files':
+      return Array.isArray(v) && v.length ? <span>{v.length}</span> : <Typography variant="body2" color="text.secondary">{translate('admin.empty.no_files')}</Typography>;
+    case 'point': {
+      const p = v as { lat?: number; lng?: number } | null;
+      return p && typeof p.lat === 'number' && typeof p.lng === 'number'
+        ? <span style={{ whiteSpace: 'nowrap' }}>{p.lat.toFixed(5)}, {p.lng.toFixed(5)}</span>
+        : null;
+    }
+    case 'password':
+      return null;
+    case 'children': {
+      const rows = Array.isArray(v) ? (v as RaRecord[]) : [];
+      if (inList) return <span>{rows.length}</span>;
+      return <ChildrenTable field={field} rows={rows} />;
+    }
+    default:
+      return empty ? null : <span>{String(v)}</span>;
+  }
+}
+
+function RefChips({ entity }: { entity?: EntityMeta }) {
+  const { data } = useListContext();
+  const lang = useLang();
+  return (
+    <Stack direction="row" spacing={0.5} sx={{ flexWrap: 'wrap' }}>
+      {(data ?? []).map((r) => <Chip key={r.id} size="small" label={titleOf(entity, r, lang)} />)}
+    </Stack>
+  );
+}
+
+function ChildrenTable({ field, rows }: { field: FieldMeta; rows: RaRecord[] }) {
+  const translate = useTranslate();
+  const cols = (field.fields ?? []).filter((f) => !f.hidden);
+  if (!rows.length) return <Typography variant="body2" color="text.secondary">{translate('admin.children.empty')}</Typography>;
+  return (
+    <Box sx={{ overflowX: 'auto' }}>
+      <Table size="small">
+        <TableHead>
+          <TableRow>{cols.map((c) => <TableCell key={c.name}>{translate(c.label)}</TableCell>)}</TableRow>
+        </TableHead>
+        <TableBody>
+          {rows.map((r, i) => (
+            <RecordContextProvider key={r.id ?? i} value={r}>
+              <TableRow>
+                {cols.map((c) => <TableCell key={c.name}><MetaField field={c} source={c.name} inList /></TableCell>)}
+              </TableRow>
+            </RecordContextProvider>
+          ))}
+        </TableBody>
+      </Table>
+    </Box>
+  );
+}

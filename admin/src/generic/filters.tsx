@@ -1,0 +1,109 @@
+import type { ReactElement } from 'react';
+import {
+  AutocompleteArrayInput, AutocompleteInput, DateInput, NullableBooleanInput, NumberInput, ReferenceArrayInput, ReferenceInput,
+  SearchInput, SelectArrayInput, SelectInput, TextInput,
+} from 'react-admin';
+import type { MetaModel } from '../meta/model';
+import type { EntityMeta, FilterMeta } from '../meta/types';
+import { titleOf } from './fields';
+import type { Lang } from './format';
+import { i18n } from '../i18n';
+
+type Translate = (key: string, options?: Record<string, unknown>) => string;
+
+/**
+ * The filter inputs of a list, by each filter's op and its field's kind: a search box; an equality
+ * (a reference as an autocomplete, an enum as a select, a flag as yes/no); a range as two inputs
+ * named `from_<name>` and `to_<name>` (what the API reads); a yes/no flag; a set of values.
+ */
+export function filterInputs(e: EntityMeta, model: MetaModel, translate: Translate, lang: Lang): ReactElement[] {
+  const out: ReactElement[] = [];
+  for (const f of e.list.filters) out.push(...filterInput({ ...f, label: labelKey(f) }, model, translate, lang));
+  return out;
+}
+
+/**
+ * The caption key of a filter. The API names a filter that is not a declared field
+ * `filters.<name>`; for a system column (created_at…) that key may not exist while
+ * `fields.<name>` does.
+ */
+function labelKey(f: FilterMeta): string {
+  if (i18n.exists(f.label) || !i18n.exists(`fields.${f.name}`)) return f.label;
+  return `fields.${f.name}`;
+}
+
+function refProps(f: FilterMeta, model: MetaModel, lang: Lang) {
+  const reference = model.resourceOf(f.ref);
+  const target = f.ref ? model.byName.get(f.ref) : undefined;
+  if (!reference || !target) return null;
+  const search = target.list.filters.find((x) => x.op === 'search')?.name;
+  return {
+    reference,
+    sort: { field: target.list.sort[0], order: target.list.sort[1].toUpperCase() as 'ASC' | 'DESC' },
+    optionText: (r: Record<string, unknown>) => titleOf(target, r as never, lang),
+    filterToQuery: (q: string) => (search && q ? { [search]: q } : {}),
+  };
+}
+
+function filterInput(f: FilterMeta, model: MetaModel, translate: Translate, lang: Lang): ReactElement[] {
+  const alwaysOn = f.alwaysOn ?? false;
+  const key = f.name;
+  switch (f.op) {
+    case 'search':
+      return [<SearchInput key={key} source={f.name} alwaysOn={alwaysOn} placeholder={translate(f.label)} data-testid={`filter-${f.name}`} />];
+    case 'bool':
+      return [<NullableBooleanInput key={key} source={f.name} label={f.label} alwaysOn={alwaysOn} />];
+    case 'range': {
+      const label = translate(f.label);
+      const from = <>{translate('admin.filter.from', { label })}</>;
+      const to = <>{translate('admin.filter.to', { label })}</>;
+      if (f.fieldType === 'date' || f.fieldType === 'datetime') {
+        return [
+          <DateInput key={`from_${key}`} source={`from_${f.name}`} label={from} alwaysOn={alwaysOn} />,
+          <DateInput key={`to_${key}`} source={`to_${f.name}`} label={to} alwaysOn={alwaysOn} />,
+        ];
+      }
+      return [
+        <NumberInput key={`from_${key}`} source={`from_${f.name}`} label={from} alwaysOn={alwaysOn} />,
+        <NumberInput key={`to_${key}`} source={`to_${f.name}`} label={to} alwaysOn={alwaysOn} />,
+      ];
+    }
+    case 'in': {
+      if (f.fieldType === 'ref' || f.fieldType === 'refs') {
+        const p = refProps(f, model, lang);
+        if (p) {
+          return [
+            <ReferenceArrayInput key={key} source={f.name} reference={p.reference} sort={p.sort} alwaysOn={alwaysOn}>
+              <AutocompleteArrayInput label={f.label} optionText={p.optionText} filterToQuery={p.filterToQuery} />
+            </ReferenceArrayInput>,
+          ];
+        }
+      }
+      if (f.values) {
+        return [<SelectArrayInput key={key} source={f.name} label={f.label} alwaysOn={alwaysOn} choices={f.values.map((v) => ({ id: v, name: `enums.${f.name}.${v}` }))} />];
+      }
+      return [<TextInput key={key} source={f.name} label={f.label} alwaysOn={alwaysOn} />];
+    }
+    case 'eq':
+    default: {
+      if (f.fieldType === 'ref' || f.fieldType === 'refs') {
+        const p = refProps(f, model, lang);
+        if (p) {
+          return [
+            <ReferenceInput key={key} source={f.name} reference={p.reference} sort={p.sort} alwaysOn={alwaysOn}>
+              <AutocompleteInput label={f.label} optionText={p.optionText} filterToQuery={p.filterToQuery} sx={{ minWidth: 240 }} />
+            </ReferenceInput>,
+          ];
+        }
+        return [<NumberInput key={key} source={f.name} label={f.label} alwaysOn={alwaysOn} />];
+      }
+      if (f.fieldType === 'enum' && f.values) {
+        return [<SelectInput key={key} source={f.name} label={f.label} alwaysOn={alwaysOn} choices={f.values.map((v) => ({ id: v, name: `enums.${f.name}.${v}` }))} sx={{ minWidth: 200 }} />];
+      }
+      if (f.fieldType === 'boolean') return [<NullableBooleanInput key={key} source={f.name} label={f.label} alwaysOn={alwaysOn} />];
+      if (f.fieldType === 'integer') return [<NumberInput key={key} source={f.name} label={f.label} alwaysOn={alwaysOn} />];
+      if (f.fieldType === 'date') return [<DateInput key={key} source={f.name} label={f.label} alwaysOn={alwaysOn} />];
+      return [<TextInput key={key} source={f.name} label={f.label} alwaysOn={alwaysOn} />];
+    }
+  }
+}

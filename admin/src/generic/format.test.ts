@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { formatDate, formatDateTime, formatNumber, formatPassport, formatPhone, parsePassport, parsePhone, text3, todayTashkent, truncate } from './format';
+
+describe('formats of the spec', () => {
+  it('numbers: two decimals, space thousands, exact on decimal strings', () => {
+    expect(formatNumber('1234567.5')).toBe('1 234 567.50');
+    expect(formatNumber(1234567.5)).toBe('1 234 567.50');
+    expect(formatNumber('412000.00')).toBe('412 000.00');
+    expect(formatNumber('0')).toBe('0.00');
+    expect(formatNumber('-1234.5')).toBe('-1 234.50');
+    expect(formatNumber('99999999999999999.995')).toBe('100 000 000 000 000 000.00');
+    expect(formatNumber('1.005')).toBe('1.01');
+    expect(formatNumber('-0.001')).toBe('0.00');
+    expect(formatNumber(206, 0)).toBe('206');
+    expect(formatNumber(null)).toBe('');
+    expect(formatNumber('abc')).toBe('abc');
+  });
+
+  it('phones: (XX) XXX-XX-XX over nine digits', () => {
+    expect(formatPhone('901234567')).toBe('(90) 123-45-67');
+    expect(formatPhone('9012')).toBe('(90) 12');
+    expect(formatPhone('9')).toBe('(9');
+    expect(parsePhone('(90) 123-45-67')).toBe('901234567');
+    expect(parsePhone('+998 90 123 45 67')).toBe('901234567');
+    expect(parsePhone('90123456789')).toBe('901234567');
+  });
+
+  it('passports: two letters, a space, seven digits', () => {
+    expect(formatPassport('AA1234567')).toBe('AA 1234567');
+    expect(parsePassport('aa 1234567')).toBe('AA1234567');
+  });
+
+  it('dates in Tashkent', () => {
+    expect(formatDate('2024-03-05')).toBe('05.03.2024');
+    expect(formatDateTime('2024-03-04T20:07:00Z')).toBe('05.03.2024 01:07');
+    expect(todayTashkent(new Date('2024-12-31T19:30:00Z'))).toBe('2025-01-01');
+  });
+
+  it('three-language text falls back to Uzbek Latin', () => {
+    const t = { uz: 'Oltinkoʻl tumani', uk: 'Олтинкўл тумани', ru: 'Алтынкульский район' };
+    expect(text3(t, 'uk')).toBe('Олтинкўл тумани');
+    expect(text3({ uz: 'Faqat lotin', uk: null, ru: '' }, 'ru')).toBe('Faqat lotin');
+    expect(text3(null, 'uz')).toBe('');
+  });
+
+  it('long text ends with an ellipsis', () => {
+    expect(truncate('a'.repeat(100), 10)).toBe(`${'a'.repeat(9)}…`);
+    expect(truncate('short', 10)).toBe('short');
+  });
+});

@@ -1,0 +1,107 @@
+/**
+ * How values look on screen (spec §9): numbers with two decimals and space-separated thousands
+ * ("1 234 567.50"), phones as (XX) XXX-XX-XX over their nine stored digits, passports as
+ * "AA 1234567", dates as DD.MM.YYYY in Tashkent's calendar. No Intl locale data is used, so
+ * nothing Ukrainian can leak into Uzbek Cyrillic.
+ */
+
+export type Text3 = { uz?: string | null; uk?: string | null; ru?: string | null };
+export type Lang = 'uz' | 'uk' | 'ru';
+
+/** "1234567.5" → "1 234 567.50"; keeps the exact digits of decimal strings (no float rounding). */
+export function formatNumber(value: unknown, decimals = 2): string {
+  if (value === null || value === undefined || value === '') return '';
+  let s = typeof value === 'number' ? value.toFixed(Math.max(decimals, 0)) : String(value).trim();
+  if (!/^-?\d+(\.\d+)?$/.test(s)) return String(value);
+  const neg = s.startsWith('-');
+  if (neg) s = s.slice(1);
+  let [int, frac = ''] = s.split('.');
+  if (frac.length > decimals) {
+    // round half up on the decimal string
+    const n = BigInt(int + frac.slice(0, decimals)) + (Number(frac[decimals]) >= 5 ? 1n : 0n);
+    const digits = n.toString().padStart(decimals + 1, '0');
+    int = digits.slice(0, digits.length - decimals);
+    frac = digits.slice(digits.length - decimals);
+  } else {
+    frac = frac.padEnd(decimals, '0');
+  }
+  const grouped = int.replace(/^0+(?=\d)/, '').replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
+  const out = decimals > 0 ? `${grouped}.${frac}` : grouped;
+  return neg && /[1-9]/.test(out) ? `-${out}` : out;
+}
+
+/** Nine digits → "(90) 123-45-67"; partial input is formatted as far as it goes. */
+export function formatPhone(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  const d = String(value).replace(/\D/g, '').slice(0, 9);
+  if (!d) return '';
+  let out = `(${d.slice(0, 2)}`;
+  if (d.length >= 2) out += ')';
+  if (d.length > 2) out += ` ${d.slice(2, 5)}`;
+  if (d.length > 5) out += `-${d.slice(5, 7)}`;
+  if (d.length > 7) out += `-${d.slice(7, 9)}`;
+  return out;
+}
+
+/** Typed phone → its nine digits (a leading 998 country code is dropped). */
+export function parsePhone(value: string): string {
+  let d = String(value ?? '').replace(/\D/g, '');
+  if (d.length > 9 && d.startsWith('998')) d = d.slice(3);
+  return d.slice(0, 9);
+}
+
+/** "AA1234567" → "AA 1234567" */
+export function formatPassport(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  const s = String(value).replace(/\s+/g, '').toUpperCase();
+  return s.length > 2 ? `${s.slice(0, 2)} ${s.slice(2)}` : s;
+}
+
+export function parsePassport(value: string): string {
+  return String(value ?? '').replace(/\s+/g, '').toUpperCase().slice(0, 9);
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** "2024-03-05" (or a timestamp) → "05.03.2024" */
+export function formatDate(value: unknown): string {
+  if (!value) return '';
+  const s = String(value);
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
+  if (m) return `${m[3]}.${m[2]}.${m[1]}`;
+  const parts = tashkentParts(s);
+  return parts ? `${parts.d}.${parts.mo}.${parts.y}` : s;
+}
+
+/** A timestamp → "05.03.2024 14:07" in Tashkent time (UTC+5, no daylight saving). */
+export function formatDateTime(value: unknown): string {
+  if (!value) return '';
+  const parts = tashkentParts(String(value));
+  return parts ? `${parts.d}.${parts.mo}.${parts.y} ${parts.h}:${parts.mi}` : String(value);
+}
+
+function tashkentParts(s: string) {
+  const t = Date.parse(s);
+  if (Number.isNaN(t)) return null;
+  const d = new Date(t + 5 * 3600_000);
+  return { y: d.getUTCFullYear(), mo: pad(d.getUTCMonth() + 1), d: pad(d.getUTCDate()), h: pad(d.getUTCHours()), mi: pad(d.getUTCMinutes()) };
+}
+
+/** Today in Tashkent as YYYY-MM-DD (the API's "today" for max:'today' dates). */
+export function todayTashkent(now = new Date()): string {
+  const d = new Date(now.getTime() + 5 * 3600_000);
+  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
+}
+
+/** A three-language text in the language shown, falling back to Uzbek Latin. */
+export function text3(value: unknown, lang: Lang): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value !== 'object') return String(value);
+  const t = value as Text3;
+  return (t[lang] || t.uz || t.ru || t.uk || '') as string;
+}
+
+/** The `Text` of a cell: long text cut with an ellipsis. */
+export function truncate(s: string, max = 80): string {
+  return s.length > max ? `${s.slice(0, max - 1).trimEnd()}…` : s;
+}

@@ -1,0 +1,206 @@
+import { lazy, Suspense, type ReactNode } from 'react';
+import { Box, Typography } from '@mui/material';
+import UploadFileIcon from '@mui/icons-material/UploadFile';
+import {
+  ArrayInput, AutocompleteArrayInput, AutocompleteInput, BooleanInput, DateInput, DateTimeInput, Labeled, NumberInput, PasswordInput,
+  ReferenceArrayInput, ReferenceInput, SelectInput, SimpleFormIterator, TextInput, required, useTranslate,
+  type Validator,
+} from 'react-admin';
+import { useMeta } from '../meta/store';
+import type { EntityMeta, FieldMeta } from '../meta/types';
+import type { MetaModel } from '../meta/model';
+import { formatPassport, formatPhone, parsePassport, parsePhone, todayTashkent } from './format';
+import { MetaField, titleOf, useLang } from './fields';
+
+/** The OpenLayers picker is heavy: it loads as its own chunk, the first time a form has a point. */
+const PointInput = lazy(() => import('./PointInput'));
+
+type Message = string | { message: string; args: Record<string, unknown> };
+
+/**
+ * Client-side checks from the metadata, with the API's own caption keys as messages, so that a
+ * form says what the server would say before it is sent. The server checks everything again; its
+ * field errors show beside the same inputs.
+ */
+export function validatorsFor(f: FieldMeta, opts: { skipRequired?: boolean } = {}): Validator[] {
+  const out: Validator[] = [];
+  if (f.required && f.type !== 'boolean' && !opts.skipRequired) out.push(required('validation.required'));
+  const str = (fn: (s: string) => Message | undefined): Validator => (v: unknown) => (typeof v === 'string' && v !== '' ? fn(v) : undefined);
+  if (f.type === 'string' || f.type === 'text' || f.type === 'text3') {
+    const max = f.maxLength ?? (f.type === 'string' ? 255 : f.type === 'text3' ? 1000 : undefined);
+    if (max) out.push(str((s) => (s.length > max ? { message: 'validation.max_length', args: { limit: max } } : undefined)));
+    if (f.minLength) out.push(str((s) => (s.length < f.minLength! ? { message: 'validation.min_length', args: { limit: f.minLength } } : undefined)));
+  }
+  if (f.type === 'string' && f.pattern) {
+    const re = new RegExp(f.pattern);
+    out.push(str((s) => (re.test(s) ? undefined : f.format ? `validation.${f.format}` : 'validation.wrong_format')));
+  }
+  if (f.type === 'decimal' || f.type === 'money') {
+    const scale = f.type === 'money' ? 2 : f.scale ?? 4;
+    const re = new RegExp(`^-?\\d+(\\.\\d{1,${scale}})?$`);
+    out.push((v: unknown) => {
+      if (v === null || v === undefined || v === '') return undefined;
+      return re.test(String(v)) ? undefined : { message: f.type === 'money' ? 'validation.money' : 'validation.decimal', args: { scale } };
+    });
+  }
+  if ((f.type === 'integer' || f.type === 'decimal' || f.type === 'money') && (typeof f.min === 'number' || typeof f.max === 'number')) {
+    out.push((v: unknown) => {
+      if (v === null || v === undefined || v === '') return undefined;
+      const n = Number(v);
+      if (Number.isNaN(n)) return undefined;
+      const bad = (typeof f.min === 'number' && n < f.min) || (typeof f.max === 'number' && n > f.max);
+      return bad ? { message: 'validation.interval', args: { min: f.min ?? '', max: f.max ?? '' } } : undefined;
+    });
+  }
+  if ((f.type === 'date' || f.type === 'datetime') && f.max === 'today') {
+    out.push((v: unknown) => (typeof v === 'string' && v.slice(0, 10) > todayTashkent() ? 'validation.future_date' : undefined));
+  }
+  return out;
+}
+
+/** True when the user may not type into the field (read-only, computed, copied from a reference). */
+export const isDerived = (f: FieldMeta) => !!(f.readOnly || f.computedBy || f.from);
+
+function FilePlaceholder({ field }: { field: FieldMeta }) {
+  const translate = useTranslate();
+  return (
+    <Labeled label={field.label} sx={{ mb: 2 }}>
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, color: 'text.disabled', border: 1, borderColor: 'divider', borderStyle: 'dashed', borderRadius: 1, px: 2, py: 1.5 }} data-testid={`file-placeholder-${field.name}`}>
+        <UploadFileIcon fontSize="small" />
+        <Typography variant="body2">{translate('admin.file.not_available')}</Typography>
+      </Box>
+    </Labeled>
+  );
+}
+
+function Text3Input({ field, disabled }: { field: FieldMeta; disabled?: boolean }) {
+  const translate = useTranslate();
+  const all = validatorsFor(field);
+  const lengthOnly = validatorsFor(field, { skipRequired: true });
+  const multiline = (field.maxLength ?? 1000) > 255;
+  return (
+    <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', width: '100%' }}>
+      {(['uz', 'uk', 'ru'] as const).map((l) => (
+        <TextInput
+          key={l}
+          source={`${field.name}.${l}`}
+          label={<>{translate(field.label)} ({translate(`admin.form.lang_${l}`)}){l === 'uz' && field.required ? <span aria-hidden="true">&thinsp;*</span> : null}</>}
+          validate={l === 'uz' ? all : lengthOnly}
+          multiline={multiline}
+          disabled={disabled}
+          sx={{ flex: '1 1 260px' }}
+        />
+      ))}
+    </Box>
+  );
+}
+
+function RefInput({ field, model, multiple, disabled }: { field: FieldMeta; model: MetaModel; multiple?: boolean; disabled?: boolean }) {
+  const lang = useLang();
+  const reference = model.resourceOf(field.ref);
+  const target = field.ref ? model.byName.get(field.ref) : undefined;
+  if (!reference || !target) return <NumberInput source={field.name} label={field.label} disabled={disabled} validate={validatorsFor(field)} />;
+  const search = target.list.filters.find((x) => x.op === 'search')?.name;
+  const filterToQuery = (q: string) => (search && q ? { [search]: q } : {});
+  const sort = { field: target.list.sort[0], order: target.list.sort[1].toUpperCase() as 'ASC' | 'DESC' };
+  const optionText = (r: Record<string, unknown>) => titleOf(target, r as never, lang);
+  if (multiple) {
+    return (
+      <ReferenceArrayInput source={field.name} reference={reference} sort={sort} perPage={50}>
+        <AutocompleteArrayInput label={field.label} optionText={optionText} filterToQuery={filterToQuery} validate={validatorsFor(field)} disabled={disabled} />
+      </ReferenceArrayInput>
+    );
+  }
+  return (
+    <ReferenceInput source={field.name} reference={reference} sort={sort} perPage={25}>
+      <AutocompleteInput label={field.label} optionText={optionText} filterToQuery={filterToQuery} validate={validatorsFor(field)} disabled={disabled} />
+    </ReferenceInput>
+  );
+}
+
+/** The input of one field, by its kind. */
+export function MetaInput({ field, mode }: { field: FieldMeta; mode: 'create' | 'edit'; source?: string }): ReactNode {
+  const model = useMeta();
+  const translate = useTranslate();
+  if (field.hidden) return null;
+  if (isDerived(field)) {
+    if (mode === 'create') return null;
+    return (
+      <Labeled label={field.label} sx={{ mb: 2 }}>
+        <MetaField field={field} source={field.name} />
+      </Labeled>
+    );
+  }
+  const v = validatorsFor(field);
+  const common = { source: field.name, label: field.label, validate: v };
+  switch (field.type) {
+    case 'text3':
+      return <Text3Input field={field} />;
+    case 'string':
+      if (field.format === 'phone') {
+        return <TextInput {...common} format={formatPhone} parse={parsePhone} placeholder="(90) 123-45-67" slotProps={{ htmlInput: { inputMode: 'tel' } }} />;
+      }
+      if (field.format === 'passport') {
+        return <TextInput {...common} format={formatPassport} parse={parsePassport} placeholder="AA 1234567" />;
+      }
+      return <TextInput {...common} />;
+    case 'text':
+      return <TextInput {...common} multiline minRows={3} />;
+    case 'password': {
+      // a new row needs one; on an existing row an empty password leaves it as it is
+      const checks = validatorsFor(field, { skipRequired: mode === 'edit' });
+      checks.push((x: unknown) => (typeof x === 'string' && x !== '' && x.length < 6 ? { message: 'validation.min_length', args: { limit: 6 } } : undefined));
+      return <PasswordInput source={field.name} label={field.label} validate={checks} autoComplete="new-password" />;
+    }
+    case 'integer':
+      return <NumberInput {...common} step={1} />;
+    case 'decimal':
+    case 'money':
+      return (
+        <TextInput
+          {...common}
+          parse={(s: string) => (s === '' ? null : s.replace(/\s+/g, '').replace(',', '.'))}
+          slotProps={{ htmlInput: { inputMode: 'decimal' } }}
+        />
+      );
+    case 'boolean':
+      return <BooleanInput source={field.name} label={field.label} />;
+    case 'date':
+      return <DateInput {...common} slotProps={field.max === 'today' ? { htmlInput: { max: todayTashkent() } } : undefined} />;
+    case 'datetime':
+      return <DateTimeInput {...common} />;
+    case 'enum':
+      return <SelectInput {...common} choices={(field.values ?? []).map((x) => ({ id: x, name: `enums.${field.name}.${x}` }))} />;
+    case 'ref':
+      return <RefInput field={field} model={model} />;
+    case 'refs':
+      return <RefInput field={field} model={model} multiple />;
+    case 'file':
+    case 'files':
+    case 'image':
+      return <FilePlaceholder field={field} />;
+    case 'point':
+      return (
+        <Suspense fallback={<Typography variant="body2" color="text.secondary" sx={{ my: 2 }}>{translate('admin.map.loading')}</Typography>}>
+          <PointInput source={field.name} label={field.label} required={field.required} />
+        </Suspense>
+      );
+    case 'children':
+      return (
+        <ArrayInput source={field.name} label={field.label}>
+          <SimpleFormIterator inline>
+            {(field.fields ?? []).filter((c) => !c.hidden && !isDerived(c)).map((c) => <MetaInput key={c.name} source={c.name} field={c} mode={mode} />)}
+          </SimpleFormIterator>
+        </ArrayInput>
+      );
+    default:
+      return <TextInput {...common} />;
+  }
+}
+
+/** The default values of a new row, from the metadata's `default`s. */
+export function defaultsOf(e: EntityMeta): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const f of e.fields) if (f.default !== undefined) out[f.name] = f.default;
+  return out;
+}

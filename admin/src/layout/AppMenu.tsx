@@ -1,0 +1,71 @@
+import { useState } from 'react';
+import { Collapse, List, ListItemButton, ListItemIcon, ListItemText, Tooltip } from '@mui/material';
+import ExpandLess from '@mui/icons-material/ExpandLess';
+import ExpandMore from '@mui/icons-material/ExpandMore';
+import DashboardIcon from '@mui/icons-material/Dashboard';
+import { Menu, MenuItemLink, useSidebarState, useTranslate } from 'react-admin';
+import { useLocation } from 'react-router-dom';
+import { useMeta } from '../meta/store';
+import type { MenuSectionMeta } from '../meta/types';
+import { DEFAULT_ITEM_ICON, DEFAULT_SECTION_ICON, iconFor } from './icons';
+
+const itemPath = (s: MenuSectionMeta, route: string) => `${s.route}/${route.replace(/\/+$/, '')}`;
+
+/**
+ * The menu of /api/meta: sections with an icon and a caption that open on a click, each with the
+ * items the user's actions allow (the API has already dropped the others, the hidden ones and the
+ * sections left empty).
+ */
+export function AppMenu() {
+  const meta = useMeta();
+  const translate = useTranslate();
+  const location = useLocation();
+  const [sidebarOpen] = useSidebarState();
+  const active = meta.meta.menu.find((s) => location.pathname === s.route || location.pathname.startsWith(`${s.route}/`))?.route;
+  const [open, setOpen] = useState<Record<string, boolean>>(() => (active ? { [active]: true } : {}));
+
+  return (
+    <Menu data-testid="app-menu">
+      <MenuItemLink to="/" primaryText="admin.menu.dashboard" leftIcon={<DashboardIcon />} data-testid="menu-dashboard" />
+      {meta.meta.menu.map((s) => {
+        const Icon = iconFor(s.icon, DEFAULT_SECTION_ICON);
+        const isOpen = open[s.route] ?? false;
+        const caption = translate(s.caption);
+        return (
+          <List key={s.route} disablePadding dense data-testid={`menu-section-${s.route.slice(1)}`}>
+            <Tooltip title={sidebarOpen ? '' : caption} placement="right">
+              <ListItemButton
+                onClick={() => setOpen((o) => ({ ...o, [s.route]: !isOpen }))}
+                aria-expanded={isOpen}
+                sx={{ pl: 2 }}
+                data-testid={`menu-section-button-${s.route.slice(1)}`}
+              >
+                <ListItemIcon sx={{ minWidth: 40 }}><Icon fontSize="small" /></ListItemIcon>
+                <ListItemText primary={caption} slotProps={{ primary: { sx: { fontSize: '0.92rem', fontWeight: 500, whiteSpace: 'normal' } } }} />
+                {isOpen ? <ExpandLess fontSize="small" /> : <ExpandMore fontSize="small" />}
+              </ListItemButton>
+            </Tooltip>
+            <Collapse in={isOpen} timeout="auto" unmountOnExit>
+              <List disablePadding dense>
+                {s.children.map((c) => {
+                  const ItemIcon = iconFor(c.icon, DEFAULT_ITEM_ICON);
+                  const to = itemPath(s, c.route);
+                  return (
+                    <MenuItemLink
+                      key={to}
+                      to={to}
+                      primaryText={c.caption}
+                      leftIcon={<ItemIcon fontSize="small" />}
+                      sx={{ pl: sidebarOpen ? 4 : 2, whiteSpace: 'normal', fontSize: '0.88rem' }}
+                      data-testid={`menu-item-${to.slice(1)}`}
+                    />
+                  );
+                })}
+              </List>
+            </Collapse>
+          </List>
+        );
+      })}
+    </Menu>
+  );
+}

@@ -1,0 +1,96 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { expect } from 'vitest';
+
+/** Browser helpers of the back-office tests: Debian's Chromium, headless, nothing fetched from outside. */
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const SHOTS = join(ROOT, 'artifacts', 'screenshots');
+
+export interface MissingKey { lng: string; key: string; soft: boolean }
+
+export async function launch(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+}
+
+/** Problems a page reported by itself: uncaught errors and console errors other than blocked outside requests. */
+export interface PageProblems { errors: string[] }
+
+export async function newContext(browser: Browser, baseUrl: string): Promise<BrowserContext> {
+  const ctx = await browser.newContext({ viewport: { width: 1400, height: 900 }, acceptDownloads: true, locale: 'uz-UZ', timezoneId: 'Asia/Tashkent' });
+  // only the server under test: map tiles and anything else outside are refused
+  const origin = new URL(baseUrl).origin;
+  await ctx.route((url) => url.origin !== origin, (route) => route.abort());
+  ctx.setDefaultTimeout(15_000);
+  return ctx;
+}
+
+export function watch(page: Page): PageProblems {
+  const problems: PageProblems = { errors: [] };
+  page.on('pageerror', (e) => problems.errors.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() !== 'error') return;
+    const text = m.text();
+    // refused outside requests (map tiles) and the HTTP errors the tests provoke on purpose
+    if (/Failed to load resource/.test(text)) return;
+    problems.errors.push(`console: ${text}`);
+  });
+  return problems;
+}
+
+export async function login(page: Page, baseUrl: string, username: string, password: string): Promise<void> {
+  await page.goto(`${baseUrl}/admin/#/login`);
+  await page.locator('input[name=username]').fill(username);
+  await page.locator('input[name=password]').fill(password);
+  await page.locator('button[type=submit]').click();
+  await page.getByTestId('page-dashboard').waitFor();
+}
+
+/** GET through the API with the page's session (what the back-office itself would send). */
+export async function api<T>(page: Page, path: string, lang = 'uz', init: { method?: string; body?: unknown } = {}): Promise<T> {
+  return page.evaluate(async ({ path, lang, init }) => {
+    const s = JSON.parse(localStorage.getItem('ecofond.session') ?? '{}') as { token?: string };
+    const res = await fetch(path, {
+      method: init.method ?? 'GET',
+      headers: { Authorization: `Bearer ${s.token}`, Language: lang, 'Content-Type': 'application/json' },
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    });
+    if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${path}: ${res.status} ${await res.text()}`);
+    return res.json();
+  }, { path, lang, init }) as Promise<T>;
+}
+
+export async function missingKeys(page: Page): Promise<MissingKey[]> {
+  return page.evaluate(() => (window as unknown as { __ecofondMissingKeys?: MissingKey[] }).__ecofondMissingKeys ?? []);
+}
+
+/**
+ * Keys that rendered raw: asked for without a default, or one of our own keys (admin.*, the API's
+ * captions) even with one. react-admin probes optional per-resource keys (`resources.x.empty`…)
+ * and a few of its own with defaults; those show their default and are not counted. SearchInput
+ * asks for the empty key.
+ */
+const OWN = /^(admin|entity|fields|menu|enums|filters|validation|errors|operations|actions|app)\./;
+export function rawKeys(keys: MissingKey[]): MissingKey[] {
+  return keys.filter((k) => k.key !== '' && (!k.soft || OWN.test(k.key)));
+}
+
+export async function expectNoRawKeys(page: Page): Promise<void> {
+  expect(rawKeys(await missingKeys(page)), 'translation keys rendered raw').toEqual([]);
+}
+
+export async function shot(page: Page, name: string): Promise<void> {
+  mkdirSync(SHOTS, { recursive: true });
+  await page.waitForTimeout(300); // let transitions settle
+  await page.screenshot({ path: join(SHOTS, `${name}.png`) });
+}
+
+/** The text of the app bar's page title. */
+export async function pageTitle(page: Page): Promise<string> {
+  return (await page.locator('#react-admin-title').innerText()).trim();
+}

@@ -1,0 +1,32 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * The back-office's tests, apart from the API's (vitest.config.ts): unit tests of admin/src, and
+ * the browser tests of e2e/ against a real server on a fresh embedded database, in headless
+ * Debian Chromium (/usr/bin/chromium). `npm run test:e2e` builds admin/dist first.
+ */
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'admin-unit',
+          include: ['admin/src/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          include: ['e2e/**/*.e2e.test.ts'],
+          globalSetup: ['e2e/global-setup.ts'],
+          pool: 'forks',
+          fileParallelism: false,
+          testTimeout: 120_000,
+          expect: { poll: { timeout: 10_000, interval: 100 } },
+          hookTimeout: 240_000,
+        },
+      },
+    ],
+  },
+});
