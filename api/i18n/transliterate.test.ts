@@ -10,6 +10,7 @@ describe('Uzbek Latin → Cyrillic', () => {
     expect(latinToCyrillic("Fargʻona, Fargʻona, Farg'ona")).toBe('Фарғона, Фарғона, Фарғона');
     expect(latinToCyrillic('Qashqadaryo')).toBe('Қашқадарё');
     expect(latinToCyrillic('maʼlumot')).toBe('маълумот');
+    expect(latinToCyrillic('Yoʻq, yoʻl')).toBe('Йўқ, йўл');
     expect(latinToCyrillic('Ekologiya, yer, Shahar, SHAHAR, choy')).toBe('Экология, ер, Шаҳар, ШАҲАР, чой');
   });
 

@@ -39,7 +39,8 @@ function word(w: string): string {
       continue;
     }
     if (ch === TUTUQ || (APOS.includes(ch) && isLetter(prev) && isLetter(next))) { out += 'ъ'; i += 1; continue; }
-    const pair = PAIRS.find(([lat]) => (ch + next).toLowerCase() === lat);
+    // "yoʻ" is y + oʻ (Yoʻq → Йўқ), not yo + ʻ
+    const pair = PAIRS.find(([lat]) => (ch + next).toLowerCase() === lat && !(lat === 'yo' && w[i + 2] !== undefined && APOS.includes(w[i + 2])));
     if (pair) {
       let cyr = pair[1];
       // e at the start of a word is э; "ye" is е

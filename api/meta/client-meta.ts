@@ -2,6 +2,7 @@ import type { EntityMeta, FieldMeta, Lang, MenuSectionMeta, MetaModel } from './
 import { fieldCaption, filterMeta } from './load.ts';
 import { allows, OPERATIONS, type Principal } from '../auth/ability.ts';
 import { FORMATS } from './formats.ts';
+import { SYSTEM_COLUMNS } from './columns.ts';
 
 /**
  * What `GET /api/meta` answers: the entities the caller may read with their fields, lists, forms
@@ -46,7 +47,7 @@ function entityForClient(e: EntityMeta, p: Principal) {
       filters: Object.entries(e.list.filters ?? {}).map(([name, raw]) => {
         const f = filterMeta(raw);
         const field = e.fields[(f.fields ?? [name])[0]];
-        return { name, ...f, label: f.label ?? (e.fields[name] ? fieldCaption(name, e.fields[name]) : `filters.${name}`), fieldType: field?.type, ref: field?.ref, values: field?.values };
+        return { name, ...f, label: f.label ?? (e.fields[name] ? fieldCaption(name, e.fields[name]) : SYSTEM_COLUMNS.includes(name) ? `fields.${name}` : `filters.${name}`), fieldType: field?.type, ref: field?.ref, values: field?.values };
       }),
     },
     form: e.form,
