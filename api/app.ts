@@ -11,6 +11,7 @@ import { appRoutes } from './http/app-routes.ts';
 import { accessRoutes } from './http/access-routes.ts';
 import { fundRoutes } from './http/fund-routes.ts';
 import { resourceRoutes } from './http/resource-routes.ts';
+import { publicRoutes } from './http/public-routes.ts';
 
 export interface AppOptions {
   knex: Knex;
@@ -34,6 +35,10 @@ export function createApp({ knex, model, statics = [] }: AppOptions): Koa<AppSta
     await knex.raw('select 1');
     ctx.body = { status: 'ok', entities: model.entities.size, time: new Date().toISOString() };
   });
+  if (model.entities.has('public-plantings')) {
+    const pub = publicRoutes(model, knex);
+    api.use(pub.routes(), pub.allowedMethods());
+  }
   const auth = authRoutes(knex, model);
   api.use(auth.routes(), auth.allowedMethods());
 

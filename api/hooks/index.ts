@@ -5,6 +5,7 @@ import { SUBJECT_HOOKS } from './subjects.ts';
 import { PAYMENT_HOOKS } from './payments.ts';
 import { REPORT_HOOKS } from './reports.ts';
 import { PENALTY_HOOKS } from './penalties.ts';
+import { PLANTING_HOOKS } from './plantings.ts';
 
 /** What a workflow hook receives: the transaction, the entity, the row after the move, the caller. */
 export interface HookContext {
@@ -35,4 +36,5 @@ export const HOOKS: Record<string, WorkflowHook> = {
   ...PAYMENT_HOOKS,
   ...REPORT_HOOKS,
   ...PENALTY_HOOKS,
+  ...PLANTING_HOOKS,
 };

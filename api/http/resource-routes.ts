@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { Knex } from 'knex';
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -39,25 +39,8 @@ export function resourceRoutes(knex: Knex, guard: Middleware<AppState>): Router<
   const router = new Router<AppState>({ prefix: '/resources' });
 
   router.post('/upload', guard, async (ctx) => {
-    const name = String(ctx.query.name ?? '').replace(/[\\/\0]/g, '_').trim().slice(0, 255);
-    if (!name) throw validationError({ name: { key: 'validation.required' } });
-    const body = await rawBody(ctx, UPLOAD_LIMIT_MB * 1024 * 1024);
-    let mime = sniffMime(body);
-    const ext = name.split('.').pop()?.toLowerCase() ?? '';
-    if (mime === 'application/zip' && OFFICE[ext]) mime = OFFICE[ext];
-    if (!mime) throw validationError({ file: { key: 'errors.file_type' } });
-    const sha256 = createHash('sha256').update(body).digest('hex');
-    const rel = join('uploads', sha256.slice(0, 2), sha256);
-    const file = join(dataDir(), rel);
-    if (!existsSync(file)) {
-      mkdirSync(join(dataDir(), 'uploads', sha256.slice(0, 2)), { recursive: true });
-      writeFileSync(file, body);
-    }
-    const [row] = await knex('resources').insert({
-      original_name: name, mime, size: body.length, storage_path: rel, sha256, created_by: ctx.state.principal!.id,
-    }).returning(['id', 'original_name', 'mime', 'size', 'sha256']);
     ctx.status = 201;
-    ctx.body = row;
+    ctx.body = await storeUpload(knex, ctx, { limitMb: UPLOAD_LIMIT_MB, userId: ctx.state.principal!.id });
   });
 
   router.get('/:id', guard, async (ctx) => {
@@ -73,4 +56,30 @@ export function resourceRoutes(knex: Knex, guard: Middleware<AppState>): Router<
     ctx.body = createReadStream(file);
   });
   return router;
+}
+
+/**
+ * Stores the request body as a file: `?name=` required, type read from the bytes (and limited to
+ * `images` when asked), kept once per content under ECOFOND_DATA_DIR/uploads, registered in
+ * `resources`.
+ */
+export async function storeUpload(knex: Knex, ctx: Context, o: { limitMb: number; userId: number | null; imagesOnly?: boolean }) {
+  const name = String(ctx.query.name ?? '').replace(/[\\/\0]/g, '_').trim().slice(0, 255);
+  if (!name) throw validationError({ name: { key: 'validation.required' } });
+  const body = await rawBody(ctx, o.limitMb * 1024 * 1024);
+  let mime = sniffMime(body);
+  const ext = name.split('.').pop()?.toLowerCase() ?? '';
+  if (mime === 'application/zip' && OFFICE[ext]) mime = OFFICE[ext];
+  if (!mime || (o.imagesOnly && !mime.startsWith('image/'))) throw validationError({ file: { key: o.imagesOnly ? 'errors.image_type' : 'errors.file_type' } });
+  const sha256 = createHash('sha256').update(body).digest('hex');
+  const rel = join('uploads', sha256.slice(0, 2), sha256);
+  const file = join(dataDir(), rel);
+  if (!existsSync(file)) {
+    mkdirSync(join(dataDir(), 'uploads', sha256.slice(0, 2)), { recursive: true });
+    writeFileSync(file, body);
+  }
+  const [row] = await knex('resources').insert({
+    original_name: name, mime, size: body.length, storage_path: rel, sha256, created_by: o.userId,
+  }).returning(['id', 'original_name', 'mime', 'size', 'sha256']);
+  return row as { id: number; original_name: string; mime: string; size: number; sha256: string };
 }

@@ -36,7 +36,11 @@ export function sampleValue(name: string, f: FieldMeta, refIds: Record<string, n
       return ok;
     }
     case 'integer': return typeof f.min === 'number' ? f.min + 1 : 1;
-    case 'decimal': case 'money': return typeof f.max === 'number' ? String(Math.min(f.max, 12.5)) : '12.50';
+    case 'decimal': case 'money': {
+      const scale = f.type === 'money' ? 2 : f.scale ?? 4;
+      const v = typeof f.max === 'number' ? Math.min(f.max, 12.5) : 12.5;
+      return v.toFixed(Math.min(scale, 2));
+    }
     case 'boolean': return true;
     case 'date': {
       if (!f.unique) return '2024-01-15';
