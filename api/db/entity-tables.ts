@@ -158,7 +158,7 @@ async function createIndexes(knex: Knex, e: EntityMeta): Promise<void> {
     }
   }
   for (const c of [e.list.sort[0], ...(e.list.sortable ?? []), ...Object.values(e.scope ?? {})]) cols.add(c);
-  for (const [name, f] of Object.entries(e.fields)) if (f.type === 'ref' || f.lookup) cols.add(name);
+  for (const [name, f] of Object.entries(e.fields)) if (f.type === 'ref' || f.lookup || f.type === 'point') cols.add(name);
   // a scoped user's default list: their rows in the default order, without a scan of everyone's
   const sortCol = e.list.sort[0];
   for (const scopeCol of new Set(Object.values(e.scope ?? {}))) {

@@ -9,7 +9,7 @@ export const PLANTING_HOOKS: Record<string, WorkflowHook> = {
        select species_id, count, planted_on, region_id, location, 'other', first_name || ' ' || last_name, 'public',
               case when photo is null then null else array[photo] end
          from public_plantings where id = ?
-       returning id`, [row.id]);
+       returning id`, [row.id as number]);
     await trx('public_plantings').where({ id: row.id }).update({ planting_id: inserted.rows[0].id });
   },
 };

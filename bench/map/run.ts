@@ -1,0 +1,154 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
+import { fileURLToPath } from 'node:url';
+import knexFactory from 'knex';
+import { openDatabase } from '../../api/db/connection.ts';
+import { loadMetadata } from '../../api/meta/load.ts';
+import { migrate } from '../../api/db/migrator.ts';
+import { seed } from '../../seeds/index.ts';
+
+/**
+ * bench/map: BENCH_TREES (5 000 000) generated plantings across Uzbekistan's regions, then map
+ * viewports at zooms 5, 8, 11, 14 and 17 over HTTP — p50/p99 latency and response size of each —
+ * and the time to ingest a batch of 10 000 plantings with the aggregates kept up to date by the
+ * triggers. Needs a PostgreSQL server: BENCH_DATABASE_URL (default the local one).
+ */
+const TREES = Number(process.env.BENCH_TREES || 5_000_000);
+const SECONDS = Number(process.env.BENCH_SECONDS || 8);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY || 8);
+const DB = 'ecofond_bench_map';
+const log = (s: string) => console.log(s);
+
+function url(db: string): string {
+  const u = new URL(process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres');
+  u.pathname = `/${db}`;
+  return u.toString();
+}
+
+/** Plantings scattered around each region's centre (±1° of longitude, ±0.6° of latitude), 1–20 trees each. */
+const GENERATE = `
+  with r as (select array_agg(id order by id) as ids, array_agg(centre[0] order by id) as lng, array_agg(centre[1] order by id) as lat from regions),
+       s as (select array_agg(id order by id) as ids from tree_species)
+  insert into plantings (species_id, count, planted_on, region_id, location, place_type, source)
+  select s.ids[1 + (g % array_length(s.ids, 1))::int], 1 + (g % 20), date '2025-01-01' + (g % 300)::int, r.ids[1 + (g % 14)::int],
+         point(r.lng[1 + (g % 14)::int] + (random() - 0.5) * 2, r.lat[1 + (g % 14)::int] + (random() - 0.5) * 1.2), 'street', 'registry'
+    from generate_series(?::bigint, ?::bigint) g, r, s`;
+
+async function prepare(): Promise<{ regions: { lng: number; lat: number }[] }> {
+  const admin = knexFactory({ client: 'pg', connection: url('postgres'), pool: { min: 0, max: 1 } });
+  const exists = (await admin.raw('select 1 from pg_database where datname = ?', [DB])).rows.length > 0;
+  let reuse = false;
+  if (exists) {
+    const db = openDatabase({ url: url(DB), poolMax: 1 });
+    reuse = await db.knex('plantings').count({ n: '*' }).then((r) => Number(r[0].n) >= TREES).catch(() => false);
+    await db.close();
+    if (!reuse) await admin.raw(`drop database ${DB} with (force)`);
+  }
+  if (!reuse) await admin.raw(`create database ${DB}`);
+  await admin.destroy();
+  const db = openDatabase({ url: url(DB), poolMax: 2 });
+  if (!reuse) {
+    const model = loadMetadata();
+    await migrate(db.knex, model);
+    await seed(db.knex, model, { adminPassword: 'bench-admin-pw' });
+    const t0 = Date.now();
+    const chunk = 500_000;
+    for (let from = 1; from <= TREES; from += chunk) {
+      await db.knex.raw(GENERATE, [from, Math.min(TREES, from + chunk - 1)]);
+      log(`  ${Math.min(TREES, from + chunk - 1).toLocaleString('en')} plantings…`);
+    }
+    await db.knex.raw('analyze plantings; analyze planting_cells; analyze planting_stats');
+    log(`generated ${TREES.toLocaleString('en')} plantings with their aggregates in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+  } else log(`reusing ${DB} (${TREES.toLocaleString('en')} plantings)`);
+  const regions = await db.knex('regions').select(db.knex.raw('centre[0] as lng'), db.knex.raw('centre[1] as lat'));
+  await db.close();
+  return { regions };
+}
+
+async function ingest(): Promise<{ ms: number; cellsBefore: number; cellsAfter: number }> {
+  const db = openDatabase({ url: url(DB), poolMax: 1 });
+  const before = Number((await db.knex('planting_cells').sum('trees as n').first())!.n);
+  const t0 = process.hrtime.bigint();
+  await db.knex.raw(GENERATE, [TREES + 1, TREES + 10_000]);
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  const after = Number((await db.knex('planting_cells').sum('trees as n').first())!.n);
+  // leave the table as it was for the next run (the delete trigger takes them out of the aggregates)
+  await db.knex.raw(`delete from plantings where id in (select id from plantings order by id desc limit 10000)`);
+  await db.close();
+  return { ms, cellsBefore: before, cellsAfter: after };
+}
+
+function startServer(): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./serve.ts', import.meta.url))], {
+    stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, DATABASE_URL: url(DB) },
+  });
+  return new Promise((resolve, reject) => {
+    child.stdout!.once('data', (d: Buffer) => resolve({ child, port: JSON.parse(d.toString()).port }));
+    child.once('exit', (code) => reject(new Error(`server exited ${code}`)));
+  });
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+function get(port: number, path: string): Promise<{ status: number; bytes: number }> {
+  return new Promise((resolve, reject) => {
+    http.get({ host: '127.0.0.1', port, path, agent }, (res) => {
+      let bytes = 0;
+      res.on('data', (c: Buffer) => { bytes += c.length; });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes }));
+    }).on('error', reject);
+  });
+}
+
+/** The extent of a 1280 × 800 px screen at a zoom (Web Mercator, degrees near 41° N). */
+function viewport(zoom: number, lng: number, lat: number): string {
+  const degPerPx = 360 / (256 * 2 ** zoom);
+  const w = 1280 * degPerPx;
+  const h = 800 * degPerPx * Math.cos((lat * Math.PI) / 180);
+  return [lng - w / 2, lat - h / 2, lng + w / 2, lat + h / 2].map((n) => n.toFixed(6)).join(',');
+}
+
+async function measure(port: number, zoom: number, regions: { lng: number; lat: number }[]) {
+  let i = 0;
+  const next = () => {
+    const r = regions[i++ % regions.length];
+    const jitter = zoom <= 5 ? 0 : 0.4;
+    const lng = zoom <= 5 ? 64.5 : r.lng + (Math.random() - 0.5) * jitter;
+    const lat = zoom <= 5 ? 41.3 : r.lat + (Math.random() - 0.5) * jitter;
+    return `/api/public/map/plantings?bbox=${viewport(zoom, lng, lat)}&zoom=${zoom}`;
+  };
+  for (let k = 0; k < 20; k++) await get(port, next());
+  const latencies: number[] = [];
+  const sizes: number[] = [];
+  const end = Date.now() + SECONDS * 1000;
+  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+    while (Date.now() < end) {
+      const t = process.hrtime.bigint();
+      const r = await get(port, next());
+      if (r.status !== 200) throw new Error(`zoom ${zoom}: ${r.status}`);
+      latencies.push(Number(process.hrtime.bigint() - t) / 1e6);
+      sizes.push(r.bytes);
+    }
+  }));
+  latencies.sort((a, b) => a - b);
+  sizes.sort((a, b) => a - b);
+  const pct = (list: number[], p: number) => list[Math.min(list.length - 1, Math.floor(list.length * p))];
+  return { zoom, n: latencies.length, p50: pct(latencies, 0.5), p99: pct(latencies, 0.99), sizeP50: pct(sizes, 0.5), sizeMax: sizes[sizes.length - 1] };
+}
+
+const { regions } = await prepare();
+const server = await startServer();
+try {
+  const results = [];
+  for (const zoom of [5, 8, 11, 14, 17]) results.push(await measure(server.port, zoom, regions));
+  const ing = await ingest();
+  log(`\nbench/map: ${TREES.toLocaleString('en')} plantings, ${CONCURRENCY} concurrent, ${SECONDS} s per zoom, 1280×800 px viewports around the regions' centres`);
+  log('| zoom | layer | requests | p50 ms | p99 ms | size p50 KB | size max KB |');
+  log('|---:|---|---:|---:|---:|---:|---:|');
+  const layers: Record<number, string> = { 5: 'regions', 8: 'cells 0.1°', 11: 'cells 0.02°', 14: 'cells 0.004°', 17: 'plantings' };
+  for (const r of results) log(`| ${r.zoom} | ${layers[r.zoom]} | ${r.n} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${(r.sizeP50 / 1024).toFixed(1)} | ${(r.sizeMax / 1024).toFixed(1)} |`);
+  log(`\ningest: 10 000 plantings in one statement with the aggregates kept by the triggers: ${ing.ms.toFixed(0)} ms (cells' total ${ing.cellsBefore.toLocaleString('en')} → ${ing.cellsAfter.toLocaleString('en')})`);
+  log(`target: every p99 under 100 ms and every response under 300 KB — ${results.every((r) => r.p99 < 100 && r.sizeMax < 300 * 1024) ? 'met' : 'NOT met'}`);
+} finally {
+  server.child.kill();
+  agent.destroy();
+}
