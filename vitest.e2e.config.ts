@@ -27,6 +27,18 @@ export default defineConfig({
           hookTimeout: 240_000,
         },
       },
+      {
+        test: {
+          name: 'public-site',
+          include: ['public-site/e2e/**/*.test.ts'],
+          globalSetup: ['public-site/e2e/global-setup.ts'],
+          pool: 'forks',
+          fileParallelism: false,
+          testTimeout: 120_000,
+          expect: { poll: { timeout: 10_000, interval: 100 } },
+          hookTimeout: 240_000,
+        },
+      },
     ],
   },
 });

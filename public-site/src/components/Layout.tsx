@@ -1,0 +1,98 @@
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { LANGS, useI18n } from '../i18n';
+import { MENU } from '../nav';
+import { href } from '../router';
+import { scrollToElement } from '../scroll';
+import { Icon } from './ui';
+
+/** Header (50 px, sticky) with the main links, the language switcher and the full menu; footer. */
+export function Layout({ path, children }: { path: string; children: ReactNode }) {
+  const { t } = useI18n();
+  const [open, setOpen] = useState(false);
+  const menuId = useId();
+  const button = useRef<HTMLButtonElement>(null);
+  const panel = useRef<HTMLDivElement>(null);
+
+  useEffect(() => { setOpen(false); }, [path]);
+  useEffect(() => {
+    if (!open) return;
+    panel.current?.querySelector<HTMLElement>('a')?.focus();
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') { setOpen(false); button.current?.focus(); }
+    };
+    const onClick = (e: MouseEvent) => {
+      const target = e.target as Node;
+      if (!panel.current?.contains(target) && !button.current?.contains(target)) setOpen(false);
+    };
+    document.addEventListener('keydown', onKey);
+    document.addEventListener('mousedown', onClick);
+    return () => { document.removeEventListener('keydown', onKey); document.removeEventListener('mousedown', onClick); };
+  }, [open]);
+
+  const current = (p: string) => (p === '/' ? path === '/' : path === p || path.startsWith(`${p}/`));
+  const isStats = path.endsWith('-statistics');
+
+  return (
+    <>
+      <a className="skip-link" href="#main" onClick={(e) => {
+        e.preventDefault();
+        const main = document.getElementById('main');
+        if (main) { void scrollToElement(main, { duration: 0 }); main.focus({ preventScroll: true }); }
+      }}>{t('a11y.skip')}</a>
+      <header className="site-header">
+        <div className="header-inner">
+          <a className="brand" href={href('/')} aria-label={`${t('app.name')} — ${t('nav.home')}`}>
+            <Icon name="leaf" className="brand-icon" />
+            <span className="brand-name">{t('app.name')}</span>
+          </a>
+          <nav className="top-nav" aria-label={t('nav.main')}>
+            <a href={href('/map')} aria-current={current('/map') ? 'page' : undefined}>{t('nav.map')}</a>
+            <a href={href('/region-plantings-statistics')} aria-current={isStats ? 'page' : undefined}>{t('nav.statistics')}</a>
+            <a href={href('/news')} aria-current={current('/news') ? 'page' : undefined}>{t('nav.news')}</a>
+            <a className="cta" href={href('/population-seedlings')} aria-current={current('/population-seedlings') ? 'page' : undefined}>{t('nav.plant')}</a>
+          </nav>
+          <LanguageSwitcher />
+          <button ref={button} type="button" className="icon-btn menu-btn" aria-expanded={open} aria-controls={menuId}
+            aria-label={open ? t('nav.close') : t('nav.menu')} onClick={() => setOpen((o) => !o)} data-testid="menu-button">
+            <Icon name={open ? 'close' : 'menu'} />
+          </button>
+        </div>
+        <div ref={panel} id={menuId} className="menu-panel" hidden={!open}>
+          <nav aria-label={t('nav.menu')} className="menu-groups">
+            {MENU.map((g) => (
+              <section key={g.title} className="menu-group">
+                <h2>{t(g.title)}</h2>
+                <ul>
+                  {g.items.map((i) => (
+                    <li key={i.path}><a href={href(i.path)} aria-current={current(i.path) ? 'page' : undefined}>{t(i.title)}</a></li>
+                  ))}
+                </ul>
+              </section>
+            ))}
+          </nav>
+        </div>
+      </header>
+      <main id="main" tabIndex={-1}>{children}</main>
+      <footer className="site-footer">
+        <div className="footer-inner">
+          <p>{t('footer.about')}</p>
+          <p>© {new Date().getFullYear()} {t('app.fund')} · <a href="/admin/">{t('footer.staff')}</a></p>
+        </div>
+      </footer>
+    </>
+  );
+}
+
+export function LanguageSwitcher() {
+  const { lang, setLang, t } = useI18n();
+  return (
+    <div className="lang-switch" role="group" aria-label={t('lang.label')}>
+      {LANGS.map((l) => (
+        <button key={l.code} type="button" lang={l.html} aria-pressed={lang === l.code} title={l.name} aria-label={l.name}
+          onClick={() => setLang(l.code)} data-testid={`lang-${l.code}`}>
+          {l.short}
+        </button>
+      ))}
+    </div>
+  );
+}

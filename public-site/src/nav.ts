@@ -1,0 +1,50 @@
+import type { Key } from './i18n';
+
+/** The site's sections as the menu groups them (routes keep the spellings other systems use). */
+export interface NavItem { path: string; title: Key }
+
+export const STATS: NavItem[] = [
+  { path: '/region-plantings-statistics', title: 'page.region_plantings_stats' },
+  { path: '/trees-types-statistics', title: 'page.species_stats' },
+  { path: '/region-trees-types-statistics', title: 'page.region_species_stats' },
+  { path: '/to-do-pantings-statistics', title: 'page.todo_stats' },
+  { path: '/region-ministries-statistics', title: 'page.ministries_stats' },
+  { path: '/region-inventories-statistics', title: 'page.inventories_stats' },
+  { path: '/eco-info-by-regions-statistics', title: 'page.eco_info_stats' },
+  { path: '/forestry-perort-statistics', title: 'page.forestry_stats' },
+  { path: '/volunteer-statistics', title: 'page.volunteers' },
+];
+
+export const MENU: { title: Key; items: NavItem[] }[] = [
+  {
+    title: 'nav.group.main',
+    items: [
+      { path: '/', title: 'nav.home' },
+      { path: '/map', title: 'page.map' },
+      { path: '/news', title: 'nav.news' },
+      { path: '/login', title: 'nav.login' },
+    ],
+  },
+  { title: 'nav.statistics', items: STATS },
+  {
+    title: 'nav.group.green',
+    items: [
+      { path: '/green-area-garden-park', title: 'page.green_areas' },
+      { path: '/resident-planting-areas', title: 'page.resident_areas' },
+    ],
+  },
+  {
+    title: 'nav.group.control',
+    items: [
+      { path: '/permits', title: 'page.permits' },
+      { path: '/illegal-loggers', title: 'page.illegal_loggers' },
+    ],
+  },
+  {
+    title: 'nav.group.community',
+    items: [
+      { path: '/population-seedlings', title: 'page.planting_form' },
+      { path: '/volunteer-statistics', title: 'page.volunteers' },
+    ],
+  },
+];

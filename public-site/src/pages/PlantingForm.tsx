@@ -1,0 +1,292 @@
+import { lazy, Suspense, useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
+import { ApiError, call, useApi, type Species } from '../api';
+import { Icon, Loading, PageTitle } from '../components/ui';
+import { fmtCoord } from '../format';
+import { insideUzbekistan } from '../geo';
+import { pick, useI18n, type Key, type Lang } from '../i18n';
+import { todayTashkent } from '../tashkent';
+
+const LocationPicker = lazy(() => import('../map/LocationPicker'));
+
+/**
+ * /population-seedlings: a resident reports the trees they planted. Checked here first (the same
+ * rules as the server's), then the photo is uploaded, then the planting is sent; the server's own
+ * field errors are shown beside their inputs like ours. Every error is also listed in a live
+ * region at the top, whose links lead to the inputs.
+ */
+type Field = 'first_name' | 'last_name' | 'species_id' | 'count' | 'planted_on' | 'location' | 'photo';
+type Errors = Partial<Record<Field, string>>;
+const ORDER: Field[] = ['first_name', 'last_name', 'species_id', 'count', 'planted_on', 'location', 'photo'];
+const MAX_PHOTO = 5 * 1024 * 1024;
+const COLLATOR: Record<Lang, string> = { uz: 'uz', uk: 'uz-Cyrl', ru: 'ru' };
+
+interface Values { first_name: string; last_name: string; species_id: string; count: string; planted_on: string; lat: string; lng: string }
+
+export default function PlantingForm() {
+  const { t, lang } = useI18n();
+  const uid = useId();
+  const id = (f: string) => `${uid}-${f}`;
+  const today = todayTashkent();
+  const species = useApi<Species[]>('/public/species');
+  const [v, setV] = useState<Values>({ first_name: '', last_name: '', species_id: '', count: '1', planted_on: today, lat: '', lng: '' });
+  const [photo, setPhoto] = useState<File | null>(null);
+  const [uploaded, setUploaded] = useState<{ file: File; id: number } | null>(null);
+  const [errors, setErrors] = useState<Errors>({});
+  const [general, setGeneral] = useState('');
+  const [status, setStatus] = useState<'idle' | 'uploading' | 'sending'>('idle');
+  const [done, setDone] = useState<{ id: number; name: string } | null>(null);
+  const [geo, setGeo] = useState<'idle' | 'busy' | 'failed'>('idle');
+  const [focus, setFocus] = useState(0);
+  const summary = useRef<HTMLDivElement>(null);
+  const thanks = useRef<HTMLDivElement>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+
+  const preview = useMemo(() => (photo ? URL.createObjectURL(photo) : null), [photo]);
+  useEffect(() => () => { if (preview) URL.revokeObjectURL(preview); }, [preview]);
+  useEffect(() => { if (done) thanks.current?.focus(); }, [done]);
+
+  const options = useMemo(() => {
+    const coll = new Intl.Collator(COLLATOR[lang]);
+    return (species.data ?? []).map((s) => ({ id: s.id, label: `${pick(s.name, lang)} (${s.latin_name})` })).sort((a, b) => coll.compare(a.label, b.label));
+  }, [species.data, lang]);
+
+  const location = v.lat !== '' && v.lng !== '' && Number.isFinite(Number(v.lat)) && Number.isFinite(Number(v.lng)) ? { lat: Number(v.lat), lng: Number(v.lng) } : null;
+
+  const set = (f: keyof Values) => (e: { target: { value: string } }) => {
+    const value = e.target.value;
+    setV((o) => ({ ...o, [f]: value }));
+    const field: Field = f === 'lat' || f === 'lng' ? 'location' : f;
+    if (errors[field]) setErrors((o) => ({ ...o, [field]: undefined }));
+  };
+
+  function check(): Errors {
+    const e: Errors = {};
+    const msg = (k: Key, p?: Record<string, string | number>) => t(k, p);
+    for (const f of ['first_name', 'last_name'] as const) {
+      const s = v[f].trim();
+      if (!s) e[f] = msg('v.required');
+      else if (s.length > 100) e[f] = msg('v.max_length', { limit: 100 });
+    }
+    if (!v.species_id) e.species_id = msg('v.required');
+    if (v.count.trim() === '') e.count = msg('v.required');
+    else if (!/^\d+$/.test(v.count.trim()) || Number(v.count) < 1 || Number(v.count) > 10000) e.count = msg('v.count');
+    if (!v.planted_on) e.planted_on = msg('v.required');
+    else if (!/^\d{4}-\d{2}-\d{2}$/.test(v.planted_on) || Number.isNaN(Date.parse(v.planted_on))) e.planted_on = msg('v.date');
+    else if (v.planted_on > today) e.planted_on = msg('v.future_date');
+    if (v.lat.trim() === '' && v.lng.trim() === '') e.location = msg('v.location_required');
+    else if (!location || Math.abs(location.lat) > 90 || Math.abs(location.lng) > 180) e.location = msg('v.coordinate');
+    else if (!insideUzbekistan(location.lat, location.lng)) e.location = msg('v.location_outside');
+    if (photo && !photo.type.startsWith('image/')) e.photo = msg('v.photo_type');
+    else if (photo && photo.size > MAX_PHOTO) e.photo = msg('v.photo_size');
+    return e;
+  }
+
+  const showErrors = (e: Errors, g = '') => {
+    setErrors(e);
+    setGeneral(g);
+    requestAnimationFrame(() => summary.current?.focus());
+  };
+
+  async function submit(ev: React.FormEvent) {
+    ev.preventDefault();
+    if (status !== 'idle') return;
+    const e = check();
+    if (Object.keys(e).length) return showErrors(e);
+    setErrors({});
+    setGeneral('');
+    try {
+      let photoId: number | undefined;
+      if (photo) {
+        if (uploaded?.file === photo) photoId = uploaded.id;
+        else {
+          setStatus('uploading');
+          const r = await call<{ id: number }>(`/public/uploads?name=${encodeURIComponent(photo.name || 'photo')}`, { method: 'POST', blob: photo, lang, timeout: 120_000 });
+          setUploaded({ file: photo, id: r.id });
+          photoId = r.id;
+        }
+      }
+      setStatus('sending');
+      const body = {
+        first_name: v.first_name.trim(), last_name: v.last_name.trim(), species_id: Number(v.species_id), count: Number(v.count),
+        planted_on: v.planted_on, location, ...(photoId ? { photo: photoId } : {}),
+      };
+      const r = await call<{ id: number; status: string }>('/public/plantings', { method: 'POST', body, lang });
+      setDone({ id: r.id, name: body.first_name });
+    } catch (err) {
+      if (!(err instanceof ApiError)) return showErrors({}, t('err.system'));
+      if (err.status === 0) return showErrors({}, t('err.connection'));
+      const fe: Errors = {};
+      let rest = '';
+      for (const [k, m] of Object.entries(err.errors)) {
+        const f = (k === 'file' || k === 'name' ? 'photo' : k) as Field;
+        if (ORDER.includes(f)) fe[f] = m;
+        else rest += `${rest ? '; ' : ''}${m}`;
+      }
+      showErrors(fe, Object.keys(fe).length && !rest ? '' : [err.message || t('err.system'), rest || err.description].filter(Boolean).join(': '));
+    } finally {
+      setStatus('idle');
+    }
+  }
+
+  function useMyLocation() {
+    if (!navigator.geolocation) { setGeo('failed'); return; }
+    setGeo('busy');
+    navigator.geolocation.getCurrentPosition(
+      (pos) => {
+        setV((o) => ({ ...o, lat: pos.coords.latitude.toFixed(6), lng: pos.coords.longitude.toFixed(6) }));
+        setErrors((o) => ({ ...o, location: undefined }));
+        setGeo('idle');
+        setFocus((n) => n + 1);
+      },
+      () => setGeo('failed'),
+      { enableHighAccuracy: true, timeout: 15_000, maximumAge: 60_000 },
+    );
+  }
+
+  function again() {
+    setDone(null);
+    setV((o) => ({ ...o, species_id: '', count: '1', planted_on: today, lat: '', lng: '' }));
+    setPhoto(null);
+    if (fileInput.current) fileInput.current.value = '';
+  }
+
+  if (done) {
+    return (
+      <div className="container narrow">
+        <PageTitle>{t('page.planting_form')}</PageTitle>
+        <div ref={thanks} className="card thanks" role="status" tabIndex={-1} data-testid="thanks">
+          <Icon name="check" className="empty-icon ok" />
+          <h2>{t('form.thanks_title', { name: done.name })}</h2>
+          <p>{t('form.thanks_text', { id: done.id })}</p>
+          <p><button type="button" className="btn primary" onClick={again}>{t('form.again')}</button></p>
+        </div>
+      </div>
+    );
+  }
+
+  const listed = ORDER.filter((f) => errors[f]);
+  const describe = (f: Field, hint?: boolean) => [hint ? id(`${f}-hint`) : '', errors[f] ? id(`${f}-error`) : ''].filter(Boolean).join(' ') || undefined;
+  const labelOf: Record<Field, Key> = {
+    first_name: 'form.first_name', last_name: 'form.last_name', species_id: 'form.species', count: 'form.count',
+    planted_on: 'form.planted_on', location: 'form.location', photo: 'form.photo',
+  };
+  const target = (f: Field) => (f === 'location' ? id('lat') : id(f));
+
+  return (
+    <div className="container narrow">
+      <PageTitle sub={t('form.lead')}>{t('page.planting_form')}</PageTitle>
+      <div ref={summary} className={listed.length || general ? 'error-summary' : 'error-summary empty-summary'} aria-live="assertive" tabIndex={-1} data-testid="error-summary">
+        {general && <p className="general-error" data-testid="general-error">{general}</p>}
+        {listed.length > 0 && (
+          <>
+            <p className="summary-title">{t('form.errors_title', { n: listed.length })}</p>
+            <ul>
+              {listed.map((f) => (
+                <li key={f}><a href={`#/population-seedlings#${target(f)}`} onClick={(e) => { e.preventDefault(); document.getElementById(target(f))?.focus(); }}>
+                  {t(labelOf[f])}: {errors[f]}
+                </a></li>
+              ))}
+            </ul>
+          </>
+        )}
+      </div>
+      <form className="card form" noValidate onSubmit={submit} aria-busy={status !== 'idle'} data-testid="planting-form">
+        <p className="muted small">{t('form.required_note')}</p>
+        <div className="row-2">
+          <FieldBox id={id('first_name')} label={t('form.first_name')} required error={errors.first_name} t={t}>
+            <input id={id('first_name')} name="first_name" autoComplete="given-name" maxLength={100} required value={v.first_name} onChange={set('first_name')}
+              aria-invalid={!!errors.first_name} aria-describedby={describe('first_name')} />
+          </FieldBox>
+          <FieldBox id={id('last_name')} label={t('form.last_name')} required error={errors.last_name} t={t}>
+            <input id={id('last_name')} name="last_name" autoComplete="family-name" maxLength={100} required value={v.last_name} onChange={set('last_name')}
+              aria-invalid={!!errors.last_name} aria-describedby={describe('last_name')} />
+          </FieldBox>
+        </div>
+        <FieldBox id={id('species_id')} label={t('form.species')} required error={errors.species_id} t={t}>
+          <select id={id('species_id')} name="species_id" required value={v.species_id} onChange={set('species_id')} disabled={!species.data}
+            aria-invalid={!!errors.species_id} aria-describedby={describe('species_id')}>
+            <option value="">{species.data ? t('form.species_choose') : t('form.species_loading')}</option>
+            {options.map((o) => <option key={o.id} value={o.id}>{o.label}</option>)}
+          </select>
+        </FieldBox>
+        <div className="row-2">
+          <FieldBox id={id('count')} label={t('form.count')} required error={errors.count} hint={t('form.count_hint')} t={t}>
+            <input id={id('count')} name="count" type="number" inputMode="numeric" min={1} max={10000} step={1} required value={v.count} onChange={set('count')}
+              aria-invalid={!!errors.count} aria-describedby={describe('count', true)} />
+          </FieldBox>
+          <FieldBox id={id('planted_on')} label={t('form.planted_on')} required error={errors.planted_on} hint={t('form.planted_on_hint')} t={t}>
+            <input id={id('planted_on')} name="planted_on" type="date" max={today} required value={v.planted_on} onChange={set('planted_on')}
+              aria-invalid={!!errors.planted_on} aria-describedby={describe('planted_on', true)} />
+          </FieldBox>
+        </div>
+
+        <fieldset className={`field location${errors.location ? ' invalid' : ''}`} aria-describedby={describe('location', true)}>
+          <legend>{t('form.location')} <span className="req" aria-hidden="true">*</span><span className="visually-hidden">{t('form.required')}</span></legend>
+          <p id={id('location-hint')} className="hint">{t('form.location_hint')}</p>
+          <Suspense fallback={<Loading label={t('common.map_loading')} height={280} />}>
+            <LocationPicker value={location} focus={focus} describedBy={id('location-hint')}
+              onPick={(p) => { setV((o) => ({ ...o, lat: String(p.lat), lng: String(p.lng) })); setErrors((o) => ({ ...o, location: undefined })); }} />
+          </Suspense>
+          <div className="row-2 coords">
+            <div className="field">
+              <label htmlFor={id('lat')}>{t('form.lat')}</label>
+              <input id={id('lat')} name="lat" inputMode="decimal" value={v.lat} onChange={set('lat')} onBlur={() => location && setFocus((n) => n + 1)}
+                aria-invalid={!!errors.location} aria-describedby={describe('location')} />
+            </div>
+            <div className="field">
+              <label htmlFor={id('lng')}>{t('form.lng')}</label>
+              <input id={id('lng')} name="lng" inputMode="decimal" value={v.lng} onChange={set('lng')} onBlur={() => location && setFocus((n) => n + 1)}
+                aria-invalid={!!errors.location} aria-describedby={describe('location')} />
+            </div>
+          </div>
+          <div className="row-gap">
+            <button type="button" className="btn" onClick={useMyLocation} disabled={geo === 'busy'} data-testid="use-location">
+              <Icon name="locate" /> {geo === 'busy' ? t('form.locating') : t('form.use_location')}
+            </button>
+            <span className="small" aria-live="polite" data-testid="location-text">
+              {location ? t('form.location_set', { lat: fmtCoord(location.lat), lng: fmtCoord(location.lng) }) : t('form.location_none')}
+            </span>
+          </div>
+          {geo === 'failed' && <p className="hint warn" role="status">{t('form.geo_failed')}</p>}
+          {errors.location && <p id={id('location-error')} className="field-error" data-testid="error-location"><Icon name="alert" /> {errors.location}</p>}
+        </fieldset>
+
+        <FieldBox id={id('photo')} label={t('form.photo')} optional error={errors.photo} hint={t('form.photo_hint')} t={t}>
+          <input ref={fileInput} id={id('photo')} name="photo" type="file" accept="image/*"
+            onChange={(e) => { setPhoto(e.target.files?.[0] ?? null); setErrors((o) => ({ ...o, photo: undefined })); }}
+            aria-invalid={!!errors.photo} aria-describedby={describe('photo', true)} />
+        </FieldBox>
+        {preview && (
+          <div className="photo-preview">
+            <img src={preview} alt={t('form.photo_preview')} />
+            <button type="button" className="btn" onClick={() => { setPhoto(null); if (fileInput.current) fileInput.current.value = ''; }}>{t('form.photo_remove')}</button>
+          </div>
+        )}
+
+        <div className="actions">
+          <button type="submit" className="btn primary big" disabled={status !== 'idle'} data-testid="submit">
+            {status === 'uploading' ? t('form.uploading') : status === 'sending' ? t('form.sending') : t('form.submit')}
+          </button>
+        </div>
+      </form>
+    </div>
+  );
+}
+
+function FieldBox({ id, label, required, optional, hint, error, children, t }: {
+  id: string; label: string; required?: boolean; optional?: boolean; hint?: string; error?: string; children: ReactNode; t: (k: Key) => string;
+}) {
+  const name = id.split('-').pop();
+  return (
+    <div className={`field${error ? ' invalid' : ''}`}>
+      <label htmlFor={id}>
+        {label}
+        {required && <><span className="req" aria-hidden="true"> *</span><span className="visually-hidden"> {t('form.required')}</span></>}
+        {optional && <span className="muted"> {t('form.optional')}</span>}
+      </label>
+      {children}
+      {hint && <p id={`${id}-hint`} className="hint">{hint}</p>}
+      {error && <p id={`${id}-error`} className="field-error" data-testid={`error-${name}`}><Icon name="alert" /> {error}</p>}
+    </div>
+  );
+}

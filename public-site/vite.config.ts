@@ -1,0 +1,28 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+/**
+ * The public site's bundle: built into public-site/dist, which the API serves at / (hash routing,
+ * so index.html answers every path). The landing page's JavaScript is kept small: the map
+ * (OpenLayers) and the charts (Chart.js) are separate chunks loaded on demand.
+ *
+ * `vite --config public-site/vite.config.ts` serves it for development with /api proxied to a
+ * running `ecofond serve` (ECOFOND_API, default http://localhost:8080).
+ * VITE_MAP_TILES sets the base map's XYZ tile URL at build time ("" for none); a page can
+ * override it with `window.__ECOFOND_CONFIG__ = { mapTiles: '…' }` before the bundle runs.
+ */
+export default defineConfig({
+  root: fileURLToPath(new URL('.', import.meta.url)),
+  base: '/',
+  plugins: [react()],
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    reportCompressedSize: true,
+    chunkSizeWarningLimit: 600,
+  },
+  server: {
+    proxy: { '/api': process.env.ECOFOND_API ?? 'http://localhost:8080' },
+  },
+});
