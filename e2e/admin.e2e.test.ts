@@ -92,7 +92,8 @@ describe('the back-office as the administrator', () => {
         await item.click();
         await expect.poll(() => page.evaluate(() => window.location.hash)).toBe(`#/${to}`);
         await expect.poll(() => pageTitle(page), { timeout: 10_000 }).toBe(meta.captions[c.caption]);
-        const shown = page.locator(c.entity ? '.RaList-main, [data-testid=list-empty]' : '[data-testid=page-placeholder]')
+        // an entity's list; a special screen; or the page of a screen not built yet
+        const shown = page.locator(c.entity ? '.RaList-main, [data-testid=list-empty]' : '[data-testid=page-placeholder], [data-testid^=page-screen-]')
           .or(page.getByTestId('page-error')).or(page.getByTestId('page-404')).or(page.getByTestId('page-403'));
         await shown.first().waitFor().catch(async (err: Error) => {
           await shot(page, `failed-${to.replace(/\//g, '_')}`);

@@ -8,11 +8,13 @@ import type { TestProject } from 'vitest/node';
 
 /**
  * Starts what the browser tests drive: the back-office bundle (built if missing), a fresh embedded
- * database with an extra inspector user, and `ecofond serve` on a free port.
+ * database with an extra inspector and an ecology staff user, and `ecofond serve` on a free port.
  */
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const CHROMIUM = '/usr/bin/chromium';
 export const INSPECTOR = { username: 'inspector1', password: 'secret12' };
+/** a user of the ecology staff role, whose access the access-managing test closes and reopens */
+export const ECOSTAFF = { username: 'ecostaff1', password: 'secret12', role: 'ecology_staff' };
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -72,6 +74,7 @@ export default async function setup(project: TestProject) {
   cli(['migrate'], env);
   cli(['seed', '--demo'], env);
   cli(['user:create', INSPECTOR.username, '--password', INSPECTOR.password, '--role', 'inspector', '--fio', 'Inspektor Sinov'], env);
+  cli(['user:create', ECOSTAFF.username, '--password', ECOSTAFF.password, '--role', ECOSTAFF.role, '--fio', 'Ekolog Sinov'], env);
 
   const port = await freePort();
   let output = '';

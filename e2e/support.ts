@@ -38,6 +38,8 @@ export function watch(page: Page): PageProblems {
     const text = m.text();
     // refused outside requests (map tiles) and the HTTP errors the tests provoke on purpose
     if (/Failed to load resource/.test(text)) return;
+    // the E-IMZO provider probing for the signing program, which test machines do not run
+    if (/WebSocket connection to 'wss:\/\/127\.0\.0\.1:64443\//.test(text)) return;
     problems.errors.push(`console: ${text}`);
   });
   return problems;
@@ -84,8 +86,10 @@ export async function expectNoRawKeys(page: Page): Promise<void> {
   expect(rawKeys(await missingKeys(page)), 'translation keys rendered raw').toEqual([]);
 }
 
-export async function shot(page: Page, name: string): Promise<void> {
+/** A screenshot under artifacts/screenshots; `quiet` waits for a notification to go first, so that it covers nothing. */
+export async function shot(page: Page, name: string, opts: { quiet?: boolean } = {}): Promise<void> {
   mkdirSync(SHOTS, { recursive: true });
+  if (opts.quiet) await page.getByTestId('notification').waitFor({ state: 'detached', timeout: 6000 }).catch(() => undefined);
   await page.waitForTimeout(300); // let transitions settle
   await page.screenshot({ path: join(SHOTS, `${name}.png`) });
 }

@@ -18,6 +18,9 @@ import { Forbidden } from './pages/Forbidden';
 import { NotFound } from './pages/NotFound';
 import { ErrorPage } from './pages/ErrorPage';
 import { EntityCreate, EntityEdit, EntityList, EntityShow } from './generic/EntityViews';
+import { ExtensionsContext } from './generic/extensions';
+import { ParamListPage, ScreenPage } from './pages/RoutePages';
+import { EXTENSIONS } from './screens/registry';
 import { titleOf } from './generic/fields';
 import { theme } from './theme';
 
@@ -41,7 +44,8 @@ function Loading() {
 
 /**
  * The whole back-office, generated from /api/meta: one react-admin resource per entity the user
- * may read (named after its menu route), the menu of the metadata, and pages for the rest.
+ * may read (named after its menu route), lists on menu routes with parameters, the spec's special
+ * screens (screens/registry.ts), the menu of the metadata, and pages for the rest.
  */
 export function App() {
   const [i18nProvider, setI18nProvider] = useState<I18nProvider | null>(null);
@@ -74,40 +78,56 @@ export function App() {
   if (!i18nProvider) return <Loading />;
 
   return (
-    <Admin
-      title="admin.title"
-      dataProvider={dataProvider}
-      authProvider={authProvider}
-      i18nProvider={i18nProvider}
-      store={store}
-      theme={theme}
-      layout={AppLayout}
-      loginPage={LoginPage}
-      dashboard={Dashboard}
-      catchAll={CatchAll}
-      accessDenied={() => <Forbidden />}
-      error={ErrorPage}
-      notification={AppNotification}
-      loading={Loading}
-      requireAuth
-      disableTelemetry
-    >
-      {model && [...model.byResource.entries()].map(([name, e]) => (
-        <Resource
-          key={name}
-          name={name}
-          list={EntityList}
-          create={EntityCreate}
-          edit={EntityEdit}
-          show={EntityShow}
-          recordRepresentation={(r) => titleOf(e, r, wireLangOf(currentCode()))}
-        />
-      ))}
-      <CustomRoutes>
-        <Route path="/error-403" element={<Forbidden />} />
-        <Route path="/error-404" element={<NotFound />} />
-        <Route path="/error" element={<ErrorPage />} />
-      </CustomRoutes>
-    </Admin>
+    <ExtensionsContext.Provider value={EXTENSIONS}>
+      <Admin
+        title="admin.title"
+        dataProvider={dataProvider}
+        authProvider={authProvider}
+        i18nProvider={i18nProvider}
+        store={store}
+        theme={theme}
+        layout={AppLayout}
+        loginPage={LoginPage}
+        dashboard={Dashboard}
+        catchAll={CatchAll}
+        accessDenied={() => <Forbidden />}
+        error={ErrorPage}
+        notification={AppNotification}
+        loading={Loading}
+        requireAuth
+        disableTelemetry
+      >
+        {model && [...model.byResource.entries()].map(([name, e]) => {
+          // a record route (`subject/:subjects_id`) makes `#/<resource>/<id>` the row's page; its form moves to `…/<id>/edit`
+          const record = model.recordResources.has(name);
+          return (
+            <Resource
+              key={name}
+              name={name}
+              list={EntityList}
+              create={EntityCreate}
+              edit={record ? undefined : EntityEdit}
+              hasEdit
+              show={EntityShow}
+              recordRepresentation={(r) => titleOf(e, r, wireLangOf(currentCode()))}
+            >
+              {record && <Route path=":id/edit/*" element={<EntityEdit />} />}
+              {record && <Route path=":id" element={<EntityShow />} />}
+            </Resource>
+          );
+        })}
+        <CustomRoutes>
+          <Route path="/error-403" element={<Forbidden />} />
+          <Route path="/error-404" element={<NotFound />} />
+          <Route path="/error" element={<ErrorPage />} />
+          {model?.routes.filter((r) => r.kind === 'param-list').map((r) => (
+            <Route key={r.path} path={`/${r.path}`} element={<ParamListPage route={r} />} />
+          ))}
+          {model?.routes.filter((r) => r.kind === 'screen' && EXTENSIONS.screens[r.path]).map((r) => (
+            <Route key={r.path} path={`/${r.path}`} element={<ScreenPage route={r} screen={EXTENSIONS.screens[r.path]} />} />
+          ))}
+        </CustomRoutes>
+      </Admin>
+    </ExtensionsContext.Provider>
   );
 }

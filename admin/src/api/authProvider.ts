@@ -68,11 +68,17 @@ export const authProvider: AuthProvider = {
     return getSession()?.actions ?? [];
   },
 
-  /** What /api/meta says the user may do with an entity; resources outside the metadata are not theirs. */
+  /**
+   * What /api/meta says the user may do with an entity; resources outside the metadata are not
+   * theirs, and a list whose menu route their actions do not open is not either.
+   */
   async canAccess({ action, resource }: { action: string; resource: string }) {
     const model = getMetaModel();
-    const e = model?.entity(resource.split('.')[0]);
-    if (!e) return false;
+    const name = resource.split('.')[0];
+    const e = model?.entity(name);
+    if (!model || !e) return false;
+    // a list opens on its menu route's action; its rows open on the entity's own rights
+    if (action === 'list' && !model.listAllowed(name)) return false;
     const op = OPERATION[action];
     return op ? e.can[op] : e.can.read;
   },

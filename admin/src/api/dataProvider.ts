@@ -34,7 +34,7 @@ function moveFieldErrors(e: EntityMeta, err: unknown): never {
 }
 
 /** Range filters arrive as `from_x` / `to_x` (the inputs are named so); empty values are dropped. */
-function cleanFilter(filter: Record<string, unknown> | undefined): Record<string, unknown> {
+export function cleanFilter(filter: Record<string, unknown> | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(filter ?? {})) {
     if (v === '' || v === null || v === undefined) continue;

@@ -59,6 +59,14 @@ export async function request(url: string, opts: RequestOptions = {}): Promise<R
   return send(url, opts, async (res) => res);
 }
 
+/** A request answered with JSON, read within the same timeout. */
+export async function requestJson<T>(url: string, opts: RequestOptions = {}): Promise<T> {
+  return send(url, opts, async (res) => {
+    const text = await res.text();
+    return (text ? JSON.parse(text) : undefined) as T;
+  });
+}
+
 /** A request whose body is read within the same timeout (downloads). */
 export async function requestBlob(url: string, opts: RequestOptions = {}): Promise<{ res: Response; blob: Blob }> {
   return send(url, opts, async (res) => ({ res, blob: await res.blob() }));
@@ -71,7 +79,11 @@ async function send<T>(url: string, opts: RequestOptions, consume: (res: Respons
   const token = getToken();
   if (token && !opts.anonymous) headers.set('Authorization', `Bearer ${token}`);
   let body: BodyInit | undefined;
-  if (opts.body !== undefined) {
+  if (opts.body instanceof Blob || opts.body instanceof ArrayBuffer || ArrayBuffer.isView(opts.body)) {
+    // a file sent as it is (uploads, statement imports): never multipart
+    body = opts.body as BodyInit;
+    if (!headers.has('Content-Type')) headers.set('Content-Type', (opts.body instanceof Blob && opts.body.type) || 'application/octet-stream');
+  } else if (opts.body !== undefined) {
     body = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
     if (!headers.has('Content-Type')) headers.set('Content-Type', 'application/json');
   }

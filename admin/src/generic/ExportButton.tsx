@@ -6,9 +6,10 @@ import type { EcofondDataProvider } from '../api/dataProvider';
 
 /**
  * Excel export of the list as filtered and sorted now, made by the server (GET path/export) and
- * saved as a download. The button spins while the file is prepared (up to 120 s).
+ * saved as a download, with the filter the route or page applies. The button spins while the file
+ * is prepared (up to 120 s).
  */
-export function ExportXlsxButton() {
+export function ExportXlsxButton({ permanentFilter }: { permanentFilter?: Record<string, unknown> }) {
   const { filterValues, sort, total } = useListContext();
   const resource = useResourceContext();
   const dataProvider = useDataProvider<EcofondDataProvider>();
@@ -19,7 +20,7 @@ export function ExportXlsxButton() {
     if (!resource) return;
     setBusy(true);
     try {
-      const { filename } = await dataProvider.exportXlsx(resource, { filter: filterValues, sort });
+      const { filename } = await dataProvider.exportXlsx(resource, { filter: { ...filterValues, ...permanentFilter }, sort });
       notify('admin.export.done', { type: 'info', messageArgs: { file: filename } });
     } catch (err) {
       const message = err instanceof Error ? err.message : 'ra.notification.http_error';

@@ -1,73 +1,117 @@
-import { useState } from 'react';
-import { Box, Button as MuiButton, Dialog, DialogActions, DialogContent, DialogTitle, Typography } from '@mui/material';
-import PlayArrowIcon from '@mui/icons-material/PlayArrow';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import {
-  Button, Form, TextInput, required, useNotify, useRecordContext, useRefresh, useTranslate, type RaRecord,
+  Alert, Box, Button as MuiButton, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, ListItemText, Menu, MenuItem, Typography,
+} from '@mui/material';
+import PlayArrowIcon from '@mui/icons-material/PlayArrow';
+import DoneAllIcon from '@mui/icons-material/DoneAll';
+import {
+  Button, Form, HttpError, TextInput, required, useListContext, useNotify, useRecordContext, useRefresh, useTranslate,
+  type RaRecord,
 } from 'react-admin';
 import { request } from '../api/http';
+import { errorMessage } from '../api/useFetch';
 import type { EntityMeta, FieldMeta, WorkflowActionMeta } from '../meta/types';
 import { MetaInput } from './inputs';
+import { cleanFilter } from '../api/dataProvider';
+import { formatNumber } from './format';
 
-type ActionMeta = WorkflowActionMeta & { comment?: 'required' | 'optional'; params?: Record<string, Omit<FieldMeta, 'name' | 'label'> & { label?: string }> };
+/** The signing dialog and its providers (pkijs) load as their own chunk, the first time one opens. */
+const SignDialog = lazy(() => import('../esign/SignDialog').then((m) => ({ default: m.SignDialog })));
 
-const paramFields = (a: ActionMeta): FieldMeta[] =>
-  Object.entries(a.params ?? {}).map(([name, f]) => ({ ...f, name, label: f.label ?? `fields.${name}` }) as FieldMeta);
+/** The inputs an action asks for, from its `params` (the server's field declarations). */
+export const paramFields = (a: WorkflowActionMeta): FieldMeta[] =>
+  Object.entries(a.params ?? {}).map(([name, f]) => ({
+    ...f, name, label: f.label ?? `fields.${name}`, fields: undefined,
+  }) as FieldMeta);
 
-/**
- * The workflow actions of the metadata that the user's actions allow and the row's state admits,
- * as buttons. Each asks first, with the action's parameters and comment when it has them, then
- * runs `POST path/:id/actions/:name` with the row's version.
- */
-export function WorkflowButtons({ entity }: { entity: EntityMeta }) {
-  const record = useRecordContext();
+/** The actions of a row's state that the user's actions allow. */
+export function actionsFor(entity: EntityMeta, record: RaRecord | undefined): WorkflowActionMeta[] {
   const wf = entity.workflow;
-  if (!record || !wf) return null;
+  if (!record || !wf) return [];
   const state = String(record[wf.field] ?? '');
-  const actions = (wf.actions as ActionMeta[]).filter((a) => a.allowed && a.from.includes(state));
-  if (!actions.length) return null;
-  return (
-    <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap' }} data-testid="workflow-actions">
-      {actions.map((a) => <WorkflowButton key={a.name} entity={entity} action={a} record={record} />)}
-    </Box>
-  );
+  return wf.actions.filter((a) => a.allowed && a.from.includes(state));
 }
 
-function WorkflowButton({ entity, action, record }: { entity: EntityMeta; action: ActionMeta; record: RaRecord }) {
-  const translate = useTranslate();
+/** Where an action runs: one row, the selected rows, or every row of the list's filters. */
+export type Target =
+  | { kind: 'one'; record: RaRecord }
+  | { kind: 'many'; ids: RaRecord['id'][] }
+  | { kind: 'all'; filter: Record<string, unknown>; total: number };
+
+/**
+ * Runs a workflow action: `POST path/:id/actions/:name` (with the row's version), or
+ * `POST path/actions/:name {ids}` / `{all: true}` with the list's filter in the query string.
+ * Field errors (400) are given back for the dialog's inputs; every error is notified.
+ */
+export function useRunAction(entity: EntityMeta) {
   const notify = useNotify();
-  const refresh = useRefresh();
-  const [open, setOpen] = useState(false);
+  const translate = useTranslate();
+  return async (action: WorkflowActionMeta, target: Target, values: Record<string, unknown>): Promise<{ ok: boolean; errors?: Record<string, unknown> }> => {
+    const label = translate(action.label);
+    const name = encodeURIComponent(action.name);
+    try {
+      if (target.kind === 'one') {
+        await request(`${entity.path}/${target.record.id}/actions/${name}`, { method: 'POST', body: { ...values, version: target.record.version } });
+        notify('admin.workflow.done', { type: 'info', messageArgs: { action: label } });
+      } else {
+        const query = target.kind === 'all' ? `?${new URLSearchParams({ filter: JSON.stringify(cleanFilter(target.filter)) })}` : '';
+        const body = target.kind === 'all' ? { ...values, all: true } : { ...values, ids: target.ids };
+        const res = await request(`${entity.path}/actions/${name}${query}`, { method: 'POST', body });
+        const { ids, changed } = (await res.json()) as { ids: unknown[]; changed: number };
+        notify(target.kind === 'all' ? 'admin.workflow.done_all' : 'admin.workflow.done_many', {
+          type: 'info', messageArgs: { action: label, changed: formatNumber(changed, 0), total: formatNumber(ids.length, 0) },
+        });
+      }
+      return { ok: true };
+    } catch (err) {
+      const message = errorMessage(err);
+      notify(message, { type: 'error', messageArgs: { _: message } });
+      const errors = err instanceof HttpError ? (err.body?.errors as Record<string, unknown> | undefined) : undefined;
+      return { ok: false, errors };
+    }
+  };
+}
+
+/** What an action needs asked before it runs: a confirmation, parameters or a comment. */
+export const needsDialog = (a: WorkflowActionMeta) => !!(a.confirm || a.comment || Object.keys(a.params ?? {}).length);
+
+/**
+ * The dialog of an action: the confirmation ("change the status of id N?"), the inputs of its
+ * parameters by their field kinds (a reference is an autocomplete), a comment when the action asks
+ * for one; the server's field errors show beside the inputs.
+ */
+export function ActionDialog({ entity, action, target, open, onClose, onDone }: {
+  entity: EntityMeta; action: WorkflowActionMeta; target: Target; open: boolean; onClose: () => void; onDone: () => void;
+}) {
+  const translate = useTranslate();
+  const run = useRunAction(entity);
   const [busy, setBusy] = useState(false);
   const params = paramFields(action);
+  const question = target.kind === 'one'
+    ? translate('admin.workflow.confirm_one', { id: target.record.id, action: translate(action.label) })
+    : target.kind === 'many'
+      ? translate('admin.workflow.confirm_many', { count: formatNumber(target.ids.length, 0), action: translate(action.label) })
+      : translate('admin.workflow.confirm_all', { count: formatNumber(target.total, 0), action: translate(action.label) });
 
-  const run = async (values: Record<string, unknown>) => {
+  const submit = async (values: Record<string, unknown>) => {
     setBusy(true);
     try {
-      await request(`${entity.path}/${record.id}/actions/${encodeURIComponent(action.name)}`, {
-        method: 'POST',
-        body: { ...values, version: record.version },
-      });
-      setOpen(false);
-      notify('ra.notification.updated', { type: 'info', messageArgs: { smart_count: 1 } });
-      refresh();
-    } catch (err) {
-      const message = err instanceof Error ? err.message : 'ra.notification.http_error';
-      notify(message, { type: 'error', messageArgs: { _: message } });
+      const { ok, errors } = await run(action, target, values);
+      if (ok) { onDone(); return undefined; }
+      return errors;
     } finally {
       setBusy(false);
     }
   };
 
   return (
-    <>
-      <Button label={action.label} onClick={() => setOpen(true)} data-testid={`workflow-${action.name}`}>
-        <PlayArrowIcon />
-      </Button>
-      <Dialog open={open} onClose={() => !busy && setOpen(false)} fullWidth maxWidth="sm">
-        <Form onSubmit={(v: Record<string, unknown>) => run(v)} record={{}}>
+    <Dialog open={open} onClose={() => !busy && onClose()} fullWidth maxWidth="sm" data-testid="workflow-dialog">
+      {open && (
+        <Form onSubmit={(v: Record<string, unknown>) => submit(v)} record={{}}>
           <DialogTitle>{translate(action.label)}</DialogTitle>
           <DialogContent>
-            <Typography sx={{ mb: 2 }}>{translate('ra.message.are_you_sure')}</Typography>
+            <Typography sx={{ mb: 2 }} data-testid="workflow-question">{question}</Typography>
+            {target.kind === 'all' && <Alert severity="warning" sx={{ mb: 2 }}>{translate('admin.workflow.all_hint')}</Alert>}
             {params.map((f) => <MetaInput key={f.name} field={f} mode="create" />)}
             {action.comment && (
               <TextInput
@@ -80,11 +124,121 @@ function WorkflowButton({ entity, action, record }: { entity: EntityMeta; action
             )}
           </DialogContent>
           <DialogActions>
-            <MuiButton onClick={() => setOpen(false)} disabled={busy}>{translate('ra.action.cancel')}</MuiButton>
-            <MuiButton type="submit" variant="contained" disabled={busy} data-testid="workflow-confirm">{translate('ra.action.confirm')}</MuiButton>
+            <MuiButton onClick={onClose} disabled={busy}>{translate('ra.action.cancel')}</MuiButton>
+            <MuiButton type="submit" variant="contained" disabled={busy} data-testid="workflow-confirm" startIcon={busy ? <CircularProgress size={16} /> : undefined}>
+              {translate('ra.action.confirm')}
+            </MuiButton>
           </DialogActions>
         </Form>
-      </Dialog>
+      )}
+    </Dialog>
+  );
+}
+
+/**
+ * The workflow actions of the metadata that the user's actions allow and the row's state admits,
+ * as buttons on its show and edit pages. An action with a signature opens the signing dialog.
+ */
+export function WorkflowButtons({ entity }: { entity: EntityMeta }) {
+  const record = useRecordContext();
+  const actions = actionsFor(entity, record);
+  if (!record || !actions.length) return null;
+  return (
+    // its buttons wrap with the toolbar's others
+    <Box sx={{ display: 'contents' }} data-testid="workflow-actions">
+      {actions.map((a) => <WorkflowButton key={a.name} entity={entity} action={a} record={record} />)}
+    </Box>
+  );
+}
+
+function WorkflowButton({ entity, action, record }: { entity: EntityMeta; action: WorkflowActionMeta; record: RaRecord }) {
+  const refresh = useRefresh();
+  const run = useRunAction(entity);
+  const [open, setOpen] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const done = () => { setOpen(false); refresh(); };
+  const click = async () => {
+    if (action.signature || needsDialog(action)) { setOpen(true); return; }
+    setBusy(true);
+    const { ok } = await run(action, { kind: 'one', record }, {});
+    setBusy(false);
+    if (ok) refresh();
+  };
+  return (
+    <>
+      <Button label={action.label} onClick={() => void click()} disabled={busy} data-testid={`workflow-${action.name}`}>
+        <PlayArrowIcon />
+      </Button>
+      {action.signature
+        ? open && <Suspense fallback={null}><SignDialog entity={entity} action={action} record={record} open={open} onClose={() => setOpen(false)} onDone={done} /></Suspense>
+        : <ActionDialog entity={entity} action={action} target={{ kind: 'one', record }} open={open} onClose={() => setOpen(false)} onDone={done} />}
+    </>
+  );
+}
+
+/** The bulk actions of an entity the user's actions allow (bulk and without a signature). */
+export const bulkActions = (entity: EntityMeta): WorkflowActionMeta[] =>
+  (entity.workflow?.actions ?? []).filter((a) => a.bulk && a.allowed && !a.signature);
+
+/** In the list's bulk-action toolbar: each bulk action on the selected rows. */
+export function BulkWorkflowButtons({ entity }: { entity: EntityMeta }) {
+  const { selectedIds, onUnselectItems } = useListContext();
+  const refresh = useRefresh();
+  const [current, setCurrent] = useState<WorkflowActionMeta | null>(null);
+  const actions = bulkActions(entity);
+  if (!actions.length) return null;
+  return (
+    <>
+      {actions.map((a) => (
+        <Button key={a.name} label={a.label} onClick={() => setCurrent(a)} data-testid={`bulk-${a.name}`}>
+          <PlayArrowIcon />
+        </Button>
+      ))}
+      {current && (
+        <ActionDialog
+          entity={entity}
+          action={current}
+          target={{ kind: 'many', ids: selectedIds }}
+          open
+          onClose={() => setCurrent(null)}
+          onDone={() => { setCurrent(null); onUnselectItems(); refresh(); }}
+        />
+      )}
+    </>
+  );
+}
+
+/** In the list's top toolbar: each bulk action on every row of the list as filtered now. */
+export function AllRowsActionsButton({ entity, permanentFilter }: { entity: EntityMeta; permanentFilter?: Record<string, unknown> }): ReactNode {
+  const { filterValues, total } = useListContext();
+  const translate = useTranslate();
+  const refresh = useRefresh();
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const [current, setCurrent] = useState<WorkflowActionMeta | null>(null);
+  const actions = bulkActions(entity);
+  if (!actions.length) return null;
+  return (
+    <>
+      <Button label="admin.workflow.all_rows" onClick={(e) => setAnchor(e.currentTarget)} disabled={!total} data-testid="bulk-all-menu">
+        <DoneAllIcon />
+      </Button>
+      <Menu anchorEl={anchor} open={!!anchor} onClose={() => setAnchor(null)}>
+        {actions.map((a) => (
+          <MenuItem key={a.name} onClick={() => { setAnchor(null); setCurrent(a); }} data-testid={`bulk-all-${a.name}`}>
+            <ListItemText primary={translate(a.label)} secondary={translate('admin.workflow.all_rows_count', { count: formatNumber(total ?? 0, 0) })} />
+          </MenuItem>
+        ))}
+      </Menu>
+      {current && (
+        <ActionDialog
+          entity={entity}
+          action={current}
+          target={{ kind: 'all', filter: { ...filterValues, ...permanentFilter }, total: total ?? 0 }}
+          open
+          onClose={() => setCurrent(null)}
+          onDone={() => { setCurrent(null); refresh(); }}
+        />
+      )}
     </>
   );
 }

@@ -5,7 +5,8 @@ import { ReferenceArrayField, ReferenceField, RecordContextProvider, useListCont
 import { useMeta } from '../meta/store';
 import type { EntityMeta, FieldMeta } from '../meta/types';
 import { wireLangOf } from '../i18n';
-import { formatDate, formatDateTime, formatNumber, formatPassport, formatPhone, text3, truncate, type Lang } from './format';
+import { FilesField } from './files';
+import { formatDate, formatDateTime, formatDecimal, formatNumber, formatPassport, formatPhone, text3, truncate, type Lang } from './format';
 
 /** The language shown, as the API spells it. */
 export function useLang(): Lang {
@@ -73,6 +74,7 @@ export function MetaField({ field, inList }: MetaFieldProps) {
     case 'integer':
       return empty ? null : <span>{String(v)}</span>;
     case 'decimal':
+      return empty ? null : <span style={{ whiteSpace: 'nowrap' }}>{formatDecimal(v)}</span>;
     case 'money':
       return empty ? null : <span style={{ whiteSpace: 'nowrap' }}>{formatNumber(v, 2)}</span>;
     case 'boolean':
@@ -92,9 +94,11 @@ export function MetaField({ field, inList }: MetaFieldProps) {
       const reference = model.resourceOf(field.ref);
       if (empty) return null;
       if (!reference) return <span>#{String(v)}</span>;
+      // a document (a subject, a stack, a report) opens its page; a reference book's value is just text
+      const target = model.byName.get(field.ref!);
       return (
-        <ReferenceField source={field.name} reference={reference} link={false}>
-          <RecordTitle entity={model.byName.get(field.ref!)} />
+        <ReferenceField source={field.name} reference={reference} link={target?.kind === 'document' ? (r) => model.showPath(reference, r.id) : false}>
+          <RecordTitle entity={target} />
         </ReferenceField>
       );
     }
@@ -110,9 +114,8 @@ export function MetaField({ field, inList }: MetaFieldProps) {
     }
     case 'file':
     case 'image':
-      return empty ? <Typography variant="body2" color="text.secondary">{translate(field.type === 'image' ? 'admin.empty.no_photo' : 'admin.empty.no_files')}</Typography> : <span>#{String(v)}</span>;
     case 'files':
-      return Array.isArray(v) && v.length ? <span>{v.length}</span> : <Typography variant="body2" color="text.secondary">{translate('admin.empty.no_files')}</Typography>;
+      return <FilesField field={field} value={v} inList={inList} />;
     case 'point': {
       const p = v as { lat?: number; lng?: number } | null;
       return p && typeof p.lat === 'number' && typeof p.lng === 'number'

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatDateTime, formatNumber, formatPassport, formatPhone, parsePassport, parsePhone, text3, todayTashkent, truncate } from './format';
+import { formatDate, formatDateTime, formatDecimal, formatNumber, formatPassport, formatPhone, parsePassport, parsePhone, text3, todayTashkent, truncate } from './format';
 
 describe('formats of the spec', () => {
+  it('decimals: at least two decimals, more when they have them', () => {
+    expect(formatDecimal('10.000000')).toBe('10.00');
+    expect(formatDecimal('0.001500')).toBe('0.0015');
+    expect(formatDecimal('1234.5')).toBe('1 234.50');
+    expect(formatDecimal('789.113000')).toBe('789.113');
+    expect(formatDecimal('12')).toBe('12.00');
+  });
+
   it('numbers: two decimals, space thousands, exact on decimal strings', () => {
     expect(formatNumber('1234567.5')).toBe('1 234 567.50');
     expect(formatNumber(1234567.5)).toBe('1 234 567.50');

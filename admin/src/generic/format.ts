@@ -5,8 +5,11 @@
  * nothing Ukrainian can leak into Uzbek Cyrillic.
  */
 
+import type { Lang } from '../meta/types';
+
+export type { Lang };
+/** A three-language value as rows carry it: unlike the server's declared shape, any part may be missing. */
 export type Text3 = { uz?: string | null; uk?: string | null; ru?: string | null };
-export type Lang = 'uz' | 'uk' | 'ru';
 
 /** "1234567.5" → "1 234 567.50"; keeps the exact digits of decimal strings (no float rounding). */
 export function formatNumber(value: unknown, decimals = 2): string {
@@ -28,6 +31,16 @@ export function formatNumber(value: unknown, decimals = 2): string {
   const grouped = int.replace(/^0+(?=\d)/, '').replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
   const out = decimals > 0 ? `${grouped}.${frac}` : grouped;
   return neg && /[1-9]/.test(out) ? `-${out}` : out;
+}
+
+/**
+ * A decimal with at least two decimals and as many more as it has ("10.000000" → "10.00",
+ * "0.001500" → "0.0015"), so that small norms and coefficients do not show as zero.
+ */
+export function formatDecimal(value: unknown): string {
+  const s = value === null || value === undefined ? '' : String(value).trim();
+  const m = /^-?\d+\.(\d*?)0*$/.exec(s);
+  return formatNumber(value, Math.max(2, m ? m[1].length : 2));
 }
 
 /** Nine digits → "(90) 123-45-67"; partial input is formatted as far as it goes. */

@@ -1,6 +1,5 @@
 import { lazy, Suspense, type ReactNode } from 'react';
 import { Box, Typography } from '@mui/material';
-import UploadFileIcon from '@mui/icons-material/UploadFile';
 import {
   ArrayInput, AutocompleteArrayInput, AutocompleteInput, BooleanInput, DateInput, DateTimeInput, Labeled, NumberInput, PasswordInput,
   ReferenceArrayInput, ReferenceInput, SelectInput, SimpleFormIterator, TextInput, required, useTranslate,
@@ -11,6 +10,7 @@ import type { EntityMeta, FieldMeta } from '../meta/types';
 import type { MetaModel } from '../meta/model';
 import { formatPassport, formatPhone, parsePassport, parsePhone, todayTashkent } from './format';
 import { MetaField, titleOf, useLang } from './fields';
+import { FileInput } from './files';
 
 /** The OpenLayers picker is heavy: it loads as its own chunk, the first time a form has a point. */
 const PointInput = lazy(() => import('./PointInput'));
@@ -61,18 +61,6 @@ export function validatorsFor(f: FieldMeta, opts: { skipRequired?: boolean } = {
 /** True when the user may not type into the field (read-only, computed, copied from a reference). */
 export const isDerived = (f: FieldMeta) => !!(f.readOnly || f.computedBy || f.from);
 
-function FilePlaceholder({ field }: { field: FieldMeta }) {
-  const translate = useTranslate();
-  return (
-    <Labeled label={field.label} sx={{ mb: 2 }}>
-      <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, color: 'text.disabled', border: 1, borderColor: 'divider', borderStyle: 'dashed', borderRadius: 1, px: 2, py: 1.5 }} data-testid={`file-placeholder-${field.name}`}>
-        <UploadFileIcon fontSize="small" />
-        <Typography variant="body2">{translate('admin.file.not_available')}</Typography>
-      </Box>
-    </Labeled>
-  );
-}
-
 function Text3Input({ field, disabled }: { field: FieldMeta; disabled?: boolean }) {
   const translate = useTranslate();
   const all = validatorsFor(field);
@@ -118,8 +106,11 @@ function RefInput({ field, model, multiple, disabled }: { field: FieldMeta; mode
   );
 }
 
-/** The input of one field, by its kind. */
-export function MetaInput({ field, mode }: { field: FieldMeta; mode: 'create' | 'edit'; source?: string }): ReactNode {
+/**
+ * The input of one field, by its kind. `source` and `defaultValue` are there for an array's
+ * iterator, which reads them off its children to make a new row.
+ */
+export function MetaInput({ field, mode }: { field: FieldMeta; mode: 'create' | 'edit'; source?: string; defaultValue?: unknown }): ReactNode {
   const model = useMeta();
   const translate = useTranslate();
   if (field.hidden) return null;
@@ -178,7 +169,7 @@ export function MetaInput({ field, mode }: { field: FieldMeta; mode: 'create' | 
     case 'file':
     case 'files':
     case 'image':
-      return <FilePlaceholder field={field} />;
+      return <FileInput field={field} validate={v} />;
     case 'point':
       return (
         <Suspense fallback={<Typography variant="body2" color="text.secondary" sx={{ my: 2 }}>{translate('admin.map.loading')}</Typography>}>
@@ -189,7 +180,7 @@ export function MetaInput({ field, mode }: { field: FieldMeta; mode: 'create' | 
       return (
         <ArrayInput source={field.name} label={field.label}>
           <SimpleFormIterator inline>
-            {(field.fields ?? []).filter((c) => !c.hidden && !isDerived(c)).map((c) => <MetaInput key={c.name} source={c.name} field={c} mode={mode} />)}
+            {(field.fields ?? []).filter((c) => !c.hidden && !isDerived(c)).map((c) => <MetaInput key={c.name} source={c.name} defaultValue={c.default} field={c} mode={mode} />)}
           </SimpleFormIterator>
         </ArrayInput>
       );

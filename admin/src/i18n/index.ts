@@ -1,6 +1,7 @@
 import { createInstance, type i18n as I18next } from 'i18next';
 import { convertRaTranslationsToI18next, getI18nProvider } from 'ra-i18n-i18next';
 import type { I18nProvider } from 'react-admin';
+import type { Lang } from '../meta/types';
 import raRussian from 'ra-language-russian';
 import raUz from './ra-uz.json';
 import raUk from './ra-uk.json';
@@ -20,7 +21,8 @@ import appRu from './ru.json';
  * Keys are flat (`keySeparator: false`): the API's caption keys already contain dots and dashes.
  */
 
-export type WireLang = 'uz' | 'uk' | 'ru';
+/** The languages as the API spells them (its own `Lang`). */
+export type WireLang = Lang;
 export const WIRE_LANGS: WireLang[] = ['uz', 'uk', 'ru'];
 export const I18N_CODE: Record<WireLang, string> = { uz: 'uz', uk: 'uz-Cyrl', ru: 'ru' };
 

@@ -32,7 +32,7 @@ function AppAppBar() {
 
 export function AppLayout({ children }: { children: ReactNode }) {
   return (
-    <Layout appBar={AppAppBar} menu={AppMenu} error={ErrorPage}>
+    <Layout appBar={AppAppBar} menu={AppMenu} error={ErrorPage} sx={{ minWidth: 0, '& .RaLayout-appFrame, & .RaLayout-contentWithSidebar, & .RaLayout-content': { minWidth: 0 } }}>
       {children}
     </Layout>
   );

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Collapse, List, ListItemButton, ListItemIcon, ListItemText, Tooltip } from '@mui/material';
 import ExpandLess from '@mui/icons-material/ExpandLess';
 import ExpandMore from '@mui/icons-material/ExpandMore';
@@ -23,6 +23,8 @@ export function AppMenu() {
   const [sidebarOpen] = useSidebarState();
   const active = meta.meta.menu.find((s) => location.pathname === s.route || location.pathname.startsWith(`${s.route}/`))?.route;
   const [open, setOpen] = useState<Record<string, boolean>>(() => (active ? { [active]: true } : {}));
+  // a page opened from elsewhere (a link, a param route) opens its section
+  useEffect(() => { if (active) setOpen((o) => (o[active] ? o : { ...o, [active]: true })); }, [active]);
 
   return (
     <Menu data-testid="app-menu">

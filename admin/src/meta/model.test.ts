@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MetaModel } from './model';
+import { MetaModel, substituteFilter } from './model';
 import type { ClientMeta, EntityMeta } from './types';
 
 const entity = (name: string, module: string): EntityMeta => ({
@@ -10,7 +10,11 @@ const entity = (name: string, module: string): EntityMeta => ({
 
 const meta: ClientMeta = {
   lang: 'uz',
-  entities: [entity('payments', 'ecofund'), entity('subject', 'ecofund'), entity('outbox', 'admin')],
+  entities: [
+    { ...entity('payments', 'ecofund'), list: { columns: ['id'], sort: ['id', 'asc'], perPage: 25, filters: [{ name: 'stack_id', op: 'eq', label: 'fields.stack_id', fieldType: 'ref', ref: 'stack-payments' }] } },
+    entity('subject', 'ecofund'),
+    entity('outbox', 'admin'),
+  ],
   menu: [],
   routes: [
     { section: '/ecofund', route: '/ecofund/subject', caption: 'menu.subject', action: 253, entity: 'subject', nomenu: false, allowed: true },
@@ -33,6 +37,46 @@ describe('resources and routes from /api/meta', () => {
     expect(m.resourceOf('users')).toBeUndefined();
     expect(m.captionOf.get('ecofund/payments-all')).toBe('menu.payments_all');
     expect(m.captionOf.get('admin/outbox')).toBe('entity.outbox');
+  });
+
+  it('makes routes with parameters lists filtered by them, or a row\'s page', () => {
+    const payments = m.routes.find((r) => r.route === '/ecofund/payments/:stacks_id')!;
+    // the filter inferred from the parameter's name when the server does not send it
+    expect(payments).toMatchObject({ kind: 'param-list', resource: 'ecofund/payments/:stacks_id', filter: { stack_id: ':stacks_id' } });
+    expect(m.entity('ecofund/payments/:stacks_id')?.name).toBe('payments');
+    expect(substituteFilter(payments.filter, { stacks_id: '5' })).toEqual({ stack_id: 5 });
+    expect(m.routes.find((r) => r.route === '/ecofund/subject/:subjects_id')).toMatchObject({ kind: 'record', resource: 'ecofund/subject' });
+    expect(m.showPath('ecofund/subject', 3)).toBe('/ecofund/subject/3');
+    expect(m.editPath('ecofund/subject', 3)).toBe('/ecofund/subject/3/edit');
+    expect(m.showPath('ecofund/payments-all', 3)).toBe('/ecofund/payments-all/3/show');
+    expect(m.editPath('ecofund/payments-all', 3)).toBe('/ecofund/payments-all/3');
+  });
+
+  it('takes a route\'s filter from the server, and preset filters from the menu', () => {
+    const withFilters = new MetaModel({
+      ...meta,
+      menu: [{ route: '/ecofund', caption: 'menu.ecofund', children: [
+        { route: 'inspector-report', caption: 'menu.inspector_report', action: 269, entity: 'reports', filter: { status: ['sent', 'in_process'] } },
+        { route: 'reports', caption: 'menu.reports', action: 5201, entity: 'reports' },
+      ] }],
+      entities: [...meta.entities, entity('reports', 'ecofund'), { ...entity('subject', 'ecofund'), name: 'subject' }],
+      routes: [
+        ...meta.routes,
+        { section: '/ecofund', route: '/ecofund/inspector-report', caption: 'menu.inspector_report', action: 269, entity: 'reports', nomenu: false, allowed: true },
+        { section: '/ecofund', route: '/ecofund/reports', caption: 'menu.reports', action: 5201, entity: 'reports', nomenu: false, allowed: true },
+        { section: '/ecofund', route: '/ecofund/subject-branchs/:id', caption: 'menu.subject_branchs_detail', action: 253, entity: 'subject', nomenu: true, allowed: true, filter: { parent_id: ':id' } },
+      ],
+    });
+    expect(withFilters.presetFilter('ecofund/inspector-report')).toEqual({ status: ['sent', 'in_process'] });
+    // the entity's own resource is the one without a preset filter
+    expect(withFilters.resourceOf('reports')).toBe('ecofund/reports');
+    expect(withFilters.routes.find((r) => r.path === 'ecofund/subject-branchs/:id')?.kind).toBe('param-list');
+  });
+
+  it('lists what a list route\'s action does not open as not allowed', () => {
+    expect(m.listAllowed('ecofund/subject')).toBe(true);
+    const closed = new MetaModel({ ...meta, routes: meta.routes.map((r) => (r.route === '/ecofund/payments-all' ? { ...r, allowed: false } : r)) });
+    expect(closed.listAllowed('ecofund/payments-all')).toBe(false);
   });
 
   it('finds the route of a path for the 403 and placeholder pages', () => {

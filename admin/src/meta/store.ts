@@ -44,7 +44,7 @@ export async function loadMeta(lang: WireLang): Promise<MetaModel> {
   const code = I18N_CODE[lang];
   const resourceNames = (captions: Record<string, string>) => {
     const out: Record<string, string> = {};
-    for (const [resource, e] of model.byResource) {
+    for (const [resource, e] of [...model.byResource, ...model.paramResources]) {
       const name = captions[model.captionOf.get(resource) ?? e.caption] ?? captions[e.caption];
       if (name) out[`resources.${resource}.name`] = name;
     }

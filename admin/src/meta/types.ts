@@ -1,49 +1,50 @@
-/** The shape of `GET /api/meta` (api/meta/client-meta.ts): the back-office's only input for its screens. */
+/**
+ * The shape of `GET /api/meta` (api/meta/client-meta.ts): the back-office's only input for its
+ * screens. What the server declares once (field kinds, formats, filter operators, workflow
+ * actions, menu items, access) is imported from its own types, type-only, so nothing of the API
+ * reaches the bundle; what is kept here is only the shapes `clientMeta()` builds on the way out
+ * (a field carries its name and caption key, lists of filters instead of maps, `can`, `allowed`…),
+ * which the server does not export as types.
+ */
+import type {
+  AccessMeta,
+  EntityMeta as ServerEntityMeta,
+  FieldMeta as ServerFieldMeta,
+  FieldType,
+  FilterMeta as ServerFilterMeta,
+  FilterOp,
+  FormatName,
+  Lang,
+  MenuItemMeta,
+  MenuSectionMeta,
+  ScopeMeta,
+  WorkflowActionMeta as ServerWorkflowActionMeta,
+  WorkflowMeta as ServerWorkflowMeta,
+} from '../../../api/meta/types.ts';
 
-export type FieldType =
-  | 'string' | 'text' | 'integer' | 'decimal' | 'money' | 'boolean' | 'date' | 'datetime' | 'enum'
-  | 'ref' | 'refs' | 'text3' | 'file' | 'files' | 'image' | 'point' | 'children' | 'password';
+export type { AccessMeta, FieldType, FilterOp, FormatName, Lang, MenuItemMeta, MenuSectionMeta, ScopeMeta, ServerFieldMeta };
 
-export interface FieldMeta {
+/**
+ * A field as the client gets it: the server's field with its name, its caption key always set
+ * (`fields.<name>` unless `label`), the pattern of its named format, and child fields as a list.
+ */
+export interface FieldMeta extends Omit<ServerFieldMeta, 'label' | 'fields'> {
   name: string;
-  type: FieldType;
   /** caption key */
   label: string;
-  required?: boolean;
-  readOnly?: boolean;
-  unique?: boolean;
-  hidden?: boolean;
-  default?: unknown;
-  minLength?: number;
-  maxLength?: number;
-  pattern?: string;
-  format?: string;
-  min?: number | string;
-  max?: number | string;
-  scale?: number;
-  precision?: number;
-  values?: string[];
-  ref?: string;
-  accept?: string[];
-  maxSizeMb?: number;
   fields?: FieldMeta[];
-  computedBy?: string;
-  from?: string;
 }
 
-export type FilterOp = 'eq' | 'search' | 'range' | 'in' | 'bool';
-
-export interface FilterMeta {
+/** A list filter: the server's filter with its name, caption key and the kind of the field it reads. */
+export interface FilterMeta extends Omit<ServerFilterMeta, 'label'> {
   name: string;
-  op: FilterOp;
   label: string;
-  alwaysOn?: boolean;
-  fields?: string[];
   fieldType?: FieldType;
   ref?: string;
   values?: string[];
 }
 
+/** What the caller may do with an entity (from their actions). */
 export interface Can {
   read: boolean;
   create: boolean;
@@ -52,25 +53,24 @@ export interface Can {
   export: boolean;
 }
 
-export interface WorkflowActionMeta {
+/**
+ * A workflow action: the server's, with its name, caption key and whether the caller's actions
+ * allow it. `params` are the server's raw field declarations (no name, caption optional).
+ */
+export interface WorkflowActionMeta extends Omit<ServerWorkflowActionMeta, 'label' | 'hook' | 'set' | 'clear'> {
   name: string;
-  from: string[];
-  to?: string;
-  action: number;
   label: string;
-  confirm?: boolean;
   allowed: boolean;
 }
 
-export interface EntityMeta {
-  name: string;
-  module: string;
+export interface WorkflowMeta extends Omit<ServerWorkflowMeta, 'actions'> {
+  actions: WorkflowActionMeta[];
+}
+
+export interface EntityMeta extends Pick<ServerEntityMeta, 'name' | 'module' | 'kind' | 'caption' | 'icon' | 'titleField' | 'form' | 'scope'> {
   /** full API path, e.g. /api/ecofund-sprav/areas */
   path: string;
-  kind: 'reference' | 'document' | 'system';
-  caption: string;
-  icon?: string;
-  titleField: string;
+  access?: AccessMeta;
   fields: FieldMeta[];
   list: {
     columns: string[];
@@ -79,40 +79,27 @@ export interface EntityMeta {
     sortable?: string[];
     filters: FilterMeta[];
   };
-  form?: { sections?: { label?: string; fields: string[] }[] };
   can: Can;
-  workflow?: { field: string; initial: string; actions: WorkflowActionMeta[] };
+  workflow?: WorkflowMeta;
 }
 
-export interface MenuItemMeta {
-  route: string;
-  caption: string;
-  action?: number;
-  icon?: string;
-  entity?: string;
-  ordering?: number;
-}
-
-export interface MenuSectionMeta {
-  route: string;
-  caption: string;
-  icon?: string;
-  ordering?: number;
-  children: MenuItemMeta[];
-}
-
+/** A route of the menu tree, hidden ones included, with whether the caller may open it. */
 export interface RouteMeta {
+  /** the section's route, `/ecofund` */
   section: string;
+  /** the whole route, `/ecofund/payments/:stacks_id` */
   route: string;
   caption: string;
   action?: number;
   entity?: string;
   nomenu: boolean;
   allowed: boolean;
+  /** the list's preset filter on this route; `":param"` values come from the URL */
+  filter?: Record<string, unknown>;
 }
 
 export interface ClientMeta {
-  lang: string;
+  lang: Lang;
   entities: EntityMeta[];
   menu: MenuSectionMeta[];
   routes: RouteMeta[];

@@ -1,0 +1,213 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import ExcelJS from 'exceljs';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { api, expectNoRawKeys, launch, login, newContext, shot, watch, type PageProblems } from './support';
+
+/**
+ * The fund's screens: a bank statement imported into a payment stack from an .xlsx (refused with
+ * its errors by row first, then accepted, its payer INN attaching a payment to a subject), two
+ * payments attached to the subject with the bulk action, every payment of the stack confirmed with
+ * "all", and the subject's page with its balance and the split by income code; a payment's split;
+ * finding a subject by INN; the ecological calculator.
+ */
+
+const baseUrl = inject('baseUrl');
+const rows = (page: Page) => page.locator('tbody tr.RaDatagrid-row');
+const notification = (page: Page) => page.getByTestId('notification');
+const uid = `${Date.now() % 100000}`.padStart(5, '0');
+/** INNs no demo subject has (those start with 3) */
+const innOf = (n: number) => `7${uid}${String(n).padStart(3, '0')}`;
+const today = new Date(Date.now() + 5 * 3600_000).toISOString().slice(0, 10);
+const year = Number(today.slice(0, 4));
+const dmy = (iso: string) => iso.split('-').reverse().join('.');
+
+interface Subject { id: number; inn: string; name: string }
+interface Payment { id: number; number: string; status: string; subject_id: number | null; amount: string; splits: { income_code: string; budget: string; fund: string; organisation: string }[] }
+
+let browser: Browser;
+let ctx: BrowserContext;
+let page: Page;
+let problems: PageProblems;
+let dir: string;
+let subject: Subject;
+let stackId: number;
+
+async function xlsx(name: string, data: unknown[][]): Promise<string> {
+  const wb = new ExcelJS.Workbook();
+  const ws = wb.addWorksheet('Koʻchirma');
+  ws.addRow(['Sana', 'Raqam', 'Summa', 'Toʻlovchi', 'STIR', 'Hisob raqami', 'Maqsad', 'Tushum kodi', 'Turi']);
+  for (const r of data) ws.addRow(r);
+  const file = join(dir, name);
+  await wb.xlsx.writeFile(file);
+  return file;
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'ecofond-fund-'));
+  browser = await launch();
+  ctx = await newContext(browser, baseUrl);
+  page = await ctx.newPage();
+  problems = watch(page);
+  await login(page, baseUrl, 'admin', 'ecofond-demo');
+  // what the test needs, made through the API as the administrator
+  const [region] = await api<{ id: number }[]>(page, '/api/ecofund-sprav/regions?range=[0,0]');
+  const [category] = await api<{ id: number }[]>(page, '/api/ecofund-sprav/subject-categories?range=[0,0]');
+  subject = await api<Subject>(page, '/api/ecofund/subject', 'uz', { method: 'POST', body: { inn: innOf(1), name: `“Sinov ${uid}” MChJ`, region_id: region.id, category_id: category.id } });
+  const stack = await api<{ id: number }>(page, '/api/ecofund/stack-payments', 'uz', { method: 'POST', body: { number: `E2E-${uid}`, statement_date: today } });
+  stackId = stack.id;
+});
+
+afterAll(async () => {
+  await browser?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('payment stacks, payments and a subject\'s balance', () => {
+  it('refuses a statement with bad rows, listing each error by row and column', async () => {
+    await page.goto(`${baseUrl}/admin/#/ecofund/stack-payments/${stackId}/show`);
+    await page.getByTestId('import-statement').waitFor();
+    const bad = await xlsx('bad.xlsx', [
+      [dmy(today), `${uid}-1`, 'abc', 'Toʻlovchi', subject.inn, '', 'Kompensatsiya', '3450715', 'karta'],
+      [dmy(today), `${uid}-2`, 100, 'Toʻlovchi', '12', '', 'Kompensatsiya', '3450715', 'karta'],
+    ]);
+    await page.getByTestId('import-file').setInputFiles(bad);
+    const dialog = page.getByTestId('import-errors');
+    await dialog.waitFor();
+    expect(await dialog.innerText()).toContain('Faylda xatolar bor, hech narsa yuklanmadi');
+    const errors = await dialog.getByTestId('import-error-row').allInnerTexts();
+    expect(errors.some((t) => /^2\s+C\s+Summa\s+\S/.test(t)), errors.join('\n')).toBe(true);
+    expect(errors.some((t) => /^3\s+E\s+Toʻlovchi STIR\/JShShIR\s+\S/.test(t)), errors.join('\n')).toBe(true);
+    await shot(page, 'fund-import-errors', { quiet: true });
+    await dialog.getByRole('button', { name: 'Yopish' }).click();
+    expect(await api<unknown[]>(page, `/api/ecofund/payments?filter=${encodeURIComponent(JSON.stringify({ stack_id: stackId }))}`)).toEqual([]);
+  });
+
+  it('imports a statement: the payer INN attaches a payment, and the stack\'s payments open', async () => {
+    const good = await xlsx('good.xlsx', [
+      [dmy(today), `${uid}-1`, 1500000, 'Sinov MChJ', subject.inn, '20208000900000000001', 'Kompensatsiya toʻlovi', '3450715', 'karta'],
+      [dmy(today), `${uid}-2`, '2 500,00', 'Nomaʼlum toʻlovchi', '', '', 'Daraxt kesish', '3422225', 'naqd'],
+      [dmy(today), `${uid}-3`, 1000.5, 'Nomaʼlum toʻlovchi', '', '', 'Kompensatsiya', '3450715', ''],
+    ]);
+    const sent = page.waitForRequest((r) => r.url().endsWith(`/api/ecofund/stack-payments/${stackId}/import`));
+    await page.getByTestId('import-file').setInputFiles(good);
+    const req = await sent;
+    // the file itself is the body, not a multipart form
+    expect(req.headers()['content-type']).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+    await expect.poll(() => notification(page).innerText()).toContain('Yuklandi: 3 ta toʻlov, shundan 1 tasi subyektlarga biriktirildi. Jami: 1 503 500.50');
+    await expect.poll(() => page.evaluate(() => window.location.hash)).toBe(`#/ecofund/payments/${stackId}`);
+    await expect.poll(() => rows(page).count()).toBe(3);
+    const attached = rows(page).filter({ hasText: `${uid}-1` });
+    await expect.poll(() => attached.innerText()).toContain(subject.name);
+    expect(await attached.innerText()).toContain('Aniqlangan');
+    await expectNoRawKeys(page);
+  });
+
+  it('attaches two payments to the subject with the bulk action', async () => {
+    for (const n of [2, 3]) await rows(page).filter({ hasText: `${uid}-${n}` }).locator('input[type=checkbox]').check();
+    const toolbar = page.locator('.RaBulkActionsToolbar-toolbar');
+    await expect.poll(() => toolbar.innerText()).toContain('2 ta qator tanlandi');
+    await shot(page, 'payments-bulk-toolbar', { quiet: true });
+    await page.getByTestId('bulk-attach').click();
+    const dialog = page.getByTestId('workflow-dialog');
+    await expect.poll(() => dialog.innerText()).toContain('Tanlangan 2 ta yozuvga «Subyektga biriktirish» amalini qoʻllaysizmi?');
+    // the subject is asked for, as an autocomplete
+    const input = dialog.locator('input[type=text]').first();
+    await input.fill(subject.inn);
+    await page.getByRole('option', { name: subject.name }).click();
+    const sent = page.waitForRequest((r) => r.url().endsWith('/api/ecofund/payments/actions/attach'));
+    await dialog.getByTestId('workflow-confirm').click();
+    const body = (await sent).postDataJSON() as { ids: number[]; subject_id: number };
+    expect(body.ids).toHaveLength(2);
+    expect(body.subject_id).toBe(subject.id);
+    await expect.poll(() => notification(page).innerText()).toContain('«Subyektga biriktirish»: 2 ta yozuv oʻzgartirildi');
+    await expect.poll(async () => (await rows(page).allInnerTexts()).filter((t) => t.includes(subject.name)).length).toBe(3);
+  });
+
+  it('confirms every payment of the stack with "all"', async () => {
+    await page.getByTestId('bulk-all-menu').click();
+    await page.getByTestId('bulk-all-confirm').click();
+    const dialog = page.getByTestId('workflow-dialog');
+    await expect.poll(() => dialog.innerText()).toContain('Roʻyxatdagi barcha 3 ta yozuvga «Tasdiqlash» amalini qoʻllaysizmi?');
+    const sent = page.waitForRequest((r) => r.url().includes('/api/ecofund/payments/actions/confirm?'));
+    await dialog.getByTestId('workflow-confirm').click();
+    const req = await sent;
+    expect(JSON.parse(new URL(req.url()).searchParams.get('filter')!)).toEqual({ stack_id: stackId });
+    expect(req.postDataJSON()).toEqual({ all: true });
+    await expect.poll(() => notification(page).innerText()).toContain('3 ta yozuv oʻzgartirildi');
+    await expect.poll(async () => (await rows(page).allInnerTexts()).filter((t) => t.includes('Tasdiqlangan')).length).toBe(3);
+    const payments = await api<Payment[]>(page, `/api/ecofund/payments?filter=${encodeURIComponent(JSON.stringify({ stack_id: stackId }))}`);
+    expect(payments.map((p) => [p.status, p.subject_id])).toEqual(payments.map(() => ['confirmed', subject.id]));
+  });
+
+  it('shows a payment\'s split by income code on its page', async () => {
+    const [p] = await api<Payment[]>(page, `/api/ecofund/payments?filter=${encodeURIComponent(JSON.stringify({ q: `${uid}-2` }))}`);
+    await page.goto(`${baseUrl}/admin/#/ecofund/payments-all/${p.id}/show`);
+    const split = page.locator('.ra-field-splits');
+    await expect.poll(() => split.innerText()).toMatch(/3422225\s+650\.00\s+1 850\.00\s+0\.00/);
+    await expect.poll(() => page.getByTestId('flow-history').innerText()).toMatch(/Tasdiqlash\s+Aniqlangan → Tasdiqlangan/);
+    await shot(page, 'payment-split', { quiet: true });
+    await expectNoRawKeys(page);
+  });
+
+  it('shows the subject\'s page: its payments and its balance by income code', async () => {
+    await page.goto(`${baseUrl}/admin/#/ecofund/subject/${subject.id}`);
+    await page.getByTestId('entity-show').waitFor();
+    await expect.poll(() => page.locator('.ra-field-inn').innerText()).toContain(subject.inn);
+    await shot(page, 'subject-page', { quiet: true });
+    await page.getByTestId('show-tab-rel-payments-subject_id').click();
+    await expect.poll(() => page.getByTestId('show-panel-rel-payments-subject_id').locator('tbody tr.RaDatagrid-row').count()).toBe(3);
+    await page.getByTestId('show-tab-balance').click();
+    const balance = await api<{ balance_start: string; paid_in_year: string; balance_end: string; by_income_code: { income_code: string; amount: string; budget: string; fund: string }[] }>(
+      page, `/api/ecofund/subject/${subject.id}/balance?year=${year}`,
+    );
+    expect(balance.paid_in_year).toBe('1503500.50');
+    await expect.poll(() => page.getByTestId('balance-paid').innerText()).toBe('1 503 500.50');
+    expect(await page.getByTestId('balance-start').innerText()).toBe('0.00');
+    expect(await page.getByTestId('balance-end').innerText()).toBe('1 503 500.50');
+    expect(await page.getByTestId('balance-code-3422225').innerText()).toMatch(/^3422225\s+2 500\.00\s+650\.00\s+1 850\.00\s+0\.00$/);
+    const compensation = balance.by_income_code.find((r) => r.income_code === '3450715')!;
+    expect(compensation.amount).toBe('1501000.50');
+    expect(await page.getByTestId('balance-code-3450715').innerText()).toContain('1 501 000.50');
+    await shot(page, 'subject-balance', { quiet: true });
+    // another year: nothing paid in it
+    await page.getByTestId('balance-year').click();
+    await page.getByTestId(`balance-year-${year - 1}`).click();
+    await expect.poll(() => page.getByTestId('balance-empty').innerText()).toBe('Toʻlovlar yoʻq');
+    await expectNoRawKeys(page);
+  });
+
+  it('finds a subject by INN, and says so when none has it', async () => {
+    await page.goto(`${baseUrl}/admin/#/ecofund/subject`);
+    await page.getByTestId('inn-search').fill(subject.inn);
+    await page.getByTestId('inn-search-button').click();
+    await expect.poll(() => page.evaluate(() => window.location.hash)).toBe(`#/ecofund/subject/${subject.id}`);
+    await page.goto(`${baseUrl}/admin/#/ecofund/subject`);
+    await page.getByTestId('inn-search').fill(innOf(999));
+    await page.getByTestId('inn-search-button').click();
+    await expect.poll(() => notification(page).innerText()).toContain('Ushbu STIR boʻyicha subyekt topilmadi (-104)');
+    expect(await page.evaluate(() => window.location.hash)).toMatch(/^#\/ecofund\/subject(\?.*)?$/);
+  });
+
+  it('calculates compensation on the ecological calculator', async () => {
+    await page.goto(`${baseUrl}/admin/#/ecofund/ecologic-calculator`);
+    await page.locator('input[name="ingredients.0.pollutant"]').fill('Chang (PM10)');
+    await page.locator('input[name="ingredients.0.mass"]').fill('12.5');
+    await page.locator('input[name="ingredients.0.norm"]').fill('0.12');
+    const sent = page.waitForResponse((r) => r.url().endsWith('/api/ecofund/ecologic-calculator'));
+    await page.getByTestId('calculate').click();
+    const out = (await (await sent).json()) as { base_value: string; amount: string };
+    const fmt = (s: string) => s.replace(/\B(?=(\d{3})+(?!\d))(?=.*\.)/g, ' ');
+    await expect.poll(() => page.getByTestId('calculator-total').innerText()).toBe(fmt(out.amount));
+    expect(await page.getByTestId('calculator-base').innerText()).toBe(fmt(out.base_value));
+    expect(await page.getByTestId('calculator-line').innerText()).toContain('Chang (PM10)');
+    // a missing norm is said beside its input
+    await page.locator('input[name="ingredients.0.norm"]').fill('');
+    await page.getByTestId('calculate').click();
+    await expect.poll(() => page.locator('.ra-input-norm .MuiFormHelperText-root').innerText()).toBe('Ushbu kiritma majburiy');
+    await expectNoRawKeys(page);
+    expect(problems.errors).toEqual([]);
+  });
+});

@@ -1,0 +1,192 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { api, expectNoRawKeys, launch, login, newContext, shot, watch, type PageProblems } from './support';
+
+// the server's test PKI, loaded at run time so that the e2e type check (DOM typings) does not take in the API's sources
+interface TestCert { pem: string; keys: CryptoKeyPair }
+const TEST_PKI = '../api/esign/test-pki.ts';
+const { generateKeys, issueCertificate, privateKeyPem } = (await import(/* @vite-ignore */ TEST_PKI)) as {
+  issueCertificate(o: { subject: Record<string, string>; issuer?: TestCert; ca?: boolean; keys?: CryptoKeyPair }): Promise<TestCert>;
+  privateKeyPem(k: CryptoKeyPair): Promise<string>;
+  generateKeys(kind: 'ECDSA-P256'): Promise<CryptoKeyPair>;
+};
+
+/**
+ * Compensation reports: one made on its form (with files uploaded as they are chosen), sent from the signing dialog "without signature"
+ * (the E-IMZO provider says it cannot reach the signing program, which test machines do not run),
+ * its state and flow history; a rejection that asks for its comment; and sending again signed
+ * with a PKCS#12 key file in the browser, which the server verifies against a trusted CA and the
+ * subject's INN (skipped without `openssl`, which writes the key file).
+ */
+
+const baseUrl = inject('baseUrl');
+const notification = (page: Page) => page.getByTestId('notification');
+const uid = `${Date.now() % 100000}`.padStart(5, '0');
+const today = new Date(Date.now() + 5 * 3600_000).toISOString().slice(0, 10);
+const year = Number(today.slice(0, 4));
+const hasOpenssl = spawnSync('openssl', ['version']).status === 0;
+
+interface Subject { id: number; inn: string; name: string }
+interface Report { id: number; status: string; version: number; signed: boolean; signer: string | null; files: number[] }
+
+/** a 1×1 PNG and the smallest PDF header: the server types files by their first bytes */
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+const PDF = '%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n';
+
+let browser: Browser;
+let ctx: BrowserContext;
+let page: Page;
+let problems: PageProblems;
+let dir: string;
+let subject: Subject;
+let report: Report;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'ecofond-reports-'));
+  browser = await launch();
+  ctx = await newContext(browser, baseUrl);
+  page = await ctx.newPage();
+  problems = watch(page);
+  await login(page, baseUrl, 'admin', 'ecofond-demo');
+  const [region] = await api<{ id: number }[]>(page, '/api/ecofund-sprav/regions?range=[0,0]');
+  const [category] = await api<{ id: number }[]>(page, '/api/ecofund-sprav/subject-categories?range=[0,0]');
+  subject = await api<Subject>(page, '/api/ecofund/subject', 'uz', { method: 'POST', body: { inn: `8${uid}001`, name: `“Hisobot ${uid}” AJ`, region_id: region.id, category_id: category.id } });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function openReport() {
+  await page.goto(`${baseUrl}/admin/#/ecofund/subject-report-yearly/${report.id}/show`);
+  await page.getByTestId('entity-show').waitFor();
+  await expect.poll(() => page.locator('.ra-field-id').innerText()).toContain(String(report.id));
+}
+
+const statusText = () => page.locator('.ra-field-status').innerText();
+
+describe('a compensation report, sent from the signing dialog', () => {
+  it('is made on its form with an ingredient line', async () => {
+    await page.goto(`${baseUrl}/admin/#/ecofund/subject-report-yearly/create`);
+    await page.getByTestId('save-button').waitFor();
+    await page.locator('.ra-input-subject_id input').fill(subject.inn);
+    await page.getByRole('option', { name: subject.name }).click();
+    await page.locator('input[name=year]').fill(String(year));
+    await page.locator('.ra-input-period [role=combobox]').click();
+    await page.locator('[role=listbox] [data-value=year]').click();
+    await page.locator('input[name=report_date]').fill(today);
+    // files: uploaded as they are chosen; a type the field does not accept is refused first
+    const files = page.getByTestId('file-input-files');
+    await page.getByTestId('file-picker-files').setInputFiles({ name: 'izoh.txt', mimeType: 'text/plain', buffer: Buffer.from('matn') });
+    await expect.poll(() => page.getByTestId('file-error-files').innerText()).toBe('«izoh.txt» turidagi fayl qabul qilinmaydi (application/pdf, image/*)');
+    const uploads: string[] = [];
+    page.on('request', (r) => { if (r.url().includes('/api/resources/upload?')) uploads.push(`${r.headers()['content-type']} ${decodeURIComponent(new URL(r.url()).searchParams.get('name')!)}`); });
+    await page.getByTestId('file-picker-files').setInputFiles([
+      { name: 'nuqta.png', mimeType: 'image/png', buffer: Buffer.from(PNG, 'base64') },
+      { name: 'dalolatnoma.pdf', mimeType: 'application/pdf', buffer: Buffer.from(PDF) },
+    ]);
+    await expect.poll(() => files.locator('[data-testid^="file-remove-"]').count()).toBe(2);
+    await expect.poll(() => files.innerText()).toMatch(/nuqta\.png[\s\S]*dalolatnoma\.pdf/);
+    await files.locator('img[data-testid^=image-preview-]').waitFor();
+    expect(uploads).toEqual(['image/png nuqta.png', 'application/pdf dalolatnoma.pdf']);
+    await page.locator('.ra-input-ingredients .button-add').first().click();
+    await page.locator('input[name="ingredients.0.pollutant"]').fill('Chang (PM10)');
+    await page.locator('input[name="ingredients.0.mass"]').fill('10');
+    await page.locator('input[name="ingredients.0.norm"]').fill('0.12');
+    await page.getByTestId('save-button').click();
+    await expect.poll(() => notification(page).innerText()).toContain('Yozuv qoʻshildi');
+    [report] = await api<Report[]>(page, `/api/ecofund/subject-report-yearly?filter=${encodeURIComponent(JSON.stringify({ subject_id: subject.id }))}`);
+    expect(report.status).toBe('new');
+    await openReport();
+    expect(await statusText()).toContain('Yangi');
+    // the files by name, the image with its preview, fetched with the session's token
+    await expect.poll(() => page.locator('.ra-field-files').innerText()).toMatch(/nuqta\.png[\s\S]*dalolatnoma\.pdf/);
+    await page.locator('.ra-field-files img[data-testid^=image-preview-]').waitFor();
+    expect(report).toMatchObject({ files: [expect.any(Number), expect.any(Number)] });
+    await expect.poll(() => page.getByTestId('flows-empty').innerText()).toBe('Harakatlar tarixi yoʻq');
+    await expectNoRawKeys(page);
+  });
+
+  it('shows the document to sign; E-IMZO says it cannot reach the signing program', async () => {
+    await page.getByTestId('workflow-send').click();
+    const dialog = page.getByTestId('sign-dialog');
+    const doc = dialog.getByTestId('sign-document');
+    await expect.poll(() => doc.innerText()).toContain(`Hisobot raqami\t${report.id}`);
+    expect(await doc.innerText()).toContain(`Subyekt STIR\t${subject.inn}`);
+    expect(await doc.innerText()).toContain('Davr\tYillik');
+    expect(await doc.innerText()).toMatch(/Chang \(PM10\)\s+10\.000000\s+0\.120000/);
+    const error = dialog.getByTestId('sign-error');
+    await expect.poll(() => error.innerText(), { timeout: 15_000 }).toContain('Imzolash dasturiga ulanib boʻlmadi');
+    expect(await error.innerText()).toContain('Imzolash dasturi oʻrnatilmagan yoki uning versiyasi eskirgan');
+    expect(await dialog.getByTestId('sign-submit').isEnabled()).toBe(false);
+    await shot(page, 'signing-dialog', { quiet: true });
+    await expectNoRawKeys(page);
+  });
+
+  it('saves without signature: the report is sent, with its flow row', async () => {
+    const sent = page.waitForRequest((r) => r.url().endsWith(`/actions/send`) && r.method() === 'POST');
+    await page.getByTestId('sign-skip').click();
+    expect((await sent).postDataJSON()).toEqual({ skip_signature: true, version: report.version });
+    await expect.poll(() => notification(page).innerText()).toContain('«Yuborish» bajarildi');
+    await expect.poll(statusText).toContain('Yuborilgan');
+    await expect.poll(() => page.getByTestId('flow-row').first().innerText()).toMatch(/Yuborish\s+Yangi → Yuborilgan\s+Tizim administratori/);
+    expect((await api<Report>(page, `/api/ecofund/subject-report-yearly/${report.id}`)).status).toBe('sent');
+    await shot(page, 'report-sent', { quiet: true });
+  });
+
+  it('asks for the comment a rejection needs, beside its box', async () => {
+    await page.getByTestId('workflow-reject').click();
+    const dialog = page.getByTestId('workflow-dialog');
+    await expect.poll(() => dialog.innerText()).toContain(`${report.id} raqamli yozuv holatini oʻzgartirasizmi?`);
+    await dialog.getByTestId('workflow-confirm').click();
+    await expect.poll(() => dialog.locator('.ra-input-comment .MuiFormHelperText-root').innerText()).toBe('Ushbu kiritma majburiy');
+    await dialog.locator('textarea[name=comment]').fill('Normativlar eskirgan');
+    await dialog.getByTestId('workflow-confirm').click();
+    await expect.poll(statusText).toContain('Rad etilgan');
+    await expect.poll(() => page.getByTestId('flow-history').innerText()).toMatch(/Rad etish\s+Yuborilgan → Rad etilgan\s+Tizim administratori\s+Normativlar eskirgan/);
+    await expectNoRawKeys(page);
+  });
+
+  it.skipIf(!hasOpenssl)('sends again signed with a PKCS#12 key file, which the server verifies', async () => {
+    // a CA the server trusts, and the subject's key file as a CA would hand it out
+    const ca = await issueCertificate({ subject: { cn: `Sinov CA ${uid}`, o: 'Sinov' }, ca: true });
+    const signer = await issueCertificate({ subject: { cn: 'Direktor Sinov', o: subject.name, inn: subject.inn }, issuer: ca, keys: await generateKeys('ECDSA-P256') });
+    writeFileSync(join(dir, 'key.pem'), await privateKeyPem(signer.keys));
+    writeFileSync(join(dir, 'cert.pem'), signer.pem + ca.pem);
+    const p12 = join(dir, 'direktor.p12');
+    const made = spawnSync('openssl', ['pkcs12', '-export', '-inkey', join(dir, 'key.pem'), '-in', join(dir, 'cert.pem'), '-passout', 'pass:maxfiy12', '-out', p12]);
+    expect(made.status, String(made.stderr)).toBe(0);
+    await api(page, '/api/admin/app-configs', 'uz', { method: 'POST', body: { key: 'esign.trusted_cas', value: ca.pem } });
+
+    await openReport();
+    await page.getByTestId('workflow-send').click();
+    const dialog = page.getByTestId('sign-dialog');
+    await dialog.getByTestId('sign-document').waitFor();
+    await dialog.getByTestId('sign-provider-pkcs12').click();
+    await dialog.getByTestId('sign-pfx-file').setInputFiles(p12);
+    await dialog.getByTestId('sign-pfx-password').fill('notogri');
+    await dialog.getByTestId('sign-pfx-open').click();
+    await expect.poll(() => dialog.getByTestId('sign-error').innerText()).toContain('Kalit paroli notoʻgʻri');
+    await dialog.getByTestId('sign-pfx-password').fill('maxfiy12');
+    await dialog.getByTestId('sign-pfx-open').click();
+    await expect.poll(() => dialog.getByTestId('sign-certificate').innerText()).toContain(subject.inn);
+    expect(await dialog.getByTestId('sign-certificate').innerText()).toContain('Direktor Sinov');
+    await shot(page, 'signing-dialog-key-file', { quiet: true });
+    const sent = page.waitForRequest((r) => r.url().endsWith(`/actions/send`) && r.method() === 'POST');
+    await dialog.getByTestId('sign-submit').click();
+    const body = (await sent).postDataJSON() as { signature: string };
+    expect(body.signature).toMatch(/^MI[A-Za-z0-9+/]+=*$/);
+    await expect.poll(statusText).toContain('Yuborilgan');
+    const saved = await api<Report>(page, `/api/ecofund/subject-report-yearly/${report.id}`);
+    expect(saved).toMatchObject({ status: 'sent', signed: true });
+    expect(saved.signer).toContain('Direktor Sinov');
+    await expect.poll(() => page.locator('.ra-field-signer').innerText()).toContain('Direktor Sinov');
+    await expectNoRawKeys(page);
+    expect(problems.errors).toEqual([]);
+  });
+});
