@@ -1,18 +1,11 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
+import { assertChromium, ensureBuilt, freshEnvironment, startServer } from '../../e2e/server';
 
 /**
  * What the public site's browser tests drive: the site's bundle (built if missing), and
  * `ecofond serve --migrate --seed --demo` on a free port over a fresh embedded database, with a
  * few plantings added through the API as the administrator.
  */
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const CHROMIUM = '/usr/bin/chromium';
 
 export interface SeededPlanting { id: number; region_id: number; species_id: number; count: number; lat: number; lng: number; planted_on: string }
 export interface Seed { target: SeededPlanting; plantings: SeededPlanting[]; year: number; lastYearTrees: number }
@@ -22,30 +15,6 @@ declare module 'vitest' {
     publicBaseUrl: string;
     publicSeed: Seed;
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.unref();
-    s.on('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitForHealth(url: string, server: ChildProcess, log: () => string): Promise<void> {
-  const deadline = Date.now() + 180_000;
-  while (Date.now() < deadline) {
-    if (server.exitCode !== null) throw new Error(`the server exited with ${server.exitCode}:\n${log()}`);
-    try {
-      if ((await fetch(`${url}/api/health`)).ok) return;
-    } catch { /* not up yet */ }
-    await new Promise((r) => setTimeout(r, 300));
-  }
-  throw new Error(`the server did not answer /api/health in time:\n${log()}`);
 }
 
 const tashkentToday = () => new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Tashkent', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
@@ -83,39 +52,11 @@ async function seed(baseUrl: string): Promise<Seed> {
 }
 
 export default async function setup(project: TestProject) {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`${CHROMIUM} is missing: install Debian's Chromium (apt-get install -y chromium); the tests never download a browser`);
-  }
-  if (!existsSync(join(ROOT, 'public-site/dist/index.html'))) {
-    const b = spawnSync('npm', ['run', 'build:public'], { cwd: ROOT, stdio: 'inherit', timeout: 300_000 });
-    if (b.status !== 0) throw new Error('npm run build:public failed');
-  }
-
-  const dataDir = mkdtempSync(join(tmpdir(), 'ecofond-public-e2e-'));
-  const port = await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env, ECOFOND_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1' };
-  delete env.DATABASE_URL;
-  delete env.ECOFOND_ADMIN_PASSWORD;
-  delete env.VITEST;
-  delete env.VITEST_POOL_ID;
-  delete env.VITEST_WORKER_ID;
-
-  let output = '';
-  const server = spawn(process.execPath, ['cli/bin.mjs', 'serve', '--migrate', '--seed', '--demo'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  server.stdout!.on('data', (d) => { output += d; });
-  server.stderr!.on('data', (d) => { output += d; });
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const stop = async () => {
-    if (server.exitCode === null) {
-      const exited = new Promise((r) => server.once('exit', r));
-      server.kill('SIGTERM');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
-      if (server.exitCode === null) server.kill('SIGKILL');
-    }
-    rmSync(dataDir, { recursive: true, force: true });
-  };
+  assertChromium();
+  ensureBuilt('build:public', 'public-site/dist');
+  const { dataDir, env } = freshEnvironment('ecofond-public-e2e-');
+  const { baseUrl, stop } = await startServer(dataDir, env);
   try {
-    await waitForHealth(baseUrl, server, () => output);
     project.provide('publicSeed', await seed(baseUrl));
   } catch (err) {
     await stop();

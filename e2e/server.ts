@@ -1,0 +1,85 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * What every browser-test project needs before its tests: Debian's Chromium, a built site, and
+ * `ecofond serve --migrate --seed --demo` on a free port over a fresh embedded database.
+ */
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const CHROMIUM = '/usr/bin/chromium';
+
+export function assertChromium(): void {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`${CHROMIUM} is missing: install Debian's Chromium (apt-get install -y chromium); the tests never download a browser`);
+  }
+}
+
+/** Builds a site with `npm run <script>` unless `<dist>/index.html` is there. */
+export function ensureBuilt(script: string, dist: string): void {
+  if (existsSync(join(ROOT, dist, 'index.html'))) return;
+  const b = spawnSync('npm', ['run', script], { cwd: ROOT, stdio: 'inherit', timeout: 300_000 });
+  if (b.status !== 0) throw new Error(`npm run ${script} failed`);
+}
+
+/** A fresh data folder and an environment for the CLI and the server on it (embedded database, demo password). */
+export function freshEnvironment(prefix: string): { dataDir: string; env: NodeJS.ProcessEnv } {
+  const dataDir = mkdtempSync(join(tmpdir(), prefix));
+  const env: NodeJS.ProcessEnv = { ...process.env, ECOFOND_DATA_DIR: dataDir };
+  for (const k of ['DATABASE_URL', 'ECOFOND_ADMIN_PASSWORD', 'VITEST', 'VITEST_POOL_ID', 'VITEST_WORKER_ID']) delete env[k];
+  return { dataDir, env };
+}
+
+/** Runs `ecofond <args>` to completion (before the server opens the single-process embedded database). */
+export function cli(args: string[], env: NodeJS.ProcessEnv): void {
+  const r = spawnSync(process.execPath, ['cli/bin.mjs', ...args], { cwd: ROOT, env, encoding: 'utf8', timeout: 180_000 });
+  if (r.status !== 0) throw new Error(`ecofond ${args.join(' ')} failed (${r.status}):\n${r.stdout}\n${r.stderr}`);
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.unref();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts the server on a free port and waits for /api/health. `stop` ends it (SIGTERM, then
+ * SIGKILL after 10 s) and removes the data folder; it is called here too if the start fails.
+ */
+export async function startServer(dataDir: string, env: NodeJS.ProcessEnv): Promise<{ baseUrl: string; stop: () => Promise<void> }> {
+  const port = await freePort();
+  let output = '';
+  const server = spawn(process.execPath, ['cli/bin.mjs', 'serve', '--migrate', '--seed', '--demo'], {
+    cwd: ROOT, env: { ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  server.stdout!.on('data', (d) => { output += d; });
+  server.stderr!.on('data', (d) => { output += d; });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (server.exitCode === null) {
+      const exited = new Promise((r) => server.once('exit', r));
+      server.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+      if (server.exitCode === null) server.kill('SIGKILL');
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  const deadline = Date.now() + 180_000;
+  for (;;) {
+    if (server.exitCode !== null) { await stop(); throw new Error(`the server exited with ${server.exitCode}:\n${output}`); }
+    try {
+      if ((await fetch(`${baseUrl}/api/health`)).ok) return { baseUrl, stop };
+    } catch { /* not up yet */ }
+    if (Date.now() > deadline) { await stop(); throw new Error(`the server did not answer /api/health in time:\n${output}`); }
+    await new Promise((r) => setTimeout(r, 300));
+  }
+}
