@@ -12,6 +12,8 @@ import { accessRoutes } from './http/access-routes.ts';
 import { fundRoutes } from './http/fund-routes.ts';
 import { resourceRoutes } from './http/resource-routes.ts';
 import { publicRoutes } from './http/public-routes.ts';
+import { reportRoutes } from './http/report-routes.ts';
+import { publicEntityRoutes } from './http/public-entity-routes.ts';
 
 export interface AppOptions {
   knex: Knex;
@@ -39,6 +41,8 @@ export function createApp({ knex, model, statics = [] }: AppOptions): Koa<AppSta
     const pub = publicRoutes(model, knex);
     api.use(pub.routes(), pub.allowedMethods());
   }
+  const pubEntities = publicEntityRoutes(model, knex);
+  api.use(pubEntities.routes(), pubEntities.allowedMethods());
   const auth = authRoutes(knex, model);
   api.use(auth.routes(), auth.allowedMethods());
 
@@ -56,6 +60,8 @@ export function createApp({ knex, model, statics = [] }: AppOptions): Koa<AppSta
     const fund = fundRoutes(model, knex, guard);
     api.use(fund.routes(), fund.allowedMethods());
   }
+  const reports = reportRoutes(model, knex, guard);
+  api.use(reports.routes(), reports.allowedMethods());
   const entities = entityRoutes(model, knex, guard);
   api.use(entities.routes(), entities.allowedMethods());
 

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabase } from '../test/support/db.ts';
 import type { Database } from '../api/db/connection.ts';
 import { seedDemo } from './demo.ts';
+import { DEMO_PLAN_TOTAL, NATIONAL_AIM } from './demo-greening.ts';
+import { todayTashkent } from '../api/meta/today.ts';
 
 /** The demo data covers every state, and what it stores is consistent: splits add up, reports are computed. */
 let db: Database;
@@ -28,7 +30,67 @@ describe('demo data', () => {
 
   it('is written once', async () => {
     const before = await db.knex('subjects').count({ n: '*' });
+    const plans = await db.knex('planting_plans').count({ n: '*' });
     await seedDemo(db.knex);
     expect(await db.knex('subjects').count({ n: '*' })).toEqual(before);
+    expect(await db.knex('planting_plans').count({ n: '*' })).toEqual(plans);
+  });
+});
+
+describe('greening demo data', () => {
+  const n = async (table: string, where: (q: any) => void = () => {}) => {
+    const q = db.knex(table);
+    where(q);
+    return Number((await q.count({ n: '*' }))[0].n);
+  };
+  const year = Number(todayTashkent().slice(0, 4));
+
+  it("plans this year's trees by region and organisation, and the registry has planted part of them", async () => {
+    const plans = await db.knex('planting_plans').where({ year }).select('region_id', 'org_id', 'trees');
+    const planned = plans.reduce((s: number, p: { trees: number }) => s + Number(p.trees), 0);
+    expect(Math.abs(planned - DEMO_PLAN_TOTAL)).toBeLessThan(100_000);
+    expect(planned).toBeLessThanOrEqual(NATIONAL_AIM);
+    expect(new Set(plans.map((p: { region_id: number }) => p.region_id)).size).toBe(14);
+    const planted = Number((await db.knex('plantings').whereRaw('extract(year from planted_on) = ?', [year]).sum({ n: 'count' }))[0].n);
+    expect(planted / planned).toBeGreaterThan(0.3);
+    expect(planted / planned).toBeLessThan(1);
+    expect(await n('plantings', (q) => q.where('planted_on', '>', todayTashkent()))).toBe(0);
+    expect(await n('plantings', (q) => q.where('count', '>', 1_000_000))).toBe(0);
+    // every plan's organisation has plantings against it
+    const orgs = new Set((await db.knex('plantings').whereNotNull('org_id').distinct('org_id').pluck('org_id')).map(Number));
+    expect(plans.every((p: { org_id: number }) => orgs.has(Number(p.org_id)))).toBe(true);
+  });
+
+  it('gives every volunteer plantings of their own', async () => {
+    expect(await n('volunteers')).toBe(30);
+    const without = await db.knex('volunteers as v').whereNotExists(db.knex('plantings as p').whereRaw('p.volunteer_id = v.id')).count({ n: '*' });
+    expect(Number(without[0].n)).toBe(0);
+  });
+
+  it('has the green areas, streets, gardens, permits, violations, inspections, resident areas, decisions and news', async () => {
+    expect(await n('green_areas')).toBe(20);
+    expect((await db.knex('green_areas').distinct('kind').pluck('kind')).sort()).toEqual(['garden', 'park', 'public_park']);
+    expect(await n('green_streets')).toBe(10);
+    expect(await n('my_gardens')).toBe(10);
+    expect(await n('tree_cutting_permits')).toBe(10);
+    expect(await n('tree_cutting_violations')).toBe(10);
+    expect(await n('planting_inspections')).toBe(12);
+    expect(await n('planting_inspections', (q) => q.whereRaw('trees_alive > trees_checked'))).toBe(0);
+    expect(await n('resident_planting_areas')).toBe(6);
+    expect(await n('governor_decisions')).toBe(3);
+    expect(await n('publications', (q) => q.where({ is_published: true }))).toBe(8);
+    expect(await n('publications', (q) => q.where({ is_published: false }))).toBe(1);
+  });
+
+  it('draws the outlines as rings around their places', async () => {
+    const rows = [
+      ...await db.knex('green_areas').select(db.knex.raw('npoints(shape) AS points'), db.knex.raw('shape @> location AS inside')),
+      ...await db.knex('resident_planting_areas').select(db.knex.raw('npoints(shape) AS points'), db.knex.raw('shape @> location AS inside')),
+    ];
+    expect(rows).toHaveLength(26);
+    for (const r of rows) {
+      expect(Number(r.points)).toBeGreaterThanOrEqual(3);
+      expect(r.inside).toBe(true);
+    }
   });
 });

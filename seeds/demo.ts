@@ -3,6 +3,7 @@ import { splitIncome } from '../api/domain/income-split.ts';
 import { formatTiyin, parseTiyin } from '../api/domain/money.ts';
 import { recalculateReport } from '../api/hooks/reports.ts';
 import { todayTashkent } from '../api/meta/today.ts';
+import { seedGreeningDemo } from './demo-greening.ts';
 
 /** A small deterministic generator, so the demo looks the same on every machine. */
 function random(seed: number) {
@@ -23,9 +24,15 @@ const REPORT_STATES = ['new', 'sent', 'in_process', 'accepted', 'rejected', 'inv
 /**
  * Demo data for `npm start` on the embedded database: a few hundred subjects across the regions,
  * a year of bank statements with payments in every state (confirmed ones split exactly), and
- * compensation reports in every state. Written only when there are no subjects yet.
+ * compensation reports in every state, written only when there are no subjects yet; and the
+ * greening registry's (seeds/demo-greening.ts), written only when there are no planting plans yet.
  */
 export async function seedDemo(knex: Knex, log: (s: string) => void = () => undefined, count = 300): Promise<void> {
+  await seedFundDemo(knex, log, count);
+  await seedGreeningDemo(knex, log);
+}
+
+async function seedFundDemo(knex: Knex, log: (s: string) => void, count: number): Promise<void> {
   if (await knex('subjects').first('id')) return;
   const rnd = random(20261122);
   const regions = await knex('regions').orderBy('id').select('id');

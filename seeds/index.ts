@@ -3,12 +3,13 @@ import { readFileSync } from 'node:fs';
 import type { MetaModel, Text3 } from '../api/meta/types.ts';
 import { hashPassword } from '../api/auth/password.ts';
 import { SYSTEM_ROLES } from './roles.ts';
-import { REFERENCE_ROWS } from './reference-rows.ts';
+import { PLANTING_ORGS, REFERENCE_ROWS } from './reference-rows.ts';
 import { seedDemo } from './demo.ts';
 import { latinToCyrillic } from '../api/i18n/transliterate.ts';
 import { translate } from '../api/meta/captions.ts';
 import { LANGS } from '../api/meta/types.ts';
 import { CONFIG_DEFAULTS } from '../api/auth/config.ts';
+import { refreshSpeciesBenefits } from '../api/hooks/species-benefits.ts';
 
 const data = (file: string) => JSON.parse(readFileSync(new URL(`./data/${file}`, import.meta.url), 'utf8'));
 
@@ -107,10 +108,15 @@ async function seedReferenceBooks(knex: Knex, model: MetaModel, log: (s: string)
   await fillIfEmpty(knex, model, 'banks-mfo', banks.map((b) => ({ mfo: b.mfo, name: t3(b) })), log);
   const oklads = data('min-oklads.json').rows as { start_date: string; amount: string; decree: string }[];
   await fillIfEmpty(knex, model, 'min-oklads', oklads.map((o) => ({ start_date: o.start_date, amount: o.amount, decree: o.decree || null })), log);
+  await fillIfEmpty(knex, model, 'planting-orgs', PLANTING_ORGS.map((o) => ({
+    name: t3(o.name), kind: o.kind, region_id: o.region_soato ? regionIds.get(o.region_soato) ?? null : null, is_active: true,
+  })), log);
   await seedAccessBooks(knex, model, log);
   for (const [entity, rows] of Object.entries(REFERENCE_ROWS)) {
     await fillIfEmpty(knex, model, entity, rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v && typeof v === 'object' && 'uz' in (v as object) ? t3(v as Text3) : v]))), log);
   }
+  // what one tree of each species gives, by trunk-diameter class (the region reports join it)
+  if (await knex.schema.hasTable('species_benefits')) await refreshSpeciesBenefits(knex);
 }
 
 /** The action catalogue's categories (the menu's sections) and types (operations), and the settings. */

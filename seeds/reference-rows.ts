@@ -93,4 +93,42 @@ export const REFERENCE_ROWS: Record<string, Row[]> = {
   'td-field-types': [s('TEXT', 'Matn', 'Текст'), s('NUMBER', 'Son', 'Число'), s('DATE', 'Sana', 'Дата'), s('SELECT', 'Roʻyxat', 'Список')],
   'template-document-types': [s('DECREE', 'Qaror', 'Постановление'), s('PROTOCOL', 'Bayonnoma', 'Протокол'), s('ACT', 'Dalolatnoma', 'Акт')],
   'td-field-reserved-types': [s('FIO', 'F.I.Sh.', 'Ф.И.О.'), s('DATE', 'Sana', 'Дата'), s('ADDRESS', 'Manzil', 'Адрес')],
+  'publication-types': [
+    { name: { uz: 'Yangiliklar', ru: 'Новости' } },
+    { name: { uz: 'Eʼlonlar', ru: 'Объявления' } },
+    { name: { uz: 'Qarorlar va farmonlar', ru: 'Постановления и указы' } },
+  ],
 };
+
+/**
+ * The organisations that plant (planting-orgs): ministries, the regions' khokimiyats (the Council
+ * of Ministers in Karakalpakstan) and forestry farms. Regions are named by SOATO and resolved at
+ * seed time.
+ */
+export const PLANTING_ORGS: { kind: 'ministry' | 'khokimiyat' | 'forestry'; region_soato?: string; name: T }[] = [
+  { kind: 'ministry', name: { uz: 'Ekologiya, atrof-muhitni muhofaza qilish va iqlim oʻzgarishi vazirligi', ru: 'Министерство экологии, охраны окружающей среды и изменения климата' } },
+  { kind: 'ministry', name: { uz: 'Qishloq xoʻjaligi vazirligi', ru: 'Министерство сельского хозяйства' } },
+  { kind: 'ministry', name: { uz: 'Suv xoʻjaligi vazirligi', ru: 'Министерство водного хозяйства' } },
+  { kind: 'ministry', name: { uz: 'Qurilish va uy-joy kommunal xoʻjaligi vazirligi', ru: 'Министерство строительства и жилищно-коммунального хозяйства' } },
+  { kind: 'ministry', name: { uz: 'Maktabgacha va maktab taʼlimi vazirligi', ru: 'Министерство дошкольного и школьного образования' } },
+  { kind: 'ministry', name: { uz: 'Oliy taʼlim, fan va innovatsiyalar vazirligi', ru: 'Министерство высшего образования, науки и инноваций' } },
+  { kind: 'ministry', name: { uz: 'Transport vazirligi', ru: 'Министерство транспорта' } },
+  { kind: 'ministry', name: { uz: 'Sogʻliqni saqlash vazirligi', ru: 'Министерство здравоохранения' } },
+  { kind: 'khokimiyat', region_soato: '1735', name: { uz: 'Qoraqalpogʻiston Respublikasi Vazirlar Kengashi', ru: 'Совет Министров Республики Каракалпакстан' } },
+  { kind: 'khokimiyat', region_soato: '1703', name: { uz: 'Andijon viloyati hokimligi', ru: 'Хокимият Андижанской области' } },
+  { kind: 'khokimiyat', region_soato: '1706', name: { uz: 'Buxoro viloyati hokimligi', ru: 'Хокимият Бухарской области' } },
+  { kind: 'khokimiyat', region_soato: '1708', name: { uz: 'Jizzax viloyati hokimligi', ru: 'Хокимият Джизакской области' } },
+  { kind: 'khokimiyat', region_soato: '1710', name: { uz: 'Qashqadaryo viloyati hokimligi', ru: 'Хокимият Кашкадарьинской области' } },
+  { kind: 'khokimiyat', region_soato: '1712', name: { uz: 'Navoiy viloyati hokimligi', ru: 'Хокимият Навоийской области' } },
+  { kind: 'khokimiyat', region_soato: '1714', name: { uz: 'Namangan viloyati hokimligi', ru: 'Хокимият Наманганской области' } },
+  { kind: 'khokimiyat', region_soato: '1718', name: { uz: 'Samarqand viloyati hokimligi', ru: 'Хокимият Самаркандской области' } },
+  { kind: 'khokimiyat', region_soato: '1722', name: { uz: 'Surxondaryo viloyati hokimligi', ru: 'Хокимият Сурхандарьинской области' } },
+  { kind: 'khokimiyat', region_soato: '1724', name: { uz: 'Sirdaryo viloyati hokimligi', ru: 'Хокимият Сырдарьинской области' } },
+  { kind: 'khokimiyat', region_soato: '1726', name: { uz: 'Toshkent shahar hokimligi', ru: 'Хокимият города Ташкента' } },
+  { kind: 'khokimiyat', region_soato: '1727', name: { uz: 'Toshkent viloyati hokimligi', ru: 'Хокимият Ташкентской области' } },
+  { kind: 'khokimiyat', region_soato: '1730', name: { uz: 'Fargʻona viloyati hokimligi', ru: 'Хокимият Ферганской области' } },
+  { kind: 'khokimiyat', region_soato: '1733', name: { uz: 'Xorazm viloyati hokimligi', ru: 'Хокимият Хорезмской области' } },
+  { kind: 'forestry', region_soato: '1708', name: { uz: 'Zomin oʻrmon xoʻjaligi', ru: 'Заминское лесное хозяйство' } },
+  { kind: 'forestry', region_soato: '1727', name: { uz: 'Boʻstonliq oʻrmon xoʻjaligi', ru: 'Бостанлыкское лесное хозяйство' } },
+  { kind: 'forestry', region_soato: '1735', name: { uz: 'Orolboʻyi oʻrmon xoʻjaligi', ru: 'Приаральское лесное хозяйство' } },
+];

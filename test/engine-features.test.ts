@@ -139,7 +139,7 @@ describe('engine features on a fixture entity', () => {
     expect(sent.body.status).toBe('sent');
     const again = await api.post(`${path}/${row.id}/actions/send`, {}, { token: inspectorA, lang: 'ru' });
     expect(again.status).toBe(409);
-    expect(again.body.message).toContain('send');
+    expect(again.body.message).toBe('Действие «Yuborish» нельзя выполнить для записи в состоянии «Yuborilgan»');
     const flows = await api.get(`${path}/${row.id}/flows`, { token: inspectorA });
     expect(flows.body).toMatchObject([{ action: 'send', from_state: 'draft', to_state: 'sent', comment: 'ok', username: 'insp_a' }]);
     expect((await api.post(`${path}/${row.id}/actions/send`, {}, { token: inspectorB })).status).toBe(403);

@@ -30,6 +30,36 @@ export async function dropEntityTables(knex: Knex, names: string[], model: MetaM
   }
 }
 
+/**
+ * Adds fields an existing entity gained to its table: the columns, as createEntityTables would
+ * have made them, and their indexes (refs, points and polygons get one each).
+ */
+export async function addEntityColumns(knex: Knex, name: string, fields: string[], model: MetaModel = loadMetadata()): Promise<void> {
+  const e = model.entities.get(name);
+  if (!e) throw new Error(`addEntityColumns: no entity "${name}" in the metadata`);
+  for (const field of fields) if (!e.fields[field]) throw new Error(`addEntityColumns: "${name}" has no field "${field}"`);
+  // a database made after the field was declared has it already
+  const missing: string[] = [];
+  for (const field of fields) if (!(await knex.schema.hasColumn(e.table, field))) missing.push(field);
+  if (!missing.length) return;
+  await knex.schema.alterTable(e.table, (t) => {
+    for (const field of missing) addColumn(t as unknown as Knex.CreateTableBuilder, field, e.fields[field], model, knex);
+  });
+  for (const field of missing) {
+    const f = e.fields[field];
+    const idx = `${e.table}_${field}_idx`;
+    if (f.type === 'ref') await knex.raw('CREATE INDEX ?? ON ?? (??, id)', [idx, e.table, field]);
+    else if (f.type === 'point' || f.type === 'polygon') await knex.raw('CREATE INDEX ?? ON ?? USING gist (??)', [idx, e.table, field]);
+  }
+}
+
+/** Drops fields' columns (a migration's down of addEntityColumns). */
+export async function dropEntityColumns(knex: Knex, name: string, fields: string[], model: MetaModel = loadMetadata()): Promise<void> {
+  const e = model.entities.get(name);
+  if (!e) return;
+  await knex.schema.alterTable(e.table, (t) => { for (const field of fields) t.dropColumn(field); });
+}
+
 export async function ensureExtensions(knex: Knex): Promise<void> {
   await knex.raw('CREATE EXTENSION IF NOT EXISTS pg_trgm');
 }
@@ -88,6 +118,7 @@ function addColumn(t: Knex.CreateTableBuilder, name: string, f: FieldMeta, model
       col = t.specificType(name, 'bigint[]');
       break;
     case 'point': col = t.specificType(name, 'point'); break;
+    case 'polygon': col = t.specificType(name, 'polygon'); break;
     default: return;
   }
   if (f.lookup) {
@@ -105,9 +136,16 @@ function addColumn(t: Knex.CreateTableBuilder, name: string, f: FieldMeta, model
 
 async function createEntityTable(knex: Knex, e: EntityMeta, model: MetaModel): Promise<void> {
   if (e.view) return; // a view of a table its owner creates
+  // a reference to a table a later migration makes is a field a later migration adds (addEntityColumns)
+  const later = new Set<string>();
+  for (const [name, f] of Object.entries(e.fields)) {
+    if (f.type !== 'ref' || f.through) continue;
+    const target = refTable(model, f.ref!);
+    if (target !== e.table && !(await knex.schema.hasTable(target))) later.add(name);
+  }
   await knex.schema.createTable(e.table, (t) => {
     t.bigIncrements('id');
-    for (const [name, f] of Object.entries(e.fields)) addColumn(t, name, f, model, knex);
+    for (const [name, f] of Object.entries(e.fields)) if (!later.has(name)) addColumn(t, name, f, model, knex);
     t.integer('version').notNullable().defaultTo(1);
     t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
     t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
@@ -120,7 +158,7 @@ async function createEntityTable(knex: Knex, e: EntityMeta, model: MetaModel): P
     }
     for (const c of e.constraints ?? []) t.check(c.check, [], `${e.table}_${c.name}`);
   });
-  await createIndexes(knex, e);
+  await createIndexes(knex, e, later);
   for (const f of Object.values(e.fields)) {
     if (!f.through || await knex.schema.hasTable(f.through.table)) continue;
     const { table, key, refKey } = f.through;
@@ -144,7 +182,7 @@ async function createEntityTable(knex: Knex, e: EntityMeta, model: MetaModel): P
 }
 
 /** One index per column a list filters, sorts or scopes on; trigram indexes for search filters. */
-async function createIndexes(knex: Knex, e: EntityMeta): Promise<void> {
+async function createIndexes(knex: Knex, e: EntityMeta, later: Set<string> = new Set()): Promise<void> {
   const cols = new Set<string>();
   const skip = new Set(Object.entries(e.fields).filter(([, f]) => f.unique).map(([n]) => n));
   skip.add('id');
@@ -158,7 +196,7 @@ async function createIndexes(knex: Knex, e: EntityMeta): Promise<void> {
     }
   }
   for (const c of [e.list.sort[0], ...(e.list.sortable ?? []), ...Object.values(e.scope ?? {})]) cols.add(c);
-  for (const [name, f] of Object.entries(e.fields)) if (f.type === 'ref' || f.lookup || f.type === 'point') cols.add(name);
+  for (const [name, f] of Object.entries(e.fields)) if (f.type === 'ref' || f.lookup || f.type === 'point' || f.type === 'polygon') cols.add(name);
   // a scoped user's default list: their rows in the default order, without a scan of everyone's
   const sortCol = e.list.sort[0];
   for (const scopeCol of new Set(Object.values(e.scope ?? {}))) {
@@ -167,12 +205,12 @@ async function createIndexes(knex: Knex, e: EntityMeta): Promise<void> {
     }
   }
   for (const c of cols) {
-    if (skip.has(c)) continue;
+    if (skip.has(c) || later.has(c)) continue;
     const f = e.fields[c];
     const idx = `${e.table}_${c}_idx`;
     if (f?.through) continue;
     if (f?.type === 'refs' || f?.type === 'files') await knex.raw('CREATE INDEX ?? ON ?? USING gin (??)', [idx, e.table, c]);
-    else if (f?.type === 'point') await knex.raw('CREATE INDEX ?? ON ?? USING gist (??)', [idx, e.table, c]);
+    else if (f?.type === 'point' || f?.type === 'polygon') await knex.raw('CREATE INDEX ?? ON ?? USING gist (??)', [idx, e.table, c]);
     else if (f?.type === 'text3') await knex.raw(`CREATE INDEX ?? ON ?? ((??->>'uz'))`, [idx, e.table, c]);
     else await knex.raw('CREATE INDEX ?? ON ?? (??, id)', [idx, e.table, c]);
   }

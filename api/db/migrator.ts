@@ -3,7 +3,7 @@ import { readdirSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { MetaModel } from '../meta/types.ts';
-import { createEntityTables, dropEntityTables } from './entity-tables.ts';
+import { addEntityColumns, createEntityTables, dropEntityColumns, dropEntityTables } from './entity-tables.ts';
 
 export const DEFAULT_MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations/', import.meta.url));
 
@@ -16,6 +16,9 @@ export interface MigrationHelpers {
   model: MetaModel;
   createEntityTables(names: string[]): Promise<void>;
   dropEntityTables(names: string[]): Promise<void>;
+  /** adds fields an existing entity gained since its table was made */
+  addEntityColumns(name: string, fields: string[]): Promise<void>;
+  dropEntityColumns(name: string, fields: string[]): Promise<void>;
 }
 
 type MigrationModule = {
@@ -36,6 +39,8 @@ class DirectorySource implements Knex.MigrationSource<string> {
       model: this.model,
       createEntityTables: (names) => createEntityTables(knex, names, this.model),
       dropEntityTables: (names) => dropEntityTables(knex, names, this.model),
+      addEntityColumns: (n, fields) => addEntityColumns(knex, n, fields, this.model),
+      dropEntityColumns: (n, fields) => dropEntityColumns(knex, n, fields, this.model),
     });
     return {
       up: (knex: Knex) => mod.up(knex, helpers(knex)),

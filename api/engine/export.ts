@@ -117,7 +117,26 @@ function cellValue(c: ExportColumn, row: Record<string, unknown>, lang: string, 
     case 'ref': return (row[`${c.name}__title`] as string | null) ?? v;
     case 'boolean': return v ? '✓' : '';
     case 'point': { const p = v as { lat: number; lng: number }; return `${p.lat}, ${p.lng}`; }
+    case 'polygon': return polygonCell(v as [number, number][]);
     case 'refs': case 'files': return (v as number[]).join(', ');
     default: return v;
   }
+}
+
+/** A polygon's cell text is at most this long; a longer ring is cut at a point and ends with "… (N)", N its point count. */
+export const POLYGON_CELL_MAX = 1000;
+
+/** A polygon in a cell: its ring as `lng lat; lng lat; …`, cut to POLYGON_CELL_MAX characters. */
+export function polygonCell(ring: [number, number][]): string {
+  const all = ring.map(([lng, lat]) => `${lng} ${lat}`);
+  const text = all.join('; ');
+  if (text.length <= POLYGON_CELL_MAX) return text;
+  const tail = `; … (${ring.length})`;
+  let out = '';
+  for (const p of all) {
+    const next = out ? `${out}; ${p}` : p;
+    if (next.length + tail.length > POLYGON_CELL_MAX) break;
+    out = next;
+  }
+  return out + tail;
 }

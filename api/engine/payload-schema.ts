@@ -52,6 +52,10 @@ ajv.addKeyword({
   },
 });
 
+/** A polygon is an open ring (the closing point not repeated) of this many [lng, lat] points. */
+export const POLYGON_MIN_POINTS = 3;
+export const POLYGON_MAX_POINTS = 2000;
+
 export function fieldSchema(f: FieldMeta): Record<string, unknown> {
   const nullable = (s: Record<string, unknown>) => (f.required ? s : { anyOf: [s, { type: 'null' }] });
   switch (f.type) {
@@ -110,6 +114,17 @@ export function fieldSchema(f: FieldMeta): Record<string, unknown> {
       properties: { lat: { type: 'number', minimum: -90, maximum: 90 }, lng: { type: 'number', minimum: -180, maximum: 180 } },
       additionalProperties: false,
     });
+    case 'polygon': return nullable({
+      type: 'array',
+      minItems: POLYGON_MIN_POINTS,
+      maxItems: POLYGON_MAX_POINTS,
+      items: {
+        type: 'array',
+        minItems: 2,
+        maxItems: 2,
+        items: [{ type: 'number', minimum: -180, maximum: 180 }, { type: 'number', minimum: -90, maximum: 90 }],
+      },
+    });
     case 'children': {
       const props: Record<string, unknown> = { id: {}, parent_id: {}, ordering: {} };
       const required: string[] = [];
@@ -160,12 +175,18 @@ export function toFieldErrors(e: EntityMeta, errors: ErrorObject[]): Record<stri
   const out: Record<string, FieldError> = {};
   const put = (field: string, err: FieldError) => { if (!out[field]) out[field] = err; };
   // required and type errors of the field itself beat errors of the anyOf null branch
-  const sorted = [...errors].sort((a, b) => rank(a) - rank(b));
+  const sorted = [...errors].sort((a, b) => rank(e, a) - rank(e, b));
   for (const err of sorted) {
     let field = fieldOf(err.instancePath);
     if (err.keyword === 'required') {
       field = [field, (err.params as { missingProperty: string }).missingProperty].filter(Boolean).join('.');
       put(field, { key: 'validation.required' });
+      continue;
+    }
+    const polygon = polygonOf(e, field);
+    if (polygon) {
+      // a polygon's errors are the field's, not its points'
+      put(polygon.field, polygonMessage(err, polygon.inner));
       continue;
     }
     const top = field.split('.')[0];
@@ -176,10 +197,35 @@ export function toFieldErrors(e: EntityMeta, errors: ErrorObject[]): Record<stri
   return out;
 }
 
-function rank(err: ErrorObject): number {
+/** The polygon field (`shape`, `lines.0.shape`) an error path is in or under, and whether it is under it (a point). */
+function polygonOf(e: EntityMeta, path: string): { field: string; inner: boolean } | null {
+  const segs = path.split('.');
+  const meta = e.fields[segs[0]];
+  const depth = meta?.type === 'children' ? 3 : 1;
+  const leaf = meta?.type === 'children' ? meta.fields?.[segs[2]] : meta;
+  if (leaf?.type !== 'polygon' || segs.length < depth) return null;
+  return { field: segs.slice(0, depth).join('.'), inner: segs.length > depth };
+}
+
+/** A polygon's message: not a ring of number pairs, too few or many points, a coordinate out of range. */
+function polygonMessage(err: ErrorObject, inner: boolean): FieldError {
+  if (inner && (err.keyword === 'minimum' || err.keyword === 'maximum')) return { key: 'validation.coordinates' };
+  if (!inner && (err.keyword === 'minItems' || err.keyword === 'maxItems')) {
+    return { key: 'validation.polygon_points', args: { min: POLYGON_MIN_POINTS, max: POLYGON_MAX_POINTS } };
+  }
+  return { key: 'validation.wrong_format' };
+}
+
+function rank(e: EntityMeta, err: ErrorObject): number {
   if (err.keyword === 'required') return 0;
   if (err.keyword === 'anyOf') return 9;
   if (err.keyword === 'type' && (err.params as { type: string }).type === 'null') return 8;
+  const polygon = polygonOf(e, fieldOf(err.instancePath));
+  if (polygon) {
+    // the most telling first: not a ring of number pairs, then the count of points, then a coordinate
+    const key = polygonMessage(err, polygon.inner).key;
+    return key === 'validation.wrong_format' ? 1 : key === 'validation.polygon_points' ? 2 : 3;
+  }
   return 1;
 }
 

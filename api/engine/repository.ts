@@ -314,7 +314,7 @@ export class Repository {
   }
 }
 
-/** Trims strings, turns '' into null for optional fields and strips typing masks from formatted values. */
+/** Trims strings, turns '' into null for optional fields, strips typing masks from formatted values and opens closed polygon rings. */
 export function normalisePayload(e: EntityMeta, payload: Record<string, unknown>): Record<string, unknown> {
   if (!payload || typeof payload !== 'object' || Array.isArray(payload)) throw badRequest('errors.bad_body');
   const out: Record<string, unknown> = {};
@@ -336,6 +336,7 @@ function normaliseValue(f: FieldMeta, v: unknown): unknown {
     });
   }
   if (f.type === 'password') return typeof v === 'string' && v !== '' ? v : undefined;
+  if (f.type === 'polygon' && Array.isArray(v)) return openRing(v);
   if (typeof v === 'string') {
     let s = normaliseFormatted(f.format, f.type === 'text' ? v : v.trim());
     if (s === '' && f.type !== 'string' && f.type !== 'text') return null;
@@ -354,6 +355,15 @@ function normaliseValue(f: FieldMeta, v: unknown): unknown {
   return v;
 }
 
+/** A ring whose last point repeats its first, as a closed ring is often written, without the repeat. */
+function openRing(ring: unknown[]): unknown[] {
+  if (ring.length < 2) return ring;
+  const first = ring[0];
+  const last = ring[ring.length - 1];
+  const same = Array.isArray(first) && Array.isArray(last) && first.length === last.length && first.every((x, i) => typeof x === 'number' && x === last[i]);
+  return same ? ring.slice(0, -1) : ring;
+}
+
 /** The child-table values of a payload, by field name. */
 function childRows(e: EntityMeta, data: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(e.fields).filter(([n, f]) => f.type === 'children' && !f.readOnly && n in data).map(([n]) => [n, data[n]]));
@@ -369,7 +379,7 @@ function pickWritable(e: EntityMeta, data: Record<string, unknown>, mode: 'creat
   return out;
 }
 
-function applyFilter(qb: Knex.QueryBuilder, e: EntityMeta, f: ListParams['filters'][number]): void {
+export function applyFilter(qb: Knex.QueryBuilder, e: EntityMeta, f: ListParams['filters'][number]): void {
   const col = f.column[0];
   const meta = e.fields[col];
   const ref = `t.${col}`;

@@ -45,10 +45,12 @@ export function sortExpression(e: EntityMeta, col: string, lang: Lang, alias?: s
   const f = e.fields[col];
   const c = alias ? `${q(alias)}.${q(col)}` : q(col);
   if (f?.type === 'text3') return `coalesce(${c}->>'${lang}', ${c}->>'uz')`;
+  // polygons have no order of their own: by their area (in square degrees), smallest first
+  if (f?.type === 'polygon') return `area(${c}::path)`;
   return c;
 }
 
-/** The select list of an entity's own columns, with points as {lat, lng}. */
+/** The select list of an entity's own columns, with points as {lat, lng} and polygons as [[lng, lat], …]. */
 export function selectColumns(e: EntityMeta, alias = 't'): string[] {
   const cols = [`${q(alias)}.${q('id')}`];
   for (const [name, f] of Object.entries(e.fields)) {
@@ -67,10 +69,30 @@ export function columnSelect(name: string, f: FieldMeta, alias: string): string 
     return `array(select j.${q(refKey)} from ${q(table)} j where j.${q(key)} = ${q(alias)}.${q('id')} order by 1) AS ${q(name)}`;
   }
   if (f.type === 'point') return `CASE WHEN ${c} IS NULL THEN NULL ELSE json_build_object('lat', (${c})[1], 'lng', (${c})[0]) END AS ${q(name)}`;
+  if (f.type === 'polygon') return `${polygonJson(c)} AS ${q(name)}`;
   return c;
 }
 
-/** A JS value to what a column stores (points, arrays, jsonb). */
+/**
+ * A polygon column as a JSON array of [lng, lat] pairs: its text form `((x1,y1),(x2,y2),…)` with
+ * the parentheses turned into brackets is that array (floats print as JSON numbers, `1e-05`
+ * included), so lists, rows, children and exports read it alike on PostgreSQL and PGlite.
+ */
+export function polygonJson(c: string): string {
+  return `CASE WHEN ${c} IS NULL THEN NULL ELSE translate(${c}::text, '()', '[]')::json END`;
+}
+
+/** An open ring of [lng, lat] pairs as PostgreSQL's polygon text `((x1,y1),…)`; numbers only. */
+export function polygonText(ring: unknown): string {
+  if (!Array.isArray(ring) || ring.length < 3) throw new Error('polygonText: not a ring of 3 or more points');
+  const pairs = ring.map((p) => {
+    if (!Array.isArray(p) || p.length !== 2 || !p.every((n) => typeof n === 'number' && Number.isFinite(n))) throw new Error('polygonText: not a [lng, lat] pair');
+    return `(${String(p[0])},${String(p[1])})`;
+  });
+  return `(${pairs.join(',')})`;
+}
+
+/** A JS value to what a column stores (points, polygons, arrays, jsonb). */
 export function toColumnValue(knex: Knex, f: FieldMeta, v: unknown): unknown {
   if (v === undefined) return undefined;
   if (v === null) return null;
@@ -79,6 +101,7 @@ export function toColumnValue(knex: Knex, f: FieldMeta, v: unknown): unknown {
       const p = v as { lat: number; lng: number };
       return knex.raw('point(?, ?)', [p.lng, p.lat]);
     }
+    case 'polygon': return knex.raw('?::polygon', [polygonText(v)]);
     case 'text3': return JSON.stringify(v);
     case 'refs': case 'files': return knex.raw('?::bigint[]', [v as number[]] as unknown as Knex.RawBinding[]);
     default: return v;

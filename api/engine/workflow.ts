@@ -6,6 +6,7 @@ import { normalisePayload } from './repository.ts';
 import { compileSchema, fieldSchema, toFieldErrors } from './payload-schema.ts';
 import { ApiError, badRequest, notFound, validationError } from '../http/errors.ts';
 import { HOOKS } from '../hooks/index.ts';
+import { translate } from '../meta/captions.ts';
 import type { ListParams } from './list-params.ts';
 
 const paramValidators = new WeakMap<WorkflowActionMeta, ValidateFunction>();
@@ -103,7 +104,12 @@ export class Workflow {
     Object.assign(changes, a.set ?? {});
     await this.repo.deriveFields(trx, changes);
     if (a.idempotent && from === to && Object.entries(changes).every(([n, v]) => row[n] === v)) return false;
-    if (!a.from.includes(from)) throw new ApiError('workflow', 'errors.workflow_state', { action: name, state: from, id: row.id });
+    if (!a.from.includes(from)) {
+      const { model, lang } = this.repo.ctx;
+      throw new ApiError('workflow', 'errors.workflow_state', {
+        action: translate(model, lang, a.label ?? `actions.${name}`), state: translate(model, lang, `enums.${wf.field}.${from}`), id: row.id,
+      });
+    }
     const knex = this.repo.ctx.knex;
     await trx(this.e.table).where({ id: row.id }).update({
       ...this.repo.toColumns(changes), [wf.field]: to, version: (row.version as number) + 1, updated_at: knex.fn.now(), updated_by: this.repo.ctx.principal.id,

@@ -6,6 +6,7 @@ import { PAYMENT_HOOKS } from './payments.ts';
 import { REPORT_HOOKS } from './reports.ts';
 import { PENALTY_HOOKS } from './penalties.ts';
 import { PLANTING_HOOKS } from './plantings.ts';
+import { SPECIES_HOOKS } from './species-benefits.ts';
 
 /** What a workflow hook receives: the transaction, the entity, the row after the move, the caller. */
 export interface HookContext {
@@ -37,4 +38,5 @@ export const HOOKS: Record<string, WorkflowHook> = {
   ...REPORT_HOOKS,
   ...PENALTY_HOOKS,
   ...PLANTING_HOOKS,
+  ...SPECIES_HOOKS,
 };

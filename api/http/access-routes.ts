@@ -44,7 +44,9 @@ export function accessRoutes(model: MetaModel, knex: Knex, guard: Middleware<App
       }
       c.actions.push({ id: r.id, name: r.name?.[lang] || r.name?.uz || translate(model, lang, r.caption), kind: r.kind, state: r.state });
     }
-    ctx.body = { role_id: id, categories: [...categories.values()] };
+    const role = await knex('roles').where({ id }).first('code', 'name');
+    const name = role.name?.[lang] || role.name?.uz || role.code;
+    ctx.body = { role_id: id, role: { id, code: role.code, name }, categories: [...categories.values()] };
   });
 
   const setState = (state: 0 | 1) => async (ctx: AppContext) => {

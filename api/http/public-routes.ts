@@ -8,7 +8,8 @@ import { normalisePayload } from '../engine/repository.ts';
 import { layerForZoom, cellSize } from '../map/grid.ts';
 import { RateLimiter } from './rate-limit.ts';
 import { currentYearTashkent } from '../meta/today.ts';
-import { storeUpload } from './resource-routes.ts';
+import { sendResource, storeUpload } from './resource-routes.ts';
+import { benefitsOf, benefitsPerTree, BENEFITS_SOURCE, dbhClassOf, dbhFromCircumference } from '../domain/ecosystem-benefits.ts';
 
 /** The national aim: trees and bushes planted a year. */
 export const ANNUAL_GOAL = 200_000_000;
@@ -86,30 +87,39 @@ export function publicRoutes(model: MetaModel, knex: Knex): Router<AppState> {
     if (!Number.isFinite(zoom) || zoom < 0 || zoom > 22) throw badRequest('errors.bad_param', { name: 'zoom' });
     const [minLng, minLat, maxLng, maxLat] = bbox;
     const { layer, level } = layerForZoom(zoom);
+    // irrigation=1: the irrigated trees only (the irrigation layer)
+    const irrigated = ctx.query.irrigation === '1' || ctx.query.irrigation === 'true';
     cache(ctx, 30);
     if (layer === 'regions') {
-      const rows = await knex('regions as r').join('planting_stats as s', 's.region_id', 'r.id').groupBy('r.id')
-        .select('r.id', knex.raw('r.centre[0] as lng'), knex.raw('r.centre[1] as lat'), knex.raw('sum(s.trees)::bigint as trees'));
+      const rows = irrigated
+        ? await knex('regions as r').join('planting_facts as s', 's.region_id', 'r.id').where('s.irrigation', true).groupBy('r.id')
+          .select('r.id', knex.raw('r.centre[0] as lng'), knex.raw('r.centre[1] as lat'), knex.raw('sum(s.trees)::bigint as trees'))
+        : await knex('regions as r').join('planting_stats as s', 's.region_id', 'r.id').groupBy('r.id')
+          .select('r.id', knex.raw('r.centre[0] as lng'), knex.raw('r.centre[1] as lat'), knex.raw('sum(s.trees)::bigint as trees'));
       ctx.body = { layer, items: rows.filter((r: { trees: number }) => Number(r.trees) > 0).map((r: { id: number; lng: number; lat: number; trees: number }) => [r.lng, r.lat, Number(r.trees), r.id]) };
       return;
     }
     if (layer === 'cells') {
       const size = cellSize(level!);
-      const rows = await knex('planting_cells').where({ level })
+      const q = knex('planting_cells').where({ level })
         .whereBetween('cx', [Math.floor(minLng / size), Math.floor(maxLng / size)])
         .whereBetween('cy', [Math.floor(minLat / size), Math.floor(maxLat / size)])
-        .select('trees', 'lng_sum', 'lat_sum');
+        .select('trees', 'irrigated', 'lng_sum', 'lat_sum');
+      if (irrigated) q.where('irrigated', '>', 0);
+      const rows = await q;
       ctx.body = {
         layer, size,
-        items: rows.map((r: { trees: number; lng_sum: number; lat_sum: number }) => {
+        items: rows.map((r: { trees: number; irrigated: number; lng_sum: number; lat_sum: number }) => {
           const n = Number(r.trees);
-          return [round(r.lng_sum / n), round(r.lat_sum / n), n];
+          return [round(r.lng_sum / n), round(r.lat_sum / n), irrigated ? Number(r.irrigated) : n];
         }),
       };
       return;
     }
-    const rows = await knex('plantings')
-      .whereRaw('location <@ box(point(?, ?), point(?, ?))', [minLng, minLat, maxLng, maxLat])
+    const trees = knex('plantings')
+      .whereRaw('location <@ box(point(?, ?), point(?, ?))', [minLng, minLat, maxLng, maxLat]);
+    if (irrigated) trees.where('irrigation', true);
+    const rows = await trees
       .limit(MAX_TREES_IN_VIEW + 1)
       .select('id', knex.raw('location[0] as lng'), knex.raw('location[1] as lat'), 'count', 'species_id');
     ctx.body = {
@@ -118,18 +128,52 @@ export function publicRoutes(model: MetaModel, knex: Knex): Router<AppState> {
     };
   });
 
-  /** A planting's public passport: what the tree is, where, since when, by whom. */
+  /**
+   * A planting's public passport: what the tree is, where, since when, by whom, its photos, its
+   * trunk diameter and what it gives a year (estimates after the benefit tables, source named).
+   */
   router.get('/plantings/:id', async (ctx) => {
     const id = Number(ctx.params.id);
     if (!Number.isSafeInteger(id)) throw notFound();
     const row = await knex('plantings as p').join('tree_species as s', 's.id', 'p.species_id').join('regions as r', 'r.id', 'p.region_id')
+      .leftJoin('planting_orgs as o', 'o.id', 'p.org_id')
       .where('p.id', id)
-      .first('p.id', 'p.count', 'p.planted_on', 'p.place', 'p.place_type', 'p.height_m', 'p.circumference_cm', 'p.responsible', 'p.irrigation', 'p.source',
+      .first('p.id', 'p.count', 'p.planted_on', 'p.place', 'p.place_type', 'p.height_m', 'p.circumference_cm', 'p.responsible', 'p.irrigation', 'p.source', 'p.images',
         knex.raw(`json_build_object('lat', p.location[1], 'lng', p.location[0]) as location`),
-        's.latin_name', 's.name as species', 's.kind', 'r.name as region');
+        's.code as species_code', 's.latin_name', 's.name as species', 's.kind', 'r.name as region', 'o.name as organisation');
     if (!row) throw notFound();
+    const circumference = row.circumference_cm === null ? null : Number(row.circumference_cm);
+    const dbhClass = dbhClassOf(circumference);
+    const perTree = benefitsPerTree({ code: row.species_code, kind: row.kind }, dbhClass);
+    const all = benefitsOf([{ species: { code: row.species_code, kind: row.kind }, dbhClass, trees: row.count }]);
     cache(ctx, 300);
-    ctx.body = row;
+    ctx.body = {
+      ...row,
+      images: row.images ?? [],
+      dbh_cm: circumference === null ? null : Math.round(dbhFromCircumference(circumference) * 10) / 10,
+      benefits: {
+        dbh_class: dbhClass,
+        co2_stored_kg: all.co2StoredKg, co2_sequestered_kg_year: all.co2SequesteredKgYear, rain_intercepted_m3_year: all.rainInterceptedM3Year,
+        per_tree: { co2_stored_kg: perTree.co2StoredKg, co2_sequestered_kg_year: perTree.co2SequesteredKgYear, rain_intercepted_m3_year: perTree.rainInterceptedM3Year },
+        source: BENEFITS_SOURCE,
+      },
+    };
+  });
+
+  /** The benefit tables' source, for the statistics pages that show estimates. */
+  router.get('/benefits-source', async (ctx) => {
+    cache(ctx, 3600);
+    ctx.body = BENEFITS_SOURCE;
+  });
+
+  /** A passport's photo: only images a planting refers to. */
+  router.get('/plantings/:id/images/:resource', async (ctx) => {
+    const id = Number(ctx.params.id);
+    const resource = Number(ctx.params.resource);
+    if (!Number.isSafeInteger(id) || !Number.isSafeInteger(resource)) throw notFound();
+    const hit = await knex('plantings').where({ id }).whereRaw('? = ANY(images)', [resource]).first('id');
+    if (!hit) throw notFound();
+    await sendResource(ctx, knex, resource, 'public, max-age=86400');
   });
 
   /** A photo for the public form: images only, 5 MB, counted against the same per-address limit. */

@@ -44,18 +44,22 @@ export function resourceRoutes(knex: Knex, guard: Middleware<AppState>): Router<
   });
 
   router.get('/:id', guard, async (ctx) => {
-    const id = Number(ctx.params.id);
-    if (!Number.isSafeInteger(id)) throw notFound();
-    const row = await knex('resources').where({ id }).first();
-    if (!row) throw notFound();
-    const file = join(dataDir(), row.storage_path);
-    if (!existsSync(file)) throw new ApiError('notFound');
-    ctx.type = row.mime;
-    ctx.set('Content-Disposition', `${row.mime.startsWith('image/') || row.mime === 'application/pdf' ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(row.original_name)}`);
-    ctx.set('Cache-Control', 'private, max-age=86400');
-    ctx.body = createReadStream(file);
+    await sendResource(ctx, knex, Number(ctx.params.id), 'private, max-age=86400');
   });
   return router;
+}
+
+/** Answers a stored file: images and PDFs inline, others as attachments. */
+export async function sendResource(ctx: Context, knex: Knex, id: number, cacheControl: string): Promise<void> {
+  if (!Number.isSafeInteger(id)) throw notFound();
+  const row = await knex('resources').where({ id }).first();
+  if (!row) throw notFound();
+  const file = join(dataDir(), row.storage_path);
+  if (!existsSync(file)) throw new ApiError('notFound');
+  ctx.type = row.mime;
+  ctx.set('Content-Disposition', `${row.mime.startsWith('image/') || row.mime === 'application/pdf' ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(row.original_name)}`);
+  ctx.set('Cache-Control', cacheControl);
+  ctx.body = createReadStream(file);
 }
 
 /**

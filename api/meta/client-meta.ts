@@ -18,9 +18,21 @@ export function clientMeta(model: MetaModel, p: Principal, lang: Lang) {
     entities,
     menu: menuFor(model.menu, p),
     routes: routesFor(model.menu, p),
+    reports: reportsFor(model, p),
     captions: model.captions[lang],
     fallbackCaptions: lang === 'uz' ? undefined : model.captions.uz,
   };
+}
+
+/** The reports the caller may open: parameters, columns, chart and drill-down, without the query. */
+export function reportsFor(model: MetaModel, p: Principal) {
+  return [...model.reports.values()]
+    .filter((r) => (r.access !== undefined ? p.actions.has(r.access) : !!r.public))
+    .map(({ query: _q, file: _f, ...r }) => ({
+      ...r,
+      params: Object.fromEntries(Object.entries(r.params).map(([name, prm]) => [name, { ...prm, caption: prm.caption ?? `report.${name}` }])),
+      columns: r.columns.map((c) => ({ ...c, caption: c.caption ?? `report.${c.name}` })),
+    }));
 }
 
 function fieldForClient(name: string, f: FieldMeta): Record<string, unknown> {
@@ -80,7 +92,7 @@ export function menuFor(menu: MenuSectionMeta[], p: Principal) {
  */
 export function routesFor(menu: MenuSectionMeta[], p: Principal) {
   return menu.flatMap((s) => s.children.map((c) => ({
-    section: s.route, route: `${s.route}/${c.route.replace(/\/$/, '')}`, caption: c.caption, action: c.action, entity: c.entity,
+    section: s.route, route: `${s.route}/${c.route.replace(/\/$/, '')}`, caption: c.caption, action: c.action, entity: c.entity, report: c.report, filter: c.filter,
     nomenu: c.nomenu ?? false, allowed: c.action === undefined || p.actions.has(c.action),
   })));
 }

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject } from 'ajv';
 import type {
+  ReportMeta,
   ActionInfo, EntityMeta, FieldMeta, Lang, MenuSectionMeta, MetaModel, FilterMeta,
 } from './types.ts';
 import { LANGS } from './types.ts';
@@ -78,6 +79,7 @@ export function loadMetadata(dir: string = DEFAULT_META_DIR): MetaModel {
   const menuSchema = JSON.parse(readFileSync(join(dir, 'schema/menu.schema.json'), 'utf8'));
   const validateEntity = ajv.compile(entitySchema);
   const validateMenu = ajv.compile(menuSchema);
+  const validateReport = ajv.compile(JSON.parse(readFileSync(join(dir, 'schema/report.schema.json'), 'utf8')));
 
   const entities = new Map<string, EntityMeta>();
   const tables = new Map<string, string>();
@@ -108,6 +110,21 @@ export function loadMetadata(dir: string = DEFAULT_META_DIR): MetaModel {
     paths.set(entity.path, file);
   }
 
+  const reports = new Map<string, ReportMeta>();
+  for (const path of walkJson(join(dir, 'reports'))) {
+    const file = rel(path);
+    const raw = readJson(path, file, problems) as Record<string, unknown> | undefined;
+    if (raw === undefined) continue;
+    if (!validateReport(raw)) {
+      for (const e of validateReport.errors ?? []) problems.push({ file, pointer: e.instancePath, message: ajvMessage(e) });
+      continue;
+    }
+    const r = { ...(raw as unknown as ReportMeta), file };
+    const dup = reports.get(r.name);
+    if (dup) problems.push({ file, pointer: '/name', message: `report "${r.name}" is already defined in ${dup.file}` });
+    else reports.set(r.name, r);
+  }
+
   let menu: MenuSectionMeta[] = [];
   const menuPath = join(dir, 'menu.json');
   if (existsSync(menuPath)) {
@@ -126,7 +143,7 @@ export function loadMetadata(dir: string = DEFAULT_META_DIR): MetaModel {
     captions[lang] = raw && typeof raw === 'object' ? flattenCaptions(raw as Record<string, unknown>) : {};
   }
 
-  const model: MetaModel = { entities, menu, captions, actions: new Map() };
+  const model: MetaModel = { entities, reports, menu, captions, actions: new Map() };
   checkSemantics(model, problems, rel(menuPath));
   if (problems.length) throw new MetadataInvalid(problems);
   return model;
@@ -145,6 +162,7 @@ function checkSemantics(model: MetaModel, problems: MetaProblem[], menuFile: str
     caption(e.caption, file, '/caption');
     if (!(e.titleField in e.fields) && e.titleField !== 'id') problems.push({ file, pointer: '/titleField', message: `"${e.titleField}" is not a field` });
     checkFields(e.fields, '/fields', e, model, problems, caption);
+    if (e.public) checkPublic(e, problems);
     e.list.columns.forEach((c, i) => {
       if (!has(c)) problems.push({ file, pointer: `/list/columns/${i}`, message: `"${c}" is not a field of ${e.name}` });
       else if (hidden(c)) problems.push({ file, pointer: `/list/columns/${i}`, message: `"${c}" is a password and is never listed` });
@@ -208,9 +226,13 @@ function checkSemantics(model: MetaModel, problems: MetaProblem[], menuFile: str
     s.children.forEach((c, j) => {
       caption(c.caption, menuFile, `/sections/${i}/children/${j}/caption`);
       if (c.entity && !model.entities.has(c.entity)) problems.push({ file: menuFile, pointer: `/sections/${i}/children/${j}/entity`, message: `no entity "${c.entity}"` });
+      if (c.report && !model.reports.has(c.report)) problems.push({ file: menuFile, pointer: `/sections/${i}/children/${j}/report`, message: `no report "${c.report}"` });
+      if (c.report && c.entity) problems.push({ file: menuFile, pointer: `/sections/${i}/children/${j}`, message: 'a route shows an entity or a report, not both' });
       if (c.action !== undefined) addAction(model, c.action, { caption: c.caption, module: s.route.slice(1), kind: 'menu' });
     });
   });
+
+  for (const r of model.reports.values()) checkReport(r, model, problems, caption);
 
   for (const [key, where] of need) {
     for (const lang of LANGS) {
@@ -218,6 +240,74 @@ function checkSemantics(model: MetaModel, problems: MetaProblem[], menuFile: str
     }
   }
 }
+
+/** A report's params, columns, chart and drill name each other consistently; its query binds only declared params. */
+function checkReport(r: ReportMeta, model: MetaModel, problems: MetaProblem[], caption: (key: string, file: string, pointer: string) => void): void {
+  const file = r.file;
+  caption(r.caption, file, '/caption');
+  if (r.access === undefined && !r.public) problems.push({ file, pointer: '/access', message: 'a report needs an action id unless it is public' });
+  if (r.access !== undefined) addAction(model, r.access, { caption: r.caption, module: r.module, kind: 'report' });
+  const columns = new Set(r.columns.map((c) => c.name));
+  for (const [name, p] of Object.entries(r.params)) {
+    if (BUILT_IN_REPORT_PARAMS.includes(name)) problems.push({ file, pointer: `/params/${name}`, message: `"${name}" is bound by the engine` });
+    if (p.type === 'ref' && (!p.ref || (!model.entities.has(p.ref) && !SYSTEM_REFS.includes(p.ref)))) problems.push({ file, pointer: `/params/${name}/ref`, message: `no entity "${p.ref ?? ''}"` });
+    if (p.type === 'enum' && !p.values) problems.push({ file, pointer: `/params/${name}/values`, message: 'an enum parameter lists its values' });
+    caption(p.caption ?? `report.${name}`, file, `/params/${name}`);
+    if (p.type === 'enum') for (const v of p.values ?? []) caption(`report.${name}_${v}`, file, `/params/${name}/values`);
+  }
+  for (const [kind, param] of Object.entries(r.scope ?? {})) if (!(param in r.params)) problems.push({ file, pointer: `/scope/${kind}`, message: `"${param}" is not a parameter` });
+  if (r.query.includes('::')) problems.push({ file, pointer: '/query', message: "write casts as CAST(x AS type): after a :name binding, '::type' would be read as another binding" });
+  if (r.query.includes('?')) problems.push({ file, pointer: '/query', message: "'?' is a positional binding; use :name parameters (and jsonb functions instead of the ? operators)" });
+  for (const m of r.query.matchAll(/(?<![:\w]):([a-z_][a-z0-9_]*)\b(?!:)/g)) {
+    if (!(m[1] in r.params) && !BUILT_IN_REPORT_PARAMS.includes(m[1])) problems.push({ file, pointer: '/query', message: `":${m[1]}" is not a parameter` });
+  }
+  r.columns.forEach((c, i) => {
+    caption(c.caption ?? `report.${c.name}`, file, `/columns/${i}`);
+    if (c.total && typeof c.total === 'object') for (const n of c.total.ratio) if (!columns.has(n)) problems.push({ file, pointer: `/columns/${i}/total`, message: `"${n}" is not a column` });
+  });
+  if (r.chart) {
+    if (!columns.has(r.chart.label)) problems.push({ file, pointer: '/chart/label', message: `"${r.chart.label}" is not a column` });
+    r.chart.series.forEach((s, i) => { if (!columns.has(s)) problems.push({ file, pointer: `/chart/series/${i}`, message: `"${s}" is not a column` }); });
+  }
+  if (r.drill) {
+    if (!columns.has(r.drill.column)) problems.push({ file, pointer: '/drill/column', message: `"${r.drill.column}" is not a column` });
+    for (const [k, v] of Object.entries(r.drill.params)) {
+      if (v.startsWith('$') && !(v.slice(1) in r.params)) problems.push({ file, pointer: `/drill/params/${k}`, message: `"${v.slice(1)}" is not a parameter` });
+    }
+  }
+}
+
+/** What an entity shows the public names its own fields, and its map layer a point or polygon. */
+function checkPublic(e: EntityMeta, problems: MetaProblem[]): void {
+  const pub = e.public!;
+  const file = e.file;
+  const fields = new Set(pub.fields);
+  pub.fields.forEach((f, i) => {
+    if (!(f in e.fields)) problems.push({ file, pointer: `/public/fields/${i}`, message: `"${f}" is not a field of ${e.name}` });
+    else if (['password', 'children'].includes(e.fields[f].type)) problems.push({ file, pointer: `/public/fields/${i}`, message: `"${f}" cannot be public` });
+  });
+  for (const col of Object.keys(pub.where ?? {})) if (!(col in e.fields)) problems.push({ file, pointer: `/public/where/${col}`, message: `"${col}" is not a field of ${e.name}` });
+  (pub.filters ?? []).forEach((f, i) => {
+    const filter = e.list.filters?.[f];
+    if (!filter) problems.push({ file, pointer: `/public/filters/${i}`, message: `"${f}" is not a list filter of ${e.name}` });
+    else for (const c of filterMeta(filter).fields ?? [f]) if (!fields.has(c)) problems.push({ file, pointer: `/public/filters/${i}`, message: `"${c}" is not a public field` });
+  });
+  if (pub.sort && !fields.has(pub.sort[0]) && pub.sort[0] !== 'id') problems.push({ file, pointer: '/public/sort/0', message: `"${pub.sort[0]}" is not a public field` });
+  const map = pub.map;
+  if (map) {
+    const check = (key: 'point' | 'shape' | 'title' | 'kind', type?: string) => {
+      const f = map[key];
+      if (f === undefined) return;
+      if (!fields.has(f)) problems.push({ file, pointer: `/public/map/${key}`, message: `"${f}" is not a public field` });
+      else if (type && e.fields[f].type !== type) problems.push({ file, pointer: `/public/map/${key}`, message: `"${f}" is not a ${type} field` });
+    };
+    if (!map.point && !map.shape) problems.push({ file, pointer: '/public/map', message: 'a map layer needs a point or a shape' });
+    check('point', 'point'); check('shape', 'polygon'); check('title'); check('kind');
+  }
+}
+
+/** Parameters every report query may use without declaring them. */
+export const BUILT_IN_REPORT_PARAMS = ['lang', 'today', 'current_year'];
 
 function addAction(model: MetaModel, id: number, info: ActionInfo): void {
   if (!model.actions.has(id)) model.actions.set(id, info);

@@ -26,6 +26,7 @@ export type FieldType =
   | 'files'
   | 'image'
   | 'point'
+  | 'polygon'
   | 'password'
   | 'children';
 
@@ -172,8 +173,22 @@ export interface EntityMeta {
   afterWrite?: string;
   /** a view of a table another entity owns: these column values select its rows and are set on create */
   view?: Record<string, string | number | boolean>;
+  /** what the public site may read without sign-in */
+  public?: PublicExposure;
   /** file the entity was loaded from (set by the loader) */
   file: string;
+}
+
+export interface PublicExposure {
+  /** the fields the public sees (id always) */
+  fields: string[];
+  /** only rows with these column values are public */
+  where?: Record<string, string | number | boolean>;
+  /** list filters the public may use */
+  filters?: string[];
+  sort?: [string, 'asc' | 'desc'];
+  /** a map layer of the entity: its point or polygon field and title */
+  map?: { point?: string; shape?: string; title?: string; kind?: string };
 }
 
 export interface MenuItemMeta {
@@ -186,6 +201,8 @@ export interface MenuItemMeta {
   ordering?: number;
   /** the list's preset filter on this route (e.g. the inspector's queue of sent reports) */
   filter?: Record<string, unknown>;
+  /** the report this route shows (metadata/reports/) */
+  report?: string;
 }
 
 export interface MenuSectionMeta {
@@ -205,8 +222,47 @@ export interface ActionInfo {
   entityCaption?: string;
 }
 
+export type ReportParamType = 'year' | 'ref' | 'enum' | 'date' | 'string' | 'integer';
+export interface ReportParamMeta {
+  type: ReportParamType;
+  ref?: string;
+  values?: string[];
+  required?: boolean;
+  /** a value, or "current": this year / today in Tashkent */
+  default?: unknown;
+  caption?: string;
+}
+export type ReportColumnType = 'string' | 'integer' | 'decimal' | 'money' | 'percent' | 'date';
+export interface ReportColumnMeta {
+  name: string;
+  type: ReportColumnType;
+  caption?: string;
+  scale?: number;
+  total?: 'sum' | { ratio: [string, string] };
+  /** a caption key prefix: the value v shows as the caption `${translate}.${v}` */
+  translate?: string;
+}
+
+/** A report (metadata/reports/): one SQL query with declared parameters, columns, totals, chart and drill-down. */
+export interface ReportMeta {
+  name: string;
+  module: string;
+  caption: string;
+  access?: number;
+  public?: boolean;
+  params: Record<string, ReportParamMeta>;
+  scope?: { region?: string; branch?: string; subject?: string };
+  query: string;
+  columns: ReportColumnMeta[];
+  chart?: { type: 'bar' | 'line' | 'pie' | 'doughnut'; label: string; series: string[]; stacked?: boolean; horizontal?: boolean };
+  drill?: { route: string; column: string; params: Record<string, string> };
+  maxRows?: number;
+  file: string;
+}
+
 export interface MetaModel {
   entities: Map<string, EntityMeta>;
+  reports: Map<string, ReportMeta>;
   menu: MenuSectionMeta[];
   captions: Record<Lang, Record<string, string>>;
   /** action ids named anywhere, with a caption key for the catalogue */

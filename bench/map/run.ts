@@ -25,13 +25,14 @@ function url(db: string): string {
   return u.toString();
 }
 
-/** Plantings scattered around each region's centre (±1° of longitude, ±0.6° of latitude), 1–20 trees each. */
+/** Plantings scattered around each region's centre (±1° of longitude, ±0.6° of latitude), 1–20 trees each, a third irrigated. */
 const GENERATE = `
   with r as (select array_agg(id order by id) as ids, array_agg(centre[0] order by id) as lng, array_agg(centre[1] order by id) as lat from regions),
        s as (select array_agg(id order by id) as ids from tree_species)
-  insert into plantings (species_id, count, planted_on, region_id, location, place_type, source)
+  insert into plantings (species_id, count, planted_on, region_id, location, place_type, source, irrigation, circumference_cm)
   select s.ids[1 + (g % array_length(s.ids, 1))::int], 1 + (g % 20), date '2025-01-01' + (g % 300)::int, r.ids[1 + (g % 14)::int],
-         point(r.lng[1 + (g % 14)::int] + (random() - 0.5) * 2, r.lat[1 + (g % 14)::int] + (random() - 0.5) * 1.2), 'street', 'registry'
+         point(r.lng[1 + (g % 14)::int] + (random() - 0.5) * 2, r.lat[1 + (g % 14)::int] + (random() - 0.5) * 1.2), 'street', 'registry',
+         g % 3 = 0, case when g % 4 = 0 then null else 5 + (g % 200) end
     from generate_series(?::bigint, ?::bigint) g, r, s`;
 
 async function prepare(): Promise<{ regions: { lng: number; lat: number }[] }> {
@@ -57,7 +58,7 @@ async function prepare(): Promise<{ regions: { lng: number; lat: number }[] }> {
       await db.knex.raw(GENERATE, [from, Math.min(TREES, from + chunk - 1)]);
       log(`  ${Math.min(TREES, from + chunk - 1).toLocaleString('en')} plantings…`);
     }
-    await db.knex.raw('analyze plantings; analyze planting_cells; analyze planting_stats');
+    await db.knex.raw('analyze plantings; analyze planting_cells; analyze planting_stats; analyze planting_facts');
     log(`generated ${TREES.toLocaleString('en')} plantings with their aggregates in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
   } else log(`reusing ${DB} (${TREES.toLocaleString('en')} plantings)`);
   const regions = await db.knex('regions').select(db.knex.raw('centre[0] as lng'), db.knex.raw('centre[1] as lat'));
@@ -107,15 +108,18 @@ function viewport(zoom: number, lng: number, lat: number): string {
   return [lng - w / 2, lat - h / 2, lng + w / 2, lat + h / 2].map((n) => n.toFixed(6)).join(',');
 }
 
-async function measure(port: number, zoom: number, regions: { lng: number; lat: number }[]) {
+function viewports(zoom: number, regions: { lng: number; lat: number }[], extra = '') {
   let i = 0;
-  const next = () => {
+  return () => {
     const r = regions[i++ % regions.length];
     const jitter = zoom <= 5 ? 0 : 0.4;
     const lng = zoom <= 5 ? 64.5 : r.lng + (Math.random() - 0.5) * jitter;
     const lat = zoom <= 5 ? 41.3 : r.lat + (Math.random() - 0.5) * jitter;
-    return `/api/public/map/plantings?bbox=${viewport(zoom, lng, lat)}&zoom=${zoom}`;
+    return `/api/public/map/plantings?bbox=${viewport(zoom, lng, lat)}&zoom=${zoom}${extra}`;
   };
+}
+
+async function measure(port: number, zoom: number, next: () => string) {
   for (let k = 0; k < 20; k++) await get(port, next());
   const latencies: number[] = [];
   const sizes: number[] = [];
@@ -139,13 +143,27 @@ const { regions } = await prepare();
 const server = await startServer();
 try {
   const results = [];
-  for (const zoom of [5, 8, 11, 14, 17]) results.push(await measure(server.port, zoom, regions));
+  for (const zoom of [5, 8, 11, 14, 17]) results.push(await measure(server.port, zoom, viewports(zoom, regions)));
+  const irrigation = [];
+  for (const zoom of [5, 8, 17]) irrigation.push(await measure(server.port, zoom, viewports(zoom, regions, '&irrigation=1')));
+  const reports = [];
+  for (const name of ['region-plantings', 'species-trees', 'eco-info-by-regions', 'irrigation']) {
+    reports.push({ name, ...(await measure(server.port, 0, () => `/api/public/reports/${name}?year=2025`)) });
+  }
   const ing = await ingest();
   log(`\nbench/map: ${TREES.toLocaleString('en')} plantings, ${CONCURRENCY} concurrent, ${SECONDS} s per zoom, 1280×800 px viewports around the regions' centres`);
   log('| zoom | layer | requests | p50 ms | p99 ms | size p50 KB | size max KB |');
   log('|---:|---|---:|---:|---:|---:|---:|');
   const layers: Record<number, string> = { 5: 'regions', 8: 'cells 0.1°', 11: 'cells 0.02°', 14: 'cells 0.004°', 17: 'plantings' };
   for (const r of results) log(`| ${r.zoom} | ${layers[r.zoom]} | ${r.n} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${(r.sizeP50 / 1024).toFixed(1)} | ${(r.sizeMax / 1024).toFixed(1)} |`);
+  log('\nirrigation layer (irrigation=1):');
+  log('| zoom | requests | p50 ms | p99 ms | size max KB |');
+  log('|---:|---:|---:|---:|---:|');
+  for (const r of irrigation) log(`| ${r.zoom} | ${r.n} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${(r.sizeMax / 1024).toFixed(1)} |`);
+  log('\npublic reports over planting_facts (year 2025):');
+  log('| report | requests | p50 ms | p99 ms | size max KB |');
+  log('|---|---:|---:|---:|---:|');
+  for (const r of reports) log(`| ${r.name} | ${r.n} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${(r.sizeMax / 1024).toFixed(1)} |`);
   log(`\ningest: 10 000 plantings in one statement with the aggregates kept by the triggers: ${ing.ms.toFixed(0)} ms (cells' total ${ing.cellsBefore.toLocaleString('en')} → ${ing.cellsAfter.toLocaleString('en')})`);
   log(`target: every p99 under 100 ms and every response under 300 KB — ${results.every((r) => r.p99 < 100 && r.sizeMax < 300 * 1024) ? 'met' : 'NOT met'}`);
 } finally {

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { toColumnValue } from '../../api/engine/sql.ts';
 import type { EntityMeta, FieldMeta, MetaModel } from '../../api/meta/types.ts';
 import { FORMATS } from '../../api/meta/formats.ts';
 import { writableFields } from '../../api/engine/payload-schema.ts';
@@ -55,6 +56,7 @@ export function sampleValue(name: string, f: FieldMeta, refIds: Record<string, n
     case 'file': case 'image': return null;
     case 'text3': return { uz: `Sinov ${digits(4)}`, uk: 'Синов', ru: 'Тест' };
     case 'point': return { lat: 41.3, lng: 69.25 };
+    case 'polygon': return [[69.2, 41.3], [69.21, 41.3], [69.21, 41.31]];
     case 'children': return [];
     case 'password': return 'secret-123';
   }
@@ -71,7 +73,7 @@ export async function samplePayload(knex: Knex, model: MetaModel, e: EntityMeta,
     if (!row && depth < 4) {
       const payload = await samplePayload(knex, model, target, depth + 1);
       const columns = Object.entries(payload).filter(([k]) => target.fields[k] && target.fields[k].type !== 'children' && !target.fields[k].through);
-      [row] = await knex(target.table).insert(Object.fromEntries(columns.map(([k, v]) => [k, v && typeof v === 'object' && !Array.isArray(v) && target.fields[k]?.type === 'text3' ? JSON.stringify(v) : v]))).returning('id');
+      [row] = await knex(target.table).insert(Object.fromEntries(columns.map(([k, v]) => [k, toColumnValue(knex, target.fields[k], v)]))).returning('id');
     }
     refIds[f.ref!] = row?.id;
   }

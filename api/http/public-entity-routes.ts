@@ -1,0 +1,175 @@
+import Router from '@koa/router';
+import type { Knex } from 'knex';
+import type { EntityMeta, Lang, MetaModel } from '../meta/types.ts';
+import type { AppState, AppContext } from './middleware.ts';
+import { badRequest, notFound } from './errors.ts';
+import { parseListParams } from '../engine/list-params.ts';
+import { applyFilter } from '../engine/repository.ts';
+import { columnSelect, q, refTable, sortExpression } from '../engine/sql.ts';
+import { filterMeta, SYSTEM_REFS } from '../meta/load.ts';
+import { translate } from '../meta/captions.ts';
+import { sendResource } from './resource-routes.ts';
+
+/** A map layer answers at most this many features a viewport (zoom in for the rest). */
+export const MAX_LAYER_FEATURES = 2000;
+const COUNT_LIMIT = 10_000;
+
+/**
+ * What entities show the public (their metadata's `public`): a list and one row at
+ * `/public/entities/:entity[/:id]`, their map layer at `/public/map/layers/:entity?bbox=`, and
+ * the images their public rows refer to at `/public/files/:id`. Only the declared fields leave
+ * the database, only rows matching `public.where` are seen, and only declared filters apply.
+ */
+export function publicEntityRoutes(model: MetaModel, knex: Knex): Router<AppState> {
+  const router = new Router<AppState>({ prefix: '/public' });
+  const exposed = (ctx: AppContext): EntityMeta => {
+    const e = model.entities.get(String(ctx.params.entity));
+    if (!e?.public) throw notFound();
+    return e;
+  };
+
+  router.get('/entities/:entity', async (ctx) => {
+    const e = exposed(ctx);
+    const allowed = publicFilters(e);
+    const query: Record<string, string | string[] | undefined> = {};
+    for (const [k, v] of Object.entries(ctx.query)) {
+      const base = k.replace(/^(from|to)_/, '');
+      if (k === 'page' || k === 'perPage') query[k] = v;
+      else if (allowed.has(base)) query[k] = v;
+      else if (k !== 'lang') throw badRequest('errors.unknown_filter', { name: k });
+    }
+    if (query.perPage === undefined) query.perPage = '20';
+    const params = parseListParams(e, query);
+    const base = () => {
+      const qb = visible(knex, e);
+      for (const f of params.filters) applyFilter(qb, e, f);
+      return qb;
+    };
+    const [sortField, dir] = e.public!.sort ?? [e.public!.fields.includes(e.list.sort[0]) ? e.list.sort[0] : 'id', e.list.sort[1]];
+    const rowsQ = selectPublic(knex, model, e, base(), ctx.state.lang)
+      .orderByRaw(`${sortExpression(e, sortField, ctx.state.lang, 't')} ${dir === 'desc' ? 'DESC' : 'ASC'} NULLS LAST, t.id ${dir === 'desc' ? 'DESC' : 'ASC'}`)
+      .offset(params.offset).limit(params.limit);
+    const countQ = knex.select(knex.raw('count(*)::int as n')).from(base().select(knex.raw('1')).limit(COUNT_LIMIT + 1).as('c'));
+    const [rows, [{ n }]] = await Promise.all([rowsQ, countQ]);
+    ctx.set('Cache-Control', 'public, max-age=60');
+    ctx.body = { rows: rows.map((r: Record<string, unknown>) => shape(model, e, r, ctx.state.lang)), total: n, exact: n <= COUNT_LIMIT };
+  });
+
+  router.get('/entities/:entity/:id', async (ctx) => {
+    const e = exposed(ctx);
+    const id = Number(ctx.params.id);
+    if (!Number.isSafeInteger(id) || id < 1) throw notFound();
+    const row = await selectPublic(knex, model, e, visible(knex, e).where('t.id', id), ctx.state.lang).first();
+    if (!row) throw notFound();
+    ctx.set('Cache-Control', 'public, max-age=300');
+    ctx.body = shape(model, e, row, ctx.state.lang);
+  });
+
+  router.get('/map/layers/:entity', async (ctx) => {
+    const e = exposed(ctx);
+    const map = e.public!.map;
+    if (!map) throw notFound();
+    const bbox = String(ctx.query.bbox ?? '').split(',').map(Number);
+    if (bbox.length !== 4 || bbox.some((n) => !Number.isFinite(n)) || bbox[0] > bbox[2] || bbox[1] > bbox[3]) throw badRequest('errors.bad_param', { name: 'bbox' });
+    const box = knex.raw('box(point(?, ?), point(?, ?))', bbox);
+    const qb = visible(knex, e).where((w) => {
+      if (map.point) w.orWhereRaw(`t.${q(map.point)} <@ ?`, [box]);
+      if (map.shape) w.orWhereRaw(`t.${q(map.shape)} && polygon(?)`, [box]);
+    });
+    const cols = ['t.id'];
+    if (map.point) cols.push(`(t.${q(map.point)})[0] AS lng`, `(t.${q(map.point)})[1] AS lat`);
+    else cols.push(`(center(t.${q(map.shape!)}::circle))[0] AS lng`, `(center(t.${q(map.shape!)}::circle))[1] AS lat`);
+    if (map.title) cols.push(`${sortExpression(e, map.title, ctx.state.lang, 't')} AS title`);
+    if (map.kind) cols.push(`t.${q(map.kind)} AS kind`);
+    if (map.shape) cols.push(`${columnSelect(map.shape, e.fields[map.shape], 't').replace(/ AS .*$/, '')} AS shape`);
+    const rows = await qb.select(knex.raw(cols.join(', '))).orderBy('t.id').limit(MAX_LAYER_FEATURES + 1);
+    ctx.set('Cache-Control', 'public, max-age=60');
+    ctx.body = {
+      layer: e.name,
+      truncated: rows.length > MAX_LAYER_FEATURES,
+      items: rows.slice(0, MAX_LAYER_FEATURES).map((r: Record<string, unknown>) => ({
+        id: Number(r.id), lng: round(Number(r.lng)), lat: round(Number(r.lat)),
+        ...(map.title ? { title: r.title === null || r.title === undefined ? null : String(r.title) } : {}),
+        ...(map.kind ? { kind: r.kind } : {}),
+        ...(map.shape ? { shape: r.shape } : {}),
+      })),
+    };
+  });
+
+  /** A file is public when a public field of a public row refers to it. */
+  router.get('/files/:id', async (ctx) => {
+    const id = Number(ctx.params.id);
+    if (!Number.isSafeInteger(id) || id < 1) throw notFound();
+    for (const e of model.entities.values()) {
+      if (!e.public) continue;
+      const fileFields = e.public.fields.filter((f) => ['file', 'image', 'files'].includes(e.fields[f]?.type));
+      if (!fileFields.length) continue;
+      const hit = await visible(knex, e).where((w) => {
+        for (const f of fileFields) {
+          if (e.fields[f].type === 'files') w.orWhereRaw(`? = ANY(t.${q(f)})`, [id]);
+          else w.orWhere(`t.${f}`, id);
+        }
+      }).first('t.id');
+      if (hit) { await sendResource(ctx, knex, id, 'public, max-age=86400'); return; }
+    }
+    throw notFound();
+  });
+
+  return router;
+}
+
+/** The rows of an entity the public may see: its view's and `public.where`'s column values, not deleted. */
+function visible(knex: Knex, e: EntityMeta): Knex.QueryBuilder {
+  const qb = knex(`${e.table} as t`);
+  for (const [col, v] of Object.entries({ ...(e.view ?? {}), ...(e.public!.where ?? {}) })) qb.where(`t.${col}`, v);
+  if (e.softDelete) qb.whereNull('t.deleted_at');
+  return qb;
+}
+
+/** Filters the public may use: those declared public, and region and search when their fields are public. */
+function publicFilters(e: EntityMeta): Set<string> {
+  const pub = e.public!;
+  const fields = new Set(pub.fields);
+  const out = new Set(pub.filters ?? []);
+  for (const name of ['region_id', 'q']) {
+    const f = e.list.filters?.[name];
+    if (f && (filterMeta(f).fields ?? [name]).every((c) => fields.has(c))) out.add(name);
+  }
+  return out;
+}
+
+/** The public fields: text3 in the caller's language, a reference's title beside its id as `<field>_name`, references' titles as `<field>_names`. */
+function selectPublic(knex: Knex, model: MetaModel, e: EntityMeta, qb: Knex.QueryBuilder, lang: Lang): Knex.QueryBuilder {
+  const cols = ['t.id'];
+  for (const name of e.public!.fields) {
+    const f = e.fields[name];
+    if (f.type === 'text3') cols.push(`${sortExpression(e, name, lang, 't')} AS ${q(name)}`);
+    else cols.push(columnSelect(name, f, 't'));
+    if (f.type === 'refs' && f.ref && !SYSTEM_REFS.includes(f.ref)) {
+      const target = model.entities.get(f.ref)!;
+      const ids = f.through
+        ? `x.id IN (SELECT j.${q(f.through.refKey)} FROM ${q(f.through.table)} j WHERE j.${q(f.through.key)} = t.id)`
+        : `x.id = ANY(t.${q(name)})`;
+      cols.push(`(SELECT coalesce(json_agg(${sortExpression(target, target.titleField, lang, 'x')} ORDER BY x.id), '[]') FROM ${q(refTable(model, f.ref))} x WHERE ${ids}) AS ${q(`${name}_names`)}`);
+    }
+    if (f.type === 'ref' && f.ref && !SYSTEM_REFS.includes(f.ref)) {
+      const target = model.entities.get(f.ref)!;
+      const alias = `r_${name}`;
+      qb.leftJoin(`${refTable(model, f.ref)} as ${alias}`, `${alias}.id`, `t.${name}`);
+      cols.push(`${sortExpression(target, target.titleField, lang, alias)} AS ${q(`${name}_name`)}`);
+    }
+  }
+  return qb.select(knex.raw(cols.join(', ')));
+}
+
+/** Enum values get their caption beside them as `<field>_name`. */
+function shape(model: MetaModel, e: EntityMeta, row: Record<string, unknown>, lang: Lang): Record<string, unknown> {
+  for (const name of e.public!.fields) {
+    const f = e.fields[name];
+    if (f.type === 'enum' && row[name] !== null && row[name] !== undefined) row[`${name}_name`] = translate(model, lang, `enums.${name}.${row[name]}`);
+  }
+  row.id = Number(row.id);
+  return row;
+}
+
+const round = (n: number) => Math.round(n * 1e6) / 1e6;

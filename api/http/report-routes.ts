@@ -1,0 +1,73 @@
+import Router from '@koa/router';
+import type { Middleware } from 'koa';
+import type { Knex } from 'knex';
+import type { Lang, MetaModel, ReportMeta } from '../meta/types.ts';
+import type { Principal } from '../auth/ability.ts';
+import type { AppState, AppContext } from './middleware.ts';
+import { forbidden, notFound, validationError } from './errors.ts';
+import { resolveReportParams, type ReportParams } from '../reports/params.ts';
+import { runReport } from '../reports/run.ts';
+import { reportXlsx } from '../reports/export.ts';
+import { refTable, sortExpression } from '../engine/sql.ts';
+
+/**
+ * Every report of metadata/reports: `GET /reports/:name` answers rows, totals, chart and drill-down
+ * as JSON and `GET /reports/:name/export` the same as .xlsx — for staff whose actions include the
+ * report's action id (a scoped user's own region is forced into the report's scope parameter),
+ * and, for reports marked public, the same two calls under /public without sign-in.
+ */
+export function reportRoutes(model: MetaModel, knex: Knex, guard: Middleware<AppState>): Router<AppState> {
+  const router = new Router<AppState>();
+  const staff = (ctx: AppContext): ReportMeta => {
+    const r = model.reports.get(String(ctx.params.name));
+    if (!r) throw notFound();
+    const p = ctx.state.principal!;
+    if (r.access === undefined ? !r.public : !p.actions.has(r.access)) throw forbidden();
+    return r;
+  };
+  const pub = (ctx: AppContext): ReportMeta => {
+    const r = model.reports.get(String(ctx.params.name));
+    if (!r || !r.public) throw notFound();
+    ctx.set('Cache-Control', 'public, max-age=60');
+    return r;
+  };
+
+  const answer = async (ctx: AppContext, r: ReportMeta, principal: Principal | null) => {
+    const params = resolved(r, ctx.query, principal);
+    ctx.body = await runReport(knex, model, r, params, ctx.state.lang);
+  };
+  const download = async (ctx: AppContext, r: ReportMeta, principal: Principal | null) => {
+    const params = resolved(r, ctx.query, principal);
+    const result = await runReport(knex, model, r, params, ctx.state.lang);
+    const { buffer, filename } = await reportXlsx(model, r, result, ctx.state.lang, await paramTitles(knex, model, r, params, ctx.state.lang));
+    ctx.set('Content-Disposition', `attachment; filename="${filename}"`);
+    ctx.type = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+    ctx.body = buffer;
+  };
+
+  router.get('/reports/:name', guard, (ctx) => answer(ctx, staff(ctx), ctx.state.principal!));
+  router.get('/reports/:name/export', guard, (ctx) => download(ctx, staff(ctx), ctx.state.principal!));
+  router.get('/public/reports/:name', (ctx) => answer(ctx, pub(ctx), null));
+  router.get('/public/reports/:name/export', (ctx) => download(ctx, pub(ctx), null));
+  return router;
+}
+
+function resolved(r: ReportMeta, query: Record<string, unknown>, principal: Principal | null): ReportParams {
+  const { params, errors } = resolveReportParams(r, query, principal);
+  if (errors) throw validationError(errors);
+  return params;
+}
+
+/** The titles of the referenced rows a report was run for (a region's name rather than its id), for the export's header. */
+async function paramTitles(knex: Knex, model: MetaModel, r: ReportMeta, params: ReportParams, lang: Lang): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const [name, p] of Object.entries(r.params)) {
+    const v = params[name];
+    if (v === null || p.type !== 'ref') continue;
+    const e = model.entities.get(p.ref!);
+    if (!e) continue;
+    const row = await knex(`${refTable(model, p.ref!)} as t`).where('t.id', v).first(knex.raw(`${sortExpression(e, e.titleField, lang, 't')} as title`));
+    if (row?.title) out[name] = String(row.title);
+  }
+  return out;
+}

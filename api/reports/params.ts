@@ -1,0 +1,84 @@
+import type { Principal } from '../auth/ability.ts';
+import type { ReportMeta, ReportParamMeta } from '../meta/types.ts';
+import { currentYearTashkent, isIsoDate, todayTashkent } from '../meta/today.ts';
+import type { FieldError } from '../http/errors.ts';
+
+export type ReportParams = Record<string, string | number | null>;
+
+/**
+ * A report's parameters from a query string (or a `:params` route segment already split): each
+ * checked against its declaration, defaults filled ("current": this year or today in Tashkent),
+ * and a scoped user's own region, branch or subject forced over whatever was asked.
+ */
+export function resolveReportParams(
+  r: ReportMeta, raw: Record<string, unknown>, principal: Principal | null, now: Date = new Date(),
+): { params: ReportParams; errors: Record<string, FieldError> | null } {
+  const params: ReportParams = {};
+  const errors: Record<string, FieldError> = {};
+  for (const [name, p] of Object.entries(r.params)) {
+    const given = first(raw[name]);
+    const value = given === undefined || given === '' ? defaultOf(p, now) : given;
+    if (value === null || value === undefined) {
+      if (p.required) errors[name] = { key: 'validation.required' };
+      params[name] = null;
+      continue;
+    }
+    const parsed = parseParam(p, String(value), now);
+    if (parsed.error) errors[name] = parsed.error;
+    params[name] = parsed.value;
+  }
+  if (principal) {
+    for (const [kind, param] of Object.entries(r.scope ?? {}) as [keyof NonNullable<ReportMeta['scope']>, string][]) {
+      const own = kind === 'region' ? principal.region_id : kind === 'branch' ? principal.branch_id : principal.subject_id;
+      if (own !== null && own !== undefined) { params[param] = own; delete errors[param]; }
+    }
+  }
+  return { params, errors: Object.keys(errors).length ? errors : null };
+}
+
+function first(v: unknown): unknown {
+  return Array.isArray(v) ? v[0] : v;
+}
+
+function defaultOf(p: ReportParamMeta, now: Date): unknown {
+  if (p.default !== 'current') return p.default ?? null;
+  if (p.type === 'year') return currentYearTashkent(now);
+  if (p.type === 'date') return todayTashkent(now);
+  return null;
+}
+
+function parseParam(p: ReportParamMeta, s: string, now: Date): { value: string | number | null; error?: FieldError } {
+  switch (p.type) {
+    case 'year': {
+      const n = Number(s);
+      if (!Number.isInteger(n) || n < 2000 || n > currentYearTashkent(now) + 10) return { value: null, error: { key: 'validation.interval', args: { min: 2000, max: currentYearTashkent(now) + 10 } } };
+      return { value: n };
+    }
+    case 'ref': case 'integer': {
+      if (!/^\d{1,15}$/.test(s)) return { value: null, error: { key: 'validation.wrong_format' } };
+      return { value: Number(s) };
+    }
+    case 'enum':
+      if (!p.values!.includes(s)) return { value: null, error: { key: 'validation.wrong_value' } };
+      return { value: s };
+    case 'date':
+      if (!isIsoDate(s)) return { value: null, error: { key: 'validation.wrong_format' } };
+      if (s > todayTashkent(now)) return { value: null, error: { key: 'validation.future_date' } };
+      return { value: s };
+    case 'string':
+      if (s.length > 200) return { value: null, error: { key: 'validation.max_length', args: { limit: 200 } } };
+      return { value: s };
+  }
+}
+
+/** A `:params` route segment (`k=v;k=v`, URL-encoded as a whole) as a plain object. */
+export function parseParamsSegment(segment: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  let decoded = segment;
+  try { decoded = decodeURIComponent(segment); } catch { /* keep it as it came */ }
+  for (const part of decoded.split(';')) {
+    const i = part.indexOf('=');
+    if (i > 0) out[part.slice(0, i).trim()] = part.slice(i + 1).trim();
+  }
+  return out;
+}

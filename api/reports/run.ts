@@ -1,0 +1,105 @@
+import type { Knex } from 'knex';
+import type { Lang, MetaModel, ReportColumnMeta, ReportMeta } from '../meta/types.ts';
+import { translate } from '../meta/captions.ts';
+import { currentYearTashkent, todayTashkent } from '../meta/today.ts';
+import { addDecimal, divRoundHalfUp, formatFixed, parseDecimal, pow10, type Decimal } from '../domain/decimal.ts';
+import { ApiError } from '../http/errors.ts';
+import type { ReportParams } from './params.ts';
+
+/** Reports refuse to answer with more rows than this (their queries aggregate; a longer answer is a mistake). */
+export const REPORT_MAX_ROWS = 5000;
+
+export interface ReportResult {
+  name: string;
+  title: string;
+  params: ReportParams;
+  columns: { name: string; type: ReportColumnMeta['type']; caption: string; total: boolean }[];
+  rows: Record<string, unknown>[];
+  totals: Record<string, number | string>;
+  chart: ReportMeta['chart'] | null;
+  drill: ReportMeta['drill'] | null;
+}
+
+/**
+ * Runs a report's query with its resolved parameters (plus :lang, :today and :current_year), then
+ * gives every column its declared type — integers as numbers, decimals, money and percents as
+ * exact fixed-point strings — and computes the totals exactly: sums, or ratios of two sums.
+ */
+export async function runReport(knex: Knex, model: MetaModel, r: ReportMeta, params: ReportParams, lang: Lang, now: Date = new Date()): Promise<ReportResult> {
+  const bindings = { ...params, lang, today: todayTashkent(now), current_year: currentYearTashkent(now) };
+  const limit = Math.min(r.maxRows ?? REPORT_MAX_ROWS, REPORT_MAX_ROWS);
+  const result = await knex.raw(`SELECT * FROM (${r.query}) AS report LIMIT ${limit + 1}`, bindings);
+  const raw = (result.rows ?? result) as Record<string, unknown>[];
+  if (raw.length > limit) throw new ApiError('badRequest', 'errors.export_too_large', { max: limit, count: `${limit}+` });
+  const rows = raw.map((row) => {
+    const out: Record<string, unknown> = { ...row };
+    for (const c of r.columns) {
+      out[c.name] = typed(c, row[c.name]);
+      if (c.translate && out[c.name] !== null) out[c.name] = translate(model, lang, `${c.translate}.${String(out[c.name])}`);
+    }
+    return out;
+  });
+  return {
+    name: r.name,
+    title: translate(model, lang, r.caption),
+    params,
+    columns: r.columns.map((c) => ({ name: c.name, type: c.type, caption: translate(model, lang, c.caption ?? `report.${c.name}`), total: !!c.total })),
+    rows,
+    totals: totalsOf(r.columns, rows),
+    chart: r.chart ?? null,
+    drill: r.drill ?? null,
+  };
+}
+
+export function scaleOf(c: ReportColumnMeta): number {
+  return c.scale ?? (c.type === 'decimal' || c.type === 'money' || c.type === 'percent' ? 2 : 0);
+}
+
+function typed(c: ReportColumnMeta, v: unknown): unknown {
+  if (v === null || v === undefined) return null;
+  switch (c.type) {
+    case 'integer': return Number(v);
+    case 'decimal': case 'money': case 'percent': return formatFixed(toDecimal(v), scaleOf(c));
+    case 'date': return v instanceof Date ? isoDate(v) : String(v).slice(0, 10);
+    default: return String(v);
+  }
+}
+
+function isoDate(d: Date): string {
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+}
+
+function toDecimal(v: unknown): Decimal {
+  const s = typeof v === 'number' ? (Number.isInteger(v) ? String(v) : v.toFixed(6)) : String(v);
+  return parseDecimal(s, { maxScale: 40, allowNegative: true, name: 'report value' });
+}
+
+/** Sums in exact fixed point; a ratio total is 100 × sum(a) / sum(b), rounded half up. */
+function totalsOf(columns: ReportColumnMeta[], rows: Record<string, unknown>[]): Record<string, number | string> {
+  const sums = new Map<string, Decimal>();
+  const sumOf = (name: string): Decimal => {
+    let s = sums.get(name);
+    if (!s) {
+      s = rows.reduce<Decimal>((acc, row) => (row[name] === null || row[name] === undefined ? acc : addDecimal(acc, toDecimal(row[name]))), { units: 0n, scale: 0 });
+      sums.set(name, s);
+    }
+    return s;
+  };
+  const totals: Record<string, number | string> = {};
+  for (const c of columns) {
+    if (!c.total) continue;
+    const scale = scaleOf(c);
+    if (c.total === 'sum') {
+      const s = sumOf(c.name);
+      totals[c.name] = c.type === 'integer' ? Number(formatFixed(s, 0)) : formatFixed(s, scale);
+      continue;
+    }
+    const [a, b] = c.total.ratio.map(sumOf);
+    if (b.units === 0n) { totals[c.name] = formatFixed({ units: 0n, scale: 0 }, scale); continue; }
+    // 100 × a / b at the column's scale: (a.units × 10^(b.scale) × 100 × 10^scale) / (b.units × 10^(a.scale))
+    const num = a.units * pow10(b.scale) * 100n * pow10(scale);
+    const den = b.units * pow10(a.scale);
+    totals[c.name] = formatFixed({ units: divRoundHalfUp(num, den), scale }, scale);
+  }
+  return totals;
+}
