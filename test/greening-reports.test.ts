@@ -74,6 +74,8 @@ describe('plan execution', () => {
     expect(regions.rows.map((x: { region_id: number; planted: number }) => [x.region_id, x.planted])).toEqual(expect.arrayContaining([[tashkent, 500], [samarkand, 0]]));
     const users = (await api.get(`/api/reports/plan-execution-by-org-user?org_id=${ministry}&region_id=${tashkent}&year=${year}`)).body;
     expect(users.totals).toMatchObject({ plantings: 2, trees: 500 });
+    // the plantings behind the figure: the organisation's, in the region, in the year
+    expect(users.rows[0]).toMatchObject({ org_id: ministry, region_id: tashkent, from_planted_on: `${year}-01-01`, to_planted_on: `${year}-12-31` });
     const missing = await api.get('/api/reports/plan-execution-by-org-region', { lang: 'ru' });
     expect(missing.status).toBe(400);
     expect(missing.body.errors.org_id).toBe('Обязательное поле');
@@ -91,6 +93,9 @@ describe('plan execution', () => {
     expect(meta.reports.map((x: { name: string }) => x.name)).toEqual(expect.arrayContaining(['plan-execution-by-org', 'plan-execution-by-org-region']));
     expect(meta.reports.map((x: { name: string }) => x.name)).not.toContain('regions-green-rating');
     expect(meta.reports[0].query).toBeUndefined();
+    // the region the server forces is not offered as a choice
+    expect(meta.reports.find((x: { name: string }) => x.name === 'plan-execution-by-org').params.region_id.fixed).toBe(samarkand);
+    expect((await api.get('/api/meta')).body.reports.find((x: { name: string }) => x.name === 'plan-execution-by-org').params.region_id.fixed).toBeUndefined();
   });
 });
 

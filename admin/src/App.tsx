@@ -19,10 +19,11 @@ import { NotFound } from './pages/NotFound';
 import { ErrorPage } from './pages/ErrorPage';
 import { EntityCreate, EntityEdit, EntityList, EntityShow } from './generic/EntityViews';
 import { ExtensionsContext } from './generic/extensions';
-import { ParamListPage, ScreenPage } from './pages/RoutePages';
+import { ParamListPage, ReportPage, ScreenPage } from './pages/RoutePages';
 import { EXTENSIONS } from './screens/registry';
 import { titleOf } from './generic/fields';
 import { theme } from './theme';
+import { PrintPage } from './print/PrintPage';
 
 const store = localStorageStore('1', 'ecofond');
 
@@ -123,9 +124,15 @@ export function App() {
           {model?.routes.filter((r) => r.kind === 'param-list').map((r) => (
             <Route key={r.path} path={`/${r.path}`} element={<ParamListPage route={r} />} />
           ))}
+          {model?.routes.filter((r) => r.kind === 'report').map((r) => (
+            <Route key={r.path} path={`/${r.path}`} element={<ReportPage route={r} />} />
+          ))}
           {model?.routes.filter((r) => r.kind === 'screen' && EXTENSIONS.screens[r.path]).map((r) => (
             <Route key={r.path} path={`/${r.path}`} element={<ScreenPage route={r} screen={EXTENSIONS.screens[r.path]} />} />
           ))}
+        </CustomRoutes>
+        <CustomRoutes noLayout>
+          <Route path="/print/:entity/:id" element={<PrintPage />} />
         </CustomRoutes>
       </Admin>
     </ExtensionsContext.Provider>

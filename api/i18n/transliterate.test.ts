@@ -14,6 +14,12 @@ describe('Uzbek Latin → Cyrillic', () => {
     expect(latinToCyrillic('Ekologiya, yer, Shahar, SHAHAR, choy')).toBe('Экология, ер, Шаҳар, ШАҲАР, чой');
   });
 
+  it('writes the ts of loanwords as ц only where they have it', () => {
+    expect(latinToCyrillic('Kompensatsiya, moderatsiya, koeffitsient, stansiya')).toBe('Компенсация, модерация, коэффициент, стансия');
+    expect(latinToCyrillic('Agar ketsa, tutsa')).toBe('Агар кетса, тутса');
+    expect(latinToCyrillic('Tsiyalash')).toBe('Циялаш');
+  });
+
   it('keeps placeholders as they are', () => {
     expect(latinToCyrillic('{0} raqamli qator, %{count} ta, {name}')).toBe('{0} рақамли қатор, %{count} та, {name}');
   });

@@ -39,6 +39,12 @@ function word(w: string): string {
       continue;
     }
     if (ch === TUTUQ || (APOS.includes(ch) && isLetter(prev) && isLetter(next))) { out += 'ъ'; i += 1; continue; }
+    // ts of loanwords before -iya, -ion, -ient, -ial is ц (Kompensatsiya → Компенсация), not т + с (ketsa → кетса)
+    if ((ch + next).toLowerCase() === 'ts' && /^i(ya|on|ent|al)/i.test(w.slice(i + 2))) {
+      out += isUpper(ch) ? 'Ц' : 'ц';
+      i += 2;
+      continue;
+    }
     // "yoʻ" is y + oʻ (Yoʻq → Йўқ), not yo + ʻ
     const pair = PAIRS.find(([lat]) => (ch + next).toLowerCase() === lat && !(lat === 'yo' && w[i + 2] !== undefined && APOS.includes(w[i + 2])));
     if (pair) {
@@ -48,7 +54,8 @@ function word(w: string): string {
       i += 2;
       continue;
     }
-    if (lower === 'e' && !isLetter(prev)) { out += isUpper(ch) ? 'Э' : 'э'; i += 1; continue; }
+    // e at the start of a word and after a, o, u is э (Ekologiya → Экология, aeroport → аэропорт; but dieta → диета)
+    if (lower === 'e' && (!isLetter(prev) || 'aouAOU'.includes(prev))) { out += isUpper(ch) ? 'Э' : 'э'; i += 1; continue; }
     const cyr = SINGLE[lower];
     out += cyr ? (isUpper(ch) ? cyr.toUpperCase() : cyr) : ch;
     i += 1;

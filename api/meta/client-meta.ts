@@ -1,4 +1,4 @@
-import type { EntityMeta, FieldMeta, Lang, MenuSectionMeta, MetaModel } from './types.ts';
+import type { EntityMeta, FieldMeta, Lang, MenuSectionMeta, MetaModel, ReportMeta } from './types.ts';
 import { fieldCaption, filterMeta } from './load.ts';
 import { allows, OPERATIONS, type Principal } from '../auth/ability.ts';
 import { FORMATS } from './formats.ts';
@@ -30,9 +30,19 @@ export function reportsFor(model: MetaModel, p: Principal) {
     .filter((r) => (r.access !== undefined ? p.actions.has(r.access) : !!r.public))
     .map(({ query: _q, file: _f, ...r }) => ({
       ...r,
-      params: Object.fromEntries(Object.entries(r.params).map(([name, prm]) => [name, { ...prm, caption: prm.caption ?? `report.${name}` }])),
+      params: Object.fromEntries(Object.entries(r.params).map(([name, prm]) => [name, { ...prm, caption: prm.caption ?? `report.${name}`, ...fixedFor(r, name, p) }])),
       columns: r.columns.map((c) => ({ ...c, caption: c.caption ?? `report.${c.name}` })),
     }));
+}
+
+/** A parameter the caller's own region, branch or subject fills (the server forces it): `fixed` is that value. */
+function fixedFor(r: Pick<ReportMeta, 'scope'>, name: string, p: Principal): { fixed?: number } {
+  for (const [kind, param] of Object.entries(r.scope ?? {})) {
+    if (param !== name) continue;
+    const own = kind === 'region' ? p.region_id : kind === 'branch' ? p.branch_id : p.subject_id;
+    if (own !== null && own !== undefined) return { fixed: own };
+  }
+  return {};
 }
 
 function fieldForClient(name: string, f: FieldMeta): Record<string, unknown> {

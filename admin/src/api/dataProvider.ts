@@ -2,6 +2,7 @@ import simpleRestProvider from 'ra-data-simple-rest';
 import { HttpError, type DataProvider, type SortPayload } from 'react-admin';
 import { fetchJson, filenameOf, LONG_TIMEOUT, request, requestBlob } from './http';
 import { getMetaModel } from '../meta/store';
+import { saveBlob } from './files';
 import type { EntityMeta } from '../meta/types';
 
 /**
@@ -76,14 +77,7 @@ export const dataProvider: EcofondDataProvider = {
       headers: { Accept: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' },
     });
     const filename = filenameOf(res, `${e.name}.xlsx`);
-    const url = URL.createObjectURL(blob);
-    const a = document.createElement('a');
-    a.href = url;
-    a.download = filename;
-    document.body.appendChild(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 60_000);
+    saveBlob(blob, filename);
     return { filename };
   },
 };

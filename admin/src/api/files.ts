@@ -59,6 +59,11 @@ export async function fileBlob(id: number): Promise<{ blob: Blob; name: string }
 /** Saves a stored file as a download. */
 export async function downloadFile(id: number): Promise<void> {
   const { blob, name } = await fileBlob(id);
+  saveBlob(blob, name);
+}
+
+/** Hands a fetched body to the browser as a download named `name`. */
+export function saveBlob(blob: Blob, name: string): void {
   const url = URL.createObjectURL(blob);
   const a = document.createElement('a');
   a.href = url;

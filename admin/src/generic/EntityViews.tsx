@@ -21,6 +21,7 @@ import { AllRowsActionsButton, BulkWorkflowButtons, bulkActions, WorkflowButtons
 import { FlowHistory } from './FlowHistory';
 import { filterCookieName, readFilterCookie, writeFilterCookie } from './filterCookies';
 import { useExtension, useScreens } from './extensions';
+import { PrintButton } from '../print/PrintButton';
 
 /** Spec §9: the page sizes of every list. */
 export const PAGE_SIZES = [7, 10, 20, 25, 50, 100];
@@ -326,6 +327,7 @@ function ShowActions({ entity }: { entity: EntityMeta }) {
       <WorkflowButtons entity={entity} />
       {Extra && <Extra entity={entity} />}
       <RouteLinks entity={entity} />
+      <PrintButton entity={entity} />
       <EditLink entity={entity} />
     </TopToolbar>
   );

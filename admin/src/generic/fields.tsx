@@ -1,5 +1,7 @@
+import { lazy, Suspense } from 'react';
 import { Box, Chip, Stack, Table, TableBody, TableCell, TableHead, TableRow, Tooltip, Typography } from '@mui/material';
 import CheckIcon from '@mui/icons-material/Check';
+import PentagonOutlinedIcon from '@mui/icons-material/PentagonOutlined';
 import CloseIcon from '@mui/icons-material/Close';
 import { ReferenceArrayField, ReferenceField, RecordContextProvider, useListContext, useLocaleState, useRecordContext, useTranslate, type RaRecord } from 'react-admin';
 import { useMeta } from '../meta/store';
@@ -7,6 +9,9 @@ import type { EntityMeta, FieldMeta } from '../meta/types';
 import { wireLangOf } from '../i18n';
 import { FilesField } from './files';
 import { formatDate, formatDateTime, formatDecimal, formatNumber, formatPassport, formatPhone, text3, truncate, type Lang } from './format';
+
+/** A polygon's small map, in the OpenLayers chunk of the polygon input: loaded when a page shows one. */
+const PolygonView = lazy(() => import('./PolygonInput').then((m) => ({ default: m.PolygonView })));
 
 /** The language shown, as the API spells it. */
 export function useLang(): Lang {
@@ -121,6 +126,24 @@ export function MetaField({ field, inList }: MetaFieldProps) {
       return p && typeof p.lat === 'number' && typeof p.lng === 'number'
         ? <span style={{ whiteSpace: 'nowrap' }}>{p.lat.toFixed(5)}, {p.lng.toFixed(5)}</span>
         : null;
+    }
+    case 'polygon': {
+      const n = Array.isArray(v) ? v.length : 0;
+      if (!n) return null;
+      // a list cell says only that there is one, and of how many corners; a page draws it
+      if (inList) {
+        return (
+          <Box component="span" sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5, whiteSpace: 'nowrap' }} data-points={n}>
+            <PentagonOutlinedIcon fontSize="small" color="success" aria-hidden />
+            <span>{n}</span>
+          </Box>
+        );
+      }
+      return (
+        <Suspense fallback={<Typography variant="body2" color="text.secondary">{translate('admin.map.loading')}</Typography>}>
+          <PolygonView value={v} />
+        </Suspense>
+      );
     }
     case 'password':
       return null;

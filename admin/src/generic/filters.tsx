@@ -33,9 +33,13 @@ function labelKey(f: FilterMeta): string {
   return `fields.${f.name}`;
 }
 
-function refProps(f: FilterMeta, model: MetaModel, lang: Lang) {
-  const reference = model.resourceOf(f.ref);
-  const target = f.ref ? model.byName.get(f.ref) : undefined;
+/**
+ * What a reference input over entity `ref` needs: its resource, its list's sort, the title of an
+ * option and the search filter typing goes to (null when the user may not read the entity).
+ */
+export function refProps(ref: string | undefined, model: MetaModel, lang: Lang) {
+  const reference = model.resourceOf(ref);
+  const target = ref ? model.byName.get(ref) : undefined;
   if (!reference || !target) return null;
   const search = target.list.filters.find((x) => x.op === 'search')?.name;
   return {
@@ -71,7 +75,7 @@ function filterInput(f: FilterMeta, model: MetaModel, translate: Translate, lang
     }
     case 'in': {
       if (f.fieldType === 'ref' || f.fieldType === 'refs') {
-        const p = refProps(f, model, lang);
+        const p = refProps(f.ref, model, lang);
         if (p) {
           return [
             <ReferenceArrayInput key={key} source={f.name} reference={p.reference} sort={p.sort} alwaysOn={alwaysOn}>
@@ -88,7 +92,7 @@ function filterInput(f: FilterMeta, model: MetaModel, translate: Translate, lang
     case 'eq':
     default: {
       if (f.fieldType === 'ref' || f.fieldType === 'refs') {
-        const p = refProps(f, model, lang);
+        const p = refProps(f.ref, model, lang);
         if (p) {
           return [
             <ReferenceInput key={key} source={f.name} reference={p.reference} sort={p.sort} alwaysOn={alwaysOn}>

@@ -12,8 +12,9 @@ import { formatPassport, formatPhone, parsePassport, parsePhone, todayTashkent }
 import { MetaField, titleOf, useLang } from './fields';
 import { FileInput } from './files';
 
-/** The OpenLayers picker is heavy: it loads as its own chunk, the first time a form has a point. */
+/** The OpenLayers pickers are heavy: they load as their own chunks (OpenLayers shared), the first time a form has a point or a polygon. */
 const PointInput = lazy(() => import('./PointInput'));
+const PolygonInput = lazy(() => import('./PolygonInput'));
 
 type Message = string | { message: string; args: Record<string, unknown> };
 
@@ -174,6 +175,12 @@ export function MetaInput({ field, mode }: { field: FieldMeta; mode: 'create' | 
       return (
         <Suspense fallback={<Typography variant="body2" color="text.secondary" sx={{ my: 2 }}>{translate('admin.map.loading')}</Typography>}>
           <PointInput source={field.name} label={field.label} required={field.required} />
+        </Suspense>
+      );
+    case 'polygon':
+      return (
+        <Suspense fallback={<Typography variant="body2" color="text.secondary" sx={{ my: 2 }}>{translate('admin.map.loading')}</Typography>}>
+          <PolygonInput source={field.name} label={field.label} required={field.required} />
         </Suspense>
       );
     case 'children':

@@ -4,6 +4,7 @@ import { AppBar, Layout, LoadingIndicator, TitlePortal, useTranslate } from 'rea
 import { AppMenu } from './AppMenu';
 import { LanguageSwitcher } from './LanguageSwitcher';
 import { ErrorPage } from '../pages/ErrorPage';
+import { PrintStyles } from './PrintStyles';
 
 function AppTitle() {
   const translate = useTranslate();
@@ -33,6 +34,7 @@ function AppAppBar() {
 export function AppLayout({ children }: { children: ReactNode }) {
   return (
     <Layout appBar={AppAppBar} menu={AppMenu} error={ErrorPage} sx={{ minWidth: 0, '& .RaLayout-appFrame, & .RaLayout-contentWithSidebar, & .RaLayout-content': { minWidth: 0 } }}>
+      <PrintStyles />
       {children}
     </Layout>
   );

@@ -19,7 +19,7 @@ const meta: ClientMeta = {
   routes: [
     { section: '/ecofund', route: '/ecofund/subject', caption: 'menu.subject', action: 253, entity: 'subject', nomenu: false, allowed: true },
     { section: '/ecofund', route: '/ecofund/subject/:subjects_id', caption: 'menu.subject_detail', action: 253, entity: 'subject', nomenu: true, allowed: true },
-    { section: '/ecofund', route: '/ecofund/payments/:stacks_id', caption: 'menu.payments_detail', action: 390, entity: 'payments', nomenu: true, allowed: true },
+    { section: '/ecofund', route: '/ecofund/payments/:stacks_id', caption: 'menu.payments_detail', action: 390, entity: 'payments', nomenu: true, allowed: true, filter: { stack_id: ':stacks_id' } },
     { section: '/ecofund', route: '/ecofund/payments-all', caption: 'menu.payments_all', action: 577, entity: 'payments', nomenu: false, allowed: true },
     { section: '/managing', route: '/managing/users', caption: 'menu.users', action: 5405, entity: 'users', nomenu: false, allowed: false },
     { section: '/ecoinspection-dictionaries', route: '/ecoinspection-dictionaries/template-documents/', caption: 'menu.template_documents', action: 5301, nomenu: false, allowed: true },
@@ -41,7 +41,6 @@ describe('resources and routes from /api/meta', () => {
 
   it('makes routes with parameters lists filtered by them, or a row\'s page', () => {
     const payments = m.routes.find((r) => r.route === '/ecofund/payments/:stacks_id')!;
-    // the filter inferred from the parameter's name when the server does not send it
     expect(payments).toMatchObject({ kind: 'param-list', resource: 'ecofund/payments/:stacks_id', filter: { stack_id: ':stacks_id' } });
     expect(m.entity('ecofund/payments/:stacks_id')?.name).toBe('payments');
     expect(substituteFilter(payments.filter, { stacks_id: '5' })).toEqual({ stack_id: 5 });
@@ -71,6 +70,36 @@ describe('resources and routes from /api/meta', () => {
     // the entity's own resource is the one without a preset filter
     expect(withFilters.resourceOf('reports')).toBe('ecofund/reports');
     expect(withFilters.routes.find((r) => r.path === 'ecofund/subject-branchs/:id')?.kind).toBe('param-list');
+  });
+
+  it('never guesses a filter from a parameter\'s name', () => {
+    const bare = new MetaModel({ ...meta, routes: meta.routes.map((r) => (r.route === '/ecofund/payments/:stacks_id' ? { ...r, filter: undefined } : r)) });
+    expect(bare.routes.find((r) => r.route === '/ecofund/payments/:stacks_id')?.kind).toBe('screen');
+  });
+
+  it('makes `:params` routes lists filtered by the segment, and report routes reports', () => {
+    const plantings = { ...entity('plantings', 'ecofund-plantings'), kind: 'document' as const };
+    const m2 = new MetaModel({
+      ...meta,
+      entities: [...meta.entities, plantings],
+      reports: [{ name: 'plan-execution-by-org', caption: 'menu.plan_execution_by_org', params: { year: { type: 'year', default: 'current' } } }],
+      routes: [
+        { section: '/ecofund-plantings', route: '/ecofund-plantings/plantings', caption: 'entity.plantings', entity: 'plantings', nomenu: false, allowed: true },
+        { section: '/ecofund-plantings', route: '/ecofund-plantings/plantings/:params', caption: 'menu.plantings_detail', entity: 'plantings', nomenu: true, allowed: true, filter: { source: 'registry' } },
+        { section: '/ecofund-plantings', route: '/ecofund-plantings/plan-execution-by-org', caption: 'menu.plan_execution_by_org', report: 'plan-execution-by-org', nomenu: false, allowed: true },
+        { section: '/ecofund-plantings', route: '/ecofund-plantings/plan-execution-by-org/:params', caption: 'menu.detail', report: 'plan-execution-by-org-region', nomenu: true, allowed: true },
+      ],
+    });
+    const detail = m2.routes.find((r) => r.path === 'ecofund-plantings/plantings/:params')!;
+    expect(detail).toMatchObject({ kind: 'param-list', resource: 'ecofund-plantings/plantings/:params', filter: { source: 'registry' } });
+    expect(m2.entity('ecofund-plantings/plantings/:params')?.name).toBe('plantings');
+    // the plain list stays the entity's resource and show pages stay `…/:id/show`
+    expect(m2.resourceOf('plantings')).toBe('ecofund-plantings/plantings');
+    expect(m2.recordResources.has('ecofund-plantings/plantings')).toBe(false);
+    expect(m2.routes.find((r) => r.path === 'ecofund-plantings/plan-execution-by-org')?.kind).toBe('report');
+    expect(m2.routes.find((r) => r.path === 'ecofund-plantings/plan-execution-by-org/:params')).toMatchObject({ kind: 'report', report: 'plan-execution-by-org-region' });
+    expect(m2.report('plan-execution-by-org')?.params.year).toEqual({ type: 'year', default: 'current' });
+    expect(m2.report('nothing')).toBeUndefined();
   });
 
   it('lists what a list route\'s action does not open as not allowed', () => {

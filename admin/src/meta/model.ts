@@ -1,4 +1,4 @@
-import type { ClientMeta, EntityMeta, FieldMeta, RouteMeta } from './types';
+import type { ClientMeta, EntityMeta, FieldMeta, ReportMeta, RouteMeta } from './types';
 
 /** Fields every row has besides those of the metadata (api/meta/columns.ts). */
 export const SYSTEM_FIELDS: FieldMeta[] = [
@@ -14,13 +14,19 @@ export const SYSTEM_FIELDS: FieldMeta[] = [
  * What a menu route shows:
  * - `list`: an entity's list (a react-admin resource named after the route), with the route's
  *   preset filter when it has one (`inspector-report` → sent and in-process reports);
- * - `param-list`: an entity's list filtered by the route's parameters (`payments/:stacks_id` →
- *   `{stack_id: <stacks_id>}`);
+ * - `param-list`: an entity's list filtered by the route's parameters: the route's filter with its
+ *   `":param"` values from the URL (`payments/:stacks_id` → `{stack_id: <stacks_id>}`), and a
+ *   `:params` segment (`plantings/:params`, `k=v;k=v` encoded) as more of the filter;
  * - `record`: the show page of one row of the entity whose list the route without its parameter
  *   is (`subject/:subjects_id` is `#/ecofund/subject/<id>`);
+ * - `report`: a report (`report` of the route) with its parameters bar, chart and table; a
+ *   `:params` segment fills the parameters (`plan-execution-by-org/:params`);
  * - `screen`: no entity: a special screen of the back-office, or the "not built yet" page.
  */
-export type RouteKind = 'list' | 'param-list' | 'record' | 'screen';
+export type RouteKind = 'list' | 'param-list' | 'record' | 'report' | 'screen';
+
+/** The route parameter that carries `k=v;k=v` pairs rather than one value. */
+export const PARAMS_SEGMENT = 'params';
 
 export interface RouteInfo extends RouteMeta {
   /** the route without its leading and trailing slashes: `ecofund/payments/:stacks_id` */
@@ -47,19 +53,6 @@ export interface RelatedList {
 
 const trimSlashes = (s: string) => s.replace(/^\/+|\/+$/g, '');
 const paramsOf = (route: string) => route.split('/').filter((s) => s.startsWith(':')).map((s) => s.slice(1));
-
-/**
- * The filter a route with parameters applies when the metadata does not say (older servers send
- * it only for visible menu items): a parameter named after one of the entity's equality filters,
- * as it is or in the singular (`:stacks_id` → `stack_id`).
- */
-function inferFilter(e: EntityMeta, params: string[]): Record<string, unknown> | undefined {
-  if (params.length !== 1) return undefined;
-  const p = params[0];
-  const eq = new Set(e.list.filters.filter((f) => f.op === 'eq').map((f) => f.name));
-  for (const name of [p, p.replace(/s_id$/, '_id')]) if (eq.has(name)) return { [name]: `:${p}` };
-  return undefined;
-}
 
 /** `{stack_id: ":stacks_id"}` with `{stacks_id: "5"}` → `{stack_id: 5}`. */
 export function substituteFilter(filter: Record<string, unknown> | undefined, params: Record<string, string | undefined>): Record<string, unknown> {
@@ -107,11 +100,12 @@ export class MetaModel {
       const path = trimSlashes(r.route);
       const params = paramsOf(path);
       const e = r.entity ? this.byName.get(r.entity) : undefined;
-      let filter = r.filter ?? menuFilters.get(`/${path}`);
-      if (!filter && e && params.length) filter = inferFilter(e, params);
+      // the server sends each route's filter; the menu's copy serves older servers (visible items only)
+      const filter = r.filter ?? menuFilters.get(`/${path}`);
       let kind: RouteKind = 'screen';
-      if (e && !params.length) kind = 'list';
-      else if (e && filter && Object.values(filter).some((v) => typeof v === 'string' && v.startsWith(':'))) kind = 'param-list';
+      if (r.report) kind = 'report';
+      else if (e && !params.length) kind = 'list';
+      else if (e && (params.includes(PARAMS_SEGMENT) || (filter && Object.values(filter).some((v) => typeof v === 'string' && v.startsWith(':'))))) kind = 'param-list';
       else if (e && params.length === 1 && path.endsWith(`/:${params[0]}`)) kind = 'record';
       return { ...r, filter, path, params, kind };
     });
@@ -224,6 +218,11 @@ export class MetaModel {
   private selfCaption(e: EntityMeta): string | undefined {
     const other = this.routes.filter((r) => r.entity === e.name && r.kind === 'screen' && r.params.length === 1);
     return other.length === 1 ? other[0].caption : undefined;
+  }
+
+  /** A report's declaration in /api/meta `reports[]`. */
+  report(name: string | undefined): ReportMeta | undefined {
+    return name ? this.meta.reports?.find((r) => r.name === name) : undefined;
   }
 
   /** The route of the menu tree a path belongs to (hidden ones and `:param` ones included). */

@@ -22,6 +22,9 @@ import type {
   WorkflowMeta as ServerWorkflowMeta,
 } from '../../../api/meta/types.ts';
 
+import type { ReportMeta } from '../reports/types';
+
+export type { ReportMeta };
 export type { AccessMeta, FieldType, FilterOp, FormatName, Lang, MenuItemMeta, MenuSectionMeta, ScopeMeta, ServerFieldMeta };
 
 /**
@@ -96,6 +99,8 @@ export interface RouteMeta {
   allowed: boolean;
   /** the list's preset filter on this route; `":param"` values come from the URL */
   filter?: Record<string, unknown>;
+  /** the report the route shows (its declaration is in `reports`) */
+  report?: string;
 }
 
 export interface ClientMeta {
@@ -103,6 +108,8 @@ export interface ClientMeta {
   entities: EntityMeta[];
   menu: MenuSectionMeta[];
   routes: RouteMeta[];
+  /** the reports the caller may run, with their parameters, columns, chart and drill */
+  reports?: ReportMeta[];
   captions: Record<string, string>;
   fallbackCaptions?: Record<string, string>;
 }

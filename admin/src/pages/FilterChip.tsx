@@ -1,0 +1,24 @@
+import { Chip } from '@mui/material';
+import { useGetOne, useTranslate } from 'react-admin';
+import { i18n } from '../i18n';
+import { titleOf, useLang } from '../generic/fields';
+import { useMeta } from '../meta/store';
+import type { EntityMeta } from '../meta/types';
+
+/** One value of a list's fixed filter as "Caption: value": a reference as its row's title, an enum as its caption. */
+export function FilterChip({ entity, name, value }: { entity: EntityMeta; name: string; value: unknown }) {
+  const model = useMeta();
+  const translate = useTranslate();
+  const lang = useLang();
+  const filter = entity.list.filters.find((f) => f.name === name);
+  const field = model.field(entity, name);
+  const ref = filter?.ref ?? field?.ref;
+  const resource = model.resourceOf(ref);
+  const { data } = useGetOne(resource ?? '-', { id: value as number }, { enabled: !!resource && (field?.type === 'ref' || filter?.fieldType === 'ref') });
+  const labelKey = [filter?.label, field?.label, `fields.${name}`].find((k) => k && i18n.exists(k));
+  const label = labelKey ? translate(labelKey) : name;
+  let text = String(value);
+  if (data) text = titleOf(ref ? model.byName.get(ref) : undefined, data, lang);
+  else if ((field?.type === 'enum' || filter?.fieldType === 'enum') && i18n.exists(`enums.${name}.${text}`)) text = translate(`enums.${name}.${text}`);
+  return <Chip size="small" variant="outlined" label={`${label}: ${text}`} data-testid={`fixed-filter-${name}`} />;
+}

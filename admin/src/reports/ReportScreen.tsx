@@ -1,0 +1,125 @@
+import { lazy, Suspense } from 'react';
+import { Alert, Box, Button, Card, CardContent, CircularProgress, Typography } from '@mui/material';
+import ArrowBackIcon from '@mui/icons-material/ArrowBack';
+import InboxIcon from '@mui/icons-material/Inbox';
+import PrintIcon from '@mui/icons-material/Print';
+import RefreshIcon from '@mui/icons-material/Refresh';
+import { Title, useTranslate } from 'react-admin';
+import { useNavigate } from 'react-router-dom';
+import { describeError } from '../api/http';
+import { errorMessage } from '../api/useFetch';
+import { PARAMS_SEGMENT, type RouteInfo } from '../meta/model';
+import { useMeta } from '../meta/store';
+import { ChartBoundary } from './ChartBoundary';
+import { ReportExportButton } from './ReportExportButton';
+import { ReportParamsBar } from './ReportParamsBar';
+import { ReportTable } from './ReportTable';
+import { paramLabelKey } from './paramLabels';
+import { useReport } from './useReport';
+import { useReportParams } from './useReportParams';
+
+/** Chart.js and its React wrapper: a chunk of their own, fetched when a report with a chart opens. */
+const ReportChart = lazy(() => import('./ReportChart'));
+
+function Loading({ text }: { text: string }) {
+  return (
+    <Box role="status" aria-live="polite" sx={{ display: 'flex', alignItems: 'center', gap: 1.5, py: 6, justifyContent: 'center', color: 'text.secondary' }} data-testid="report-loading">
+      <CircularProgress size={24} />
+      <span>{text}</span>
+    </Box>
+  );
+}
+
+/**
+ * A menu route's report (its `report`): the title; the parameters bar from the report's
+ * declarations in /api/meta, kept in the URL; the chart (lazily loaded) and the table with totals
+ * and drill links of `GET /api/reports/:name`; Excel of the same parameters; print. Loading, no
+ * data and failures are announced (role status / alert). A `:params` route (a drill's target)
+ * takes its parameters from its segment.
+ */
+export function ReportScreen({ route }: { route: RouteInfo }) {
+  const model = useMeta();
+  const translate = useTranslate();
+  const navigate = useNavigate();
+  const meta = model.report(route.report);
+  const { values, setValues } = useReportParams(route, meta?.params);
+  // a required parameter with no value and no default (a detail's organisation): ask for it first
+  const missing = Object.entries(meta?.params ?? {}).filter(([n, d]) => d.required && values[n] === undefined).map(([n, d]) => translate(paramLabelKey(n, d)));
+  const { data, error, loading, reload } = useReport(missing.length ? undefined : route.report, values);
+  const title = data?.title || translate(meta?.caption ?? route.caption);
+  const chart = data ? (data.chart === undefined ? meta?.chart : data.chart) : null;
+  const rows = data?.rows ?? [];
+  const isDetail = route.params.includes(PARAMS_SEGMENT);
+
+  return (
+    <Box sx={{ mt: 2, mb: 4 }} data-testid="page-screen-report" data-report={route.report}>
+      {/* the app bar names the menu item, as every page does; the page's heading is the report's own title */}
+      <Title title={translate(route.caption)} />
+      <Card>
+        <CardContent>
+          <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap', mb: 2 }}>
+            {isDetail && (
+              <Button size="small" startIcon={<ArrowBackIcon />} onClick={() => navigate(-1)} className="no-print" data-testid="report-back">
+                {translate('admin.action.back')}
+              </Button>
+            )}
+            <Typography variant="h5" component="h1" sx={{ flex: '1 1 auto', fontWeight: 500 }} data-testid="report-title">{title}</Typography>
+            <Box className="no-print" sx={{ display: 'flex', gap: 1 }}>
+              <Button variant="outlined" size="small" startIcon={<PrintIcon />} onClick={() => window.print()} data-testid="report-print">
+                {translate('admin.report.print')}
+              </Button>
+              {route.report && <ReportExportButton name={route.report} values={values} disabled={!data || !rows.length || loading} />}
+            </Box>
+          </Box>
+          {meta && <ReportParamsBar defs={meta.params} values={values} onChange={setValues} />}
+        </CardContent>
+      </Card>
+
+      {error && (
+        <Alert severity="error" sx={{ mt: 2 }} data-testid="report-error"
+          action={<Button color="inherit" size="small" startIcon={<RefreshIcon />} onClick={reload}>{translate('admin.report.retry')}</Button>}>
+          {translate(errorMessage(error), { _: errorMessage(error) })}
+          {describeError(errorMessage(error)) && <Typography variant="body2">{translate(describeError(errorMessage(error))!, { _: describeError(errorMessage(error)) })}</Typography>}
+        </Alert>
+      )}
+
+      {missing.length > 0 && (
+        <Alert severity="info" role="status" sx={{ mt: 2 }} data-testid="report-missing">{translate('admin.report.choose', { params: missing.join(', ') })}</Alert>
+      )}
+
+      {!error && !data && loading && <Card sx={{ mt: 2 }}><Loading text={translate('admin.report.loading')} /></Card>}
+
+      {data && !error && (
+        <Box sx={{ position: 'relative', opacity: loading ? 0.55 : 1, transition: 'opacity 150ms' }} aria-busy={loading}>
+          {loading && <Box role="status" aria-live="polite" sx={{ position: 'absolute', inset: 0, zIndex: 1, display: 'flex', justifyContent: 'center', pt: 6 }}><CircularProgress size={28} aria-label={translate('admin.report.loading')} /></Box>}
+          {!rows.length ? (
+            <Card sx={{ mt: 2 }}>
+              <CardContent role="status" aria-live="polite" sx={{ textAlign: 'center', py: 6 }} data-testid="report-empty">
+                <InboxIcon sx={{ fontSize: 56, color: 'text.disabled' }} />
+                <Typography variant="h6" color="text.secondary">{translate('admin.report.no_data')}</Typography>
+                <Typography variant="body2" color="text.secondary">{translate('admin.report.no_data_hint')}</Typography>
+              </CardContent>
+            </Card>
+          ) : (
+            <>
+              {chart && chart.series?.length > 0 && (
+                <Card sx={{ mt: 2, breakInside: 'avoid' }}>
+                  <CardContent>
+                    <ChartBoundary fallback={<Typography color="text.secondary" role="alert">{translate('admin.report.chart_failed')}</Typography>}>
+                      <Suspense fallback={<Loading text={translate('admin.report.chart_loading')} />}>
+                        <ReportChart chart={chart} columns={data.columns} rows={rows} title={title} />
+                      </Suspense>
+                    </ChartBoundary>
+                  </CardContent>
+                </Card>
+              )}
+              <Card sx={{ mt: 2 }}>
+                <ReportTable columns={data.columns} rows={rows} totals={data.totals} drill={data.drill === undefined ? meta?.drill : data.drill} params={{ ...values, ...data.params }} caption={title} />
+              </Card>
+            </>
+          )}
+        </Box>
+      )}
+    </Box>
+  );
+}
