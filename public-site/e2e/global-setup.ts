@@ -27,9 +27,10 @@ async function seed(baseUrl: string): Promise<Seed> {
   const { token } = (await login.json()) as { token: string };
   const today = tashkentToday();
   const year = Number(today.slice(0, 4));
-  // one planting alone in Karakalpakstan (the map test zooms down to it), others elsewhere, one last year
+  // one planting alone in Karakalpakstan, on the Ustyurt far from the demo data's towns (the map
+  // test zooms down to it), others elsewhere, one last year
   const rows = [
-    { region_id: 1, species_id: 0, count: 777, lat: 42.47, lng: 59.62, planted_on: today },
+    { region_id: 1, species_id: 0, count: 777, lat: 43.5, lng: 58.2, planted_on: today },
     { region_id: 11, species_id: 1, count: 1200, lat: 41.3111, lng: 69.2797, planted_on: today },
     { region_id: 11, species_id: 2, count: 350, lat: 41.2995, lng: 69.2401, planted_on: today },
     { region_id: 8, species_id: 3, count: 2000, lat: 39.6542, lng: 66.9597, planted_on: today },

@@ -2,6 +2,7 @@ import { Component, lazy, Suspense, useEffect, useRef, type ComponentType, type 
 import { Layout } from './components/Layout';
 import { Loading } from './components/ui';
 import { useI18n } from './i18n';
+import { STATS } from './nav';
 import { Landing } from './pages/Landing';
 import { match, parseHash, useHash } from './router';
 import { scrollToId, scrollToTop } from './scroll';
@@ -11,10 +12,11 @@ const Login = lazy(() => import('./pages/Login'));
 const News = lazy(() => import('./pages/News'));
 const TreePassport = lazy(() => import('./pages/TreePassport'));
 const MapPage = lazy(() => import('./pages/MapPage'));
-const Placeholders = lazy(() => import('./pages/Placeholders'));
-const RegionPlantings = lazy(() => import('./pages/stats/RegionPlantings'));
-const SpeciesStats = lazy(() => import('./pages/stats/SpeciesStats'));
-const TodoStats = lazy(() => import('./pages/stats/TodoStats'));
+const ReportPage = lazy(() => import('./pages/stats/ReportPage'));
+const GreenAreas = lazy(() => import('./pages/green/GreenAreas'));
+const ResidentAreas = lazy(() => import('./pages/green/ResidentAreas'));
+const Control = lazy(() => import('./pages/Control'));
+const Info = lazy(() => import('./pages/Info'));
 const PlantingForm = lazy(() => import('./pages/PlantingForm'));
 const ErrorPages = lazy(() => import('./pages/ErrorPages'));
 
@@ -28,22 +30,17 @@ const ROUTES: [string, Page][] = [
   ['/news/:id', News],
   ['/tree/:id', TreePassport],
   ['/map', MapPage],
-  ['/resident-planting-areas', Placeholders],
-  ['/resident-planting-areas/:id', Placeholders],
-  ['/green-area-garden-park', Placeholders],
-  ['/green-area-garden-park/:id', Placeholders],
-  ['/to-do-pantings-statistics', TodoStats],
-  ['/trees-types-statistics', SpeciesStats],
-  ['/region-trees-types-statistics', SpeciesStats],
-  ['/region-plantings-statistics', RegionPlantings],
-  ['/region-ministries-statistics', Placeholders],
-  ['/region-inventories-statistics', Placeholders],
-  ['/eco-info-by-regions-statistics', Placeholders],
-  ['/forestry-perort-statistics', Placeholders],
-  ['/volunteer-statistics', Placeholders],
-  ['/permits', Placeholders],
-  ['/illegal-loggers', Placeholders],
+  ['/resident-planting-areas', ResidentAreas],
+  ['/resident-planting-areas/:id', ResidentAreas],
+  ['/green-area-garden-park', GreenAreas],
+  ['/green-area-garden-park/:id', GreenAreas],
+  // every statistics page is one public report (pages/stats/ReportPage.tsx)
+  ...STATS.map((s): [string, Page] => [s.path, ReportPage]),
+  ['/permits', Control],
+  ['/illegal-loggers', Control],
   ['/population-seedlings', PlantingForm],
+  ['/about', Info],
+  ['/contacts', Info],
   ['/error-404', ErrorPages],
   ['/error-403', ErrorPages],
   ['/error', ErrorPages],

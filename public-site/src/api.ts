@@ -18,7 +18,37 @@ export interface Passport {
   height_m: string | number | null; circumference_cm: string | number | null; responsible: string | null;
   irrigation: boolean | null; source: string; location: { lat: number; lng: number };
   latin_name: string; species: Names; kind: string; region: Names;
+  organisation?: Names | string | null; dbh_cm?: number | null; images?: number[] | null;
+  /** ecosystem benefits of the planting (i-Tree based), when the API gives them */
+  benefits?: Benefits | null;
 }
+export interface Benefits {
+  co2_stored_kg: number | string | null; co2_sequestered_kg_year: number | string | null;
+  rain_intercepted_m3_year: number | string | null;
+  /** a line, or {label, title, authors, year, url} */
+  source?: string | { label?: string; title?: string; authors?: string; year?: number; url?: string } | null;
+}
+
+/** A public report (`/public/reports/:name`): captions come translated from the API. */
+export type ColumnType = 'string' | 'integer' | 'decimal' | 'money' | 'percent' | 'date';
+export interface ReportColumn { name: string; type: ColumnType; caption: string; total?: boolean }
+export interface ReportChartSpec { type: 'bar' | 'line' | 'pie' | 'doughnut'; label: string; series: string[]; stacked?: boolean; horizontal?: boolean }
+export type Row = Record<string, unknown>;
+export interface Report {
+  name: string; title: string; params: Record<string, unknown>; columns: ReportColumn[]; rows: Row[];
+  totals: Record<string, number | string | null> | null; chart: ReportChartSpec | null;
+  /** eco-info-by-regions: where the coefficients come from (if the API names it) */
+  source?: Benefits['source']; benefits_source?: Benefits['source'];
+}
+
+/** A page of a public entity list (`/public/entities/:entity`). */
+export interface EntityPage<T = Row> { rows: T[]; total: number }
+export interface LatLngValue { lat: number; lng: number }
+export type Ring = [number, number][];
+
+/** One viewport of an entity layer (`/public/map/layers/:entity?bbox=`). */
+export interface LayerItem { id: number; lng: number; lat: number; title: string; kind?: string | null; shape?: Ring | null }
+export interface LayerAnswer { layer: string; truncated: boolean; items: LayerItem[] }
 
 export class ApiError extends Error {
   constructor(
@@ -79,6 +109,17 @@ export function get<T>(path: string, lang: Lang): Promise<T> {
   return p;
 }
 
+/** A public file (an image of a public row). */
+export const fileUrl = (id: number | string) => `/api/public/files/${id}`;
+
+/** A query string from parameters, leaving out empty ones. */
+export function qs(params: Record<string, string | number | null | undefined | boolean>): string {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== null && v !== undefined && v !== '' && v !== false) q.set(k, String(v));
+  const s = q.toString();
+  return s ? `?${s}` : '';
+}
+
 export interface Loaded<T> { data: T | undefined; error: ApiError | undefined; loading: boolean; reload: () => void }
 
 /** The answer of a GET for a component; null path: nothing to load yet. */
@@ -100,4 +141,20 @@ export function useApi<T>(path: string | null): Loaded<T> {
   const reload = useCallback(() => { if (path) cache.delete(path); setState({ path: null }); setNonce((n) => n + 1); }, [path]);
   const current = state.path === path;
   return { data: current ? state.data : undefined, error: current ? state.error : undefined, loading: !!path && !current, reload };
+}
+
+/**
+ * A GET whose answer depends on the language (translated names, report captions): the language
+ * is part of the address (`lang=`), so each language is cached on its own and a switch refetches.
+ */
+export function useLangApi<T>(path: string | null): Loaded<T> {
+  const { lang } = useI18n();
+  return useApi<T>(path === null ? null : `${path}${path.includes('?') ? '&' : '?'}lang=${lang}`);
+}
+
+/** Keeps the last answer while the next loads (a filter changed): no flashing of the page. */
+export function useSticky<T>(loaded: Loaded<T>): T | undefined {
+  const [last, setLast] = useState<T | undefined>(undefined);
+  useEffect(() => { if (loaded.data !== undefined) setLast(loaded.data); }, [loaded.data]);
+  return loaded.data ?? (loaded.loading ? last : undefined);
 }

@@ -12,6 +12,7 @@ export const STATS: NavItem[] = [
   { path: '/region-inventories-statistics', title: 'page.inventories_stats' },
   { path: '/eco-info-by-regions-statistics', title: 'page.eco_info_stats' },
   { path: '/forestry-perort-statistics', title: 'page.forestry_stats' },
+  { path: '/irrigation-statistics', title: 'page.irrigation_stats' },
   { path: '/volunteer-statistics', title: 'page.volunteers' },
 ];
 
@@ -22,6 +23,8 @@ export const MENU: { title: Key; items: NavItem[] }[] = [
       { path: '/', title: 'nav.home' },
       { path: '/map', title: 'page.map' },
       { path: '/news', title: 'nav.news' },
+      { path: '/about', title: 'page.about' },
+      { path: '/contacts', title: 'page.contacts' },
       { path: '/login', title: 'nav.login' },
     ],
   },

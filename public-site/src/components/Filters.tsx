@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { useApi, type Region } from '../api';
 import { pick, useI18n } from '../i18n';
 import { STATS } from '../nav';
@@ -36,22 +36,35 @@ export function regionOf(query: URLSearchParams): number | null {
   return Number.isSafeInteger(r) && r > 0 ? r : null;
 }
 
-/** Year (and region) of a statistics page, kept in the address (#/page?year=…&region=…). */
-export function StatsFilters({ path, query, region = false, regionRequired = false }: { path: string; query: URLSearchParams; region?: boolean; regionRequired?: boolean }) {
+/** Changes a page's filters in place (no scroll, no new history entry); a filter change goes back to page 1. */
+export function useSetQuery(path: string, query: URLSearchParams) {
+  return (changes: Record<string, string | number | null>) => navigate(`${path}${withQuery(query, { page: null, ...changes })}`, { replace: true });
+}
+
+/**
+ * A page's filters, kept in the address (#/page?year=…&region=…&q=…): the year, the region (all,
+ * or one to choose), a search box, and anything else the page adds (children).
+ */
+export function StatsFilters({ path, query, year = true, region = false, regionRequired = false, search, children }: {
+  path: string; query: URLSearchParams; year?: boolean; region?: boolean; regionRequired?: boolean;
+  /** the search box's label: the page searches by `q` */
+  search?: string; children?: ReactNode;
+}) {
   const { t, lang } = useI18n();
   const id = useId();
   const regions = useApi<Region[]>(region ? '/public/regions' : null);
-  const set = (changes: Record<string, string | number | null>) => navigate(`${path}${withQuery(query, changes)}`, { replace: true });
-  const year = yearOf(query);
+  const set = useSetQuery(path, query);
   const regionId = regionOf(query);
   return (
-    <form className="filters" aria-label={t('common.filters')} onSubmit={(e) => e.preventDefault()}>
-      <div className="field inline">
-        <label htmlFor={`${id}-year`}>{t('common.year')}</label>
-        <select id={`${id}-year`} value={year} onChange={(e) => set({ year: e.target.value })} data-testid="filter-year">
-          {programmeYears().map((y) => <option key={y} value={y}>{y}</option>)}
-        </select>
-      </div>
+    <form className="filters" aria-label={t('common.filters')} onSubmit={(e) => e.preventDefault()} role="search">
+      {year && (
+        <div className="field inline">
+          <label htmlFor={`${id}-year`}>{t('common.year')}</label>
+          <select id={`${id}-year`} value={yearOf(query)} onChange={(e) => set({ year: e.target.value })} data-testid="filter-year">
+            {programmeYears().map((y) => <option key={y} value={y}>{y}</option>)}
+          </select>
+        </div>
+      )}
       {region && (
         <div className="field inline grow">
           <label htmlFor={`${id}-region`}>{t('common.region')}</label>
@@ -62,6 +75,46 @@ export function StatsFilters({ path, query, region = false, regionRequired = fal
           </select>
         </div>
       )}
+      {children}
+      {search && <SearchBox label={search} value={query.get('q') ?? ''} onChange={(q) => set({ q: q || null })} />}
     </form>
+  );
+}
+
+/** A search box that changes the address a moment after typing stops (and at once on Enter). */
+export function SearchBox({ label, value, onChange }: { label: string; value: string; onChange: (q: string) => void }) {
+  const id = useId();
+  const [text, setText] = useState(value);
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const last = useRef(value);
+  useEffect(() => { if (value !== last.current) { last.current = value; setText(value); } }, [value]);
+  const commit = (q: string) => {
+    clearTimeout(timer.current);
+    const v = q.trim();
+    if (v === last.current) return;
+    last.current = v;
+    onChange(v);
+  };
+  useEffect(() => () => clearTimeout(timer.current), []);
+  return (
+    <div className="field inline grow">
+      <label htmlFor={`${id}-q`}>{label}</label>
+      <input id={`${id}-q`} type="search" value={text} maxLength={100} autoComplete="off" data-testid="filter-q"
+        onChange={(e) => { const v = e.target.value; setText(v); clearTimeout(timer.current); timer.current = setTimeout(() => commit(v), 400); }}
+        onKeyDown={(e) => { if (e.key === 'Enter') { e.preventDefault(); commit(text); } }} />
+    </div>
+  );
+}
+
+/** Tabs that filter a list (kind, period): buttons that say which one is chosen. */
+export function FilterTabs<V extends string>({ label, value, options, onChange, testId }: {
+  label: string; value: V; options: { value: V; label: string }[]; onChange: (v: V) => void; testId?: string;
+}) {
+  return (
+    <div className="tabs" role="group" aria-label={label} data-testid={testId}>
+      {options.map((o) => (
+        <button key={o.value} type="button" aria-pressed={o.value === value} data-value={o.value} onClick={() => onChange(o.value)}>{o.label}</button>
+      ))}
+    </div>
   );
 }

@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { contacts } from '../config';
 import { LANGS, useI18n } from '../i18n';
 import { MENU } from '../nav';
 import { href } from '../router';
@@ -76,6 +77,11 @@ export function Layout({ path, children }: { path: string; children: ReactNode }
       <footer className="site-footer">
         <div className="footer-inner">
           <p>{t('footer.about')}</p>
+          <ul className="footer-links">
+            <li><a href={href('/about')}>{t('page.about')}</a></li>
+            <li><a href={href('/contacts')}>{t('page.contacts')}</a></li>
+            <li>{t('footer.hotline')}: <a href={`tel:${contacts().tel}`}>{contacts().hotline}</a></li>
+          </ul>
           <p>© {new Date().getFullYear()} {t('app.fund')} · <a href="/admin/">{t('footer.staff')}</a></p>
         </div>
       </footer>

@@ -1,7 +1,6 @@
 import { useEffect, type ReactNode } from 'react';
-import { useI18n, type Key } from '../i18n';
+import { useI18n } from '../i18n';
 import type { ApiError } from '../api';
-import { href } from '../router';
 
 /** The page's heading, also the document's title; focused after a navigation (see App). */
 export function PageTitle({ children, sub }: { children: string; sub?: ReactNode }) {
@@ -52,26 +51,7 @@ export function ErrorState({ error, retry }: { error: ApiError; retry?: () => vo
   );
 }
 
-const MEANWHILE: { path: string; title: Key }[] = [
-  { path: '/map', title: 'page.map' },
-  { path: '/region-plantings-statistics', title: 'page.region_plantings_stats' },
-  { path: '/population-seedlings', title: 'page.planting_form' },
-];
-
-/** A section whose data the public API does not give yet. */
-export function ComingSoon() {
-  const { t } = useI18n();
-  return (
-    <EmptyState title={t('soon.title')} text={t('soon.text')} icon="clock" testId="coming-soon">
-      <p className="empty-text">{t('soon.meanwhile')}</p>
-      <ul className="chips">
-        {MEANWHILE.map((m) => <li key={m.path}><a className="chip" href={href(m.path)}>{t(m.title)}</a></li>)}
-      </ul>
-    </EmptyState>
-  );
-}
-
-export type IconName = 'leaf' | 'map' | 'chart' | 'news' | 'alert' | 'clock' | 'menu' | 'close' | 'pin' | 'print' | 'locate' | 'tree' | 'lock' | 'check';
+export type IconName = 'leaf' | 'map' | 'chart' | 'news' | 'alert' | 'clock' | 'menu' | 'close' | 'pin' | 'print' | 'locate' | 'tree' | 'lock' | 'check' | 'download' | 'phone' | 'mail' | 'info' | 'image' | 'chevron';
 const PATHS: Record<IconName, string> = {
   leaf: 'M17 8C8 10 5.9 16.2 3.8 21.3l1.9.7 1-2.3c.5.2 1 .3 1.3.3C19 20 22 3 22 3c-1 2-8 2.3-13 3.3S2 11.5 2 13.5s1.8 3.8 1.8 3.8C7 8 17 8 17 8z',
   map: 'M15 5.1 9 3 3 5v16l6-2.1 6 2.1 6-2V3l-6 2.1zM15 19l-6-2.1V5l6 2.1V19z',
@@ -87,6 +67,12 @@ const PATHS: Record<IconName, string> = {
   tree: 'M12 2 5 12h3l-4 6h7v4h2v-4h7l-4-6h3L12 2z',
   lock: 'M18 8h-1V6A5 5 0 0 0 7 6v2H6a2 2 0 0 0-2 2v10a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2V10a2 2 0 0 0-2-2zM9 6a3 3 0 0 1 6 0v2H9V6zm3 11a2 2 0 1 1 0-4 2 2 0 0 1 0 4z',
   check: 'M9 16.2 4.8 12l-1.4 1.4L9 19 21 7l-1.4-1.4L9 16.2z',
+  download: 'M5 20h14v-2H5v2zM19 9h-4V3H9v6H5l7 7 7-7z',
+  phone: 'M6.6 10.8a15.1 15.1 0 0 0 6.6 6.6l2.2-2.2a1 1 0 0 1 1-.25 11.4 11.4 0 0 0 3.6.57 1 1 0 0 1 1 1V20a1 1 0 0 1-1 1A17 17 0 0 1 3 4a1 1 0 0 1 1-1h3.5a1 1 0 0 1 1 1c0 1.25.2 2.45.57 3.57a1 1 0 0 1-.25 1L6.6 10.8z',
+  mail: 'M20 4H4a2 2 0 0 0-2 2v12a2 2 0 0 0 2 2h16a2 2 0 0 0 2-2V6a2 2 0 0 0-2-2zm0 4-8 5-8-5V6l8 5 8-5v2z',
+  info: 'M12 2a10 10 0 1 0 0 20 10 10 0 0 0 0-20zm1 15h-2v-6h2v6zm0-8h-2V7h2v2z',
+  image: 'M21 19V5a2 2 0 0 0-2-2H5a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h14a2 2 0 0 0 2-2zM8.5 13.5l2.5 3 3.5-4.5 4.5 6H5l3.5-4.5z',
+  chevron: 'M8.6 16.6 13.2 12 8.6 7.4 10 6l6 6-6 6z',
 };
 
 export function Icon({ name, className }: { name: IconName; className?: string }) {

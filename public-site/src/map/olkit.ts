@@ -14,9 +14,8 @@ import { UZ_BOUNDS } from '../geo';
  * OSM-style tiles from a configurable URL, dropped when it is switched off or fails to load, and
  * the controls' captions in the site's language.
  */
-declare global {
-  interface Window { __ECOFOND_CONFIG__?: { mapTiles?: string } }
-}
+// window.__ECOFOND_CONFIG__ is declared with the site's other settings in ../config.ts
+import type {} from '../config';
 
 const OSM = 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
 

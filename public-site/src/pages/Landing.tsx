@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
-import { useApi, type Summary } from '../api';
+import { useApi, useLangApi, type EntityPage, type Summary } from '../api';
+import { newestFirst, NewsCard, type Publication } from '../components/NewsCard';
 import { LazyBarChart } from '../components/Chart';
 import { EmptyState, ErrorState, Icon, Loading } from '../components/ui';
 import { fmtInt, fmtPercent } from '../format';
@@ -10,7 +11,7 @@ import { currentYear } from '../tashkent';
 
 /**
  * The landing page: this year's count against the 200 million aim, a chart by region (lazy chunk),
- * and the news (none yet: the API has no news). Kept light: no map, no chart code up front.
+ * and the three newest publications. Kept light: no map, no chart code up front.
  */
 export function Landing() {
   const { t, lang } = useI18n();
@@ -92,11 +93,29 @@ export function Landing() {
         <p><a className="more" href={href('/region-plantings-statistics')}>{t('landing.regions_more')} →</a></p>
       </section>
 
-      <section id="news" className="container card" aria-labelledby="news-title">
-        <h2 id="news-title">{t('landing.sec_news')}</h2>
-        <EmptyState title={t('news.empty')} text={t('news.empty_text')} icon="news" testId="news-empty" />
-      </section>
+      <LatestNews />
     </div>
+  );
+}
+
+/** The three newest publications. */
+function LatestNews() {
+  const { t } = useI18n();
+  const news = useLangApi<EntityPage<Publication>>('/public/entities/publications?page=1&perPage=3');
+  const rows = news.data ? [...news.data.rows].sort(newestFirst).slice(0, 3) : [];
+  return (
+    <section id="news" className="container card" aria-labelledby="news-title">
+      <h2 id="news-title">{t('landing.sec_news')}</h2>
+      {news.error ? <ErrorState error={news.error} retry={news.reload} />
+        : !news.data ? <Loading height={200} />
+          : rows.length === 0 ? <EmptyState title={t('news.empty')} text={t('news.empty_text')} icon="news" testId="news-empty" />
+            : (
+              <>
+                <div className="news-list compact" data-testid="latest-news">{rows.map((n) => <NewsCard key={n.id} item={n} headingLevel={3} />)}</div>
+                <p><a className="more" href={href('/news')}>{t('news.all')} →</a></p>
+              </>
+            )}
+    </section>
   );
 }
 

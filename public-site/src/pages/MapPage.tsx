@@ -2,10 +2,11 @@ import { lazy, Suspense, useState } from 'react';
 import { useApi, type Region, type Species } from '../api';
 import { ErrorState, Loading, PageTitle } from '../components/ui';
 import { useI18n } from '../i18n';
+import { layersOf } from '../map/layers';
 
 const MapView = lazy(() => import('../map/MapView'));
 
-/** /map: the tree map (OpenLayers, lazy). `?lat&lng&z` keeps the view in the address. */
+/** /map: the tree map and its layers (OpenLayers, lazy). `?lat&lng&z&layers` keeps the view in the address. */
 export default function MapPage({ query }: { query: URLSearchParams }) {
   const { t } = useI18n();
   const regions = useApi<Region[]>('/public/regions');
@@ -16,6 +17,7 @@ export default function MapPage({ query }: { query: URLSearchParams }) {
     return query.has('lat') && Number.isFinite(lat) && Number.isFinite(lng) && Number.isFinite(z) && Math.abs(lat) <= 85 && Math.abs(lng) <= 180 && z >= 3 && z <= 19
       ? { lat, lng, z } : null;
   });
+  const [layers] = useState(() => layersOf(query.get('layers')));
   const error = regions.error ?? species.error;
   return (
     <div className="container wide map-page">
@@ -24,7 +26,7 @@ export default function MapPage({ query }: { query: URLSearchParams }) {
         : !regions.data || !species.data ? <Loading label={t('common.map_loading')} height={420} />
           : (
             <Suspense fallback={<Loading label={t('common.map_loading')} height={420} />}>
-              <MapView initial={initial} regions={regions.data} species={species.data} />
+              <MapView initial={initial} layers={layers} regions={regions.data} species={species.data} />
             </Suspense>
           )}
     </div>

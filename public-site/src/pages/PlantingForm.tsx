@@ -22,13 +22,18 @@ const COLLATOR: Record<Lang, string> = { uz: 'uz', uk: 'uz-Cyrl', ru: 'ru' };
 
 interface Values { first_name: string; last_name: string; species_id: string; count: string; planted_on: string; lat: string; lng: string }
 
-export default function PlantingForm() {
+export default function PlantingForm({ query }: { query?: URLSearchParams }) {
   const { t, lang } = useI18n();
   const uid = useId();
   const id = (f: string) => `${uid}-${f}`;
   const today = todayTashkent();
   const species = useApi<Species[]>('/public/species');
-  const [v, setV] = useState<Values>({ first_name: '', last_name: '', species_id: '', count: '1', planted_on: today, lat: '', lng: '' });
+  const [v, setV] = useState<Values>(() => {
+    // a place given by the link (an area where residents may plant: ?lat&lng)
+    const lat = Number(query?.get('lat')), lng = Number(query?.get('lng'));
+    const given = query?.has('lat') && query.has('lng') && Number.isFinite(lat) && Number.isFinite(lng) && insideUzbekistan(lat, lng);
+    return { first_name: '', last_name: '', species_id: '', count: '1', planted_on: today, lat: given ? String(lat) : '', lng: given ? String(lng) : '' };
+  });
   const [photo, setPhoto] = useState<File | null>(null);
   const [uploaded, setUploaded] = useState<{ file: File; id: number } | null>(null);
   const [errors, setErrors] = useState<Errors>({});
