@@ -42,6 +42,11 @@ export async function up(knex: Knex, _h: MigrationHelpers): Promise<void> {
     'CREATE INDEX planting_facts_region ON planting_facts (region_id, year)',
     'CREATE INDEX planting_facts_org ON planting_facts (org_id, year) WHERE org_id <> 0',
     'ALTER TABLE planting_cells ADD COLUMN irrigated bigint NOT NULL DEFAULT 0',
+    // each trigger ends by deleting the rows it emptied: through these (normally empty) partial
+    // indexes that is a lookup, not a scan of every cell on each insert
+    'CREATE INDEX planting_cells_emptied ON planting_cells (level) WHERE trees = 0',
+    'CREATE INDEX planting_stats_emptied ON planting_stats (year) WHERE plantings = 0',
+    'CREATE INDEX planting_facts_emptied ON planting_facts (year) WHERE plantings = 0',
     `CREATE INDEX plantings_volunteer_idx ON plantings (volunteer_id, planted_on) WHERE volunteer_id IS NOT NULL`,
     `CREATE FUNCTION plantings_facts() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
@@ -73,6 +78,7 @@ export async function down(knex: Knex): Promise<void> {
     'DROP TRIGGER IF EXISTS plantings_facts_insert ON plantings', 'DROP TRIGGER IF EXISTS plantings_facts_update ON plantings',
     'DROP TRIGGER IF EXISTS plantings_facts_delete ON plantings', 'DROP FUNCTION IF EXISTS plantings_facts()',
     'DROP INDEX IF EXISTS plantings_volunteer_idx',
+    'DROP INDEX IF EXISTS planting_cells_emptied', 'DROP INDEX IF EXISTS planting_stats_emptied',
     'DROP TABLE IF EXISTS species_benefits', 'DROP TABLE IF EXISTS planting_facts',
     'ALTER TABLE planting_cells DROP COLUMN IF EXISTS irrigated',
   ]) await knex.raw(sql);

@@ -48,7 +48,9 @@ export async function addEntityColumns(knex: Knex, name: string, fields: string[
   for (const field of missing) {
     const f = e.fields[field];
     const idx = `${e.table}_${field}_idx`;
-    if (f.type === 'ref') await knex.raw('CREATE INDEX ?? ON ?? (??, id)', [idx, e.table, field]);
+    // a field added later is empty on the rows before it: a partial index skips them (and their inserts)
+    if (f.type === 'ref' && !f.required) await knex.raw('CREATE INDEX ?? ON ?? (??, id) WHERE ?? IS NOT NULL', [idx, e.table, field, field]);
+    else if (f.type === 'ref') await knex.raw('CREATE INDEX ?? ON ?? (??, id)', [idx, e.table, field]);
     else if (f.type === 'point' || f.type === 'polygon') await knex.raw('CREATE INDEX ?? ON ?? USING gist (??)', [idx, e.table, field]);
   }
 }
