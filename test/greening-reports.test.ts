@@ -176,6 +176,16 @@ describe('what entities show the public', () => {
     expect((await api.get('/api/public/entities/users', { token: '' })).status).toBe(404);
   });
 
+  it('sums the declared totals over every row found, not the page', async () => {
+    for (const [trees, damage, region] of [[3, '1500000.50', tashkent], [7, '250.25', tashkent], [11, '99.25', samarkand]] as const) {
+      await created(`${P}/tree-cutting-violations`, { found_on: `${year}-02-01`, region_id: region, violator_kind: 'person', violator_name: 'Sinov Shaxs', trees, damage });
+    }
+    const page = (await api.get(`/api/public/entities/tree-cutting-violations?perPage=1&region_id=${tashkent}`, { token: '' })).body;
+    expect(page.rows).toHaveLength(1);
+    expect(page).toMatchObject({ total: 2, totals: { trees: 10, damage: '1500250.75' } });
+    expect(JSON.stringify(page.rows[0])).not.toContain('Sinov Shaxs');
+  });
+
   it('never shows a garden owner, and draws map layers with outlines', async () => {
     const garden = await created(`${P}/my-gardens`, { owner_name: 'Aliyev Vali', phone: '901234567', region_id: tashkent, location: { lat: 41.31, lng: 69.27 }, trees: 12 });
     const row = (await api.get(`/api/public/entities/my-gardens/${garden.id}`, { token: '' })).body;

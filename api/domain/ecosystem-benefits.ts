@@ -180,6 +180,8 @@ export const BENEFITS_SOURCE = Object.freeze({
   note: 'Per-tree values by species and trunk-diameter class, copied unchanged from the i-Tree Streets tables of the zone '
     + '(files output__TpIntWBOI__co2_storage, __co2_sequestered, __hydro_interception). Species the tables lack use the '
     + 'zone\'s stand-in row for their tree type. Measured in Boise, not Uzbekistan: an estimate, not a measurement.',
+  /** The source alone, a proper name in any language (the pages put their own words around it). */
+  citation: 'i-Tree Streets, Temperate Interior West (Boise, USA); USDA Forest Service PSW-GTR-206, 2007',
   /** Short wording for the public pages. */
   label: 'Estimate after i-Tree Streets, Temperate Interior West (Boise, USA); USDA Forest Service PSW-GTR-206, 2007',
 });

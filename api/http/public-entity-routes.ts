@@ -50,9 +50,16 @@ export function publicEntityRoutes(model: MetaModel, knex: Knex): Router<AppStat
       .orderByRaw(`${sortExpression(e, sortField, ctx.state.lang, 't')} ${dir === 'desc' ? 'DESC' : 'ASC'} NULLS LAST, t.id ${dir === 'desc' ? 'DESC' : 'ASC'}`)
       .offset(params.offset).limit(params.limit);
     const countQ = knex.select(knex.raw('count(*)::int as n')).from(base().select(knex.raw('1')).limit(COUNT_LIMIT + 1).as('c'));
-    const [rows, [{ n }]] = await Promise.all([rowsQ, countQ]);
+    const sums = e.public!.totals ?? [];
+    const totalsQ = sums.length
+      ? base().first(knex.raw(sums.map((f) => `coalesce(sum(t.${q(f)}), 0) AS ${q(f)}`).join(', ')))
+      : Promise.resolve(undefined);
+    const [rows, [{ n }], totals] = await Promise.all([rowsQ, countQ, totalsQ]);
     ctx.set('Cache-Control', 'public, max-age=60');
-    ctx.body = { rows: rows.map((r: Record<string, unknown>) => shape(model, e, r, ctx.state.lang)), total: n, exact: n <= COUNT_LIMIT };
+    ctx.body = {
+      rows: rows.map((r: Record<string, unknown>) => shape(model, e, r, ctx.state.lang)), total: n, exact: n <= COUNT_LIMIT,
+      ...(totals ? { totals: Object.fromEntries(sums.map((f) => [f, e.fields[f].type === 'integer' ? Number(totals[f]) : String(totals[f])])) } : {}),
+    };
   });
 
   router.get('/entities/:entity/:id', async (ctx) => {

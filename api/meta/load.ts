@@ -292,6 +292,10 @@ function checkPublic(e: EntityMeta, problems: MetaProblem[]): void {
     if (!filter) problems.push({ file, pointer: `/public/filters/${i}`, message: `"${f}" is not a list filter of ${e.name}` });
     else for (const c of filterMeta(filter).fields ?? [f]) if (!fields.has(c)) problems.push({ file, pointer: `/public/filters/${i}`, message: `"${c}" is not a public field` });
   });
+  (pub.totals ?? []).forEach((f, i) => {
+    if (!fields.has(f)) problems.push({ file, pointer: `/public/totals/${i}`, message: `"${f}" is not a public field` });
+    else if (!['integer', 'decimal', 'money'].includes(e.fields[f].type)) problems.push({ file, pointer: `/public/totals/${i}`, message: `"${f}" is not a number field` });
+  });
   if (pub.sort && !fields.has(pub.sort[0]) && pub.sort[0] !== 'id') problems.push({ file, pointer: '/public/sort/0', message: `"${pub.sort[0]}" is not a public field` });
   const map = pub.map;
   if (map) {

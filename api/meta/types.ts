@@ -187,6 +187,8 @@ export interface PublicExposure {
   /** list filters the public may use */
   filters?: string[];
   sort?: [string, 'asc' | 'desc'];
+  /** numeric public fields a public list sums over every row it finds */
+  totals?: string[];
   /** a map layer of the entity: its point or polygon field and title */
   map?: { point?: string; shape?: string; title?: string; kind?: string };
 }

@@ -59,7 +59,8 @@ export default function TreePassport({ params }: { params: Record<string, string
 
   return (
     <article className="container passport" data-testid="passport">
-      <PageTitle>{t('tree.title', { id: d.id })}</PageTitle>
+      {/* a passport is one tree; a registry row of many trees is a planting's passport */}
+      <PageTitle>{t(Number(d.count) > 1 ? 'tree.group_title' : 'tree.title', { id: d.id })}</PageTitle>
       <div className="passport-head">
         <Icon name="tree" className="passport-icon" />
         <div>
