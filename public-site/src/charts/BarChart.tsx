@@ -1,6 +1,7 @@
-import { BarElement, CategoryScale, Chart, LinearScale, Tooltip, type ChartOptions, type Plugin } from 'chart.js';
+import { BarElement, CategoryScale, Chart, LinearScale, Tooltip, type ChartOptions } from 'chart.js';
 import { Bar } from 'react-chartjs-2';
 import { fmtInt } from '../format';
+import { clip, drawn, wrap } from './labels';
 
 /**
  * Chart.js, in its own chunk (loaded by components/Chart.tsx): horizontal bars, numbers formatted
@@ -17,23 +18,6 @@ export interface BarChartProps {
   ariaLabel: string;
   color?: string;
   compact?: boolean;
-}
-
-/** Marks the canvas once drawn, for tests and anyone waiting for it. */
-const drawn: Plugin<'bar'> = {
-  id: 'drawn',
-  afterRender(chart) { chart.canvas.dataset.drawn = 'true'; },
-};
-
-const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
-
-/** A long name on two lines of about n characters (a narrow screen's axis), the rest cut. */
-function wrap(s: string, n: number): string | string[] {
-  if (s.length <= n) return s;
-  const words = s.split(' ');
-  let first = words.shift()!;
-  while (words.length && `${first} ${words[0]}`.length <= n) first += ` ${words.shift()}`;
-  return words.length ? [clip(first, n), clip(words.join(' '), n)] : clip(first, n);
 }
 
 export default function BarChart({ labels, fullLabels, values, seriesLabel, ariaLabel, color = '#2e7d32', compact }: BarChartProps) {

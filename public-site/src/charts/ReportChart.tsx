@@ -1,9 +1,10 @@
 import {
   ArcElement, BarElement, CategoryScale, Chart, Legend, LinearScale, LineElement, PointElement, Tooltip,
-  type ChartData, type ChartOptions, type Plugin,
+  type ChartData, type ChartOptions,
 } from 'chart.js';
 import { Chart as ChartView } from 'react-chartjs-2';
 import { fmtDecimal, fmtInt } from '../format';
+import { clip, drawn, wrap } from './labels';
 
 /**
  * A report's chart (its own chunk, loaded by components/Chart.tsx): bar (vertical or horizontal,
@@ -23,21 +24,6 @@ export interface ReportChartProps {
 }
 
 export const PALETTE = ['#2e7d32', '#f9a825', '#1565c0', '#8d6e63', '#6a1b9a', '#00838f', '#c62828', '#558b2f', '#ef6c00', '#37474f', '#ad1457', '#9e9d24'];
-
-const drawn: Plugin = {
-  id: 'drawn',
-  afterRender(chart) { chart.canvas.dataset.drawn = 'true'; },
-};
-
-const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
-
-function wrap(s: string, n: number): string | string[] {
-  if (s.length <= n) return s;
-  const words = s.split(' ');
-  let first = words.shift()!;
-  while (words.length && `${first} ${words[0]}`.length <= n) first += ` ${words.shift()}`;
-  return words.length ? [clip(first, n), clip(words.join(' '), n)] : clip(first, n);
-}
 
 export default function ReportChart({ type, labels, series, horizontal, stacked, ariaLabel, compact }: ReportChartProps) {
   const round = type === 'pie' || type === 'doughnut';

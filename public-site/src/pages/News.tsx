@@ -4,6 +4,7 @@ import { newestFirst, NewsCard, type Publication } from '../components/NewsCard'
 import { EmptyState, ErrorState, Loading, PageTitle } from '../components/ui';
 import { fmtDate } from '../format';
 import { useI18n } from '../i18n';
+import { detailGate } from '../components/DetailGate';
 import { href } from '../router';
 
 const PER_PAGE = 10;
@@ -52,18 +53,11 @@ function NewsItem({ id }: { id: string }) {
   const { t } = useI18n();
   const valid = /^\d{1,15}$/.test(id);
   const item = useLangApi<Publication>(valid ? `/public/entities/publications/${id}` : null);
-  if (!valid || item.error?.status === 404) {
-    return (
-      <div className="container narrow">
-        <PageTitle>{t('page.news_item')}</PageTitle>
-        <EmptyState title={t('news.not_found')} text={t('news.not_found_text')} icon="news" testId="news-not-found">
-          <p><a className="btn" href={href('/news')}>{t('news.all')}</a></p>
-        </EmptyState>
-      </div>
-    );
-  }
-  if (item.error) return <div className="container narrow"><PageTitle>{t('page.news_item')}</PageTitle><ErrorState error={item.error} retry={item.reload} /></div>;
-  if (!item.data) return <div className="container narrow"><Loading height={400} /></div>;
+  const gate = detailGate(valid, item, {
+    title: t('page.news_item'), notFound: t('news.not_found'), notFoundText: t('news.not_found_text'), icon: 'news', testId: 'news-not-found',
+    back: <a className="btn" href={href('/news')}>{t('news.all')}</a>,
+  });
+  if (gate || !item.data) return gate;
   const n = item.data;
   return (
     <article className="container narrow news-item" data-testid="news-item">

@@ -3,9 +3,10 @@ import { useApi, type Benefits, type Passport } from '../api';
 import { QrCode } from '../components/Qr';
 import { SourceLine } from '../components/Source';
 import { Gallery } from '../components/List';
-import { EmptyState, ErrorState, Icon, Loading, PageTitle } from '../components/ui';
+import { Icon, Loading, PageTitle } from '../components/ui';
 import { fmtCoord, fmtDate, fmtDecimal, fmtInt } from '../format';
 import { hasKey, LANGS, pick, useI18n, type T } from '../i18n';
+import { detailGate } from '../components/DetailGate';
 import { href } from '../router';
 
 const PointMap = lazy(() => import('../map/PointMap'));
@@ -20,18 +21,11 @@ export default function TreePassport({ params }: { params: Record<string, string
   const valid = /^\d{1,15}$/.test(id);
   const p = useApi<Passport>(valid ? `/public/plantings/${id}` : null);
 
-  if (!valid || p.error?.status === 404) {
-    return (
-      <div className="container narrow">
-        <PageTitle>{t('page.tree')}</PageTitle>
-        <EmptyState title={t('tree.not_found')} text={t('tree.not_found_text')} icon="tree" testId="tree-not-found">
-          <p><a className="btn primary" href={href('/map')}>{t('page.map')}</a></p>
-        </EmptyState>
-      </div>
-    );
-  }
-  if (p.error) return <div className="container narrow"><PageTitle>{t('page.tree')}</PageTitle><ErrorState error={p.error} retry={p.reload} /></div>;
-  if (!p.data) return <div className="container narrow"><Loading height={400} /></div>;
+  const gate = detailGate(valid, p, {
+    title: t('page.tree'), notFound: t('tree.not_found'), notFoundText: t('tree.not_found_text'), icon: 'tree', testId: 'tree-not-found',
+    back: <a className="btn primary" href={href('/map')}>{t('page.map')}</a>,
+  });
+  if (gate || !p.data) return gate;
 
   const d = p.data;
   const none = <span className="muted">{t('tree.not_specified')}</span>;

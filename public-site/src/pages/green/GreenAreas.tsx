@@ -5,6 +5,7 @@ import { Found, Gallery, Pager, pageOf, useEnum } from '../../components/List';
 import { EmptyState, ErrorState, Icon, Loading, PageTitle } from '../../components/ui';
 import { fmtDate, fmtDecimal, fmtInt } from '../../format';
 import { useI18n } from '../../i18n';
+import { detailGate } from '../../components/DetailGate';
 import { href } from '../../router';
 import { Paragraphs } from '../News';
 
@@ -81,18 +82,11 @@ function GreenAreaItem({ id }: { id: string }) {
   const enumOf = useEnum();
   const valid = /^\d{1,15}$/.test(id);
   const item = useLangApi<GreenArea>(valid ? `/public/entities/green-areas/${id}` : null);
-  if (!valid || item.error?.status === 404) {
-    return (
-      <div className="container narrow">
-        <PageTitle>{t('page.green_area')}</PageTitle>
-        <EmptyState title={t('list.not_found')} icon="leaf" testId="not-found">
-          <p><a className="btn" href={href('/green-area-garden-park')}>{t('green.all')}</a></p>
-        </EmptyState>
-      </div>
-    );
-  }
-  if (item.error) return <div className="container narrow"><PageTitle>{t('page.green_area')}</PageTitle><ErrorState error={item.error} retry={item.reload} /></div>;
-  if (!item.data) return <div className="container narrow"><Loading height={400} /></div>;
+  const gate = detailGate(valid, item, {
+    title: t('page.green_area'), notFound: t('list.not_found'), icon: 'leaf', testId: 'not-found',
+    back: <a className="btn" href={href('/green-area-garden-park')}>{t('green.all')}</a>,
+  });
+  if (gate || !item.data) return gate;
   const g = item.data;
   const none = <span className="muted">{t('tree.not_specified')}</span>;
   const rows: [string, React.ReactNode][] = [

@@ -5,6 +5,7 @@ import { Found, Pager, pageOf, useEnum } from '../../components/List';
 import { EmptyState, ErrorState, Icon, Loading, PageTitle } from '../../components/ui';
 import { fmtDecimal, fmtInt, fmtPercent } from '../../format';
 import { pick, useI18n } from '../../i18n';
+import { detailGate } from '../../components/DetailGate';
 import { href, navigate } from '../../router';
 import { Paragraphs } from '../News';
 
@@ -89,18 +90,11 @@ function ResidentAreaItem({ id }: { id: string }) {
   const valid = /^\d{1,15}$/.test(id);
   const item = useLangApi<ResidentArea>(valid ? `/public/entities/resident-planting-areas/${id}` : null);
   const species = useApi<Species[]>('/public/species');
-  if (!valid || item.error?.status === 404) {
-    return (
-      <div className="container narrow">
-        <PageTitle>{t('page.resident_area')}</PageTitle>
-        <EmptyState title={t('list.not_found')} icon="pin" testId="not-found">
-          <p><a className="btn" href={href('/resident-planting-areas')}>{t('rpa.all')}</a></p>
-        </EmptyState>
-      </div>
-    );
-  }
-  if (item.error) return <div className="container narrow"><PageTitle>{t('page.resident_area')}</PageTitle><ErrorState error={item.error} retry={item.reload} /></div>;
-  if (!item.data) return <div className="container narrow"><Loading height={400} /></div>;
+  const gate = detailGate(valid, item, {
+    title: t('page.resident_area'), notFound: t('list.not_found'), icon: 'pin', testId: 'not-found',
+    back: <a className="btn" href={href('/resident-planting-areas')}>{t('rpa.all')}</a>,
+  });
+  if (gate || !item.data) return gate;
   const a = item.data;
   const none = <span className="muted">{t('tree.not_specified')}</span>;
   const free = a.capacity != null ? Math.max(0, a.capacity - (a.planted ?? 0)) : null;
