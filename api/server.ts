@@ -36,7 +36,7 @@ export async function startServer(opts: StartOptions = {}): Promise<Running> {
     if (done.length) log(`Migrated: ${done.join(', ')}`);
   }
   if (opts.seed) await seed(db.knex, model, { adminPassword: process.env.ECOFOND_ADMIN_PASSWORD, demo: opts.demo, log });
-  const app: Koa = createApp({ knex: db.knex, model, statics: staticSites() });
+  const app: Koa = createApp({ knex: db.knex, model, statics: staticSites(db.knex) });
   const port = opts.port ?? Number(process.env.PORT || 8080);
   const host = opts.host ?? process.env.HOST ?? '0.0.0.0';
   const server = await new Promise<Server>((resolve, reject) => {

@@ -8,7 +8,7 @@ import { seedDemo } from './demo.ts';
 import { latinToCyrillic } from '../api/i18n/transliterate.ts';
 import { translate } from '../api/meta/captions.ts';
 import { LANGS } from '../api/meta/types.ts';
-import { CONFIG_DEFAULTS } from '../api/auth/config.ts';
+import { CONFIG_DEFAULTS, SITE_SETTINGS, type SiteSettingKey } from '../api/auth/config.ts';
 import { refreshSpeciesBenefits } from '../api/hooks/species-benefits.ts';
 
 const data = (file: string) => JSON.parse(readFileSync(new URL(`./data/${file}`, import.meta.url), 'utf8'));
@@ -131,4 +131,18 @@ async function seedAccessBooks(knex: Knex, model: MetaModel, log: (s: string) =>
   await fillIfEmpty(knex, model, 'app-configs', Object.entries(CONFIG_DEFAULTS).map(([key, value]) => ({
     key, value: String(value), group_id: groups.get(key.split('.')[0]) ?? null,
   })), log);
+  // the public site's settings, empty until the fund sets them (the environment's values apply till then)
+  if (!(await knex('app_configs_groups').where({ code: 'site' }).first('id'))) {
+    await knex('app_configs_groups').insert({ code: 'site', name: JSON.stringify({ uz: 'Ommaviy sayt', uk: 'Оммавий сайт', ru: 'Публичный сайт' }) });
+  }
+  const site = (await knex('app_configs_groups').where({ code: 'site' }).first('id')).id;
+  const descriptions: Record<SiteSettingKey, [string, string]> = {
+    'site.hotline': ['Ishonch telefoni raqami (saytning pastida va «Aloqa» sahifasida)', 'Номер горячей линии (внизу сайта и на странице контактов)'],
+    'site.email': ['Aloqa uchun elektron pochta', 'Электронная почта для связи'],
+    'site.map_tiles': ['Xarita asosining manzili ({z}/{x}/{y}); boʻsh — OpenStreetMap', 'Адрес подложки карты ({z}/{x}/{y}); пусто — OpenStreetMap'],
+  };
+  for (const key of Object.keys(SITE_SETTINGS) as SiteSettingKey[]) {
+    const [uz, ru] = descriptions[key];
+    await knex('app_configs').insert({ key, value: '', group_id: site, description: JSON.stringify({ uz, uk: latinToCyrillic(uz), ru }) }).onConflict('key').ignore();
+  }
 }

@@ -20,14 +20,36 @@ export type ConfigKey = keyof typeof CONFIG_DEFAULTS;
 const TTL_MS = 5000;
 const cache = new WeakMap<Knex, { at: number; values: Map<string, string> }>();
 
-export async function configNumber(knex: Knex, key: ConfigKey): Promise<number> {
+async function values(knex: Knex): Promise<Map<string, string>> {
   let c = cache.get(knex);
   if (!c || Date.now() - c.at > TTL_MS) {
     const rows = await knex('app_configs').select('key', 'value').catch(() => [] as { key: string; value: string }[]);
     c = { at: Date.now(), values: new Map(rows.map((r: { key: string; value: string }) => [r.key, r.value])) };
     cache.set(knex, c);
   }
-  const raw = c.values.get(key);
+  return c.values;
+}
+
+/**
+ * Settings of the public site (contacts, map tiles), as text: the settings screen's value, else
+ * the environment variable named here, else unset (the site then shows its own default).
+ */
+export const SITE_SETTINGS = {
+  'site.hotline': 'ECOFOND_HOTLINE',
+  'site.email': 'ECOFOND_CONTACT_EMAIL',
+  'site.map_tiles': 'ECOFOND_MAP_TILES',
+} as const;
+export type SiteSettingKey = keyof typeof SITE_SETTINGS;
+
+export async function configText(knex: Knex, key: SiteSettingKey): Promise<string | undefined> {
+  const raw = (await values(knex)).get(key)?.trim();
+  if (raw) return raw;
+  const env = process.env[SITE_SETTINGS[key]]?.trim();
+  return env || undefined;
+}
+
+export async function configNumber(knex: Knex, key: ConfigKey): Promise<number> {
+  const raw = (await values(knex)).get(key);
   const n = raw === undefined ? NaN : Number(raw);
   return Number.isFinite(n) && n >= 0 ? n : CONFIG_DEFAULTS[key];
 }
