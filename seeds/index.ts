@@ -140,6 +140,7 @@ async function seedAccessBooks(knex: Knex, model: MetaModel, log: (s: string) =>
     'site.hotline': ['Ishonch telefoni raqami (saytning pastida va «Aloqa» sahifasida)', 'Номер горячей линии (внизу сайта и на странице контактов)'],
     'site.email': ['Aloqa uchun elektron pochta', 'Электронная почта для связи'],
     'site.map_tiles': ['Xarita asosining manzili ({z}/{x}/{y}); boʻsh — OpenStreetMap', 'Адрес подложки карты ({z}/{x}/{y}); пусто — OpenStreetMap'],
+    'esign.eimzo_api_key': ['Ushbu domen uchun E-IMZO API kaliti (dastur ishlab chiqaruvchisidan)', 'API-ключ E-IMZO для этого домена (выдаёт разработчик программы)'],
   };
   for (const key of Object.keys(SITE_SETTINGS) as SiteSettingKey[]) {
     const [uz, ru] = descriptions[key];

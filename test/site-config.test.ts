@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, type TestApi } from './support/api.ts';
-import { withSiteConfig } from '../api/http/static.ts';
+import { ADMIN_SETTINGS, withSiteConfig } from '../api/http/static.ts';
 import { clearConfigCache } from '../api/auth/config.ts';
 
 /** The public site's settings (hotline, e-mail, map tiles) reach its page from the settings screen or the environment. */
@@ -18,6 +18,7 @@ describe('the public site settings', () => {
   it('are seeded empty, so the page is served as built', async () => {
     const keys = await api.db.knex('app_configs').whereLike('key', 'site.%').orderBy('key').pluck('key');
     expect(keys).toEqual(['site.email', 'site.hotline', 'site.map_tiles']);
+    expect(await api.db.knex('app_configs').where({ key: 'esign.eimzo_api_key' }).first('value')).toEqual({ value: '' });
     clearConfigCache(api.db.knex);
     expect(await withSiteConfig(api.db.knex, PAGE)).toBe(PAGE);
   });
@@ -33,5 +34,9 @@ describe('the public site settings', () => {
     expect(configOf(html)).toEqual({
       hotline: '+998 71 207-00-00', email: 'x</script><script>alert(1)</script>@fond.uz', mapTiles: 'https://tiles.example.uz/{z}/{x}/{y}.png',
     });
+    // the back-office's page gets the tiles and this domain's E-IMZO key, not the contacts
+    await api.db.knex('app_configs').where({ key: 'esign.eimzo_api_key' }).update({ value: 'ABC123' });
+    clearConfigCache(api.db.knex);
+    expect(configOf(await withSiteConfig(api.db.knex, PAGE, ADMIN_SETTINGS))).toEqual({ mapTiles: 'https://tiles.example.uz/{z}/{x}/{y}.png', eimzoKey: 'ABC123' });
   });
 });

@@ -31,13 +31,14 @@ async function values(knex: Knex): Promise<Map<string, string>> {
 }
 
 /**
- * Settings of the public site (contacts, map tiles), as text: the settings screen's value, else
+ * Settings the sites read (contacts, map tiles, the E-IMZO key of this domain), as text: the settings screen's value, else
  * the environment variable named here, else unset (the site then shows its own default).
  */
 export const SITE_SETTINGS = {
   'site.hotline': 'ECOFOND_HOTLINE',
   'site.email': 'ECOFOND_CONTACT_EMAIL',
   'site.map_tiles': 'ECOFOND_MAP_TILES',
+  'esign.eimzo_api_key': 'ECOFOND_EIMZO_API_KEY',
 } as const;
 export type SiteSettingKey = keyof typeof SITE_SETTINGS;
 

@@ -1,6 +1,6 @@
 import type Koa from 'koa';
 import type { Knex } from 'knex';
-import { configText } from '../auth/config.ts';
+import { configText, type SiteSettingKey } from '../auth/config.ts';
 import { existsSync, readFileSync, statSync, createReadStream } from 'node:fs';
 import { extname, join, normalize, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,14 +33,18 @@ export function serveSite(prefix: string, dir: string, page?: (html: string) => 
   };
 }
 
+/** What each site's page is given: the public site's contacts and tiles; the back-office's tiles and E-IMZO key. */
+export const PUBLIC_SETTINGS = [['site.hotline', 'hotline'], ['site.email', 'email'], ['site.map_tiles', 'mapTiles']] as const;
+export const ADMIN_SETTINGS = [['site.map_tiles', 'mapTiles'], ['esign.eimzo_api_key', 'eimzoKey']] as const;
+
 /**
- * The public site's page with its settings (hotline, e-mail, map tiles from the settings screen or
+ * A site's page with its settings (hotline, e-mail, map tiles from the settings screen or
  * the environment) as `window.__ECOFOND_CONFIG__`, read by the site before it starts; unset ones
  * are left out, so the site's own defaults apply. `<` is escaped, so a value cannot end the script.
  */
-export async function withSiteConfig(knex: Knex, html: string): Promise<string> {
+export async function withSiteConfig(knex: Knex, html: string, settings: readonly (readonly [SiteSettingKey, string])[] = PUBLIC_SETTINGS): Promise<string> {
   const config: Record<string, string> = {};
-  for (const [key, name] of [['site.hotline', 'hotline'], ['site.email', 'email'], ['site.map_tiles', 'mapTiles']] as const) {
+  for (const [key, name] of settings) {
     const v = await configText(knex, key);
     if (v !== undefined) config[name] = v;
   }
@@ -55,7 +59,7 @@ export function staticSites(knex?: Knex): Koa.Middleware[] {
   const sites: Koa.Middleware[] = [];
   const admin = join(ROOT, 'admin', 'dist');
   const pub = join(ROOT, 'public-site', 'dist');
-  if (existsSync(admin)) sites.push(serveSite('/admin/', admin));
+  if (existsSync(admin)) sites.push(serveSite('/admin/', admin, knex ? (html) => withSiteConfig(knex, html, ADMIN_SETTINGS) : undefined));
   if (existsSync(pub)) sites.push(serveSite('/', pub, knex ? (html) => withSiteConfig(knex, html) : undefined));
   else sites.push(async (ctx, next) => {
     if (ctx.path !== '/') return next();

@@ -18,7 +18,8 @@ const CALL_TIMEOUT = 8000;
 
 /**
  * Keys E-IMZO's vendor publishes for local development; a deployment registers its domain with
- * the vendor and adds its key here (the program refuses sites without one).
+ * the vendor and sets its key in the esign.eimzo_api_key setting (the program refuses sites
+ * without one).
  */
 export const API_KEYS: Record<string, string> = {
   localhost: '96D0C1491615C82B9A54D9989779DF825B690748224C2B04F500F370D51827CE2644D8D4A82C18184D73AB8530BB8ED537269603F61DB0D03D2104ABF789970B',
@@ -101,7 +102,9 @@ export async function eimzoKeys(call: typeof callEimzo = callEimzo): Promise<Eim
   const minor = Number(v.minor);
   if (!v.success || !Number.isFinite(major) || !versionOk(major, minor)) throw new ESignFailure('esign.program_missing', `version ${String(v.major)}.${String(v.minor)}`);
   const host = typeof location === 'undefined' ? 'localhost' : location.hostname;
-  const key = API_KEYS[host];
+  // a deployment's key comes from the esign.eimzo_api_key setting (written into the page), else the vendor's development keys
+  const configured = typeof window === 'undefined' ? undefined : window.__ECOFOND_CONFIG__?.eimzoKey;
+  const key = configured || API_KEYS[host];
   if (key) {
     const k = await call({ name: 'apikey', arguments: [host, key] });
     if (!k.success) throw failed(k, 'esign.app_not_found');

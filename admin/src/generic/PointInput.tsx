@@ -3,9 +3,8 @@ import { Box, Button, FormHelperText, TextField, Typography } from '@mui/materia
 import { Labeled, useInput, useTranslate } from 'react-admin';
 import OlMap from 'ol/Map';
 import View from 'ol/View';
-import TileLayer from 'ol/layer/Tile';
 import VectorLayer from 'ol/layer/Vector';
-import OSM from 'ol/source/OSM';
+import { baseLayer } from './baseLayer';
 import VectorSource from 'ol/source/Vector';
 import Feature from 'ol/Feature';
 import Point from 'ol/geom/Point';
@@ -43,7 +42,7 @@ export default function PointInput({ source, label, required }: { source: string
     const m = new OlMap({
       target: el.current,
       layers: [
-        new TileLayer({ source: new OSM() }),
+        baseLayer(),
         new VectorLayer({
           source: vector,
           style: new Style({ image: new Circle({ radius: 7, fill: new Fill({ color: '#2e7d32' }), stroke: new Stroke({ color: '#fff', width: 2 }) }) }),

@@ -3,9 +3,8 @@ import { Box, Button, FormHelperText, TextField, Typography } from '@mui/materia
 import { Labeled, useInput, useTranslate, ValidationError } from 'react-admin';
 import OlMap from 'ol/Map';
 import View from 'ol/View';
-import TileLayer from 'ol/layer/Tile';
 import VectorLayer from 'ol/layer/Vector';
-import OSM from 'ol/source/OSM';
+import { baseLayer } from './baseLayer';
 import VectorSource from 'ol/source/Vector';
 import Feature from 'ol/Feature';
 import Polygon from 'ol/geom/Polygon';
@@ -121,7 +120,7 @@ function fit(map: OlMap | null, g: Polygon) {
 function baseMap(target: HTMLElement, source: VectorSource): OlMap {
   return new OlMap({
     target,
-    layers: [new TileLayer({ source: new OSM() }), new VectorLayer({ source, style: STYLES })],
+    layers: [baseLayer(), new VectorLayer({ source, style: STYLES })],
     view: new View({ center: fromLonLat(CENTRE), zoom: 10 }),
   });
 }
