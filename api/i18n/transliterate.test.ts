@@ -20,6 +20,12 @@ describe('Uzbek Latin → Cyrillic', () => {
     expect(latinToCyrillic('Tsiyalash')).toBe('Циялаш');
   });
 
+  it('keeps the soft sign of loanwords', () => {
+    expect(latinToCyrillic('Parolni kiriting, filtr, Modullar, kalkulyator, Profil')).toBe('Парольни киритинг, фильтр, Модульлар, калькулятор, Профиль');
+    expect(latinToCyrillic('aparol')).toBe('апарол');
+    expect(latinToCyrillic('Kalit paroli, filtri')).toBe('Калит пароли, фильтри');
+  });
+
   it('keeps placeholders as they are', () => {
     expect(latinToCyrillic('{0} raqamli qator, %{count} ta, {name}')).toBe('{0} рақамли қатор, %{count} та, {name}');
   });

@@ -63,7 +63,22 @@ function word(w: string): string {
   return out;
 }
 
+/**
+ * Russian loanwords keep their soft sign in Uzbek Cyrillic, which the Latin alphabet does not
+ * write (parol → пароль, filtr → фильтр): the stems the captions use, at the start of a word and
+ * a final soft sign not before a vowel (paroli → пароли, as автомобили; but filtri → фильтри).
+ */
+const SOFT_SIGN_STEMS: [RegExp, string][] = [
+  ['парол', 'пароль'], ['филтр', 'фильтр'], ['модул', 'модуль'], ['калкулятор', 'калькулятор'], ['профил', 'профиль'],
+].map(([plain, soft]) => [new RegExp(`(?<![\\p{L}])(${plain})${soft.endsWith('ь') ? '(?![аеёиоуэюяўы])' : ''}`, 'giu'), soft]);
+
+function softSigns(s: string): string {
+  let out = s;
+  for (const [re, soft] of SOFT_SIGN_STEMS) out = out.replace(re, (m: string) => (m[0] === m[0].toUpperCase() ? soft[0].toUpperCase() + soft.slice(1) : soft));
+  return out;
+}
+
 export function latinToCyrillic(text: string): string {
   // keep placeholders and tags; transliterate the rest
-  return text.split(/(%?\{[^}]*\}|<[^>]*>)/g).map((part, i) => (i % 2 ? part : word(part))).join('');
+  return text.split(/(%?\{[^}]*\}|<[^>]*>)/g).map((part, i) => (i % 2 ? part : softSigns(word(part)))).join('');
 }
