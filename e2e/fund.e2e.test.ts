@@ -1,10 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { api, expectNoRawKeys, launch, login, newContext, shot, watch, type PageProblems } from './support';
+import { adminSession, type AdminSession, api, expectNoRawKeys, type PageProblems, shot } from './support';
 
 /**
  * The fund's screens: a bank statement imported into a payment stack from an .xlsx (refused with
@@ -27,8 +25,7 @@ const dmy = (iso: string) => iso.split('-').reverse().join('.');
 interface Subject { id: number; inn: string; name: string }
 interface Payment { id: number; number: string; status: string; subject_id: number | null; amount: string; splits: { income_code: string; budget: string; fund: string; organisation: string }[] }
 
-let browser: Browser;
-let ctx: BrowserContext;
+let session: AdminSession;
 let page: Page;
 let problems: PageProblems;
 let dir: string;
@@ -46,12 +43,8 @@ async function xlsx(name: string, data: unknown[][]): Promise<string> {
 }
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'ecofond-fund-'));
-  browser = await launch();
-  ctx = await newContext(browser, baseUrl);
-  page = await ctx.newPage();
-  problems = watch(page);
-  await login(page, baseUrl, 'admin', 'ecofond-demo');
+  session = await adminSession(baseUrl, 'fund');
+  ({ page, problems, dir } = session);
   // what the test needs, made through the API as the administrator
   const [region] = await api<{ id: number }[]>(page, '/api/ecofund-sprav/regions?range=[0,0]');
   const [category] = await api<{ id: number }[]>(page, '/api/ecofund-sprav/subject-categories?range=[0,0]');
@@ -61,8 +54,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await browser?.close();
-  rmSync(dir, { recursive: true, force: true });
+  await session?.close();
 });
 
 describe('payment stacks, payments and a subject\'s balance', () => {

@@ -1,9 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { api, expectNoRawKeys, launch, login, newContext, watch, type PageProblems } from './support';
+import { adminSession, type AdminSession, api, expectNoRawKeys, type PageProblems } from './support';
 
 /**
  * The greening reports and the tree passport in the back-office: a report's chart, table and
@@ -21,8 +20,7 @@ const year = Number(today.slice(0, 4));
 const uid = `${Date.now() % 100000}`.padStart(5, '0');
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
-let browser: Browser;
-let ctx: BrowserContext;
+let session: AdminSession;
 let page: Page;
 let problems: PageProblems;
 let dir: string;
@@ -49,12 +47,8 @@ async function openReport(path: string) {
 }
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'ecofond-plantings-'));
-  browser = await launch();
-  ctx = await newContext(browser, baseUrl);
-  page = await ctx.newPage();
-  problems = watch(page);
-  await login(page, baseUrl, 'admin', 'ecofond-demo');
+  session = await adminSession(baseUrl, 'plantings');
+  ({ page, problems, dir } = session);
   meta = await api<Meta>(page, '/api/meta');
 
   // an organisation with a plan for this year in a region, and a planting of its own there
@@ -76,8 +70,7 @@ beforeAll(async () => {
 }, 240_000);
 
 afterAll(async () => {
-  await browser?.close();
-  rmSync(dir, { recursive: true, force: true });
+  await session?.close();
 });
 
 describe('a greening report', () => {

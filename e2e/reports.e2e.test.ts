@@ -1,10 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { api, expectNoRawKeys, launch, login, newContext, shot, watch, type PageProblems } from './support';
+import { adminSession, type AdminSession, api, expectNoRawKeys, type PageProblems, shot } from './support';
 
 // the server's test PKI, loaded at run time so that the e2e type check (DOM typings) does not take in the API's sources
 interface TestCert { pem: string; keys: CryptoKeyPair }
@@ -37,8 +36,7 @@ interface Report { id: number; status: string; version: number; signed: boolean;
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 const PDF = '%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n';
 
-let browser: Browser;
-let ctx: BrowserContext;
+let session: AdminSession;
 let page: Page;
 let problems: PageProblems;
 let dir: string;
@@ -46,20 +44,15 @@ let subject: Subject;
 let report: Report;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'ecofond-reports-'));
-  browser = await launch();
-  ctx = await newContext(browser, baseUrl);
-  page = await ctx.newPage();
-  problems = watch(page);
-  await login(page, baseUrl, 'admin', 'ecofond-demo');
+  session = await adminSession(baseUrl, 'reports');
+  ({ page, problems, dir } = session);
   const [region] = await api<{ id: number }[]>(page, '/api/ecofund-sprav/regions?range=[0,0]');
   const [category] = await api<{ id: number }[]>(page, '/api/ecofund-sprav/subject-categories?range=[0,0]');
   subject = await api<Subject>(page, '/api/ecofund/subject', 'uz', { method: 'POST', body: { inn: `8${uid}001`, name: `“Hisobot ${uid}” AJ`, region_id: region.id, category_id: category.id } });
 });
 
 afterAll(async () => {
-  await browser?.close();
-  rmSync(dir, { recursive: true, force: true });
+  await session?.close();
 });
 
 async function openReport() {

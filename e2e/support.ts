@@ -1,4 +1,5 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -51,6 +52,25 @@ export async function login(page: Page, baseUrl: string, username: string, passw
   await page.locator('input[name=password]').fill(password);
   await page.locator('button[type=submit]').click();
   await page.getByTestId('page-dashboard').waitFor();
+}
+
+/** A browser signed in to the back-office as the demo administrator, with a scratch folder for downloads and files. */
+export interface AdminSession { browser: Browser; ctx: BrowserContext; page: Page; problems: PageProblems; dir: string; close(): Promise<void> }
+
+export async function adminSession(baseUrl: string, name: string): Promise<AdminSession> {
+  const dir = mkdtempSync(join(tmpdir(), `ecofond-${name}-`));
+  const browser = await launch();
+  const ctx = await newContext(browser, baseUrl);
+  const page = await ctx.newPage();
+  const problems = watch(page);
+  await login(page, baseUrl, 'admin', 'ecofond-demo');
+  return {
+    browser, ctx, page, problems, dir,
+    async close() {
+      await browser.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 /** GET through the API with the page's session (what the back-office itself would send). */

@@ -4,19 +4,8 @@ import type { FieldMeta } from '../api/meta/types.ts';
 import { toColumnValue } from '../api/engine/sql.ts';
 import { latinToCyrillic } from '../api/i18n/transliterate.ts';
 import { todayTashkent } from '../api/meta/today.ts';
+import { random, type Rnd } from './random.ts';
 
-/** A small deterministic generator, so the demo looks the same on every machine. */
-function random(seed: number) {
-  let s = seed >>> 0;
-  const next = () => { s = (s * 1664525 + 1013904223) >>> 0; return s / 2 ** 32; };
-  return {
-    next,
-    int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)),
-    real: (min: number, max: number) => min + next() * (max - min),
-    pick: <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)],
-  };
-}
-type Rnd = ReturnType<typeof random>;
 type Ring = [number, number][];
 type Region = { id: number; soato: string; lng: number; lat: number; city: string; cityRu: string };
 

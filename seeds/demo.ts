@@ -4,17 +4,7 @@ import { formatTiyin, parseTiyin } from '../api/domain/money.ts';
 import { recalculateReport } from '../api/hooks/reports.ts';
 import { todayTashkent } from '../api/meta/today.ts';
 import { seedGreeningDemo } from './demo-greening.ts';
-
-/** A small deterministic generator, so the demo looks the same on every machine. */
-function random(seed: number) {
-  let s = seed >>> 0;
-  const next = () => { s = (s * 1664525 + 1013904223) >>> 0; return s / 2 ** 32; };
-  return {
-    next,
-    int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)),
-    pick: <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)],
-  };
-}
+import { random } from './random.ts';
 
 const NAMES = ['Sement', 'Toʻqimachilik', 'Kimyo', 'Oziq-ovqat', 'Gʻisht', 'Metall', 'Neft', 'Energiya', 'Qurilish', 'Avto', 'Qogʻoz', 'Shisha', 'Paxta', 'Charm', 'Mebel'];
 const FORMS = ['MChJ', 'AJ', 'QK', 'XK', 'DUK'];
