@@ -5,7 +5,7 @@ import type { Lang, MetaModel, ReportMeta } from '../meta/types.ts';
 import type { Principal } from '../auth/ability.ts';
 import type { AppState, AppContext } from './middleware.ts';
 import { forbidden, notFound, validationError } from './errors.ts';
-import { resolveReportParams, type ReportParams } from '../reports/params.ts';
+import { canOpenReport, resolveReportParams, type ReportParams } from '../reports/params.ts';
 import { runReport } from '../reports/run.ts';
 import { reportXlsx } from '../reports/export.ts';
 import { refTable, sortExpression } from '../engine/sql.ts';
@@ -21,8 +21,7 @@ export function reportRoutes(model: MetaModel, knex: Knex, guard: Middleware<App
   const staff = (ctx: AppContext): ReportMeta => {
     const r = model.reports.get(String(ctx.params.name));
     if (!r) throw notFound();
-    const p = ctx.state.principal!;
-    if (r.access === undefined ? !r.public : !p.actions.has(r.access)) throw forbidden();
+    if (!canOpenReport(r, ctx.state.principal!)) throw forbidden();
     return r;
   };
   const pub = (ctx: AppContext): ReportMeta => {

@@ -1,4 +1,5 @@
-import type { EntityMeta, FieldMeta, Lang, MenuSectionMeta, MetaModel, ReportMeta } from './types.ts';
+import type { EntityMeta, FieldMeta, Lang, MenuSectionMeta, MetaModel } from './types.ts';
+import { canOpenReport, forcedParams } from '../reports/params.ts';
 import { fieldCaption, filterMeta } from './load.ts';
 import { allows, OPERATIONS, type Principal } from '../auth/ability.ts';
 import { FORMATS } from './formats.ts';
@@ -27,22 +28,18 @@ export function clientMeta(model: MetaModel, p: Principal, lang: Lang) {
 /** The reports the caller may open: parameters, columns, chart and drill-down, without the query. */
 export function reportsFor(model: MetaModel, p: Principal) {
   return [...model.reports.values()]
-    .filter((r) => (r.access !== undefined ? p.actions.has(r.access) : !!r.public))
-    .map(({ query: _q, file: _f, ...r }) => ({
-      ...r,
-      params: Object.fromEntries(Object.entries(r.params).map(([name, prm]) => [name, { ...prm, caption: prm.caption ?? `report.${name}`, ...fixedFor(r, name, p) }])),
-      columns: r.columns.map((c) => ({ ...c, caption: c.caption ?? `report.${c.name}` })),
-    }));
-}
-
-/** A parameter the caller's own region, branch or subject fills (the server forces it): `fixed` is that value. */
-function fixedFor(r: Pick<ReportMeta, 'scope'>, name: string, p: Principal): { fixed?: number } {
-  for (const [kind, param] of Object.entries(r.scope ?? {})) {
-    if (param !== name) continue;
-    const own = kind === 'region' ? p.region_id : kind === 'branch' ? p.branch_id : p.subject_id;
-    if (own !== null && own !== undefined) return { fixed: own };
-  }
-  return {};
+    .filter((r) => canOpenReport(r, p))
+    .map(({ query: _q, file: _f, ...r }) => {
+      // a parameter the server fills from the caller's own region (or branch, subject) is marked fixed
+      const forced = forcedParams(r, p);
+      return {
+        ...r,
+        params: Object.fromEntries(Object.entries(r.params).map(([name, prm]) => [name, {
+          ...prm, caption: prm.caption ?? `report.${name}`, ...(name in forced ? { fixed: forced[name] } : {}),
+        }])),
+        columns: r.columns.map((c) => ({ ...c, caption: c.caption ?? `report.${c.name}` })),
+      };
+    });
 }
 
 function fieldForClient(name: string, f: FieldMeta): Record<string, unknown> {

@@ -28,12 +28,24 @@ export function resolveReportParams(
     params[name] = parsed.value;
   }
   if (principal) {
-    for (const [kind, param] of Object.entries(r.scope ?? {}) as [keyof NonNullable<ReportMeta['scope']>, string][]) {
-      const own = kind === 'region' ? principal.region_id : kind === 'branch' ? principal.branch_id : principal.subject_id;
-      if (own !== null && own !== undefined) { params[param] = own; delete errors[param]; }
-    }
+    for (const [param, own] of Object.entries(forcedParams(r, principal))) { params[param] = own; delete errors[param]; }
   }
   return { params, errors: Object.keys(errors).length ? errors : null };
+}
+
+/** Staff open a report with its action id; a report without one is open to everyone signed in only if it is public. */
+export function canOpenReport(r: Pick<ReportMeta, 'access' | 'public'>, p: Pick<Principal, 'actions'>): boolean {
+  return r.access !== undefined ? p.actions.has(r.access) : !!r.public;
+}
+
+/** The parameters a scoped user's own region, branch or subject fills, whatever they ask for. */
+export function forcedParams(r: Pick<ReportMeta, 'scope'>, p: Principal): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [kind, param] of Object.entries(r.scope ?? {}) as [keyof NonNullable<ReportMeta['scope']>, string][]) {
+    const own = kind === 'region' ? p.region_id : kind === 'branch' ? p.branch_id : p.subject_id;
+    if (own !== null && own !== undefined) out[param] = own;
+  }
+  return out;
 }
 
 function first(v: unknown): unknown {
