@@ -9,6 +9,7 @@ import { columnSelect, q, refTable, sortExpression } from '../engine/sql.ts';
 import { filterMeta, SYSTEM_REFS } from '../meta/load.ts';
 import { translate } from '../meta/captions.ts';
 import { sendResource } from './resource-routes.ts';
+import { parseBbox } from '../map/grid.ts';
 
 /** A map layer answers at most this many features a viewport (zoom in for the rest). */
 export const MAX_LAYER_FEATURES = 2000;
@@ -76,8 +77,8 @@ export function publicEntityRoutes(model: MetaModel, knex: Knex): Router<AppStat
     const e = exposed(ctx);
     const map = e.public!.map;
     if (!map) throw notFound();
-    const bbox = String(ctx.query.bbox ?? '').split(',').map(Number);
-    if (bbox.length !== 4 || bbox.some((n) => !Number.isFinite(n)) || bbox[0] > bbox[2] || bbox[1] > bbox[3]) throw badRequest('errors.bad_param', { name: 'bbox' });
+    const bbox = parseBbox(ctx.query.bbox);
+    if (!bbox) throw badRequest('errors.bad_param', { name: 'bbox' });
     const box = knex.raw('box(point(?, ?), point(?, ?))', bbox);
     const qb = visible(knex, e).where((w) => {
       if (map.point) w.orWhereRaw(`t.${q(map.point)} <@ ?`, [box]);

@@ -5,7 +5,7 @@ import type { AppState, AppContext } from './middleware.ts';
 import { ApiError, badRequest, notFound, validationError } from './errors.ts';
 import { compilePayloadValidator } from '../engine/payload-schema.ts';
 import { normalisePayload } from '../engine/repository.ts';
-import { layerForZoom, cellSize } from '../map/grid.ts';
+import { layerForZoom, cellSize, parseBbox } from '../map/grid.ts';
 import { RateLimiter } from './rate-limit.ts';
 import { currentYearTashkent } from '../meta/today.ts';
 import { sendResource, storeUpload } from './resource-routes.ts';
@@ -81,9 +81,9 @@ export function publicRoutes(model: MetaModel, knex: Knex): Router<AppState> {
    * from the aggregates or an index, never a scan of the registry.
    */
   router.get('/map/plantings', async (ctx) => {
-    const bbox = String(ctx.query.bbox ?? '').split(',').map(Number);
+    const bbox = parseBbox(ctx.query.bbox);
     const zoom = Number(ctx.query.zoom);
-    if (bbox.length !== 4 || bbox.some((n) => !Number.isFinite(n)) || bbox[0] > bbox[2] || bbox[1] > bbox[3]) throw badRequest('errors.bad_param', { name: 'bbox' });
+    if (!bbox) throw badRequest('errors.bad_param', { name: 'bbox' });
     if (!Number.isFinite(zoom) || zoom < 0 || zoom > 22) throw badRequest('errors.bad_param', { name: 'zoom' });
     const [minLng, minLat, maxLng, maxLat] = bbox;
     const { layer, level } = layerForZoom(zoom);

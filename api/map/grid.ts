@@ -28,3 +28,10 @@ export function cellSize(level: number): number {
 
 /** SQL VALUES list of the levels, for the triggers. */
 export const LEVELS_SQL = GRID_LEVELS.map((l) => `(${l.level}, ${l.size})`).join(', ');
+
+/** A viewport `minLng,minLat,maxLng,maxLat` from a query; null unless four finite numbers in order. */
+export function parseBbox(raw: unknown): [number, number, number, number] | null {
+  const b = String(raw ?? '').split(',').map(Number);
+  if (b.length !== 4 || b.some((n) => !Number.isFinite(n)) || b[0] > b[2] || b[1] > b[3]) return null;
+  return b as [number, number, number, number];
+}
