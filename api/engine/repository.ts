@@ -3,13 +3,12 @@ import type { EntityMeta, FieldMeta, Lang, MetaModel } from '../meta/types.ts';
 import type { Principal, EntityAbility, Operation } from '../auth/ability.ts';
 import { applyAbility, canOnRow, entityAbility } from '../auth/ability.ts';
 import { ApiError, forbidden, notFound, validationError, type FieldError } from '../http/errors.ts';
-import { q, refTable, searchExpression, selectColumns, sortExpression, toColumnValue, columnSelect } from './sql.ts';
+import { refTable, selectColumns, sortExpression, toColumnValue, columnSelect } from './sql.ts';
 import type { ListParams } from './list-params.ts';
 import { compilePayloadValidator, writableFields, type PayloadValidator } from './payload-schema.ts';
-import { normaliseFormatted } from '../meta/formats.ts';
 import { translateDbError } from './db-errors.ts';
-import { isIsoDate } from '../meta/today.ts';
-import { badRequest } from '../http/errors.ts';
+import { normalisePayload } from './normalise.ts';
+import { applyFilter } from './filters.ts';
 import { hashPassword } from '../auth/password.ts';
 import { HOOKS } from '../hooks/index.ts';
 
@@ -314,56 +313,6 @@ export class Repository {
   }
 }
 
-/** Trims strings, turns '' into null for optional fields, strips typing masks from formatted values and opens closed polygon rings. */
-export function normalisePayload(e: EntityMeta, payload: Record<string, unknown>): Record<string, unknown> {
-  if (!payload || typeof payload !== 'object' || Array.isArray(payload)) throw badRequest('errors.bad_body');
-  const out: Record<string, unknown> = {};
-  for (const [name, f] of Object.entries(e.fields)) {
-    if (!(name in payload)) continue;
-    const v = normaliseValue(f, payload[name]);
-    if (v !== undefined) out[name] = v;
-  }
-  return out;
-}
-
-function normaliseValue(f: FieldMeta, v: unknown): unknown {
-  if (f.type === 'children' && Array.isArray(v)) {
-    return v.map((row) => {
-      if (!row || typeof row !== 'object') return row;
-      const out: Record<string, unknown> = {};
-      for (const [cn, cf] of Object.entries(f.fields ?? {})) if (cn in (row as object)) out[cn] = normaliseValue(cf, (row as Record<string, unknown>)[cn]);
-      return out;
-    });
-  }
-  if (f.type === 'password') return typeof v === 'string' && v !== '' ? v : undefined;
-  if (f.type === 'polygon' && Array.isArray(v)) return openRing(v);
-  if (typeof v === 'string') {
-    let s = normaliseFormatted(f.format, f.type === 'text' ? v : v.trim());
-    if (s === '' && f.type !== 'string' && f.type !== 'text') return null;
-    if (s === '' && !f.required) return null;
-    if ((f.type === 'ref' || f.type === 'file' || f.type === 'image' || f.type === 'integer') && /^-?\d+$/.test(s as string)) s = Number(s);
-    if (f.type === 'datetime' && typeof s === 'string' && isIsoDate(s)) s = `${s}T00:00:00+05:00`;
-    return s;
-  }
-  if (f.type === 'text3' && v && typeof v === 'object') {
-    const t = v as Record<string, unknown>;
-    const out: Record<string, unknown> = {};
-    for (const l of ['uz', 'uk', 'ru']) if (l in t) out[l] = typeof t[l] === 'string' ? (t[l] as string).trim() || null : t[l];
-    for (const k of Object.keys(t)) if (!(k in out)) out[k] = t[k];
-    return out;
-  }
-  return v;
-}
-
-/** A ring whose last point repeats its first, as a closed ring is often written, without the repeat. */
-function openRing(ring: unknown[]): unknown[] {
-  if (ring.length < 2) return ring;
-  const first = ring[0];
-  const last = ring[ring.length - 1];
-  const same = Array.isArray(first) && Array.isArray(last) && first.length === last.length && first.every((x, i) => typeof x === 'number' && x === last[i]);
-  return same ? ring.slice(0, -1) : ring;
-}
-
 /** The child-table values of a payload, by field name. */
 function childRows(e: EntityMeta, data: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(e.fields).filter(([n, f]) => f.type === 'children' && !f.readOnly && n in data).map(([n]) => [n, data[n]]));
@@ -377,72 +326,6 @@ function pickWritable(e: EntityMeta, data: Record<string, unknown>, mode: 'creat
     if (name in data) out[name] = data[name];
   }
   return out;
-}
-
-export function applyFilter(qb: Knex.QueryBuilder, e: EntityMeta, f: ListParams['filters'][number]): void {
-  const col = f.column[0];
-  const meta = e.fields[col];
-  const ref = `t.${col}`;
-  const value = (v: unknown) => parseFilterValue(f.name, meta ?? { type: col.endsWith('_at') ? 'datetime' : 'integer' }, v);
-  switch (f.meta.op) {
-    case 'search': {
-      const term = String(Array.isArray(f.value) ? f.value.join(' ') : f.value);
-      const folded = term.toLowerCase().replace(/[ʻʼ’‘`]/g, "'").replace(/\s+/g, ' ').trim();
-      if (!folded) return;
-      const like = `%${folded.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      qb.whereRaw(`${searchExpression(e, f.column, 't')} LIKE ?`, [like]);
-      return;
-    }
-    case 'range':
-      qb.where(ref, f.bound === 'from' ? '>=' : '<=', value(f.value) as Knex.Value);
-      return;
-    case 'bool': {
-      const v = String(f.value);
-      if (v !== 'true' && v !== 'false') throw badRequest('errors.bad_filter', { name: f.name });
-      qb.where(ref, v === 'true');
-      return;
-    }
-    case 'eq': case 'in': {
-      const list = Array.isArray(f.value) ? f.value : f.meta.op === 'in' ? String(f.value).split(',') : [f.value];
-      const values = list.map(value);
-      if (meta?.through) {
-        const { table, key, refKey } = meta.through;
-        qb.whereRaw(`exists (select 1 from ${q(table)} j where j.${q(key)} = ${q('t')}.${q('id')} and j.${q(refKey)} = any(?::bigint[]))`, [values] as unknown as Knex.RawBinding[]);
-      } else if (meta?.type === 'refs') qb.whereRaw(`${q('t')}.${q(col)} && ?::bigint[]`, [values] as unknown as Knex.RawBinding[]);
-      else if (values.length === 1) qb.where(ref, values[0] as Knex.Value);
-      else qb.whereIn(ref, values as Knex.Value[]);
-      return;
-    }
-  }
-}
-
-/** A filter value typed as its column, or a 400 naming the filter. */
-function parseFilterValue(name: string, f: FieldMeta, v: unknown): unknown {
-  const bad = () => badRequest('errors.bad_filter', { name });
-  const s = typeof v === 'number' || typeof v === 'boolean' ? String(v) : v;
-  if (typeof s !== 'string') throw bad();
-  switch (f.type) {
-    case 'integer': case 'ref': case 'refs': case 'file': case 'image':
-      if (!/^-?\d{1,15}$/.test(s)) throw bad();
-      return Number(s);
-    case 'decimal': case 'money':
-      if (!/^-?\d+(\.\d+)?$/.test(s)) throw bad();
-      return s;
-    case 'date':
-      if (!isIsoDate(s.slice(0, 10))) throw bad();
-      return s.slice(0, 10);
-    case 'datetime':
-      if (Number.isNaN(Date.parse(s))) throw bad();
-      return s;
-    case 'boolean':
-      if (s !== 'true' && s !== 'false') throw bad();
-      return s === 'true';
-    case 'enum':
-      if (!f.values!.includes(s)) throw bad();
-      return s;
-    default:
-      return s;
-  }
 }
 
 export function repository(ctx: EngineContext, e: EntityMeta): Repository {

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { ValidateFunction } from 'ajv';
 import type { EntityMeta, WorkflowActionMeta } from '../meta/types.ts';
 import type { Repository } from './repository.ts';
-import { normalisePayload } from './repository.ts';
+import { normalisePayload } from './normalise.ts';
 import { compileSchema, fieldSchema, toFieldErrors } from './payload-schema.ts';
 import { ApiError, badRequest, notFound, validationError } from '../http/errors.ts';
 import { HOOKS } from '../hooks/index.ts';

@@ -5,7 +5,7 @@ import type { MetaModel } from '../meta/types.ts';
 import type { AppState, AppContext } from './middleware.ts';
 import { ApiError, forbidden, notFound, validationError } from './errors.ts';
 import type { EntityMeta } from '../meta/types.ts';
-import { normalisePayload } from '../engine/repository.ts';
+import { normalisePayload } from '../engine/normalise.ts';
 import { compileSchema, fieldSchema, toFieldErrors } from '../engine/payload-schema.ts';
 import { baseValueOn } from '../domain/base-value.ts';
 import { calculateCompensation } from '../domain/compensation.ts';

@@ -4,7 +4,7 @@ import type { EntityMeta, Lang, MetaModel } from '../meta/types.ts';
 import type { AppState, AppContext } from './middleware.ts';
 import { badRequest, notFound } from './errors.ts';
 import { parseListParams } from '../engine/list-params.ts';
-import { applyFilter } from '../engine/repository.ts';
+import { applyFilter } from '../engine/filters.ts';
 import { columnSelect, q, refTable, sortExpression } from '../engine/sql.ts';
 import { filterMeta, SYSTEM_REFS } from '../meta/load.ts';
 import { translate } from '../meta/captions.ts';

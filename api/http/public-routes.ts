@@ -4,7 +4,7 @@ import type { MetaModel } from '../meta/types.ts';
 import type { AppState, AppContext } from './middleware.ts';
 import { ApiError, badRequest, notFound, validationError } from './errors.ts';
 import { compilePayloadValidator } from '../engine/payload-schema.ts';
-import { normalisePayload } from '../engine/repository.ts';
+import { normalisePayload } from '../engine/normalise.ts';
 import { layerForZoom, cellSize, parseBbox } from '../map/grid.ts';
 import { RateLimiter } from './rate-limit.ts';
 import { currentYearTashkent } from '../meta/today.ts';
