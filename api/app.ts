@@ -3,17 +3,13 @@ import Router from '@koa/router';
 import { bodyParser } from '@koa/bodyparser';
 import type { Knex } from 'knex';
 import type { MetaModel } from './meta/types.ts';
+import { MetadataInvalid } from './meta/load.ts';
 import { type AppState, authenticate, cors, errorHandler, language, securityHeaders } from './http/middleware.ts';
-import { authRoutes } from './http/auth-routes.ts';
 import { entityRoutes } from './http/entity-routes.ts';
-import { clientMeta } from './meta/client-meta.ts';
-import { appRoutes } from './http/app-routes.ts';
-import { accessRoutes } from './http/access-routes.ts';
-import { fundRoutes } from './http/fund-routes.ts';
-import { resourceRoutes } from './http/resource-routes.ts';
-import { publicRoutes } from './http/public-routes.ts';
+import { moduleRoutes } from './http/module-routes.ts';
 import { reportRoutes } from './http/report-routes.ts';
 import { publicEntityRoutes } from './http/public-entity-routes.ts';
+import { checkModules } from './modules/index.ts';
 
 export interface AppOptions {
   knex: Knex;
@@ -22,8 +18,15 @@ export interface AppOptions {
   statics?: Koa.Middleware[];
 }
 
-/** The Koa application: /api with the generic entity routes derived from the metadata. */
+/**
+ * The Koa application: /api with the modules' declared routes (metadata/modules/), the public
+ * blocks' and the reports' routes, and the generic entity routes — all derived from the metadata
+ * (api/http/catalogue.ts lists them). Refuses to start when the metadata names a hook or handler
+ * no module defines.
+ */
 export function createApp({ knex, model, statics = [] }: AppOptions): Koa<AppState> {
+  const problems = checkModules(model);
+  if (problems.length) throw new MetadataInvalid(problems);
   const app = new Koa<AppState>();
   app.proxy = process.env.ECOFOND_TRUST_PROXY === '1';
   app.use(securityHeaders());
@@ -33,38 +36,10 @@ export function createApp({ knex, model, statics = [] }: AppOptions): Koa<AppSta
   app.use(bodyParser({ enableTypes: ['json'], jsonLimit: '2mb' }));
 
   const api = new Router<AppState>({ prefix: '/api' });
-  api.get('/health', async (ctx) => {
-    await knex.raw('select 1');
-    ctx.body = { status: 'ok', entities: model.entities.size, time: new Date().toISOString() };
-  });
-  if (model.entities.has('public-plantings')) {
-    const pub = publicRoutes(model, knex);
-    api.use(pub.routes(), pub.allowedMethods());
-  }
-  const pubEntities = publicEntityRoutes(model, knex);
-  api.use(pubEntities.routes(), pubEntities.allowedMethods());
-  const auth = authRoutes(knex, model);
-  api.use(auth.routes(), auth.allowedMethods());
-
   const guard = authenticate(knex);
-  api.get('/meta', guard, async (ctx) => {
-    ctx.body = clientMeta(model, ctx.state.principal!, ctx.state.lang);
-  });
-  const appApi = appRoutes(model, knex, guard);
-  api.use(appApi.routes(), appApi.allowedMethods());
-  const resources = resourceRoutes(knex, guard);
-  api.use(resources.routes(), resources.allowedMethods());
-  const access = accessRoutes(model, knex, guard);
-  api.use(access.routes(), access.allowedMethods());
-  if (model.entities.has('payments')) {
-    const fund = fundRoutes(model, knex, guard);
-    api.use(fund.routes(), fund.allowedMethods());
+  for (const r of [moduleRoutes(model, knex), publicEntityRoutes(model, knex), reportRoutes(model, knex, guard), entityRoutes(model, knex, guard)]) {
+    api.use(r.routes(), r.allowedMethods());
   }
-  const reports = reportRoutes(model, knex, guard);
-  api.use(reports.routes(), reports.allowedMethods());
-  const entities = entityRoutes(model, knex, guard);
-  api.use(entities.routes(), entities.allowedMethods());
-
   app.use(api.routes());
   app.use(api.allowedMethods());
   for (const s of statics) app.use(s);

@@ -57,7 +57,6 @@ export function makeReference(o: MakeReferenceOptions): string[] {
       perPage: 25,
       filters: { q: { op: 'search', fields: ['code', 'name'], alwaysOn: true }, is_active: 'bool' },
     },
-    audit: true,
   };
   const written: string[] = [];
   const entityDir = join(metaDir, 'entities', o.module);

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { splitIncome } from '../api/domain/income-split.ts';
 import { formatTiyin, parseTiyin } from '../api/domain/money.ts';
-import { recalculateReport } from '../api/hooks/reports.ts';
+import { recalculateReport } from '../api/modules/fund/reports.ts';
 import { todayTashkent } from '../api/meta/today.ts';
 import { seedGreeningDemo } from './demo-greening.ts';
 import { random } from './random.ts';

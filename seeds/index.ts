@@ -9,7 +9,7 @@ import { latinToCyrillic } from '../api/i18n/transliterate.ts';
 import { translate } from '../api/meta/captions.ts';
 import { LANGS } from '../api/meta/types.ts';
 import { CONFIG_DEFAULTS, SITE_SETTINGS, type SiteSettingKey } from '../api/auth/config.ts';
-import { refreshSpeciesBenefits } from '../api/hooks/species-benefits.ts';
+import { refreshSpeciesBenefits } from '../api/modules/registry/species-benefits.ts';
 
 const data = (file: string) => JSON.parse(readFileSync(new URL(`./data/${file}`, import.meta.url), 'utf8'));
 

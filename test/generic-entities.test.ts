@@ -107,7 +107,7 @@ describe('every entity through the generic API', () => {
       expect((await api.del(`${path}/${id}`)).status).toBe(200);
       expect((await api.get(`${path}/${id}`)).status).toBe(404);
       expect((await api.del(`${path}/${id}`)).status).toBe(404);
-      expect((await api.get(`${path}/abc`)).status).toBe(404);
+      expect((await api.get(`${path}/abc`)).status).toBe(400);
     }
   });
 

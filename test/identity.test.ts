@@ -63,7 +63,9 @@ describe('one-time codes and passwords', () => {
     const u = await newUser('forgetful', { email: 'forgetful@example.uz' });
     const token = (await login('forgetful', 'first-pass')).body.token;
     const sent = await api.post('/api/admin/auth/forgot-password', { username: 'forgetful' }, { token: '' });
-    expect(sent.body).toEqual({ sent: true, channel: 'email', address: 'f***@example.uz' });
+    // the anonymous answer says nothing of the account: the same for every name (test/security-defects.test.ts)
+    expect(sent.body).toEqual({ sent: true });
+    expect((await api.db.knex('outbox').where({ user_id: u.id }).orderBy('id', 'desc').first()).address).toBe('forgetful@example.uz');
     const code = await lastCode(u.id);
     const wrong = await api.post('/api/admin/auth/set-new-password', { username: 'forgetful', code: code === '000000' ? '111111' : '000000', password: 'second-pass', password_repeat: 'second-pass' }, { token: '', lang: 'ru' });
     expect(wrong.status).toBe(400);

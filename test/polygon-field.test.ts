@@ -32,7 +32,6 @@ const fixture = {
   },
   list: { columns: ['id', 'name', 'shape'], sort: ['id', 'asc'], perPage: 25, filters: { q: { op: 'search', fields: ['name'] } } },
   titleField: 'name',
-  audit: true,
 };
 const base = {
   'entity.polygon-plots': 'Uchastkalar', 'fields.name': 'Nomi', 'fields.shape': 'Kontur', 'fields.location': 'Joylashuv',

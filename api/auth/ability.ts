@@ -17,6 +17,12 @@ export interface Principal {
   subject_id: number | null;
 }
 
+/** Nobody signed in: the public site's caller (no actions, no user row: writes on their behalf record no user). */
+export const ANONYMOUS: Principal = Object.freeze({ id: 0, username: '', actions: new Set<number>(), region_id: null, branch_id: null, subject_id: null }) as Principal;
+
+/** The user a principal's writes are recorded under (null for nobody). */
+export const actorOf = (p: Principal): number | null => (p.id > 0 ? p.id : null);
+
 /** The action id guarding an operation; export falls back to read. Undefined: nobody may. */
 export function actionIdFor(e: EntityMeta, op: Operation): number | undefined {
   if (op === 'export') return e.access.export ?? e.access.read;

@@ -13,21 +13,34 @@ const hash = (code: string) => createHash('sha256').update(code).digest('hex');
  * Sends a six-digit one-time code through the user's notification method. Delivery goes to the
  * outbox table (the demo's and the tests' notification method); a real SMS or mail gateway reads
  * from it. Only the code's hash is stored; it expires after `auth.code_minutes`.
+ *
+ * A code is not sent while the user's last one is still good (unused, unexpired, tries left), and
+ * at most `auth.codes_per_hour` a user an hour — so asking again does not buy fresh guesses. The
+ * check and the sending run under a lock on the user, in every server process. Answers where the
+ * code went, or null when none was sent.
  */
-export async function sendCode(knex: Knex, model: MetaModel, user: { id: number; email: string | null; phone: string | null; lang_code: Lang }, purpose: CodePurpose): Promise<{ channel: string; address: string }> {
+export async function sendCode(knex: Knex, model: MetaModel, user: { id: number; email: string | null; phone: string | null; lang_code: Lang }, purpose: CodePurpose): Promise<{ channel: string; address: string } | null> {
   const channel = user.email ? 'email' : user.phone ? 'sms' : null;
   if (!channel) throw new ApiError('validation', 'errors.no_contact');
-  const minutes = await configNumber(knex, 'auth.code_minutes');
+  const [minutes, tries, perHour] = await Promise.all([configNumber(knex, 'auth.code_minutes'), configNumber(knex, 'auth.code_tries'), configNumber(knex, 'auth.codes_per_hour')]);
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
   const lang = user.lang_code ?? 'uz';
-  await knex.transaction(async (trx) => {
+  const sent = await knex.transaction(async (trx) => {
+    await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`code:${user.id}:${purpose}`]);
+    const live = await trx('one_time_codes').where({ user_id: user.id, purpose }).whereNull('used_at')
+      .where('expires_at', '>', new Date()).where('tries', '<', tries).first('id');
+    if (live) return false;
+    const [{ n }] = await trx('one_time_codes').where({ user_id: user.id, purpose }).where('created_at', '>', new Date(Date.now() - 3600_000)).count<{ n: number }[]>({ n: '*' });
+    if (Number(n) >= perHour) return false;
     await trx('one_time_codes').where({ user_id: user.id, purpose }).whereNull('used_at').update({ used_at: trx.fn.now() });
     await trx('one_time_codes').insert({ user_id: user.id, purpose, code_hash: hash(code), expires_at: new Date(Date.now() + minutes * 60_000) });
     await trx('outbox').insert({
       user_id: user.id, channel, address: channel === 'email' ? user.email : user.phone,
       subject: translate(model, lang, 'messages.code_subject'), body: translate(model, lang, 'messages.code_body', { code, minutes }),
     });
+    return true;
   });
+  if (!sent) return null;
   const address = channel === 'email' ? user.email!.replace(/^(.).*(@.*)$/, '$1***$2') : `*****${user.phone!.slice(-4)}`;
   return { channel, address };
 }

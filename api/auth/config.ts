@@ -13,6 +13,7 @@ export const CONFIG_DEFAULTS = {
   'auth.ip_lock_after_failures': 20,
   'auth.code_minutes': 5,
   'auth.code_tries': 3,
+  'auth.codes_per_hour': 5,
 } as const;
 
 export type ConfigKey = keyof typeof CONFIG_DEFAULTS;

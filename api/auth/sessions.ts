@@ -65,3 +65,10 @@ export async function principalForToken(knex: Knex, token: string): Promise<Prin
     subject_id: (row.subject_id as number | null) ?? null,
   };
 }
+
+/** Ends every open session of a user (blocked, or given a new password). */
+export async function revokeUserSessions(db: Knex | Knex.Transaction, userId: number, except?: number): Promise<void> {
+  const q = db('sessions').where({ user_id: userId }).whereNull('revoked_at');
+  if (except !== undefined) q.whereNot('id', except);
+  await q.update({ revoked_at: db.fn.now() });
+}

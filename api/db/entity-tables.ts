@@ -25,7 +25,7 @@ export async function dropEntityTables(knex: Knex, names: string[], model: MetaM
   for (const name of orderByReferences(names, model).reverse()) {
     const e = model.entities.get(name);
     if (!e) continue;
-    for (const [, f] of childFields(e)) await knex.schema.dropTableIfExists(f.table!);
+    for (const [, f] of childFields(e)) if (!f.parentKey) await knex.schema.dropTableIfExists(f.table!);
     await knex.schema.dropTableIfExists(e.table);
   }
 }
@@ -104,7 +104,7 @@ function addColumn(t: Knex.CreateTableBuilder, name: string, f: FieldMeta, model
     case 'date': col = t.date(name); break;
     case 'datetime': col = t.timestamp(name, { useTz: true }); break;
     case 'enum': col = t.string(name, 40); break;
-    case 'text3': col = t.jsonb(name); break;
+    case 'text3': case 'json': col = t.jsonb(name); break;
     case 'ref': {
       col = t.bigInteger(name);
       const target = refTable(model, f.ref!);
@@ -172,6 +172,8 @@ async function createEntityTable(knex: Knex, e: EntityMeta, model: MetaModel): P
     });
   }
   for (const [name, f] of childFields(e)) {
+    // a child table with a key of its own is one the engine keeps: its migration makes it
+    if (f.parentKey) continue;
     await knex.schema.createTable(f.table!, (t) => {
       t.bigIncrements('id');
       t.bigInteger('parent_id').notNullable().references('id').inTable(e.table).onDelete('CASCADE');
@@ -198,7 +200,8 @@ async function createIndexes(knex: Knex, e: EntityMeta, later: Set<string> = new
     }
   }
   for (const c of [e.list.sort[0], ...(e.list.sortable ?? []), ...Object.values(e.scope ?? {})]) cols.add(c);
-  for (const [name, f] of Object.entries(e.fields)) if (f.type === 'ref' || f.lookup || f.type === 'point' || f.type === 'polygon') cols.add(name);
+  for (const [name, f] of Object.entries(e.fields)) if (f.type === 'ref' || f.lookup || f.type === 'point' || f.type === 'polygon' || f.type === 'files') cols.add(name);
+
   // a scoped user's default list: their rows in the default order, without a scan of everyone's
   const sortCol = e.list.sort[0];
   for (const scopeCol of new Set(Object.values(e.scope ?? {}))) {
@@ -215,5 +218,9 @@ async function createIndexes(knex: Knex, e: EntityMeta, later: Set<string> = new
     else if (f?.type === 'point' || f?.type === 'polygon') await knex.raw('CREATE INDEX ?? ON ?? USING gist (??)', [idx, e.table, c]);
     else if (f?.type === 'text3') await knex.raw(`CREATE INDEX ?? ON ?? ((??->>'uz'))`, [idx, e.table, c]);
     else await knex.raw('CREATE INDEX ?? ON ?? (??, id)', [idx, e.table, c]);
+  }
+  // who may read a file is a look-up of the rows that hold it (api/engine/files.ts)
+  for (const [name, f] of Object.entries(e.fields)) {
+    if ((f.type === 'file' || f.type === 'image') && !later.has(name)) await knex.raw('CREATE INDEX IF NOT EXISTS ?? ON ?? (??) WHERE ?? IS NOT NULL', [`${e.table}_${name}_idx`, e.table, name, name]);
   }
 }

@@ -135,6 +135,8 @@ export function fieldSchema(f: FieldMeta): Record<string, unknown> {
       }
       return { type: 'array', maxItems: 5000, items: { type: 'object', properties: props, required } };
     }
+    // written by the engine only (read-only by the loader's rule)
+    case 'json': return {};
   }
 }
 

@@ -1,16 +1,21 @@
 import type { Knex } from 'knex';
 import type { EntityMeta, FieldMeta, Lang, MetaModel } from '../meta/types.ts';
 import type { Principal, EntityAbility, Operation } from '../auth/ability.ts';
-import { applyAbility, canOnRow, entityAbility } from '../auth/ability.ts';
+import { actorOf, applyAbility, canOnRow, entityAbility } from '../auth/ability.ts';
 import { ApiError, forbidden, notFound, validationError, type FieldError } from '../http/errors.ts';
-import { refTable, selectColumns, sortExpression, toColumnValue, columnSelect } from './sql.ts';
+import { refTable, selectColumns, sortExpression, toColumnValue } from './sql.ts';
 import type { ListParams } from './list-params.ts';
 import { compilePayloadValidator, writableFields, type PayloadValidator } from './payload-schema.ts';
 import { translateDbError } from './db-errors.ts';
+import { hashPassword } from '../auth/password.ts';
 import { normalisePayload } from './normalise.ts';
 import { applyFilter } from './filters.ts';
-import { hashPassword } from '../auth/password.ts';
-import { HOOKS } from '../hooks/index.ts';
+import { childFields, loadChildren, patchChildren, replaceChildren, writeJoin } from './children.ts';
+import { auditDiff, rowHistory, writeAudit, type AuditOp } from './audit.ts';
+import { referenceErrors } from './references.ts';
+import { assertPrivileges } from './privileges.ts';
+import { HOOKS } from '../modules/index.ts';
+import type { HookResult } from '../modules/types.ts';
 
 /** Lists count exactly up to this many rows; beyond it the planner's estimate is given (docs/performance.md). */
 export const EXACT_COUNT_LIMIT = Number(process.env.ECOFOND_EXACT_COUNT_LIMIT || 10000);
@@ -22,21 +27,59 @@ export interface EngineContext {
   lang: Lang;
   /** exact counts up to this many rows (default EXACT_COUNT_LIMIT) */
   countLimit?: number;
+  /** a transaction the repository's reads and writes join (a hook's, an import's or a route's unit of work) */
+  trx?: Knex.Transaction;
+  /**
+   * writes made on the caller's behalf by a hook or a route whose own right the engine checked:
+   * the caller's rights and scope are not asked again; validation, references and the audit row are
+   */
+  trusted?: boolean;
 }
 
-const validators = new WeakMap<EntityMeta, { create: PayloadValidator; update: PayloadValidator }>();
-function validatorsOf(e: EntityMeta) {
-  let v = validators.get(e);
+export interface WriteOptions {
+  /** fields this write may set although clients may not (a route's declared `writes`) */
+  fields?: readonly string[];
+  /** what the audit row names besides the operation (set-password, import, set-action…) */
+  action?: string;
+  /** update without the optimistic version check (a route's own change of a field or two) */
+  anyVersion?: boolean;
+}
+
+/** How a change is recorded and checked: the audit operation, the operation checked on the row after it, its hook. */
+export interface ChangeKind {
+  op: AuditOp;
+  /** the ability operation the row must still allow after the change */
+  check: string;
+  action?: string;
+  hook?: string;
+  /** a workflow move's states and parameters, for the hook */
+  from?: string;
+  to?: string;
+  params?: Record<string, unknown>;
+}
+
+const validators = new WeakMap<EntityMeta, Map<string, PayloadValidator>>();
+function validatorOf(e: EntityMeta, mode: 'create' | 'update', extra: readonly string[] = []): PayloadValidator {
+  let byKey = validators.get(e);
+  if (!byKey) validators.set(e, (byKey = new Map()));
+  const key = `${mode}|${extra.join(',')}`;
+  let v = byKey.get(key);
   if (!v) {
-    v = { create: compilePayloadValidator(e, 'create'), update: compilePayloadValidator(e, 'update') };
-    validators.set(e, v);
+    const fields = extra.length
+      ? { ...e.fields, ...Object.fromEntries(extra.map((n) => [n, { ...e.fields[n], readOnly: false, computedBy: undefined, from: undefined }])) }
+      : e.fields;
+    v = compilePayloadValidator({ ...e, fields }, mode);
+    byKey.set(key, v);
   }
   return v;
 }
 
 /**
  * The generic repository: every entity's list, read, create, update and delete, with the caller's
- * permissions and row scope applied as SQL, and every write in one transaction.
+ * permissions and row scope applied as SQL. It is the system's one write path: every change —
+ * create, update, delete, import, a workflow move, a hook's or a route's write — is checked against
+ * the caller's right and scope on the row before and after, validated, written with its child and
+ * join rows, given to the entity's hook, and recorded in one audit row, all in one transaction.
  */
 export class Repository {
   readonly ability: EntityAbility;
@@ -44,15 +87,42 @@ export class Repository {
     this.ability = entityAbility(e, ctx.principal);
   }
 
+  /** Whom the writes are recorded under: the caller, or nobody for the public. */
+  get actor(): number | null {
+    return actorOf(this.ctx.principal);
+  }
+
+  private get db(): Knex | Knex.Transaction {
+    return this.ctx.trx ?? this.ctx.knex;
+  }
+
+  /** Another entity's repository for the same caller (and, unless told otherwise, the same transaction and trust). */
+  other(name: string, over: Partial<EngineContext> = {}): Repository {
+    const e = this.ctx.model.entities.get(name);
+    if (!e) throw new Error(`no entity "${name}"`);
+    return new Repository({ ...this.ctx, ...over }, e);
+  }
+
+  /** Runs in the context's transaction, or in a new one. */
+  transaction<T>(fn: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+    return this.ctx.trx ? fn(this.ctx.trx) : this.ctx.knex.transaction(fn);
+  }
+
+  /** Whether the caller may do an operation at all, or on this row. */
+  can(op: Operation | string, row?: Record<string, unknown>): boolean {
+    if (this.ctx.trusted) return true;
+    return row ? canOnRow(this.ability, this.e, op, row) : this.ability.can(op, this.e.name);
+  }
+
   /** 403 unless some rule allows the operation on some row. */
   assertCan(op: Operation | string): void {
-    if (!this.ability.can(op, this.e.name)) throw forbidden();
+    if (!this.can(op)) throw forbidden();
   }
 
   /** A query over the entity's rows the caller may see for an operation. */
-  scoped(op: Operation | string, db: Knex | Knex.Transaction = this.ctx.knex): Knex.QueryBuilder {
+  scoped(op: Operation | string, db: Knex | Knex.Transaction = this.db): Knex.QueryBuilder {
     const qb = db(`${this.e.table} as t`);
-    if (!applyAbility(qb, this.ability, this.e, op)) throw forbidden();
+    if (!this.ctx.trusted && !applyAbility(qb, this.ability, this.e, op)) throw forbidden();
     if (this.e.softDelete) qb.whereNull('t.deleted_at');
     for (const [col, v] of Object.entries(this.e.view ?? {})) qb.where(`t.${col}`, v);
     return qb;
@@ -91,116 +161,186 @@ export class Repository {
     if (params.ids) return { total: params.ids.length, exact: true };
     const limit = this.ctx.countLimit ?? EXACT_COUNT_LIMIT;
     const capped = this.filtered(op, params).select(knex.raw('1')).limit(limit + 1);
-    const [{ n }] = await knex.select(knex.raw('count(*)::int as n')).from(capped.as('c'));
+    const [{ n }] = await this.db.select(knex.raw('count(*)::int as n')).from(capped.as('c'));
     if (n <= limit) return { total: n, exact: true };
     const sql = this.filtered(op, params).select(knex.raw('1')).toSQL();
-    const plan = await knex.raw(`EXPLAIN (FORMAT JSON) ${sql.sql}`, sql.bindings as Knex.RawBinding[]);
+    const plan = await this.db.raw(`EXPLAIN (FORMAT JSON) ${sql.sql}`, sql.bindings as Knex.RawBinding[]);
     const rows = plan.rows as { 'QUERY PLAN': { Plan: { 'Plan Rows': number } }[] }[];
     const estimate = Math.round(rows[0]['QUERY PLAN'][0].Plan['Plan Rows']);
     return { total: Math.max(estimate, limit + 1), exact: false };
   }
 
-  async getOne(id: number, op: Operation | string = 'read', db?: Knex | Knex.Transaction): Promise<Record<string, unknown>> {
+  async getOne(id: number, op: Operation | string = 'read', db: Knex | Knex.Transaction = this.db): Promise<Record<string, unknown>> {
     this.assertCan(op);
-    const { knex } = this.ctx;
-    const row = await this.scoped(op, db).where('t.id', id).first(knex.raw(selectColumns(this.e).join(', ')));
+    const row = await this.scoped(op, db).where('t.id', id).first(this.ctx.knex.raw(selectColumns(this.e).join(', ')));
     if (!row) throw notFound();
-    await this.loadChildren([row], db);
+    await loadChildren(db, this.e, [row]);
     return row;
   }
 
-  private async loadChildren(rows: Record<string, unknown>[], db: Knex | Knex.Transaction = this.ctx.knex): Promise<void> {
-    for (const [name, f] of Object.entries(this.e.fields)) {
-      if (f.type !== 'children') continue;
-      const cols = ['c.id', 'c.ordering', ...Object.entries(f.fields ?? {}).map(([n, cf]) => columnSelect(n, cf, 'c'))];
-      const ids = rows.map((r) => r.id);
-      const children = await db(`${f.table} as c`).whereIn('c.parent_id', ids as number[]).orderBy(['c.parent_id', 'c.ordering', 'c.id'])
-        .select(this.ctx.knex.raw(['c.parent_id', ...cols].join(', ')));
-      for (const r of rows) r[name] = children.filter((c: Record<string, unknown>) => c.parent_id === r.id).map(({ parent_id: _p, ...c }: Record<string, unknown>) => c);
+  /** A row's audit trail (newest first), for whoever may read the row. */
+  async history(id: number): Promise<Record<string, unknown>[]> {
+    await this.getOne(id);
+    return rowHistory(this.db, this.ctx.model, this.e, id);
+  }
+
+  /** Rows as the engine stores them, children included, whatever the caller's scope: a write's before and after. */
+  async snapshots(db: Knex | Knex.Transaction, ids: number[]): Promise<Map<number, Record<string, unknown>>> {
+    const out = new Map<number, Record<string, unknown>>();
+    for (let i = 0; i < ids.length; i += 1000) {
+      const rows = await db(`${this.e.table} as t`).whereIn('t.id', ids.slice(i, i + 1000)).select(this.ctx.knex.raw(selectColumns(this.e).join(', ')));
+      await loadChildren(db, this.e, rows);
+      for (const r of rows) out.set(r.id, r);
     }
+    return out;
   }
 
-  async create(payload: Record<string, unknown>): Promise<Record<string, unknown>> {
+  /** What the caller is answered after a write: the row when they may read it, else its id. */
+  private answer(after: Record<string, unknown>): Record<string, unknown> {
+    return this.can('read') && this.can('read', after) ? after : { id: after.id };
+  }
+
+  // ---------------------------------------------------------------- writes
+
+  async create(payload: Record<string, unknown>, opts: WriteOptions = {}): Promise<Record<string, unknown>> {
+    const [after] = await this.createMany([payload], opts);
+    return this.answer(after);
+  }
+
+  /**
+   * Creates rows all or nothing (an import): each validated as a single create would be — errors
+   * named `rows.<n>.<field>` when there are several — references checked in one query a field, one
+   * audit row each. Answers the rows as stored.
+   */
+  async createMany(payloads: Record<string, unknown>[], opts: WriteOptions = {}): Promise<Record<string, unknown>[]> {
     this.assertCan('create');
-    const data = normalisePayload(this.e, payload);
-    // the caller's scope fills scope columns left empty (and refuses other values, below)
-    for (const [col, v] of Object.entries(this.scopeValues())) if (col !== 'id' && data[col] == null) data[col] = v;
-    const errors = validatorsOf(this.e).create(data);
-    if (errors) throw validationError(errors);
-    const row = pickWritable(this.e, data, 'create');
-    if (this.e.workflow) row[this.e.workflow.field] = this.e.workflow.initial;
-    for (const [name, f] of Object.entries(this.e.fields)) if (row[name] === undefined && f.default !== undefined && f.type !== 'children') row[name] = f.default;
-    if (!canOnRow(this.ability, this.e, 'create', row)) throw forbidden();
-    return this.ctx.knex.transaction(async (trx) => {
-      await this.checkReferences(trx, { ...row, ...childRows(this.e, data) });
-      await this.deriveFields(trx, row);
-      await this.hashPasswords(row);
-      const values = { ...this.toColumns(row), ...(this.e.view ?? {}) };
-      values.created_by = this.ctx.principal.id;
-      values.updated_by = this.ctx.principal.id;
-      let id: number;
+    const many = payloads.length > 1;
+    const errors: Record<string, FieldError> = {};
+    const prepared = payloads.map((payload, i) => {
+      const data = normalisePayload(this.e, payload);
+      // the caller's scope fills scope columns left empty (and the row check below refuses other values)
+      for (const [col, v] of Object.entries(this.scopeValues())) if (col !== 'id' && data[col] == null) data[col] = v;
+      const bad = validatorOf(this.e, 'create', opts.fields)(data);
+      if (bad) for (const [k, v] of Object.entries(bad)) errors[many ? `rows.${i + 1}.${k}` : k] = v;
+      const row = this.pick(data, 'create', opts.fields);
+      if (this.e.workflow) row[this.e.workflow.field] = this.e.workflow.initial;
+      for (const [name, f] of Object.entries(this.e.fields)) if (row[name] === undefined && f.default !== undefined && f.type !== 'children') row[name] = f.default;
+      return { data, row };
+    });
+    if (Object.keys(errors).length) throw many ? new ApiError('validation', 'errors.import_rows', {}, errors) : validationError(errors);
+    for (const { row } of prepared) if (!this.can('create', row)) throw forbidden();
+    return this.transaction(async (trx) => {
+      await this.checkReferences(trx, prepared.map(({ row, data }) => ({ ...row, ...this.childValues(data) })), this.e.fields, many);
+      if (!this.ctx.trusted) for (const { row } of prepared) await assertPrivileges(trx, this.e, this.ctx.principal, null, row);
+      await this.deriveFields(trx, prepared.map((p) => p.row));
+      for (const { row } of prepared) await this.hashPasswords(row);
+      const ids: number[] = [];
       try {
-        const [inserted] = await trx(this.e.table).insert(values).returning('id');
-        id = inserted.id;
-        await this.writeChildren(trx, id, data, true);
-        await this.writeJoins(trx, id, data);
-        await this.afterWrite(trx, id, 'create');
+        const simple = !childFields(this.e).length && !Object.values(this.e.fields).some((f) => f.through) && !this.e.afterWrite;
+        const values = prepared.map(({ row }) => ({
+          ...this.toColumns(row), ...(this.e.view ?? {}), created_by: this.actor, updated_by: this.actor,
+        }));
+        if (simple) {
+          for (let i = 0; i < values.length; i += 500) ids.push(...(await trx(this.e.table).insert(values.slice(i, i + 500)).returning('id')).map((r: { id: number }) => r.id));
+        } else {
+          for (const [i, { row, data }] of prepared.entries()) {
+            const [{ id }] = await trx(this.e.table).insert(values[i]).returning('id');
+            ids.push(id);
+            await this.writeRelated(trx, id, row, data, true);
+            await this.runHook(trx, this.e.afterWrite, id, null, new Set([...Object.keys(row), ...Object.keys(this.childValues(data))]), { op: 'create', check: 'create' });
+          }
+        }
       } catch (err) { throw translateDbError(err, this.e); }
-      // a caller who may create but not read (or not this row) is answered with the id only
-      const created = this.ability.can('read', this.e.name)
-        ? await this.getOne(id, 'read', trx).catch((err) => { if (err instanceof ApiError && err.kind === 'notFound') return { id }; throw err; })
-        : { id };
-      await this.audit(trx, id, 'create', null, created);
-      return created;
+      const afters = await this.snapshots(trx, ids);
+      const rows = ids.map((id) => afters.get(id)!);
+      for (const after of rows) this.checkAfter('create', after);
+      await writeAudit(trx, this.e, this.actor, rows.map((after, i) => ({
+        id: after.id as number, op: 'create', action: opts.action, ...auditDiff(null, after, this.secrets(prepared[i].row)),
+      })));
+      return rows;
     });
   }
 
-  async update(id: number, payload: Record<string, unknown>, expectedVersion: unknown): Promise<Record<string, unknown>> {
+  async update(id: number, payload: Record<string, unknown>, expectedVersion: unknown, opts: WriteOptions = {}): Promise<Record<string, unknown>> {
     this.assertCan('update');
-    if (expectedVersion === undefined || expectedVersion === null || expectedVersion === '') throw validationError({ version: { key: 'validation.version_required' } });
-    const version = Number(expectedVersion);
-    if (!Number.isInteger(version)) throw validationError({ version: { key: 'validation.wrong_format' } });
+    let version: number | undefined;
+    if (!opts.anyVersion) {
+      if (expectedVersion === undefined || expectedVersion === null || expectedVersion === '') throw validationError({ version: { key: 'validation.version_required' } });
+      version = Number(expectedVersion);
+      if (!Number.isSafeInteger(version)) throw validationError({ version: { key: 'validation.wrong_format' } });
+    }
     const data = normalisePayload(this.e, payload);
-    const errors = validatorsOf(this.e).update(data);
+    const errors = validatorOf(this.e, 'update', opts.fields)(data);
     if (errors) throw validationError(errors);
-    return this.ctx.knex.transaction(async (trx) => {
-      const before = await this.scoped('update', trx).where('t.id', id).forUpdate().first(this.ctx.knex.raw(selectColumns(this.e).join(', ')));
-      if (!before) throw notFound();
-      if (before.version !== version) throw new ApiError('stale', 'errors.stale', { version: before.version });
-      const changes = pickWritable(this.e, data, 'update');
-      const merged = { ...before, ...changes };
-      if (!canOnRow(this.ability, this.e, 'update', merged)) throw forbidden();
-      await this.checkReferences(trx, { ...changes, ...childRows(this.e, data) });
-      await this.deriveFields(trx, changes);
-      await this.hashPasswords(changes);
-      const values = this.toColumns(changes);
-      values.version = version + 1;
-      values.updated_at = this.ctx.knex.fn.now();
-      values.updated_by = this.ctx.principal.id;
-      try {
-        const n = await trx(this.e.table).where({ id, version }).update(values);
-        if (n !== 1) throw new ApiError('stale', 'errors.stale', { version: before.version });
-        await this.writeChildren(trx, id, data, false);
-        await this.writeJoins(trx, id, data);
-        await this.afterWrite(trx, id, 'update');
-      } catch (err) { throw translateDbError(err, this.e); }
-      const after = await this.getOne(id, this.ability.can('read', this.e.name) ? 'read' : 'update', trx);
-      await this.audit(trx, id, 'update', before, after);
-      return after;
+    return this.transaction(async (trx) => {
+      const locked = await this.scoped('update', trx).where('t.id', id).forUpdate().first('t.id', 't.version');
+      if (!locked) throw notFound();
+      if (version !== undefined && locked.version !== version) throw new ApiError('stale', 'errors.stale', { version: locked.version });
+      const before = (await this.snapshots(trx, [id])).get(id)!;
+      const changes = this.pick(data, 'update', opts.fields);
+      if (!this.can('update', { ...before, ...changes })) throw forbidden();
+      const after = await this.change(trx, before, changes, data, { op: 'update', check: 'update', action: opts.action, hook: this.e.afterWrite });
+      return this.answer(after);
     });
   }
 
-  async remove(ids: number[]): Promise<void> {
+  /**
+   * Writes one locked row's changes (its columns, child and join rows, and `extra` columns such as
+   * a workflow state) as the engine's one path does: references and rights checked, derived fields
+   * and passwords filled, the version moved on, the hook's results written, the row checked against
+   * the caller's scope after the change, and one audit row.
+   */
+  async change(trx: Knex.Transaction, before: Record<string, unknown>, changes: Record<string, unknown>, data: Record<string, unknown>, kind: ChangeKind, extra: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
+    const id = before.id as number;
+    const children = this.childValues(data);
+    await this.checkReferences(trx, [{ ...changes, ...children }], this.e.fields, false);
+    if (!this.ctx.trusted) await assertPrivileges(trx, this.e, this.ctx.principal, before, { ...before, ...changes });
+    await this.deriveFields(trx, [changes]);
+    await this.hashPasswords(changes);
+    const values: Record<string, unknown> = { ...this.toColumns(changes), ...extra };
+    if (this.e.tracking !== false) Object.assign(values, { version: (before.version as number) + 1, updated_at: this.ctx.knex.fn.now(), updated_by: this.actor });
+    try {
+      const q = trx(this.e.table).where({ id });
+      if (this.e.tracking !== false) q.where({ version: before.version });
+      if (Object.keys(values).length && (await q.update(values)) !== 1) throw new ApiError('stale', 'errors.stale', { version: before.version });
+      await this.writeRelated(trx, id, changes, data, false);
+      const changed = new Set([...Object.keys(changes), ...Object.keys(children), ...Object.keys(extra)]);
+      await this.runHook(trx, kind.hook, id, before, changed, kind);
+    } catch (err) { throw translateDbError(err, this.e); }
+    const after = (await this.snapshots(trx, [id])).get(id)!;
+    this.checkAfter(kind.check, after);
+    await writeAudit(trx, this.e, this.actor, [{ id, op: kind.op, action: kind.action, ...auditDiff(before, after, this.secrets(changes)) }]);
+    return after;
+  }
+
+  async remove(ids: number[], opts: WriteOptions = {}): Promise<void> {
     this.assertCan('delete');
-    await this.ctx.knex.transaction(async (trx) => {
-      const found = await this.scoped('delete', trx).whereIn('t.id', ids).forUpdate().select('t.*');
+    await this.transaction(async (trx) => {
+      const found = await this.scoped('delete', trx).whereIn('t.id', ids).forUpdate().pluck('t.id');
       if (found.length !== new Set(ids).size) throw notFound();
+      const before = await this.snapshots(trx, found);
+      if (!this.ctx.trusted) for (const row of before.values()) await assertPrivileges(trx, this.e, this.ctx.principal, row, null);
       try {
-        if (this.e.softDelete) await trx(this.e.table).whereIn('id', ids).update({ deleted_at: this.ctx.knex.fn.now(), updated_by: this.ctx.principal.id });
-        else await trx(this.e.table).whereIn('id', ids).delete();
+        if (this.e.softDelete) await trx(this.e.table).whereIn('id', found).update({ deleted_at: this.ctx.knex.fn.now(), updated_by: this.actor });
+        else await trx(this.e.table).whereIn('id', found).delete();
       } catch (err) { throw translateDbError(err, this.e, 'delete'); }
-      for (const row of found) await this.audit(trx, row.id, 'delete', row, null);
+      await writeAudit(trx, this.e, this.actor, [...before.values()].map((row) => ({
+        id: row.id as number, op: 'delete', action: opts.action, ...auditDiff(row, null),
+      })));
     });
+  }
+
+  /**
+   * An audit row for a change that lives outside the row's columns (a lifted sign-in lock), in the
+   * given transaction or one of its own.
+   */
+  async note(id: number, action: string, after: Record<string, unknown>): Promise<void> {
+    await this.transaction((trx) => writeAudit(trx, this.e, this.actor, [{ id, op: 'action', action, before: null, after }]));
+  }
+
+  /** 403 when a written row is no longer the caller's to have written (moved out of their scope). */
+  private checkAfter(op: string, after: Record<string, unknown>): void {
+    if (!this.can(op, after)) throw forbidden();
   }
 
   /** The caller's subject, branch and region for the scope columns this entity declares. */
@@ -214,6 +354,29 @@ export class Repository {
     return out;
   }
 
+  /** The writable fields of a payload (a route's declared ones too); a workflow's state is moved by its actions only. */
+  private pick(data: Record<string, unknown>, mode: 'create' | 'update', extra: readonly string[] = []): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    const names = new Set([...writableFields(this.e).map(([n]) => n), ...extra]);
+    for (const name of names) {
+      const f = this.e.fields[name];
+      if (!f || f.type === 'children') continue;
+      if (mode === 'update' && this.e.workflow?.field === name && !extra.includes(name)) continue;
+      if (name in data) out[name] = data[name];
+    }
+    return out;
+  }
+
+  /** The child-table values of a payload, by field name. */
+  private childValues(data: Record<string, unknown>): Record<string, unknown> {
+    return Object.fromEntries(childFields(this.e).filter(([n, f]) => !f.readOnly && n in data).map(([n]) => [n, data[n]]));
+  }
+
+  /** Fields set in a change whose values the audit trail never shows. */
+  private secrets(changes: Record<string, unknown>): string[] {
+    return Object.keys(changes).filter((n) => this.e.fields[n]?.type === 'password');
+  }
+
   toColumns(row: Record<string, unknown>): Record<string, unknown> {
     const out: Record<string, unknown> = {};
     for (const [name, v] of Object.entries(row)) {
@@ -224,49 +387,63 @@ export class Repository {
     return out;
   }
 
-  /** Every referenced id exists: a 400 beside the field, not a foreign-key 500. */
-  async checkReferences(trx: Knex.Transaction, row: Record<string, unknown>, fields: Record<string, FieldMeta> = this.e.fields, prefix = ''): Promise<void> {
-    const errors: Record<string, FieldError> = {};
-    for (const [name, f] of Object.entries(fields)) {
-      const v = row[name];
-      if (v == null) continue;
-      if (f.type === 'ref' || f.type === 'refs' || f.type === 'file' || f.type === 'image' || f.type === 'files') {
-        const ids = (Array.isArray(v) ? v : [v]) as number[];
-        if (!ids.length) continue;
-        const table = f.type === 'ref' || f.type === 'refs' ? refTable(this.ctx.model, f.ref!) : 'resources';
-        const found = await trx(table).whereIn('id', ids).pluck('id');
-        if (found.length !== new Set(ids).size) errors[`${prefix}${name}`] = { key: 'validation.ref_not_found' };
-      }
-      if (f.lookup) {
-        const [target, column] = f.lookup.split('.');
-        if (!(await trx(refTable(this.ctx.model, target)).where(column, v as string).first(column))) errors[`${prefix}${name}`] = { key: 'validation.ref_not_found' };
-      }
-      if (f.type === 'children' && Array.isArray(v)) {
-        for (const [i, child] of (v as Record<string, unknown>[]).entries()) await this.checkReferences(trx, child, f.fields ?? {}, `${name}.${i}.`).catch((err) => {
-          if (err instanceof ApiError && err.fieldErrors) Object.assign(errors, err.fieldErrors); else throw err;
-        });
-      }
-    }
-    if (Object.keys(errors).length) throw validationError(errors);
+  /** Every referenced row exists and is the caller's to refer to, every file fits its field: a 400 beside the field (`rows.<n>.<field>` for several rows). */
+  async checkReferences(trx: Knex | Knex.Transaction, rows: Record<string, unknown>[], fields: Record<string, FieldMeta> = this.e.fields, many = rows.length > 1): Promise<void> {
+    const principal = this.ctx.trusted ? null : this.ctx.principal;
+    const located = rows.map((row, i) => ({ row, key: many ? `rows.${i + 1}.` : '' }));
+    const errors = await referenceErrors(trx, { model: this.ctx.model, principal }, located, fields);
+    if (Object.keys(errors).length) throw many ? new ApiError('validation', 'errors.import_rows', {}, errors) : validationError(errors);
   }
 
-  /** Fields declared `from: "<ref>.<column>"` copy the referenced row's column. */
-  async deriveFields(trx: Knex.Transaction, row: Record<string, unknown>): Promise<void> {
+  /** Fields declared `from: "<ref>.<column>"` copy the referenced row's column (one query per field for all rows). */
+  async deriveFields(trx: Knex | Knex.Transaction, rows: Record<string, unknown>[]): Promise<void> {
     for (const [name, f] of Object.entries(this.e.fields)) {
       if (!f.from) continue;
       const [refField, column] = f.from.split('.');
-      if (!(refField in row)) continue;
+      const using = rows.filter((r) => refField in r);
+      if (!using.length) continue;
+      const ids = [...new Set(using.map((r) => r[refField]).filter((v): v is number => v != null))];
       const target = refTable(this.ctx.model, this.e.fields[refField].ref!);
-      const v = row[refField] == null ? null : (await trx(target).where('id', row[refField] as number).first(column))?.[column] ?? null;
-      row[name] = v;
+      const found = new Map<unknown, unknown>(ids.length ? (await trx(target).whereIn('id', ids).select('id', column)).map((r: Record<string, unknown>) => [r.id, r[column]]) : []);
+      for (const r of using) r[name] = r[refField] == null ? null : found.get(r[refField]) ?? null;
     }
   }
 
-  private async afterWrite(trx: Knex.Transaction, id: number, op: 'create' | 'update'): Promise<void> {
-    if (!this.e.afterWrite) return;
-    const hook = HOOKS[this.e.afterWrite];
-    if (!hook) throw new Error(`hook "${this.e.afterWrite}" is not defined`);
-    await hook({ trx, entity: this.e, row: { id }, action: op, from: '', to: '', principal: this.ctx.principal });
+  /** A row's child rows and join rows as the payload gives them. */
+  private async writeRelated(trx: Knex.Transaction, id: number, row: Record<string, unknown>, data: Record<string, unknown>, creating: boolean): Promise<void> {
+    for (const [name, f] of Object.entries(this.e.fields)) {
+      if (f.type === 'children' && !f.readOnly && name in data) await replaceChildren(trx, f, id, (data[name] as Record<string, unknown>[] | null) ?? [], creating);
+      else if (f.through && name in row) await writeJoin(trx, f, id, row[name]);
+    }
+  }
+
+  /** Calls a named hook with the row as it now stands, and writes what it computed. */
+  private async runHook(trx: Knex.Transaction, name: string | undefined, id: number, before: Record<string, unknown> | null, changed: Set<string>, kind: ChangeKind): Promise<void> {
+    if (!name) return;
+    const hook = HOOKS[name];
+    if (!hook) throw new Error(`hook "${name}" is not defined`);
+    const row = (await this.snapshots(trx, [id])).get(id)!;
+    const result = await hook({
+      trx, model: this.ctx.model, entity: this.e, row, before, action: kind.action ?? kind.op, from: kind.from ?? '', to: kind.to ?? '', params: kind.params,
+      changed, principal: this.ctx.principal, lang: this.ctx.lang, repo: (entity) => this.other(entity, { trx, trusted: true }),
+    });
+    if (result) await this.applyComputed(trx, id, result);
+  }
+
+  /** A hook's results: computed columns of the row, and its read-only child rows (replaced, or patched by id). */
+  private async applyComputed(trx: Knex.Transaction, id: number, result: HookResult): Promise<void> {
+    const columns: Record<string, unknown> = {};
+    for (const [name, v] of Object.entries(result)) {
+      const f = this.e.fields[name];
+      if (!f) throw new Error(`a hook of ${this.e.name} computed "${name}", which is not a field`);
+      if (f.type === 'children') {
+        const rows = (v as Record<string, unknown>[] | null) ?? [];
+        if (rows.length && rows.every((r) => r.id !== undefined)) await patchChildren(trx, f, id, rows);
+        else await replaceChildren(trx, f, id, rows, false, true);
+      } else if (f.through) await writeJoin(trx, f, id, v);
+      else columns[name] = toColumnValue(this.ctx.knex, f, v);
+    }
+    if (Object.keys(columns).length) await trx(this.e.table).where({ id }).update(columns);
   }
 
   private async hashPasswords(row: Record<string, unknown>): Promise<void> {
@@ -274,58 +451,6 @@ export class Repository {
       if (f.type === 'password' && typeof row[name] === 'string') row[name] = await hashPassword(row[name] as string);
     }
   }
-
-  /** Multi-references kept in a join table: replaced as a whole when given. */
-  private async writeJoins(trx: Knex.Transaction, id: number, data: Record<string, unknown>): Promise<void> {
-    for (const [name, f] of Object.entries(this.e.fields)) {
-      if (!f.through || !(name in data)) continue;
-      const { table, key, refKey } = f.through;
-      await trx(table).where(key, id).delete();
-      const ids = [...new Set((data[name] as number[] | null) ?? [])];
-      if (ids.length) await trx(table).insert(ids.map((r) => ({ [key]: id, [refKey]: r })));
-    }
-  }
-
-  private async writeChildren(trx: Knex.Transaction, id: number, data: Record<string, unknown>, creating: boolean): Promise<void> {
-    for (const [name, f] of Object.entries(this.e.fields)) {
-      if (f.type !== 'children' || f.readOnly || !(name in data)) continue;
-      if (!creating) await trx(f.table!).where('parent_id', id).delete();
-      const rows = (data[name] as Record<string, unknown>[] | null) ?? [];
-      if (!rows.length) continue;
-      const writable = Object.entries(f.fields ?? {}).filter(([, cf]) => !cf.readOnly && !cf.computedBy && !cf.from);
-      await trx(f.table!).insert(rows.map((r, i) => {
-        const out: Record<string, unknown> = { parent_id: id, ordering: i };
-        for (const [cn, cf] of writable) {
-          const v = r[cn] === undefined ? cf.default : r[cn];
-          if (v !== undefined) out[cn] = toColumnValue(this.ctx.knex, cf, v);
-        }
-        return out;
-      }));
-    }
-  }
-
-  private async audit(trx: Knex.Transaction, id: number, op: string, before: unknown, after: unknown): Promise<void> {
-    if (!this.e.audit) return;
-    await trx('audit_log').insert({
-      entity: this.e.name, record_id: id, op, user_id: this.ctx.principal.id,
-      before: before === null ? null : JSON.stringify(before), after: after === null ? null : JSON.stringify(after),
-    });
-  }
-}
-
-/** The child-table values of a payload, by field name. */
-function childRows(e: EntityMeta, data: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(e.fields).filter(([n, f]) => f.type === 'children' && !f.readOnly && n in data).map(([n]) => [n, data[n]]));
-}
-
-function pickWritable(e: EntityMeta, data: Record<string, unknown>, mode: 'create' | 'update'): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [name, f] of writableFields(e)) {
-    if (f.type === 'children') continue;
-    if (mode === 'update' && e.workflow?.field === name) continue;
-    if (name in data) out[name] = data[name];
-  }
-  return out;
 }
 
 export function repository(ctx: EngineContext, e: EntityMeta): Repository {

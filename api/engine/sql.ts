@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { EntityMeta, FieldMeta, Lang, MetaModel } from '../meta/types.ts';
-import { SYSTEM_REFS } from '../meta/load.ts';
+import { SYSTEM_REFS } from '../meta/columns.ts';
 
 /** SQL helpers shared by the schema builder, lists, exports and writes. Identifiers come from validated metadata only. */
 
@@ -65,8 +65,9 @@ export function selectColumns(e: EntityMeta, alias = 't'): string[] {
 export function columnSelect(name: string, f: FieldMeta, alias: string): string {
   const c = `${q(alias)}.${q(name)}`;
   if (f.through) {
-    const { table, key, refKey } = f.through;
-    return `array(select j.${q(refKey)} from ${q(table)} j where j.${q(key)} = ${q(alias)}.${q('id')} order by 1) AS ${q(name)}`;
+    const { table, key, refKey, flag } = f.through;
+    const member = flag ? ` and j.${q(flag)} = 1` : '';
+    return `array(select j.${q(refKey)} from ${q(table)} j where j.${q(key)} = ${q(alias)}.${q('id')}${member} order by 1) AS ${q(name)}`;
   }
   if (f.type === 'point') return `CASE WHEN ${c} IS NULL THEN NULL ELSE json_build_object('lat', (${c})[1], 'lng', (${c})[0]) END AS ${q(name)}`;
   if (f.type === 'polygon') return `${polygonJson(c)} AS ${q(name)}`;

@@ -5,7 +5,6 @@ import type { Repository } from './repository.ts';
 import { normalisePayload } from './normalise.ts';
 import { compileSchema, fieldSchema, toFieldErrors } from './payload-schema.ts';
 import { ApiError, badRequest, notFound, validationError } from '../http/errors.ts';
-import { HOOKS } from '../hooks/index.ts';
 import { translate } from '../meta/captions.ts';
 import type { ListParams } from './list-params.ts';
 
@@ -36,7 +35,9 @@ export interface ActionInput {
  * action's id within the caller's scope, only from the states the action leaves from. Parameters
  * the action declares are validated; those that are fields of the entity are written to the row,
  * and `clear` fields are emptied. An idempotent action leaves rows already in its target state
- * (with the same parameters) as they are. Each move writes a flow row and may call a named hook.
+ * (with the same parameters) as they are. A move is an ordinary write of the row through the
+ * repository's one path (rights and scope before and after, references, the hook, one audit row),
+ * plus a flow row.
  */
 export class Workflow {
   constructor(private readonly repo: Repository) {}
@@ -52,6 +53,8 @@ export class Workflow {
 
   private params(a: WorkflowActionMeta, input: ActionInput): { comment: string; params: Record<string, unknown> } {
     const comment = typeof input.comment === 'string' ? input.comment.trim() : '';
+    if (input.comment !== undefined && input.comment !== null && typeof input.comment !== 'string') throw validationError({ comment: { key: 'validation.wrong_format' } });
+    if (comment.length > 2000) throw validationError({ comment: { key: 'validation.max_length', args: { limit: 2000 } } });
     if (a.comment === 'required' && !comment) throw validationError({ comment: { key: 'validation.required' } });
     const params = normaliseParams(a, input);
     const validate = paramsValidator(a);
@@ -62,13 +65,18 @@ export class Workflow {
   async run(id: number, name: string, input: ActionInput): Promise<Record<string, unknown>> {
     const a = this.action(name);
     const { comment, params } = this.params(a, input);
-    return this.repo.ctx.knex.transaction(async (trx) => {
-      await this.repo.checkReferences(trx, params, a.params ?? {});
-      const row = await this.repo.scoped(`wf:${name}`, trx).where('t.id', id).forUpdate().first('t.*');
+    return this.repo.transaction(async (trx) => {
+      await this.repo.checkReferences(trx, [params], a.params ?? {}, false);
+      const row = await this.repo.scoped(`wf:${name}`, trx).where('t.id', id).forUpdate().first('t.id', 't.version');
       if (!row) throw notFound();
       if (input.version !== undefined && input.version !== null && Number(input.version) !== row.version) throw new ApiError('stale', 'errors.stale', { version: row.version });
-      await this.move(trx, row, name, a, params, comment);
-      return this.repo.getOne(id, this.repo.ability.can('read', this.e.name) ? 'read' : `wf:${name}`, trx);
+      const before = (await this.repo.snapshots(trx, [id])).get(id)!;
+      await this.move(trx, before, name, a, params, comment);
+      return this.repo.getOne(id, this.repo.can('read') ? 'read' : `wf:${name}`, trx).catch((err) => {
+        // a row moved out of what the caller may read: the move stands, the answer is its id
+        if (err instanceof ApiError && err.kind === 'notFound') return { id };
+        throw err;
+      });
     });
   }
 
@@ -77,19 +85,20 @@ export class Workflow {
     const a = this.action(name);
     const { comment, params } = this.params(a, input);
     const ids = input.ids;
-    if (input.all !== true && (!Array.isArray(ids) || !ids.length || !ids.every((x) => Number.isSafeInteger(x) && x > 0))) throw badRequest('errors.select_rows');
-    return this.repo.ctx.knex.transaction(async (trx) => {
-      await this.repo.checkReferences(trx, params, a.params ?? {});
-      const q = this.repo.scoped(`wf:${name}`, trx).forUpdate().orderBy('t.id').select('t.*');
+    if (input.all !== true && (!Array.isArray(ids) || !ids.length || ids.length > 100_000 || !ids.every((x) => Number.isSafeInteger(x) && x > 0))) throw badRequest('errors.select_rows');
+    return this.repo.transaction(async (trx) => {
+      await this.repo.checkReferences(trx, [params], a.params ?? {}, false);
+      const q = this.repo.scoped(`wf:${name}`, trx).forUpdate().orderBy('t.id').select('t.id');
       if (input.all === true) {
         if (listParams) this.repo.applyFilters(q, listParams);
         q.whereIn(`t.${this.e.workflow!.field}`, a.idempotent && a.to ? [...a.from, a.to] : a.from);
       } else q.whereIn('t.id', ids as number[]);
-      const rows = await q;
-      if (input.all !== true && rows.length !== new Set(ids as number[]).size) throw notFound();
+      const found: number[] = (await q).map((r: { id: number }) => r.id);
+      if (input.all !== true && found.length !== new Set(ids as number[]).size) throw notFound();
+      const before = await this.repo.snapshots(trx, found);
       let changed = 0;
-      for (const row of rows) changed += (await this.move(trx, row, name, a, params, comment)) ? 1 : 0;
-      return { ids: rows.map((r: { id: number }) => r.id), changed };
+      for (const id of found) changed += (await this.move(trx, before.get(id)!, name, a, params, comment)) ? 1 : 0;
+      return { ids: found, changed };
     });
   }
 
@@ -102,26 +111,19 @@ export class Workflow {
     for (const [n, v] of Object.entries(params)) if (n in this.e.fields) changes[n] = v;
     for (const n of a.clear ?? []) changes[n] = null;
     Object.assign(changes, a.set ?? {});
-    await this.repo.deriveFields(trx, changes);
-    if (a.idempotent && from === to && Object.entries(changes).every(([n, v]) => row[n] === v)) return false;
+    const derived = { ...changes };
+    await this.repo.deriveFields(trx, [derived]);
+    if (a.idempotent && from === to && Object.entries(derived).every(([n, v]) => JSON.stringify(row[n] ?? null) === JSON.stringify(v ?? null))) return false;
     if (!a.from.includes(from)) {
       const { model, lang } = this.repo.ctx;
       throw new ApiError('workflow', 'errors.workflow_state', {
         action: translate(model, lang, a.label ?? `actions.${name}`), state: translate(model, lang, `enums.${wf.field}.${from}`), id: row.id,
       });
     }
-    const knex = this.repo.ctx.knex;
-    await trx(this.e.table).where({ id: row.id }).update({
-      ...this.repo.toColumns(changes), [wf.field]: to, version: (row.version as number) + 1, updated_at: knex.fn.now(), updated_by: this.repo.ctx.principal.id,
-    });
+    await this.repo.change(trx, row, changes, {}, { op: 'action', action: name, check: `wf:${name}`, hook: a.hook, from, to, params }, { [wf.field]: to });
     await trx('flows').insert({
-      entity: this.e.name, record_id: row.id, action: name, from_state: from, to_state: to, comment: comment || null, user_id: this.repo.ctx.principal.id,
+      entity: this.e.name, record_id: row.id, action: name, from_state: from, to_state: to, comment: comment || null, user_id: this.repo.actor,
     });
-    if (a.hook) {
-      const hook = HOOKS[a.hook];
-      if (!hook) throw new Error(`workflow hook "${a.hook}" is not defined`);
-      await hook({ trx, entity: this.e, row: { ...row, ...changes, [wf.field]: to }, action: name, from, to, params, principal: this.repo.ctx.principal });
-    }
     return true;
   }
 

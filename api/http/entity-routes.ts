@@ -7,11 +7,13 @@ import { Repository } from '../engine/repository.ts';
 import { parseListParams } from '../engine/list-params.ts';
 import { exportXlsx } from '../engine/export.ts';
 import { Workflow } from '../engine/workflow.ts';
-import { badRequest, notFound } from './errors.ts';
+import { badRequest } from './errors.ts';
+import { idParam } from './module-routes.ts';
 
 /**
- * The whole generic REST surface: for every entity of the metadata, list, export, get one, create,
- * update, delete and bulk delete at its path. No entity has handler code of its own.
+ * The whole generic REST surface: for every entity of the metadata, list, export, get one (and its
+ * audit history), create, update, delete and bulk delete at its path, and its workflow actions and
+ * flows. No entity has handler code of its own; api/http/catalogue.ts lists the same routes.
  */
 export function entityRoutes(model: MetaModel, knex: Knex, guard: Middleware<AppState>): Router<AppState> {
   const router = new Router<AppState>();
@@ -57,6 +59,10 @@ export function entityRoutes(model: MetaModel, knex: Knex, guard: Middleware<App
       });
     }
 
+    router.get(`${e.path}/:id/history`, guard, async (ctx) => {
+      ctx.body = await repo(ctx, e).history(idParam(ctx.params.id));
+    });
+
     router.get(`${e.path}/:id`, guard, async (ctx) => {
       ctx.body = await repo(ctx, e).getOne(idParam(ctx.params.id));
     });
@@ -79,11 +85,6 @@ export function entityRoutes(model: MetaModel, knex: Knex, guard: Middleware<App
     });
   }
   return router;
-}
-
-function idParam(raw: string | undefined): number {
-  if (!raw || !/^\d{1,15}$/.test(raw)) throw notFound();
-  return Number(raw);
 }
 
 function body(ctx: AppContext): Record<string, unknown> {

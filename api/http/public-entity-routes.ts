@@ -8,7 +8,7 @@ import { applyFilter } from '../engine/filters.ts';
 import { columnSelect, q, refTable, sortExpression } from '../engine/sql.ts';
 import { filterMeta, SYSTEM_REFS } from '../meta/load.ts';
 import { translate } from '../meta/captions.ts';
-import { sendResource } from './resource-routes.ts';
+import { sendResource } from '../engine/files.ts';
 import { parseBbox } from '../map/grid.ts';
 
 /** A map layer answers at most this many features a viewport (zoom in for the rest). */
@@ -114,7 +114,7 @@ export function publicEntityRoutes(model: MetaModel, knex: Knex): Router<AppStat
       if (!fileFields.length) continue;
       const hit = await visible(knex, e).where((w) => {
         for (const f of fileFields) {
-          if (e.fields[f].type === 'files') w.orWhereRaw(`? = ANY(t.${q(f)})`, [id]);
+          if (e.fields[f].type === 'files') w.orWhereRaw(`t.${q(f)} @> ARRAY[?]::bigint[]`, [id]);
           else w.orWhere(`t.${f}`, id);
         }
       }).first('t.id');
@@ -127,7 +127,7 @@ export function publicEntityRoutes(model: MetaModel, knex: Knex): Router<AppStat
 }
 
 /** The rows of an entity the public may see: its view's and `public.where`'s column values, not deleted. */
-function visible(knex: Knex, e: EntityMeta): Knex.QueryBuilder {
+export function visible(knex: Knex, e: EntityMeta): Knex.QueryBuilder {
   const qb = knex(`${e.table} as t`);
   for (const [col, v] of Object.entries({ ...(e.view ?? {}), ...(e.public!.where ?? {}) })) qb.where(`t.${col}`, v);
   if (e.softDelete) qb.whereNull('t.deleted_at');
@@ -147,7 +147,7 @@ function publicFilters(e: EntityMeta): Set<string> {
 }
 
 /** The public fields: text3 in the caller's language, a reference's title beside its id as `<field>_name`, references' titles as `<field>_names`. */
-function selectPublic(knex: Knex, model: MetaModel, e: EntityMeta, qb: Knex.QueryBuilder, lang: Lang): Knex.QueryBuilder {
+export function selectPublic(knex: Knex, model: MetaModel, e: EntityMeta, qb: Knex.QueryBuilder, lang: Lang): Knex.QueryBuilder {
   const cols = ['t.id'];
   for (const name of e.public!.fields) {
     const f = e.fields[name];

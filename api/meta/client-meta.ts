@@ -4,10 +4,12 @@ import { fieldCaption, filterMeta } from './load.ts';
 import { allows, OPERATIONS, type Principal } from '../auth/ability.ts';
 import { FORMATS } from './formats.ts';
 import { SYSTEM_COLUMNS } from './columns.ts';
+import { mayCall, routeCatalogue } from '../http/catalogue.ts';
 
 /**
  * What `GET /api/meta` answers: the entities the caller may read with their fields, lists, forms
- * and workflows; the menu cut to the caller's actions; and the captions of the caller's language.
+ * and workflows; the menu cut to the caller's actions; the API routes they may call (`api`, with
+ * the rights each needs); and the captions of the caller's language.
  * This is the back-office's only input for generating its screens.
  */
 export function clientMeta(model: MetaModel, p: Principal, lang: Lang) {
@@ -20,6 +22,7 @@ export function clientMeta(model: MetaModel, p: Principal, lang: Lang) {
     menu: menuFor(model.menu, p),
     routes: routesFor(model.menu, p),
     reports: reportsFor(model, p),
+    api: routeCatalogue(model).filter((r) => mayCall(model, r, p)),
     captions: model.captions[lang],
     fallbackCaptions: lang === 'uz' ? undefined : model.captions.uz,
   };

@@ -4,12 +4,12 @@ import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject } from 'ajv';
 import type {
-  ReportMeta,
+  ReportMeta, RouteMeta,
   ActionInfo, EntityMeta, FieldMeta, Lang, MenuSectionMeta, MetaModel, FilterMeta,
 } from './types.ts';
 import { LANGS } from './types.ts';
 import { flattenCaptions } from './captions.ts';
-import { SYSTEM_COLUMNS } from './columns.ts';
+import { SYSTEM_COLUMNS, SYSTEM_REFS } from './columns.ts';
 
 export const DEFAULT_META_DIR = fileURLToPath(new URL('../../metadata/', import.meta.url));
 
@@ -80,6 +80,7 @@ export function loadMetadata(dir: string = DEFAULT_META_DIR): MetaModel {
   const validateEntity = ajv.compile(entitySchema);
   const validateMenu = ajv.compile(menuSchema);
   const validateReport = ajv.compile(JSON.parse(readFileSync(join(dir, 'schema/report.schema.json'), 'utf8')));
+  const validateModule = ajv.compile(JSON.parse(readFileSync(join(dir, 'schema/module.schema.json'), 'utf8')));
 
   const entities = new Map<string, EntityMeta>();
   const tables = new Map<string, string>();
@@ -125,6 +126,21 @@ export function loadMetadata(dir: string = DEFAULT_META_DIR): MetaModel {
     else reports.set(r.name, r);
   }
 
+  const routes: RouteMeta[] = [];
+  for (const path of walkJson(join(dir, 'modules'))) {
+    const file = rel(path);
+    const raw = readJson(path, file, problems) as Record<string, unknown> | undefined;
+    if (raw === undefined) continue;
+    if (!validateModule(raw)) {
+      for (const e of validateModule.errors ?? []) problems.push({ file, pointer: e.instancePath, message: ajvMessage(e) });
+      continue;
+    }
+    const m = raw as unknown as { module: string; routes: Omit<RouteMeta, 'module' | 'file' | 'auth'>[] & { auth?: RouteMeta['auth'] }[] };
+    for (const r of m.routes as (Omit<RouteMeta, 'module' | 'file' | 'auth'> & { auth?: RouteMeta['auth'] })[]) {
+      routes.push({ ...r, auth: r.auth ?? 'session', module: m.module, file });
+    }
+  }
+
   let menu: MenuSectionMeta[] = [];
   const menuPath = join(dir, 'menu.json');
   if (existsSync(menuPath)) {
@@ -143,7 +159,7 @@ export function loadMetadata(dir: string = DEFAULT_META_DIR): MetaModel {
     captions[lang] = raw && typeof raw === 'object' ? flattenCaptions(raw as Record<string, unknown>) : {};
   }
 
-  const model: MetaModel = { entities, reports, menu, captions, actions: new Map() };
+  const model: MetaModel = { entities, reports, routes, menu, captions, actions: new Map() };
   checkSemantics(model, problems, rel(menuPath));
   if (problems.length) throw new MetadataInvalid(problems);
   return model;
@@ -233,6 +249,7 @@ function checkSemantics(model: MetaModel, problems: MetaProblem[], menuFile: str
   });
 
   for (const r of model.reports.values()) checkReport(r, model, problems, caption);
+  checkRoutes(model, problems, caption);
 
   for (const [key, where] of need) {
     for (const lang of LANGS) {
@@ -310,6 +327,44 @@ function checkPublic(e: EntityMeta, problems: MetaProblem[]): void {
   }
 }
 
+/**
+ * Module routes: full paths (an entity's own relative to its path), unique with their method; an
+ * operation the entity has, fields it writes that exist, every path parameter declared, and an
+ * action id the catalogue knows.
+ */
+function checkRoutes(model: MetaModel, problems: MetaProblem[], caption: (key: string, file: string, pointer: string) => void): void {
+  const seen = new Map<string, string>();
+  model.routes.forEach((r) => {
+    const at = model.routes.filter((x) => x.file === r.file).indexOf(r);
+    const pointer = `/routes/${at}`;
+    const problem = (sub: string, message: string) => problems.push({ file: r.file, pointer: pointer + sub, message });
+    const e = r.entity ? model.entities.get(r.entity) : undefined;
+    if (r.entity && !e) problem('/entity', `no entity "${r.entity}"`);
+    if (!r.path.startsWith('/')) {
+      if (!e) { if (!r.entity) problem('/path', 'a path under an entity\'s needs the entity'); return; }
+      r.path = `${e.path}/${r.path}`;
+    }
+    const key = `${r.method.toUpperCase()} ${r.path.replace(/:[A-Za-z_]\w*/g, ':')}`;
+    if (seen.has(key)) problem('/path', `${key} is already a route of ${seen.get(key)}`);
+    seen.set(key, r.file);
+    if (e && (r.op ?? '').startsWith('wf:') && !e.workflow?.actions[r.op!.slice(3)]) problem('/op', `${e.name} has no workflow action "${r.op!.slice(3)}"`);
+    if (r.op && !e) problem('/op', 'an operation needs the entity');
+    if (r.auth === 'public' && (r.action !== undefined || r.op !== undefined)) problem('/auth', 'a public route needs no action');
+    (r.writes ?? []).forEach((f, i) => { if (!e?.fields[f]) problem(`/writes/${i}`, `"${f}" is not a field of ${r.entity ?? 'the route\'s entity'}`); });
+    const inPath = [...r.path.matchAll(/:([A-Za-z_]\w*)/g)].map((m) => m[1]);
+    for (const p of inPath) if (p !== 'id' && !r.params?.[p]) problem('/params', `path parameter ":${p}" is not declared`);
+    for (const p of Object.keys(r.params ?? {})) {
+      if (!inPath.includes(p)) problem(`/params/${p}`, `":${p}" is not in the path`);
+      caption(fieldCaption(p, r.params![p]), r.file, `${pointer}/params/${p}`);
+    }
+    if (r.caption) caption(r.caption, r.file, `${pointer}/caption`);
+    if (r.action !== undefined && !model.actions.has(r.action)) {
+      if (r.caption) addAction(model, r.action, { caption: r.caption, module: r.module, kind: 'route' });
+      else problem('/action', `action ${r.action} is not in the catalogue: give the route a caption`);
+    }
+  });
+}
+
 /** Parameters every report query may use without declaring them. */
 export const BUILT_IN_REPORT_PARAMS = ['lang', 'today', 'current_year'];
 
@@ -340,6 +395,13 @@ function checkFields(
       else if (!t.fields[column]?.unique) problems.push({ file: e.file, pointer: `${pointer}/lookup`, message: `"${column}" is not a unique field of ${target}` });
     }
     if (f.through && f.type !== 'refs') problems.push({ file: e.file, pointer: `${pointer}/through`, message: 'only refs may use a join table' });
+    if (f.privilege === 'roles' && (f.type !== 'refs' || f.ref !== 'user-roles')) problems.push({ file: e.file, pointer: `${pointer}/privilege`, message: 'a field carrying roles refers to user-roles' });
+    if (f.privilege === 'actions' && (f.type !== 'refs' || f.ref !== 'app-actions')) problems.push({ file: e.file, pointer: `${pointer}/privilege`, message: 'a field carrying actions refers to app-actions' });
+    if (f.privilege && !base.startsWith('/fields')) problems.push({ file: e.file, pointer: `${pointer}/privilege`, message: 'only an entity\'s own field carries rights' });
+    if ((f.parentKey || f.orderBy) && f.type !== 'children') problems.push({ file: e.file, pointer, message: 'parentKey and orderBy are for child tables' });
+    if (f.orderBy && !(f.orderBy in (f.fields ?? {}))) problems.push({ file: e.file, pointer: `${pointer}/orderBy`, message: `"${f.orderBy}" is not a field of the child table` });
+    if (f.parentKey && !f.orderBy) problems.push({ file: e.file, pointer: `${pointer}/orderBy`, message: 'a child table without ordering needs orderBy' });
+    if (f.type === 'json' && !f.readOnly) problems.push({ file: e.file, pointer, message: 'a json field is written by the engine only: mark it readOnly' });
     if (f.from) {
       const [refField] = f.from.split('.');
       if (fields[refField]?.type !== 'ref') problems.push({ file: e.file, pointer: `${pointer}/from`, message: `"${refField}" is not a reference field` });
@@ -347,5 +409,4 @@ function checkFields(
   }
 }
 
-/** Tables of the system migration that entity fields may point at. */
-export const SYSTEM_REFS = ['users', 'resources'];
+export { SYSTEM_REFS };

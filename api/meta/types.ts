@@ -28,7 +28,9 @@ export type FieldType =
   | 'point'
   | 'polygon'
   | 'password'
-  | 'children';
+  | 'children'
+  /** a JSON value the engine writes (an audit row's before and after); never written by clients */
+  | 'json';
 
 /** Named formats with their pattern and message key (see api/meta/formats.ts). */
 export type FormatName = 'inn' | 'pinfl' | 'mfo' | 'account' | 'phone' | 'passport' | 'email' | 'digits5' | 'soato' | 'inn_or_pinfl';
@@ -69,8 +71,22 @@ export interface FieldMeta {
   from?: string;
   /** a string that must exist in another entity's unique column: "<entity>.<column>" (e.g. an MFO in banks-mfo) */
   lookup?: string;
-  /** refs kept in a join table instead of an array column */
-  through?: { table: string; key: string; refKey: string };
+  /**
+   * refs kept in a join table instead of an array column; with `flag`, a row of the join table is
+   * a member while its flag column is 1, and leaving sets it to 0 (the row stays, so a closed
+   * grant is remembered)
+   */
+  through?: { table: string; key: string; refKey: string; flag?: string };
+  /**
+   * the field carries rights: `roles` (role ids) or `actions` (action ids). Whoever changes a row
+   * of such an entity must hold every action the row carries before and after the change, so
+   * nobody grants, takes away or takes over rights they do not hold themselves.
+   */
+  privilege?: 'roles' | 'actions';
+  /** children kept by another key than `parent_id` (a table of the engine's, without id and ordering) */
+  parentKey?: string;
+  /** children: the child field their rows are ordered by (instead of `ordering`) */
+  orderBy?: string;
 }
 
 export type FilterOp = 'eq' | 'search' | 'range' | 'in' | 'bool';
@@ -166,7 +182,6 @@ export interface EntityMeta {
   workflow?: WorkflowMeta;
   constraints?: ConstraintMeta[];
   softDelete?: boolean;
-  audit?: boolean;
   /** false: a log table without version/updated_at/created_by/updated_by (read and delete only) */
   tracking?: boolean;
   /** a server hook run inside every create and update, after the row and its children are written */
@@ -262,8 +277,44 @@ export interface ReportMeta {
   file: string;
 }
 
+/** How a caller reaches a route: without sign-in, signed in, or either (a token is read when sent). */
+export type RouteAuth = 'public' | 'session' | 'optional';
+
+/**
+ * A route of a module (metadata/modules/*.json): its method and path, who may call it, and the
+ * named handler that answers it. The engine checks the sign-in, the action id, and loads the row at
+ * `:id` in the caller's scope for the route's operation before the handler runs.
+ */
+export interface RouteMeta {
+  name: string;
+  module: string;
+  method: 'get' | 'post' | 'put' | 'delete';
+  /** the full path under /api */
+  path: string;
+  auth: RouteAuth;
+  /** an action id the caller must hold */
+  action?: number;
+  /** the entity whose row (`:id`) or rows the route works on */
+  entity?: string;
+  /** the operation (read, update, delete, export, create or `wf:<action>`) the caller must be allowed on the entity, and the row at `:id` is read for */
+  op?: string;
+  /** fields of the entity the route may write although clients may not */
+  writes?: string[];
+  /** path parameters other than `:id`, typed like fields */
+  params?: Record<string, FieldMeta>;
+  /** the request body: JSON (default), a file, or none */
+  body?: 'json' | 'file' | 'none';
+  /** the module's handler: "<module>.<name>" */
+  handler: string;
+  /** caption key of what the route does */
+  caption?: string;
+  file: string;
+}
+
 export interface MetaModel {
   entities: Map<string, EntityMeta>;
+  /** the modules' own routes, in the order they are declared */
+  routes: RouteMeta[];
   reports: Map<string, ReportMeta>;
   menu: MenuSectionMeta[];
   captions: Record<Lang, Record<string, string>>;

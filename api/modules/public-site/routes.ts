@@ -1,50 +1,62 @@
-import Router from '@koa/router';
-import type { Knex } from 'knex';
-import type { MetaModel } from '../meta/types.ts';
-import type { AppState, AppContext } from './middleware.ts';
-import { ApiError, badRequest, notFound, validationError } from './errors.ts';
-import { compilePayloadValidator } from '../engine/payload-schema.ts';
-import { normalisePayload } from '../engine/normalise.ts';
-import { layerForZoom, cellSize, parseBbox } from '../map/grid.ts';
-import { RateLimiter } from './rate-limit.ts';
-import { currentYearTashkent } from '../meta/today.ts';
-import { sendResource, storeUpload } from './resource-routes.ts';
-import { benefitsOf, benefitsPerTree, BENEFITS_SOURCE, dbhClassOf, dbhFromCircumference } from '../domain/ecosystem-benefits.ts';
+import type { RouteHandler } from '../types.ts';
+import type { AppContext } from '../../http/middleware.ts';
+import { ApiError, badRequest, notFound, validationError } from '../../http/errors.ts';
+import { compilePayloadValidator, type PayloadValidator } from '../../engine/payload-schema.ts';
+import { normalisePayload } from '../../engine/normalise.ts';
+import { layerForZoom, cellSize, parseBbox } from '../../map/grid.ts';
+import { RateLimiter } from '../../http/rate-limit.ts';
+import { currentYearTashkent } from '../../meta/today.ts';
+import { sendResource, storeUpload } from '../../engine/files.ts';
+import { selectPublic, visible } from '../../http/public-entity-routes.ts';
+import { benefitsOf, benefitsPerTree, BENEFITS_SOURCE, dbhClassOf, dbhFromCircumference } from '../../domain/ecosystem-benefits.ts';
+import type { EntityMeta } from '../../meta/types.ts';
+import { Repository } from '../../engine/repository.ts';
+import { ANONYMOUS } from '../../auth/ability.ts';
 
 /** The national aim: trees and bushes planted a year. */
 export const ANNUAL_GOAL = 200_000_000;
 const MAX_TREES_IN_VIEW = 3000;
 
-/**
- * The public site's calls, without sign-in: statistics from the aggregates, the map's viewport,
- * a planting's public passport, the species and regions, and the public planting form
- * (rate-limited per address; saved for moderation).
- */
-export function publicRoutes(model: MetaModel, knex: Knex): Router<AppState> {
-  const router = new Router<AppState>({ prefix: '/public' });
-  const submissions = new RateLimiter(Number(process.env.ECOFOND_PUBLIC_FORM_PER_HOUR || 10), 3600_000);
-  const entity = model.entities.get('public-plantings')!;
-  const validate = compilePayloadValidator(entity, 'create');
-  const cache = (ctx: AppContext, seconds: number) => ctx.set('Cache-Control', `public, max-age=${seconds}`);
-  const yearOf = (raw: unknown) => {
-    const year = raw === undefined ? currentYearTashkent() : Number(raw);
-    if (!Number.isInteger(year) || year < 2000 || year > 2100) throw badRequest('errors.bad_param', { name: 'year' });
-    return year;
-  };
+/** Public submissions (and photo uploads) per address an hour, per database the server runs on. */
+const limiters = new WeakMap<object, RateLimiter>();
+const limiter = (knex: object) => {
+  let l = limiters.get(knex);
+  if (!l) limiters.set(knex, (l = new RateLimiter(Number(process.env.ECOFOND_PUBLIC_FORM_PER_HOUR || 10), 3600_000)));
+  return l;
+};
+const cache = (ctx: AppContext, seconds: number) => ctx.set('Cache-Control', `public, max-age=${seconds}`);
+const yearOf = (raw: unknown) => {
+  const year = raw === undefined ? currentYearTashkent() : typeof raw === 'string' && /^\d{4}$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isInteger(year) || year < 2000 || year > 2100) throw badRequest('errors.bad_param', { name: 'year' });
+  return year;
+};
+const validators = new WeakMap<EntityMeta, PayloadValidator>();
+const formValidator = (e: EntityMeta) => {
+  let v = validators.get(e);
+  if (!v) validators.set(e, (v = compilePayloadValidator(e, 'create')));
+  return v;
+};
 
-  router.get('/regions', async (ctx) => {
+/**
+ * The public site's calls, without sign-in (metadata/modules/public-site.json): statistics from
+ * the aggregates, the map's viewport, a planting's public passport, the species and regions, and
+ * the public planting form (rate-limited per address; saved for moderation).
+ */
+export const PUBLIC_HANDLERS: Record<string, RouteHandler> = {
+
+  'public-site.regions': async (ctx, { knex }) => {
     cache(ctx, 3600);
     ctx.body = await knex('regions').where({ is_active: true }).orderBy('ordering')
       .select('id', 'soato', 'name', knex.raw(`json_build_object('lat', centre[1], 'lng', centre[0]) as centre`));
-  });
+  },
 
-  router.get('/species', async (ctx) => {
+  'public-site.species': async (ctx, { knex }) => {
     cache(ctx, 3600);
     ctx.body = await knex('tree_species').where({ is_active: true }).orderBy('latin_name').select('id', 'code', 'latin_name', 'name', 'kind');
-  });
+  },
 
   /** This year's count against the 200 million aim, by region, from the aggregates. */
-  router.get('/stats/summary', async (ctx) => {
+  'public-site.statsSummary': async (ctx, { knex }) => {
     cache(ctx, 60);
     const year = yearOf(ctx.query.year);
     const byRegion = await knex('regions as r').leftJoin('planting_stats as s', (j) => j.on('s.region_id', 'r.id').andOn('s.year', knex.raw('?', [year])))
@@ -58,10 +70,10 @@ export function publicRoutes(model: MetaModel, knex: Knex): Router<AppState> {
       by_source: Object.fromEntries(bySource.map((r: { source: string; trees: number }) => [r.source, Number(r.trees)])),
       by_region: byRegion.map((r: { trees: number; plantings: number }) => ({ ...r, trees: Number(r.trees), plantings: Number(r.plantings) })),
     };
-  });
+  },
 
   /** Trees by species for a year (and a region). */
-  router.get('/stats/species', async (ctx) => {
+  'public-site.statsSpecies': async (ctx, { knex }) => {
     cache(ctx, 60);
     const year = yearOf(ctx.query.year);
     const q = knex('planting_stats as s').join('tree_species as t', 't.id', 's.species_id').where('s.year', year)
@@ -73,14 +85,14 @@ export function publicRoutes(model: MetaModel, knex: Knex): Router<AppState> {
       q.where('s.region_id', region);
     }
     ctx.body = (await q).map((r: { trees: number }) => ({ ...r, trees: Number(r.trees) }));
-  });
+  },
 
   /**
    * One viewport of the map: `bbox=minLng,minLat,maxLng,maxLat&zoom=z`. Counts per region at low
    * zoom, cells of a grid at middle zoom, single plantings (at most 3 000) when zoomed in — always
    * from the aggregates or an index, never a scan of the registry.
    */
-  router.get('/map/plantings', async (ctx) => {
+  'public-site.mapPlantings': async (ctx, { knex }) => {
     const bbox = parseBbox(ctx.query.bbox);
     const zoom = Number(ctx.query.zoom);
     if (!bbox) throw badRequest('errors.bad_param', { name: 'bbox' });
@@ -126,29 +138,32 @@ export function publicRoutes(model: MetaModel, knex: Knex): Router<AppState> {
       layer, truncated: rows.length > MAX_TREES_IN_VIEW,
       items: rows.slice(0, MAX_TREES_IN_VIEW).map((r: { id: number; lng: number; lat: number; count: number; species_id: number }) => [round(r.lng), round(r.lat), r.count, r.id, r.species_id]),
     };
-  });
+  },
 
   /**
-   * A planting's public passport: what the tree is, where, since when, by whom, its photos, its
-   * trunk diameter and what it gives a year (estimates after the benefit tables, source named).
+   * A planting's public passport: what the `plantings` entity's public block opens (never the
+   * responsible person's name), its species in three languages, region and organisation, its trunk
+   * diameter and what it gives a year (estimates after the benefit tables, source named).
    */
-  router.get('/plantings/:id', async (ctx) => {
-    const id = Number(ctx.params.id);
-    if (!Number.isSafeInteger(id)) throw notFound();
-    const row = await knex('plantings as p').join('tree_species as s', 's.id', 'p.species_id').join('regions as r', 'r.id', 'p.region_id')
-      .leftJoin('planting_orgs as o', 'o.id', 'p.org_id')
-      .where('p.id', id)
-      .first('p.id', 'p.count', 'p.planted_on', 'p.place', 'p.place_type', 'p.height_m', 'p.circumference_cm', 'p.responsible', 'p.irrigation', 'p.source', 'p.images',
-        knex.raw(`json_build_object('lat', p.location[1], 'lng', p.location[0]) as location`),
-        's.code as species_code', 's.latin_name', 's.name as species', 's.kind', 'r.name as region', 'o.name as organisation');
+  'public-site.passport': async (ctx, { knex, model, id, lang }) => {
+    const e = model.entities.get('plantings');
+    if (!e?.public) throw notFound();
+    const row = await selectPublic(knex, model, e, visible(knex, e).where('t.id', id!), lang).first();
     if (!row) throw notFound();
-    const circumference = row.circumference_cm === null ? null : Number(row.circumference_cm);
+    const [species, region, org] = await Promise.all([
+      knex('tree_species').where({ id: row.species_id }).first('code', 'latin_name', 'name', 'kind'),
+      knex('regions').where({ id: row.region_id }).first('name'),
+      row.org_id ? knex('planting_orgs').where({ id: row.org_id }).first('name') : undefined,
+    ]);
+    const circumference = row.circumference_cm === null || row.circumference_cm === undefined ? null : Number(row.circumference_cm);
     const dbhClass = dbhClassOf(circumference);
-    const perTree = benefitsPerTree({ code: row.species_code, kind: row.kind }, dbhClass);
-    const all = benefitsOf([{ species: { code: row.species_code, kind: row.kind }, dbhClass, trees: row.count }]);
+    const perTree = benefitsPerTree({ code: species.code, kind: species.kind }, dbhClass);
+    const all = benefitsOf([{ species: { code: species.code, kind: species.kind }, dbhClass, trees: row.count }]);
     cache(ctx, 300);
     ctx.body = {
       ...row,
+      id: Number(row.id),
+      species: species.name, latin_name: species.latin_name, kind: species.kind, region: region?.name ?? null, organisation: org?.name ?? null,
       images: row.images ?? [],
       dbh_cm: circumference === null ? null : Math.round(dbhFromCircumference(circumference) * 10) / 10,
       benefits: {
@@ -158,55 +173,55 @@ export function publicRoutes(model: MetaModel, knex: Knex): Router<AppState> {
         source: BENEFITS_SOURCE,
       },
     };
-  });
+  },
 
   /** The benefit tables' source, for the statistics pages that show estimates. */
-  router.get('/benefits-source', async (ctx) => {
+  'public-site.benefitsSource': async (ctx) => {
     cache(ctx, 3600);
     ctx.body = BENEFITS_SOURCE;
-  });
+  },
 
   /** A passport's photo: only images a planting refers to. */
-  router.get('/plantings/:id/images/:resource', async (ctx) => {
-    const id = Number(ctx.params.id);
-    const resource = Number(ctx.params.resource);
-    if (!Number.isSafeInteger(id) || !Number.isSafeInteger(resource)) throw notFound();
-    const hit = await knex('plantings').where({ id }).whereRaw('? = ANY(images)', [resource]).first('id');
+  'public-site.passportImage': async (ctx, { knex, model, id, params }) => {
+    const e = model.entities.get('plantings');
+    const resource = params.resource as number;
+    if (!e?.public?.fields.includes('images')) throw notFound();
+    const hit = await visible(knex, e).where('t.id', id!).whereRaw('t.images @> ARRAY[?]::bigint[]', [resource]).first('t.id');
     if (!hit) throw notFound();
     await sendResource(ctx, knex, resource, 'public, max-age=86400');
-  });
+  },
 
   /** A photo for the public form: images only, 5 MB, counted against the same per-address limit. */
-  router.post('/uploads', async (ctx) => {
-    if (!submissions.take(`upload:${ctx.ip}`)) throw new ApiError('tooManyAttempts', 'errors.too_many_submissions');
+  'public-site.upload': async (ctx, { knex }) => {
+    if (!limiter(knex).take(`upload:${ctx.ip}`)) throw new ApiError('tooManyAttempts', 'errors.too_many_submissions');
     ctx.status = 201;
     const row = await storeUpload(knex, ctx, { limitMb: 5, userId: null, imagesOnly: true });
     ctx.body = { id: row.id, mime: row.mime, size: row.size };
-  });
+  },
 
-  /** The public planting form: validated like the entity, limited per address, saved for moderation. */
-  router.post('/plantings', async (ctx) => {
+  /**
+   * The public planting form: limited per address, validated like the entity, and saved for
+   * moderation through the engine (as nobody: the submission's audit row has no user).
+   */
+  'public-site.plant': async (ctx, { knex, model, lang }) => {
     const key = ctx.ip;
-    if (!submissions.take(key)) throw new ApiError('tooManyAttempts', 'errors.too_many_submissions');
+    if (!limiter(knex).take(key)) throw new ApiError('tooManyAttempts', 'errors.too_many_submissions');
+    const entity = model.entities.get('public-plantings')!;
     const body = (ctx.request.body ?? {}) as Record<string, unknown>;
     const data = normalisePayload(entity, body);
-    const errors = validate(data);
+    const errors = formValidator(entity)(data);
     if (errors) throw validationError(errors);
     const species = await knex('tree_species').where({ id: data.species_id, is_active: true }).first('id');
     if (!species) throw validationError({ species_id: { key: 'validation.ref_not_found' } });
-    if (data.photo && !(await knex('resources').where({ id: data.photo }).whereLike('mime', 'image/%').first('id'))) throw validationError({ photo: { key: 'validation.ref_not_found' } });
+    if (data.photo && !(await knex('resources').where({ id: data.photo }).whereNull('created_by').whereLike('mime', 'image/%').first('id'))) throw validationError({ photo: { key: 'validation.ref_not_found' } });
     const { lat, lng } = data.location as { lat: number; lng: number };
     // the region whose centre is nearest: good enough to count the planting in a region's statistics
     const region = await knex('regions').orderByRaw('centre <-> point(?, ?)', [lng, lat]).first('id');
-    const [row] = await knex('public_plantings').insert({
-      first_name: data.first_name, last_name: data.last_name, species_id: data.species_id, count: data.count, planted_on: data.planted_on,
-      location: knex.raw('point(?, ?)', [lng, lat]), region_id: region?.id ?? null, photo: data.photo ?? null, ip: key.slice(0, 64), status: 'pending',
-    }).returning('id');
+    const row = await new Repository({ knex, model, principal: ANONYMOUS, lang, trusted: true }, entity)
+      .create({ ...data, region_id: region?.id ?? null, ip: key.slice(0, 64) }, { fields: ['ip'] });
     ctx.status = 201;
-    ctx.body = { id: row.id, status: 'pending' };
-  });
-
-  return router;
-}
+    ctx.body = { id: row.id, status: row.status };
+  },
+};
 
 const round = (n: number) => Math.round(n * 1e6) / 1e6;

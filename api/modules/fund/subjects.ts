@@ -1,8 +1,8 @@
-import type { WorkflowHook } from './index.ts';
-import { validationError } from '../http/errors.ts';
+import type { Hook } from '../types.ts';
+import { validationError } from '../../http/errors.ts';
 
 /** Subject operations: a suspension's dates in order; a main organisation that is not the subject's own branch. */
-export const SUBJECT_HOOKS: Record<string, WorkflowHook> = {
+export const SUBJECT_HOOKS: Record<string, Hook> = {
   'subjects.checkSuspension': async ({ params }) => {
     const from = params?.suspended_from as string;
     const to = params?.suspended_to as string;

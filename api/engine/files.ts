@@ -1,0 +1,161 @@
+import type { Knex } from 'knex';
+import type { Context } from 'koa';
+import { createHash, randomBytes } from 'node:crypto';
+import { createReadStream, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { EntityMeta, FieldMeta, MetaModel } from '../meta/types.ts';
+import type { Principal } from '../auth/ability.ts';
+import { allows } from '../auth/ability.ts';
+import { ApiError, notFound, validationError } from '../http/errors.ts';
+import { rawBody } from '../http/raw-body.ts';
+import { dataDir } from '../db/connection.ts';
+import { Repository } from './repository.ts';
+import { q } from './sql.ts';
+
+/**
+ * Files: what an upload is (read from its bytes, never from the client), where it is kept (once
+ * per content, under ECOFOND_DATA_DIR/uploads), and who may read it back: whoever uploaded it, and
+ * whoever may read a row that holds it. Ids are random (53 bits), so they cannot be walked.
+ */
+
+/** Files larger than this are refused whatever their type says (a field may lower it). */
+export const UPLOAD_LIMIT_MB = Number(process.env.ECOFOND_UPLOAD_LIMIT_MB || 20);
+
+const OFFICE: Record<string, { mime: string; part: string }> = {
+  xlsx: { mime: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', part: 'xl/workbook.xml' },
+  docx: { mime: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', part: 'word/document.xml' },
+};
+
+/** The names of a zip archive's entries, from its central directory; null when it is not a readable zip. */
+export function zipEntries(b: Buffer): string[] | null {
+  // the end-of-central-directory record: in the last 22 + 65535 bytes
+  for (let i = b.length - 22; i >= Math.max(0, b.length - 22 - 65535); i--) {
+    if (b.readUInt32LE(i) !== 0x06054b50) continue;
+    const count = b.readUInt16LE(i + 10);
+    let at = b.readUInt32LE(i + 16);
+    const names: string[] = [];
+    for (let n = 0; n < count; n++) {
+      if (at + 46 > b.length || b.readUInt32LE(at) !== 0x02014b50) return null;
+      const nameLength = b.readUInt16LE(at + 28);
+      const extra = b.readUInt16LE(at + 30);
+      const comment = b.readUInt16LE(at + 32);
+      names.push(b.subarray(at + 46, at + 46 + nameLength).toString('utf8'));
+      at += 46 + nameLength + extra + comment;
+    }
+    return names;
+  }
+  return null;
+}
+
+/** What a file's first bytes say it is, for the types the system accepts; null when unknown. */
+export function sniffMime(b: Buffer, name = ''): string | null {
+  const starts = (...bytes: number[]) => bytes.every((x, i) => b[i] === x);
+  if (starts(0x25, 0x50, 0x44, 0x46)) return 'application/pdf';
+  if (starts(0x89, 0x50, 0x4e, 0x47)) return 'image/png';
+  if (starts(0xff, 0xd8, 0xff)) return 'image/jpeg';
+  if (starts(0x47, 0x49, 0x46, 0x38)) return 'image/gif';
+  if (starts(0x52, 0x49, 0x46, 0x46) && b.subarray(8, 12).toString('latin1') === 'WEBP') return 'image/webp';
+  if (starts(0x50, 0x4b, 0x03, 0x04)) {
+    // an Office document is a zip with its parts: a bare zip named .xlsx is not a spreadsheet
+    const office = OFFICE[name.split('.').pop()?.toLowerCase() ?? ''];
+    if (!office) return 'application/zip';
+    const entries = zipEntries(b);
+    return entries?.includes('[Content_Types].xml') && entries.includes(office.part) ? office.mime : null;
+  }
+  return null;
+}
+
+/** A random id under 2^53 (a JavaScript-safe integer), never 0. */
+export function randomId(): number {
+  return Number(randomBytes(8).readBigUInt64BE(0) >> 11n) + 1;
+}
+
+/**
+ * Stores the request body as a file: `?name=` required, type read from the bytes (and limited to
+ * images when asked), kept once per content, registered in `resources` under a random id.
+ */
+export async function storeUpload(knex: Knex, ctx: Context, o: { limitMb: number; userId: number | null; imagesOnly?: boolean }) {
+  const name = String(ctx.query.name ?? '').replace(/[\\/\0]/g, '_').trim().slice(0, 255);
+  if (!name) throw validationError({ name: { key: 'validation.required' } });
+  const body = await rawBody(ctx, o.limitMb * 1024 * 1024);
+  const mime = sniffMime(body, name);
+  if (!mime || (o.imagesOnly && !mime.startsWith('image/'))) throw validationError({ file: { key: o.imagesOnly ? 'errors.image_type' : 'errors.file_type' } });
+  const sha256 = createHash('sha256').update(body).digest('hex');
+  const rel = join('uploads', sha256.slice(0, 2), sha256);
+  const file = join(dataDir(), rel);
+  if (!existsSync(file)) {
+    mkdirSync(join(dataDir(), 'uploads', sha256.slice(0, 2)), { recursive: true });
+    writeFileSync(file, body);
+  }
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const [row] = await knex('resources').insert({
+        id: randomId(), original_name: name, mime, size: body.length, storage_path: rel, sha256, created_by: o.userId,
+      }).returning(['id', 'original_name', 'mime', 'size', 'sha256']);
+      return row as { id: number; original_name: string; mime: string; size: number; sha256: string };
+    } catch (err) {
+      if ((err as { code?: string }).code !== '23505' || attempt > 3) throw err;
+    }
+  }
+}
+
+/**
+ * Answers a stored file: images and PDFs inline, others as attachments. A stored file is the
+ * uploader's bytes: it is sandboxed, so nothing in it can run as the site.
+ */
+export async function sendResource(ctx: Context, knex: Knex, id: number, cacheControl: string): Promise<void> {
+  if (!Number.isSafeInteger(id) || id < 1) throw notFound();
+  const row = await knex('resources').where({ id }).first();
+  if (!row) throw notFound();
+  const file = join(dataDir(), row.storage_path);
+  if (!existsSync(file)) throw new ApiError('notFound');
+  ctx.type = row.mime;
+  ctx.set('Content-Disposition', `${row.mime.startsWith('image/') || row.mime === 'application/pdf' ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(row.original_name)}`);
+  ctx.set('Cache-Control', cacheControl);
+  if (row.mime !== 'application/pdf') ctx.set('Content-Security-Policy', "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox");
+  ctx.body = createReadStream(file);
+}
+
+const FILE_TYPES = new Set(['file', 'image', 'files']);
+
+/** Where an entity keeps file ids: its own columns, and its child tables' columns. */
+export function fileColumns(e: EntityMeta): { field: string; f: FieldMeta; child?: FieldMeta }[] {
+  const out: { field: string; f: FieldMeta; child?: FieldMeta }[] = [];
+  for (const [name, f] of Object.entries(e.fields)) {
+    if (FILE_TYPES.has(f.type)) out.push({ field: name, f });
+    if (f.type === 'children') for (const [cn, cf] of Object.entries(f.fields ?? {})) if (FILE_TYPES.has(cf.type)) out.push({ field: cn, f: cf, child: f });
+  }
+  return out;
+}
+
+/** A condition "this row holds the file" over an entity's rows (alias t). */
+function holds(knex: Knex, col: { field: string; f: FieldMeta; child?: FieldMeta }, id: number): Knex.Raw {
+  const match = (alias: string) => (col.f.type === 'files' ? `${alias}.${q(col.field)} @> ARRAY[?]::bigint[]` : `${alias}.${q(col.field)} = ?`);
+  if (!col.child) return knex.raw(match('t'), [id]);
+  return knex.raw(`exists (select 1 from ${q(col.child.table!)} c where c.${q(col.child.parentKey ?? 'parent_id')} = t.id and ${match('c')})`, [id]);
+}
+
+/**
+ * Whether the caller may read a file: they uploaded it, or they may read a row that holds it (in
+ * their scope), or a workflow step of a row they may read carries it.
+ */
+export async function mayReadFile(knex: Knex, model: MetaModel, principal: Principal, id: number, lang: 'uz' | 'uk' | 'ru' = 'uz'): Promise<boolean> {
+  const resource = await knex('resources').where({ id }).first('id', 'created_by');
+  if (!resource) return false;
+  if (resource.created_by !== null && Number(resource.created_by) === principal.id) return true;
+  for (const e of model.entities.values()) {
+    if (!allows(e, 'read', principal)) continue;
+    const cols = fileColumns(e);
+    if (!cols.length) continue;
+    const repo = new Repository({ knex, model, principal, lang }, e);
+    const hit = await repo.scoped('read').where((w) => { for (const c of cols) w.orWhere(holds(knex, c, id)); }).first('t.id');
+    if (hit) return true;
+  }
+  const flows = await knex('flows').where({ resource_id: id }).select('entity', 'record_id');
+  for (const f of flows) {
+    const e = model.entities.get(f.entity);
+    if (!e || !allows(e, 'read', principal)) continue;
+    if (await new Repository({ knex, model, principal, lang }, e).scoped('read').where('t.id', f.record_id).first('t.id')) return true;
+  }
+  return false;
+}

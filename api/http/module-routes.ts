@@ -1,0 +1,69 @@
+import Router from '@koa/router';
+import type { Knex } from 'knex';
+import type { FieldMeta, MetaModel } from '../meta/types.ts';
+import type { AppState, AppContext } from './middleware.ts';
+import { authenticate } from './middleware.ts';
+import { forbidden, validationError } from './errors.ts';
+import { ANONYMOUS } from '../auth/ability.ts';
+import { Repository } from '../engine/repository.ts';
+import { FORMATS, normaliseFormatted } from '../meta/formats.ts';
+import { HANDLERS } from '../modules/index.ts';
+
+/** `:id` of a path: a positive safe integer, else a 400 naming it. */
+export function idParam(raw: string | undefined, name = 'id'): number {
+  if (!raw || !/^\d{1,16}$/.test(raw) || !Number.isSafeInteger(Number(raw)) || Number(raw) < 1) throw validationError({ [name]: { key: 'validation.wrong_format' } });
+  return Number(raw);
+}
+
+/** A declared path parameter, typed as its field says; a 400 naming it otherwise. */
+function pathParam(name: string, f: FieldMeta, raw: string | undefined): unknown {
+  if (['integer', 'ref', 'file', 'image'].includes(f.type)) return idParam(raw, name);
+  const s = f.format ? String(normaliseFormatted(f.format, raw ?? '')) : raw ?? '';
+  if (!s || s.length > (f.maxLength ?? 255)) throw validationError({ [name]: { key: s ? 'validation.max_length' : 'validation.required', args: { limit: f.maxLength ?? 255 } } });
+  if (f.format && !new RegExp(FORMATS[f.format].pattern).test(s)) throw validationError({ [name]: { key: FORMATS[f.format].message } });
+  if (f.pattern && !new RegExp(f.pattern).test(s)) throw validationError({ [name]: { key: 'validation.wrong_format' } });
+  return s;
+}
+
+/** Reads a bearer token when one is sent; calls without one go on as anonymous. */
+export function optionalAuth(knex: Knex) {
+  const guard = authenticate(knex);
+  return async (ctx: AppContext, next: () => Promise<unknown>) => (ctx.get('Authorization') ? guard(ctx, next) : next());
+}
+
+/**
+ * The modules' routes (metadata/modules/*.json), each behind what it declares: sign-in (or not),
+ * the action id, the operation on its entity — the row at `:id` read in the caller's scope for it,
+ * so another's row is a 404 before any handler runs — and its typed path parameters.
+ */
+export function moduleRoutes(model: MetaModel, knex: Knex): Router<AppState> {
+  const router = new Router<AppState>();
+  const guard = authenticate(knex);
+  const optional = optionalAuth(knex);
+  for (const r of model.routes) {
+    const handler = HANDLERS[r.handler];
+    if (!handler) throw new Error(`no module defines the handler "${r.handler}" (${r.file})`);
+    const auth = r.auth === 'public' ? [] : r.auth === 'optional' ? [optional] : [guard];
+    router[r.method](r.path, ...auth, async (ctx: AppContext) => {
+      const principal = r.auth === 'public' ? null : ctx.state.principal ?? null;
+      if (r.action !== undefined && !principal?.actions.has(r.action)) throw forbidden();
+      const lang = ctx.state.lang;
+      const repo = (name = r.entity) => {
+        const e = name ? model.entities.get(name) : undefined;
+        if (!e) throw new Error(`route ${r.name}: no entity "${name}"`);
+        return new Repository({ knex, model, principal: principal ?? ANONYMOUS, lang }, e);
+      };
+      const id = r.path.includes('/:id') ? idParam(ctx.params.id) : undefined;
+      const params = Object.fromEntries(Object.entries(r.params ?? {}).map(([name, f]) => [name, pathParam(name, f, ctx.params[name])]));
+      let row: Record<string, unknown> | undefined;
+      if (r.entity && r.op) {
+        const own = repo();
+        own.assertCan(r.op);
+        if (id !== undefined) row = await own.getOne(id, r.op);
+      }
+      await handler(ctx, { knex, model, route: r, lang, principal, entity: r.entity ? model.entities.get(r.entity) : undefined, repo, row, id, params });
+    });
+  }
+  return router;
+}
+

@@ -1,0 +1,38 @@
+import type { Hook } from '../types.ts';
+import { ApiError, validationError } from '../../http/errors.ts';
+import { calculatePenya } from '../../domain/penya.ts';
+import { checkFineMultiple, fineOn } from '../../domain/fines.ts';
+import { formatTiyin, parseTiyin } from '../../domain/money.ts';
+
+/**
+ * Penalties: a penya row's amount recomputed on every write (the debt, less the subject's confirmed
+ * payments after the due date, accruing daily at its rate up to its "as of" date), and a protocol's
+ * fine as its multiple of the base value in force on the protocol's date, within the article's interval.
+ */
+export const PENALTY_HOOKS: Record<string, Hook> = {
+  'penya.calculate': async ({ trx, row: p }) => {
+    const payments = await trx('payments').where({ subject_id: p.subject_id, status: 'confirmed' })
+      .where('paid_on', '>', p.due_date as string).where('paid_on', '<=', p.as_of as string).select('paid_on', 'amount');
+    const result = calculatePenya({
+      debt: parseTiyin(String(p.debt)), dueDate: p.due_date as string, asOf: p.as_of as string, rate: String(p.daily_rate),
+      payments: payments.map((x: { paid_on: string; amount: string }) => ({ date: x.paid_on, amount: parseTiyin(x.amount) })),
+    });
+    const paid = payments.reduce((s: bigint, x: { amount: string }) => s + parseTiyin(x.amount), 0n);
+    return { overdue_days: result.days, paid: formatTiyin(paid), amount: formatTiyin(result.amount) };
+  },
+  'protocols.fine': async ({ trx, row: p }) => {
+    if (!p.fine_multiple) return { fine_amount: null };
+    if (p.fine_id) {
+      const article = await trx('fine').where({ id: p.fine_id }).first('min_multiple', 'max_multiple');
+      const warning = checkFineMultiple(String(p.fine_multiple), article);
+      if (warning) throw validationError({ fine_multiple: { key: warning.key, args: warning.args } });
+    }
+    try {
+      const fine = fineOn(String(p.fine_multiple), await trx('min_oklads').select('start_date', 'amount'), p.protocol_date as string);
+      return { fine_amount: formatTiyin(fine.amount) };
+    } catch (err) {
+      if (err instanceof RangeError) throw new ApiError('validation', 'errors.base_value_missing', {}, { protocol_date: { key: 'errors.base_value_missing' } });
+      throw err;
+    }
+  },
+};

@@ -1,0 +1,98 @@
+import type { Knex } from 'knex';
+import type { Hook } from '../types.ts';
+import { ApiError, validationError } from '../../http/errors.ts';
+import { baseValueOn } from '../../domain/base-value.ts';
+import { calculateCompensation } from '../../domain/compensation.ts';
+import { formatTiyin } from '../../domain/money.ts';
+import { canonicalContent } from '../../esign/canonical.ts';
+import { verifyDetachedSignature } from '../../esign/verify.ts';
+import { isESignError } from '../../esign/errors.ts';
+import { trustedCAs } from '../../esign/trust.ts';
+
+const INGREDIENTS = 'subject_report_ingredients';
+
+/** A report's computed values: each ingredient line's amount and the total, at the base value in force on its date. */
+export interface ReportComputation {
+  base_value: string;
+  amount: string;
+  ingredients: { id: number; amount: string }[];
+}
+
+/**
+ * Recomputes a report's compensation from its ingredients at the base value in force on the
+ * report's date (docs/domain-rules.md): each line's amount and the total, rounded once.
+ */
+export async function computeReport(trx: Knex | Knex.Transaction, reportId: number): Promise<ReportComputation> {
+  const report = await trx('subject_reports').where({ id: reportId }).first('id', 'report_date');
+  const lines = await trx(INGREDIENTS).where({ parent_id: reportId }).orderBy(['ordering', 'id']).select('id', 'mass', 'norm', 'coefficient1', 'coefficient2');
+  const rows = await trx('min_oklads').select('start_date', 'amount');
+  let base;
+  try {
+    base = baseValueOn(rows, report.report_date);
+  } catch {
+    throw new ApiError('validation', 'errors.base_value_missing', {}, { report_date: { key: 'errors.base_value_missing' } });
+  }
+  const result = calculateCompensation(lines.map((l: { id: number; mass: string; norm: string; coefficient1: string | null; coefficient2: string | null }) => ({
+    id: l.id, mass: l.mass, norm: l.norm, coefficients: [l.coefficient1 ?? '1', l.coefficient2 ?? '1'],
+  })), base.amount);
+  return {
+    base_value: formatTiyin(base.amount),
+    amount: formatTiyin(result.amount),
+    ingredients: result.lines.map((line) => ({ id: line.ingredient.id as number, amount: formatTiyin(line.amount) })),
+  };
+}
+
+/** Writes a report's computation straight to its rows: for the demo data only (users' changes go through the engine). */
+export async function recalculateReport(trx: Knex | Knex.Transaction, reportId: number): Promise<void> {
+  const c = await computeReport(trx, reportId);
+  for (const line of c.ingredients) await trx(INGREDIENTS).where({ id: line.id }).update({ amount: line.amount });
+  await trx('subject_reports').where({ id: reportId }).update({ base_value: c.base_value, amount: c.amount });
+}
+
+/**
+ * The report as it is signed: what the subject declared, in a fixed form (docs/e-signature.md) —
+ * with the amounts of a computation about to be written, when one is given.
+ */
+export async function signableReport(trx: Knex | Knex.Transaction, reportId: number, computed?: ReportComputation): Promise<Record<string, unknown>> {
+  const r = await trx('subject_reports as r').join('subjects as s', 's.id', 'r.subject_id').where('r.id', reportId)
+    .first('r.id', 's.inn', 'r.year', 'r.period', 'r.month', 'r.report_date', 'r.amount', 'r.base_value');
+  const lines = await trx(INGREDIENTS).where({ parent_id: reportId }).orderBy(['ordering', 'id'])
+    .select('id', 'pollutant', 'mass', 'norm', 'coefficient1', 'coefficient2', 'amount');
+  const amounts = new Map(computed?.ingredients.map((l) => [l.id, l.amount]));
+  const ingredients = lines.map(({ id, ...l }: Record<string, unknown>) => ({ ...l, amount: amounts.get(id as number) ?? l.amount }));
+  return {
+    report_id: r.id, subject_inn: r.inn, year: r.year, period: r.period, month: r.month, report_date: r.report_date,
+    base_value: computed?.base_value ?? r.base_value, amount: computed?.amount ?? r.amount, ingredients,
+  };
+}
+
+export const REPORT_HOOKS: Record<string, Hook> = {
+  'reports.recalculate': async ({ trx, row }) => ({ ...(await computeReport(trx, row.id as number)) }),
+  /**
+   * Sending: the amount is recomputed, then the subject's detached signature over the report's
+   * canonical content is verified against the trusted CAs and the subject's INN — or the subject
+   * chose to save without a signature, where the metadata allows it (then the report is not signed,
+   * whatever an earlier sending said).
+   */
+  'reports.send': async ({ trx, row, params }) => {
+    const computed = await computeReport(trx, row.id as number);
+    const signature = typeof params?.signature === 'string' ? params.signature.trim() : '';
+    if (!signature) {
+      if (params?.skip_signature === true) return { ...computed, signed: false, signer: null, signed_at: null };
+      throw validationError({ signature: { key: 'esign.required' } });
+    }
+    const subject = await trx('subjects').where({ id: row.subject_id }).first('inn');
+    // what the subject signed: the report with the amounts it is sent with
+    const content = canonicalContent(await signableReport(trx, row.id as number, computed));
+    const cas = await trustedCAs(trx);
+    if (!cas.length) throw validationError({ signature: { key: 'esign.untrusted_issuer' } });
+    try {
+      const result = await verifyDetachedSignature({ content, signature, trustedCAs: cas, expected: { inn: subject.inn } });
+      const s = result.signer;
+      return { ...computed, signed: true, signer: [s.commonName, s.organisation, s.serialNumber].filter(Boolean).join(' · ').slice(0, 255), signed_at: new Date().toISOString() };
+    } catch (err) {
+      if (isESignError(err)) throw new ApiError('validation', err.messageKey, {}, { signature: { key: err.messageKey } });
+      throw err;
+    }
+  },
+};

@@ -1,0 +1,19 @@
+import type { RouteHandler } from '../types.ts';
+import { mayReadFile, sendResource, storeUpload, UPLOAD_LIMIT_MB } from '../../engine/files.ts';
+import { notFound } from '../../http/errors.ts';
+
+/**
+ * `resources/upload`: the file is the request body (its name in `?name=`), typed by its bytes and
+ * kept once per content; `resources/:id` gives it back to its uploader and to whoever may read a
+ * row that holds it — to anyone else it does not exist.
+ */
+export const FILE_HANDLERS: Record<string, RouteHandler> = {
+  'system.upload': async (ctx, { knex, principal }) => {
+    ctx.status = 201;
+    ctx.body = await storeUpload(knex, ctx, { limitMb: UPLOAD_LIMIT_MB, userId: principal!.id });
+  },
+  'system.resource': async (ctx, { knex, model, principal, id, lang }) => {
+    if (!(await mayReadFile(knex, model, principal!, id!, lang))) throw notFound();
+    await sendResource(ctx, knex, id!, 'private, max-age=86400');
+  },
+};

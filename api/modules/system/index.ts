@@ -1,0 +1,10 @@
+import type { ModuleDef } from '../types.ts';
+import { AUTH_HANDLERS } from './auth.ts';
+import { APP_HANDLERS } from './app.ts';
+import { FILE_HANDLERS } from './files.ts';
+
+/** The system's own calls (metadata/modules/system.json): health, metadata, sign-in, the user's menu and language, files. */
+export const systemModule: ModuleDef = {
+  name: 'system',
+  handlers: { ...APP_HANDLERS, ...AUTH_HANDLERS, ...FILE_HANDLERS },
+};
