@@ -53,10 +53,12 @@ export async function referenceErrors(trx: Knex | Knex.Transaction, c: Reference
         for (const r of await trx('resources').whereIn('id', ids.slice(i, i + 5000)).select('id', 'mime', 'size')) files.set(Number(r.id), { mime: r.mime, size: Number(r.size) });
       }
       const limit = f.maxSizeMb === undefined ? undefined : f.maxSizeMb * 1024 * 1024;
+      // an image field takes images, whatever else it names
+      const accept = f.type === 'image' ? (f.accept ?? ['image/*']).filter((a) => a.startsWith('image/')) : f.accept;
       for (const { row, key } of using) {
         const mine = idsOf(row[name]).map((id) => files.get(id));
         if (mine.some((x) => !x)) errors[`${key}${name}`] = { key: 'validation.ref_not_found' };
-        else if (mine.some((x) => !acceptsMime(f.accept, x!.mime))) errors[`${key}${name}`] = { key: 'validation.file_type', args: { types: (f.accept ?? []).join(', ') } };
+        else if (mine.some((x) => !acceptsMime(accept, x!.mime))) errors[`${key}${name}`] = { key: 'validation.file_type', args: { types: (accept ?? []).join(', ') } };
         else if (limit !== undefined && mine.some((x) => x!.size > limit)) errors[`${key}${name}`] = { key: 'validation.file_size', args: { mb: f.maxSizeMb } };
       }
     }
