@@ -65,7 +65,11 @@ program.command('meta:validate')
   .option('--dir <dir>', 'metadata folder', undefined)
   .action(run(async (opts: { dir?: string }) => {
     const model = loadMetadata(opts.dir);
-    console.log(`Metadata is valid: ${model.entities.size} entities, ${model.menu.length} menu sections, ${model.actions.size} action ids.`);
+    // hooks and handlers the metadata names must exist in a module
+    const { checkModules } = await import('../api/modules/index.ts');
+    const problems = checkModules(model);
+    if (problems.length) throw new MetadataInvalid(problems);
+    console.log(`Metadata is valid: ${model.entities.size} entities, ${model.reports.size} reports, ${model.routes.length} module routes, ${model.menu.length} menu sections, ${model.actions.size} action ids.`);
   }));
 
 program.command('make:reference <name>')

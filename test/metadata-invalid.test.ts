@@ -3,6 +3,9 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { loadMetadata, MetadataInvalid } from '../api/meta/load.ts';
 import { fixtureMetaDir } from './support/fixture-model.ts';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { checkModules } from '../api/modules/index.ts';
 
 /** A malformed metadata file is refused with its path, the JSON pointer and the reason. */
 const cli = fileURLToPath(new URL('../cli/bin.mjs', import.meta.url));
@@ -19,6 +22,13 @@ function problemsOf(entity: object) {
     return (err as MetadataInvalid).problems;
   }
   throw new Error('metadata was accepted');
+}
+
+/** A fixture module file next to the project's (metadata/modules/fixtures.json). */
+function withRoutes(routes: object[], entities: object[] = []): string {
+  const dir = fixtureMetaDir(entities);
+  writeFileSync(join(dir, 'modules', 'fixtures.json'), JSON.stringify({ module: 'fixtures', routes }));
+  return dir;
 }
 
 describe('metadata validation', () => {
@@ -57,5 +67,24 @@ describe('metadata validation', () => {
     expect(code).toBe(1);
     expect(out).toContain('metadata/entities/fixtures/broken-book.json: /fields/name/required: must be boolean');
     expect(execFileSync(process.execPath, [cli, 'meta:validate'], { encoding: 'utf8' })).toMatch(/^Metadata is valid: \d+ entities/);
+  });
+
+  it('refuses hooks and handlers no module defines, and routes that do not hold together', () => {
+    const model = loadMetadata(withRoutes([{ name: 'nowhere', method: 'get', path: '/fixtures/nowhere', handler: 'fixtures.nowhere' }],
+      [{ ...base, afterWrite: 'books.vanished', workflow: undefined }]));
+    expect(checkModules(model)).toEqual(expect.arrayContaining([
+      { file: 'metadata/entities/fixtures/broken-book.json', pointer: '/afterWrite', message: 'no module defines the hook "books.vanished"' },
+      { file: 'metadata/modules/fixtures.json', pointer: '/routes/0/handler', message: 'no module defines the handler "fixtures.nowhere"' },
+    ]));
+    const problems = (routes: object[]) => {
+      try { loadMetadata(withRoutes(routes)); } catch (err) { return (err as MetadataInvalid).problems; }
+      throw new Error('metadata was accepted');
+    };
+    expect(problems([{ name: 'a', method: 'get', path: ':id/a', handler: 'x.y' }])).toContainEqual(expect.objectContaining({ pointer: '/routes/0/path', message: "a path under an entity's needs the entity" }));
+    expect(problems([{ name: 'b', method: 'get', path: '/x/:code', handler: 'x.y' }])).toContainEqual(expect.objectContaining({ pointer: '/routes/0/params', message: 'path parameter ":code" is not declared' }));
+    expect(problems([{ name: 'c', method: 'post', path: ':id/c', entity: 'users', op: 'wf:promote', handler: 'x.y' }])).toContainEqual(expect.objectContaining({ pointer: '/routes/0/op', message: 'users has no workflow action "promote"' }));
+    // two files with one route: whichever comes second is told of the first
+    expect(problems([{ name: 'd', method: 'get', path: '/health', handler: 'x.y' }])).toContainEqual(expect.objectContaining({ pointer: '/routes/0/path', message: expect.stringMatching(/^GET \/health is already a route of metadata\/modules\/(system|fixtures)\.json$/) }));
+    expect(problems([{ name: 'e', method: 'get', path: '/x', auth: 'public', action: 474, handler: 'x.y' }])).toContainEqual(expect.objectContaining({ pointer: '/routes/0/auth', message: 'a public route needs no action' }));
   });
 });

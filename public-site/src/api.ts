@@ -15,7 +15,7 @@ export type MapItem = number[];
 export interface MapAnswer { layer: 'regions' | 'cells' | 'trees'; size?: number; truncated?: boolean; items: MapItem[] }
 export interface Passport {
   id: number; count: number; planted_on: string; place: string | null; place_type: string | null;
-  height_m: string | number | null; circumference_cm: string | number | null; responsible: string | null;
+  height_m: string | number | null; circumference_cm: string | number | null;
   irrigation: boolean | null; source: string; location: { lat: number; lng: number };
   latin_name: string; species: Names; kind: string; region: Names;
   organisation?: Names | string | null; dbh_cm?: number | null; images?: number[] | null;

@@ -43,8 +43,8 @@ export default function TreePassport({ params }: { params: Record<string, string
     [t('tree.place_type'), enumCaption('place_type', d.place_type)],
     [t('tree.height'), d.height_m != null ? `${fmtDecimal(d.height_m, 2)} ${t('tree.unit_m')}` : none],
     [t('tree.circumference'), d.circumference_cm != null ? `${fmtDecimal(d.circumference_cm, 1)} ${t('tree.unit_cm')}` : none],
-    [t('tree.responsible'), d.responsible || none],
-    ...(d.organisation ? [[t('tree.organisation'), typeof d.organisation === 'string' ? d.organisation : pick(d.organisation, lang)] as [string, React.ReactNode]] : []),
+    // the responsible person's name is not public (the plantings entity's public block leaves it out)
+    [t('tree.organisation'), d.organisation ? (typeof d.organisation === 'string' ? d.organisation : pick(d.organisation, lang)) : none],
     ...(d.dbh_cm != null ? [[t('tree.dbh'), `${fmtDecimal(d.dbh_cm, 1)} ${t('tree.unit_cm')}`] as [string, React.ReactNode]] : []),
     [t('tree.irrigation'), d.irrigation == null ? none : d.irrigation ? t('tree.yes') : t('tree.no')],
     [t('tree.source'), enumCaption('source', d.source)],
