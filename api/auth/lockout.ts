@@ -20,11 +20,8 @@ export interface LockState {
  * Failures count since the last success or administrator's unlock, within the lock window; an
  * attempt still being checked counts as a failure until it is known.
  */
-export async function lockState(db: Knex | Knex.Transaction, username: string, ip: string): Promise<LockState> {
-  const [slowAfter, lockAfter, lockMinutes, ipLockAfter] = await Promise.all([
-    configNumber(db as Knex, 'auth.slow_after_failures'), configNumber(db as Knex, 'auth.lock_after_failures'),
-    configNumber(db as Knex, 'auth.lock_minutes'), configNumber(db as Knex, 'auth.ip_lock_after_failures'),
-  ]);
+export async function lockState(db: Knex | Knex.Transaction, username: string, ip: string, config?: LockConfig): Promise<LockState> {
+  const { slowAfter, lockAfter, lockMinutes, ipLockAfter } = config ?? await lockConfig(db as Knex);
   const windowStart = new Date(Date.now() - lockMinutes * 60_000);
   const since = (column: 'username' | 'ip', value: string) => db('login_logs')
     .whereRaw(`lower(??) = lower(?)`, [column, value]).where('created_at', '>', windowStart)
@@ -44,6 +41,17 @@ export async function lockState(db: Knex | Knex.Transaction, username: string, i
   return { failures: byUser.length, lockedMinutes, delayMs: over > 0 ? Math.min(over * 500, 3000) : 0 };
 }
 
+export interface LockConfig { slowAfter: number; lockAfter: number; lockMinutes: number; ipLockAfter: number }
+
+/** The lock's settings (cached settings, read outside any transaction). */
+export async function lockConfig(knex: Knex): Promise<LockConfig> {
+  const [slowAfter, lockAfter, lockMinutes, ipLockAfter] = await Promise.all([
+    configNumber(knex, 'auth.slow_after_failures'), configNumber(knex, 'auth.lock_after_failures'),
+    configNumber(knex, 'auth.lock_minutes'), configNumber(knex, 'auth.ip_lock_after_failures'),
+  ]);
+  return { slowAfter, lockAfter, lockMinutes, ipLockAfter };
+}
+
 export interface Attempt extends LockState {
   /** the login_logs row of this attempt (reason `pending` until `endAttempt`), or of its refusal */
   logId: number;
@@ -55,9 +63,10 @@ export interface Attempt extends LockState {
  * locked, records the attempt as pending — it counts as a failure until the password is checked.
  */
 export async function beginAttempt(knex: Knex, o: { username: string; ip: string; userAgent: string }): Promise<Attempt> {
+  const config = await lockConfig(knex);
   return knex.transaction(async (trx) => {
     await trx.raw('select pg_advisory_xact_lock(hashtext(?)), pg_advisory_xact_lock(hashtext(?))', [`login-user:${o.username.toLowerCase()}`, `login-ip:${o.ip}`]);
-    const state = await lockState(trx, o.username, o.ip);
+    const state = await lockState(trx, o.username, o.ip, config);
     const [row] = await trx('login_logs').insert({
       username: o.username.slice(0, 100), ip: o.ip, user_agent: o.userAgent.slice(0, 500), success: false, reason: state.lockedMinutes > 0 ? 'locked' : 'pending',
     }).returning('id');

@@ -150,7 +150,8 @@ export class Repository {
     const rowsQ = this.applyOrder(this.filtered('read', params), params)
       .select(knex.raw(selectColumns(this.e).join(', ')))
       .offset(params.offset).limit(params.limit);
-    const [rows, count] = await Promise.all([rowsQ, this.count(params)]);
+    // one connection in a transaction takes one statement at a time
+    const [rows, count] = this.ctx.trx ? [await rowsQ, await this.count(params)] : await Promise.all([rowsQ, this.count(params)]);
     const total = Math.max(count.total, params.offset + rows.length);
     return { rows, total, exact: count.exact };
   }
