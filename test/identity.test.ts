@@ -154,6 +154,27 @@ describe('the users calls', () => {
     expect((await api.post(`/api/managing/users/${u.id}/add-user-roles`, { role_ids: [999999] })).body.errors).toEqual({ roles: 'Tanlangan yozuv topilmadi' });
   });
 
+  it('keeps an active administrator: nobody blocks or deletes themselves, the last administrator stays one', async () => {
+    const admin = (await api.db.knex('users').where({ username: 'admin' }).first('id')).id;
+    const adminRole = (await api.db.knex('roles').where({ code: 'administrator' }).first('id')).id;
+    const self = await api.post(`/api/managing/users/${admin}/users-change-status`, { status: 'blocked' }, { lang: 'ru' });
+    expect(self.status).toBe(409);
+    expect(self.body.message).toBe('Нельзя заблокировать самого себя');
+    expect((await api.del(`/api/managing/users/${admin}`)).body.message).toBe('Oʻzingizni oʻchira olmaysiz');
+    // with a second administrator, one may take the other's role…
+    const other = await newUser('other_admin');
+    expect((await api.post(`/api/managing/users/${other.id}/add-user-roles`, { role_ids: [adminRole] })).status).toBe(200);
+    const otherToken = (await login('other_admin', 'first-pass')).body.token;
+    expect((await api.post(`/api/managing/users/${admin}/add-user-roles`, { role_ids: [] }, { token: otherToken })).status).toBe(200);
+    expect((await api.post(`/api/managing/users/${admin}/add-user-roles`, { role_ids: [adminRole] }, { token: otherToken })).status).toBe(200);
+    // …but once the other is blocked, the last active administrator keeps the role
+    expect((await api.post(`/api/managing/users/${other.id}/users-change-status`, { status: 'blocked' })).status).toBe(200);
+    const demote = await api.post(`/api/managing/users/${admin}/add-user-roles`, { role_ids: [] });
+    expect(demote.status).toBe(409);
+    expect(demote.body.message).toMatch(/^Bu oxirgi faol administrator/);
+    expect(await api.db.knex('user_roles').where({ user_id: admin }).pluck('role_id')).toEqual([adminRole]);
+  });
+
   it('keeps police and population users in their own views', async () => {
     const police = await api.post('/api/managing/mvd-users', { username: 'police_1', password: 'secret-12', fio: 'Militsiya', region_id: (await api.db.knex('regions').first('id')).id, organ: 'IIB' });
     expect(police.status, JSON.stringify(police.body)).toBe(201);

@@ -321,6 +321,7 @@ export class Repository {
       if (found.length !== new Set(ids).size) throw notFound();
       const before = await this.snapshots(trx, found);
       if (!this.ctx.trusted) for (const row of before.values()) await assertPrivileges(trx, this.e, this.ctx.principal, row, null);
+      for (const row of before.values()) await this.runHook(trx, this.e.beforeDelete, row.id as number, row, new Set(), { op: 'delete', check: 'delete' });
       try {
         if (this.e.softDelete) await trx(this.e.table).whereIn('id', found).update({ deleted_at: this.ctx.knex.fn.now(), updated_by: this.actor });
         else await trx(this.e.table).whereIn('id', found).delete();

@@ -186,6 +186,8 @@ export interface EntityMeta {
   tracking?: boolean;
   /** a server hook run inside every create and update, after the row and its children are written */
   afterWrite?: string;
+  /** a server hook run inside a delete's transaction for each row before it goes (it may refuse) */
+  beforeDelete?: string;
   /** a view of a table another entity owns: these column values select its rows and are set on create */
   view?: Record<string, string | number | boolean>;
   /** what the public site may read without sign-in */

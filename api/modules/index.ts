@@ -34,6 +34,7 @@ export function checkModules(model: MetaModel): MetaProblem[] {
   const problems: MetaProblem[] = [];
   for (const e of model.entities.values()) {
     if (e.afterWrite && !HOOKS[e.afterWrite]) problems.push({ file: e.file, pointer: '/afterWrite', message: `no module defines the hook "${e.afterWrite}"` });
+    if (e.beforeDelete && !HOOKS[e.beforeDelete]) problems.push({ file: e.file, pointer: '/beforeDelete', message: `no module defines the hook "${e.beforeDelete}"` });
     for (const [name, a] of Object.entries(e.workflow?.actions ?? {})) {
       if (a.hook && !HOOKS[a.hook]) problems.push({ file: e.file, pointer: `/workflow/actions/${name}/hook`, message: `no module defines the hook "${a.hook}"` });
     }
