@@ -9,10 +9,10 @@ import { mayCall, routeCatalogue } from '../http/catalogue.ts';
 /**
  * What `GET /api/meta` answers: the entities the caller may read with their fields, lists, forms
  * and workflows; the menu cut to the caller's actions; the API routes they may call (`api`, with
- * the rights each needs); and the captions of the caller's language.
+ * the rights each needs — with `?include=api`); and the captions of the caller's language.
  * This is the back-office's only input for generating its screens.
  */
-export function clientMeta(model: MetaModel, p: Principal, lang: Lang) {
+export function clientMeta(model: MetaModel, p: Principal, lang: Lang, o: { api?: boolean } = {}) {
   const entities = [...model.entities.values()]
     .filter((e) => allows(e, 'read', p))
     .map((e) => entityForClient(e, p));
@@ -22,7 +22,8 @@ export function clientMeta(model: MetaModel, p: Principal, lang: Lang) {
     menu: menuFor(model.menu, p),
     routes: routesFor(model.menu, p),
     reports: reportsFor(model, p),
-    api: routeCatalogue(model).filter((r) => mayCall(model, r, p)),
+    // asked for (`?include=api`): the back-office does not need it on every start
+    ...(o.api ? { api: routeCatalogue(model).filter((r) => mayCall(model, r, p)) } : {}),
     captions: model.captions[lang],
     fallbackCaptions: lang === 'uz' ? undefined : model.captions.uz,
   };

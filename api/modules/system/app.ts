@@ -9,7 +9,7 @@ export const APP_HANDLERS: Record<string, RouteHandler> = {
     ctx.body = { status: 'ok', entities: model.entities.size, time: new Date().toISOString() };
   },
   'system.meta': async (ctx, { model, principal, lang }) => {
-    ctx.body = clientMeta(model, principal!, lang);
+    ctx.body = clientMeta(model, principal!, lang, { api: String(ctx.query.include ?? '').split(',').includes('api') });
   },
   'system.moduleCategories': async (ctx, { model, principal, lang }) => {
     ctx.body = menuFor(model.menu, principal!).map((s) => ({
