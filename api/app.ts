@@ -14,6 +14,7 @@ import { resourceRoutes } from './http/resource-routes.ts';
 import { publicRoutes } from './http/public-routes.ts';
 import { reportRoutes } from './http/report-routes.ts';
 import { publicEntityRoutes } from './http/public-entity-routes.ts';
+import { inputGuard } from './http/input-guard.ts';
 
 export interface AppOptions {
   knex: Knex;
@@ -31,6 +32,8 @@ export function createApp({ knex, model, statics = [] }: AppOptions): Koa<AppSta
   app.use(language());
   app.use(errorHandler(model, knex));
   app.use(bodyParser({ enableTypes: ['json'], jsonLimit: '2mb' }));
+  // NUL and lone surrogates are refused here, named by their field, before any route or SQL
+  app.use(inputGuard());
 
   const api = new Router<AppState>({ prefix: '/api' });
   api.get('/health', async (ctx) => {
