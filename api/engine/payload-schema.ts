@@ -207,12 +207,17 @@ export function toFieldErrors(e: EntityMeta, errors: ErrorObject[]): Record<stri
       put(polygon.field, polygonMessage(err, polygon.inner));
       continue;
     }
-    const top = field.split('.')[0];
-    const meta = e.fields[top];
-    const leaf = meta?.type === 'children' ? meta.fields?.[field.split('.')[2]] : meta;
-    put(field, messageFor(err, leaf, meta?.type === 'children' ? field.split('.').length > 3 : field.includes('.')));
+    const meta = e.fields[field.split('.')[0]];
+    put(field, messageFor(err, leafOf(e, field), meta?.type === 'children' ? field.split('.').length > 3 : field.includes('.')));
   }
   return out;
+}
+
+/** The field an error path is of: `name`, or a child row's `lines.0.amount`. */
+function leafOf(e: EntityMeta, path: string): FieldMeta | undefined {
+  const segs = path.split('.');
+  const meta = e.fields[segs[0]];
+  return meta?.type === 'children' ? meta.fields?.[segs[2]] : meta;
 }
 
 /** The polygon field (`shape`, `lines.0.shape`) an error path is in or under, and whether it is under it (a point). */
@@ -238,6 +243,8 @@ function rank(e: EntityMeta, err: ErrorObject): number {
   if (err.keyword === 'required') return 0;
   if (err.keyword === 'anyOf') return 9;
   if (err.keyword === 'type' && (err.params as { type: string }).type === 'null') return 8;
+  // a named format's message ("a phone is (XX) XXX-XX-XX") says more than its length
+  if (err.keyword === 'pattern' && leafOf(e, fieldOf(err.instancePath))?.format) return 0;
   const polygon = polygonOf(e, fieldOf(err.instancePath));
   if (polygon) {
     // the most telling first: not a ring of number pairs, then the count of points, then a coordinate
