@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
+import Koa from 'koa';
+import type { AddressInfo } from 'node:net';
+import { errorHandler, language, securityHeaders, type AppState } from '../api/http/middleware.ts';
 import { startTestApi, type TestApi } from './support/api.ts';
 import { samplePayload } from './support/samples.ts';
 import { translate } from '../api/meta/captions.ts';
@@ -177,5 +180,34 @@ describe('class 5: values silently changed or ignored', () => {
     expect((await api.get(`${USERS}/${user.id}`)).body.version).toBe(user.version);
     // the password the user was made with still signs in
     expect(await api.login(user.username as string, 'secret-123')).toBeTruthy();
+  });
+});
+
+describe('also found by the fuzzing', () => {
+  it('a map viewport beyond the world\'s edges is cut to them, not a 500 without sign-in', async () => {
+    for (const zoom of [5, 8, 13, 16]) {
+      const r = await api.get(`/api/public/map/plantings?bbox=-1e300,-1e300,1e300,1e300&zoom=${zoom}`, { token: '' });
+      expect(r.status, `zoom ${zoom}`).toBe(200);
+    }
+  });
+
+  it('a PostgreSQL data error a route lets through is a logged 400 in the caller\'s language, not a 500', async () => {
+    const app = new Koa<AppState>();
+    app.use(securityHeaders());
+    app.use(language());
+    app.use(errorHandler(api.model, api.db.knex));
+    app.use(() => { throw Object.assign(new Error('invalid input syntax for type bigint: "NaN"'), { code: '22P02' }); });
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    try {
+      const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/x`, { headers: { Language: 'ru' } });
+      const body = await res.json() as { code: number; message: string; requestId: string };
+      expect(res.status).toBe(400);
+      expect(body).toMatchObject({ code: -108, message: 'Введённое значение неверно или вне допустимого диапазона' });
+      // kept where system errors are, since the check that should have named the field is missing
+      expect(await api.db.knex('app_errors').where({ request_id: body.requestId }).first('status', 'message')).toMatchObject({ status: 400, message: expect.stringContaining('NaN') });
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
   });
 });
