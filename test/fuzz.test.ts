@@ -16,12 +16,16 @@ import type { EntityMeta, FieldMeta } from '../api/meta/types.ts';
  * write a row (the entity's table, its child and join tables, audit_log) or change the row updated.
  */
 let api: TestApi;
+const formLimit = process.env.ECOFOND_PUBLIC_FORM_PER_HOUR;
 beforeAll(async () => {
   // the public form is limited per address; here it is called a few hundred times from one
   process.env.ECOFOND_PUBLIC_FORM_PER_HOUR = '1000000';
   api = await startTestApi();
 });
-afterAll(async () => { await api?.close(); });
+afterAll(async () => {
+  await api?.close();
+  if (formLimit === undefined) delete process.env.ECOFOND_PUBLIC_FORM_PER_HOUR; else process.env.ECOFOND_PUBLIC_FORM_PER_HOUR = formLimit;
+});
 
 const CONCURRENCY = 16;
 const stats = { payloads: 0, fiveHundreds: 0, rowsWritten: 0 };
