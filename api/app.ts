@@ -10,6 +10,7 @@ import { moduleRoutes } from './http/module-routes.ts';
 import { reportRoutes } from './http/report-routes.ts';
 import { publicEntityRoutes } from './http/public-entity-routes.ts';
 import { checkModules } from './modules/index.ts';
+import { inputGuard } from './http/input-guard.ts';
 
 export interface AppOptions {
   knex: Knex;
@@ -34,6 +35,8 @@ export function createApp({ knex, model, statics = [] }: AppOptions): Koa<AppSta
   app.use(language());
   app.use(errorHandler(model, knex));
   app.use(bodyParser({ enableTypes: ['json'], jsonLimit: '2mb' }));
+  // NUL and lone surrogates are refused here, named by their field, before any route or SQL
+  app.use(inputGuard());
 
   const api = new Router<AppState>({ prefix: '/api' });
   const guard = authenticate(knex);

@@ -2,18 +2,22 @@ import type { Knex } from 'knex';
 import type { EntityMeta, FieldMeta } from '../meta/types.ts';
 import type { ListParams } from './list-params.ts';
 import { q, searchExpression } from './sql.ts';
-import { isIsoDate } from '../meta/today.ts';
-import { badRequest } from '../http/errors.ts';
+import { isIsoDate, isIsoDateTime } from '../meta/today.ts';
+import { badParam } from '../http/errors.ts';
 
 /** A list filter of the metadata as SQL on a query over the entity's rows (alias `t`). */
 export function applyFilter(qb: Knex.QueryBuilder, e: EntityMeta, f: ListParams['filters'][number]): void {
   const col = f.column[0];
   const meta = e.fields[col];
   const ref = `t.${col}`;
-  const value = (v: unknown) => parseFilterValue(f.name, meta ?? { type: col.endsWith('_at') ? 'datetime' : 'integer' }, v);
+  // a bad value is named as it was asked for: `from_paid_on`, `region_id`
+  const param = f.param ?? f.name;
+  const value = (v: unknown) => parseFilterValue(param, meta ?? { type: col.endsWith('_at') ? 'datetime' : 'integer' }, v);
   switch (f.meta.op) {
     case 'search': {
+      if (!isTerm(f.value)) throw badParam(param, 'errors.bad_filter');
       const term = String(Array.isArray(f.value) ? f.value.join(' ') : f.value);
+      if (term.length > MAX_TERM) throw badParam(param, 'errors.bad_filter');
       const folded = term.toLowerCase().replace(/[ʻʼ’‘`]/g, "'").replace(/\s+/g, ' ').trim();
       if (!folded) return;
       const like = `%${folded.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -25,12 +29,13 @@ export function applyFilter(qb: Knex.QueryBuilder, e: EntityMeta, f: ListParams[
       return;
     case 'bool': {
       const v = String(f.value);
-      if (v !== 'true' && v !== 'false') throw badRequest('errors.bad_filter', { name: f.name });
+      if (v !== 'true' && v !== 'false') throw badParam(param, 'errors.bad_filter');
       qb.where(ref, v === 'true');
       return;
     }
     case 'eq': case 'in': {
       const list = Array.isArray(f.value) ? f.value : f.meta.op === 'in' ? String(f.value).split(',') : [f.value];
+      if (!list.length || list.length > MAX_VALUES) throw badParam(param, 'errors.bad_filter');
       const values = list.map(value);
       if (meta?.through) {
         const { table, key, refKey } = meta.through;
@@ -43,23 +48,44 @@ export function applyFilter(qb: Knex.QueryBuilder, e: EntityMeta, f: ListParams[
   }
 }
 
-/** A filter value typed as its column, or a 400 naming the filter. */
+/** A search term is text (or a list of texts); longer than this it is no one's search. */
+const MAX_TERM = 1000;
+/** An `in` filter names at most this many values. */
+const MAX_VALUES = 1000;
+const INT4 = { min: -2147483648, max: 2147483647 };
+
+const isTerm = (v: unknown) => typeof v === 'string' || typeof v === 'number' || (Array.isArray(v) && v.every((x) => typeof x === 'string' || typeof x === 'number'));
+
+/**
+ * A filter value typed as its column, or a 400 naming the filter: integers within PostgreSQL's
+ * integer, ids within 1 … 2^53 − 1 (what a JS number holds exactly), decimals of at most 30 + 20
+ * digits, dates and date-times as ISO 8601 in the years 1000–9999.
+ */
 function parseFilterValue(name: string, f: FieldMeta, v: unknown): unknown {
-  const bad = () => badRequest('errors.bad_filter', { name });
+  const bad = () => badParam(name, 'errors.bad_filter');
   const s = typeof v === 'number' || typeof v === 'boolean' ? String(v) : v;
   if (typeof s !== 'string') throw bad();
   switch (f.type) {
-    case 'integer': case 'ref': case 'refs': case 'file': case 'image':
-      if (!/^-?\d{1,15}$/.test(s)) throw bad();
-      return Number(s);
+    case 'integer': {
+      if (!/^-?\d{1,10}$/.test(s)) throw bad();
+      const n = Number(s);
+      if (n < INT4.min || n > INT4.max) throw bad();
+      return n;
+    }
+    case 'ref': case 'refs': case 'file': case 'image': case 'files': {
+      if (!/^\d{1,16}$/.test(s)) throw bad();
+      const n = Number(s);
+      if (n < 1 || !Number.isSafeInteger(n)) throw bad();
+      return n;
+    }
     case 'decimal': case 'money':
-      if (!/^-?\d+(\.\d+)?$/.test(s)) throw bad();
+      if (!/^-?\d{1,30}(\.\d{1,20})?$/.test(s)) throw bad();
       return s;
     case 'date':
-      if (!isIsoDate(s.slice(0, 10))) throw bad();
+      if (!isIsoDate(s.slice(0, 10)) || (s.length > 10 && !isIsoDateTime(s))) throw bad();
       return s.slice(0, 10);
     case 'datetime':
-      if (Number.isNaN(Date.parse(s))) throw bad();
+      if (!isIsoDateTime(s)) throw bad();
       return s;
     case 'boolean':
       if (s !== 'true' && s !== 'false') throw bad();
@@ -68,7 +94,7 @@ function parseFilterValue(name: string, f: FieldMeta, v: unknown): unknown {
       if (!f.values!.includes(s)) throw bad();
       return s;
     default:
+      if (s.length > MAX_TERM) throw bad();
       return s;
   }
 }
-

@@ -3,7 +3,7 @@ import { normaliseFormatted } from '../meta/formats.ts';
 import { isIsoDate } from '../meta/today.ts';
 import { badRequest } from '../http/errors.ts';
 
-/** Trims strings, turns '' into null for optional fields, strips typing masks from formatted values and opens closed polygon rings. */
+/** Trims strings, turns '' into null for optional fields, strips typing masks (never letters) from formatted values and opens closed polygon rings. */
 export function normalisePayload(e: EntityMeta, payload: Record<string, unknown>): Record<string, unknown> {
   if (!payload || typeof payload !== 'object' || Array.isArray(payload)) throw badRequest('errors.bad_body');
   const out: Record<string, unknown> = {};
@@ -24,7 +24,8 @@ function normaliseValue(f: FieldMeta, v: unknown): unknown {
       return out;
     });
   }
-  if (f.type === 'password') return typeof v === 'string' && v !== '' ? v : undefined;
+  // an empty password leaves the stored one as it is; anything but a string stays for the schema to refuse
+  if (f.type === 'password') return v === '' || v === null ? undefined : v;
   if (f.type === 'polygon' && Array.isArray(v)) return openRing(v);
   if (typeof v === 'string') {
     let s = normaliseFormatted(f.format, f.type === 'text' ? v : v.trim());

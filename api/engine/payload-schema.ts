@@ -3,7 +3,7 @@ import addFormatsModule from 'ajv-formats';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { EntityMeta, FieldMeta } from '../meta/types.ts';
 import { FORMATS } from '../meta/formats.ts';
-import { todayTashkent, currentYearTashkent } from '../meta/today.ts';
+import { todayTashkent, currentYearTashkent, isIsoDate, isIsoDateTime, MIN_YEAR, MAX_YEAR } from '../meta/today.ts';
 import type { FieldError } from '../http/errors.ts';
 
 /**
@@ -30,6 +30,18 @@ ajv.addKeyword({
   schemaType: 'string',
   validate: (min: string, data: unknown) => typeof data !== 'string' || data.slice(0, 10) >= min,
 });
+/** Dates in the years MIN_YEAR–MAX_YEAR (format `date` alone takes year 0000, which PostgreSQL has not). */
+ajv.addKeyword({
+  keyword: 'xIsoDate',
+  schemaType: 'boolean',
+  validate: (on: boolean, data: unknown) => !on || typeof data !== 'string' || isIsoDate(data),
+});
+/** Date-times PostgreSQL reads as written: years MIN_YEAR–MAX_YEAR, seconds below 60, a zone within ±14 h. */
+ajv.addKeyword({
+  keyword: 'xIsoDateTime',
+  schemaType: 'boolean',
+  validate: (on: boolean, data: unknown) => !on || typeof data !== 'string' || isIsoDateTime(data),
+});
 ajv.addKeyword({
   keyword: 'xDecimal',
   schemaType: 'object',
@@ -55,6 +67,13 @@ ajv.addKeyword({
 /** A polygon is an open ring (the closing point not repeated) of this many [lng, lat] points. */
 export const POLYGON_MIN_POINTS = 3;
 export const POLYGON_MAX_POINTS = 2000;
+/** A `text` field without a maxLength of its own holds at most this many characters. */
+export const TEXT_MAX_LENGTH = 20_000;
+/** Ids are bigint in the database and numbers in JS: at most 2^53 − 1, which a JS number holds exactly. */
+export const MAX_ID = Number.MAX_SAFE_INTEGER;
+const INT4 = { min: -2147483648, max: 2147483647 };
+const DATE_RANGE = { min: `${MIN_YEAR}-01-01`, max: `${MAX_YEAR}-12-31` };
+const ID = { type: 'integer', minimum: 1, maximum: MAX_ID };
 
 export function fieldSchema(f: FieldMeta): Record<string, unknown> {
   const nullable = (s: Record<string, unknown>) => (f.required ? s : { anyOf: [s, { type: 'null' }] });
@@ -63,14 +82,13 @@ export function fieldSchema(f: FieldMeta): Record<string, unknown> {
       const s: Record<string, unknown> = { type: 'string' };
       if (f.required) s.minLength = Math.max(1, f.minLength ?? 1);
       else if (f.minLength) s.minLength = f.minLength;
-      if (f.type === 'string') s.maxLength = f.maxLength ?? 255;
-      else if (f.maxLength) s.maxLength = f.maxLength;
+      s.maxLength = f.maxLength ?? (f.type === 'string' ? 255 : TEXT_MAX_LENGTH);
       if (f.format) s.pattern = FORMATS[f.format].pattern;
       else if (f.pattern) s.pattern = f.pattern;
       return nullable(s);
     }
     case 'integer': {
-      const s: Record<string, unknown> = { type: 'integer', minimum: -2147483648, maximum: 2147483647 };
+      const s: Record<string, unknown> = { type: 'integer', minimum: INT4.min, maximum: INT4.max };
       if (typeof f.min === 'number') s.minimum = f.min;
       if (typeof f.max === 'number') s.maximum = f.max;
       if (f.max === 'currentYear') s.xMaxCurrentYear = true;
@@ -86,19 +104,19 @@ export function fieldSchema(f: FieldMeta): Record<string, unknown> {
     case 'boolean': return nullable({ type: 'boolean' });
     case 'password': return { type: 'string', minLength: 6, maxLength: 200 };
     case 'date': {
-      const s: Record<string, unknown> = { type: 'string', format: 'date' };
+      const s: Record<string, unknown> = { type: 'string', format: 'date', xIsoDate: true };
       if (f.max === 'today') s.xMaxToday = true;
       if (typeof f.min === 'string') s.xMinDate = f.min;
       return nullable(s);
     }
     case 'datetime': {
-      const s: Record<string, unknown> = { type: 'string', format: 'date-time' };
+      const s: Record<string, unknown> = { type: 'string', maxLength: 40, format: 'date-time', xIsoDateTime: true };
       if (f.max === 'today') s.xMaxToday = true;
       return nullable(s);
     }
     case 'enum': return nullable({ type: 'string', enum: f.values });
-    case 'ref': case 'file': case 'image': return nullable({ type: 'integer', minimum: 1 });
-    case 'refs': case 'files': return nullable({ type: 'array', items: { type: 'integer', minimum: 1 }, uniqueItems: true, maxItems: 1000 });
+    case 'ref': case 'file': case 'image': return nullable({ ...ID });
+    case 'refs': case 'files': return nullable({ type: 'array', items: { ...ID }, uniqueItems: true, maxItems: 1000 });
     case 'text3': {
       const lang = { type: ['string', 'null'], maxLength: f.maxLength ?? 1000 };
       return nullable({
@@ -191,12 +209,17 @@ export function toFieldErrors(e: EntityMeta, errors: ErrorObject[]): Record<stri
       put(polygon.field, polygonMessage(err, polygon.inner));
       continue;
     }
-    const top = field.split('.')[0];
-    const meta = e.fields[top];
-    const leaf = meta?.type === 'children' ? meta.fields?.[field.split('.')[2]] : meta;
-    put(field, messageFor(err, leaf));
+    const meta = e.fields[field.split('.')[0]];
+    put(field, messageFor(err, leafOf(e, field), meta?.type === 'children' ? field.split('.').length > 3 : field.includes('.')));
   }
   return out;
+}
+
+/** The field an error path is of: `name`, or a child row's `lines.0.amount`. */
+function leafOf(e: EntityMeta, path: string): FieldMeta | undefined {
+  const segs = path.split('.');
+  const meta = e.fields[segs[0]];
+  return meta?.type === 'children' ? meta.fields?.[segs[2]] : meta;
 }
 
 /** The polygon field (`shape`, `lines.0.shape`) an error path is in or under, and whether it is under it (a point). */
@@ -222,6 +245,8 @@ function rank(e: EntityMeta, err: ErrorObject): number {
   if (err.keyword === 'required') return 0;
   if (err.keyword === 'anyOf') return 9;
   if (err.keyword === 'type' && (err.params as { type: string }).type === 'null') return 8;
+  // a named format's message ("a phone is (XX) XXX-XX-XX") says more than its length
+  if (err.keyword === 'pattern' && leafOf(e, fieldOf(err.instancePath))?.format) return 0;
   const polygon = polygonOf(e, fieldOf(err.instancePath));
   if (polygon) {
     // the most telling first: not a ring of number pairs, then the count of points, then a coordinate
@@ -231,14 +256,25 @@ function rank(e: EntityMeta, err: ErrorObject): number {
   return 1;
 }
 
-function messageFor(err: ErrorObject, f: FieldMeta | undefined): FieldError {
+/** The message of one ajv error of a field (`inner`: of an item of it, such as one id of a refs field). */
+function messageFor(err: ErrorObject, f: FieldMeta | undefined, inner = false): FieldError {
+  const ids = f && ['ref', 'refs', 'file', 'image', 'files'].includes(f.type) && (inner || f.type === 'ref' || f.type === 'file' || f.type === 'image');
   switch (err.keyword) {
     case 'minLength':
       return (err.params as { limit: number }).limit <= 1 ? { key: 'validation.required' } : { key: 'validation.min_length', args: { limit: (err.params as { limit: number }).limit } };
     case 'maxLength': return { key: 'validation.max_length', args: { limit: (err.params as { limit: number }).limit } };
     case 'pattern': return { key: f?.format ? FORMATS[f.format].message : 'validation.wrong_format' };
-    case 'minimum': case 'maximum': case 'xDecimalRange':
-      return { key: 'validation.interval', args: { min: f?.min ?? '', max: f?.max ?? '' } };
+    case 'minimum': case 'maximum': {
+      // an id out of range is an id no row has
+      if (ids) return { key: 'validation.ref_not_found' };
+      if (f?.type === 'point') return { key: 'validation.coordinates' };
+      const min = typeof f?.min === 'number' ? f.min : f?.type === 'integer' ? INT4.min : '';
+      const max = typeof f?.max === 'number' ? f.max : f?.type === 'integer' ? INT4.max : '';
+      return { key: 'validation.interval', args: { min, max } };
+    }
+    case 'xDecimalRange': return { key: 'validation.interval', args: { min: f?.min ?? '', max: f?.max ?? '' } };
+    case 'xIsoDate': return { key: 'validation.interval', args: DATE_RANGE };
+    case 'xIsoDateTime': return { key: 'validation.wrong_format' };
     case 'xMaxToday': return { key: 'validation.future_date' };
     case 'xMinDate': return { key: 'validation.interval', args: { min: f?.min ?? '', max: f?.max ?? '' } };
     case 'xMaxCurrentYear': return { key: 'validation.future_year' };

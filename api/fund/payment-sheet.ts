@@ -3,6 +3,7 @@ import type { FieldError } from '../http/errors.ts';
 import { ApiError } from '../http/errors.ts';
 import { isIsoDate, todayTashkent } from '../meta/today.ts';
 import { FORMATS } from '../meta/formats.ts';
+import { isBadText } from '../http/input-guard.ts';
 
 /**
  * A bank statement as an .xlsx: the first sheet, a header row, then one payment per row in the
@@ -36,7 +37,11 @@ function text(v: ExcelJS.CellValue): string {
 
 /** A cell as 'YYYY-MM-DD': an Excel date, or text written dd.mm.yyyy or yyyy-mm-dd. */
 export function sheetDate(v: ExcelJS.CellValue): string | null {
-  if (v instanceof Date) return v.toISOString().slice(0, 10);
+  if (v instanceof Date) {
+    if (Number.isNaN(v.getTime())) return null;
+    const s = v.toISOString().slice(0, 10);
+    return isIsoDate(s) ? s : null;
+  }
   const s = text(v);
   const dmy = /^(\d{1,2})[./](\d{1,2})[./](\d{4})$/.exec(s);
   const iso = dmy ? `${dmy[3]}-${dmy[2].padStart(2, '0')}-${dmy[1].padStart(2, '0')}` : s;
@@ -58,6 +63,13 @@ export function sheetAmount(v: ExcelJS.CellValue): string | null {
   return /^0+\.00$/.test(value) ? null : value;
 }
 
+/** The first n characters, without cutting a surrogate pair in two. */
+function cut(s: string, n: number): string {
+  if (s.length <= n) return s;
+  const c = s.charCodeAt(n - 1);
+  return s.slice(0, c >= 0xd800 && c <= 0xdbff ? n - 1 : n);
+}
+
 export async function readPaymentSheet(file: Buffer): Promise<{ payments: SheetPayment[]; errors: Record<string, FieldError> }> {
   const workbook = new ExcelJS.Workbook();
   try {
@@ -75,7 +87,10 @@ export async function readPaymentSheet(file: Buffer): Promise<{ payments: SheetP
     const row = sheet.getRow(r);
     const cell = (i: number) => row.getCell(i + 1).value;
     if (PAYMENT_COLUMNS.every((_, i) => text(cell(i)) === '')) continue;
-    const err = (field: string, key: string) => { errors[`rows.${r}.${field}`] = { key }; };
+    // the first error of a cell is the one shown
+    const err = (field: string, key: string) => { errors[`rows.${r}.${field}`] ??= { key }; };
+    // a NUL (written `_x0000_` in the file) or a broken surrogate cannot be stored: the row's error, by column
+    PAYMENT_COLUMNS.forEach((name, i) => { if (isBadText(text(cell(i)))) err(name, 'validation.bad_characters'); });
     const paidOn = sheetDate(cell(0));
     if (!paidOn) err('paid_on', 'validation.wrong_format');
     else if (paidOn > today) err('paid_on', 'validation.future_date');
@@ -92,8 +107,8 @@ export async function readPaymentSheet(file: Buffer): Promise<{ payments: SheetP
     const type = !typeText || ['card', 'karta', 'карта', 'plastik', 'transfer', 'oʻtkazma'].includes(typeText) ? 'card' : ['cash', 'naqd', 'наличные', 'нақд'].includes(typeText) ? 'cash' : null;
     if (!type) err('payment_type', 'validation.wrong_value');
     payments.push({
-      row: r, paid_on: paidOn ?? '', number, amount: amount ?? '', payer: text(cell(3)).slice(0, 500) || null, payer_inn: inn || null,
-      payer_account: account || null, purpose: text(cell(6)).slice(0, 2000) || null, income_code: text(cell(7)) || null, payment_type: type ?? 'card',
+      row: r, paid_on: paidOn ?? '', number, amount: amount ?? '', payer: cut(text(cell(3)), 500) || null, payer_inn: inn || null,
+      payer_account: account || null, purpose: cut(text(cell(6)), 2000) || null, income_code: text(cell(7)) || null, payment_type: type ?? 'card',
     });
   }
   if (!payments.length && !Object.keys(errors).length) throw new ApiError('badRequest', 'errors.import_file');

@@ -67,3 +67,10 @@ export const validationError = (errors: Record<string, FieldError>) =>
 export const notFound = () => new ApiError('notFound');
 export const forbidden = () => new ApiError('forbidden');
 export const badRequest = (key: string, args: Record<string, unknown> = {}) => new ApiError('badRequest', key, args);
+
+/**
+ * A bad query parameter or list filter: a 400 whose message names it and whose `errors` holds it
+ * under its own name (`range`, `page`, `from_paid_on`…), like a field of a form.
+ */
+export const badParam = (name: string, key = 'errors.bad_param', args: Record<string, unknown> = {}) =>
+  new ApiError('badRequest', key, { name, ...args }, { [name]: { key, args: { name, ...args } } });

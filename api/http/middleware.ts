@@ -7,6 +7,7 @@ import { translate } from '../meta/captions.ts';
 import { ApiError, ERROR_CODES } from './errors.ts';
 import { principalForToken } from '../auth/sessions.ts';
 import type { Principal } from '../auth/ability.ts';
+import { isDataError } from '../engine/db-errors.ts';
 
 export interface AppState {
   requestId: string;
@@ -65,7 +66,9 @@ export function cors(origins = (process.env.ECOFOND_CORS_ORIGINS ?? '').split(',
 /**
  * Every error leaves as `{code, message, description, errors?}` in the caller's language. An
  * unexpected one is a -201 "System error" whose stack is kept in app_errors under the request id,
- * never shown to the caller.
+ * never shown to the caller. A PostgreSQL data error (a value the database cannot take) that a
+ * route let through is the caller's bad input, not a system error: a 400 "wrong value" — still
+ * kept in app_errors (with status 400), since the check that should have named the field is missing.
  */
 export function errorHandler(model: MetaModel, knex: Knex): Koa.Middleware<AppState> {
   return async (ctx, next) => {
@@ -92,13 +95,18 @@ export function errorHandler(model: MetaModel, knex: Knex): Koa.Middleware<AppSt
         ctx.body = { code: ERROR_CODES.badRequest, message: t(status === 413 ? 'errors.body_too_large' : 'errors.bad_body'), description: '' };
         return;
       }
-      ctx.status = 500;
-      ctx.body = { code: ERROR_CODES.system, message: t('errors.system'), description: '', requestId: ctx.state.requestId };
+      const dataError = isDataError(err);
+      ctx.status = dataError ? 400 : 500;
+      ctx.body = dataError
+        ? { code: ERROR_CODES.badRequest, message: t('errors.bad_value'), description: '', requestId: ctx.state.requestId }
+        : { code: ERROR_CODES.system, message: t('errors.system'), description: '', requestId: ctx.state.requestId };
       const e = err as Error;
       if (process.env.NODE_ENV !== 'test' && !process.env.VITEST) console.error(`[${ctx.state.requestId}]`, e);
+      // the message may quote the bad input: keep it storable
+      const clean = (s: string, n: number) => (s.slice(0, n) as unknown as { toWellFormed(): string }).toWellFormed().replace(/\u0000/g, '\uFFFD');
       await knex('app_errors').insert({
         request_id: ctx.state.requestId, user_id: ctx.state.principal?.id ?? null, method: ctx.method,
-        path: ctx.path.slice(0, 500), status: 500, message: String(e?.message ?? e).slice(0, 2000), stack: String(e?.stack ?? '').slice(0, 20000),
+        path: clean(ctx.path, 500), status: ctx.status, message: clean(String(e?.message ?? e), 2000), stack: clean(String(e?.stack ?? ''), 20000),
       }).catch(() => undefined);
     }
   };

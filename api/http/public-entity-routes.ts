@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { Knex } from 'knex';
 import type { EntityMeta, Lang, MetaModel } from '../meta/types.ts';
 import type { AppState, AppContext } from './middleware.ts';
-import { badRequest, notFound } from './errors.ts';
+import { badParam, notFound } from './errors.ts';
 import { parseListParams } from '../engine/list-params.ts';
 import { applyFilter } from '../engine/filters.ts';
 import { columnSelect, q, refTable, sortExpression } from '../engine/sql.ts';
@@ -37,7 +37,7 @@ export function publicEntityRoutes(model: MetaModel, knex: Knex): Router<AppStat
       const base = k.replace(/^(from|to)_/, '');
       if (k === 'page' || k === 'perPage') query[k] = v;
       else if (allowed.has(base)) query[k] = v;
-      else if (k !== 'lang') throw badRequest('errors.unknown_filter', { name: k });
+      else if (k !== 'lang') throw badParam(k, 'errors.unknown_filter');
     }
     if (query.perPage === undefined) query.perPage = '20';
     const params = parseListParams(e, query);
@@ -78,7 +78,7 @@ export function publicEntityRoutes(model: MetaModel, knex: Knex): Router<AppStat
     const map = e.public!.map;
     if (!map) throw notFound();
     const bbox = parseBbox(ctx.query.bbox);
-    if (!bbox) throw badRequest('errors.bad_param', { name: 'bbox' });
+    if (!bbox) throw badParam('bbox');
     const box = knex.raw('box(point(?, ?), point(?, ?))', bbox);
     const qb = visible(knex, e).where((w) => {
       if (map.point) w.orWhereRaw(`t.${q(map.point)} <@ ?`, [box]);
@@ -135,7 +135,7 @@ export function visible(knex: Knex, e: EntityMeta): Knex.QueryBuilder {
 }
 
 /** Filters the public may use: those declared public, and region and search when their fields are public. */
-function publicFilters(e: EntityMeta): Set<string> {
+export function publicFilters(e: EntityMeta): Set<string> {
   const pub = e.public!;
   const fields = new Set(pub.fields);
   const out = new Set(pub.filters ?? []);

@@ -29,9 +29,14 @@ export function cellSize(level: number): number {
 /** SQL VALUES list of the levels, for the triggers. */
 export const LEVELS_SQL = GRID_LEVELS.map((l) => `(${l.level}, ${l.size})`).join(', ');
 
-/** A viewport `minLng,minLat,maxLng,maxLat` from a query; null unless four finite numbers in order. */
+/**
+ * A viewport `minLng,minLat,maxLng,maxLat` from a query; null unless four finite numbers in order.
+ * A map zoomed out may ask beyond the world's edges: the box is cut to −180…180 and −90…90, so
+ * the grid's cell numbers stay integers the database takes.
+ */
 export function parseBbox(raw: unknown): [number, number, number, number] | null {
   const b = String(raw ?? '').split(',').map(Number);
   if (b.length !== 4 || b.some((n) => !Number.isFinite(n)) || b[0] > b[2] || b[1] > b[3]) return null;
-  return b as [number, number, number, number];
+  const clamp = (n: number, max: number) => Math.min(max, Math.max(-max, n));
+  return [clamp(b[0], 180), clamp(b[1], 90), clamp(b[2], 180), clamp(b[3], 90)];
 }

@@ -18,13 +18,20 @@ export const FORMATS: Record<FormatName, { pattern: string; message: string }> =
   email: { pattern: '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$', message: 'validation.email' },
 };
 
-/** Normalises typed input before validation: spaces, brackets and dashes in phones and passports. */
+/**
+ * What a typing mask adds to a value: spaces, brackets, dashes and a plus — "+998 (90) 123-45-67".
+ * Only these are taken out before validation; anything else (letters, other signs) stays, so a
+ * value that is not a phone or a passport fails its pattern instead of shrinking to a valid one.
+ */
+const MASK = /[\s()\-+]/g;
+
+/** Normalises typed input before validation: the typing mask of phones, passports and codes. */
 export function normaliseFormatted(format: FormatName | undefined, value: unknown): unknown {
   if (typeof value !== 'string') return value;
   switch (format) {
     case 'phone': {
-      const digits = value.replace(/\D/g, '');
-      return digits.length === 12 && digits.startsWith('998') ? digits.slice(3) : digits;
+      const digits = value.replace(MASK, '');
+      return /^998\d{9}$/.test(digits) ? digits.slice(3) : digits;
     }
     case 'passport': return value.replace(/\s+/g, '').toUpperCase();
     case 'inn': case 'pinfl': case 'mfo': case 'account': case 'digits5': case 'inn_or_pinfl': return value.replace(/\s+/g, '');

@@ -12,5 +12,11 @@ describe('Tashkent\'s calendar', () => {
     expect(isIsoDate('2023-02-29')).toBe(false);
     expect(isIsoDate('2024-13-01')).toBe(false);
     expect(isIsoDate('24-1-1')).toBe(false);
+    // years 1000–9999 only: PostgreSQL has no year 0000, five digits are not a date
+    expect(isIsoDate('0000-01-01')).toBe(false);
+    expect(isIsoDate('0999-12-31')).toBe(false);
+    expect(isIsoDate('1000-01-01')).toBe(true);
+    expect(isIsoDate('9999-12-31')).toBe(true);
+    expect(isIsoDate('10000-01-01')).toBe(false);
   });
 });

@@ -13,9 +13,31 @@ export function currentYearTashkent(now: Date = new Date()): number {
   return Number(todayTashkent(now).slice(0, 4));
 }
 
-/** True when s is a real calendar date written YYYY-MM-DD. */
+/**
+ * Dates the system takes are in the years 1000–9999: four digits, as written everywhere, and far
+ * from PostgreSQL's limits (it has no year 0000 and reads 0001–0999 as ancient history no record
+ * here is from). Payloads, filters, report parameters and imported sheets all check this bound.
+ */
+export const MIN_YEAR = 1000;
+export const MAX_YEAR = 9999;
+
+/** True when s is a real calendar date written YYYY-MM-DD in the years MIN_YEAR–MAX_YEAR. */
 export function isIsoDate(s: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) return false;
+  if (!/^[1-9]\d{3}-\d{2}-\d{2}$/.test(s)) return false;
   const d = new Date(`${s}T00:00:00Z`);
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
+}
+
+/**
+ * A date and time as ISO 8601 only — `YYYY-MM-DD`, then optionally `THH:MM[:SS[.fffffffff]]` and a
+ * zone `Z` or `±HH[:MM]` — a real calendar date in the years 1000–9999 (as dates are), hours below
+ * 24, minutes and seconds below 60, a zone within ±14 hours. What `Date.parse` also accepts
+ * ("March 7", "2024-01-01 25:00", year 0) PostgreSQL does not, or reads otherwise.
+ */
+export function isIsoDateTime(s: string): boolean {
+  const m = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2})(?::?(\d{2}))?)?)?$/i.exec(s);
+  if (!m || !isIsoDate(m[1])) return false;
+  const [, , hh, mm, ss, zh, zm] = m;
+  return (hh === undefined || (Number(hh) < 24 && Number(mm) < 60 && (ss === undefined || Number(ss) < 60)))
+    && (zh === undefined || (Number(zh) <= 14 && (zm === undefined || Number(zm) < 60)));
 }
