@@ -5,6 +5,7 @@ import type { Lang, MetaModel } from '../meta/types.ts';
 import { LANGS } from '../meta/types.ts';
 import { translate } from '../meta/captions.ts';
 import { ApiError, ERROR_CODES } from './errors.ts';
+import { API_POLICY } from './csp.ts';
 import { principalForToken } from '../auth/sessions.ts';
 import type { Principal } from '../auth/ability.ts';
 
@@ -36,6 +37,11 @@ export function securityHeaders(): Koa.Middleware<AppState> {
     ctx.set('Cross-Origin-Opener-Policy', 'same-origin');
     if (ctx.path.startsWith('/api/')) ctx.set('Cache-Control', 'no-store');
     await next();
+    // the API's JSON loads nothing and is framed by no one; its file downloads (resources, public
+    // files) and spreadsheets keep the headers their routes give them, and the sites' pages their own
+    if (ctx.path.startsWith('/api/') && ctx.response.is('json') && !ctx.response.get('Content-Disposition') && !ctx.response.get('Content-Security-Policy')) {
+      ctx.set('Content-Security-Policy', API_POLICY);
+    }
   };
 }
 
