@@ -13,6 +13,7 @@ import { clearConfigCache } from '../api/auth/config.ts';
 import { API_POLICY, inlineHashes, pagePolicy, tileOrigins } from '../api/http/csp.ts';
 import { serveSite, staticSites } from '../api/http/static.ts';
 import { testDatabase } from './support/db.ts';
+import { TEST_ADMIN_PASSWORD } from './support/template.ts';
 
 /**
  * Every answer's Content-Security-Policy: the sites' pages a strict one (their inline code by hash,
@@ -137,15 +138,20 @@ describe('inline code', () => {
 
 describe('the served sites and the API', () => {
   let db: Database;
+  let dataDir: string | undefined;
   let app: { url: string; close: () => Promise<void> };
   beforeAll(async () => {
     db = await testDatabase();
+    dataDir = process.env.ECOFOND_DATA_DIR;
+    process.env.ECOFOND_DATA_DIR = join(dir, 'data');
     process.env.ECOFOND_MAP_TILES = 'https://{s}.tiles.example.uz/{z}/{x}/{y}.png';
     clearConfigCache(db.knex);
     app = await listen(createApp({ knex: db.knex, model: loadMetadata(), statics: staticSites(db.knex, { admin: join(dir, 'admin'), public: join(dir, 'public') }) }));
   });
   afterAll(async () => {
     delete process.env.ECOFOND_MAP_TILES;
+    if (dataDir === undefined) delete process.env.ECOFOND_DATA_DIR;
+    else process.env.ECOFOND_DATA_DIR = dataDir;
     await app?.close();
     await db?.close();
   });
@@ -189,5 +195,21 @@ describe('the served sites and the API', () => {
       expect(res.headers.get('content-security-policy')).toBe(API_POLICY);
     }
     expect(API_POLICY).toBe("default-src 'none'; frame-ancestors 'none'");
+    // and so does an answer without a body of its own
+    const redirect = await fetch(`${app.url}/admin`, { redirect: 'manual' });
+    expect(redirect.status).toBe(302);
+    expect(redirect.headers.get('content-security-policy')).toBe(API_POLICY);
+  });
+
+  it('leave file downloads to their routes', async () => {
+    const login = await fetch(`${app.url}/api/admin/auth/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: TEST_ADMIN_PASSWORD }) });
+    const headers = { Authorization: `Bearer ${((await login.json()) as { token: string }).token}` };
+    const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+    const up = await fetch(`${app.url}/api/resources/upload?name=dot.png`, { method: 'POST', body: PNG, headers: { ...headers, 'Content-Type': 'application/octet-stream' } });
+    expect(up.status).toBe(201);
+    const res = await fetch(`${app.url}/api/resources/${((await up.json()) as { id: number }).id}`, { headers });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-disposition')).toMatch(/^inline/);
+    expect(res.headers.get('content-security-policy')).toBeNull();
   });
 });

@@ -37,9 +37,10 @@ export function securityHeaders(): Koa.Middleware<AppState> {
     ctx.set('Cross-Origin-Opener-Policy', 'same-origin');
     if (ctx.path.startsWith('/api/')) ctx.set('Cache-Control', 'no-store');
     await next();
-    // the API's JSON loads nothing and is framed by no one; its file downloads (resources, public
-    // files) and spreadsheets keep the headers their routes give them, and the sites' pages their own
-    if (ctx.path.startsWith('/api/') && ctx.response.is('json') && !ctx.response.get('Content-Disposition') && !ctx.response.get('Content-Security-Policy')) {
+    // the API's JSON (and any other answer without a policy of its own: redirects, plain 404s) loads
+    // nothing and is framed by no one; the sites' pages carry their own (static.ts), and file
+    // downloads (stored files, spreadsheets: they have a Content-Disposition) keep what their routes give them
+    if (!ctx.response.get('Content-Security-Policy') && !ctx.response.get('Content-Disposition')) {
       ctx.set('Content-Security-Policy', API_POLICY);
     }
   };
