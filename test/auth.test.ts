@@ -93,6 +93,9 @@ describe('sign-in and sessions', () => {
     expect(users).toMatchObject({ allowed: false });
     const admin = await api.get('/api/meta');
     expect(admin.body.entities.length).toBe(api.model.entities.size);
+    // a list's filter cookie reaches the back-office with the list (spec §3)
+    expect(admin.body.entities.find((e: { name: string }) => e.name === 'subject').list.cookie).toBe('filter_subjects');
+    expect(admin.body.entities.find((e: { name: string }) => e.name === 'regions').list.cookie).toBeUndefined();
     expect(admin.body.menu.length).toBe(api.model.menu.length);
     expect(admin.body.menu.flatMap((s: { children: { nomenu?: boolean }[] }) => s.children).some((c: { nomenu?: boolean }) => c.nomenu)).toBe(false);
   });

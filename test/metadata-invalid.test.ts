@@ -53,6 +53,17 @@ describe('metadata validation', () => {
     expect(problemsOf({ ...base, name: 'regions' })).toContainEqual(expect.objectContaining({ pointer: '/name' }));
   });
 
+  it('refuses a list cookie that is not a filter cookie, or one two lists share', () => {
+    const list = (cookie: string) => ({ ...base.list, cookie });
+    expect(problemsOf({ ...base, list: list('session') })).toContainEqual(expect.objectContaining({ pointer: '/list/cookie', message: 'must match pattern "^filter_[a-z_]+$"' }));
+    expect(problemsOf({ ...base, list: list('filter_X; Path=/') })).toContainEqual(expect.objectContaining({ pointer: '/list/cookie' }));
+    // the subjects list (metadata/entities/ecofund/subject.json) already keeps filter_subjects
+    expect(problemsOf({ ...base, list: list('filter_subjects') })).toContainEqual({
+      file: 'metadata/entities/fixtures/broken-book.json', pointer: '/list/cookie', message: 'cookie "filter_subjects" already keeps the filter of subject',
+    });
+    expect(loadMetadata(fixtureMetaDir([{ ...base, list: list('filter_broken_book') }])).entities.get('broken-book')!.list.cookie).toBe('filter_broken_book');
+  });
+
   it('makes meta:validate exit 1 with the same message', () => {
     const dir = fixtureMetaDir([{ ...base, fields: { name: { type: 'text3', required: 'yes' } } }]);
     let out = '';

@@ -5,6 +5,7 @@ import type { Lang, MetaModel } from '../meta/types.ts';
 import { LANGS } from '../meta/types.ts';
 import { translate } from '../meta/captions.ts';
 import { ApiError, ERROR_CODES } from './errors.ts';
+import { API_POLICY } from './csp.ts';
 import { principalForToken } from '../auth/sessions.ts';
 import type { Principal } from '../auth/ability.ts';
 import { isDataError } from '../engine/db-errors.ts';
@@ -37,6 +38,12 @@ export function securityHeaders(): Koa.Middleware<AppState> {
     ctx.set('Cross-Origin-Opener-Policy', 'same-origin');
     if (ctx.path.startsWith('/api/')) ctx.set('Cache-Control', 'no-store');
     await next();
+    // the API's JSON (and any other answer without a policy of its own: redirects, plain 404s) loads
+    // nothing and is framed by no one; the sites' pages carry their own (static.ts), and file
+    // downloads (stored files, spreadsheets: they have a Content-Disposition) keep what their routes give them
+    if (!ctx.response.get('Content-Security-Policy') && !ctx.response.get('Content-Disposition')) {
+      ctx.set('Content-Security-Policy', API_POLICY);
+    }
   };
 }
 

@@ -169,6 +169,7 @@ export function loadMetadata(dir: string = DEFAULT_META_DIR): MetaModel {
 function checkSemantics(model: MetaModel, problems: MetaProblem[], menuFile: string): void {
   const need = new Map<string, { file: string; pointer: string }>();
   const caption = (key: string, file: string, pointer: string) => { if (!need.has(key)) need.set(key, { file, pointer }); };
+  const cookies = new Map<string, string>();
 
   for (const e of model.entities.values()) {
     const file = e.file;
@@ -185,6 +186,12 @@ function checkSemantics(model: MetaModel, problems: MetaProblem[], menuFile: str
     });
     if (!has(e.list.sort[0]) || unsortable(e.list.sort[0])) problems.push({ file, pointer: '/list/sort/0', message: `"${e.list.sort[0]}" is not a sortable field of ${e.name}` });
     (e.list.sortable ?? []).forEach((c, i) => { if (!has(c) || unsortable(c)) problems.push({ file, pointer: `/list/sortable/${i}`, message: `"${c}" is not a sortable field of ${e.name}` }); });
+    if (e.list.cookie !== undefined) {
+      // the schema says so too; said here again, the cookie's name is safe whatever the schema becomes
+      if (!FILTER_COOKIE.test(e.list.cookie)) problems.push({ file, pointer: '/list/cookie', message: `"${e.list.cookie}" is not a filter cookie name (filter_[a-z_]+)` });
+      else if (cookies.has(e.list.cookie)) problems.push({ file, pointer: '/list/cookie', message: `cookie "${e.list.cookie}" already keeps the filter of ${cookies.get(e.list.cookie)}` });
+      else cookies.set(e.list.cookie, e.name);
+    }
     for (const [name, raw] of Object.entries(e.list.filters ?? {})) {
       const f = filterMeta(raw);
       const cols = f.fields ?? [name];
@@ -364,6 +371,9 @@ function checkRoutes(model: MetaModel, problems: MetaProblem[], caption: (key: s
     }
   });
 }
+
+/** The name of a list's filter cookie (spec §3: filter_subjects, filter_penya…). */
+export const FILTER_COOKIE = /^filter_[a-z_]+$/;
 
 /** Parameters every report query may use without declaring them. */
 export const BUILT_IN_REPORT_PARAMS = ['lang', 'today', 'current_year'];

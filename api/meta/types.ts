@@ -108,6 +108,11 @@ export interface ListMeta {
   /** fields (besides the columns) that may be sorted on; default: columns */
   sortable?: string[];
   filters?: Record<string, FilterOp | FilterMeta>;
+  /**
+   * the cookie that keeps the list's filter for an hour (spec §3), under the old system's name:
+   * `filter_[a-z_]+`, one list each
+   */
+  cookie?: string;
 }
 
 export interface AccessMeta {

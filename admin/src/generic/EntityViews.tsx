@@ -72,8 +72,8 @@ function ListActions({ entity, hasFilters, permanentFilter, createResource }: { 
   );
 }
 
-/** Keeps the list's filter in its cookie for an hour, for the entities that the spec says so. */
-function FilterCookieSync({ entity }: { entity: string }) {
+/** Keeps the list's filter in its cookie for an hour, for the entities whose metadata names one. */
+function FilterCookieSync({ entity }: { entity: EntityMeta }) {
   const { filterValues } = useListContext();
   const json = JSON.stringify(filterValues ?? {});
   useEffect(() => { writeFilterCookie(entity, JSON.parse(json) as Record<string, unknown>); }, [entity, json]);
@@ -110,8 +110,8 @@ export function EntityList({ permanentFilter, embedded, storeKey }: ListOptions 
   const fixed = permanentFilter ?? model.presetFilter(resource);
   const fixedKeys = useMemo(() => new Set(Object.keys(fixed ?? {})), [fixed]);
   const filters = useMemo(() => filterInputs(e, model, translate, lang, fixedKeys), [e, model, translate, lang, fixedKeys]);
-  const keepsCookie = !embedded && !!filterCookieName(e.name) && model.byResource.has(resource);
-  const kept = keepsCookie ? readFilterCookie(e.name) : undefined;
+  const keepsCookie = !embedded && !!filterCookieName(e) && model.byResource.has(resource);
+  const kept = keepsCookie ? readFilterCookie(e) : undefined;
   const sortable = new Set([...e.list.columns, ...(e.list.sortable ?? []), e.list.sort[0], 'id']);
   // a column the fixed filter pins to one value says nothing (a stack's payments: the stack); one it narrows to several stays
   const pinned = new Set(Object.entries(fixed ?? {}).filter(([, v]) => !Array.isArray(v) || v.length === 1).map(([k]) => k));
@@ -149,7 +149,7 @@ export function EntityList({ permanentFilter, embedded, storeKey }: ListOptions 
       }}
       data-testid={embedded ? 'embedded-list' : undefined}
     >
-      {keepsCookie && <FilterCookieSync entity={e.name} />}
+      {keepsCookie && <FilterCookieSync entity={e} />}
       <Datagrid
         rowClick={rowClick}
         bulkActionButtons={hasBulk ? (

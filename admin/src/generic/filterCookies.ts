@@ -1,16 +1,8 @@
 /**
  * Filters of some lists outlive the page (spec §3): they are kept for an hour in cookies with the
- * names the old system used. The table is keyed by entity name, so a list gets the behaviour as
- * soon as its entity exists in the metadata; nothing here depends on the metadata.
+ * names the old system used (filter_subjects, filter_penya…). Which lists, under which name, the
+ * metadata says: an entity's `list.cookie` (metadata/entities/**, passed on by /api/meta).
  */
-export const FILTER_COOKIES: Readonly<Record<string, string>> = {
-  subjects: 'filter_subjects',
-  penya: 'filter_penya',
-  'stack-payments': 'filter_stack_payment',
-  offences: 'filter_offence_list',
-  'people-facts': 'filter_people_fact',
-  'green-parks': 'filter_green_park',
-};
 
 /** Spec §9: a filter cookie lives one hour. */
 export const FILTER_COOKIE_MAX_AGE = 3600;
@@ -22,12 +14,22 @@ export interface CookieJar {
 
 const jar = (): CookieJar | undefined => (typeof document === 'undefined' ? undefined : document);
 
-export function filterCookieName(entity: string): string | undefined {
-  return Object.prototype.hasOwnProperty.call(FILTER_COOKIES, entity) ? FILTER_COOKIES[entity] : undefined;
+/** What the functions need of an entity: its list's cookie, if its filter is kept. */
+export interface KeptList {
+  list: { cookie?: string };
+}
+
+/** The server refuses other names; a name that could break the cookie header is not used here either. */
+const NAME = /^filter_[a-z_]+$/;
+
+/** The cookie that keeps an entity's list filter, or undefined when it is not kept. */
+export function filterCookieName(entity: KeptList | undefined): string | undefined {
+  const name = entity?.list.cookie;
+  return name && NAME.test(name) ? name : undefined;
 }
 
 /** The filter kept for an entity's list, or undefined (no cookie, expired, unreadable, or not kept). */
-export function readFilterCookie(entity: string, doc: CookieJar | undefined = jar()): Record<string, unknown> | undefined {
+export function readFilterCookie(entity: KeptList | undefined, doc: CookieJar | undefined = jar()): Record<string, unknown> | undefined {
   const name = filterCookieName(entity);
   if (!name || !doc) return undefined;
   for (const part of doc.cookie.split(';')) {
@@ -44,7 +46,7 @@ export function readFilterCookie(entity: string, doc: CookieJar | undefined = ja
 }
 
 /** Keeps an entity's filter for an hour; an empty filter removes the cookie. Returns whether the entity's filters are kept. */
-export function writeFilterCookie(entity: string, filter: Record<string, unknown>, doc: CookieJar | undefined = jar(), path = '/'): boolean {
+export function writeFilterCookie(entity: KeptList | undefined, filter: Record<string, unknown>, doc: CookieJar | undefined = jar(), path = '/'): boolean {
   const name = filterCookieName(entity);
   if (!name || !doc) return false;
   const clean = Object.fromEntries(Object.entries(filter).filter(([, v]) => v !== undefined && v !== null && v !== ''));

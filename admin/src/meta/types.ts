@@ -9,6 +9,7 @@
 import type {
   AccessMeta,
   EntityMeta as ServerEntityMeta,
+  ListMeta as ServerListMeta,
   FieldMeta as ServerFieldMeta,
   FieldType,
   FilterMeta as ServerFilterMeta,
@@ -81,6 +82,7 @@ export interface EntityMeta extends Pick<ServerEntityMeta, 'name' | 'module' | '
     perPage: number;
     sortable?: string[];
     filters: FilterMeta[];
+    cookie?: ServerListMeta['cookie'];
   };
   can: Can;
   workflow?: WorkflowMeta;

@@ -28,8 +28,8 @@ export function PrintFrame({ title, paper, onPaper, children }: Props) {
   }, [title]);
   return (
     <Box sx={{ minHeight: '100vh', bgcolor: 'grey.200', py: 3, '@media print': { bgcolor: '#fff', py: 0, minHeight: 0 } }} data-testid="print-page" data-paper={paper}>
-      <style>{`@page { size: ${paper} portrait; margin: 8mm; }`}</style>
-      <GlobalStyles styles={{ '@media print': { 'html, body': { background: '#fff !important' }, '.no-print': { display: 'none !important' } } }} />
+      {/* through emotion, whose <style> elements carry the page's CSP nonce (a bare <style> would be refused) */}
+      <GlobalStyles styles={{ '@page': { size: `${paper} portrait`, margin: '8mm' }, '@media print': { 'html, body': { background: '#fff !important' }, '.no-print': { display: 'none !important' } } }} />
       <Box className="no-print" sx={{ display: 'flex', gap: 1, justifyContent: 'center', alignItems: 'center', mb: 2, flexWrap: 'wrap' }}>
         <Button startIcon={<ArrowBackIcon />} onClick={() => navigate(-1)} data-testid="print-back">{translate('admin.action.back')}</Button>
         <ToggleButtonGroup size="small" exclusive value={paper} onChange={(_e, v: Paper | null) => v && onPaper(v)} aria-label={translate('admin.print.paper')}>

@@ -19,13 +19,15 @@ import type {} from '../config';
 
 const OSM = 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
 
-/** The tile URL: the page's window.__ECOFOND_CONFIG__.mapTiles, else VITE_MAP_TILES at build, else OSM; "" for none. */
+/**
+ * The tile URL: the page's window.__ECOFOND_CONFIG__.mapTiles, else VITE_MAP_TILES at build, else OSM; "" for none.
+ * Leaflet's `{s}` becomes OpenLayers' `{a-c}` (the subdomains the server's Content-Security-Policy allows).
+ */
 export function tilesUrl(): string {
   const page = window.__ECOFOND_CONFIG__?.mapTiles;
-  if (typeof page === 'string') return page.trim();
   const built = import.meta.env.VITE_MAP_TILES as string | undefined;
-  if (typeof built === 'string') return built.trim();
-  return OSM;
+  const url = typeof page === 'string' ? page : typeof built === 'string' ? built : OSM;
+  return url.trim().replace('{s}', '{a-c}');
 }
 
 export interface SiteMapOptions {
