@@ -5,6 +5,7 @@ import { hashPassword } from '../api/auth/password.ts';
 import { SYSTEM_ROLES, roleActions } from './roles.ts';
 import { PLANTING_ORGS, REFERENCE_ROWS } from './reference-rows.ts';
 import { seedDemo } from './demo.ts';
+import { seedDemoUsers } from './demo-users.ts';
 import { latinToCyrillic } from '../api/i18n/transliterate.ts';
 import { translate } from '../api/meta/captions.ts';
 import { LANGS } from '../api/meta/types.ts';
@@ -34,7 +35,11 @@ export async function seed(knex: Knex, model: MetaModel, opts: SeedOptions = {})
   const roleIds = await syncRoles(knex, model);
   await ensureAdmin(knex, roleIds.get('administrator')!, opts, log);
   await seedReferenceBooks(knex, model, log);
-  if (opts.demo && model.entities.has('subject-report-yearly')) await seedDemo(knex, log);
+  if (opts.demo && model.entities.has('subject-report-yearly')) {
+    await seedDemo(knex, log);
+    // one user of each role, bound to a demo region, subject and branch (docs/roles.md)
+    await seedDemoUsers(knex, DEMO_ADMIN_PASSWORD, log);
+  }
 }
 
 /** The action catalogue follows the metadata; each action is named in three languages from its captions. */
