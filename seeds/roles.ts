@@ -83,7 +83,8 @@ export const SYSTEM_ROLES: SystemRole[] = [
       'Reviewing a report is the whole review workflow short of the confirming staff\'s `confirm` and `return-to-inspector`: take, recalculate, accept (also by area), reject, mark invalid and cancel the mark, return to new, and escalate (headquarters, police, review).',
       'Reads the subjects, their payments and penya: what a reviewer checks a report against. Reads plantings, tree-cutting permits and old trees: what planting inspections and illegal felling point at.',
       'Ecological expertise requests (the spec does not say whose) are reviewed by the inspector, who works with the enterprises; the ecology staff work with trees.',
-      'No report of the greening registry: those are the ecology staff\'s and headquarters\'.',
+      'No report of the greening registry of its own (those are the ecology staff\'s and headquarters\'); the public ones open to whoever reads plantings or the species book.',
+      'Acts and protocols take their region from their subject. Until the engine checks a new row\'s scope after copying that region (see "engine gaps" in test/roles.test.ts), a region user\'s new act or protocol is refused with 403; stacks, whose region is typed, are written.',
     ],
   },
   {
@@ -197,7 +198,8 @@ export const SYSTEM_ROLES: SystemRole[] = [
     notes: [
       'Importing a statement needs `update` of the statement and `create` of payments; a payment typed in by hand (cash) is the same `create`.',
       'No deletions of subjects, statements or payments: the spec\'s "full deletion" of a subject, and removing money records, are the administrator\'s.',
-      'Reports are written by the subjects; the fund does not create them (a report created for another region\'s subject would not be stopped, see the report on engine gaps).',
+      'Reports are written by the subjects; the fund decides them and does not create them.',
+      'Penya and hand-typed payments take their region from their subject: until the engine checks a new row\'s scope after copying it (see "engine gaps" in test/roles.test.ts), a region user\'s `create` of them is refused with 403. Imported payments are written by the import and are not affected.',
     ],
   },
   {
