@@ -229,6 +229,7 @@ export const SYSTEM_ROLES: SystemRole[] = [
     notes: [
       'Limited by `users.subject_id`: its own rows only, and its reports are always its own (another subject\'s id is refused).',
       'Not the inspector-report and monitoring routes (`readAlso`): they are the staff\'s queues over the same rows.',
+      'Its acts and protocols are tabs of its own subject page: their menu routes hang under an act stack, and the stacks (a region\'s inspection campaigns, with no subject scope) are the inspectors\'.',
       'No delete of reports: a sent report is the fund\'s record; a mistaken one is returned to new by the fund.',
     ],
   },

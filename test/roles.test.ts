@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import ExcelJS from 'exceljs';
 import { startTestApi, type TestApi } from './support/api.ts';
 import { TEST_ADMIN_PASSWORD } from './support/template.ts';
 import { seed, DEMO_ADMIN_PASSWORD } from '../seeds/index.ts';
@@ -200,6 +201,25 @@ describe('the fund user', () => {
     const other = await api.db.knex('subject_reports').whereNot({ region_id: regionId }).where({ status: 'sent' }).first('id');
     expect((await api.post(`${REPORTS}/${other.id}/actions/accept`, {}, { token })).status).toBe(404);
     expect((await api.db.knex('subject_reports').where({ id: other.id }).first('status')).status).toBe('sent');
+  });
+
+  it('opens a bank statement and imports it: its region\'s payers are attached, and it sees their payments', async () => {
+    const token = tokens.fund;
+    const stack = await api.post('/api/ecofund/stack-payments', { number: 'KV-DEMO-1', statement_date: todayTashkent() }, { token });
+    expect(stack.status, JSON.stringify(stack.body)).toBe(201);
+    const inn = (await api.db.knex('subjects').where({ id: subjectId }).first('inn')).inn;
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('Koʻchirma');
+    ws.addRow(['Sana', 'Raqam', 'Summa', 'Toʻlovchi', 'STIR', 'Hisob', 'Maqsad', 'Tushum kodi', 'Turi']);
+    ws.addRow([todayTashkent(), 'F-1', '1500.00', 'Korxona', inn, '', 'Kompensatsiya', '3450715', 'karta']);
+    const res = await fetch(`${api.url}/api/ecofund/stack-payments/${stack.body.id}/import`, {
+      method: 'POST', body: Buffer.from(await wb.xlsx.writeBuffer()),
+      headers: { Authorization: `Bearer ${token}`, Language: 'uz', 'Content-Type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' },
+    });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ imported: 1, attached: 1, total_amount: '1500.00' });
+    const payments = (await list('/api/ecofund/payments', token, { stack_id: stack.body.id })).body;
+    expect(payments.map((p: { subject_id: number; region_id: number }) => [Number(p.subject_id), Number(p.region_id)])).toEqual([[subjectId, regionId]]);
   });
 
   it("confirms an attached payment of its region; the confirming staff may cancel it, the fund user not", async () => {
