@@ -3,7 +3,12 @@ import { hashPassword } from '../api/auth/password.ts';
 import { PENALTY_HOOKS } from '../api/hooks/penalties.ts';
 import type { HookContext } from '../api/hooks/index.ts';
 import { todayTashkent } from '../api/meta/today.ts';
+import { toColumnValue } from '../api/engine/sql.ts';
+import type { FieldMeta } from '../api/meta/types.ts';
+import { latinToCyrillic } from '../api/i18n/transliterate.ts';
 import { SYSTEM_ROLES, type RoleScope } from './roles.ts';
+import { ringAround } from './demo-greening.ts';
+import { random } from './random.ts';
 
 export type UserKind = 'staff' | 'mvd' | 'population' | 'subject' | 'branch';
 
@@ -55,8 +60,9 @@ export async function demoPlace(knex: Knex): Promise<DemoPlace | null> {
 
 /**
  * The demo users, each with the demo password and their role, written only if missing (a user of
- * that name is left as it is). Also makes the demo region's branch with plans, and an inspection
- * stack with acts, a protocol and penya for the demo subject, when the region has none yet.
+ * that name is left as it is). Also makes, when the demo region has none yet, its branch with plans,
+ * an inspection stack with acts, a protocol and penya for the demo subject, and a place where its
+ * residents may plant: what the branch, inspector, subject and population users open first.
  */
 export async function seedDemoUsers(knex: Knex, password: string, log: (s: string) => void = () => undefined): Promise<void> {
   const existing = new Set((await knex('users').select('username')).map((u: { username: string }) => u.username.toLowerCase()));
@@ -73,6 +79,7 @@ export async function seedDemoUsers(knex: Knex, password: string, log: (s: strin
   await knex.transaction(async (trx) => {
     const branchId = await demoBranch(trx, place, admin);
     await demoInspections(trx, place, admin);
+    await demoResidentArea(trx, place, admin);
     for (const u of missing) {
       const scope = roleScope(u.role);
       const row: Record<string, unknown> = {
@@ -136,4 +143,23 @@ async function demoInspections(trx: Knex.Transaction, place: DemoPlace, admin: n
   const ctx = (id: number) => ({ trx, row: { id } }) as unknown as HookContext;
   await PENALTY_HOOKS['protocols.fine'](ctx(protocol.id));
   await PENALTY_HOOKS['penya.calculate'](ctx(penya.id));
+}
+
+/** A place of the demo region where residents may plant (the population user's one list), if it has none. */
+async function demoResidentArea(trx: Knex.Transaction, place: DemoPlace, admin: number | null): Promise<void> {
+  if (await trx('resident_planting_areas').where({ region_id: place.regionId }).first('id')) return;
+  const centre = await trx('regions').where({ id: place.regionId }).first(trx.raw('centre[0] AS lng'), trx.raw('centre[1] AS lat'));
+  if (centre?.lng == null) return;
+  const c = { lng: Number(centre.lng) + 0.02, lat: Number(centre.lat) - 0.015 };
+  const ha = 2.5;
+  const species = await trx('tree_species').where({ is_active: true }).orderBy('id').limit(3).pluck('id');
+  const col = (type: string, v: unknown) => toColumnValue(trx, { type } as FieldMeta, v);
+  const name = `Aholi ekishi uchun maydon — ${place.regionName}`;
+  await trx('resident_planting_areas').insert({
+    name: JSON.stringify({ uz: name, uk: latinToCyrillic(name), ru: `Участок для посадок жителей — ${place.regionNames.ru}` }),
+    region_id: place.regionId, address: `${place.regionName}, markaz`, shape: col('polygon', ringAround(random(place.regionId), c.lng, c.lat, ha, 6)),
+    location: col('point', c), area_ha: ha.toFixed(4), capacity: 1000, planted: 120, recommended_species: col('refs', species), status: 'open',
+    contact_phone: '712000001', info: JSON.stringify({ uz: 'Koʻchatingizni olib keling: joy, suv va maslahat beriladi.', uk: latinToCyrillic('Koʻchatingizni olib keling: joy, suv va maslahat beriladi.'), ru: 'Приносите свой саженец: место, вода и консультация предоставляются.' }),
+    created_by: admin, updated_by: admin,
+  });
 }

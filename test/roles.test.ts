@@ -132,6 +132,7 @@ describe('row scopes of the demo users', () => {
     // and their region has data to show
     expect((await list(REPORTS, tokens.fund)).body.length).toBeGreaterThan(0);
     expect((await list('/api/ecofund-plantings/plantings', tokens.ecology)).body.length).toBeGreaterThan(0);
+    expect((await list('/api/ecofund-plantings/resident-planting-areas', tokens.population)).body.length).toBeGreaterThan(0);
   });
 
   it("the branch user's plans are its branch's; headquarters see every region", async () => {
