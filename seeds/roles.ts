@@ -159,6 +159,7 @@ export const SYSTEM_ROLES: SystemRole[] = [
     notes: [
       'Create only for gardens and volunteers: their lists hold other residents\' names and phones and have no per-owner scope, so a resident is not given them (nor edits of what they sent).',
       'Resident planting areas are public data; reading them gives the resident a menu.',
+      'The back-office offers only the entities a user may read (`GET /api/meta`), so the garden and volunteer forms are not reachable there for a create-only role yet; the API takes them (`POST /api/ecofund-plantings/my-gardens`).',
     ],
   },
   {
@@ -231,6 +232,8 @@ export const SYSTEM_ROLES: SystemRole[] = [
       'Not the inspector-report and monitoring routes (`readAlso`): they are the staff\'s queues over the same rows.',
       'Its acts and protocols are tabs of its own subject page: their menu routes hang under an act stack, and the stacks (a region\'s inspection campaigns, with no subject scope) are the inspectors\'.',
       'No delete of reports: a sent report is the fund\'s record; a mistaken one is returned to new by the fund.',
+      'A report\'s `update` is not limited to the states before sending (see "engine gaps" in test/roles.test.ts): until it is, the subject can still change a report it has sent.',
+      'The users screen has no `subject_id` field in the metadata: a subject user is bound with `ecofond user:create --subject <id>` (or by the demo seed).',
     ],
   },
   {
