@@ -8,6 +8,7 @@ import { startServer } from '../api/server.ts';
 import { makeReference } from './make-reference.ts';
 import { createUser } from './create-user.ts';
 import { fillUzbekCyrillic } from './fill-uk.ts';
+import { writeRolesDoc, ROLES_DOC } from './roles-doc.ts';
 
 const program = new Command();
 program.name('ecofond').description('ecofond: metadata-driven API, back-office and public site of the environmental fund');
@@ -98,6 +99,15 @@ program.command('user:create <username>')
       const id = await createUser(db.knex, { username, password: opts.password ?? process.env.ECOFOND_USER_PASSWORD ?? '', fio: opts.fio, roles: opts.role, region_id: num(opts.region), subject_id: num(opts.subject), branch_id: num(opts.branch) });
       console.log(`User ${username} created (id ${id}).`);
     });
+  }));
+
+program.command('roles:doc')
+  .description('write docs/roles.md from the system roles (seeds/roles.ts) and the metadata')
+  .option('--check', 'only check that docs/roles.md is up to date (exits 1 when it is not)')
+  .action(run(async (opts: { check?: boolean }) => {
+    const ok = writeRolesDoc(loadMetadata(), opts.check);
+    if (opts.check && !ok) throw new Error(`${ROLES_DOC} is out of date: run \`npx ecofond roles:doc\``);
+    console.log(opts.check ? `${ROLES_DOC} is up to date.` : `wrote ${ROLES_DOC}`);
   }));
 
 program.command('i18n:fill-uk')

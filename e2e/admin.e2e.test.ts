@@ -326,7 +326,7 @@ describe('the back-office as the administrator', () => {
   });
 });
 
-describe('the back-office as an inspector (reads and exports reference books only)', () => {
+describe('the back-office as an inspector (reference books: read and export only)', () => {
   let ctx: BrowserContext;
   let page: Page;
   let problems: PageProblems;

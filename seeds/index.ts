@@ -2,9 +2,10 @@ import type { Knex } from 'knex';
 import { readFileSync } from 'node:fs';
 import type { MetaModel, Text3 } from '../api/meta/types.ts';
 import { hashPassword } from '../api/auth/password.ts';
-import { SYSTEM_ROLES } from './roles.ts';
+import { SYSTEM_ROLES, roleActions } from './roles.ts';
 import { PLANTING_ORGS, REFERENCE_ROWS } from './reference-rows.ts';
 import { seedDemo } from './demo.ts';
+import { seedDemoUsers } from './demo-users.ts';
 import { latinToCyrillic } from '../api/i18n/transliterate.ts';
 import { translate } from '../api/meta/captions.ts';
 import { LANGS } from '../api/meta/types.ts';
@@ -34,7 +35,11 @@ export async function seed(knex: Knex, model: MetaModel, opts: SeedOptions = {})
   const roleIds = await syncRoles(knex, model);
   await ensureAdmin(knex, roleIds.get('administrator')!, opts, log);
   await seedReferenceBooks(knex, model, log);
-  if (opts.demo && model.entities.has('subject-report-yearly')) await seedDemo(knex, log);
+  if (opts.demo && model.entities.has('subject-report-yearly')) {
+    await seedDemo(knex, log);
+    // one user of each role, bound to a demo region, subject and branch (docs/roles.md)
+    await seedDemoUsers(knex, DEMO_ADMIN_PASSWORD, log);
+  }
 }
 
 /** The action catalogue follows the metadata; each action is named in three languages from its captions. */
@@ -57,7 +62,7 @@ async function syncRoles(knex: Knex, model: MetaModel): Promise<Map<string, numb
     const [row] = await knex('roles').insert({ code: role.code, name: JSON.stringify(role.name), is_system: true })
       .onConflict('code').merge(['is_system']).returning('id');
     ids.set(role.code, row.id);
-    const actions = role.code === 'administrator' ? [...model.actions.keys()] : role.actions(model);
+    const actions = roleActions(role, model);
     // only actions the role has never had a row for: a closed action stays closed
     const rows = actions.map((action_id) => ({ role_id: row.id, action_id, state: 1 }));
     for (let i = 0; i < rows.length; i += 500) await knex('role_actions').insert(rows.slice(i, i + 500)).onConflict(['role_id', 'action_id']).ignore();

@@ -1,0 +1,80 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadMetadata } from '../api/meta/load.ts';
+import { fixtureMetaDir } from '../test/support/fixture-model.ts';
+import { SYSTEM_ROLES, administratorOnlyActions, roleActions, unknownGrantNames } from './roles.ts';
+import { DEMO_USERS } from './demo-users.ts';
+
+/** The system roles' grants against the metadata: every name resolves, administration stays the administrator's. */
+const model = loadMetadata();
+const others = SYSTEM_ROLES.filter((r) => !r.all);
+
+describe('system roles', () => {
+  it('are the spec\'s ten, each but the administrator with a demo user of its own', () => {
+    expect(SYSTEM_ROLES.map((r) => r.code).sort()).toEqual(['administrator', 'branch', 'confirming_staff', 'ecology_staff', 'fund', 'headquarters', 'inspector', 'police', 'population', 'subject']);
+    expect(DEMO_USERS.map((u) => u.role).sort()).toEqual(others.map((r) => r.code).sort());
+  });
+
+  it('name only entities, workflow actions, routes and reports the metadata has', () => {
+    expect(unknownGrantNames(model)).toEqual([]);
+  });
+
+  it('give the administrator every action, and nobody else an action of managing, access or admin', () => {
+    expect(roleActions(SYSTEM_ROLES.find((r) => r.all)!, model)).toEqual([...model.actions.keys()].sort((a, b) => a - b));
+    const adminOnly = administratorOnlyActions(model);
+    for (const id of [5405, 5403, 5404, 5451, 5455, 5704, 5804, 5801]) expect(adminOnly.has(id), String(id)).toBe(true);
+    for (const r of others) {
+      const ids = roleActions(r, model);
+      expect(ids.length, r.code).toBeGreaterThan(0);
+      expect(ids.filter((id) => adminOnly.has(id)), r.code).toEqual([]);
+    }
+  });
+
+  it('give actions added later by name: the administrator gets them, nobody else (assign-roles on users, an audit-log entity)', () => {
+    // what another change adds: a workflow action on each kind of user, and an audit-log entity in the admin module
+    const dir = fixtureMetaDir([{
+      $schema: '../../schema/entity.schema.json', name: 'audit-log', module: 'admin', kind: 'system', table: 'audit_log_view', caption: 'entity.audit-log', tracking: false,
+      access: { read: 5511, export: 5512 }, fields: { username: { type: 'string', maxLength: 100 } }, list: { columns: ['id', 'username'], sort: ['id', 'desc'] },
+    }], { uz: { 'entity.audit-log': 'Audit', 'actions.assign-roles': 'Rollar' } });
+    for (const [file, id] of [['users', 5456], ['mvd-users', 5466], ['population-users', 5486]] as const) {
+      const path = join(dir, 'entities', 'managing', `${file}.json`);
+      const e = JSON.parse(readFileSync(path, 'utf8'));
+      e.workflow.actions['assign-roles'] = { from: ['active', 'blocked'], action: id };
+      writeFileSync(path, JSON.stringify(e));
+    }
+    const later = loadMetadata(dir);
+    const added = [5456, 5466, 5486, 5511, 5512];
+    expect(added.every((id) => later.actions.has(id))).toBe(true);
+    expect(roleActions(SYSTEM_ROLES.find((r) => r.all)!, later)).toEqual(expect.arrayContaining(added));
+    for (const r of others) expect(roleActions(r, later).filter((id) => added.includes(id)), r.code).toEqual([]);
+    // 5511 is also the notification/site-section route's id: the audit log's use keeps it the administrator's
+    expect(administratorOnlyActions(model).has(5511)).toBe(false);
+    expect(administratorOnlyActions(later).has(5511)).toBe(true);
+  });
+
+  it('give the roles their work by name: a few spot checks', () => {
+    const ids = (code: string) => new Set(roleActions(SYSTEM_ROLES.find((r) => r.code === code)!, model));
+    const wf = (entity: string, action: string) => model.entities.get(entity)!.workflow!.actions[action].action;
+    const op = (entity: string, o: 'read' | 'create' | 'update' | 'delete' | 'export') => model.entities.get(entity)!.access[o]!;
+    expect(ids('subject').has(wf('subject-report-yearly', 'send'))).toBe(true);
+    expect(ids('subject').has(op('subject-report-yearly', 'create'))).toBe(true);
+    expect(ids('subject').has(wf('subject-report-yearly', 'accept'))).toBe(false);
+    expect(ids('fund').has(wf('subject-report-yearly', 'accept'))).toBe(true);
+    expect(ids('fund').has(wf('payments', 'attach'))).toBe(true);
+    expect(ids('fund').has(op('stack-payments', 'create'))).toBe(true);
+    expect(ids('confirming_staff').has(wf('payments', 'confirm'))).toBe(true);
+    expect(ids('confirming_staff').has(wf('subject-report-yearly', 'confirm'))).toBe(true);
+    expect(ids('inspector').has(op('subject-akts', 'create'))).toBe(true);
+    expect(ids('ecology_staff').has(op('plantings', 'create'))).toBe(true);
+    expect(ids('branch').has(op('branchs-plans', 'create'))).toBe(true);
+    expect(ids('population').has(op('my-gardens', 'create'))).toBe(true);
+    expect(ids('population').has(op('my-gardens', 'read'))).toBe(false);
+    expect(ids('police').has(op('subject-report-yearly', 'read'))).toBe(true);
+    expect(ids('police').has(op('subject-report-yearly', 'update'))).toBe(false);
+    // headquarters read every entity outside administration and every report, by rule
+    const hq = ids('headquarters');
+    for (const e of model.entities.values()) if (!['managing', 'access', 'admin'].includes(e.module)) expect(hq.has(e.access.read), e.name).toBe(true);
+    for (const r of model.reports.values()) if (r.access !== undefined) expect(hq.has(r.access), r.name).toBe(true);
+  });
+});
