@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { hashPassword } from '../api/auth/password.ts';
-import { PENALTY_HOOKS } from '../api/hooks/penalties.ts';
-import type { HookContext } from '../api/hooks/index.ts';
+import { PENALTY_HOOKS } from '../api/modules/fund/penalties.ts';
+import type { HookContext } from '../api/modules/types.ts';
 import { todayTashkent } from '../api/meta/today.ts';
 import { toColumnValue } from '../api/engine/sql.ts';
 import type { FieldMeta } from '../api/meta/types.ts';
@@ -140,9 +140,14 @@ async function demoInspections(trx: Knex.Transaction, place: DemoPlace, admin: n
   const [penya] = await trx('penya').insert({
     subject_id: place.subject.id, region_id: place.regionId, debt: '3000000.00', due_date: `${year}-07-25`, as_of: `${year}-12-31`, daily_rate: '0.033', ...by,
   }).returning('id');
-  const ctx = (id: number) => ({ trx, row: { id } }) as unknown as HookContext;
-  await PENALTY_HOOKS['protocols.fine'](ctx(protocol.id));
-  await PENALTY_HOOKS['penya.calculate'](ctx(penya.id));
+  // the same rules the engine's writes run: the hooks compute, the demo data takes what they computed
+  const compute = async (table: string, id: number, hook: string) => {
+    const row = await trx(table).where({ id }).first();
+    const result = await PENALTY_HOOKS[hook]({ trx, row } as unknown as HookContext);
+    if (result) await trx(table).where({ id }).update(result);
+  };
+  await compute('protocols', protocol.id, 'protocols.fine');
+  await compute('penya', penya.id, 'penya.calculate');
 }
 
 /** A place of the demo region where residents may plant (the population user's one list), if it has none. */

@@ -15,6 +15,7 @@ import { auditDiff, rowHistory, writeAudit, type AuditOp } from './audit.ts';
 import { referenceErrors } from './references.ts';
 import { assertPrivileges } from './privileges.ts';
 import { HOOKS } from '../modules/index.ts';
+import { translate } from '../meta/captions.ts';
 import type { HookResult } from '../modules/types.ts';
 
 /** Lists count exactly up to this many rows; beyond it the planner's estimate is given (docs/performance.md). */
@@ -229,11 +230,14 @@ export class Repository {
       return { data, row };
     });
     if (Object.keys(errors).length) throw many ? new ApiError('validation', 'errors.import_rows', {}, errors) : validationError(errors);
-    for (const { row } of prepared) if (!this.can('create', row)) throw forbidden();
     return this.transaction(async (trx) => {
       await this.checkReferences(trx, prepared.map(({ row, data }) => ({ ...row, ...this.childValues(data) })), this.e.fields, many);
-      if (!this.ctx.trusted) for (const { row } of prepared) await assertPrivileges(trx, this.e, this.ctx.principal, null, row);
       await this.deriveFields(trx, prepared.map((p) => p.row));
+      // a scope column the row leaves empty — one it copies from a reference too (a payment with no subject yet) — is the caller's
+      const scope = this.scopeValues();
+      for (const { row } of prepared) for (const [col, v] of Object.entries(scope)) if (col !== 'id' && row[col] == null) row[col] = v;
+      for (const { row } of prepared) if (!this.can('create', row)) throw forbidden();
+      if (!this.ctx.trusted) for (const { row } of prepared) await assertPrivileges(trx, this.e, this.ctx.principal, null, row);
       for (const { row } of prepared) await this.hashPasswords(row);
       const ids: number[] = [];
       try {
@@ -278,6 +282,7 @@ export class Repository {
       if (!locked) throw notFound();
       if (version !== undefined && locked.version !== version) throw new ApiError('stale', 'errors.stale', { version: locked.version });
       const before = (await this.snapshots(trx, [id])).get(id)!;
+      if (!opts.fields?.length) this.assertEditable(before);
       const changes = this.pick(data, 'update', opts.fields);
       if (!this.can('update', { ...before, ...changes })) throw forbidden();
       const after = await this.change(trx, before, changes, data, { op: 'update', check: 'update', action: opts.action, hook: this.e.afterWrite });
@@ -320,6 +325,7 @@ export class Repository {
       const found = await this.scoped('delete', trx).whereIn('t.id', ids).forUpdate().pluck('t.id');
       if (found.length !== new Set(ids).size) throw notFound();
       const before = await this.snapshots(trx, found);
+      for (const row of before.values()) this.assertEditable(row);
       if (!this.ctx.trusted) for (const row of before.values()) await assertPrivileges(trx, this.e, this.ctx.principal, row, null);
       for (const row of before.values()) await this.runHook(trx, this.e.beforeDelete, row.id as number, row, new Set(), { op: 'delete', check: 'delete' });
       try {
@@ -338,6 +344,14 @@ export class Repository {
    */
   async note(id: number, action: string, after: Record<string, unknown>): Promise<void> {
     await this.transaction((trx) => writeAudit(trx, this.e, this.actor, [{ id, op: 'action', action, before: null, after }]));
+  }
+
+  /** 409 when a row's state is not one its workflow lets it be edited or deleted in (a sent report). */
+  private assertEditable(row: Record<string, unknown>): void {
+    const wf = this.e.workflow;
+    if (!wf?.editable || wf.editable.includes(row[wf.field] as string)) return;
+    const { model, lang } = this.ctx;
+    throw new ApiError('workflow', 'errors.not_editable', { state: translate(model, lang, `enums.${wf.field}.${row[wf.field]}`), id: row.id });
   }
 
   /** 403 when a written row is no longer the caller's to have written (moved out of their scope). */

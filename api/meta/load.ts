@@ -231,6 +231,7 @@ function checkSemantics(model: MetaModel, problems: MetaProblem[], menuFile: str
       } else {
         const states = new Set(state.values);
         if (!states.has(wf.initial)) problems.push({ file, pointer: '/workflow/initial', message: `"${wf.initial}" is not a value of ${wf.field}` });
+        (wf.editable ?? []).forEach((st, i) => { if (!states.has(st)) problems.push({ file, pointer: `/workflow/editable/${i}`, message: `"${st}" is not a value of ${wf.field}` }); });
         for (const [name, a] of Object.entries(wf.actions)) {
           a.from.forEach((s, i) => { if (!states.has(s)) problems.push({ file, pointer: `/workflow/actions/${name}/from/${i}`, message: `"${s}" is not a value of ${wf.field}` }); });
           if (a.to && !states.has(a.to)) problems.push({ file, pointer: `/workflow/actions/${name}/to`, message: `"${a.to}" is not a value of ${wf.field}` });

@@ -158,6 +158,8 @@ export interface WorkflowMeta {
   field: string;
   initial: string;
   history?: boolean;
+  /** the states in which a row may be edited or deleted (default: all); in others only its actions move it */
+  editable?: string[];
   actions: Record<string, WorkflowActionMeta>;
 }
 
