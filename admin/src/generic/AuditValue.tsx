@@ -39,12 +39,15 @@ export function AuditValue({ field, value, other, side }: { field: FieldMeta; va
   return <Shown field={field} value={value} />;
 }
 
-/** The value in a row of its own, shown by the list's cell of its field kind. */
+/** Kinds whose page view is too big for a line of the trail: a list cell says them (a count, a small icon). */
+const AS_CELL = new Set(['polygon', 'children', 'file', 'files', 'image']);
+
+/** The value in a row of its own, shown as the list shows its field kind; text whole and wrapped. */
 function Shown({ field, value }: { field: FieldMeta; value: unknown }) {
   return (
     <RecordContextProvider value={{ id: `audit-${field.name}`, [field.name]: value }}>
-      <Box component="span" sx={{ display: 'inline-flex', verticalAlign: 'middle', maxWidth: '100%' }}>
-        <MetaField field={field} source={field.name} inList />
+      <Box component="span" sx={{ display: 'inline-flex', verticalAlign: 'middle', maxWidth: '100%', minWidth: 0, overflowWrap: 'anywhere' }}>
+        <MetaField field={field} source={field.name} inList={AS_CELL.has(field.type)} />
       </Box>
     </RecordContextProvider>
   );
