@@ -100,6 +100,7 @@ function styleFor(f: FieldMeta | undefined, name: string): Partial<ExcelJS.Style
   if (f.type === 'money' || f.type === 'decimal') return { numFmt: NUMBER_FORMAT };
   if (f.type === 'date') return { numFmt: DATE_FORMAT };
   if (f.type === 'datetime') return { numFmt: DATETIME_FORMAT };
+  if (f.type === 'json') return { alignment: { wrapText: true, vertical: 'top' } };
   return {};
 }
 
@@ -119,8 +120,34 @@ function cellValue(c: ExportColumn, row: Record<string, unknown>, lang: string, 
     case 'point': { const p = v as { lat: number; lng: number }; return `${p.lat}, ${p.lng}`; }
     case 'polygon': return polygonCell(v as [number, number][]);
     case 'refs': case 'files': return (v as number[]).join(', ');
+    case 'json': return jsonCell(v, lang);
     default: return v;
   }
+}
+
+/** Excel keeps at most 32 767 characters in a cell. */
+const CELL_MAX = 32767;
+
+/**
+ * A JSON value (an audit row's before or after) as readable text: a line "key: value" for each key
+ * of an object, a three-language text in the caller's language, lists joined with commas; never
+ * longer than a cell holds.
+ */
+export function jsonCell(v: unknown, lang: string): string {
+  const text3 = (x: Record<string, unknown>) => {
+    const keys = Object.keys(x);
+    return keys.length > 0 && keys.every((k) => k === 'uz' || k === 'uk' || k === 'ru') ? String(x[lang] ?? x.uz ?? x.ru ?? x.uk ?? '') : null;
+  };
+  const value = (x: unknown): string => {
+    if (x === null || x === undefined || x === '') return '—';
+    if (Array.isArray(x)) return x.map(value).join(', ');
+    if (typeof x === 'object') return text3(x as Record<string, unknown>) ?? JSON.stringify(x);
+    return String(x);
+  };
+  const out = v && typeof v === 'object' && !Array.isArray(v) && text3(v as Record<string, unknown>) === null
+    ? Object.entries(v as Record<string, unknown>).map(([k, x]) => `${k}: ${value(x)}`).join('\n')
+    : value(v);
+  return out.length > CELL_MAX ? `${out.slice(0, CELL_MAX - 1)}…` : out;
 }
 
 /** A polygon's cell text is at most this long; a longer ring is cut at a point and ends with "… (N)", N its point count. */

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type ComponentType, type ReactNode } from 'react';
 import { Box, Card, CardContent, Divider, Grid, Tab, Tabs, Typography } from '@mui/material';
 import InboxIcon from '@mui/icons-material/Inbox';
 import EditIcon from '@mui/icons-material/Edit';
@@ -13,12 +13,14 @@ import { Link } from 'react-router-dom';
 import { useMeta } from '../meta/store';
 import type { MetaModel, RelatedList } from '../meta/model';
 import type { EntityMeta, FieldMeta } from '../meta/types';
-import { MetaField, titleOf, useLang } from './fields';
+import { MetaField, titleOf, useLang, type MetaFieldProps } from './fields';
 import { defaultsOf, MetaInput } from './inputs';
 import { filterInputs } from './filters';
 import { ExportXlsxButton } from './ExportButton';
 import { AllRowsActionsButton, BulkWorkflowButtons, bulkActions, WorkflowButtons } from './WorkflowButtons';
 import { FlowHistory } from './FlowHistory';
+import { RecordHistory } from './RecordHistory';
+import { JsonTable } from './JsonTable';
 import { filterCookieName, readFilterCookie, writeFilterCookie } from './filterCookies';
 import { useExtension, useScreens } from './extensions';
 import { PrintButton } from '../print/PrintButton';
@@ -109,7 +111,8 @@ export function EntityList({ permanentFilter, embedded, storeKey }: ListOptions 
   const lang = useLang();
   const fixed = permanentFilter ?? model.presetFilter(resource);
   const fixedKeys = useMemo(() => new Set(Object.keys(fixed ?? {})), [fixed]);
-  const filters = useMemo(() => filterInputs(e, model, translate, lang, fixedKeys), [e, model, translate, lang, fixedKeys]);
+  const { fieldViews = {}, filterInputs: customFilters } = useExtension(e.name);
+  const filters = useMemo(() => filterInputs(e, model, translate, lang, fixedKeys, customFilters), [e, model, translate, lang, fixedKeys, customFilters]);
   const keepsCookie = !embedded && !!filterCookieName(e) && model.byResource.has(resource);
   const kept = keepsCookie ? readFilterCookie(e) : undefined;
   const sortable = new Set([...e.list.columns, ...(e.list.sortable ?? []), e.list.sort[0], 'id']);
@@ -162,8 +165,10 @@ export function EntityList({ permanentFilter, embedded, storeKey }: ListOptions 
         data-testid="entity-list"
         sx={{ '& .RaDatagrid-headerCell': { fontWeight: 600, whiteSpace: 'nowrap' }, '& td': { maxWidth: 420, overflow: 'hidden', textOverflow: 'ellipsis' } }}
       >
-        {columns.map((f) => (
-          <MetaField
+        {columns.map((f) => {
+          const View = fieldViews[f.name] ?? MetaField;
+          return (
+          <View
             key={f.name}
             source={f.name}
             label={f.label}
@@ -172,7 +177,8 @@ export function EntityList({ permanentFilter, embedded, storeKey }: ListOptions 
             sortable={sortable.has(f.name) && f.type !== 'children' && f.type !== 'refs' && f.type !== 'files' && f.type !== 'point'}
             textAlign={f.type === 'money' || f.type === 'decimal' ? 'right' : undefined}
           />
-        ))}
+          );
+        })}
         <RowButtons label={false} entity={e} target={target} />
       </Datagrid>
     </List>
@@ -239,7 +245,11 @@ function RecordPageTitle({ entity }: { entity: EntityMeta }) {
   const model = useMeta();
   const translate = useTranslate();
   const lang = useLang();
+  const { fieldViews = {} } = useExtension(entity.name);
   const caption = translate(model.captionOf.get(resource) ?? entity.caption);
+  const TitleView = fieldViews[entity.titleField];
+  const field = TitleView ? model.field(entity, entity.titleField) : undefined;
+  if (record && TitleView && field) return <span>{caption} — <TitleView source={field.name} field={field} /></span>;
   return <span>{record ? `${caption} — ${titleOf(entity, record, lang)}` : caption}</span>;
 }
 
@@ -343,13 +353,19 @@ const WIDE = new Set(['children', 'files', 'text', 'point', 'refs']);
 function MainTab({ entity }: { entity: EntityMeta }) {
   const model = useMeta();
   const translate = useTranslate();
-  const shown = (f: FieldMeta | undefined): f is FieldMeta => !!f && !f.hidden && f.type !== 'password';
+  const record = useRecordContext();
+  const { fieldViews = {} } = useExtension(entity.name);
+  // JSON values (an audit row's before and after) are a table of their own below the grid, side by side
+  const json = entity.fields.filter((f) => f.type === 'json' && !f.hidden);
+  const shown = (f: FieldMeta | undefined): f is FieldMeta => !!f && !f.hidden && f.type !== 'password' && f.type !== 'json';
   const byName = new Map(entity.fields.map((f) => [f.name, f]));
   const sections = (entity.form?.sections ?? []).map((sec) => ({ label: sec.label, fields: sec.fields.map((n) => byName.get(n)).filter(shown) }));
   const inSections = new Set(sections.flatMap((sec) => sec.fields.map((f) => f.name)));
   const rest = entity.fields.filter((f) => shown(f) && !inSections.has(f.name));
   const groups = [{ label: undefined as string | undefined, fields: [model.field(entity, 'id')!, ...rest] }, ...sections];
-  groups[groups.length - 1].fields.push(model.field(entity, 'updated_at')!);
+  // when the row was last changed; a log without bookkeeping columns, when it was written
+  const stamp = !record || 'updated_at' in record ? 'updated_at' : 'created_at';
+  groups[groups.length - 1].fields.push(model.field(entity, stamp)!);
   return (
     <>
       <Box sx={{ p: 2 }} data-testid="entity-show">
@@ -365,17 +381,28 @@ function MainTab({ entity }: { entity: EntityMeta }) {
               {g.fields.map((f) => (
                 <Grid key={f.name} size={WIDE.has(f.type) ? 12 : { xs: 12, sm: 6, md: 4 }} sx={{ minWidth: 0 }}>
                   <Labeled label={f.label} className={`ra-field-${f.name}`}>
-                    <MetaField source={f.name} label={f.label} field={f} />
+                    <FieldView view={fieldViews[f.name]} field={f} />
                   </Labeled>
                 </Grid>
               ))}
             </Grid>
           </Box>
         ))}
+        {json.length > 0 && (
+          <Box className={json.map((f) => `ra-field-${f.name}`).join(' ')} data-testid="json-fields">
+            <Divider sx={{ mb: 1.5 }} />
+            <JsonTable fields={json} />
+          </Box>
+        )}
       </Box>
       {entity.workflow && <Box sx={{ px: 2, pb: 2 }}><FlowHistory entity={entity} /></Box>}
     </>
   );
+}
+
+/** A field's value on the page: the entity's own view of it where a special screen gives one, else by its kind. */
+function FieldView({ view: View = MetaField, field }: { view?: ComponentType<MetaFieldProps>; field: FieldMeta }) {
+  return <View source={field.name} label={field.label} field={field} />;
 }
 
 function RelatedTab({ related }: { related: RelatedList }) {
@@ -394,6 +421,7 @@ function ShowBody({ entity }: { entity: EntityMeta }) {
   const model = useMeta();
   const translate = useTranslate();
   const { showTabs = [] } = useExtension(entity.name);
+  const record = useRecordContext();
   const [tab, setTab] = useState('main');
   const tabs: ShowTab[] = [{ key: 'main', label: 'admin.show.main', render: () => <MainTab entity={entity} /> }];
   // documents show what points at them; a reference book's page stays a card
@@ -403,6 +431,8 @@ function ShowBody({ entity }: { entity: EntityMeta }) {
     }
   }
   for (const t of showTabs) tabs.push({ key: t.key, label: t.label, render: () => <t.Component entity={entity} /> });
+  // every row's trail of changes, last; a log's rows (no version: never changed) have none
+  if (!record || 'version' in record) tabs.push({ key: 'history', label: 'admin.history.title', render: () => <RecordHistory entity={entity} /> });
   const current = tabs.find((t) => t.key === tab) ?? tabs[0];
   if (tabs.length === 1) return <>{current.render()}</>;
   return (

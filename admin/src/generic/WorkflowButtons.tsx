@@ -1,6 +1,6 @@
-import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useMemo, useState, type ReactNode } from 'react';
 import {
-  Alert, Box, Button as MuiButton, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, ListItemText, Menu, MenuItem, Typography,
+  Alert, AlertTitle, Box, Button as MuiButton, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, ListItemText, Menu, MenuItem, Typography,
 } from '@mui/material';
 import PlayArrowIcon from '@mui/icons-material/PlayArrow';
 import DoneAllIcon from '@mui/icons-material/DoneAll';
@@ -46,7 +46,7 @@ export type Target =
 export function useRunAction(entity: EntityMeta) {
   const notify = useNotify();
   const translate = useTranslate();
-  return async (action: WorkflowActionMeta, target: Target, values: Record<string, unknown>): Promise<{ ok: boolean; errors?: Record<string, unknown> }> => {
+  return async (action: WorkflowActionMeta, target: Target, values: Record<string, unknown>): Promise<{ ok: boolean; errors?: Record<string, unknown>; message?: string; description?: string }> => {
     const label = translate(action.label);
     const name = encodeURIComponent(action.name);
     try {
@@ -67,9 +67,23 @@ export function useRunAction(entity: EntityMeta) {
       const message = errorMessage(err);
       notify(message, { type: 'error', messageArgs: { _: message } });
       const errors = err instanceof HttpError ? (err.body?.errors as Record<string, unknown> | undefined) : undefined;
-      return { ok: false, errors };
+      const description = err instanceof HttpError && typeof err.body?.description === 'string' ? err.body.description : undefined;
+      return { ok: false, errors, message, description };
     }
   };
+}
+
+/**
+ * The values an action's dialog starts from: on one row, its parameters that are fields of the
+ * entity start from the row's values (assigning roles starts from the user's roles).
+ */
+export function initialParams(entity: EntityMeta, action: WorkflowActionMeta, target: Target): Record<string, unknown> {
+  if (target.kind !== 'one') return {};
+  const out: Record<string, unknown> = {};
+  for (const f of paramFields(action)) {
+    if (entity.fields.some((x) => x.name === f.name && x.type === f.type) && target.record[f.name] !== undefined) out[f.name] = target.record[f.name];
+  }
+  return out;
 }
 
 /** What an action needs asked before it runs: a confirmation, parameters or a comment. */
@@ -86,18 +100,26 @@ export function ActionDialog({ entity, action, target, open, onClose, onDone }: 
   const translate = useTranslate();
   const run = useRunAction(entity);
   const [busy, setBusy] = useState(false);
+  const [refusal, setRefusal] = useState<{ message: string; description?: string } | null>(null);
   const params = paramFields(action);
+  const one = target.kind === 'one' ? target.record : null;
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- the row, not the target object made anew on each render
+  const initial = useMemo(() => initialParams(entity, action, target), [entity, action, one]);
+  // an action that moves the row says so; one that keeps its state (assigning roles) is applied to it
   const question = target.kind === 'one'
-    ? translate('admin.workflow.confirm_one', { id: target.record.id, action: translate(action.label) })
+    ? translate(action.to ? 'admin.workflow.confirm_one' : 'admin.workflow.confirm_one_apply', { id: target.record.id, action: translate(action.label) })
     : target.kind === 'many'
       ? translate('admin.workflow.confirm_many', { count: formatNumber(target.ids.length, 0), action: translate(action.label) })
       : translate('admin.workflow.confirm_all', { count: formatNumber(target.total, 0), action: translate(action.label) });
 
   const submit = async (values: Record<string, unknown>) => {
     setBusy(true);
+    setRefusal(null);
     try {
-      const { ok, errors } = await run(action, target, values);
+      const { ok, errors, message, description } = await run(action, target, values);
       if (ok) { onDone(); return undefined; }
+      // a refusal that no input is to blame for (no right to grant these roles) stays said in the dialog
+      if (!errors && message) setRefusal({ message, description });
       return errors;
     } finally {
       setBusy(false);
@@ -105,13 +127,20 @@ export function ActionDialog({ entity, action, target, open, onClose, onDone }: 
   };
 
   return (
-    <Dialog open={open} onClose={() => !busy && onClose()} fullWidth maxWidth="sm" data-testid="workflow-dialog">
+    <Dialog open={open} onClose={() => !busy && onClose()} fullWidth maxWidth="sm" data-testid="workflow-dialog" slotProps={{ transition: { onExited: () => setRefusal(null) } }}>
       {open && (
-        <Form onSubmit={(v: Record<string, unknown>) => submit(v)} record={{}}>
+        <Form onSubmit={(v: Record<string, unknown>) => submit(v)} record={initial}>
           <DialogTitle>{translate(action.label)}</DialogTitle>
           <DialogContent>
             <Typography sx={{ mb: 2 }} data-testid="workflow-question">{question}</Typography>
             {target.kind === 'all' && <Alert severity="warning" sx={{ mb: 2 }}>{translate('admin.workflow.all_hint')}</Alert>}
+            {refusal && (
+              <Alert severity="error" sx={{ mb: 2 }} data-testid="workflow-refusal">
+                <AlertTitle>{translate('admin.workflow.refused')}</AlertTitle>
+                {refusal.message}
+                {refusal.description ? <Box sx={{ mt: 0.5 }}>{refusal.description}</Box> : null}
+              </Alert>
+            )}
             {params.map((f) => <MetaInput key={f.name} field={f} mode="create" />)}
             {action.comment && (
               <TextInput

@@ -1,5 +1,6 @@
-import { createContext, useContext, type ComponentType } from 'react';
-import type { EntityMeta } from '../meta/types';
+import { createContext, useContext, type ComponentType, type ReactElement } from 'react';
+import type { EntityMeta, FilterMeta } from '../meta/types';
+import type { MetaFieldProps } from './fields';
 
 /**
  * What the spec's special screens add to the generated ones, by entity name: more buttons on a
@@ -14,6 +15,10 @@ export interface EntityExtension {
   showActions?: ComponentType<{ entity: EntityMeta }>;
   /** more tabs on the show page, after the related lists */
   showTabs?: { key: string; label: string; Component: ComponentType<{ entity: EntityMeta }> }[];
+  /** how a field's value shows in the list and on the page, where its kind says too little (a stored entity or action name) */
+  fieldViews?: Record<string, ComponentType<MetaFieldProps>>;
+  /** the input of a list filter, by the filter's name, instead of the one its field kind gives */
+  filterInputs?: Record<string, (f: FilterMeta) => ReactElement>;
 }
 
 /**

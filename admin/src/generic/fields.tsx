@@ -6,8 +6,10 @@ import CloseIcon from '@mui/icons-material/Close';
 import { ReferenceArrayField, ReferenceField, RecordContextProvider, useListContext, useLocaleState, useRecordContext, useTranslate, type RaRecord } from 'react-admin';
 import { useMeta } from '../meta/store';
 import type { EntityMeta, FieldMeta } from '../meta/types';
-import { wireLangOf } from '../i18n';
+import { i18n, wireLangOf } from '../i18n';
 import { FilesField } from './files';
+import { entityOfEntry, jsonSummary } from './audit';
+import { JsonTable } from './JsonTable';
 import { formatDate, formatDateTime, formatDecimal, formatNumber, formatPassport, formatPhone, text3, truncate, type Lang } from './format';
 
 /** A polygon's small map, in the OpenLayers chunk of the polygon input: loaded when a page shows one. */
@@ -147,6 +149,13 @@ export function MetaField({ field, inList }: MetaFieldProps) {
     }
     case 'password':
       return null;
+    case 'json': {
+      // a list cell says the keys and values in a line; a page, a table of them
+      if (empty) return null;
+      if (!inList) return <JsonTable fields={[field]} />;
+      const summary = jsonSummary(model, entityOfEntry(model, record.entity), v, lang, translate, (k) => i18n.exists(k));
+      return <Clipped text={summary} inList />;
+    }
     case 'children': {
       const rows = Array.isArray(v) ? (v as RaRecord[]) : [];
       if (inList) return <span>{rows.length}</span>;

@@ -16,10 +16,17 @@ type Translate = (key: string, options?: Record<string, unknown>) => string;
  * (a reference as an autocomplete, an enum as a select, a flag as yes/no); a range as two inputs
  * named `from_<name>` and `to_<name>` (what the API reads); a yes/no flag; a set of values.
  */
-export function filterInputs(e: EntityMeta, model: MetaModel, translate: Translate, lang: Lang, exclude: ReadonlySet<string> = new Set()): ReactElement[] {
+export function filterInputs(
+  e: EntityMeta, model: MetaModel, translate: Translate, lang: Lang, exclude: ReadonlySet<string> = new Set(),
+  custom: Record<string, (f: FilterMeta) => ReactElement> = {},
+): ReactElement[] {
   const out: ReactElement[] = [];
-  // a filter the route or the page already applies has no input
-  for (const f of e.list.filters) if (!exclude.has(f.name)) out.push(...filterInput({ ...f, label: labelKey(f) }, model, translate, lang));
+  // a filter the route or the page already applies has no input; a special screen may give its own
+  for (const f of e.list.filters) {
+    if (exclude.has(f.name)) continue;
+    const meta = { ...f, label: labelKey(f) };
+    out.push(...(custom[f.name] ? [custom[f.name](meta)] : filterInput(meta, model, translate, lang)));
+  }
   return out;
 }
 

@@ -1,5 +1,6 @@
 import type { Extensions } from '../generic/extensions';
 import { AccessManaging } from './AccessManaging';
+import { AUDIT_LOG } from './AuditLog';
 import { EcologicCalculator } from './EcologicCalculator';
 import { InnSearch } from './InnSearch';
 import { StackImportButton } from './StackImport';
@@ -11,6 +12,8 @@ import { SubjectBalance } from './SubjectBalance';
  */
 export const EXTENSIONS: Extensions = {
   entities: {
+    // the trail of changes: entity and action names by their captions, a link to the changed row
+    'audit-log': AUDIT_LOG,
     // a bank statement (.xlsx) imported into a payment stack
     'stack-payments': { showActions: StackImportButton },
     // a subject found by INN; its balance for a year

@@ -1,0 +1,160 @@
+/**
+ * Reading the audit trail (`GET path/:id/history`, the audit-log entity): which field each changed
+ * key is, by the metadata of the entity the change was made to; what a change did, in words; and a
+ * value as plain text where a cell has room for text only. How the values look on a page is
+ * AuditValue's.
+ */
+import type { MetaModel } from '../meta/model';
+import type { EntityMeta, FieldMeta } from '../meta/types';
+import { formatDate, formatDateTime, formatDecimal, formatNumber, formatPassport, formatPhone, text3, type Lang } from './format';
+
+/** One change of a row, as `GET path/:id/history` answers it. */
+export interface AuditEntry {
+  id: number;
+  entity: string;
+  op: 'create' | 'update' | 'delete' | 'action';
+  action: string | null;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+  created_at: string;
+  user_id: number | null;
+  user_fio: string | null;
+  username: string | null;
+}
+
+/** What a password looks like in the trail (api/engine/audit.ts): that it was set, never its hash. */
+export const HIDDEN_VALUE = '••••••';
+
+/** The changes a route names that are not workflow actions; each has its caption `admin.history.change.<name>`. */
+export const NAMED_CHANGES = [
+  'set-password', 'reset-password', 'change-password', 'edit-user-info', 'setlang', 'import', 'set-action', 'not-allow', 'unlock', 'approve-public',
+] as const;
+
+/** A list of reference ids longer than this shows what was added and taken away rather than the whole list. */
+export const REFS_DELTA_OVER = 8;
+
+type Translate = (key: string, options?: Record<string, unknown>) => string;
+type Exists = (key: string) => boolean;
+
+/**
+ * The field a changed key stands for: a field of the entity (or a column every row has); a key the
+ * metadata does not declare is shown as it is stored, captioned `fields.<key>` where that exists.
+ */
+export function fieldOfKey(model: MetaModel, e: EntityMeta | undefined, key: string): FieldMeta {
+  const f = e ? model.field(e, key) : undefined;
+  return f ?? { name: key, type: 'json', label: `fields.${key}`, readOnly: true };
+}
+
+/** A field's caption in the language shown, or its key when no caption has it. */
+export function captionOf(f: FieldMeta, translate: Translate, exists: Exists): string {
+  return exists(f.label) ? translate(f.label) : f.name;
+}
+
+export interface Change {
+  key: string;
+  field: FieldMeta;
+  before: unknown;
+  after: unknown;
+}
+
+/**
+ * The changed fields of an audit row: the keys of its before and after (either may be missing, on
+ * create and delete), in the order of the entity's fields, undeclared keys last by name.
+ */
+export function changesOf(model: MetaModel, e: EntityMeta | undefined, before: Record<string, unknown> | null | undefined, after: Record<string, unknown> | null | undefined): Change[] {
+  const keys = [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])];
+  const order = new Map((e?.fields ?? []).map((f, i) => [f.name, i]));
+  const rank = (k: string) => order.get(k) ?? Number.MAX_SAFE_INTEGER;
+  keys.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+  return keys.map((key) => ({ key, field: fieldOfKey(model, e, key), before: before?.[key], after: after?.[key] }));
+}
+
+/** The entity a row of the trail was written for, when the user may read it. */
+export function entityOfEntry(model: MetaModel, name: unknown, fallback?: EntityMeta): EntityMeta | undefined {
+  return (typeof name === 'string' ? model.byName.get(name) : undefined) ?? fallback;
+}
+
+/**
+ * The caption key of what a change did: the workflow action's caption, a named change's, or the
+ * operation's (created, edited, deleted, action).
+ */
+export function whatKey(e: EntityMeta | undefined, op: string, action: string | null | undefined, exists: Exists): string {
+  if (action) {
+    const a = e?.workflow?.actions.find((x) => x.name === action);
+    if (a && exists(a.label)) return a.label;
+    if ((NAMED_CHANGES as readonly string[]).includes(action)) return `admin.history.change.${action}`;
+    if (exists(`actions.${action}`)) return `actions.${action}`;
+  }
+  return `enums.op.${op}`;
+}
+
+/** The caption key of an action name alone (the audit-log's `action` column), in any entity's workflow or the named changes. */
+export function actionKey(model: MetaModel, action: string, exists: Exists): string | undefined {
+  if ((NAMED_CHANGES as readonly string[]).includes(action)) return `admin.history.change.${action}`;
+  for (const e of model.meta.entities) {
+    const a = e.workflow?.actions.find((x) => x.name === action);
+    if (a && exists(a.label)) return a.label;
+  }
+  return exists(`actions.${action}`) ? `actions.${action}` : undefined;
+}
+
+export const isEmptyValue = (v: unknown) => v === null || v === undefined || v === '' || (Array.isArray(v) && !v.length);
+
+/** Reference ids in `value` and not in `other`. */
+export function idsNotIn(value: unknown, other: unknown): unknown[] {
+  const taken = new Set((Array.isArray(other) ? other : []).map(String));
+  return (Array.isArray(value) ? value : []).filter((x) => !taken.has(String(x)));
+}
+
+/** Whether two lists of references are long enough to show only what differs between them. */
+export function showsDelta(f: FieldMeta, before: unknown, after: unknown): boolean {
+  if (f.type !== 'refs' || !Array.isArray(before) || !Array.isArray(after)) return false;
+  return new Set([...before, ...after].map(String)).size > REFS_DELTA_OVER;
+}
+
+/**
+ * A value as plain text, as the list shows it where it can without asking the server (a
+ * reference is its id here: its title needs its row): money with two decimals and spaced
+ * thousands, dates in Tashkent's calendar, enums and flags by their captions.
+ */
+export function plainValue(f: FieldMeta, v: unknown, lang: Lang, translate: Translate, exists: Exists): string {
+  if (isEmptyValue(v)) return '—';
+  if (v === HIDDEN_VALUE || f.type === 'password') return HIDDEN_VALUE;
+  switch (f.type) {
+    case 'text3': return text3(v, lang);
+    case 'enum': { const k = `enums.${f.name}.${String(v)}`; return exists(k) ? translate(k) : String(v); }
+    case 'money': return formatNumber(v, 2);
+    case 'decimal': return formatDecimal(v);
+    case 'date': return formatDate(v);
+    case 'datetime': return formatDateTime(v);
+    case 'boolean': return translate(v ? 'ra.boolean.true' : 'ra.boolean.false');
+    case 'string':
+      if (f.format === 'phone') return formatPhone(v);
+      if (f.format === 'passport') return formatPassport(v);
+      return String(v);
+    case 'ref': case 'file': case 'image': return `#${String(v)}`;
+    case 'refs': case 'files': return (v as unknown[]).map((x) => `#${String(x)}`).join(', ');
+    case 'point': {
+      const p = v as { lat?: number; lng?: number };
+      return typeof p.lat === 'number' && typeof p.lng === 'number' ? `${p.lat.toFixed(5)}, ${p.lng.toFixed(5)}` : '';
+    }
+    case 'polygon': case 'children': return String(Array.isArray(v) ? v.length : '');
+    default:
+      if (typeof v === 'object') {
+        // a three-language text stored where no field says so
+        const t = v as Record<string, unknown>;
+        if (!Array.isArray(v) && Object.keys(t).length && Object.keys(t).every((k) => k === 'uz' || k === 'uk' || k === 'ru')) return text3(v, lang);
+        return Array.isArray(v) ? v.map((x) => (typeof x === 'object' ? JSON.stringify(x) : String(x))).join(', ') : JSON.stringify(v);
+      }
+      return String(v);
+  }
+}
+
+/** A JSON value of changed fields as one line of text: "Caption: value; Caption: value". */
+export function jsonSummary(model: MetaModel, e: EntityMeta | undefined, value: unknown, lang: Lang, translate: Translate, exists: Exists): string {
+  if (isEmptyValue(value)) return '';
+  if (typeof value !== 'object' || Array.isArray(value)) return plainValue({ name: '', type: 'json', label: '' }, value, lang, translate, exists);
+  return changesOf(model, e, value as Record<string, unknown>, null)
+    .map((c) => `${captionOf(c.field, translate, exists)}: ${plainValue(c.field, c.before, lang, translate, exists)}`)
+    .join('; ');
+}
