@@ -36,8 +36,15 @@ export function AuditValue({ field, value, other, side }: { field: FieldMeta; va
       </Box>
     );
   }
+  // long text (a signature, a description) is cut with an ellipsis, whole on hover (spec §9)
+  if (typeof value === 'string' && value.length > LONG_TEXT) {
+    return <Box component="span" title={value} sx={{ overflowWrap: 'anywhere' }} data-value="long">{`${value.slice(0, LONG_TEXT)}…`}</Box>;
+  }
   return <Shown field={field} value={value} />;
 }
+
+/** Text longer than this is shown cut in the trail. */
+const LONG_TEXT = 160;
 
 /** Kinds whose page view is too big for a line of the trail: a list cell says them (a count, a small icon). */
 const AS_CELL = new Set(['polygon', 'children', 'file', 'files', 'image']);

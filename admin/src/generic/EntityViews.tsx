@@ -194,13 +194,20 @@ export function EmbeddedList({ resource, filter }: { resource: string; filter: R
   );
 }
 
+/** Whether a row's state lets it be edited or deleted (its workflow's `editable` states; every state when it names none). */
+export function editableState(entity: EntityMeta, record: RaRecord | undefined): boolean {
+  const wf = entity.workflow;
+  return !record || !wf?.editable || wf.editable.includes(record[wf.field] as string);
+}
+
 /** The buttons at the end of a row; `label={false}` keeps the column header blank. */
 function RowButtons({ entity, target }: { entity: EntityMeta; target: string; label?: false }) {
   const record = useRecordContext();
+  const editable = editableState(entity, record);
   return (
     <Box sx={{ display: 'flex', justifyContent: 'flex-end', gap: 0.5 }}>
       {!entity.can.update && record && <ShowButton resource={target} />}
-      {entity.can.delete && <DeleteButton mutationMode="pessimistic" resource={target} data-testid="row-delete" />}
+      {entity.can.delete && editable && <DeleteButton mutationMode="pessimistic" resource={target} data-testid="row-delete" />}
     </Box>
   );
 }
@@ -230,10 +237,11 @@ function FormBody({ entity, mode }: { entity: EntityMeta; mode: 'create' | 'edit
 }
 
 function EditToolbar({ entity }: { entity: EntityMeta }) {
+  const record = useRecordContext();
   return (
     <Toolbar sx={{ display: 'flex', justifyContent: 'space-between' }}>
       <SaveButton data-testid="save-button" />
-      {entity.can.delete && <DeleteButton mutationMode="pessimistic" data-testid="form-delete" />}
+      {entity.can.delete && editableState(entity, record) && <DeleteButton mutationMode="pessimistic" data-testid="form-delete" />}
     </Toolbar>
   );
 }
@@ -322,7 +330,8 @@ function EditLink({ entity }: { entity: EntityMeta }) {
   const record = useRecordContext();
   const resource = useResourceContext()!;
   const model = useMeta();
-  if (!record || !entity.can.update) return null;
+  // a row its workflow has moved past editing (a sent report) is changed by its actions only
+  if (!record || !entity.can.update || !editableState(entity, record)) return null;
   return (
     <Button label="ra.action.edit" component={Link} to={model.editPath(resource, record.id)} data-testid="edit-button">
       <EditIcon />

@@ -1,0 +1,161 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { adminSession, type AdminSession, api, expectNoRawKeys, launch, login, newContext, type PageProblems, shot, watch } from './support';
+
+// the server's test PKI, loaded at run time so that the e2e type check (DOM typings) does not take in the API's sources
+interface TestCert { pem: string; keys: CryptoKeyPair }
+const TEST_PKI = '../api/esign/test-pki.ts';
+const { generateKeys, issueCertificate, privateKeyPem } = (await import(/* @vite-ignore */ TEST_PKI)) as {
+  issueCertificate(o: { subject: Record<string, string>; issuer?: TestCert; ca?: boolean; keys?: CryptoKeyPair }): Promise<TestCert>;
+  privateKeyPem(k: CryptoKeyPair): Promise<string>;
+  generateKeys(kind: 'ECDSA-P256'): Promise<CryptoKeyPair>;
+};
+
+/**
+ * A subject's work with the demo users, end to end: the enterprise's user (`subject`) signs in,
+ * sees only its own subject, fills a compensation report on its form, signs it with its PKCS#12
+ * key file and sends it; the region's fund user (`fund`) opens it in their region's list and
+ * accepts it; the report's History tab shows both changes, each with who made it.
+ */
+
+const baseUrl = inject('baseUrl');
+const DEMO_PASSWORD = 'ecofond-demo';
+const notification = (page: Page) => page.getByTestId('notification');
+const today = new Date(Date.now() + 5 * 3600_000).toISOString().slice(0, 10);
+const year = Number(today.slice(0, 4));
+const hasOpenssl = spawnSync('openssl', ['version']).status === 0;
+
+interface Subject { id: number; inn: string; name: string; region_id: number }
+interface User { id: number; username: string; fio: string; subject_id: number | null; region_id: number | null }
+interface Config { id: number; key: string; value: string; version: number }
+
+let admin: AdminSession;
+let browser: Browser;
+let subject: Subject;
+let subjectUser: User;
+let fundUser: User;
+let reportId = 0;
+let dir: string;
+
+/** A browser page signed in as a demo user, watched for page errors. */
+async function signedIn(username: string): Promise<{ page: Page; problems: PageProblems; close: () => Promise<void> }> {
+  const ctx = await newContext(browser, baseUrl);
+  const page = await ctx.newPage();
+  const problems = watch(page);
+  await login(page, baseUrl, username, DEMO_PASSWORD);
+  return { page, problems, close: () => ctx.close() };
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'ecofond-subject-report-'));
+  admin = await adminSession(baseUrl, 'subject-report');
+  const users = await api<User[]>(admin.page, `/api/managing/users?filter=${encodeURIComponent(JSON.stringify({ q: 'subject' }))}&range=[0,24]`);
+  subjectUser = users.find((u) => u.username === 'subject')!;
+  fundUser = (await api<User[]>(admin.page, `/api/managing/users?filter=${encodeURIComponent(JSON.stringify({ q: 'fund' }))}&range=[0,24]`)).find((u) => u.username === 'fund')!;
+  subject = await api<Subject>(admin.page, `/api/ecofund/subject/${subjectUser.subject_id}`);
+  expect(fundUser.region_id).toBe(subject.region_id);
+  browser = await launch();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await admin?.close();
+});
+
+describe("a subject's compensation report, from its user to the region's fund", () => {
+  it.skipIf(!hasOpenssl)('the subject user fills a report, signs it with the key file and sends it', async () => {
+    // the subject's key file, issued by a CA the server trusts (added beside any the deployment has)
+    const ca = await issueCertificate({ subject: { cn: 'Demo CA', o: 'Sinov' }, ca: true });
+    const signer = await issueCertificate({ subject: { cn: 'Direktor Demo', o: subject.name, inn: subject.inn }, issuer: ca, keys: await generateKeys('ECDSA-P256') });
+    writeFileSync(join(dir, 'key.pem'), await privateKeyPem(signer.keys));
+    writeFileSync(join(dir, 'cert.pem'), signer.pem + ca.pem);
+    const p12 = join(dir, 'kalit.p12');
+    const made = spawnSync('openssl', ['pkcs12', '-export', '-inkey', join(dir, 'key.pem'), '-in', join(dir, 'cert.pem'), '-passout', 'pass:maxfiy12', '-out', p12]);
+    expect(made.status, String(made.stderr)).toBe(0);
+    const [trusted] = await api<Config[]>(admin.page, `/api/admin/app-configs?filter=${encodeURIComponent(JSON.stringify({ q: 'esign.trusted_cas' }))}`);
+    if (trusted) await api(admin.page, `/api/admin/app-configs/${trusted.id}`, 'uz', { method: 'PUT', body: { ...trusted, value: `${trusted.value ?? ''}\n${ca.pem}`, version: trusted.version } });
+    else await api(admin.page, '/api/admin/app-configs', 'uz', { method: 'POST', body: { key: 'esign.trusted_cas', value: ca.pem } });
+
+    const { page, problems, close } = await signedIn('subject');
+    // its lists hold its own subject only
+    await page.goto(`${baseUrl}/admin/#/ecofund/subject`);
+    await expect.poll(() => page.getByTestId('entity-list').locator('tbody tr').count()).toBe(1);
+    expect(await page.getByTestId('entity-list').innerText()).toContain(subject.inn);
+
+    // the report, filled on its form
+    await page.goto(`${baseUrl}/admin/#/ecofund/subject-report-yearly/create`);
+    await page.getByTestId('save-button').waitFor();
+    await page.locator('.ra-input-subject_id input').fill(subject.inn);
+    await page.getByRole('option', { name: subject.name }).click();
+    await page.locator('input[name=year]').fill(String(year));
+    await page.locator('.ra-input-period [role=combobox]').click();
+    await page.locator('[role=listbox] [data-value=year]').click();
+    await page.locator('input[name=report_date]').fill(today);
+    await page.locator('.ra-input-ingredients .button-add').first().click();
+    await page.locator('input[name="ingredients.0.pollutant"]').fill('Chang (PM10)');
+    await page.locator('input[name="ingredients.0.mass"]').fill('12.5');
+    await page.locator('input[name="ingredients.0.norm"]').fill('0.12');
+    const created = page.waitForResponse((r) => r.url().endsWith('/api/ecofund/subject-report-yearly') && r.request().method() === 'POST');
+    await page.getByTestId('save-button').click();
+    const answer = await created;
+    expect(answer.status(), await answer.text()).toBe(201);
+    reportId = ((await answer.json()) as { id: number }).id;
+
+    // signed with the key file in the browser, verified by the server against the trusted CA and the subject's INN
+    await page.goto(`${baseUrl}/admin/#/ecofund/subject-report-yearly/${reportId}/show`);
+    await page.getByTestId('entity-show').waitFor();
+    await page.getByTestId('workflow-send').click();
+    const dialog = page.getByTestId('sign-dialog');
+    await dialog.getByTestId('sign-document').waitFor();
+    await dialog.getByTestId('sign-provider-pkcs12').click();
+    await dialog.getByTestId('sign-pfx-file').setInputFiles(p12);
+    await dialog.getByTestId('sign-pfx-password').fill('maxfiy12');
+    await dialog.getByTestId('sign-pfx-open').click();
+    await expect.poll(() => dialog.getByTestId('sign-certificate').innerText()).toContain(subject.inn);
+    await dialog.getByTestId('sign-submit').click();
+    await expect.poll(() => page.locator('.ra-field-status').innerText()).toContain('Yuborilgan');
+    await expect.poll(() => page.locator('.ra-field-signer').innerText()).toContain('Direktor Demo');
+    // sent: its actions move it now, its form is closed
+    expect(await page.getByTestId('edit-button').count()).toBe(0);
+    await shot(page, 'subject-report-sent', { quiet: true });
+    await expectNoRawKeys(page);
+    expect(problems.errors).toEqual([]);
+    await close();
+  });
+
+  it.skipIf(!hasOpenssl)("the region's fund user finds it in the region's list and accepts it", async () => {
+    const { page, problems, close } = await signedIn('fund');
+    await page.goto(`${baseUrl}/admin/#/ecofund/subject-report-yearly/${reportId}/show`);
+    await page.getByTestId('entity-show').waitFor();
+    await expect.poll(() => page.locator('.ra-field-status').innerText()).toContain('Yuborilgan');
+    await page.getByTestId('workflow-accept').click();
+    await page.getByTestId('workflow-dialog').getByTestId('workflow-confirm').click();
+    await expect.poll(() => page.locator('.ra-field-status').innerText()).toContain('Qabul qilingan');
+    expect(problems.errors).toEqual([]);
+    await close();
+  });
+
+  it.skipIf(!hasOpenssl)('the History tab shows both changes with who made each', async () => {
+    const { page, problems, close } = await signedIn('fund');
+    await page.goto(`${baseUrl}/admin/#/ecofund/subject-report-yearly/${reportId}/show`);
+    await page.getByTestId('show-tab-history').click();
+    const rows = page.getByTestId('history-row');
+    await expect.poll(() => rows.count()).toBeGreaterThanOrEqual(3);
+    // newest first: accepted by the fund user, sent (signed) by the subject's user, made by the subject's user
+    expect(await rows.nth(0).innerText()).toMatch(new RegExp(`${fundUser.fio}[\\s\\S]*Qabul qilish`));
+    const sent = await rows.nth(1).innerText();
+    expect(sent).toMatch(/Yuborish/);
+    expect(sent).toContain(subjectUser.fio || 'subject');
+    expect(sent).toMatch(/Yuborilgan/);
+    expect(sent).toContain('Direktor Demo');
+    expect(await rows.nth(2).getAttribute('data-op')).toBe('create');
+    await shot(page, 'subject-report-history', { quiet: true });
+    await expectNoRawKeys(page);
+    expect(problems.errors).toEqual([]);
+    await close();
+  });
+});
