@@ -143,8 +143,6 @@ export function told(a: Answer): string {
   return `${a.status} ${a.headers.get('content-type')?.includes('json') ? b : `(${a.headers.get('content-type')})`}`;
 }
 
-const ID_FIELD_TYPES = ['integer', 'ref', 'file', 'image'];
-
 /**
  * Rows, path parameters and bodies for any route of the catalogue: `:id` is a row of the route's
  * entity (made by the administrator from a sample payload, or the newest where nobody may create),
@@ -245,8 +243,7 @@ export class RouteFixtures {
     if (row && e?.fields[name] && row[name] !== null && row[name] !== undefined) return String(row[name]);
     if (f.type === 'file' || f.type === 'image') return String(this.resourceId);
     if (f.type === 'ref' && f.ref) return String((await this.knex(this.entity(f.ref).table).first('id'))?.id ?? 1);
-    const v = ID_FIELD_TYPES.includes(f.type) ? sampleValue(name, f, {}) ?? 1 : sampleValue(name, f, {});
-    return String(v);
+    return String(sampleValue(name, f, {}) ?? 1);
   }
 
   /** The route's path under /api with its parameters filled; `row` stands for `:id` (and the row parameters are read from) when given. */
