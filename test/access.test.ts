@@ -31,47 +31,10 @@ import type { EntityMeta } from '../api/meta/types.ts';
  * Cases that do not hold today, each run with it.fails so the suite shows them: when the engine is
  * fixed the case starts "passing unexpectedly" — take it off this list. Keys are the tests' names.
  */
-const KNOWN_FAILURES: Record<string, string> = {
-  // POST /api/ecofund/stack-payments/<id>/import (a file) by a user holding 6112 (stack update, all the
-  // catalogue lists) → 403 -103: the handler also asks for payments' create (6124), which the route's
-  // `actions` (and so /api/meta) do not name.
-  'POST /api/ecofund/stack-payments/:id/import holding only 6112: through': 'the route needs 6124 too, unlisted',
-  // POST /api/managing/users/<id>/unlock (no body) by a user holding 5452, the user holding a role with
-  // an action the caller lacks → 200 {"ok":true}: the lockout of a stronger user is lifted (no privilege check).
-  'POST /api/managing/users/:id/unlock holding 5452: 403 when the user holds a role beyond the caller\'s actions': 'no privilege check',
-  // POST /api/ecofund/subject-akts {…a sample, subject_id: <a subject of region B>, region_id: B} by a user of
-  // region B holding 6311 → 403 -103, and the same for every entity whose region is derived (`from`) from a
-  // reference: the derived column is not a writable field, so the new row is checked against the caller's
-  // scope without it (before it is derived) and no regional user can create one. Payments' subject is
-  // read-only as well, so a subject's user cannot create a payment either.
-  'POST /api/ecofund/branchs-plans as a region-B user holding 6341: made in its own region': 'derived region checked before derived',
-  'POST /api/ecofund/expertise-requests-data as a region-B user holding 6351: made in its own region': 'derived region checked before derived',
-  'POST /api/ecofund/payments as a region-B user holding 6124: made in its own region': 'derived region checked before derived',
-  'POST /api/ecofund/payments as a subject-B user holding 6124: made in its own subject': 'read-only subject: the new row is never in the subject',
-  'POST /api/ecofund/penya as a region-B user holding 6331: made in its own region': 'derived region checked before derived',
-  'POST /api/ecofund/subject-akts as a region-B user holding 6311: made in its own region': 'derived region checked before derived',
-  'POST /api/ecofund/subject-protocols as a region-B user holding 6321: made in its own region': 'derived region checked before derived',
-  'POST /api/ecofund/subject-report-yearly as a region-B user holding 6201: made in its own region': 'derived region checked before derived',
-  // POST /api/<entity>/actions/<action> with {} by the administrator, the action not bulk → 400/409 (the
-  // route runs it on the ids given: {"ids":[1]} to users/actions/block blocked the administrator → 200):
-  // the bulk route is mounted for every workflow and answers every action, the catalogue lists only bulk ones.
-  'POST /api/ecofund/expertise-requests-data/actions/:action answers only the catalogue\'s bulk actions (none): 404 (-104) for review, approve, reject': 'bulk route answers every action',
-  'POST /api/ecofund/subject-report-yearly/actions/:action answers only the catalogue\'s bulk actions (none): 404 (-104) for recalculate, send, take, accept, accept-by-area, reject, mark-invalid, cancel-invalid, return-to-new, confirm, return-to-inspector, send-to-headquarters, send-to-police, send-for-review': 'bulk route answers every action',
-  'POST /api/ecofund/subject/actions/:action answers only the catalogue\'s bulk actions (none): 404 (-104) for suspend, resume, stop, reactivate, make-main, attach-as-branch': 'bulk route answers every action',
-  'POST /api/managing/mvd-users/actions/:action answers only the catalogue\'s bulk actions (none): 404 (-104) for block, unblock, assign-roles': 'bulk route answers every action',
-  'POST /api/managing/population-users/actions/:action answers only the catalogue\'s bulk actions (none): 404 (-104) for block, unblock': 'bulk route answers every action',
-  'POST /api/managing/users/actions/:action answers only the catalogue\'s bulk actions (none): 404 (-104) for block, unblock, assign-roles': 'bulk route answers every action',
-};
+const KNOWN_FAILURES: Record<string, string> = {};
 
 /** Layers the app mounts that the catalogue does not list (their cases are in KNOWN_FAILURES above). */
-const UNCATALOGUED_LAYERS = [
-  'POST /api/ecofund/expertise-requests-data/actions/:action',
-  'POST /api/ecofund/subject-report-yearly/actions/:action',
-  'POST /api/ecofund/subject/actions/:action',
-  'POST /api/managing/mvd-users/actions/:action',
-  'POST /api/managing/population-users/actions/:action',
-  'POST /api/managing/users/actions/:action',
-];
+const UNCATALOGUED_LAYERS: string[] = [];
 
 /** Routes whose call ends the session it is made with: called with a session of their own. */
 const ENDS_SESSION = new Set(['POST /api/admin/auth/logout']);
@@ -177,7 +140,7 @@ afterAll(async () => {
 
 describe('the routes /api/meta offers', () => {
   it('are, to the administrator, every route someone may call', async () => {
-    const meta = await call({ method: 'get', path: '/api/meta', token: api.adminToken });
+    const meta = await call({ method: 'get', path: '/api/meta?include=api', token: api.adminToken });
     expect(meta.status).toBe(200);
     const offered = (meta.body as { api: ApiRoute[] }).api;
     expect(offered.map(routeKey)).toEqual(ROUTES.map(routeKey));
@@ -185,7 +148,7 @@ describe('the routes /api/meta offers', () => {
   });
 
   it('are, to a user holding no actions, exactly those that need none', async () => {
-    const meta = await call({ method: 'get', path: '/api/meta', token: await probes.token([]) });
+    const meta = await call({ method: 'get', path: '/api/meta?include=api', token: await probes.token([]) });
     expect((meta.body as { api: ApiRoute[] }).api.map(routeKey)).toEqual(ROUTES.filter((r) => !r.actions.length).map(routeKey));
   });
 });
@@ -275,12 +238,18 @@ const sides = new Map<string, Promise<Sides>>();
 const making = new Set<string>();
 
 /** A row of a region-scoped entity in region A or B: the one shared by the entity's tests. */
-function sidesOf(e: EntityMeta): Promise<Sides> {
-  let s = sides.get(e.name);
+/**
+ * The two rows of an entity the out-of-scope checks work on — one pair for the region users' checks
+ * and one for the subject users', since a move the region user may make on its own row (cancelling
+ * a payment's attachment) takes it from the subject.
+ */
+function sidesOf(e: EntityMeta, who: 'region' | 'subject' = 'region'): Promise<Sides> {
+  const key = `${e.name}:${who}`;
+  let s = sides.get(key);
   if (!s) {
     making.add(e.name);
     s = (async () => ({ a: await scopedRow(e, 'A'), b: await scopedRow(e, 'B') }))().finally(() => making.delete(e.name));
-    sides.set(e.name, s);
+    sides.set(key, s);
   }
   return s;
 }
@@ -383,7 +352,7 @@ describe('4. out of scope: another region\'s (or subject\'s) row is a 404', () =
         const key = routeKey(r);
         check(`${key} as a ${who}-B user holding ${r.actions.join(', ')}: 404 on ${who} A's row, through on its own`, async () => {
           covered['out-of-scope'].add(key);
-          const { a, b } = await sidesOf(e);
+          const { a, b } = await sidesOf(e, who);
           const own = r.method === 'delete' ? await scopedRow(e, 'B') : b;
           const token = await probes.token(r.actions, scopeOf(who, e, own));
           const refs = ownRefs(who, e, own);
@@ -399,7 +368,7 @@ describe('4. out of scope: another region\'s (or subject\'s) row is a 404', () =
         const key = routeKey(r);
         check(`${key} as a ${who}-B user holding ${r.actions.join(', ')}: 404 for ${who} A's ids, nothing changed`, async () => {
           covered['out-of-scope'].add(key);
-          const { a, b } = await sidesOf(e);
+          const { a, b } = await sidesOf(e, who);
           const own = r.op === 'delete' ? await scopedRow(e, 'B') : b;
           const token = await probes.token(r.actions, scopeOf(who, e, own));
           const [beforeA, beforeOwn] = [await snapshot(e, a.id), await snapshot(e, own.id)];
@@ -418,20 +387,27 @@ describe('4. out of scope: another region\'s (or subject\'s) row is a 404', () =
         const key = routeKey(create);
         check(`${key} as a ${who}-B user holding ${create.actions.join(', ')}: refused in ${who} A, nothing made`, async () => {
           covered['out-of-scope'].add(key);
-          const { b } = await sidesOf(e);
+          const { b } = await sidesOf(e, who);
           const token = await probes.token(create.actions, scopeOf(who, e, b));
           const count = async () => Number((await api.db.knex(e.table).count({ n: '*' }))[0].n);
           const payload = { ...(await callOf(fx, create, token)).json as object, ...(await scopedValues(e, 'A')).over };
           const before = await count();
           const theirs = await call({ method: 'post', path: `/api${e.path}`, token, json: payload });
-          // another's references are not found in the caller's scope (400), or the row would be out of it (403)
-          expectStatus(theirs, [400, 403], `${key} in ${who} A`);
+          // another's references are not found in the caller's scope (400), or the row would be out of it (403);
+          // a value of a column the row copies from a reference, and that is not the caller's scope, is not the caller's to give:
+          // then the row is made in the caller's own scope, never in A
+          if (theirs.status === 201) {
+            const made = await api.db.knex(e.table).where({ id: theirs.body.id }).first();
+            const col = who === 'region' ? e.scope!.region! : e.scope!.subject!;
+            expect(Number(made[col]), `${key} made a row in ${who} A`).toBe(who === 'region' ? regionB : subjectB);
+            await api.db.knex(e.table).where({ id: theirs.body.id }).delete();
+          } else expectStatus(theirs, [400, 403], `${key} in ${who} A`);
           expect(await count(), `${key} made a row in ${who} A`).toBe(before);
         });
         // a subject's user does not make subjects
         if (who === 'region' || e.scope!.subject !== 'id') {
           check(`${key} as a ${who}-B user holding ${create.actions.join(', ')}: made in its own ${who}`, async () => {
-            const { b } = await sidesOf(e);
+            const { b } = await sidesOf(e, who);
             const token = await probes.token(create.actions, scopeOf(who, e, b));
             const payload = (await callOf(fx, create, token, { creates: true })).json as Record<string, unknown>;
             expectStatus(await call({ method: 'post', path: `/api${e.path}`, token, json: { ...payload, ...(await scopedValues(e, 'B')).over } }), [201], `${key} in its own ${who}`);
@@ -444,7 +420,7 @@ describe('4. out of scope: another region\'s (or subject\'s) row is a 404', () =
         const key = routeKey(list);
         check(`${key} as a ${who}-B user: none of ${who} A's rows`, async () => {
           covered['out-of-scope'].add(key);
-          const { a, b } = await sidesOf(e);
+          const { a, b } = await sidesOf(e, who);
           const scope = scopeOf(who, e, b);
           const token = await probes.token(list.actions, scope);
           const both = await call({ method: 'get', path: `/api${e.path}?filter=${encodeURIComponent(JSON.stringify({ id: [a.id, b.id] }))}`, token });
@@ -465,7 +441,7 @@ describe('4. out of scope: another region\'s (or subject\'s) row is a 404', () =
         const key = routeKey(exp);
         check(`${key} as a ${who}-B user: none of ${who} A's rows`, async () => {
           covered['out-of-scope'].add(key);
-          const { a, b } = await sidesOf(e);
+          const { a, b } = await sidesOf(e, who);
           const token = await probes.token(exp.actions, scopeOf(who, e, b));
           const path = `/api${e.path}/export?filter=${encodeURIComponent(JSON.stringify({ id: [a.id, b.id] }))}`;
           const both = await call({ method: 'get', path, token: api.adminToken });

@@ -218,10 +218,16 @@ export class Repository {
     this.assertCan('create');
     const many = payloads.length > 1;
     const errors: Record<string, FieldError> = {};
+    const scope = this.scopeValues();
     const prepared = payloads.map((payload, i) => {
       const data = normalisePayload(this.e, payload);
-      // the caller's scope fills scope columns left empty (and the row check below refuses other values)
-      for (const [col, v] of Object.entries(this.scopeValues())) if (col !== 'id' && data[col] == null) data[col] = v;
+      for (const [col, v] of Object.entries(scope)) {
+        if (col === 'id') continue;
+        // naming another scope than one's own is refused, even for a column the row copies from a reference
+        if (data[col] != null && !this.ctx.trusted && Number(data[col]) !== v) throw forbidden();
+        // the caller's scope fills scope columns left empty
+        if (data[col] == null) data[col] = v;
+      }
       const bad = validatorOf(this.e, 'create', opts.fields)(data);
       if (bad) for (const [k, v] of Object.entries(bad)) errors[many ? `rows.${i + 1}.${k}` : k] = v;
       const row = this.pick(data, 'create', opts.fields);
@@ -234,7 +240,6 @@ export class Repository {
       await this.checkReferences(trx, prepared.map(({ row, data }) => ({ ...row, ...this.childValues(data) })), this.e.fields, many);
       await this.deriveFields(trx, prepared.map((p) => p.row));
       // a scope column the row leaves empty — one it copies from a reference too (a payment with no subject yet) — is the caller's
-      const scope = this.scopeValues();
       for (const { row } of prepared) for (const [col, v] of Object.entries(scope)) if (col !== 'id' && row[col] == null) row[col] = v;
       for (const { row } of prepared) if (!this.can('create', row)) throw forbidden();
       if (!this.ctx.trusted) for (const { row } of prepared) await assertPrivileges(trx, this.e, this.ctx.principal, null, row);
@@ -302,6 +307,8 @@ export class Repository {
     await this.checkReferences(trx, [{ ...changes, ...children }], this.e.fields, false);
     if (!this.ctx.trusted) await assertPrivileges(trx, this.e, this.ctx.principal, before, { ...before, ...changes });
     await this.deriveFields(trx, [changes]);
+    // a scope column a change empties (a payment's subject taken away, and the region copied from it) stays the caller's
+    for (const [col, v] of Object.entries(this.scopeValues())) if (col !== 'id' && col in changes && changes[col] == null) changes[col] = v;
     await this.hashPasswords(changes);
     const values: Record<string, unknown> = { ...this.toColumns(changes), ...extra };
     if (this.e.tracking !== false) Object.assign(values, { version: (before.version as number) + 1, updated_at: this.ctx.knex.fn.now(), updated_by: this.actor });

@@ -83,6 +83,8 @@ export class Workflow {
   /** The action on the given rows, or on every row of the list's filters (`all`), all or nothing. */
   async runMany(name: string, input: ActionInput & { ids?: unknown; all?: unknown }, listParams?: ListParams): Promise<{ ids: number[]; changed: number }> {
     const a = this.action(name);
+    // only an action the metadata offers on several rows runs on several rows
+    if (!a.bulk) throw notFound();
     const { comment, params } = this.params(a, input);
     const ids = input.ids;
     if (input.all !== true && (!Array.isArray(ids) || !ids.length || ids.length > 100_000 || !ids.every((x) => Number.isSafeInteger(x) && x > 0))) throw badRequest('errors.select_rows');

@@ -8,7 +8,7 @@ import { canOpenReport } from '../reports/params.ts';
  * read, history, create, update, delete, bulk delete, workflow actions single and bulk, flows),
  * the reports', the public blocks', and the modules' declared ones — each with who may call it.
  * `/api/meta` gives it to the caller (the routes they may call), and the access tests are
- * generated from it; the app mounts exactly these (test/route-catalogue.test.ts).
+ * generated from it; the app mounts exactly these (test/access.test.ts checks both ways).
  */
 export interface ApiRoute {
   method: 'get' | 'post' | 'put' | 'delete';

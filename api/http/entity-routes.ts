@@ -47,10 +47,12 @@ export function entityRoutes(model: MetaModel, knex: Knex, guard: Middleware<App
 
     if (e.workflow) {
       const workflow = (ctx: AppContext) => new Workflow(repo(ctx, e));
-      router.post(`${e.path}/actions/:action`, guard, async (ctx) => {
-        const b = body(ctx);
-        ctx.body = await workflow(ctx).runMany(String(ctx.params.action), b, b.all === true ? parseListParams(e, ctx.query) : undefined);
-      });
+      if (Object.values(e.workflow.actions).some((a) => a.bulk)) {
+        router.post(`${e.path}/actions/:action`, guard, async (ctx) => {
+          const b = body(ctx);
+          ctx.body = await workflow(ctx).runMany(String(ctx.params.action), b, b.all === true ? parseListParams(e, ctx.query) : undefined);
+        });
+      }
       router.post(`${e.path}/:id/actions/:action`, guard, async (ctx) => {
         ctx.body = await workflow(ctx).run(idParam(ctx.params.id), String(ctx.params.action), body(ctx));
       });

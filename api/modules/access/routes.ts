@@ -3,6 +3,7 @@ import type { AppContext } from '../../http/middleware.ts';
 import { badRequest, notFound, validationError } from '../../http/errors.ts';
 import { translate } from '../../meta/captions.ts';
 import { Workflow } from '../../engine/workflow.ts';
+import { assertPrivileges } from '../../engine/privileges.ts';
 import { passwordErrors } from '../system/auth.ts';
 import type { MetaModel } from '../../meta/types.ts';
 
@@ -103,6 +104,8 @@ export const ACCESS_HANDLERS: Record<string, RouteHandler> = {
   /** Lifts a sign-in lockout: failures before now no longer count. */
   'access.unlock': async (ctx, rc) => {
     const { knex, row } = rc;
+    // lifting a lock opens an account to guessing again: only for users no stronger than the caller
+    await assertPrivileges(knex, rc.entity!, rc.principal!, row!, row!);
     await knex.transaction(async (trx) => {
       await trx('login_logs').insert({ username: row!.username, user_id: row!.id, ip: null, success: false, reason: 'unlocked' });
       await rc.repo().other(rc.entity!.name, { trx }).note(row!.id as number, 'unlock', { locked: false });
