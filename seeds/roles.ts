@@ -84,7 +84,7 @@ export const SYSTEM_ROLES: SystemRole[] = [
       'Reads the subjects, their payments and penya: what a reviewer checks a report against. Reads plantings, tree-cutting permits and old trees: what planting inspections and illegal felling point at.',
       'Ecological expertise requests (the spec does not say whose) are reviewed by the inspector, who works with the enterprises; the ecology staff work with trees.',
       'No report of the greening registry of its own (those are the ecology staff\'s and headquarters\'); the public ones open to whoever reads plantings or the species book.',
-      'Acts and protocols take their region from their subject. Until the engine checks a new row\'s scope after copying that region (see "engine gaps" in test/roles.test.ts), a region user\'s new act or protocol is refused with 403; stacks, whose region is typed, are written.',
+      'Acts and protocols take their region from their subject (a subject of the inspector\'s region: another region\'s is "not found"); the engine checks the new row\'s scope after copying it.',
     ],
   },
   {
@@ -200,7 +200,7 @@ export const SYSTEM_ROLES: SystemRole[] = [
       'Importing a statement needs `update` of the statement and `create` of payments; a payment typed in by hand (cash) is the same `create`.',
       'No deletions of subjects, statements or payments: the spec\'s "full deletion" of a subject, and removing money records, are the administrator\'s.',
       'Reports are written by the subjects; the fund decides them and does not create them.',
-      'Penya and hand-typed payments take their region from their subject: until the engine checks a new row\'s scope after copying it (see "engine gaps" in test/roles.test.ts), a region user\'s `create` of them is refused with 403. Imported payments are written by the import and are not affected.',
+      'Penya and hand-typed payments take their region from their subject; a payment with no subject yet (imported or typed in) is the region\'s own, so its fund user sees and attaches it.',
     ],
   },
   {
@@ -212,7 +212,7 @@ export const SYSTEM_ROLES: SystemRole[] = [
       { entities: ['branchs-plans'], ops: ['read', 'readAlso', 'create', 'update', 'delete', 'export'] },
     ],
     notes: [
-      'Limited by `users.branch_id` alone: a branch plan takes its region from its branch. (Giving a branch user `region_id` as well would refuse every new plan: the engine checks the scope before it copies the region from the branch.)',
+      'Limited by `users.branch_id` alone: a branch plan takes its region from its branch.',
     ],
   },
   {
@@ -232,8 +232,8 @@ export const SYSTEM_ROLES: SystemRole[] = [
       'Not the inspector-report and monitoring routes (`readAlso`): they are the staff\'s queues over the same rows.',
       'Its acts and protocols are tabs of its own subject page: their menu routes hang under an act stack, and the stacks (a region\'s inspection campaigns, with no subject scope) are the inspectors\'.',
       'No delete of reports: a sent report is the fund\'s record; a mistaken one is returned to new by the fund.',
-      'A report\'s `update` is not limited to the states before sending (see "engine gaps" in test/roles.test.ts): until it is, the subject can still change a report it has sent.',
-      'The users screen has no `subject_id` field in the metadata: a subject user is bound with `ecofond user:create --subject <id>` (or by the demo seed).',
+      'A report is edited only before it is sent (its workflow\'s `editable` states: new, rejected); after that only its actions move it.',
+      'A subject user is bound to its subject by the user\'s `subject_id` (the users screen, `ecofond user:create --subject <id>`, or the demo seed).',
     ],
   },
   {
