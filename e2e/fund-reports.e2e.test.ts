@@ -134,6 +134,9 @@ describe('the fund formation by income code', () => {
     const listRows = page.locator('tbody tr.RaDatagrid-row');
     await expect.poll(() => listRows.count()).toBe(3);
     for (const i of [0, 1, 2]) expect(await listRows.nth(i).innerText()).toContain(`FR-${uid}-`);
+    // the dates of the figure are named by their field, not by the parameter's name
+    expect(await page.getByTestId('fixed-filter-from_paid_on').innerText()).toMatch(/ ≥: \d{4}-01-01$/);
+    expect(await page.getByTestId('fixed-filter-to_paid_on').innerText()).not.toContain('to_paid_on');
     await snap('formation-report-one-drill');
     await expectNoRawKeys(page);
   });
