@@ -12,8 +12,8 @@ export function paramLabelKey(name: string, def: ReportParamDef): string {
   return firstKey([def.caption, `fields.${name}`, `admin.report.params.${name}`, 'admin.report.params.value']);
 }
 
-/** The caption key of an enum parameter's value: the API's enum caption, or ours (periods), or the value. */
+/** The caption key of an enum parameter's value: the API's enum caption, ours (periods), the report's own (`report.<param>_<value>`, which the loader requires), or the value. */
 export function enumValueKey(name: string, value: string): string | undefined {
-  const key = [`enums.${name}.${value}`, `admin.report.values.${value}`].find((k) => i18n.exists(k));
+  const key = [`enums.${name}.${value}`, `admin.report.values.${value}`, `report.${name}_${value}`].find((k) => i18n.exists(k));
   return key;
 }
