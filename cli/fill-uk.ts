@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { latinToCyrillic, letterByLetter } from '../api/i18n/transliterate.ts';
+import { latinToCyrillic, legacyLatinToCyrillic } from '../api/i18n/transliterate.ts';
 
 /**
  * Derives the Uzbek Cyrillic (`uk`) catalogues from the Uzbek Latin (`uz`) ones, see
@@ -55,17 +55,6 @@ const PLURAL = ' |||| ';
 export const derive = (uz: string) => uz.split(PLURAL).map(latinToCyrillic).join(PLURAL);
 /** What the letter-by-letter transliteration before docs/uzbek-cyrillic.md wrote: such values count as derived. */
 const legacy = (uz: string) => uz.split(PLURAL).map(legacyLatinToCyrillic).join(PLURAL);
-
-const LEGACY_SOFT: [RegExp, string][] = [['парол', 'пароль'], ['филтр', 'фильтр'], ['модул', 'модуль'], ['калкулятор', 'калькулятор'], ['профил', 'профиль']]
-  .map(([plain, soft]) => [new RegExp(`(?<![\\p{L}])(${plain})(?![аеёиоуэюяўы])`, 'giu'), soft]);
-function legacyLatinToCyrillic(text: string): string {
-  return text.split(/(%?\{[^}]*\}|<[^>]*>)/g).map((part, i) => {
-    if (i % 2) return part;
-    let out = letterByLetter(part);
-    for (const [re, soft] of LEGACY_SOFT) out = out.replace(re, (m: string) => (m[0] === m[0].toUpperCase() ? soft[0].toUpperCase() + soft.slice(1) : soft));
-    return out;
-  }).join('');
-}
 
 function flatten(t: Tree, prefix = '', out: Record<string, string> = {}): Record<string, string> {
   for (const [k, v] of Object.entries(t)) {

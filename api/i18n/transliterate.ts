@@ -82,11 +82,6 @@ function caseLike(src: string, out: string, nextUpper: boolean): string {
   return out.length === 1 || nextUpper ? out.toUpperCase() : out[0].toUpperCase() + out.slice(1);
 }
 
-/** The letter-by-letter correspondence of the two alphabets, without the rules for loanwords and non-Uzbek words. */
-export function letterByLetter(w: string): string {
-  return letters(w);
-}
-
 function letters(w: string): string {
   let out = '';
   let i = 0;
@@ -198,4 +193,20 @@ export function latinToCyrillic(text: string): string {
     last = m.index! + m[0].length;
   }
   return out + plain(text.slice(last));
+}
+
+const LEGACY_SOFT: [RegExp, string][] = [['парол', 'пароль'], ['филтр', 'фильтр'], ['модул', 'модуль'], ['калкулятор', 'калькулятор'], ['профил', 'профиль']]
+  .map(([plain, soft]) => [new RegExp(`(?<![\\p{L}])(${plain})${soft.endsWith('ь') ? '(?![аеёиоуэюяўы])' : ''}`, 'giu'), soft]);
+
+/**
+ * What the earlier letter-by-letter transliteration wrote (Субект, ИД, Эхсел, .хлсх): a value equal
+ * to it was derived, not written by a person, and may be derived again (i18n:fill-uk, migrations).
+ */
+export function legacyLatinToCyrillic(text: string): string {
+  return text.split(/(%?\{[^}]*\}|<[^>]*>)/g).map((part, i) => {
+    if (i % 2) return part;
+    let out = letters(part);
+    for (const [re, soft] of LEGACY_SOFT) out = out.replace(re, (m: string) => (m[0] === m[0].toUpperCase() ? soft[0].toUpperCase() + soft.slice(1) : soft));
+    return out;
+  }).join('');
 }
