@@ -1,27 +1,36 @@
 import { useMemo } from 'react';
-import { DatagridBody, DatagridRow, I18nContext, useI18nProvider, type DatagridBodyProps, type DatagridRowProps } from 'react-admin';
+import { ThemeProvider, type Theme } from '@mui/material/styles';
+import { DatagridBody, DatagridRow, useRecordContext, useTranslate, type DatagridBodyProps, type DatagridRowProps } from 'react-admin';
 import type { EntityMeta } from '../meta/types';
 import { titleOf, useLang } from './fields';
 
 /**
- * A list row whose selection checkbox is named after the row ("Select row «Chinor»" in the
- * language shown) rather than react-admin's one "Select this row" for every row: a screen reader
- * says which row it selects. The row's other texts are translated as before.
+ * A list row whose selection checkbox is named after the row ("«Chinor» qatorini tanlash" in the
+ * language shown): react-admin gives every row the same "Select this row", and on the checkbox's
+ * wrapper rather than on the input a screen reader announces. The name reaches the input through
+ * the row's own theme defaults for MUI's Checkbox (the row passes it no input props of its own).
  */
 function SelectableRow({ entity, ...props }: DatagridRowProps & { entity: EntityMeta }) {
-  const provider = useI18nProvider();
+  const translate = useTranslate();
   const lang = useLang();
-  const title = props.record ? titleOf(entity, props.record as never, lang) : '';
-  const named = useMemo(() => ({
-    ...provider,
-    translate: (key: string, options?: Record<string, unknown>) => (key === 'ra.action.select_row' && title
-      ? provider.translate('admin.list.select_row', { title })
-      : provider.translate(key, options)),
-  }), [provider, title]);
+  const record = useRecordContext(props);
+  const title = record ? titleOf(entity, record, lang) : '';
+  const label = title ? translate('admin.action.select_row', { title }) : '';
+  const theme = useMemo(() => (outer: Theme): Theme => ({
+    ...outer,
+    components: {
+      ...outer.components,
+      MuiCheckbox: {
+        ...outer.components?.MuiCheckbox,
+        defaultProps: { ...outer.components?.MuiCheckbox?.defaultProps, slotProps: { input: { 'aria-label': label } } },
+      },
+    },
+  }), [label]);
+  if (!label) return <DatagridRow {...props} />;
   return (
-    <I18nContext.Provider value={named}>
+    <ThemeProvider theme={theme}>
       <DatagridRow {...props} />
-    </I18nContext.Provider>
+    </ThemeProvider>
   );
 }
 
