@@ -174,10 +174,10 @@ export function FileInput({ field, validate }: { field: FieldMeta; validate?: Va
                 {translate(field.type === 'image' ? 'admin.empty.no_photo' : 'admin.empty.no_files')}
               </Typography>
             )}
-            <Typography variant="body2" color="text.secondary" id={`file-limits-${field.name}`} data-testid={`file-limits-${field.name}`}>
-              {describeFileLimits(field.accept, field.maxSizeMb, translate)}
-            </Typography>
           </Box>
+          <Typography variant="body2" color="text.secondary" id={`file-limits-${field.name}`} data-testid={`file-limits-${field.name}`} sx={{ mt: 0.5 }}>
+            {describeFileLimits(field.accept, field.maxSizeMb, translate)}
+          </Typography>
           <input
             ref={picker}
             type="file"
