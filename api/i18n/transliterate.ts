@@ -7,7 +7,7 @@
  *  - words with digits (CO₂, A4, p12), international abbreviations in capitals (ID, IP, PDF, QR,
  *    JPEG, SMS) and Roman numerals (I, II, IV), while Uzbek abbreviations are written in Cyrillic
  *    (STIR → СТИР, JShShIR → ЖШШИР, IIVga → ИИВга);
- *  - Latin-script names (Excel, Word, WebP, Unicode, E-IMZO), and words with letters the Uzbek
+ *  - Latin-script names (Excel, Word, WebP, Unicode, E-IMZO; Excelga → Excel’га), and words with letters the Uzbek
  *    Latin alphabet does not use (w, c outside ch).
  * Loanwords follow the Cyrillic spelling: ц (kompensatsiya → компенсация, aksiya → акция,
  * stansiya → станция), ъ (subyekt → субъект, obyekt → объект), ь (parol → пароль, oktabr →
@@ -25,7 +25,7 @@ const SINGLE: Record<string, string> = {
   o: 'о', p: 'п', q: 'қ', r: 'р', s: 'с', t: 'т', u: 'у', v: 'в', x: 'х', y: 'й', z: 'з', c: 'с', w: 'в',
 };
 
-/** Latin-script names kept as they are (an Uzbek suffix after them is still transliterated: Excelga → Excelга). */
+/** Latin-script names kept as they are (an Uzbek suffix after them is transliterated after an apostrophe: Excelga → Excel’га). */
 export const LATIN_NAMES = [
   'Excel', 'Word', 'WebP', 'Unicode', 'E-IMZO', 'i-Tree', 'Streets', 'Interior', 'West', 'Forest', 'Service',
   'Alt', 'Ctrl', 'Shift', 'Enter', 'Esc', 'Tab', 'OpenStreetMap', 'Leaflet', 'Google', 'Chromium', 'Telegram', 'Windows',
@@ -145,11 +145,15 @@ function word(w: string): string {
   if (w in UZBEK_ABBREVIATIONS) return UZBEK_ABBREVIATIONS[w];
   if (LATIN_NAMES.includes(w) || ROMAN.test(w)) return w;
   for (const name of LATIN_NAMES) {
-    if (w.startsWith(name) && /^[a-zʻʼ'’‘`]+$/.test(w.slice(name.length))) return name + uzbekWord(w.slice(name.length));
+    // a suffix after a Latin-script name is set off by an apostrophe, as the Cyrillic press writes it (Telegram’да)
+    if (w.startsWith(name) && /^[a-zʻʼ'’‘`]+$/.test(w.slice(name.length))) return `${name}’${uzbekWord(w.slice(name.length))}`;
   }
-  // capitals with an Uzbek suffix: IIVga → ИИВга, PDFga → PDFга
+  // capitals with an Uzbek suffix: IIVga → ИИВга; a Latin one takes an apostrophe: PDFga → PDF’га
   const abbr = /^([A-Z]{2,})([a-zʻʼ'’‘`]+)$/.exec(w);
-  if (abbr) return word(abbr[1]) + uzbekWord(abbr[2]);
+  if (abbr) {
+    const head = word(abbr[1]);
+    return head === abbr[1] ? `${head}’${uzbekWord(abbr[2])}` : head + uzbekWord(abbr[2]);
+  }
   // an international abbreviation (ID, IP, PDF, QR, JPEG, NUL, USDA); longer words in capitals are Uzbek words (SHAHAR)
   if (w.length > 1 && w.length < 6 && /^[A-Z]+$/.test(w)) return w;
   // letters the Uzbek Latin alphabet does not use: a foreign name (Service, Unicode, West)
