@@ -111,11 +111,20 @@ program.command('roles:doc')
   }));
 
 program.command('i18n:fill-uk')
-  .description('add missing Uzbek Cyrillic (uk) captions transliterated from Uzbek Latin, for review')
+  .description('derive the Uzbek Cyrillic (uk) catalogues from Uzbek Latin (uz): add missing captions, re-derive derived ones, keep hand-written ones (docs/uzbek-cyrillic.md)')
   .option('--root <dir>', 'project folder', process.cwd())
-  .action(run(async (opts: { root: string }) => {
-    const n = fillUzbekCyrillic(opts.root);
-    console.log(`${n} caption(s) added to metadata/i18n/uk.json`);
+  .option('--check', 'only check: exit 1 when a uk catalogue is missing keys, out of date, or has a hand-written value whose uz changed')
+  .option('--derive <keys...>', 'derive these keys (or key prefixes ending in ".") even where written by hand')
+  .option('--keep <keys...>', 'keep the hand-written uk of these keys (or prefixes) for their changed uz')
+  .action(run(async (opts: { root: string; check?: boolean; derive?: string[]; keep?: string[] }) => {
+    const r = fillUzbekCyrillic(opts.root, opts);
+    const verb = opts.check ? 'would be' : 'were';
+    if (r.added.length) console.log(`${r.added.length} caption(s) ${verb} added:\n  ${r.added.join('\n  ')}`);
+    if (r.rederived.length) console.log(`${r.rederived.length} caption(s) ${verb} re-derived:\n  ${r.rederived.join('\n  ')}`);
+    if (r.removed.length) console.log(`${r.removed.length} caption(s) gone from uz ${verb} removed:\n  ${r.removed.join('\n  ')}`);
+    for (const s of r.stale) console.log(`hand-written, its uz changed — review it, then --keep or --derive ${s.key.split(': ')[1]}:\n  ${s.key}\n    uz was: ${s.was}\n    uz now: ${s.uz}\n    uk:     ${s.uk}`);
+    console.log(`${r.hand} hand-written caption(s) kept; ${r.changed.length ? `${r.changed.join(', ')} ${opts.check ? 'out of date' : 'written'}` : 'uk catalogues up to date'}.`);
+    if (opts.check && (r.changed.length || r.stale.length)) throw new Error('Uzbek Cyrillic catalogues are out of date: run `npx ecofond i18n:fill-uk`');
   }));
 
 /** Opens the configured database with the checked metadata, runs fn, and closes it. */

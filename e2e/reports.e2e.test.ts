@@ -76,7 +76,7 @@ describe('a compensation report, sent from the signing dialog', () => {
     // files: uploaded as they are chosen; a type the field does not accept is refused first
     const files = page.getByTestId('file-input-files');
     await page.getByTestId('file-picker-files').setInputFiles({ name: 'izoh.txt', mimeType: 'text/plain', buffer: Buffer.from('matn') });
-    await expect.poll(() => page.getByTestId('file-error-files').innerText()).toBe('«izoh.txt» turidagi fayl qabul qilinmaydi (application/pdf, image/*)');
+    await expect.poll(() => page.getByTestId('file-error-files').innerText()).toBe('«izoh.txt» turidagi fayl qabul qilinmaydi (PDF yoki rasm)');
     const uploads: string[] = [];
     page.on('request', (r) => { if (r.url().includes('/api/resources/upload?')) uploads.push(`${r.headers()['content-type']} ${decodeURIComponent(new URL(r.url()).searchParams.get('name')!)}`); });
     await page.getByTestId('file-picker-files').setInputFiles([

@@ -3,8 +3,8 @@
  * Russian; Uzbek Cyrillic is transliterated from the Latin at seed time when not given.
  *
  * Income types follow the spec's section 9 (codes and splits). Where the spec names a code without
- * its meaning, the row is marked "(review)" in its Russian name and given the "other income, 100%
- * to the fund" split: the fund's accountants confirm them on the income-types screen.
+ * its meaning, the row is flagged `needs_review` (not marked in its name) and given the "other
+ * income, 100% to the fund" split: the fund's accountants confirm them on the income-types screen.
  */
 type T = { uz: string; ru: string; uk?: string };
 type Row = Record<string, unknown> & { name?: T };
@@ -49,20 +49,20 @@ export const REFERENCE_ROWS: Record<string, Row[]> = {
   'income-types': [
     { code: '3450715', group: 'compensation', budget_percent: '26', fund_percent: '74', organisation_percent: '0', name: { uz: 'Atrof-muhitni ifloslantirganlik va chiqindilarni joylashtirganlik uchun kompensatsiya toʻlovlari', ru: 'Компенсационные платежи за загрязнение окружающей среды и размещение отходов' } },
     { code: '3422225', group: 'tree_felling', budget_percent: '26', fund_percent: '74', organisation_percent: '0', name: { uz: 'Daraxtlarni kesganlik uchun kompensatsiya toʻlovlari', ru: 'Компенсационные выплаты за вырубку деревьев' } },
-    { code: '3430153', group: 'fine', budget_percent: '26', fund_percent: '74', organisation_percent: '0', name: { uz: 'Ekologik huquqbuzarliklar uchun jarimalar', ru: 'Штрафы за экологические правонарушения (review)' } },
-    { code: '3430152', group: 'permit', budget_percent: '60', fund_percent: '0', organisation_percent: '40', name: { uz: 'Ruxsatnomalar berganlik uchun yigʻimlar', ru: 'Сборы за выдачу разрешений (review)' } },
-    { code: '3422251', group: 'lawsuit', budget_percent: '60', fund_percent: '0', organisation_percent: '40', name: { uz: 'Daʼvolar boʻyicha undirilgan mablagʻlar', ru: 'Средства, взысканные по искам (review)' } },
-    { code: '3422273', group: 'red_book', budget_percent: '88', fund_percent: '12', organisation_percent: '0', name: { uz: 'Qizil kitobga kiritilgan turlarga yetkazilgan zarar uchun toʻlovlar', ru: 'Платежи за вред видам Красной книги (review)' } },
+    { code: '3430153', group: 'fine', budget_percent: '26', fund_percent: '74', organisation_percent: '0', name: { uz: 'Ekologik huquqbuzarliklar uchun jarimalar', ru: 'Штрафы за экологические правонарушения' }, needs_review: true },
+    { code: '3430152', group: 'permit', budget_percent: '60', fund_percent: '0', organisation_percent: '40', name: { uz: 'Ruxsatnomalar berganlik uchun yigʻimlar', ru: 'Сборы за выдачу разрешений' }, needs_review: true },
+    { code: '3422251', group: 'lawsuit', budget_percent: '60', fund_percent: '0', organisation_percent: '40', name: { uz: 'Daʼvolar boʻyicha undirilgan mablagʻlar', ru: 'Средства, взысканные по искам' }, needs_review: true },
+    { code: '3422273', group: 'red_book', budget_percent: '88', fund_percent: '12', organisation_percent: '0', name: { uz: 'Qizil kitobga kiritilgan turlarga yetkazilgan zarar uchun toʻlovlar', ru: 'Платежи за вред видам Красной книги' }, needs_review: true },
     { code: '6666100', group: 'quota', budget_percent: '0', fund_percent: '100', organisation_percent: '0', name: { uz: 'Kvota tushumlari (100%)', ru: 'Квотные поступления (100%)' } },
-    { code: '7777100', group: 'quota', budget_percent: '0', fund_percent: '100', organisation_percent: '0', name: { uz: 'Kvota tushumlari (100%)', ru: 'Квотные поступления (100%) (review)' } },
+    { code: '7777100', group: 'quota', budget_percent: '0', fund_percent: '100', organisation_percent: '0', name: { uz: 'Kvota tushumlari (100%)', ru: 'Квотные поступления (100%)' }, needs_review: true },
     { code: '4444480', group: 'quota', budget_percent: '20', fund_percent: '80', organisation_percent: '0', name: { uz: 'Kvota tushumlari (80%)', ru: 'Квотные поступления (80%)' } },
     { code: '5555540', group: 'quota', budget_percent: '60', fund_percent: '40', organisation_percent: '0', name: { uz: 'Kvota tushumlari (40%)', ru: 'Квотные поступления (40%)' } },
-    { code: '3422207', group: 'other', budget_percent: '0', fund_percent: '100', organisation_percent: '0', name: { uz: 'Boshqa tushumlar (3422207)', ru: 'Прочие поступления (3422207) (review)' } },
-    { code: '3422208', group: 'other', budget_percent: '0', fund_percent: '100', organisation_percent: '0', name: { uz: 'Boshqa tushumlar (3422208)', ru: 'Прочие поступления (3422208) (review)' } },
-    { code: '3422222', group: 'other', budget_percent: '0', fund_percent: '100', organisation_percent: '0', name: { uz: 'Boshqa tushumlar (3422222)', ru: 'Прочие поступления (3422222) (review)' } },
-    { code: '3430902', group: 'other', budget_percent: '0', fund_percent: '100', organisation_percent: '0', name: { uz: 'Boshqa tushumlar (3430902)', ru: 'Прочие поступления (3430902) (review)' } },
-    { code: '401010', group: 'other', budget_percent: '0', fund_percent: '100', organisation_percent: '0', name: { uz: 'Boshqa tushumlar (401010)', ru: 'Прочие поступления (401010) (review)' } },
-    { code: '99995253', group: 'other', budget_percent: '0', fund_percent: '100', organisation_percent: '0', name: { uz: 'Boshqa tushumlar (99995253)', ru: 'Прочие поступления (99995253) (review)' } },
+    { code: '3422207', group: 'other', budget_percent: '0', fund_percent: '100', organisation_percent: '0', name: { uz: 'Boshqa tushumlar (3422207)', ru: 'Прочие поступления (3422207)' }, needs_review: true },
+    { code: '3422208', group: 'other', budget_percent: '0', fund_percent: '100', organisation_percent: '0', name: { uz: 'Boshqa tushumlar (3422208)', ru: 'Прочие поступления (3422208)' }, needs_review: true },
+    { code: '3422222', group: 'other', budget_percent: '0', fund_percent: '100', organisation_percent: '0', name: { uz: 'Boshqa tushumlar (3422222)', ru: 'Прочие поступления (3422222)' }, needs_review: true },
+    { code: '3430902', group: 'other', budget_percent: '0', fund_percent: '100', organisation_percent: '0', name: { uz: 'Boshqa tushumlar (3430902)', ru: 'Прочие поступления (3430902)' }, needs_review: true },
+    { code: '401010', group: 'other', budget_percent: '0', fund_percent: '100', organisation_percent: '0', name: { uz: 'Boshqa tushumlar (401010)', ru: 'Прочие поступления (401010)' }, needs_review: true },
+    { code: '99995253', group: 'other', budget_percent: '0', fund_percent: '100', organisation_percent: '0', name: { uz: 'Boshqa tushumlar (99995253)', ru: 'Прочие поступления (99995253)' }, needs_review: true },
   ],
   'subject-types': [
     s('STATE', 'Davlat korxonasi', 'Государственное предприятие'), s('PRIVATE', 'Xususiy korxona', 'Частное предприятие'),

@@ -51,12 +51,12 @@ describe('sign-in and sessions', () => {
     expect(after.body.code).toBe(-101);
   });
 
-  it('says "Sessiya vaqt tugadi" when a session has expired', async () => {
+  it('says "Sessiya vaqti tugadi" when a session has expired', async () => {
     const token = await api.login('admin', TEST_ADMIN_PASSWORD);
     await api.db.knex('sessions').where({ token_hash: tokenHash(token) }).update({ expires_at: new Date(Date.now() - 1000) });
     const r = await api.get('/api/meta', { token });
     expect(r.status).toBe(401);
-    expect(r.body).toMatchObject({ code: -102, message: 'Sessiya vaqt tugadi' });
+    expect(r.body).toMatchObject({ code: -102, message: 'Sessiya vaqti tugadi' });
   });
 
   it('refuses a blocked user at sign-in and on every request of an open session', async () => {

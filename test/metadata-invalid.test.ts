@@ -42,6 +42,13 @@ describe('metadata validation', () => {
     expect(problems.some((p) => p.pointer === '/fields/code/type' && p.message.startsWith('must be equal to one of the allowed values'))).toBe(true);
   });
 
+  it('refuses a badge on a field that is not a flag', () => {
+    expect(problemsOf({ ...base, fields: { ...base.fields, code: { type: 'string', badge: 'warning' } } }))
+      .toContainEqual(expect.objectContaining({ pointer: '/fields/code/type', message: 'must be equal to constant' }));
+    expect(problemsOf({ ...base, fields: { ...base.fields, flag: { type: 'boolean', badge: 'pink' } } }))
+      .toContainEqual(expect.objectContaining({ pointer: '/fields/flag/badge' }));
+  });
+
   it('refuses unknown properties, references, columns and captions', () => {
     expect(problemsOf({ ...base, colour: 'red' })).toContainEqual(expect.objectContaining({ pointer: '', message: 'unknown property "colour"' }));
     expect(problemsOf({ ...base, fields: { ...base.fields, x_id: { type: 'ref', ref: 'nowhere' } } }))

@@ -36,7 +36,7 @@ export const ACTIONS_SQL = `coalesce((select array_agg(distinct ra.action_id) fr
 
 /**
  * One query finds the session, its user and the user's actions, so a change of a role's actions
- * applies to the very next request. Expired sessions answer "Sessiya vaqt tugadi"; a session is
+ * applies to the very next request. Expired sessions answer "Sessiya vaqti tugadi"; a session is
  * extended on use (at most once a minute, so reads do not all write).
  */
 export async function principalForToken(knex: Knex, token: string): Promise<Principal & { sessionId: number; lang_code: string }> {

@@ -119,7 +119,7 @@ export function errorHandler(model: MetaModel, knex: Knex): Koa.Middleware<AppSt
   };
 }
 
-/** Requires a bearer token: 401 without one, "Sessiya vaqt tugadi" when it has expired. */
+/** Requires a bearer token: 401 without one, "Sessiya vaqti tugadi" when it has expired. */
 export function authenticate(knex: Knex): Koa.Middleware<AppState> {
   return async (ctx, next) => {
     const header = ctx.get('Authorization');

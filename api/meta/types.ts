@@ -62,6 +62,8 @@ export interface FieldMeta {
   /** files: accepted MIME types and size */
   accept?: string[];
   maxSizeMb?: number;
+  /** boolean: shown as a badge with the field's caption in this tone where true, nothing where false */
+  badge?: 'warning' | 'info' | 'success' | 'error';
   /** children: the child table and its fields */
   table?: string;
   fields?: Record<string, FieldMeta>;

@@ -24,6 +24,7 @@ import { JsonTable } from './JsonTable';
 import { filterCookieName, readFilterCookie, writeFilterCookie } from './filterCookies';
 import { useExtension, useScreens } from './extensions';
 import { PrintButton } from '../print/PrintButton';
+import { SelectableRowsBody } from './SelectableRow';
 
 /** Spec §9: the page sizes of every list. */
 export const PAGE_SIZES = [7, 10, 20, 25, 50, 100];
@@ -154,6 +155,7 @@ export function EntityList({ permanentFilter, embedded, storeKey }: ListOptions 
     >
       {keepsCookie && <FilterCookieSync entity={e} />}
       <Datagrid
+        body={<SelectableRowsBody entity={e} />}
         rowClick={rowClick}
         bulkActionButtons={hasBulk ? (
           <>

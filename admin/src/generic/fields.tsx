@@ -11,6 +11,7 @@ import { FilesField } from './files';
 import { entityOfEntry, jsonSummary } from './audit';
 import { JsonTable } from './JsonTable';
 import { formatDate, formatDateTime, formatDecimal, formatNumber, formatPassport, formatPhone, text3, truncate, type Lang } from './format';
+import { FlagBadge } from './FlagBadge';
 
 /** A polygon's small map, in the OpenLayers chunk of the polygon input: loaded when a page shows one. */
 const PolygonView = lazy(() => import('./PolygonInput').then((m) => ({ default: m.PolygonView })));
@@ -86,6 +87,7 @@ export function MetaField({ field, inList }: MetaFieldProps) {
       return empty ? null : <span style={{ whiteSpace: 'nowrap' }}>{formatNumber(v, 2)}</span>;
     case 'boolean':
       if (empty) return null;
+      if (field.badge) return <FlagBadge field={field} value={v} />;
       return v ? (
         <CheckIcon fontSize="small" color="success" titleAccess={translate('ra.boolean.true')} data-value="true" />
       ) : (

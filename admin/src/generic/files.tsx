@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { Box, Chip, CircularProgress, FormHelperText, IconButton, Link as MuiLink, Stack, Tooltip, Typography } from '@mui/material';
+import { Box, CircularProgress, FormHelperText, IconButton, Link as MuiLink, Stack, Tooltip, Typography } from '@mui/material';
 import AttachFileIcon from '@mui/icons-material/AttachFile';
 import CloseIcon from '@mui/icons-material/Close';
 import ImageIcon from '@mui/icons-material/Image';
@@ -9,6 +9,7 @@ import { Button, FieldTitle, Labeled, useInput, useNotify, useTranslate, type Va
 import { accepts, downloadFile, fileBlob, fileInfo, formatSize, uploadFile, type ResourceInfo } from '../api/files';
 import { errorMessage } from '../api/useFetch';
 import type { FieldMeta } from '../meta/types';
+import { DEFAULT_MAX_MB, describeFileLimits, describeFileTypes } from './fileTypes';
 
 const idsOf = (v: unknown): number[] => (Array.isArray(v) ? v : v === null || v === undefined || v === '' ? [] : [v]).map(Number).filter((n) => Number.isSafeInteger(n) && n > 0);
 
@@ -121,10 +122,10 @@ export function FileInput({ field, validate }: { field: FieldMeta; validate?: Va
     const added: number[] = [];
     for (const file of list) {
       if (!accepts(field.accept, file.type, file.name)) {
-        setProblem(translate('admin.file.wrong_type', { name: file.name, types: (field.accept ?? []).join(', ') }));
+        setProblem(translate('admin.file.wrong_type', { name: file.name, types: describeFileTypes(field.accept, translate) }));
         continue;
       }
-      const max = field.maxSizeMb ?? 20;
+      const max = field.maxSizeMb ?? DEFAULT_MAX_MB;
       if (file.size > max * 1024 * 1024) {
         setProblem(translate('admin.file.too_large', { name: file.name, mb: max }));
         continue;
@@ -162,6 +163,7 @@ export function FileInput({ field, validate }: { field: FieldMeta; validate?: Va
               label={multiple || !ids.length ? 'admin.file.choose' : 'admin.file.replace'}
               onClick={() => picker.current?.click()}
               disabled={busy > 0}
+              aria-describedby={`file-limits-${field.name}`}
               data-testid={`file-choose-${field.name}`}
             >
               {busy > 0 ? <CircularProgress size={16} /> : <UploadFileIcon />}
@@ -172,8 +174,10 @@ export function FileInput({ field, validate }: { field: FieldMeta; validate?: Va
                 {translate(field.type === 'image' ? 'admin.empty.no_photo' : 'admin.empty.no_files')}
               </Typography>
             )}
-            {field.accept?.length ? <Chip size="small" variant="outlined" label={field.accept.join(', ')} /> : null}
           </Box>
+          <Typography variant="body2" color="text.secondary" id={`file-limits-${field.name}`} data-testid={`file-limits-${field.name}`} sx={{ mt: 0.5 }}>
+            {describeFileLimits(field.accept, field.maxSizeMb, translate)}
+          </Typography>
           <input
             ref={picker}
             type="file"

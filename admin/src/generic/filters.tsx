@@ -25,7 +25,9 @@ export function filterInputs(
   for (const f of e.list.filters) {
     if (exclude.has(f.name)) continue;
     const meta = { ...f, label: labelKey(f) };
-    out.push(...(custom[f.name] ? [custom[f.name](meta)] : filterInput(meta, model, translate, lang)));
+    if (custom[f.name]) out.push(custom[f.name](meta));
+    else if (f.op === 'search') out.push(searchInput(meta, translate(meta.label), searchLabel(e, f, model, translate)));
+    else out.push(...filterInput(meta, model, translate, lang));
   }
   return out;
 }
@@ -57,12 +59,30 @@ export function refProps(ref: string | undefined, model: MetaModel, lang: Lang) 
   };
 }
 
+/**
+ * The search box: besides its placeholder it has a label screen readers say, naming what it
+ * searches ("Qidirish: Kod, Nomi").
+ */
+function searchInput(f: FilterMeta, placeholder: string, label: string): ReactElement {
+  return (
+    <SearchInput
+      key={f.name} source={f.name} alwaysOn={f.alwaysOn ?? false} placeholder={placeholder}
+      slotProps={{ htmlInput: { 'aria-label': label } }} data-testid={`filter-${f.name}`}
+    />
+  );
+}
+
+function searchLabel(e: EntityMeta, f: FilterMeta, model: MetaModel, translate: Translate): string {
+  const fields = (f.fields ?? []).map((n) => model.field(e, n)).filter((x) => !!x).map((x) => translate(x!.label));
+  return fields.length ? translate('admin.action.search_label', { label: fields.join(', ') }) : translate(f.label);
+}
+
 function filterInput(f: FilterMeta, model: MetaModel, translate: Translate, lang: Lang): ReactElement[] {
   const alwaysOn = f.alwaysOn ?? false;
   const key = f.name;
   switch (f.op) {
     case 'search':
-      return [<SearchInput key={key} source={f.name} alwaysOn={alwaysOn} placeholder={translate(f.label)} data-testid={`filter-${f.name}`} />];
+      return [searchInput(f, translate(f.label), translate(f.label))];
     case 'bool':
       return [<NullableBooleanInput key={key} source={f.name} label={f.label} alwaysOn={alwaysOn} />];
     case 'range': {

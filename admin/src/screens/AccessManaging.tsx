@@ -132,7 +132,7 @@ export function AccessManaging() {
             onChange={(e) => { setQ(e.target.value); setOpen({}); }}
             placeholder={translate('admin.access.search')}
             sx={{ width: 280 }}
-            slotProps={{ htmlInput: { 'data-testid': 'access-search' }, input: { startAdornment: <InputAdornment position="start"><SearchIcon fontSize="small" /></InputAdornment> } }}
+            slotProps={{ htmlInput: { 'data-testid': 'access-search', 'aria-label': translate('admin.access.search') }, input: { startAdornment: <InputAdornment position="start"><SearchIcon fontSize="small" /></InputAdornment> } }}
           />
           <MuiButton variant="outlined" color="success" startIcon={<LockOpenIcon />} disabled={!access} onClick={() => setPending({ kind: 'all', state: 1 })} data-testid="access-allow-all">
             {translate('admin.access.allow_all')}
