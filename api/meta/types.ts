@@ -139,7 +139,10 @@ export interface WorkflowActionMeta {
   label?: string;
   confirm?: boolean;
   comment?: 'required' | 'optional';
-  signature?: 'required' | 'required-or-skip';
+  /** a verified e-signature over the row's signable content is asked for (the signing dialog) */
+  signature?: 'required';
+  /** the action (of the same workflow, keeping the state) the signing dialog's "save without signature" runs */
+  skip?: string;
   file?: 'required' | 'optional';
   hook?: string;
   /** values the action asks for; those that are fields of the entity are written to the row */

@@ -24,12 +24,13 @@ export const paramFields = (a: WorkflowActionMeta): FieldMeta[] =>
     ...f, name, label: f.label ?? `fields.${name}`, fields: undefined,
   }) as FieldMeta);
 
-/** The actions of a row's state that the user's actions allow. */
+/** The actions of a row's state that the user's actions allow (a signing dialog's "skip" action is offered there only). */
 export function actionsFor(entity: EntityMeta, record: RaRecord | undefined): WorkflowActionMeta[] {
   const wf = entity.workflow;
   if (!record || !wf) return [];
   const state = String(record[wf.field] ?? '');
-  return wf.actions.filter((a) => a.allowed && a.from.includes(state));
+  const skips = new Set(wf.actions.map((a) => a.skip).filter(Boolean));
+  return wf.actions.filter((a) => a.allowed && a.from.includes(state) && !skips.has(a.name));
 }
 
 /** Where an action runs: one row, the selected rows, or every row of the list's filters. */
