@@ -162,7 +162,8 @@ describe('a compensation report, sent from the signing dialog', () => {
     await expect.poll(signedFlag).toBe('true');
     await expect.poll(() => page.locator('.ra-field-signer').innerText()).toContain('Direktor Sinov');
     expect(await page.locator('.ra-field-signed_at').innerText()).toMatch(/\d{2}\.\d{2}\.\d{4}/);
-    await expect.poll(() => page.getByTestId('flow-row').first().innerText()).toMatch(/Yuborish\s+Yangi → Yuborilgan\s+Tizim administratori/);
+    // the flows: saved unsigned (staying new), then sent
+    await expect.poll(() => page.getByTestId('flow-history').innerText()).toMatch(/Imzosiz saqlash\s+Yangi\s+Tizim administratori[\s\S]*Yuborish\s+Yangi → Yuborilgan\s+Tizim administratori/);
     await shot(page, 'report-sent', { quiet: true });
     await expectNoRawKeys(page);
   });
