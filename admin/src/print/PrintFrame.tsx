@@ -50,7 +50,7 @@ export function PrintFrame({ title, paper, orientation = 'portrait', onPaper, ch
           // a table never scrolls on paper: it takes the sheet's width, its cells wrap
           '& div:has(> table)': { overflow: 'visible !important' },
           '& table': { width: '100%', tableLayout: 'auto' },
-          '& th, & td': { whiteSpace: 'normal', overflowWrap: 'anywhere', px: '1.5mm', py: '0.8mm', fontSize: '0.85em' },
+          '& th, & td': { whiteSpace: 'normal', overflowWrap: 'break-word', px: '1.5mm', py: '0.8mm', fontSize: '0.85em' },
         }}
         data-testid="print-sheet"
       >
