@@ -138,6 +138,8 @@ export interface WorkflowActionMeta {
   action: number;
   label?: string;
   confirm?: boolean;
+  /** the caption of the confirmation's own question (the spec's "Do you really want to block the user?"); default "change the status of id N?" */
+  prompt?: string;
   comment?: 'required' | 'optional';
   /** a verified e-signature over the row's signable content is asked for (the signing dialog) */
   signature?: 'required';

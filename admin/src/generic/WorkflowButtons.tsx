@@ -106,8 +106,11 @@ export function ActionDialog({ entity, action, target, open, onClose, onDone }: 
   const one = target.kind === 'one' ? target.record : null;
   // eslint-disable-next-line react-hooks/exhaustive-deps -- the row, not the target object made anew on each render
   const initial = useMemo(() => initialParams(entity, action, target), [entity, action, one]);
-  // an action that moves the row says so; one that keeps its state (assigning roles) is applied to it
-  const question = target.kind === 'one'
+  // an action's own question (blocking a user) where it has one; else an action that moves the row
+  // says so, and one that keeps its state (assigning roles) is applied to it
+  const question = target.kind === 'one' && action.prompt
+    ? translate(action.prompt, { id: target.record.id, 0: target.record.id })
+    : target.kind === 'one'
     ? translate(action.to ? 'admin.workflow.confirm_one' : 'admin.workflow.confirm_one_apply', { id: target.record.id, action: translate(action.label) })
     : target.kind === 'many'
       ? translate('admin.workflow.confirm_many', { count: formatNumber(target.ids.length, 0), action: translate(action.label) })
