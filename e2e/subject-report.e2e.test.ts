@@ -81,6 +81,9 @@ describe("a subject's compensation report, from its user to the region's fund", 
     await page.locator('input[name="ingredients.0.norm"]').fill('0.12');
     const created = page.waitForResponse((r) => r.url().endsWith('/api/ecofund/subject-report-yearly') && r.request().method() === 'POST');
     await page.getByTestId('save-button').click();
+    // no file attached: the form asks whether to go on without one
+    await expect.poll(() => page.getByTestId('file-missing-question').innerText()).toContain('Fayl biriktirilmagan');
+    await page.getByTestId('file-missing-continue').click();
     const answer = await created;
     expect(answer.status(), await answer.text()).toBe(201);
     reportId = ((await answer.json()) as { id: number }).id;

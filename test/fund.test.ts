@@ -57,7 +57,7 @@ describe('subjects', () => {
     expect((await api.get(`${SUBJECTS}/by-inn/300000001`)).body.inn).toBe('300000001');
     const none = await api.get(`${SUBJECTS}/by-inn/399999999`, { lang: 'ru' });
     expect(none.status).toBe(404);
-    expect(none.body.message).toBe('Субъект по данному ИНН не найден');
+    expect(none.body.message).toBe('Такого ИНН нет в системе');
     expect((await api.get(`${SUBJECTS}/by-inn/12`)).status).toBe(400);
   });
 

@@ -35,8 +35,15 @@ export type FieldType =
 /** Named formats with their pattern and message key (see api/meta/formats.ts). */
 export type FormatName = 'inn' | 'pinfl' | 'mfo' | 'account' | 'phone' | 'passport' | 'email' | 'digits5' | 'soato' | 'inn_or_pinfl';
 
+/** Spec §8's empty states: the back-office's `admin.empty.<value>`. */
+export type EmptyState = 'no_data' | 'no_files' | 'no_flows' | 'no_payments' | 'no_articles' | 'no_offender' | 'no_witnesses' | 'no_norms' | 'no_incentive' | 'no_photo' | 'no_actions';
+
 export interface FieldMeta {
   type: FieldType;
+  /** children rows: what an empty table says (default "no rows") */
+  empty?: EmptyState;
+  /** a file (file, files, image) the document expects: saving the form without one asks whether to continue */
+  expected?: boolean;
   /** caption key; default `fields.<name>` */
   label?: string;
   required?: boolean;
@@ -102,6 +109,8 @@ export interface FilterMeta {
 }
 
 export interface ListMeta {
+  /** what the list says when it has no rows (default "no data") */
+  empty?: EmptyState;
   columns: string[];
   sort: [string, 'asc' | 'desc'];
   perPage?: number;

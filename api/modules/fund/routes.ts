@@ -111,7 +111,8 @@ export const FUND_HANDLERS: Record<string, RouteHandler> = {
     const inn = rc.params.inn as string;
     const r = rc.repo();
     const row = await r.scoped('read').where('t.inn', inn).first('t.id');
-    if (!row) throw new ApiError('notFound', 'errors.inn_not_found', { inn });
+    // the spec's "no such INN in the system" (whether another region's subject has it is not said)
+    if (!row) throw new ApiError('notFound', 'errors.inn_not_in_system', { inn });
     ctx.body = await r.getOne(row.id);
   },
 
