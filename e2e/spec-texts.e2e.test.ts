@@ -112,6 +112,21 @@ describe("the spec's own texts", () => {
     });
   }
 
+  it('blocking oneself is refused, said in the user\'s language in the dialog', async () => {
+    const [me] = (await api<{ id: number; username: string }[]>(page, `/api/managing/users?filter=${encodeURIComponent(JSON.stringify({ q: 'admin' }))}&range=[0,24]`)).filter((u) => u.username === 'admin');
+    await open(`/managing/users/${me.id}/show`, 'workflow-block');
+    await switchTo('ru');
+    await page.getByTestId('workflow-block').click();
+    const dialog = page.getByTestId('workflow-dialog');
+    await expect.poll(() => dialog.getByTestId('workflow-question').innerText()).toBe(T.ru['prompts.block_user']);
+    await dialog.getByTestId('workflow-confirm').click();
+    await expect.poll(() => dialog.getByTestId('workflow-refusal').innerText()).toContain(T.ru['errors.self_block']);
+    await page.screenshot({ path: '/tmp/shots-docs/self-block-ru-1400.png' });
+    await page.keyboard.press('Escape');
+    expect((await api<{ status: string }>(page, `/api/managing/users/${me.id}`)).status).toBe('active');
+    await switchTo('uz');
+  });
+
   it('a report saved without its file asks whether to continue; cancelling stays, continuing saves', async () => {
     await open('/ecofund/subject-report-yearly/create', 'save-button');
     await switchTo('uz');
