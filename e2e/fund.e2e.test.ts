@@ -179,7 +179,7 @@ describe('payment stacks, payments and a subject\'s balance', () => {
     await page.goto(`${baseUrl}/admin/#/ecofund/subject`);
     await page.getByTestId('inn-search').fill(innOf(999));
     await page.getByTestId('inn-search-button').click();
-    await expect.poll(() => notification(page).innerText()).toContain('Ushbu STIR boʻyicha subyekt topilmadi (-104)');
+    await expect.poll(() => notification(page).innerText()).toContain('Tizimda bunday STIR mavjud emas (-104)');
     expect(await page.evaluate(() => window.location.hash)).toMatch(/^#\/ecofund\/subject(\?.*)?$/);
   });
 

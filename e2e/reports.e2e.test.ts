@@ -1,25 +1,15 @@
-import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { adminSession, type AdminSession, api, expectNoRawKeys, type PageProblems, shot } from './support';
-
-// the server's test PKI, loaded at run time so that the e2e type check (DOM typings) does not take in the API's sources
-interface TestCert { pem: string; keys: CryptoKeyPair }
-const TEST_PKI = '../api/esign/test-pki.ts';
-const { generateKeys, issueCertificate, privateKeyPem } = (await import(/* @vite-ignore */ TEST_PKI)) as {
-  issueCertificate(o: { subject: Record<string, string>; issuer?: TestCert; ca?: boolean; keys?: CryptoKeyPair }): Promise<TestCert>;
-  privateKeyPem(k: CryptoKeyPair): Promise<string>;
-  generateKeys(kind: 'ECDSA-P256'): Promise<CryptoKeyPair>;
-};
+import { hasOpenssl, trustedKeyFile } from './pki';
 
 /**
- * Compensation reports: one made on its form (with files uploaded as they are chosen), sent from the signing dialog "without signature"
- * (the E-IMZO provider says it cannot reach the signing program, which test machines do not run),
- * its state and flow history; a rejection that asks for its comment; and sending again signed
- * with a PKCS#12 key file in the browser, which the server verifies against a trusted CA and the
- * subject's INN (skipped without `openssl`, which writes the key file).
+ * Compensation reports: one made on its form (with files uploaded as they are chosen), not signed;
+ * the signing dialog's "save without signature" saves it unsigned and sends nothing (the E-IMZO
+ * provider says it cannot reach the signing program, which test machines do not run); sending it
+ * signed with a PKCS#12 key file in the browser, which the server verifies against a trusted CA
+ * and the subject's INN, records its signer and time; a rejection asks for its comment (the signed
+ * steps are skipped without `openssl`, which writes the key file).
  */
 
 const baseUrl = inject('baseUrl');
@@ -27,10 +17,9 @@ const notification = (page: Page) => page.getByTestId('notification');
 const uid = `${Date.now() % 100000}`.padStart(5, '0');
 const today = new Date(Date.now() + 5 * 3600_000).toISOString().slice(0, 10);
 const year = Number(today.slice(0, 4));
-const hasOpenssl = spawnSync('openssl', ['version']).status === 0;
 
 interface Subject { id: number; inn: string; name: string }
-interface Report { id: number; status: string; version: number; signed: boolean; signer: string | null; files: number[] }
+interface Report { id: number; status: string; version: number; signed: boolean; signer: string | null; signed_at: string | null; files: number[] }
 
 /** a 1×1 PNG and the smallest PDF header: the server types files by their first bytes */
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
@@ -62,6 +51,8 @@ async function openReport() {
 }
 
 const statusText = () => page.locator('.ra-field-status').innerText();
+/** the "signed" flag as shown: a check mark, or a cross */
+const signedFlag = () => page.locator('.ra-field-signed [data-value]').getAttribute('data-value');
 
 describe('a compensation report, sent from the signing dialog', () => {
   it('is made on its form with an ingredient line', async () => {
@@ -102,6 +93,9 @@ describe('a compensation report, sent from the signing dialog', () => {
     await page.locator('.ra-field-files img[data-testid^=image-preview-]').waitFor();
     expect(report).toMatchObject({ files: [expect.any(Number), expect.any(Number)] });
     await expect.poll(() => page.getByTestId('flows-empty').innerText()).toBe('Harakatlar tarixi yoʻq');
+    // a new report is not signed: no check mark, no signer, no time
+    expect(await signedFlag()).toBe('false');
+    expect(report).toMatchObject({ signed: false, signer: null, signed_at: null });
     await expectNoRawKeys(page);
   });
 
@@ -121,41 +115,28 @@ describe('a compensation report, sent from the signing dialog', () => {
     await expectNoRawKeys(page);
   });
 
-  it('saves without signature: the report is sent, with its flow row', async () => {
-    const sent = page.waitForRequest((r) => r.url().endsWith(`/actions/send`) && r.method() === 'POST');
+  it('saves without signature: the report stays new and unsigned, and nothing is sent', async () => {
+    const requests: string[] = [];
+    page.on('request', (r) => { if (r.url().includes('/actions/')) requests.push(r.url().replace(/^.*\/actions\//, '')); });
+    const saved = page.waitForRequest((r) => r.url().endsWith('/actions/save-unsigned') && r.method() === 'POST');
     await page.getByTestId('sign-skip').click();
-    expect((await sent).postDataJSON()).toEqual({ skip_signature: true, version: report.version });
-    await expect.poll(() => notification(page).innerText()).toContain('«Yuborish» bajarildi');
-    await expect.poll(statusText).toContain('Yuborilgan');
-    await expect.poll(() => page.getByTestId('flow-row').first().innerText()).toMatch(/Yuborish\s+Yangi → Yuborilgan\s+Tizim administratori/);
-    expect((await api<Report>(page, `/api/ecofund/subject-report-yearly/${report.id}`)).status).toBe('sent');
-    await shot(page, 'report-sent', { quiet: true });
+    expect((await saved).postDataJSON()).toEqual({ version: report.version });
+    await expect.poll(() => notification(page).innerText()).toContain('«Imzosiz saqlash» bajarildi');
+    await page.getByTestId('sign-dialog').waitFor({ state: 'detached' });
+    expect(requests).toEqual(['save-unsigned']);
+    expect(await statusText()).toContain('Yangi');
+    await expect.poll(signedFlag).toBe('false');
+    const after = await api<Report>(page, `/api/ecofund/subject-report-yearly/${report.id}`);
+    expect(after).toMatchObject({ status: 'new', signed: false, signer: null, signed_at: null });
+    // "save without signature" is the signing dialog's: no button of its own beside "send"
+    expect(await page.getByTestId('workflow-save-unsigned').count()).toBe(0);
+    await page.getByTestId('workflow-send').waitFor();
+    report = after;
+    await shot(page, 'report-saved-unsigned', { quiet: true });
   });
 
-  it('asks for the comment a rejection needs, beside its box', async () => {
-    await page.getByTestId('workflow-reject').click();
-    const dialog = page.getByTestId('workflow-dialog');
-    await expect.poll(() => dialog.innerText()).toContain(`${report.id} raqamli yozuv holatini oʻzgartirasizmi?`);
-    await dialog.getByTestId('workflow-confirm').click();
-    await expect.poll(() => dialog.locator('.ra-input-comment .MuiFormHelperText-root').innerText()).toBe('Ushbu kiritma majburiy');
-    await dialog.locator('textarea[name=comment]').fill('Normativlar eskirgan');
-    await dialog.getByTestId('workflow-confirm').click();
-    await expect.poll(statusText).toContain('Rad etilgan');
-    await expect.poll(() => page.getByTestId('flow-history').innerText()).toMatch(/Rad etish\s+Yuborilgan → Rad etilgan\s+Tizim administratori\s+Normativlar eskirgan/);
-    await expectNoRawKeys(page);
-  });
-
-  it.skipIf(!hasOpenssl)('sends again signed with a PKCS#12 key file, which the server verifies', async () => {
-    // a CA the server trusts, and the subject's key file as a CA would hand it out
-    const ca = await issueCertificate({ subject: { cn: `Sinov CA ${uid}`, o: 'Sinov' }, ca: true });
-    const signer = await issueCertificate({ subject: { cn: 'Direktor Sinov', o: subject.name, inn: subject.inn }, issuer: ca, keys: await generateKeys('ECDSA-P256') });
-    writeFileSync(join(dir, 'key.pem'), await privateKeyPem(signer.keys));
-    writeFileSync(join(dir, 'cert.pem'), signer.pem + ca.pem);
-    const p12 = join(dir, 'direktor.p12');
-    const made = spawnSync('openssl', ['pkcs12', '-export', '-inkey', join(dir, 'key.pem'), '-in', join(dir, 'cert.pem'), '-passout', 'pass:maxfiy12', '-out', p12]);
-    expect(made.status, String(made.stderr)).toBe(0);
-    await api(page, '/api/admin/app-configs', 'uz', { method: 'POST', body: { key: 'esign.trusted_cas', value: ca.pem } });
-
+  it.skipIf(!hasOpenssl)('is sent signed with a PKCS#12 key file, which the server verifies: signed, with its signer and time', async () => {
+    const p12 = await trustedKeyFile(page, dir, { ca: `Sinov CA ${uid}`, cn: 'Direktor Sinov', org: subject.name, inn: subject.inn, file: 'direktor.p12', password: 'maxfiy12' });
     await openReport();
     await page.getByTestId('workflow-send').click();
     const dialog = page.getByTestId('sign-dialog');
@@ -176,10 +157,31 @@ describe('a compensation report, sent from the signing dialog', () => {
     expect(body.signature).toMatch(/^MI[A-Za-z0-9+/]+=*$/);
     await expect.poll(statusText).toContain('Yuborilgan');
     const saved = await api<Report>(page, `/api/ecofund/subject-report-yearly/${report.id}`);
-    expect(saved).toMatchObject({ status: 'sent', signed: true });
+    expect(saved).toMatchObject({ status: 'sent', signed: true, signed_at: expect.any(String) });
     expect(saved.signer).toContain('Direktor Sinov');
+    await expect.poll(signedFlag).toBe('true');
     await expect.poll(() => page.locator('.ra-field-signer').innerText()).toContain('Direktor Sinov');
+    expect(await page.locator('.ra-field-signed_at').innerText()).toMatch(/\d{2}\.\d{2}\.\d{4}/);
+    // the flows: saved unsigned (staying new), then sent
+    await expect.poll(() => page.getByTestId('flow-history').innerText()).toMatch(/Imzosiz saqlash\s+Yangi\s+Tizim administratori[\s\S]*Yuborish\s+Yangi → Yuborilgan\s+Tizim administratori/);
+    await shot(page, 'report-sent', { quiet: true });
     await expectNoRawKeys(page);
+  });
+
+  it.skipIf(!hasOpenssl)('asks for the comment a rejection needs, beside its box', async () => {
+    await page.getByTestId('workflow-reject').click();
+    const dialog = page.getByTestId('workflow-dialog');
+    await expect.poll(() => dialog.innerText()).toContain(`${report.id} raqamli yozuv holatini oʻzgartirasizmi?`);
+    await dialog.getByTestId('workflow-confirm').click();
+    await expect.poll(() => dialog.locator('.ra-input-comment .MuiFormHelperText-root').innerText()).toBe('Ushbu kiritma majburiy');
+    await dialog.locator('textarea[name=comment]').fill('Normativlar eskirgan');
+    await dialog.getByTestId('workflow-confirm').click();
+    await expect.poll(statusText).toContain('Rad etilgan');
+    await expect.poll(() => page.getByTestId('flow-history').innerText()).toMatch(/Rad etish\s+Yuborilgan → Rad etilgan\s+Tizim administratori\s+Normativlar eskirgan/);
+    await expectNoRawKeys(page);
+  });
+
+  it('shows no page error', () => {
     expect(problems.errors).toEqual([]);
   });
 });

@@ -1,19 +1,10 @@
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { adminSession, type AdminSession, api, expectNoRawKeys, launch, login, newContext, type PageProblems, shot, watch } from './support';
-
-// the server's test PKI, loaded at run time so that the e2e type check (DOM typings) does not take in the API's sources
-interface TestCert { pem: string; keys: CryptoKeyPair }
-const TEST_PKI = '../api/esign/test-pki.ts';
-const { generateKeys, issueCertificate, privateKeyPem } = (await import(/* @vite-ignore */ TEST_PKI)) as {
-  issueCertificate(o: { subject: Record<string, string>; issuer?: TestCert; ca?: boolean; keys?: CryptoKeyPair }): Promise<TestCert>;
-  privateKeyPem(k: CryptoKeyPair): Promise<string>;
-  generateKeys(kind: 'ECDSA-P256'): Promise<CryptoKeyPair>;
-};
+import { hasOpenssl, trustedKeyFile } from './pki';
 
 /**
  * A subject's work with the demo users, end to end: the enterprise's user (`subject`) signs in,
@@ -27,11 +18,9 @@ const DEMO_PASSWORD = 'ecofond-demo';
 const notification = (page: Page) => page.getByTestId('notification');
 const today = new Date(Date.now() + 5 * 3600_000).toISOString().slice(0, 10);
 const year = Number(today.slice(0, 4));
-const hasOpenssl = spawnSync('openssl', ['version']).status === 0;
 
 interface Subject { id: number; inn: string; name: string; region_id: number }
 interface User { id: number; username: string; fio: string; subject_id: number | null; region_id: number | null }
-interface Config { id: number; key: string; value: string; version: number }
 
 let admin: AdminSession;
 let browser: Browser;
@@ -69,16 +58,7 @@ afterAll(async () => {
 describe("a subject's compensation report, from its user to the region's fund", () => {
   it.skipIf(!hasOpenssl)('the subject user fills a report, signs it with the key file and sends it', async () => {
     // the subject's key file, issued by a CA the server trusts (added beside any the deployment has)
-    const ca = await issueCertificate({ subject: { cn: 'Demo CA', o: 'Sinov' }, ca: true });
-    const signer = await issueCertificate({ subject: { cn: 'Direktor Demo', o: subject.name, inn: subject.inn }, issuer: ca, keys: await generateKeys('ECDSA-P256') });
-    writeFileSync(join(dir, 'key.pem'), await privateKeyPem(signer.keys));
-    writeFileSync(join(dir, 'cert.pem'), signer.pem + ca.pem);
-    const p12 = join(dir, 'kalit.p12');
-    const made = spawnSync('openssl', ['pkcs12', '-export', '-inkey', join(dir, 'key.pem'), '-in', join(dir, 'cert.pem'), '-passout', 'pass:maxfiy12', '-out', p12]);
-    expect(made.status, String(made.stderr)).toBe(0);
-    const [trusted] = await api<Config[]>(admin.page, `/api/admin/app-configs?filter=${encodeURIComponent(JSON.stringify({ q: 'esign.trusted_cas' }))}`);
-    if (trusted) await api(admin.page, `/api/admin/app-configs/${trusted.id}`, 'uz', { method: 'PUT', body: { ...trusted, value: `${trusted.value ?? ''}\n${ca.pem}`, version: trusted.version } });
-    else await api(admin.page, '/api/admin/app-configs', 'uz', { method: 'POST', body: { key: 'esign.trusted_cas', value: ca.pem } });
+    const p12 = await trustedKeyFile(admin.page, dir, { ca: 'Demo CA', cn: 'Direktor Demo', org: subject.name, inn: subject.inn, file: 'kalit.p12', password: 'maxfiy12' });
 
     const { page, problems, close } = await signedIn('subject');
     // its lists hold its own subject only
@@ -101,6 +81,9 @@ describe("a subject's compensation report, from its user to the region's fund", 
     await page.locator('input[name="ingredients.0.norm"]').fill('0.12');
     const created = page.waitForResponse((r) => r.url().endsWith('/api/ecofund/subject-report-yearly') && r.request().method() === 'POST');
     await page.getByTestId('save-button').click();
+    // no file attached: the form asks whether to go on without one
+    await expect.poll(() => page.getByTestId('file-missing-question').innerText()).toContain('Fayl biriktirilmagan');
+    await page.getByTestId('file-missing-continue').click();
     const answer = await created;
     expect(answer.status(), await answer.text()).toBe(201);
     reportId = ((await answer.json()) as { id: number }).id;

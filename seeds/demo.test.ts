@@ -26,6 +26,12 @@ describe('demo data', () => {
     const confirmed = await db.knex('payments').where({ status: 'confirmed' }).count({ n: '*' });
     expect(Number((await db.knex('payment_splits').count({ n: '*' }))[0].n)).toBe(Number(confirmed[0].n));
     expect(Number((await db.knex('subject_reports').whereNull('amount').count({ n: '*' }))[0].n)).toBe(0);
+    // signed means a signer and a time; a new report is not signed, a sent one is
+    const flags = await db.knex('subject_reports').select('status', 'signed', 'signer', 'signed_at');
+    for (const r of flags) {
+      expect(r.signed, r.status).toBe(r.status !== 'new');
+      expect(!!r.signer && !!r.signed_at, r.status).toBe(r.signed);
+    }
   });
 
   it('is written once', async () => {

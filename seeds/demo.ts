@@ -88,9 +88,16 @@ async function seedFundDemo(knex: Knex, log: (s: string) => void, count: number)
     for (const [i, subject] of subjects.entries()) {
       if (i % 2) continue;
       const quarter = (i % 4) + 1;
+      const reportDate = `${year}-${String(quarter * 3).padStart(2, '0')}-25`;
+      const status = REPORT_STATES[(i / 2) % REPORT_STATES.length];
+      // a report is sent only with a verified signature (docs/report-workflow.md): every report past
+      // "new" went through sending and carries its signer and time; a new one is not signed
+      const sent = status !== 'new';
       const [r] = await trx('subject_reports').insert({
-        subject_id: subject.id, region_id: subject.region_id, year, period: `q${quarter}`, report_date: `${year}-${String(quarter * 3).padStart(2, '0')}-25`,
-        status: REPORT_STATES[(i / 2) % REPORT_STATES.length], signed: i % 3 === 0, created_by: admin, updated_by: admin,
+        subject_id: subject.id, region_id: subject.region_id, year, period: `q${quarter}`, report_date: reportDate, status,
+        signed: sent, signer: sent ? `Direktor ${i + 1} · ${subject.inn} · 7A${String(1000 + i)}` : null,
+        signed_at: sent ? `${reportDate}T10:${String(i % 60).padStart(2, '0')}:00+05:00` : null,
+        created_by: admin, updated_by: admin,
       }).returning('id');
       const lines = Array.from({ length: rnd.int(1, 3) }, (_, j) => {
         const [pollutant, norm] = POLLUTANTS[(i + j) % POLLUTANTS.length];

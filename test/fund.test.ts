@@ -57,7 +57,7 @@ describe('subjects', () => {
     expect((await api.get(`${SUBJECTS}/by-inn/300000001`)).body.inn).toBe('300000001');
     const none = await api.get(`${SUBJECTS}/by-inn/399999999`, { lang: 'ru' });
     expect(none.status).toBe(404);
-    expect(none.body.message).toBe('Субъект по данному ИНН не найден');
+    expect(none.body.message).toBe('Такого ИНН нет в системе');
     expect((await api.get(`${SUBJECTS}/by-inn/12`)).status).toBe(400);
   });
 
@@ -150,6 +150,13 @@ describe('payments', () => {
       { income_code: '3422225', amount: '2500.00', budget: '650.00', fund: '1850.00', organisation: '0.00' },
       { income_code: '3450715', amount: '1000.04', budget: '260.01', fund: '740.03', organisation: '0.00' },
     ]);
+    // asked for no year, the balance is of the newest year with payments, not of an empty current year
+    const latest = await api.get(`${SUBJECTS}/${subjectId}/balance`);
+    expect(latest.body).toMatchObject({ year: 2025, years: [2025], paid_in_year: '3500.04' });
+    // a subject with no payments: the current year, and no years with payments
+    const none = await api.get(`${SUBJECTS}/${(await subject('400000009')).body.id}/balance`);
+    expect(none.status, JSON.stringify(none.body)).toBe(200);
+    expect(none.body).toMatchObject({ years: [], paid_in_year: '0.00', by_income_code: [] });
     // cancelling a confirmation removes its split; a confirmed payment cannot be detached
     expect((await api.post(`${PAYMENTS}/actions/cancel-attachment`, { ids: [p1] })).status).toBe(409);
     await api.post(`${PAYMENTS}/actions/cancel-confirmed`, { ids: [p1] });

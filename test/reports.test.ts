@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, type TestApi } from './support/api.ts';
 import { issueCertificate, signDetached } from '../api/esign/test-pki.ts';
+import { trustTestCA, type ReportSigner } from './support/report-signing.ts';
 
 /**
  * Compensation reports: the amount computed from the ingredients at the base value of the report's
@@ -9,6 +10,7 @@ import { issueCertificate, signDetached } from '../api/esign/test-pki.ts';
  */
 let api: TestApi;
 let subjectId: number;
+let signer0: ReportSigner;
 const REPORTS = '/api/ecofund/subject-report-yearly';
 const INN = '500000001';
 
@@ -17,6 +19,7 @@ beforeAll(async () => {
   const region = (await api.db.knex('regions').first('id')).id;
   const category = (await api.db.knex('subject_categories').first('id')).id;
   subjectId = (await api.post('/api/ecofund/subject', { inn: INN, name: 'Sement zavodi', region_id: region, category_id: category })).body.id;
+  signer0 = await trustTestCA(api);
 });
 afterAll(async () => { await api?.close(); });
 
@@ -61,7 +64,7 @@ describe('the report workflow', () => {
         await api.db.knex('subject_reports').where({ id }).update({ status: state, confirmed: false, escalated_to: null });
         const flowsBefore = (await api.db.knex('flows').where({ entity: e.name, record_id: id }).count({ n: '*' }))[0].n;
         const body: Record<string, unknown> = { comment: 'sabab' };
-        if (name === 'send') body.skip_signature = true;
+        if (name === 'send') body.signature = await signer0.sign(id);
         const r = await api.post(`${REPORTS}/${id}/actions/${name}`, body);
         const after = await api.db.knex('subject_reports').where({ id }).first();
         const flowsAfter = (await api.db.knex('flows').where({ entity: e.name, record_id: id }).count({ n: '*' }))[0].n;
@@ -84,7 +87,7 @@ describe('the report workflow', () => {
 
   it('asks for a comment where the action needs one, and keeps each user to their action ids', async () => {
     const id = (await report()).body.id as number;
-    await api.post(`${REPORTS}/${id}/actions/send`, { skip_signature: true });
+    await api.post(`${REPORTS}/${id}/actions/send`, { signature: await signer0.sign(id) });
     const noComment = await api.post(`${REPORTS}/${id}/actions/reject`, {}, { lang: 'ru' });
     expect(noComment.body.errors).toEqual({ comment: 'Обязательное поле' });
     const inspector = await api.userWithActions('report_inspector', [5201, 6212, 6215]);
@@ -101,8 +104,7 @@ describe('sending with an e-signature', () => {
   const now = Date.now();
   let ca: Awaited<ReturnType<typeof issueCertificate>>;
   beforeAll(async () => {
-    ca = await issueCertificate({ subject: { cn: 'Test CA', o: 'ecofond tests' }, ca: true, notBefore: new Date(now - 86400000), notAfter: new Date(now + 86400000 * 365) });
-    await api.db.knex('app_configs').insert({ key: 'esign.trusted_cas', value: ca.pem });
+    ca = signer0.ca;
   });
   const signer = (over: { inn?: string; notBefore?: Date; notAfter?: Date; issuer?: typeof ca } = {}) => issueCertificate({
     subject: { cn: 'Direktor', o: 'Sement zavodi', inn: over.inn ?? INN }, issuer: over.issuer ?? ca,
@@ -147,11 +149,21 @@ describe('sending with an e-signature', () => {
     expect(garbage.body.errors.signature).toBe(api.model.captions.uz['esign.data_failed']);
   });
 
-  it('asks for a signature unless the subject saves without one', async () => {
+  it('never sends unsigned: "save without signature" saves the report where it is, unsigned', async () => {
     const id = (await report()).body.id as number;
     const none = await api.post(`${REPORTS}/${id}/actions/send`, {});
     expect(none.body.errors.signature).toBe(api.model.captions.uz['esign.required']);
-    const skipped = await api.post(`${REPORTS}/${id}/actions/send`, { skip_signature: true });
-    expect(skipped.body).toMatchObject({ status: 'sent', signed: false });
+    // the old "skip" flag sends nothing either
+    const skip = await api.post(`${REPORTS}/${id}/actions/send`, { skip_signature: true });
+    expect(skip.status).toBe(400);
+    expect((await api.db.knex('subject_reports').where({ id }).first('status')).status).toBe('new');
+    const saved = await api.post(`${REPORTS}/${id}/actions/save-unsigned`, {});
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    expect(saved.body).toMatchObject({ status: 'new', signed: false, signer: null, signed_at: null, amount: '144200.00' });
+    // a signed report is sent with its signer and time
+    const sent = await api.post(`${REPORTS}/${id}/actions/send`, { signature: await signer0.sign(id) });
+    expect(sent.body).toMatchObject({ status: 'sent', signed: true, signer: expect.stringContaining('Direktor'), signed_at: expect.any(String) });
+    // once sent, it cannot be "saved unsigned" (409): its signature stays
+    expect((await api.post(`${REPORTS}/${id}/actions/save-unsigned`, {})).status).toBe(409);
   });
 });

@@ -6,6 +6,7 @@ import { seed, DEMO_ADMIN_PASSWORD } from '../seeds/index.ts';
 import { seedDemo } from '../seeds/demo.ts';
 import { DEMO_USERS, roleScope } from '../seeds/demo-users.ts';
 import { todayTashkent } from '../api/meta/today.ts';
+import { trustTestCA, type ReportSigner } from './support/report-signing.ts';
 
 /**
  * The system roles out of the box, through their demo users on the demo data: each signs in, has a
@@ -18,6 +19,7 @@ const tokens: Record<string, string> = {};
 let regionId = 0;
 let subjectId = 0;
 let branchId = 0;
+let signer: ReportSigner;
 const REPORTS = '/api/ecofund/subject-report-yearly';
 const list = (path: string, token: string, filter: Record<string, unknown> = {}) =>
   api.get(`${path}?range=${encodeURIComponent('[0,99]')}&filter=${encodeURIComponent(JSON.stringify(filter))}`, { token });
@@ -32,6 +34,7 @@ beforeAll(async () => {
   subjectId = Number(subject.subject_id);
   regionId = Number((await api.db.knex('users').where({ username: 'fund' }).first('region_id')).region_id);
   branchId = Number((await api.db.knex('users').where({ username: 'branch' }).first('branch_id')).branch_id);
+  signer = await trustTestCA(api);
 }, 120_000);
 afterAll(async () => { await api?.close(); });
 
@@ -148,7 +151,7 @@ describe('the subject user', () => {
   const ingredients = [{ pollutant: 'Chang (PM10)', mass: '12.5', norm: '0.12', coefficient1: '1', coefficient2: '1' }];
   const year = Number(todayTashkent().slice(0, 4)) - 1;
 
-  it('creates a report for its own subject, but not for another (403), and sends it without a signature', async () => {
+  it('creates a report for its own subject, but not for another (403), and sends it signed', async () => {
     const token = tokens.subject;
     const mine = await api.post(REPORTS, { subject_id: subjectId, year, period: 'year', report_date: `${year}-12-31`, ingredients }, { token });
     expect(mine.status, JSON.stringify(mine.body)).toBe(201);
@@ -162,7 +165,7 @@ describe('the subject user', () => {
     const theirs = await api.post(REPORTS, { subject_id: other, year, period: 'year', report_date: `${year}-12-31`, ingredients }, { token });
     expect([400, 403]).toContain(theirs.status);
     expect(await api.db.knex('subject_reports').where({ subject_id: other, period: 'year', year }).first('id')).toBeUndefined();
-    const sent = await api.post(`${REPORTS}/${mine.body.id}/actions/send`, { skip_signature: true }, { token });
+    const sent = await api.post(`${REPORTS}/${mine.body.id}/actions/send`, { signature: await signer.sign(mine.body.id, { token }) }, { token });
     expect(sent.status, JSON.stringify(sent.body)).toBe(200);
     expect(sent.body.status).toBe('sent');
   });
@@ -173,7 +176,7 @@ describe('the subject user', () => {
     expect(demo).toBeTruthy();
     const filled = await api.put(`${REPORTS}/${demo.id}`, { ingredients, version: demo.version }, { token });
     expect(filled.status, JSON.stringify(filled.body)).toBe(200);
-    const sent = await api.post(`${REPORTS}/${demo.id}/actions/send`, { skip_signature: true }, { token });
+    const sent = await api.post(`${REPORTS}/${demo.id}/actions/send`, { signature: await signer.sign(demo.id, { token }) }, { token });
     expect(sent.status, JSON.stringify(sent.body)).toBe(200);
     expect(sent.body.status).toBe('sent');
   });

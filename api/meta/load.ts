@@ -236,6 +236,10 @@ function checkSemantics(model: MetaModel, problems: MetaProblem[], menuFile: str
           a.from.forEach((s, i) => { if (!states.has(s)) problems.push({ file, pointer: `/workflow/actions/${name}/from/${i}`, message: `"${s}" is not a value of ${wf.field}` }); });
           if (a.to && !states.has(a.to)) problems.push({ file, pointer: `/workflow/actions/${name}/to`, message: `"${a.to}" is not a value of ${wf.field}` });
           caption(a.label ?? `actions.${name}`, file, `/workflow/actions/${name}`);
+          if (a.prompt) caption(a.prompt, file, `/workflow/actions/${name}/prompt`);
+          if (a.skip && (!wf.actions[a.skip] || wf.actions[a.skip].to || wf.actions[a.skip].signature)) {
+            problems.push({ file, pointer: `/workflow/actions/${name}/skip`, message: `"${a.skip}" must be an action of this workflow that keeps the state and asks no signature` });
+          }
           if (a.params) checkFields(a.params, `/workflow/actions/${name}/params`, e, model, problems, caption);
           for (const f of Object.keys(a.set ?? {})) if (!(f in e.fields)) problems.push({ file, pointer: `/workflow/actions/${name}/set/${f}`, message: `"${f}" is not a field of ${e.name}` });
           (a.clear ?? []).forEach((f, i) => { if (!(f in e.fields)) problems.push({ file, pointer: `/workflow/actions/${name}/clear/${i}`, message: `"${f}" is not a field of ${e.name}` }); });

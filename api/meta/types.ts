@@ -35,8 +35,15 @@ export type FieldType =
 /** Named formats with their pattern and message key (see api/meta/formats.ts). */
 export type FormatName = 'inn' | 'pinfl' | 'mfo' | 'account' | 'phone' | 'passport' | 'email' | 'digits5' | 'soato' | 'inn_or_pinfl';
 
+/** Spec §8's empty states: the back-office's `admin.empty.<value>`. */
+export type EmptyState = 'no_data' | 'no_files' | 'no_flows' | 'no_payments' | 'no_articles' | 'no_offender' | 'no_witnesses' | 'no_norms' | 'no_incentive' | 'no_photo' | 'no_actions';
+
 export interface FieldMeta {
   type: FieldType;
+  /** children rows: what an empty table says (default "no rows") */
+  empty?: EmptyState;
+  /** a file (file, files, image) the document expects: saving the form without one asks whether to continue */
+  expected?: boolean;
   /** caption key; default `fields.<name>` */
   label?: string;
   required?: boolean;
@@ -104,6 +111,8 @@ export interface FilterMeta {
 }
 
 export interface ListMeta {
+  /** what the list says when it has no rows (default "no data") */
+  empty?: EmptyState;
   columns: string[];
   sort: [string, 'asc' | 'desc'];
   perPage?: number;
@@ -140,8 +149,13 @@ export interface WorkflowActionMeta {
   action: number;
   label?: string;
   confirm?: boolean;
+  /** the caption of the confirmation's own question (the spec's "Do you really want to block the user?"); default "change the status of id N?" */
+  prompt?: string;
   comment?: 'required' | 'optional';
-  signature?: 'required' | 'required-or-skip';
+  /** a verified e-signature over the row's signable content is asked for (the signing dialog) */
+  signature?: 'required';
+  /** the action (of the same workflow, keeping the state) the signing dialog's "save without signature" runs */
+  skip?: string;
   file?: 'required' | 'optional';
   hook?: string;
   /** values the action asks for; those that are fields of the entity are written to the row */

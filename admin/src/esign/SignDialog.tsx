@@ -238,9 +238,10 @@ function KeyFilePanel({ onKey }: { onKey: (k: SigningKey | null, c?: Certificate
 /**
  * Signing a document before its workflow action (a report's "send"): the document as the server
  * will check it (`GET path/:id/signable`), a signature made by one of two providers — the E-IMZO
- * program or a PKCS#12 key file — over its canonical content, sent as `signature`; or, where the
- * action allows it, "save without signature" (`skip_signature: true`). The server verifies the
- * signature; its refusal (expired certificate, another INN…) shows here.
+ * program or a PKCS#12 key file — over its canonical content, sent as `signature`. Where the
+ * action names one (`skip`), "save without signature" runs that other action instead: it saves the
+ * document unsigned where it is and sends nothing. The server verifies the signature; its refusal
+ * (expired certificate, another INN…) shows here.
  */
 export function SignDialog({ entity, action, record, open, onClose, onDone }: {
   entity: EntityMeta; action: WorkflowActionMeta; record: RaRecord; open: boolean; onClose: () => void; onDone: () => void;
@@ -255,11 +256,13 @@ export function SignDialog({ entity, action, record, open, onClose, onDone }: {
 
   useEffect(() => { if (!open) { setKey(null); setServerError(null); } }, [open]);
 
-  const send = async (values: Record<string, unknown>) => {
+  const skip = entity.workflow?.actions.find((a) => a.name === action.skip && a.allowed);
+
+  const send = async (values: Record<string, unknown>, which: WorkflowActionMeta = action) => {
     setBusy(true);
     setServerError(null);
     try {
-      const { ok, errors } = await run(action, { kind: 'one', record }, values);
+      const { ok, errors } = await run(which, { kind: 'one', record }, values);
       if (ok) onDone();
       else {
         const field = typeof errors?.signature === 'string' ? errors.signature : undefined;
@@ -305,9 +308,9 @@ export function SignDialog({ entity, action, record, open, onClose, onDone }: {
       </DialogContent>
       <DialogActions sx={{ flexWrap: 'wrap', gap: 1 }}>
         <MuiButton onClick={onClose} disabled={busy}>{translate('ra.action.cancel')}</MuiButton>
-        {action.signature === 'required-or-skip' && (
-          <MuiButton onClick={() => void send({ skip_signature: true })} disabled={busy || !data} data-testid="sign-skip">
-            {translate('admin.sign.skip')}
+        {skip && (
+          <MuiButton onClick={() => void send({}, skip)} disabled={busy || !data} data-testid="sign-skip" title={translate('admin.sign.skip_hint')}>
+            {translate(skip.label)}
           </MuiButton>
         )}
         <MuiButton variant="contained" onClick={() => void signAndSend()} disabled={busy || !key || !data} data-testid="sign-submit" startIcon={busy ? <CircularProgress size={16} /> : undefined}>

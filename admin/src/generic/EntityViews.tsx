@@ -25,12 +25,11 @@ import { filterCookieName, readFilterCookie, writeFilterCookie } from './filterC
 import { useExtension, useScreens } from './extensions';
 import { PrintButton } from '../print/PrintButton';
 import { SelectableRowsBody } from './SelectableRow';
+import { FormSaveButton } from './FormSaveButton';
+import { InvalidFormNotice } from './InvalidFormNotice';
 
 /** Spec §9: the page sizes of every list. */
 export const PAGE_SIZES = [7, 10, 20, 25, 50, 100];
-
-/** Spec §8's empty states, for the entities that have their own. */
-const EMPTY_TEXT: Record<string, string> = { payments: 'admin.empty.no_payments' };
 
 function useEntity(): EntityMeta {
   const resource = useResourceContext();
@@ -89,7 +88,7 @@ function EmptyList({ entity, createResource, defaults, embedded }: { entity: Ent
     <Card sx={{ mt: embedded ? 0 : 2, width: '100%' }} variant={embedded ? 'outlined' : 'elevation'} data-testid="list-empty">
       <CardContent sx={{ textAlign: 'center', py: embedded ? 3 : 6 }}>
         <InboxIcon sx={{ fontSize: embedded ? 40 : 64, color: 'text.disabled' }} />
-        <Typography variant="h6" color="text.secondary" gutterBottom>{translate(EMPTY_TEXT[entity.name] ?? 'admin.empty.no_data')}</Typography>
+        <Typography variant="h6" color="text.secondary" gutterBottom>{translate(`admin.empty.${entity.list.empty ?? 'no_data'}`)}</Typography>
         {entity.can.create && (
           <CreateButton variant="contained" resource={createResource} state={Object.keys(defaults).length ? { record: defaults } : undefined} />
         )}
@@ -242,7 +241,7 @@ function EditToolbar({ entity }: { entity: EntityMeta }) {
   const record = useRecordContext();
   return (
     <Toolbar sx={{ display: 'flex', justifyContent: 'space-between' }}>
-      <SaveButton data-testid="save-button" />
+      <FormSaveButton entity={entity} />
       {entity.can.delete && editableState(entity, record) && <DeleteButton mutationMode="pessimistic" data-testid="form-delete" />}
     </Toolbar>
   );
@@ -267,7 +266,8 @@ export function EntityCreate() {
   const e = useEntity();
   return (
     <Create redirect="list">
-      <SimpleForm defaultValues={defaultsOf(e)} toolbar={<Toolbar><SaveButton data-testid="save-button" /></Toolbar>} data-testid="entity-form">
+      <SimpleForm defaultValues={defaultsOf(e)} toolbar={<Toolbar><FormSaveButton entity={e} /></Toolbar>} data-testid="entity-form" disableInvalidFormNotification>
+        <InvalidFormNotice />
         <FormBody entity={e} mode="create" />
       </SimpleForm>
     </Create>
@@ -290,7 +290,8 @@ export function EntityEdit() {
   const e = useEntity();
   return (
     <Edit mutationMode="pessimistic" redirect="list" title={<RecordPageTitle entity={e} />} actions={<TopToolbar sx={{ flexWrap: 'wrap', gap: 1 }}><WorkflowButtons entity={e} /><RouteLinks entity={e} /><ShowLink /></TopToolbar>}>
-      <SimpleForm toolbar={<EditToolbar entity={e} />} data-testid="entity-form">
+      <SimpleForm toolbar={<EditToolbar entity={e} />} data-testid="entity-form" disableInvalidFormNotification>
+        <InvalidFormNotice />
         <FormBody entity={e} mode="edit" />
       </SimpleForm>
     </Edit>

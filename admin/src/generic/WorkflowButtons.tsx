@@ -24,12 +24,13 @@ export const paramFields = (a: WorkflowActionMeta): FieldMeta[] =>
     ...f, name, label: f.label ?? `fields.${name}`, fields: undefined,
   }) as FieldMeta);
 
-/** The actions of a row's state that the user's actions allow. */
+/** The actions of a row's state that the user's actions allow (a signing dialog's "skip" action is offered there only). */
 export function actionsFor(entity: EntityMeta, record: RaRecord | undefined): WorkflowActionMeta[] {
   const wf = entity.workflow;
   if (!record || !wf) return [];
   const state = String(record[wf.field] ?? '');
-  return wf.actions.filter((a) => a.allowed && a.from.includes(state));
+  const skips = new Set(wf.actions.map((a) => a.skip).filter(Boolean));
+  return wf.actions.filter((a) => a.allowed && a.from.includes(state) && !skips.has(a.name));
 }
 
 /** Where an action runs: one row, the selected rows, or every row of the list's filters. */
@@ -105,8 +106,11 @@ export function ActionDialog({ entity, action, target, open, onClose, onDone }: 
   const one = target.kind === 'one' ? target.record : null;
   // eslint-disable-next-line react-hooks/exhaustive-deps -- the row, not the target object made anew on each render
   const initial = useMemo(() => initialParams(entity, action, target), [entity, action, one]);
-  // an action that moves the row says so; one that keeps its state (assigning roles) is applied to it
-  const question = target.kind === 'one'
+  // an action's own question (blocking a user) where it has one; else an action that moves the row
+  // says so, and one that keeps its state (assigning roles) is applied to it
+  const question = target.kind === 'one' && action.prompt
+    ? translate(action.prompt, { id: target.record.id, 0: target.record.id })
+    : target.kind === 'one'
     ? translate(action.to ? 'admin.workflow.confirm_one' : 'admin.workflow.confirm_one_apply', { id: target.record.id, action: translate(action.label) })
     : target.kind === 'many'
       ? translate('admin.workflow.confirm_many', { count: formatNumber(target.ids.length, 0), action: translate(action.label) })

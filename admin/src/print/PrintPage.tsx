@@ -7,7 +7,7 @@ import { useLang, titleOf } from '../generic/fields';
 import { useMeta } from '../meta/store';
 import { NotFound } from '../pages/NotFound';
 import { GenericPrint } from './GenericPrint';
-import { hasPassport, type Paper } from './passport';
+import { hasPassport, orientationOf, printHeading, type Paper } from './passport';
 import { PrintFrame } from './PrintFrame';
 import { TreePassport } from './TreePassport';
 
@@ -29,9 +29,11 @@ export function PrintPage() {
   const setPaper = (p: Paper) => setChoice({ entity: name, paper: p });
   const { data, error, isPending } = useGetOne(resource ?? '-', { id }, { enabled: !!resource && !!id });
   if (!entity || !resource) return <NotFound />;
-  const title = data ? `${translate(passport ? 'admin.print.passport_title' : entity.caption)} — ${titleOf(entity, data, lang)}` : translate('admin.print.print');
+  const title = !data ? translate('admin.print.print')
+    : passport ? `${translate('admin.print.passport_title')} — ${titleOf(entity, data, lang)}`
+      : printHeading(translate(model.captionOf.get(resource) ?? entity.caption), titleOf(entity, data, lang), data.id).title;
   return (
-    <PrintFrame title={title} paper={paper} onPaper={setPaper}>
+    <PrintFrame title={title} paper={paper} orientation={passport ? 'portrait' : orientationOf(entity.fields)} onPaper={setPaper}>
       {isPending && <Box role="status" sx={{ display: 'flex', justifyContent: 'center', py: 6 }}><CircularProgress aria-label={translate('admin.report.loading')} /></Box>}
       {error ? <Alert severity="error">{errorMessage(error)}</Alert> : null}
       {data && (passport ? <TreePassport entity={entity} record={data} paper={paper} /> : <GenericPrint entity={entity} record={data} resource={resource} />)}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import QRCode from 'qrcode';
-import { dbhCm, PASSPORTS, printPath, publicMapUrl, publicTreeUrl } from './passport';
+import { dbhCm, orientationOf, PASSPORTS, printHeading, printPath, publicMapUrl, publicTreeUrl } from './passport';
 
 describe('tree passports', () => {
   it('derives the diameter at breast height from the circumference, one decimal', () => {
@@ -26,5 +26,21 @@ describe('tree passports', () => {
     expect(qr.segments.map((s) => (s as unknown as { data: Uint8Array | string }).data).map((d) => (typeof d === 'string' ? d : new TextDecoder().decode(d))).join('')).toBe(url);
     const svg = await QRCode.toString(url, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
     expect(svg).toMatch(/^<svg[^>]+viewBox/);
+  });
+});
+
+describe('a printed row', () => {
+  it('is headed by its caption and number where its title is only the number, never "145 № 145"', () => {
+    expect(printHeading('Kompensatsiya hisoboti', '145', 145)).toEqual({ title: 'Kompensatsiya hisoboti № 145' });
+    expect(printHeading('Kompensatsiya hisoboti', '#145', 145)).toEqual({ title: 'Kompensatsiya hisoboti № 145' });
+    expect(printHeading('Dalolatnoma', 'AK-12', 7)).toEqual({ overline: 'Dalolatnoma', title: 'AK-12 № 7' });
+  });
+
+  it('turns to landscape only for a table wider than a portrait sheet holds', () => {
+    const cols = (n: number) => Array.from({ length: n }, () => ({}));
+    expect(orientationOf([{ type: 'string' }, { type: 'children', fields: cols(6) }])).toBe('portrait');
+    expect(orientationOf([{ type: 'children', fields: [...cols(7), { hidden: true }] }])).toBe('portrait');
+    expect(orientationOf([{ type: 'children', fields: cols(9) }])).toBe('landscape');
+    expect(orientationOf([{ type: 'children', hidden: true, fields: cols(9) }])).toBe('portrait');
   });
 });

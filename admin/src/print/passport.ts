@@ -44,3 +44,25 @@ export function printPath(entity: string, id: unknown): string {
 /** The sheet sizes offered, in millimetres (portrait). */
 export const PAPER = { A5: { width: 148, height: 210 }, A4: { width: 210, height: 297 } } as const;
 export type Paper = keyof typeof PAPER;
+
+/** How a sheet is turned: portrait, or landscape where a printed table is too wide for it. */
+export type Orientation = 'portrait' | 'landscape';
+
+/** Tables of more columns than this do not fit a portrait sheet readably: the sheet turns. */
+export const PORTRAIT_MAX_COLUMNS = 7;
+
+/** A row's sheet turns to landscape when one of its tables (children rows) has more columns than a portrait sheet holds. */
+export function orientationOf(fields: { type: string; hidden?: boolean; fields?: { hidden?: boolean }[] }[]): Orientation {
+  const widest = Math.max(0, ...fields.filter((f) => f.type === 'children' && !f.hidden).map((f) => (f.fields ?? []).filter((c) => !c.hidden).length));
+  return widest > PORTRAIT_MAX_COLUMNS ? 'landscape' : 'portrait';
+}
+
+/**
+ * A row's printed heading: its title; where the title is only its number (a report is named by
+ * its id), the entity's caption with the number, never "145 № 145".
+ */
+export function printHeading(caption: string, title: string, id: unknown): { overline?: string; title: string } {
+  const n = String(id);
+  if (!title || title === n || title === `#${n}`) return { title: `${caption} № ${n}` };
+  return { overline: caption, title: `${title} № ${n}` };
+}

@@ -13,6 +13,7 @@ import { useMeta } from '../meta/store';
 import { ChartBoundary } from './ChartBoundary';
 import { ReportExportButton } from './ReportExportButton';
 import { ReportParamsBar } from './ReportParamsBar';
+import { ReportPageSize } from './ReportPageSize';
 import { ReportTable } from './ReportTable';
 import { paramLabelKey } from './paramLabels';
 import { useReport } from './useReport';
@@ -113,6 +114,7 @@ export function ReportScreen({ route }: { route: RouteInfo }) {
                   </CardContent>
                 </Card>
               )}
+              <ReportPageSize columns={data.columns.length} />
               <Card sx={{ mt: 2 }}>
                 <ReportTable columns={data.columns} rows={rows} totals={data.totals} drill={data.drill === undefined ? meta?.drill : data.drill} params={{ ...values, ...data.params }} caption={title} />
               </Card>

@@ -10,8 +10,10 @@ import type { EntityMeta } from '../meta/types';
 
 /**
  * "Find a subject by INN" beside the subjects list: nine digits, then
- * `GET …/subject/by-inn/:inn` opens the subject's page; "subject not found for the INN" is the
- * server's own message, in the language shown.
+ * `GET …/subject/by-inn/:inn` opens the subject's page; "no such INN in the system" is the
+ * server's own message, in the language shown. Searching with the box empty says the spec's
+ * "fill the reference form before adding or searching a subject"; a number of another length,
+ * that an INN has nine digits.
  */
 export function InnSearch({ entity }: { entity: EntityMeta }) {
   const translate = useTranslate();
@@ -21,11 +23,13 @@ export function InnSearch({ entity }: { entity: EntityMeta }) {
   const resource = useResourceContext();
   const [inn, setInn] = useState('');
   const [busy, setBusy] = useState(false);
-  const [invalid, setInvalid] = useState(false);
+  // what is wrong with the box: empty, or not nine digits
+  const [invalid, setInvalid] = useState<string | false>(false);
 
   const search = async () => {
     const digits = inn.replace(/\s/g, '');
-    if (!/^\d{9}$/.test(digits)) { setInvalid(true); return; }
+    if (!digits) { setInvalid('admin.subject.fill_first'); return; }
+    if (!/^\d{9}$/.test(digits)) { setInvalid('validation.inn'); return; }
     setInvalid(false);
     setBusy(true);
     try {
@@ -47,8 +51,8 @@ export function InnSearch({ entity }: { entity: EntityMeta }) {
         value={inn}
         onChange={(e) => { setInn(e.target.value.replace(/[^\d\s]/g, '').slice(0, 11)); setInvalid(false); }}
         placeholder={translate('admin.subject.inn_search')}
-        error={invalid}
-        helperText={invalid ? translate('validation.inn') : undefined}
+        error={!!invalid}
+        helperText={invalid ? translate(invalid) : undefined}
         sx={{ width: 230 }}
         slotProps={{
           htmlInput: { inputMode: 'numeric', 'data-testid': 'inn-search', 'aria-label': translate('admin.subject.inn_search') },

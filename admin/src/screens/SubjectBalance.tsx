@@ -11,6 +11,8 @@ import { formatNumber, todayTashkent } from '../generic/format';
 interface Balance {
   subject_id: number;
   year: number;
+  /** the years with confirmed payments, newest first */
+  years: number[];
   balance_start: string;
   paid_in_year: string;
   balance_end: string;
@@ -45,15 +47,19 @@ function Stat({ label, value, testId }: { label: string; value: string; testId: 
 /**
  * A subject's balance for a chosen year (`GET …/subject/:id/balance?year=`): confirmed payments
  * before the year, during it, and the balance at its end; and the year's payments by income code
- * with their split between the budget, the fund and the organisation.
+ * with their split between the budget, the fund and the organisation. It opens on the newest year
+ * with payments (the server's choice when no year is asked), or says there are none yet.
  */
 export function SubjectBalance({ entity }: { entity: EntityMeta }) {
   const record = useRecordContext();
   const translate = useTranslate();
   const current = Number(todayTashkent().slice(0, 4));
-  const [year, setYear] = useState(current);
-  const { data, error, loading } = useFetch<Balance>(record ? `${entity.path}/${record.id}/balance?year=${year}` : null, record?.version);
-  const years = Array.from({ length: 10 }, (_, i) => current - i);
+  // undefined: the server's choice, the newest year with payments
+  const [chosen, setYear] = useState<number | undefined>();
+  const { data, error, loading } = useFetch<Balance>(record ? `${entity.path}/${record.id}/balance${chosen ? `?year=${chosen}` : ''}` : null, record?.version);
+  const year = chosen ?? data?.year ?? '';
+  const years = [...new Set([...(data?.years ?? []), ...Array.from({ length: 10 }, (_, i) => current - i)])].sort((a, b) => b - a);
+  const none = !!data && !data.years.length;
   const rows = data?.by_income_code ?? [];
   return (
     <Box data-testid="subject-balance">
@@ -63,6 +69,7 @@ export function SubjectBalance({ entity }: { entity: EntityMeta }) {
         </TextField>
         {loading && <CircularProgress size={20} />}
       </Box>
+      {none && <Alert severity="info" sx={{ mb: 2 }} data-testid="balance-none">{translate('admin.balance.none')}</Alert>}
       {error && <Alert severity="error">{errorMessage(error)}</Alert>}
       {data && (
         <>

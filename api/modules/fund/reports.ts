@@ -70,17 +70,14 @@ export const REPORT_HOOKS: Record<string, Hook> = {
   'reports.recalculate': async ({ trx, row }) => ({ ...(await computeReport(trx, row.id as number)) }),
   /**
    * Sending: the amount is recomputed, then the subject's detached signature over the report's
-   * canonical content is verified against the trusted CAs and the subject's INN — or the subject
-   * chose to save without a signature, where the metadata allows it (then the report is not signed,
-   * whatever an earlier sending said).
+   * canonical content is verified against the trusted CAs and the subject's INN. A report is never
+   * sent unsigned: "save without signature" is its own action (`save-unsigned`), which keeps the
+   * report where it is (docs/report-workflow.md).
    */
   'reports.send': async ({ trx, row, params }) => {
     const computed = await computeReport(trx, row.id as number);
     const signature = typeof params?.signature === 'string' ? params.signature.trim() : '';
-    if (!signature) {
-      if (params?.skip_signature === true) return { ...computed, signed: false, signer: null, signed_at: null };
-      throw validationError({ signature: { key: 'esign.required' } });
-    }
+    if (!signature) throw validationError({ signature: { key: 'esign.required' } });
     const subject = await trx('subjects').where({ id: row.subject_id }).first('inn');
     // what the subject signed: the report with the amounts it is sent with
     const content = canonicalContent(await signableReport(trx, row.id as number, computed));

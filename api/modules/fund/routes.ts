@@ -111,21 +111,25 @@ export const FUND_HANDLERS: Record<string, RouteHandler> = {
     const inn = rc.params.inn as string;
     const r = rc.repo();
     const row = await r.scoped('read').where('t.inn', inn).first('t.id');
-    if (!row) throw new ApiError('notFound', 'errors.inn_not_found', { inn });
+    // the spec's "no such INN in the system" (whether another region's subject has it is not said)
+    if (!row) throw new ApiError('notFound', 'errors.inn_not_in_system', { inn });
     ctx.body = await r.getOne(row.id);
   },
 
   /**
    * A subject's balance for a year: confirmed payments before the year and during it, by income
    * code. Compensation charged by accepted reports is subtracted once reports are in place.
+   * `years` are the years with confirmed payments, newest first; without `year` the balance is of
+   * the newest of them (the current year when there is none), so that it opens on figures.
    */
   'fund.subjectBalance': async (ctx, { knex, row: subject }) => {
+    const confirmed = () => knex('payments').where({ subject_id: subject!.id, status: 'confirmed' });
+    const years = (await confirmed().distinct(knex.raw('extract(year from paid_on)::int as y')).orderBy('y', 'desc')).map((r: { y: number }) => Number(r.y));
     const raw = ctx.query.year;
-    const year = raw === undefined ? currentYearTashkent() : typeof raw === 'string' && /^\d{4}$/.test(raw) ? Number(raw) : NaN;
+    const year = raw === undefined ? (years[0] ?? currentYearTashkent()) : typeof raw === 'string' && /^\d{4}$/.test(raw) ? Number(raw) : NaN;
     if (!Number.isInteger(year) || year < 2000 || year > 2100) throw validationError({ year: { key: 'validation.wrong_value' } });
     const start = `${year}-01-01`;
     const end = `${year}-12-31`;
-    const confirmed = () => knex('payments').where({ subject_id: subject!.id, status: 'confirmed' });
     const sum = async (q: ReturnType<typeof confirmed>) => String((await q.sum('amount as s').first())?.s ?? '0');
     const before = await sum(confirmed().where('paid_on', '<', start));
     const during = await sum(confirmed().whereBetween('paid_on', [start, end]));
@@ -135,7 +139,7 @@ export const FUND_HANDLERS: Record<string, RouteHandler> = {
       .select('s.income_code', knex.raw('sum(p.amount)::text as amount'), knex.raw('sum(s.budget)::text as budget'), knex.raw('sum(s.fund)::text as fund'), knex.raw('sum(s.organisation)::text as organisation'));
     const money = (s: string) => formatTiyin(parseTiyin(s));
     ctx.body = {
-      subject_id: subject!.id, year,
+      subject_id: subject!.id, year, years,
       balance_start: money(before),
       paid_in_year: money(during),
       balance_end: formatTiyin(parseTiyin(money(before)) + parseTiyin(money(during))),
