@@ -13,7 +13,8 @@ import { Link } from 'react-router-dom';
 import { useMeta } from '../meta/store';
 import type { MetaModel, RelatedList } from '../meta/model';
 import type { EntityMeta, FieldMeta } from '../meta/types';
-import { MetaField, titleOf, useLang, type MetaFieldProps } from './fields';
+import { MetaField, useLang, type MetaFieldProps } from './fields';
+import { RecordName } from './RecordName';
 import { defaultsOf, MetaInput } from './inputs';
 import { filterInputs } from './filters';
 import { ExportXlsxButton } from './ExportButton';
@@ -252,13 +253,12 @@ function RecordPageTitle({ entity }: { entity: EntityMeta }) {
   const resource = useResourceContext()!;
   const model = useMeta();
   const translate = useTranslate();
-  const lang = useLang();
   const { fieldViews = {} } = useExtension(entity.name);
   const caption = translate(model.captionOf.get(resource) ?? entity.caption);
   const TitleView = fieldViews[entity.titleField];
   const field = TitleView ? model.field(entity, entity.titleField) : undefined;
   if (record && TitleView && field) return <span>{caption} — <TitleView source={field.name} field={field} /></span>;
-  return <span>{record ? `${caption} — ${titleOf(entity, record, lang)}` : caption}</span>;
+  return <span>{record ? <>{caption} — <RecordName entity={entity} record={record} /></> : caption}</span>;
 }
 
 export function EntityCreate() {
