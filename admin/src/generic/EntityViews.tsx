@@ -15,6 +15,7 @@ import type { MetaModel, RelatedList } from '../meta/model';
 import type { EntityMeta, FieldMeta } from '../meta/types';
 import { MetaField, useLang, type MetaFieldProps } from './fields';
 import { RecordName } from './RecordName';
+import { DATAGRID_SX } from './listLayout';
 import { defaultsOf, MetaInput } from './inputs';
 import { filterInputs } from './filters';
 import { ExportXlsxButton } from './ExportButton';
@@ -164,7 +165,7 @@ export function EntityList({ permanentFilter, embedded, storeKey }: ListOptions 
         ) : false}
         empty={<Typography sx={{ p: 2 }} color="text.secondary">{translate('ra.navigation.no_filtered_results')}</Typography>}
         data-testid="entity-list"
-        sx={{ '& .RaDatagrid-headerCell': { fontWeight: 600, whiteSpace: 'nowrap' }, '& td': { maxWidth: 420, overflow: 'hidden', textOverflow: 'ellipsis' } }}
+        sx={DATAGRID_SX}
       >
         {columns.map((f) => {
           const View = fieldViews[f.name] ?? MetaField;

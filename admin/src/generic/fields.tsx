@@ -43,10 +43,10 @@ export function RecordTitle({ entity }: { entity?: EntityMeta }) {
 
 /** A list cell with long text cut with an ellipsis; the whole text shows on hover. */
 function Clipped({ text, inList, max = 80 }: { text: string; inList?: boolean; max?: number }) {
-  if (!inList || text.length <= max) return <span style={{ whiteSpace: inList ? 'nowrap' : 'pre-wrap' }}>{text}</span>;
+  if (!inList || text.length <= max) return <span style={{ whiteSpace: inList ? 'normal' : 'pre-wrap' }}>{text}</span>;
   return (
     <Tooltip title={text}>
-      <span style={{ whiteSpace: 'nowrap' }}>{truncate(text, max)}</span>
+      <span style={{ whiteSpace: 'normal' }}>{truncate(text, max)}</span>
     </Tooltip>
   );
 }
