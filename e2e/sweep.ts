@@ -72,7 +72,7 @@ async function title(page: Page): Promise<string> {
 async function captions(page: Page, filterMenu: boolean): Promise<string[]> {
   const texts = await page.evaluate(() => {
     const sel = '.RaDatagrid-headerCell, #main-content label, .RaLabeled-label, legend, .MuiTab-root';
-    return [...document.querySelectorAll(sel)].map((el) => (el as HTMLElement).innerText ?? '');
+    return Array.from(document.querySelectorAll(sel)).map((el) => (el as HTMLElement).innerText ?? '');
   });
   if (filterMenu) {
     const add = page.locator('#main-content .add-filter').first();
@@ -82,7 +82,6 @@ async function captions(page: Page, filterMenu: boolean): Promise<string[]> {
       await items.first().waitFor({ timeout: 5000 }).catch(() => undefined);
       texts.push(...await items.allInnerTexts());
       await page.keyboard.press('Escape');
-      await items.first().waitFor({ state: 'detached', timeout: 5000 }).catch(() => undefined);
     }
   }
   return texts.map(clean).filter(Boolean);
@@ -94,8 +93,8 @@ async function clipped(page: Page): Promise<string[]> {
     const vw = document.documentElement.clientWidth;
     const out: string[] = [];
     const els = [
-      ...document.querySelectorAll('#main-content .RaDatagrid-headerCell'),
-      ...document.querySelectorAll('#main-content tbody .RaDatagrid-row:first-child td:last-child button, #main-content tbody .RaDatagrid-row:first-child td:last-child a'),
+      ...Array.from(document.querySelectorAll('#main-content .RaDatagrid-headerCell')),
+      ...Array.from(document.querySelectorAll('#main-content tbody .RaDatagrid-row:first-child td:last-child button, #main-content tbody .RaDatagrid-row:first-child td:last-child a')),
     ];
     for (const el of els) {
       const r = el.getBoundingClientRect();
@@ -105,17 +104,23 @@ async function clipped(page: Page): Promise<string[]> {
       if (r.right > right + 1) out.push(`${(el as HTMLElement).innerText.trim() || el.getAttribute('aria-label') || el.tagName} (${Math.round(r.right)} > ${Math.round(right)})`);
     }
     // a table wider than its card scrolls: what lies under the pinned row buttons or beyond is out of sight
-    for (const w of document.querySelectorAll('#main-content .RaDatagrid-tableWrapper')) {
+    for (const w of Array.from(document.querySelectorAll('#main-content .RaDatagrid-tableWrapper'))) {
       if (w.scrollWidth > w.clientWidth + 1) out.push(`the table scrolls sideways (${w.scrollWidth} > ${w.clientWidth})`);
     }
     return out;
   });
 }
 
-export interface SweepOptions { baseUrl: string; lang: Lang; only?: (route: string) => boolean }
+export interface SweepOptions {
+  baseUrl: string;
+  lang: Lang;
+  /** also open each first row's form from its page's edit button (the routes are the same in every language) */
+  walkEdit?: boolean;
+  only?: (route: string) => boolean;
+}
 
 /** Sweeps every list of the menu in one language; the page is signed in as the administrator. */
-export async function sweepLanguage(page: Page, { baseUrl, lang, only }: SweepOptions): Promise<string[]> {
+export async function sweepLanguage(page: Page, { baseUrl, lang, walkEdit = true, only }: SweepOptions): Promise<string[]> {
   const problems: string[] = [];
   const errors: string[] = [];
   const onError = (e: Error) => errors.push(`pageerror: ${e.message}`);
@@ -189,7 +194,7 @@ export async function sweepLanguage(page: Page, { baseUrl, lang, only }: SweepOp
         if (await page.locator('#main-content [data-testid=entity-show]').count()) {
           await check(where('show'), e, { record: true });
           const edit = page.locator('#main-content [data-testid=edit-button]').first();
-          if (await edit.count()) {
+          if (walkEdit && await edit.count()) {
             await edit.click();
             await page.locator('#main-content [data-testid=entity-form]').waitFor({ timeout: 10_000 })
               .catch(() => problems.push(`${where('edit')}: the edit button opens no form (${page.url()})`));
