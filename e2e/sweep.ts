@@ -114,13 +114,16 @@ async function clipped(page: Page): Promise<string[]> {
 export interface SweepOptions {
   baseUrl: string;
   lang: Lang;
-  /** also open each first row's form from its page's edit button (the routes are the same in every language) */
-  walkEdit?: boolean;
+  /**
+   * also open the create screen and each first row's form from its page's edit button: the routes
+   * are the same in every language, and the forms' captions are the fields' ones the row's page shows
+   */
+  walkForms?: boolean;
   only?: (route: string) => boolean;
 }
 
 /** Sweeps every list of the menu in one language; the page is signed in as the administrator. */
-export async function sweepLanguage(page: Page, { baseUrl, lang, walkEdit = true, only }: SweepOptions): Promise<string[]> {
+export async function sweepLanguage(page: Page, { baseUrl, lang, walkForms = true, only }: SweepOptions): Promise<string[]> {
   const problems: string[] = [];
   const errors: string[] = [];
   const onError = (e: Error) => errors.push(`pageerror: ${e.message}`);
@@ -175,7 +178,7 @@ export async function sweepLanguage(page: Page, { baseUrl, lang, walkEdit = true
       const rows = page.locator('#main-content tbody .RaDatagrid-row');
       const hasRow = (await rows.count()) > 0;
 
-      if (e.can.create) {
+      if (walkForms && e.can.create) {
         // the toolbar's button, or the empty list's own
         await page.locator('#main-content [data-testid=create-button], #main-content [data-testid=list-empty] .RaCreateButton-root').first().click({ timeout: 5000 });
         const form = page.locator('#main-content [data-testid=entity-form]');
@@ -194,7 +197,7 @@ export async function sweepLanguage(page: Page, { baseUrl, lang, walkEdit = true
         if (await page.locator('#main-content [data-testid=entity-show]').count()) {
           await check(where('show'), e, { record: true });
           const edit = page.locator('#main-content [data-testid=edit-button]').first();
-          if (walkEdit && await edit.count()) {
+          if (walkForms && await edit.count()) {
             await edit.click();
             await page.locator('#main-content [data-testid=entity-form]').waitFor({ timeout: 10_000 })
               .catch(() => problems.push(`${where('edit')}: the edit button opens no form (${page.url()})`));
