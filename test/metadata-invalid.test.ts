@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { loadMetadata, MetadataInvalid } from '../api/meta/load.ts';
 import { fixtureMetaDir } from './support/fixture-model.ts';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkModules } from '../api/modules/index.ts';
 
@@ -58,6 +58,30 @@ describe('metadata validation', () => {
     expect(problemsOf({ ...base, caption: 'entity.never_translated' }))
       .toContainEqual(expect.objectContaining({ pointer: '/caption', message: 'caption "entity.never_translated" is missing in i18n/uz.json' }));
     expect(problemsOf({ ...base, name: 'regions' })).toContainEqual(expect.objectContaining({ pointer: '/name' }));
+  });
+
+  it('refuses a field, filter or column whose caption any one catalogue lacks (no caption falls back to a field\'s name)', () => {
+    const without = (lang: string, group: string, key: string) => (dir: string) => {
+      const file = join(dir, 'i18n', `${lang}.json`);
+      const tree = JSON.parse(readFileSync(file, 'utf8'));
+      delete tree[group][key];
+      writeFileSync(file, JSON.stringify(tree));
+      return dir;
+    };
+    const problemsIn = (dir: string) => {
+      try { loadMetadata(dir); } catch (err) { return (err as MetadataInvalid).problems; }
+      throw new Error('metadata was accepted');
+    };
+    // a field with its own caption in uz and uk only
+    const own = { ...base, fields: { ...base.fields, area_id: { type: 'ref', ref: 'areas', label: 'fields.fixture_area' } }, list: { ...base.list, filters: { area_id: 'eq' } } };
+    expect(problemsIn(fixtureMetaDir([own], { uz: { 'fields.fixture_area': 'Tuman' }, uk: { 'fields.fixture_area': 'Туман' }, ru: {} })))
+      .toContainEqual({ file: 'metadata/entities/fixtures/broken-book.json', pointer: '/fields/area_id', message: 'caption "fields.fixture_area" is missing in i18n/ru.json' });
+    // a bookkeeping column as a list's column and filter: its shared caption must be in every catalogue
+    const stamped = { ...base, list: { ...base.list, columns: ['id', 'name', 'updated_at'], filters: { created_at: 'range' } } };
+    const problems = problemsIn(without('uk', 'fields', 'created_at')(without('ru', 'fields', 'updated_at')(fixtureMetaDir([stamped]))));
+    // (reported once, at the first place that needs it: an entity of the repository may come first)
+    expect(problems).toContainEqual(expect.objectContaining({ message: 'caption "fields.updated_at" is missing in i18n/ru.json' }));
+    expect(problems).toContainEqual(expect.objectContaining({ message: 'caption "fields.created_at" is missing in i18n/uk.json' }));
   });
 
   it('refuses a list cookie that is not a filter cookie, or one two lists share', () => {

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Box, CircularProgress } from '@mui/material';
-import { Admin, CustomRoutes, Resource, localStorageStore, type I18nProvider } from 'react-admin';
+import { Admin, CustomRoutes, Resource, ResourceContextProvider, localStorageStore, type I18nProvider } from 'react-admin';
 import { Route } from 'react-router-dom';
 import { authProvider } from './api/authProvider';
 import { dataProvider } from './api/dataProvider';
@@ -99,20 +99,22 @@ export function App() {
         disableTelemetry
       >
         {model && [...model.byResource.entries()].map(([name, e]) => {
-          // a record route (`subject/:subjects_id`) makes `#/<resource>/<id>` the row's page; its form moves to `…/<id>/edit`
+          // a record route (`subject/:subjects_id`) makes `#/<resource>/<id>` the row's page, a route
+          // under the resource (`plantings/:params`) owns it: the form moves to `…/<id>/edit`
           const record = model.recordResources.has(name);
+          const moved = model.formMoved(name);
           return (
             <Resource
               key={name}
               name={name}
               list={EntityList}
               create={EntityCreate}
-              edit={record ? undefined : EntityEdit}
+              edit={moved ? undefined : EntityEdit}
               hasEdit
               show={EntityShow}
               recordRepresentation={(r) => titleOf(e, r, wireLangOf(currentCode()))}
             >
-              {record && <Route path=":id/edit/*" element={<EntityEdit />} />}
+              {moved && <Route path=":id/edit/*" element={<EntityEdit />} />}
               {record && <Route path=":id" element={<EntityShow />} />}
             </Resource>
           );
@@ -121,6 +123,10 @@ export function App() {
           <Route path="/error-403" element={<Forbidden />} />
           <Route path="/error-404" element={<NotFound />} />
           <Route path="/error" element={<ErrorPage />} />
+          {/* a route right under a resource would take its `create` (static beats `:param`) */}
+          {model && [...model.shadowedResources].map((name) => (
+            <Route key={`${name}/create`} path={`/${name}/create`} element={<ResourceContextProvider value={name}><EntityCreate /></ResourceContextProvider>} />
+          ))}
           {model?.routes.filter((r) => r.kind === 'param-list').map((r) => (
             <Route key={r.path} path={`/${r.path}`} element={<ParamListPage route={r} />} />
           ))}

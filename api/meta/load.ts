@@ -181,6 +181,8 @@ function checkSemantics(model: MetaModel, problems: MetaProblem[], menuFile: str
     checkFields(e.fields, '/fields', e, model, problems, caption);
     if (e.public) checkPublic(e, problems);
     e.list.columns.forEach((c, i) => {
+      // a bookkeeping column heads its list with the shared caption of its name
+      if (!(c in e.fields) && SYSTEM_COLUMNS.includes(c)) caption(`fields.${c}`, file, `/list/columns/${i}`);
       if (!has(c)) problems.push({ file, pointer: `/list/columns/${i}`, message: `"${c}" is not a field of ${e.name}` });
       else if (hidden(c)) problems.push({ file, pointer: `/list/columns/${i}`, message: `"${c}" is a password and is never listed` });
     });
@@ -202,7 +204,8 @@ function checkSemantics(model: MetaModel, problems: MetaProblem[], menuFile: str
       }
       if (f.op !== 'search' && cols.length > 1) problems.push({ file, pointer: `/list/filters/${name}`, message: `only a search filter may look in several fields` });
       if (f.label) caption(f.label, file, `/list/filters/${name}/label`);
-      else if (!(name in e.fields) && !SYSTEM_COLUMNS.includes(name)) caption(`filters.${name}`, file, `/list/filters/${name}`);
+      else if (SYSTEM_COLUMNS.includes(name) && !(name in e.fields)) caption(`fields.${name}`, file, `/list/filters/${name}`);
+      else if (!(name in e.fields)) caption(`filters.${name}`, file, `/list/filters/${name}`);
     }
     for (const [kind, col] of Object.entries(e.scope ?? {})) {
       if (!(col in e.fields) && col !== 'id') problems.push({ file, pointer: `/scope/${kind}`, message: `"${col}" is not a field of ${e.name}` });

@@ -13,7 +13,9 @@ import { Link } from 'react-router-dom';
 import { useMeta } from '../meta/store';
 import type { MetaModel, RelatedList } from '../meta/model';
 import type { EntityMeta, FieldMeta } from '../meta/types';
-import { MetaField, titleOf, useLang, type MetaFieldProps } from './fields';
+import { MetaField, useLang, type MetaFieldProps } from './fields';
+import { RecordName } from './RecordName';
+import { DATAGRID_SX } from './listLayout';
 import { defaultsOf, MetaInput } from './inputs';
 import { filterInputs } from './filters';
 import { ExportXlsxButton } from './ExportButton';
@@ -164,7 +166,7 @@ export function EntityList({ permanentFilter, embedded, storeKey }: ListOptions 
         ) : false}
         empty={<Typography sx={{ p: 2 }} color="text.secondary">{translate('ra.navigation.no_filtered_results')}</Typography>}
         data-testid="entity-list"
-        sx={{ '& .RaDatagrid-headerCell': { fontWeight: 600, whiteSpace: 'nowrap' }, '& td': { maxWidth: 420, overflow: 'hidden', textOverflow: 'ellipsis' } }}
+        sx={DATAGRID_SX}
       >
         {columns.map((f) => {
           const View = fieldViews[f.name] ?? MetaField;
@@ -253,13 +255,12 @@ function RecordPageTitle({ entity }: { entity: EntityMeta }) {
   const resource = useResourceContext()!;
   const model = useMeta();
   const translate = useTranslate();
-  const lang = useLang();
   const { fieldViews = {} } = useExtension(entity.name);
   const caption = translate(model.captionOf.get(resource) ?? entity.caption);
   const TitleView = fieldViews[entity.titleField];
   const field = TitleView ? model.field(entity, entity.titleField) : undefined;
   if (record && TitleView && field) return <span>{caption} — <TitleView source={field.name} field={field} /></span>;
-  return <span>{record ? `${caption} — ${titleOf(entity, record, lang)}` : caption}</span>;
+  return <span>{record ? <>{caption} — <RecordName entity={entity} record={record} /></> : caption}</span>;
 }
 
 export function EntityCreate() {

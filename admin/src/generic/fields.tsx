@@ -10,6 +10,7 @@ import { i18n, wireLangOf } from '../i18n';
 import { FilesField } from './files';
 import { entityOfEntry, jsonSummary } from './audit';
 import { JsonTable } from './JsonTable';
+import { RecordName } from './RecordName';
 import { formatDate, formatDateTime, formatDecimal, formatNumber, formatPassport, formatPhone, text3, truncate, type Lang } from './format';
 import { FlagBadge } from './FlagBadge';
 
@@ -29,6 +30,8 @@ function get(record: RaRecord | undefined, path: string): unknown {
 /** The text that names a row of an entity: its title field, in the language shown. */
 export function titleOf(e: EntityMeta | undefined, record: RaRecord | undefined, lang: Lang): string {
   if (!record) return '';
+  // a title that is a reference is another row's id: the row's own number says more (RecordName shows the name)
+  if (e?.fields.find((f) => f.name === e.titleField)?.type === 'ref') return record.id !== undefined ? `#${record.id}` : '';
   const v = e ? record[e.titleField] : undefined;
   const s = text3(v, lang);
   return s || (record.id !== undefined ? `#${record.id}` : '');
@@ -36,16 +39,15 @@ export function titleOf(e: EntityMeta | undefined, record: RaRecord | undefined,
 
 export function RecordTitle({ entity }: { entity?: EntityMeta }) {
   const record = useRecordContext();
-  const lang = useLang();
-  return <span>{titleOf(entity, record, lang)}</span>;
+  return <span><RecordName entity={entity} record={record} /></span>;
 }
 
 /** A list cell with long text cut with an ellipsis; the whole text shows on hover. */
 function Clipped({ text, inList, max = 80 }: { text: string; inList?: boolean; max?: number }) {
-  if (!inList || text.length <= max) return <span style={{ whiteSpace: inList ? 'nowrap' : 'pre-wrap' }}>{text}</span>;
+  if (!inList || text.length <= max) return <span style={{ whiteSpace: inList ? 'normal' : 'pre-wrap' }}>{text}</span>;
   return (
     <Tooltip title={text}>
-      <span style={{ whiteSpace: 'nowrap' }}>{truncate(text, max)}</span>
+      <span style={{ whiteSpace: 'normal' }}>{truncate(text, max)}</span>
     </Tooltip>
   );
 }
@@ -170,10 +172,9 @@ export function MetaField({ field, inList }: MetaFieldProps) {
 
 function RefChips({ entity }: { entity?: EntityMeta }) {
   const { data } = useListContext();
-  const lang = useLang();
   return (
     <Stack direction="row" spacing={0.5} sx={{ flexWrap: 'wrap' }}>
-      {(data ?? []).map((r) => <Chip key={r.id} size="small" label={titleOf(entity, r, lang)} />)}
+      {(data ?? []).map((r) => <Chip key={r.id} size="small" label={<RecordName entity={entity} record={r} />} />)}
     </Stack>
   );
 }

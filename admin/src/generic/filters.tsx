@@ -103,9 +103,10 @@ function filterInput(f: FilterMeta, model: MetaModel, translate: Translate, lang
     case 'in': {
       if (f.fieldType === 'ref' || f.fieldType === 'refs') {
         const p = refProps(f.ref, model, lang);
+        // the label on the outer input too: the "add filter" menu reads it there, else it shows the field's name
         if (p) {
           return [
-            <ReferenceArrayInput key={key} source={f.name} reference={p.reference} sort={p.sort} alwaysOn={alwaysOn}>
+            <ReferenceArrayInput key={key} source={f.name} label={f.label} reference={p.reference} sort={p.sort} alwaysOn={alwaysOn}>
               <AutocompleteArrayInput label={f.label} optionText={p.optionText} filterToQuery={p.filterToQuery} />
             </ReferenceArrayInput>,
           ];
@@ -122,7 +123,7 @@ function filterInput(f: FilterMeta, model: MetaModel, translate: Translate, lang
         const p = refProps(f.ref, model, lang);
         if (p) {
           return [
-            <ReferenceInput key={key} source={f.name} reference={p.reference} sort={p.sort} alwaysOn={alwaysOn}>
+            <ReferenceInput key={key} source={f.name} label={f.label} reference={p.reference} sort={p.sort} alwaysOn={alwaysOn}>
               <AutocompleteInput label={f.label} optionText={p.optionText} filterToQuery={p.filterToQuery} sx={{ minWidth: 240 }} />
             </ReferenceInput>,
           ];

@@ -96,6 +96,10 @@ describe('resources and routes from /api/meta', () => {
     // the plain list stays the entity's resource and show pages stay `…/:id/show`
     expect(m2.resourceOf('plantings')).toBe('ecofund-plantings/plantings');
     expect(m2.recordResources.has('ecofund-plantings/plantings')).toBe(false);
+    // `plantings/:params` would take `…/plantings/create` and `…/plantings/655`: the form moves to `…/655/edit`
+    expect(m2.shadowedResources.has('ecofund-plantings/plantings')).toBe(true);
+    expect(m2.editPath('ecofund-plantings/plantings', 655)).toBe('/ecofund-plantings/plantings/655/edit');
+    expect(m2.showPath('ecofund-plantings/plantings', 655)).toBe('/ecofund-plantings/plantings/655/show');
     expect(m2.routes.find((r) => r.path === 'ecofund-plantings/plan-execution-by-org')?.kind).toBe('report');
     expect(m2.routes.find((r) => r.path === 'ecofund-plantings/plan-execution-by-org/:params')).toMatchObject({ kind: 'report', report: 'plan-execution-by-org-region' });
     expect(m2.report('plan-execution-by-org')?.params.year).toEqual({ type: 'year', default: 'current' });

@@ -88,6 +88,12 @@ export class MetaModel {
   readonly routeOfResource = new Map<string, RouteInfo>();
   /** resources whose `:id` path is the show page (a `record` route points there) */
   readonly recordResources = new Set<string>();
+  /**
+   * Resources another route sits right under (`plantings/:params`, `payments/:stacks_id`): that
+   * route owns `#/<resource>/<x>`, so the resource's form moves to `…/<id>/edit`, its page stays
+   * at `…/<id>/show` and its create screen is a route of its own (see App), none swallowed.
+   */
+  readonly shadowedResources = new Set<string>();
 
   constructor(readonly meta: ClientMeta) {
     for (const e of meta.entities) this.byName.set(e.name, e);
@@ -145,6 +151,18 @@ export class MetaModel {
         }
       }
     }
+    // a custom route (param list, report, screen) of the form `<resource>/:x` matches `<resource>/create` and `<resource>/<id>` first
+    for (const r of this.routes) {
+      if (r.kind === 'record' || r.kind === 'list') continue;
+      const segs = r.path.split('/');
+      const base = segs.slice(0, -1).join('/');
+      if (segs[segs.length - 1].startsWith(':') && this.byResource.has(base)) this.shadowedResources.add(base);
+    }
+  }
+
+  /** Whether a resource's form lives at `…/<id>/edit` (its `…/<id>` is its page or another route's). */
+  formMoved(resource: string): boolean {
+    return this.recordResources.has(resource) || this.shadowedResources.has(resource);
   }
 
   /** The entity of a resource, registered or of a param-list route. */
@@ -179,7 +197,7 @@ export class MetaModel {
 
   /** Where a row's form is: `#/<resource>/<id>`, or `…/<id>/edit` when that path is its show page. */
   editPath(resource: string, id: unknown): string {
-    return this.recordResources.has(resource) ? `/${resource}/${id}/edit` : `/${resource}/${id}`;
+    return this.formMoved(resource) ? `/${resource}/${id}/edit` : `/${resource}/${id}`;
   }
 
   /**

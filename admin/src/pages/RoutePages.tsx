@@ -1,5 +1,5 @@
 import { ResourceContextProvider } from 'react-admin';
-import { useParams } from 'react-router-dom';
+import { Navigate, useParams } from 'react-router-dom';
 import { PARAMS_SEGMENT, substituteFilter, type RouteInfo } from '../meta/model';
 import type { ScreenDef } from '../generic/extensions';
 import { EntityList } from '../generic/EntityViews';
@@ -19,6 +19,10 @@ export function ParamListPage({ route }: { route: RouteInfo }) {
   const params = useParams();
   const model = useMeta();
   if (!route.allowed) return <Forbidden caption={route.caption} />;
+  // `k=v;k=v` is a filter; a bare number is a row (a link from before the row's form moved to `…/<id>/edit`)
+  const raw = route.params.includes(PARAMS_SEGMENT) ? params[PARAMS_SEGMENT] : undefined;
+  const rowResource = model.resourceOf(route.entity);
+  if (raw && /^\d+$/.test(raw) && rowResource) return <Navigate replace to={model.showPath(rowResource, raw)} />;
   const segment = route.params.includes(PARAMS_SEGMENT) ? filterFromSegment(params[PARAMS_SEGMENT]) : undefined;
   const filter = { ...substituteFilter(route.filter, params), ...segment };
   const key = JSON.stringify(filter);

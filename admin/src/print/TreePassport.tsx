@@ -53,8 +53,10 @@ export function TreePassport({ entity, record, paper = 'A5' }: { entity: EntityM
   add('place', translate('admin.print.place'), String(record.place ?? record.address ?? '').trim());
   const regionText = [region.record && titleOf(region.entity, region.record, lang), area.record && titleOf(area.entity, area.record, lang)].filter(Boolean).join(', ');
   add('region', translate('admin.print.region'), regionText);
-  const orgText = (org.record && titleOf(org.entity, org.record, lang)) || String(record.responsible ?? '').trim();
-  add('org', translate('admin.print.organisation'), orgText);
+  // an organisation under its caption; the free-text responsible (a person, often) under the field's own
+  const orgText = org.record ? titleOf(org.entity, org.record, lang) : '';
+  if (orgText) add('org', translate('admin.print.organisation'), orgText);
+  else add('org', caption('responsible', 'fields.responsible'), String(record.responsible ?? '').trim());
   const loc = record.location as { lat?: number; lng?: number } | null | undefined;
   if (loc && typeof loc.lat === 'number' && typeof loc.lng === 'number') add('location', translate('admin.print.coordinates'), `${loc.lat.toFixed(6)}, ${loc.lng.toFixed(6)}`);
 
