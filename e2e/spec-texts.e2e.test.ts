@@ -9,7 +9,8 @@ import { adminSession, type AdminSession, api, expectNoRawKeys, type PageProblem
  * summary of a form sent with required parts missing (the field errors stay); the block-user
  * question; the subject INN search's "fill the form first" and "no such INN in the system"; the
  * "file not attached — continue?" prompt of a document that expects a file; the "no norms" empty
- * state of a subject's norms.
+ * state of a subject's norms; "Select the needed row" for a one-row action chosen from a list
+ * with other than one row selected.
  */
 
 const baseUrl = inject('baseUrl');
@@ -90,6 +91,24 @@ describe("the spec's own texts", () => {
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'detached' });
       expect((await api<{ status: string }>(page, `/api/managing/users/${fund.id}`)).status).toBe('active');
+    });
+
+    it(`[${lang}] a one-row action from the list asks for exactly one row: "Select the needed row"`, async () => {
+      await open('/managing/users', 'entity-list');
+      await switchTo(lang);
+      const boxes = page.locator('[data-testid=entity-list] tbody input[type=checkbox]');
+      await boxes.nth(0).check();
+      await boxes.nth(1).check();
+      await page.getByTestId('row-block').click();
+      await expect.poll(() => notification(page).innerText()).toContain(T[lang]['errors.select_row']);
+      await expect(page.getByTestId('workflow-dialog').count()).resolves.toBe(0);
+      await boxes.nth(1).uncheck();
+      await page.getByTestId('row-block').click();
+      const dialog = page.getByTestId('workflow-dialog');
+      await expect.poll(() => dialog.getByTestId('workflow-question').innerText()).toBe(T[lang]['prompts.block_user']);
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'detached' });
+      await boxes.nth(0).uncheck();
     });
 
     it(`[${lang}] the INN search asks for the form first, then says there is no such INN`, async () => {

@@ -24,3 +24,20 @@ export function RecordName({ entity, record, depth = 0 }: { entity?: EntityMeta;
   if (!row) return <>{`#${record.id}`}</>;
   return <RecordName entity={target} record={row} depth={depth + 1} />;
 }
+
+/**
+ * The same name as a string, for places that need text (a printed heading, a document's title):
+ * one reference deep, the row's own number while it loads or when the user may not read it.
+ */
+export function useRecordName(entity: EntityMeta | undefined, record: RaRecord | undefined): string {
+  const lang = useLang();
+  const model = useMeta();
+  const f = entity?.fields.find((x) => x.name === entity.titleField);
+  const refId = f?.type === 'ref' && record ? record[f.name] : undefined;
+  const target = f?.type === 'ref' ? model.byName.get(f.ref!) : undefined;
+  const reference = target ? model.resourceOf(target.name) : undefined;
+  const enabled = refId != null && !!reference;
+  const { data } = useGetManyAggregate(reference ?? '', { ids: enabled ? [refId as RaRecord['id']] : [] }, { enabled });
+  const row = data?.[0];
+  return row ? titleOf(target, row, lang) : titleOf(entity, record, lang);
+}

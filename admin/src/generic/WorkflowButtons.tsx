@@ -213,25 +213,47 @@ function WorkflowButton({ entity, action, record }: { entity: EntityMeta; action
 export const bulkActions = (entity: EntityMeta): WorkflowActionMeta[] =>
   (entity.workflow?.actions ?? []).filter((a) => a.bulk && a.allowed && !a.signature);
 
-/** In the list's bulk-action toolbar: each bulk action on the selected rows. */
+/** The one-row actions a list offers on a selected row: allowed, not bulk, not signed, not a signing dialog's skip. */
+export const rowActions = (entity: EntityMeta): WorkflowActionMeta[] => {
+  const wf = entity.workflow;
+  const skips = new Set(wf?.actions.map((a) => a.skip).filter(Boolean));
+  return (wf?.actions ?? []).filter((a) => a.allowed && !a.bulk && !a.signature && !skips.has(a.name));
+};
+
+/**
+ * In the list's bulk-action toolbar: each bulk action on the selected rows, and each one-row action
+ * on the selected row — which asks for exactly one ("Select the needed row", spec §5) before it runs.
+ */
 export function BulkWorkflowButtons({ entity }: { entity: EntityMeta }) {
-  const { selectedIds, onUnselectItems } = useListContext();
+  const { selectedIds, onUnselectItems, data } = useListContext();
   const refresh = useRefresh();
-  const [current, setCurrent] = useState<WorkflowActionMeta | null>(null);
+  const notify = useNotify();
+  const [current, setCurrent] = useState<{ action: WorkflowActionMeta; target: Target } | null>(null);
   const actions = bulkActions(entity);
-  if (!actions.length) return null;
+  const single = rowActions(entity);
+  if (!actions.length && !single.length) return null;
+  const one = (a: WorkflowActionMeta) => {
+    const record = selectedIds.length === 1 ? data?.find((r) => r.id === selectedIds[0]) : undefined;
+    if (!record) { notify('errors.select_row', { type: 'warning' }); return; }
+    setCurrent({ action: a, target: { kind: 'one', record } });
+  };
   return (
     <>
       {actions.map((a) => (
-        <Button key={a.name} label={a.label} onClick={() => setCurrent(a)} data-testid={`bulk-${a.name}`}>
+        <Button key={a.name} label={a.label} onClick={() => setCurrent({ action: a, target: { kind: 'many', ids: selectedIds } })} data-testid={`bulk-${a.name}`}>
+          <PlayArrowIcon />
+        </Button>
+      ))}
+      {single.map((a) => (
+        <Button key={a.name} label={a.label} onClick={() => one(a)} data-testid={`row-${a.name}`}>
           <PlayArrowIcon />
         </Button>
       ))}
       {current && (
         <ActionDialog
           entity={entity}
-          action={current}
-          target={{ kind: 'many', ids: selectedIds }}
+          action={current.action}
+          target={current.target}
           open
           onClose={() => setCurrent(null)}
           onDone={() => { setCurrent(null); onUnselectItems(); refresh(); }}

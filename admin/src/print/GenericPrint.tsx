@@ -1,6 +1,7 @@
 import { Box, Typography } from '@mui/material';
 import { RecordContextProvider, ResourceContextProvider, useTranslate, type RaRecord } from 'react-admin';
-import { MetaField, titleOf, useLang } from '../generic/fields';
+import { MetaField, useLang } from '../generic/fields';
+import { useRecordName } from '../generic/RecordName';
 import { formatDate, todayTashkent } from '../generic/format';
 import { useMeta } from '../meta/store';
 import type { EntityMeta, FieldMeta } from '../meta/types';
@@ -20,6 +21,7 @@ export function GenericPrint({ entity, record, resource }: { entity: EntityMeta;
   const translate = useTranslate();
   const model = useMeta();
   const lang = useLang();
+  const name = useRecordName(entity, record);
   const filled = (v: unknown) => v !== null && v !== undefined && v !== '' && !(Array.isArray(v) && !v.length);
   // what paper cannot show, and what the row leaves empty, is left out
   const shown = (f: FieldMeta | undefined): f is FieldMeta => !!f && !f.hidden && !UNPRINTABLE.has(f.type) && filled(record[f.name]);
@@ -28,7 +30,7 @@ export function GenericPrint({ entity, record, resource }: { entity: EntityMeta;
   const inSections = new Set(sections.flatMap((s) => s.fields.map((f) => f.name)));
   const rest = entity.fields.filter((f) => shown(f) && !inSections.has(f.name));
   const groups = [{ label: undefined as string | undefined, fields: rest }, ...sections].filter((g) => g.fields.length);
-  const heading = printHeading(translate(model.captionOf.get(resource) ?? entity.caption), titleOf(entity, record, lang), record.id);
+  const heading = printHeading(translate(model.captionOf.get(resource) ?? entity.caption), name, record.id);
   return (
     <ResourceContextProvider value={resource}>
       <RecordContextProvider value={record}>

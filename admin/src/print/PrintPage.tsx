@@ -4,6 +4,7 @@ import { useGetOne, useTranslate } from 'react-admin';
 import { useParams } from 'react-router-dom';
 import { errorMessage } from '../api/useFetch';
 import { useLang, titleOf } from '../generic/fields';
+import { useRecordName } from '../generic/RecordName';
 import { useMeta } from '../meta/store';
 import { NotFound } from '../pages/NotFound';
 import { GenericPrint } from './GenericPrint';
@@ -28,10 +29,11 @@ export function PrintPage() {
   const paper: Paper = choice?.entity === name ? choice.paper : passport ? 'A5' : 'A4';
   const setPaper = (p: Paper) => setChoice({ entity: name, paper: p });
   const { data, error, isPending } = useGetOne(resource ?? '-', { id }, { enabled: !!resource && !!id });
+  const rowName = useRecordName(entity, data);
   if (!entity || !resource) return <NotFound />;
   const title = !data ? translate('admin.print.print')
     : passport ? `${translate('admin.print.passport_title')} — ${titleOf(entity, data, lang)}`
-      : printHeading(translate(model.captionOf.get(resource) ?? entity.caption), titleOf(entity, data, lang), data.id).title;
+      : printHeading(translate(model.captionOf.get(resource) ?? entity.caption), rowName, data.id).title;
   return (
     <PrintFrame title={title} paper={paper} orientation={passport ? 'portrait' : orientationOf(entity.fields)} onPaper={setPaper}>
       {isPending && <Box role="status" sx={{ display: 'flex', justifyContent: 'center', py: 6 }}><CircularProgress aria-label={translate('admin.report.loading')} /></Box>}
