@@ -142,3 +142,13 @@ describe('plain integers', () => {
     expect(excelDecimalFmt(2, 2)).toBe('#,##0.00');
   });
 });
+
+describe('sumDecimals', () => {
+  it('adds exactly', async () => {
+    const { sumDecimals } = await import('./numbers.ts');
+    expect(sumDecimals(['0.1', '0.2'])).toBe('0.3');
+    expect(sumDecimals(['90071992547409.99', '0.01'])).toBe('90071992547410.00');
+    expect(sumDecimals(['-1.5', '1', null, 2])).toBe('1.5');
+    expect(sumDecimals([])).toBe('0');
+  });
+});

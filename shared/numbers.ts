@@ -209,3 +209,15 @@ export function isPlainInteger(fieldName: string): boolean {
 export function excelDecimalFmt(min: number, max: number): string {
   return max > min ? `${excelNumFmt(min)}${'#'.repeat(max - min)}` : excelNumFmt(min);
 }
+
+/** The exact sum of decimal strings (or numbers) as a decimal string: no float on the way. */
+export function sumDecimals(values: readonly unknown[]): string {
+  const parts = values.map(decimalParts).filter((p): p is DecimalParts => p !== null);
+  const scale = Math.max(0, ...parts.map((p) => p.frac.length));
+  let total = 0n;
+  for (const p of parts) total += (p.neg ? -1n : 1n) * BigInt(p.int + p.frac.padEnd(scale, '0'));
+  const neg = total < 0n;
+  const digits = (neg ? -total : total).toString().padStart(scale + 1, '0');
+  const int = digits.slice(0, digits.length - scale);
+  return `${neg ? '-' : ''}${int}${scale ? `.${digits.slice(digits.length - scale)}` : ''}`;
+}

@@ -10,7 +10,8 @@ import { i18n, wireLangOf } from '../i18n';
 import { FilesField } from './files';
 import { entityOfEntry, jsonSummary } from './audit';
 import { JsonTable } from './JsonTable';
-import { formatDate, formatDateTime, formatDecimal, formatNumber, formatPassport, formatPhone, text3, truncate, type Lang } from './format';
+import { formatCoordinate, formatDate, formatDateTime, formatDecimal, formatNumber, formatPassport, formatPhone, text3, truncate, type Lang } from './format';
+import { isPlainInteger } from '../../../shared/numbers';
 
 /** A polygon's small map, in the OpenLayers chunk of the polygon input: loaded when a page shows one. */
 const PolygonView = lazy(() => import('./PolygonInput').then((m) => ({ default: m.PolygonView })));
@@ -79,7 +80,8 @@ export function MetaField({ field, inList }: MetaFieldProps) {
     case 'text':
       return empty ? null : <Clipped text={String(v)} inList={inList} max={60} />;
     case 'integer':
-      return empty ? null : <span>{String(v)}</span>;
+      // quantities grouped ("5 333 000"), years and codes as they are (shared/numbers.ts)
+      return empty ? null : <span style={{ whiteSpace: 'nowrap' }}>{isPlainInteger(field.name) ? String(v) : formatNumber(v, 0)}</span>;
     case 'decimal':
       return empty ? null : <span style={{ whiteSpace: 'nowrap' }}>{formatDecimal(v)}</span>;
     case 'money':
@@ -126,7 +128,7 @@ export function MetaField({ field, inList }: MetaFieldProps) {
     case 'point': {
       const p = v as { lat?: number; lng?: number } | null;
       return p && typeof p.lat === 'number' && typeof p.lng === 'number'
-        ? <span style={{ whiteSpace: 'nowrap' }}>{p.lat.toFixed(5)}, {p.lng.toFixed(5)}</span>
+        ? <span style={{ whiteSpace: 'nowrap' }}>{formatCoordinate(p.lat)}, {formatCoordinate(p.lng)}</span>
         : null;
     }
     case 'polygon': {
