@@ -10,7 +10,7 @@ import { Circle, Fill, Stroke, Style, Text } from 'ol/style';
 import type { FeatureLike } from 'ol/Feature';
 import { call, type LayerAnswer, type LayerItem, type MapAnswer, type Region, type Species } from '../api';
 import { fmtCoord, fmtInt, fmtShort } from '../format';
-import { bubbleRadius, LABEL_INSIDE, spaceOut } from './bubbles';
+import { bubbleRadius, labelInside, spaceOut } from './bubbles';
 import { pick, useI18n } from '../i18n';
 import { href, navigate } from '../router';
 import { LAYERS, type LayerDef } from './layers';
@@ -60,7 +60,7 @@ function cached(key: string, make: () => Style): Style {
   return s;
 }
 function clusterStyle(count: number, color: string, r: number): Style {
-  const inside = r >= LABEL_INSIDE;
+  const inside = labelInside(fmtShort(count), r);
   return cached(`c${color}${r}:${count}`, () => new Style({
     // the circle is always drawn and region names keep clear of it; a count too big for its circle
     // goes above it and gives way to another (the layers declutter together)
@@ -308,6 +308,12 @@ export default function MapView({ initial, layers: initialLayers, regions, speci
       items: () => sources.get('trees')!.getFeatures().map((f) => f.get('item') as Item),
       layerItems: (key: string) => [...new Set(sources.get(key)!.getFeatures().map((f) => f.get('item')))],
       features: (key: string) => sources.get(key)!.getFeatures().map((f) => f.getGeometry()?.getType()),
+      /** the main layer's cluster circles as drawn: centre and radius in pixels */
+      bubbles: () => sources.get('trees')!.getFeatures().filter((f) => (f.get('item') as Item).kind === 'cluster').map((f) => {
+        const item = f.get('item') as Item;
+        const [x, y] = map.getPixelFromCoordinate(fromLonLat([item.lng, item.lat]));
+        return { x, y, r: bubbleRadius(item.count, f, map.getView().getResolution() ?? 1), count: item.count };
+      }),
       setView: (lng: number, lat: number, z: number) => { map.getView().setCenter(fromLonLat([lng, lat])); map.getView().setZoom(z); },
     };
     const onResize = () => map.updateSize();

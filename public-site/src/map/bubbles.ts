@@ -31,16 +31,19 @@ export function spaceOut(features: Feature[]): void {
   }
 }
 
-export const MIN_RADIUS = 6;
+/** however close two neighbours are, a circle stays a visible dot */
+export const MIN_RADIUS = 3;
 export const MAX_RADIUS = 40;
 
 /** A cluster's radius in pixels at `resolution` (map units per pixel). */
 export function bubbleRadius(count: number, f: FeatureLike, resolution: number): number {
   const natural = Math.min(MAX_RADIUS, 13 + 5 * Math.log10(Math.max(1, count)));
   const room = f.get('room') as number | undefined;
-  const fits = room && resolution > 0 ? room / resolution - 2 : Infinity;
+  const fits = room && resolution > 0 ? room / resolution - 1 : Infinity;
   return Math.round(Math.max(MIN_RADIUS, Math.min(natural, fits)));
 }
 
-/** A count fits inside its circle when the circle is at least this big. */
-export const LABEL_INSIDE = 14;
+/** A count's label fits inside its circle (bold 12 px: about 7 px a character). */
+export function labelInside(label: string, radius: number): boolean {
+  return 2 * radius >= label.length * 7 + 6;
+}
