@@ -1,0 +1,135 @@
+import ExcelJS from 'exceljs';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { ensureBuilt } from './server';
+import { adminSession, api, expectNoRawKeys, shot, type AdminSession } from './support';
+
+/**
+ * One figure, one way of writing it (shared/numbers.ts, docs/numbers.md): the same amount of
+ * damage reads the same in the back-office's list and form, on the public site and in the Excel
+ * export, in uz, Uzbek Cyrillic and ru — exact past a float's digits ("…409,99", never "…409,98").
+ */
+const baseUrl = inject('baseUrl');
+const RESOURCE = 'ecofund-plantings/tree-cutting-violations';
+/** the back-office's route of the list (its menu item) */
+const SCREEN = 'ecofund-plantings/tree-cutting-violation';
+const LANGS = ['uz', 'uk', 'ru'] as const;
+const uid = Date.now().toString(36);
+const sp = (s: string) => s.replace(/ /g, '\u00a0');
+
+/** amounts and how every face writes them */
+const CASES = [
+  { damage: '90071992547409.99', shown: sp('90 071 992 547 409,99'), trees: 987654, treesShown: sp('987 654') },
+  { damage: '1503500.50', shown: sp('1 503 500,50'), trees: 5333, treesShown: sp('5 333') },
+];
+
+let s: AdminSession;
+let page: Page;
+const ids: number[] = [];
+
+beforeAll(async () => {
+  // the server serves the public site from its bundle too
+  ensureBuilt('build:public', 'public-site/dist');
+  s = await adminSession(baseUrl, 'numbers');
+  page = s.page;
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Tashkent' }).format(new Date());
+  const regions = (await (await fetch(`${baseUrl}/api/public/regions`)).json()) as { id: number }[];
+  for (const [i, c] of CASES.entries()) {
+    const row = await api<{ id: number }>(page, `/api/${RESOURCE}`, 'uz', {
+      method: 'POST',
+      body: { found_on: today, region_id: regions[0].id, violator_kind: 'person', violator_name: `Raqam ${uid} ${i}`, trees: c.trees, damage: c.damage },
+    });
+    ids.push(row.id);
+  }
+});
+afterAll(async () => { await s?.close(); });
+
+async function setLang(lang: string) {
+  await page.evaluate((l) => localStorage.setItem('ecofond.lang', l), lang);
+}
+
+async function exported(lang: string): Promise<ExcelJS.Worksheet> {
+  const b64 = await page.evaluate(async ({ path, lang }) => {
+    const t = (JSON.parse(localStorage.getItem('ecofond.session') ?? '{}') as { token?: string }).token;
+    const res = await fetch(path, { headers: { Authorization: `Bearer ${t}`, Language: lang } });
+    if (!res.ok) throw new Error(`${path}: ${res.status}`);
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    let bin = '';
+    for (const b of bytes) bin += String.fromCharCode(b);
+    return btoa(bin);
+  }, { path: `/api/${RESOURCE}/export?filter=${encodeURIComponent(JSON.stringify({ q: `Raqam ${uid}` }))}`, lang });
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.load(Buffer.from(b64, 'base64'));
+  return wb.worksheets[0];
+}
+
+/** An Excel cell as Excel shows it in an Uzbek or Russian Windows (no-break thousands, a decimal comma). */
+function asShown(cell: ExcelJS.Cell): string {
+  const v = cell.value;
+  if (typeof v === 'string') return v;
+  const fmt = String(cell.numFmt ?? '');
+  const decimals = /\.(0+)/.exec(fmt)?.[1].length ?? 0;
+  const [int, frac] = Math.abs(Number(v)).toFixed(decimals).split('.');
+  return `${Number(v) < 0 ? '-' : ''}${int.replace(/\B(?=(\d{3})+(?!\d))/g, '\u00a0')}${frac ? `,${frac}` : ''}`;
+}
+
+describe('one figure on every face', () => {
+  it('the back-office list and form, the public site and the Excel file write the same damage, in three languages', async () => {
+    for (const lang of LANGS) {
+      await setLang(lang);
+      // the back-office list
+      await page.goto(`${baseUrl}/admin/#/${SCREEN}`);
+      await page.reload();
+      await page.locator('input[name=q]').fill(`Raqam ${uid}`);
+      const cells = page.locator('.RaList-main td.column-damage');
+      await expect.poll(() => cells.count(), { timeout: 15_000 }).toBe(CASES.length).catch(async (e) => {
+        await shot(page, 'numbers-list-failed');
+        throw e;
+      });
+      const listed = await cells.allInnerTexts();
+      const trees = await page.locator('.RaList-main td.column-trees').allInnerTexts();
+      for (const c of CASES) {
+        expect(listed, `${lang}: list`).toContain(c.shown);
+        expect(trees, `${lang}: trees grouped`).toContain(c.treesShown);
+      }
+      if (lang === 'uz') await shot(page, 'numbers-list-1400-uz');
+
+      // the form: formatted while not typed in, the plain decimal string while typed in
+      await page.goto(`${baseUrl}/admin/#/${SCREEN}/${ids[0]}`);
+      const input = page.locator('input[name=damage]');
+      await expect.poll(() => input.inputValue()).toBe(CASES[0].shown);
+      if (lang === 'uz') await shot(page, 'numbers-form-1400-uz');
+      await input.focus();
+      await expect.poll(() => input.inputValue()).toBe(CASES[0].damage);
+      await input.blur();
+      await expect.poll(() => input.inputValue()).toBe(CASES[0].shown);
+      await expectNoRawKeys(page);
+
+      // the Excel file: a number Excel can sum where its 15 digits keep it, the exact figure as text past them
+      const ws = await exported(lang);
+      const header = (ws.getRow(1).values as unknown[]).map((v) => String(v ?? ''));
+      const col = header.indexOf((await api<{ captions: Record<string, string> }>(page, '/api/meta', lang)).captions['fields.damage']);
+      expect(col, `${lang}: the damage column`).toBeGreaterThan(0);
+      const inFile: string[] = [];
+      for (let r = 2; r <= ws.rowCount; r++) inFile.push(asShown(ws.getRow(r).getCell(col)));
+      for (const c of CASES) expect(inFile, `${lang}: Excel`).toContain(c.shown);
+      const small = ws.getRow(2).getCell(col).value === CASES[1].shown ? ws.getRow(2).getCell(col) : ws.getRow(3).getCell(col);
+      expect(typeof small.value === 'number' || typeof small.value === 'string').toBe(true);
+      for (let r = 2; r <= ws.rowCount; r++) {
+        const cell = ws.getRow(r).getCell(col);
+        if (typeof cell.value === 'number') expect(cell.numFmt).toBe('#,##0.00');
+      }
+
+      // the public site
+      await page.goto(`${baseUrl}/#/illegal-loggers`);
+      await page.getByTestId('violations-table').waitFor();
+      const shown = await page.locator('[data-testid=violations-table] tbody td.num').allInnerTexts();
+      for (const c of CASES) {
+        expect(shown, `${lang}: public site`).toContain(c.shown);
+        expect(shown, `${lang}: public site trees`).toContain(c.treesShown);
+      }
+      if (lang === 'ru') await shot(page, 'numbers-public-1400-ru');
+    }
+    expect(s.problems.errors).toEqual([]);
+  });
+});
