@@ -14,6 +14,8 @@ import { useMeta } from '../meta/store';
 import type { MetaModel, RelatedList } from '../meta/model';
 import type { EntityMeta, FieldMeta } from '../meta/types';
 import { MetaField, titleOf, useLang, type MetaFieldProps } from './fields';
+import { OffscreenColumns } from './OffscreenColumns';
+import { alignOf } from './figures';
 import { defaultsOf, MetaInput } from './inputs';
 import { filterInputs } from './filters';
 import { ExportXlsxButton } from './ExportButton';
@@ -153,6 +155,7 @@ export function EntityList({ permanentFilter, embedded, storeKey }: ListOptions 
       data-testid={embedded ? 'embedded-list' : undefined}
     >
       {keepsCookie && <FilterCookieSync entity={e} />}
+      <OffscreenColumns />
       <Datagrid
         rowClick={rowClick}
         bulkActionButtons={hasBulk ? (
@@ -175,7 +178,7 @@ export function EntityList({ permanentFilter, embedded, storeKey }: ListOptions 
             field={f}
             inList
             sortable={sortable.has(f.name) && f.type !== 'children' && f.type !== 'refs' && f.type !== 'files' && f.type !== 'point'}
-            textAlign={f.type === 'money' || f.type === 'decimal' ? 'right' : undefined}
+            textAlign={alignOf(f)}
           />
           );
         })}
