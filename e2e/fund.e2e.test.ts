@@ -191,7 +191,8 @@ describe('payment stacks, payments and a subject\'s balance', () => {
     const sent = page.waitForResponse((r) => r.url().endsWith('/api/ecofund/ecologic-calculator'));
     await page.getByTestId('calculate').click();
     const out = (await (await sent).json()) as { base_value: string; amount: string };
-    const fmt = (s: string) => s.replace(/\B(?=(\d{3})+(?!\d))(?=.*\.)/g, ' ');
+    // as every face writes money (shared/numbers.ts): no-break thousands, a decimal comma
+    const fmt = (s: string) => s.replace(/\B(?=(\d{3})+(?!\d))(?=.*\.)/g, '\u00a0').replace('.', ',');
     await expect.poll(() => page.getByTestId('calculator-total').innerText()).toBe(fmt(out.amount));
     expect(await page.getByTestId('calculator-base').innerText()).toBe(fmt(out.base_value));
     expect(await page.getByTestId('calculator-line').innerText()).toContain('Chang (PM10)');

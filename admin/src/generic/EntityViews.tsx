@@ -166,7 +166,7 @@ export function EntityList({ permanentFilter, embedded, storeKey }: ListOptions 
         ) : false}
         empty={<Typography sx={{ p: 2 }} color="text.secondary">{translate('ra.navigation.no_filtered_results')}</Typography>}
         data-testid="entity-list"
-        sx={{ '& .RaDatagrid-headerCell': { fontWeight: 600, whiteSpace: 'nowrap' }, '& td': { maxWidth: 420, overflow: 'hidden', textOverflow: 'ellipsis' } }}
+        sx={{ '& .RaDatagrid-headerCell': { fontWeight: 600, whiteSpace: 'normal', overflowWrap: 'normal' }, '& .MuiTableCell-root:not(.MuiTableCell-paddingCheckbox)': { px: 0.75 }, '& [data-testid=row-delete]': ROW_ICON_ONLY, '& td': { maxWidth: 420, overflow: 'hidden', textOverflow: 'ellipsis' } }}
       >
         {columns.map((f) => {
           const View = fieldViews[f.name] ?? MetaField;
@@ -187,6 +187,9 @@ export function EntityList({ permanentFilter, embedded, storeKey }: ListOptions 
     </List>
   );
 }
+
+/** A row's delete button as its icon (its name stays its aria-label), so that lists fit 1280 px. */
+const ROW_ICON_ONLY = { fontSize: 0, minWidth: 36, '& .MuiButton-startIcon': { m: 0 } } as const;
 
 /** A list inside another page (a tab of a show page), under its own resource. */
 export function EmbeddedList({ resource, filter }: { resource: string; filter: Record<string, unknown> }) {

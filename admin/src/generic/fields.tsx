@@ -40,15 +40,20 @@ export function RecordTitle({ entity }: { entity?: EntityMeta }) {
   return <span>{titleOf(entity, record, lang)}</span>;
 }
 
-/** A list cell with long text cut with an ellipsis; the whole text shows on hover. */
+/**
+ * A list cell's text: it wraps within a column of at most about 24 characters and shows at most two
+ * lines, cut with an ellipsis (the whole text shows on hover), so that a list fits its screen; a
+ * page shows it whole.
+ */
 function Clipped({ text, inList, max = 80 }: { text: string; inList?: boolean; max?: number }) {
-  if (!inList || text.length <= max) return <span style={{ whiteSpace: inList ? 'nowrap' : 'pre-wrap' }}>{text}</span>;
-  return (
-    <Tooltip title={text}>
-      <span style={{ whiteSpace: 'nowrap' }}>{truncate(text, max)}</span>
-    </Tooltip>
-  );
+  if (!inList) return <span style={{ whiteSpace: 'pre-wrap' }}>{text}</span>;
+  const shown = <span style={LIST_TEXT}>{truncate(text, max)}</span>;
+  return text.length <= 40 ? shown : <Tooltip title={text}>{shown}</Tooltip>;
 }
+const LIST_TEXT = {
+  display: '-webkit-box', WebkitLineClamp: 2, WebkitBoxOrient: 'vertical', overflow: 'hidden',
+  whiteSpace: 'normal', overflowWrap: 'break-word', maxWidth: '24ch', minWidth: '6ch',
+} as const;
 
 export interface MetaFieldProps {
   field: FieldMeta;
