@@ -11,7 +11,8 @@ export default defineConfig({
       {
         test: {
           name: 'admin-unit',
-          include: ['admin/src/**/*.test.ts'],
+          // the unit tests of the faces and of the shared formatter (no server, no browser)
+          include: ['admin/src/**/*.test.ts', 'shared/**/*.test.ts', 'public-site/src/**/*.test.ts'],
           environment: 'node',
         },
       },

@@ -88,7 +88,7 @@ describe('payment stacks, payments and a subject\'s balance', () => {
     const req = await sent;
     // the file itself is the body, not a multipart form
     expect(req.headers()['content-type']).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
-    await expect.poll(() => notification(page).innerText()).toContain('Yuklandi: 3 ta toʻlov, shundan 1 tasi subyektlarga biriktirildi. Jami: 1 503 500.50');
+    await expect.poll(() => notification(page).innerText()).toContain('Yuklandi: 3 ta toʻlov, shundan 1 tasi subyektlarga biriktirildi. Jami: 1\u00a0503\u00a0500,50');
     await expect.poll(() => page.evaluate(() => window.location.hash)).toBe(`#/ecofund/payments/${stackId}`);
     await expect.poll(() => rows(page).count()).toBe(3);
     const attached = rows(page).filter({ hasText: `${uid}-1` });
@@ -138,7 +138,7 @@ describe('payment stacks, payments and a subject\'s balance', () => {
     const [p] = await api<Payment[]>(page, `/api/ecofund/payments?filter=${encodeURIComponent(JSON.stringify({ q: `${uid}-2` }))}`);
     await page.goto(`${baseUrl}/admin/#/ecofund/payments-all/${p.id}/show`);
     const split = page.locator('.ra-field-splits');
-    await expect.poll(() => split.innerText()).toMatch(/3422225\s+650\.00\s+1 850\.00\s+0\.00/);
+    await expect.poll(() => split.innerText()).toMatch(/3422225\s+650,00\s+1\s850,00\s+0,00/);
     await expect.poll(() => page.getByTestId('flow-history').innerText()).toMatch(/Tasdiqlash\s+Aniqlangan → Tasdiqlangan/);
     await shot(page, 'payment-split', { quiet: true });
     await expectNoRawKeys(page);
@@ -156,13 +156,13 @@ describe('payment stacks, payments and a subject\'s balance', () => {
       page, `/api/ecofund/subject/${subject.id}/balance?year=${year}`,
     );
     expect(balance.paid_in_year).toBe('1503500.50');
-    await expect.poll(() => page.getByTestId('balance-paid').innerText()).toBe('1 503 500.50');
-    expect(await page.getByTestId('balance-start').innerText()).toBe('0.00');
-    expect(await page.getByTestId('balance-end').innerText()).toBe('1 503 500.50');
-    expect(await page.getByTestId('balance-code-3422225').innerText()).toMatch(/^3422225\s+2 500\.00\s+650\.00\s+1 850\.00\s+0\.00$/);
+    await expect.poll(() => page.getByTestId('balance-paid').innerText()).toBe('1\u00a0503\u00a0500,50');
+    expect(await page.getByTestId('balance-start').innerText()).toBe('0,00');
+    expect(await page.getByTestId('balance-end').innerText()).toBe('1\u00a0503\u00a0500,50');
+    expect(await page.getByTestId('balance-code-3422225').innerText()).toMatch(/^3422225\s+2\s500,00\s+650,00\s+1\s850,00\s+0,00$/);
     const compensation = balance.by_income_code.find((r) => r.income_code === '3450715')!;
     expect(compensation.amount).toBe('1501000.50');
-    expect(await page.getByTestId('balance-code-3450715').innerText()).toContain('1 501 000.50');
+    expect(await page.getByTestId('balance-code-3450715').innerText()).toContain('1\u00a0501\u00a0000,50');
     await shot(page, 'subject-balance', { quiet: true });
     // another year: nothing paid in it
     await page.getByTestId('balance-year').click();
@@ -191,7 +191,8 @@ describe('payment stacks, payments and a subject\'s balance', () => {
     const sent = page.waitForResponse((r) => r.url().endsWith('/api/ecofund/ecologic-calculator'));
     await page.getByTestId('calculate').click();
     const out = (await (await sent).json()) as { base_value: string; amount: string };
-    const fmt = (s: string) => s.replace(/\B(?=(\d{3})+(?!\d))(?=.*\.)/g, ' ');
+    // as every face writes money (shared/numbers.ts): no-break thousands, a decimal comma
+    const fmt = (s: string) => s.replace(/\B(?=(\d{3})+(?!\d))(?=.*\.)/g, '\u00a0').replace('.', ',');
     await expect.poll(() => page.getByTestId('calculator-total').innerText()).toBe(fmt(out.amount));
     expect(await page.getByTestId('calculator-base').innerText()).toBe(fmt(out.base_value));
     expect(await page.getByTestId('calculator-line').innerText()).toContain('Chang (PM10)');

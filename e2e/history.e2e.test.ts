@@ -101,7 +101,7 @@ describe('the audit trail of rows', () => {
     await expect.poll(async () => (await action.locator('[data-field=subject_id]').innerText()).replace(/\s+/g, ' ')).toBe(`Subyekt: — → ${subject.name}`);
     expect((await action.locator('[data-field=status]').innerText()).replace(/\s+/g, ' ')).toBe('Toʻlov holati: Aniqlanmagan → Aniqlangan');
     // money as the list shows it
-    expect((await rows.last().locator('[data-field=amount]').innerText()).replace(/\s+/g, ' ')).toBe('Summa: 1 500 000.50');
+    expect((await rows.last().locator('[data-field=amount]').innerText()).replace(/\s+/g, ' ')).toBe('Summa: 1 500 000,50');
     await shot(page, 'history-payment-action', { quiet: true });
     await expectNoRawKeys(page);
   });

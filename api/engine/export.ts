@@ -7,13 +7,13 @@ import { translate } from '../meta/captions.ts';
 import { ApiError } from '../http/errors.ts';
 import { q, refTable, selectColumns, sortExpression } from './sql.ts';
 import type { ListParams } from './list-params.ts';
+import { excelDecimalFmt, excelNumFmt, excelValue, formatCoordinate, isPlainInteger, MONEY_DECIMALS } from '../../shared/numbers.ts';
 import type { Repository } from './repository.ts';
 
 /** Exports refuse more rows than this (narrow the filters); see docs/performance.md on memory. */
 export const EXPORT_MAX_ROWS = Number(process.env.ECOFOND_EXPORT_MAX_ROWS || 100000);
 const BATCH = 1000;
 
-const NUMBER_FORMAT = '#,##0.00';
 const DATE_FORMAT = 'dd.mm.yyyy';
 const DATETIME_FORMAT = 'dd.mm.yyyy hh:mm';
 const TASHKENT_OFFSET_MS = 5 * 3600 * 1000;
@@ -97,7 +97,11 @@ function exportQuery(repo: Repository, params: ListParams, knex: Knex): Knex.Que
 
 function styleFor(f: FieldMeta | undefined, name: string): Partial<ExcelJS.Style> {
   if (!f) return name.endsWith('_at') ? { numFmt: DATETIME_FORMAT } : {};
-  if (f.type === 'money' || f.type === 'decimal') return { numFmt: NUMBER_FORMAT };
+  // the figures of the faces (shared/numbers.ts): money with 2 decimals, decimals with 2 and more
+  // when they have them, quantities grouped by thousands, years and codes as they are
+  if (f.type === 'money') return { numFmt: excelNumFmt(MONEY_DECIMALS) };
+  if (f.type === 'decimal') return { numFmt: excelDecimalFmt(MONEY_DECIMALS, Math.max(MONEY_DECIMALS, f.scale ?? MONEY_DECIMALS)) };
+  if (f.type === 'integer' && !isPlainInteger(name)) return { numFmt: excelNumFmt(0) };
   if (f.type === 'date') return { numFmt: DATE_FORMAT };
   if (f.type === 'datetime') return { numFmt: DATETIME_FORMAT };
   if (f.type === 'json') return { alignment: { wrapText: true, vertical: 'top' } };
@@ -110,14 +114,16 @@ function cellValue(c: ExportColumn, row: Record<string, unknown>, lang: string, 
   const f = c.field;
   if (!f) return v instanceof Date ? new Date(v.getTime() + TASHKENT_OFFSET_MS) : v;
   switch (f.type) {
-    case 'money': case 'decimal': return Number(v);
+    // a number Excel can sum, or (past Excel's 15 digits) the exact figure as text: shared/numbers.ts
+    case 'money': return excelValue(v, MONEY_DECIMALS, lang);
+    case 'decimal': return excelValue(v, Math.max(MONEY_DECIMALS, f.scale ?? MONEY_DECIMALS), lang);
     case 'date': return new Date(`${v as string}T00:00:00Z`);
     case 'datetime': return new Date(new Date(v as string).getTime() + TASHKENT_OFFSET_MS);
     case 'text3': { const t = v as Record<string, string>; return t[lang] || t.uz || null; }
     case 'enum': return enumCaption(c.name, v);
     case 'ref': return (row[`${c.name}__title`] as string | null) ?? v;
     case 'boolean': return v ? '✓' : '';
-    case 'point': { const p = v as { lat: number; lng: number }; return `${p.lat}, ${p.lng}`; }
+    case 'point': { const p = v as { lat: number; lng: number }; return `${formatCoordinate(p.lat)}, ${formatCoordinate(p.lng)}`; }
     case 'polygon': return polygonCell(v as [number, number][]);
     case 'refs': case 'files': return (v as number[]).join(', ');
     case 'json': return jsonCell(v, lang);

@@ -3,6 +3,7 @@ import type { MetaModel, Lang, ReportMeta } from '../meta/types.ts';
 import { translate } from '../meta/captions.ts';
 import type { ReportResult } from './run.ts';
 import { scaleOf } from './run.ts';
+import { excelNumFmt, excelValue } from '../../shared/numbers.ts';
 
 const DATE_FORMAT = 'dd.mm.yyyy';
 
@@ -28,21 +29,22 @@ export async function reportXlsx(model: MetaModel, r: ReportMeta, result: Report
   const formats = r.columns.map((c) => {
     if (c.type === 'date') return DATE_FORMAT;
     const scale = scaleOf(c);
-    if (c.type === 'integer') return '#,##0';
-    return scale > 0 ? `#,##0.${'0'.repeat(scale)}` : '#,##0';
+    return excelNumFmt(c.type === 'integer' ? 0 : scale);
   });
-  const cell = (type: string, v: unknown): unknown => {
+  // figures as the faces write them (shared/numbers.ts): numbers Excel can sum, or the exact
+  // figure as text where Excel's 15 digits would lose some
+  const cell = (c: (typeof r.columns)[number], v: unknown): unknown => {
     if (v === null || v === undefined) return null;
-    if (type === 'date') return new Date(`${String(v)}T00:00:00Z`);
-    if (type === 'string') return String(v);
-    return Number(v);
+    if (c.type === 'date') return new Date(`${String(v)}T00:00:00Z`);
+    if (c.type === 'string') return String(v);
+    return excelValue(v, c.type === 'integer' ? 0 : scaleOf(c), lang);
   };
   for (const row of result.rows) {
-    const added = sheet.addRow(r.columns.map((c) => cell(c.type, row[c.name])));
+    const added = sheet.addRow(r.columns.map((c) => cell(c, row[c.name])));
     r.columns.forEach((c, i) => { if (c.type !== 'string') added.getCell(i + 1).numFmt = formats[i]; });
   }
   if (Object.keys(result.totals).length) {
-    const totals = sheet.addRow(r.columns.map((c, i) => (i === 0 && !(c.name in result.totals) ? translate(model, lang, 'report.total') : cell(c.type, result.totals[c.name]))));
+    const totals = sheet.addRow(r.columns.map((c, i) => (i === 0 && !(c.name in result.totals) ? translate(model, lang, 'report.total') : cell(c, result.totals[c.name]))));
     totals.font = { bold: true };
     r.columns.forEach((c, i) => { if (c.type !== 'string') totals.getCell(i + 1).numFmt = formats[i]; });
     totals.eachCell((x) => { x.border = { top: { style: 'thin' } }; });

@@ -1,21 +1,20 @@
 /**
- * Numbers and dates by hand, the same in the three languages (space thousands, comma decimals,
- * DD.MM.YYYY): `Intl` would read `uk` as Ukrainian.
+ * Numbers from the one formatter of all faces (shared/numbers.ts, docs/numbers.md): no-break
+ * space thousands and a decimal comma in the three languages, exact on the API's decimal strings.
+ * Dates by hand (DD.MM.YYYY): `Intl` would read `uk` as Ukrainian.
  */
-const NBSP = '\u00a0';
+import { NBSP, formatCoordinate, formatInteger, formatNumber } from '../../shared/numbers';
 
+/** A whole number ("5 333 000"); nothing counts as 0. */
 export function fmtInt(n: number | string | null | undefined): string {
-  const v = Number(n ?? 0);
-  if (!Number.isFinite(v)) return '';
-  const sign = v < 0 ? '-' : '';
-  return sign + String(Math.round(Math.abs(v))).replace(/\B(?=(\d{3})+(?!\d))/g, NBSP);
+  const s = formatInteger(n ?? 0);
+  return /\d/.test(s) ? s : '';
 }
 
+/** A decimal with `digits` decimals, exact on decimal strings ("90 071 992 547 409,99"). */
 export function fmtDecimal(n: number | string | null | undefined, digits = 2): string {
-  const v = Number(n);
-  if (n === null || n === undefined || n === '' || !Number.isFinite(v)) return '';
-  const [int, frac] = Math.abs(v).toFixed(digits).split('.');
-  return (v < 0 ? '-' : '') + int.replace(/\B(?=(\d{3})+(?!\d))/g, NBSP) + (frac ? `,${frac}` : '');
+  const s = formatNumber(n, digits);
+  return /\d/.test(s) ? s : '';
 }
 
 /** A share (0…1) as a percentage with 2 decimals; a tiny non-zero share shows as "< 0,01 %". */
@@ -40,6 +39,7 @@ export function fmtDate(iso: string | null | undefined): string {
   return m ? `${m[3]}.${m[2]}.${m[1]}` : iso;
 }
 
+/** A latitude or longitude: six decimals with a point, as maps write them. */
 export function fmtCoord(n: number): string {
-  return n.toFixed(5);
+  return formatCoordinate(n);
 }

@@ -16,6 +16,8 @@ import type { EntityMeta, FieldMeta } from '../meta/types';
 import { MetaField, useLang, type MetaFieldProps } from './fields';
 import { RecordName } from './RecordName';
 import { DATAGRID_SX } from './listLayout';
+import { OffscreenColumns } from './OffscreenColumns';
+import { alignOf } from './figures';
 import { defaultsOf, MetaInput } from './inputs';
 import { filterInputs } from './filters';
 import { ExportXlsxButton } from './ExportButton';
@@ -155,6 +157,7 @@ export function EntityList({ permanentFilter, embedded, storeKey }: ListOptions 
       data-testid={embedded ? 'embedded-list' : undefined}
     >
       {keepsCookie && <FilterCookieSync entity={e} />}
+      <OffscreenColumns />
       <Datagrid
         body={<SelectableRowsBody entity={e} />}
         rowClick={rowClick}
@@ -178,7 +181,7 @@ export function EntityList({ permanentFilter, embedded, storeKey }: ListOptions 
             field={f}
             inList
             sortable={sortable.has(f.name) && f.type !== 'children' && f.type !== 'refs' && f.type !== 'files' && f.type !== 'point'}
-            textAlign={f.type === 'money' || f.type === 'decimal' ? 'right' : undefined}
+            textAlign={alignOf(f)}
           />
           );
         })}

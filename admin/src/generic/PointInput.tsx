@@ -11,13 +11,15 @@ import Point from 'ol/geom/Point';
 import { fromLonLat, toLonLat } from 'ol/proj';
 import { Circle, Fill, Stroke, Style } from 'ol/style';
 import 'ol/ol.css';
+import { roundCoordinate } from '../../../shared/numbers';
 
 type LatLng = { lat: number; lng: number };
 
 /** Tashkent, where an empty map opens. */
 const CENTRE: LatLng = { lat: 41.3111, lng: 69.2797 };
 
-const round = (n: number) => Math.round(n * 1e6) / 1e6;
+/** Six decimals (about 10 cm): a stored float's fourteen are never shown. */
+const round = roundCoordinate;
 
 /**
  * A point `{lat, lng}` picked on an OpenLayers map (a click moves it) or typed. Loaded lazily as
@@ -78,8 +80,8 @@ export default function PointInput({ source, label, required }: { source: string
     <Labeled label={label} sx={{ mb: 2, width: '100%' }} isRequired={required}>
       <Box data-testid={`point-input-${source}`}>
         <Box sx={{ display: 'flex', gap: 2, mb: 1, flexWrap: 'wrap', alignItems: 'center' }}>
-          <TextField size="small" type="number" sx={{ width: 200 }} label={translate('admin.map.lat')} value={value?.lat ?? ''} onChange={(e) => setPart('lat', e.target.value)} slotProps={{ htmlInput: { step: 0.000001, min: -90, max: 90 } }} />
-          <TextField size="small" type="number" sx={{ width: 200 }} label={translate('admin.map.lng')} value={value?.lng ?? ''} onChange={(e) => setPart('lng', e.target.value)} slotProps={{ htmlInput: { step: 0.000001, min: -180, max: 180 } }} />
+          <TextField size="small" type="number" sx={{ width: 200 }} label={translate('admin.map.lat')} value={typeof value?.lat === 'number' ? round(value.lat) : ''} onChange={(e) => setPart('lat', e.target.value)} slotProps={{ htmlInput: { step: 0.000001, min: -90, max: 90 } }} />
+          <TextField size="small" type="number" sx={{ width: 200 }} label={translate('admin.map.lng')} value={typeof value?.lng === 'number' ? round(value.lng) : ''} onChange={(e) => setPart('lng', e.target.value)} slotProps={{ htmlInput: { step: 0.000001, min: -180, max: 180 } }} />
           <Button size="small" onClick={() => field.onChange(null)} disabled={!value}>{translate('admin.map.clear')}</Button>
         </Box>
         <Box ref={el} sx={{ width: '100%', maxWidth: 720, height: 320, border: 1, borderColor: 'divider', borderRadius: 1, bgcolor: '#eef3ee' }} data-testid="ol-map" />

@@ -58,14 +58,14 @@ describe('the audit trail read by the metadata', () => {
 
   it('writes values as the list does', () => {
     const f = (name: string) => model.field(payments, name)!;
-    expect(plainValue(f('amount'), '1234567.5', 'uz', translate, exists)).toBe('1 234 567.50');
+    expect(plainValue(f('amount'), '1234567.5', 'uz', translate, exists)).toBe('1\u00a0234\u00a0567,50');
     expect(plainValue(f('paid_on'), '2024-03-05', 'uz', translate, exists)).toBe('05.03.2024');
     expect(plainValue(f('is_active'), false, 'uz', translate, exists)).toBe('Yoʻq');
     expect(plainValue(f('name'), { uz: 'Bank', ru: 'Банк' }, 'ru', translate, exists)).toBe('Банк');
     expect(plainValue(model.field(users, 'status')!, 'blocked', 'uz', translate, exists)).toBe('Bloklangan');
     expect(plainValue(model.field(users, 'password')!, '••••••', 'uz', translate, exists)).toBe('••••••');
     expect(plainValue(f('amount'), null, 'uz', translate, exists)).toBe('—');
-    expect(jsonSummary(model, payments, { amount: '10', name: { uz: 'Bank' } }, 'uz', translate, exists)).toBe('Summa: 10.00; Nomi: Bank');
+    expect(jsonSummary(model, payments, { amount: '10', name: { uz: 'Bank' } }, 'uz', translate, exists)).toBe('Summa: 10,00; Nomi: Bank');
   });
 
   it('shows only what differs between two long lists of references', () => {

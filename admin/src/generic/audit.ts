@@ -6,7 +6,8 @@
  */
 import type { MetaModel } from '../meta/model';
 import type { EntityMeta, FieldMeta } from '../meta/types';
-import { formatDate, formatDateTime, formatDecimal, formatNumber, formatPassport, formatPhone, text3, type Lang } from './format';
+import { formatCoordinate, formatDate, formatDateTime, formatDecimal, formatNumber, formatPassport, formatPhone, text3, type Lang } from './format';
+import { isPlainInteger } from '../../../shared/numbers';
 
 /** One change of a row, as `GET path/:id/history` answers it. */
 export interface AuditEntry {
@@ -125,6 +126,7 @@ export function plainValue(f: FieldMeta, v: unknown, lang: Lang, translate: Tran
     case 'enum': { const k = `enums.${f.name}.${String(v)}`; return exists(k) ? translate(k) : String(v); }
     case 'money': return formatNumber(v, 2);
     case 'decimal': return formatDecimal(v);
+    case 'integer': return isPlainInteger(f.name) ? String(v) : formatNumber(v, 0);
     case 'date': return formatDate(v);
     case 'datetime': return formatDateTime(v);
     case 'boolean': return translate(v ? 'ra.boolean.true' : 'ra.boolean.false');
@@ -136,7 +138,7 @@ export function plainValue(f: FieldMeta, v: unknown, lang: Lang, translate: Tran
     case 'refs': case 'files': return (v as unknown[]).map((x) => `#${String(x)}`).join(', ');
     case 'point': {
       const p = v as { lat?: number; lng?: number };
-      return typeof p.lat === 'number' && typeof p.lng === 'number' ? `${p.lat.toFixed(5)}, ${p.lng.toFixed(5)}` : '';
+      return typeof p.lat === 'number' && typeof p.lng === 'number' ? `${formatCoordinate(p.lat)}, ${formatCoordinate(p.lng)}` : '';
     }
     case 'polygon': case 'children': return String(Array.isArray(v) ? v.length : '');
     default:

@@ -11,7 +11,8 @@ import { FilesField } from './files';
 import { entityOfEntry, jsonSummary } from './audit';
 import { JsonTable } from './JsonTable';
 import { RecordName } from './RecordName';
-import { formatDate, formatDateTime, formatDecimal, formatNumber, formatPassport, formatPhone, text3, truncate, type Lang } from './format';
+import { formatCoordinate, formatDate, formatDateTime, formatDecimal, formatNumber, formatPassport, formatPhone, text3, truncate, type Lang } from './format';
+import { isPlainInteger } from '../../../shared/numbers';
 import { FlagBadge } from './FlagBadge';
 
 /** A polygon's small map, in the OpenLayers chunk of the polygon input: loaded when a page shows one. */
@@ -42,15 +43,20 @@ export function RecordTitle({ entity }: { entity?: EntityMeta }) {
   return <span><RecordName entity={entity} record={record} /></span>;
 }
 
-/** A list cell with long text cut with an ellipsis; the whole text shows on hover. */
+/**
+ * A list cell's text: it wraps within a column of at most about 24 characters and shows at most two
+ * lines, cut with an ellipsis (the whole text shows on hover), so that a list fits its screen; a
+ * page shows it whole.
+ */
 function Clipped({ text, inList, max = 80 }: { text: string; inList?: boolean; max?: number }) {
-  if (!inList || text.length <= max) return <span style={{ whiteSpace: inList ? 'normal' : 'pre-wrap' }}>{text}</span>;
-  return (
-    <Tooltip title={text}>
-      <span style={{ whiteSpace: 'normal' }}>{truncate(text, max)}</span>
-    </Tooltip>
-  );
+  if (!inList) return <span style={{ whiteSpace: 'pre-wrap' }}>{text}</span>;
+  const shown = <span style={LIST_TEXT}>{truncate(text, max)}</span>;
+  return text.length <= 40 ? shown : <Tooltip title={text}>{shown}</Tooltip>;
 }
+const LIST_TEXT = {
+  display: '-webkit-box', WebkitLineClamp: 2, WebkitBoxOrient: 'vertical', overflow: 'hidden',
+  whiteSpace: 'normal', overflowWrap: 'break-word', maxWidth: '24ch', minWidth: '6ch',
+} as const;
 
 export interface MetaFieldProps {
   field: FieldMeta;
@@ -82,7 +88,8 @@ export function MetaField({ field, inList }: MetaFieldProps) {
     case 'text':
       return empty ? null : <Clipped text={String(v)} inList={inList} max={60} />;
     case 'integer':
-      return empty ? null : <span>{String(v)}</span>;
+      // quantities grouped ("5 333 000"), years and codes as they are (shared/numbers.ts)
+      return empty ? null : <span style={{ whiteSpace: 'nowrap' }}>{isPlainInteger(field.name) ? String(v) : formatNumber(v, 0)}</span>;
     case 'decimal':
       return empty ? null : <span style={{ whiteSpace: 'nowrap' }}>{formatDecimal(v)}</span>;
     case 'money':
@@ -130,7 +137,7 @@ export function MetaField({ field, inList }: MetaFieldProps) {
     case 'point': {
       const p = v as { lat?: number; lng?: number } | null;
       return p && typeof p.lat === 'number' && typeof p.lng === 'number'
-        ? <span style={{ whiteSpace: 'nowrap' }}>{p.lat.toFixed(5)}, {p.lng.toFixed(5)}</span>
+        ? <span style={{ whiteSpace: 'nowrap' }}>{formatCoordinate(p.lat)}, {formatCoordinate(p.lng)}</span>
         : null;
     }
     case 'polygon': {

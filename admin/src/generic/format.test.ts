@@ -2,23 +2,24 @@ import { describe, expect, it } from 'vitest';
 import { formatDate, formatDateTime, formatDecimal, formatNumber, formatPassport, formatPhone, parsePassport, parsePhone, text3, todayTashkent, truncate } from './format';
 
 describe('formats of the spec', () => {
+  // numbers: shared/numbers.ts, tested there in depth; here only that the back-office uses it
   it('decimals: at least two decimals, more when they have them', () => {
-    expect(formatDecimal('10.000000')).toBe('10.00');
-    expect(formatDecimal('0.001500')).toBe('0.0015');
-    expect(formatDecimal('1234.5')).toBe('1 234.50');
-    expect(formatDecimal('789.113000')).toBe('789.113');
-    expect(formatDecimal('12')).toBe('12.00');
+    expect(formatDecimal('10.000000')).toBe('10,00');
+    expect(formatDecimal('0.001500')).toBe('0,0015');
+    expect(formatDecimal('1234.5')).toBe('1\u00a0234,50');
+    expect(formatDecimal('789.113000')).toBe('789,113');
+    expect(formatDecimal('12')).toBe('12,00');
   });
 
   it('numbers: two decimals, space thousands, exact on decimal strings', () => {
-    expect(formatNumber('1234567.5')).toBe('1 234 567.50');
-    expect(formatNumber(1234567.5)).toBe('1 234 567.50');
-    expect(formatNumber('412000.00')).toBe('412 000.00');
-    expect(formatNumber('0')).toBe('0.00');
-    expect(formatNumber('-1234.5')).toBe('-1 234.50');
-    expect(formatNumber('99999999999999999.995')).toBe('100 000 000 000 000 000.00');
-    expect(formatNumber('1.005')).toBe('1.01');
-    expect(formatNumber('-0.001')).toBe('0.00');
+    expect(formatNumber('1234567.5')).toBe('1\u00a0234\u00a0567,50');
+    expect(formatNumber(1234567.5)).toBe('1\u00a0234\u00a0567,50');
+    expect(formatNumber('412000.00')).toBe('412\u00a0000,00');
+    expect(formatNumber('0')).toBe('0,00');
+    expect(formatNumber('-1234.5')).toBe('-1\u00a0234,50');
+    expect(formatNumber('99999999999999999.995')).toBe('100\u00a0000\u00a0000\u00a0000\u00a0000\u00a0000,00');
+    expect(formatNumber('1.005')).toBe('1,01');
+    expect(formatNumber('-0.001')).toBe('0,00');
     expect(formatNumber(206, 0)).toBe('206');
     expect(formatNumber(null)).toBe('');
     expect(formatNumber('abc')).toBe('abc');

@@ -1,6 +1,6 @@
 /**
  * How values look on screen (spec §9): numbers with two decimals and space-separated thousands
- * ("1 234 567.50"), phones as (XX) XXX-XX-XX over their nine stored digits, passports as
+ * ("1 234 567,50"), phones as (XX) XXX-XX-XX over their nine stored digits, passports as
  * "AA 1234567", dates as DD.MM.YYYY in Tashkent's calendar. No Intl locale data is used, so
  * nothing Ukrainian can leak into Uzbek Cyrillic.
  */
@@ -11,36 +11,19 @@ export type { Lang };
 /** A three-language value as rows carry it: unlike the server's declared shape, any part may be missing. */
 export type Text3 = { uz?: string | null; uk?: string | null; ru?: string | null };
 
-/** "1234567.5" → "1 234 567.50"; keeps the exact digits of decimal strings (no float rounding). */
-export function formatNumber(value: unknown, decimals = 2): string {
-  if (value === null || value === undefined || value === '') return '';
-  let s = typeof value === 'number' ? value.toFixed(Math.max(decimals, 0)) : String(value).trim();
-  if (!/^-?\d+(\.\d+)?$/.test(s)) return String(value);
-  const neg = s.startsWith('-');
-  if (neg) s = s.slice(1);
-  let [int, frac = ''] = s.split('.');
-  if (frac.length > decimals) {
-    // round half up on the decimal string
-    const n = BigInt(int + frac.slice(0, decimals)) + (Number(frac[decimals]) >= 5 ? 1n : 0n);
-    const digits = n.toString().padStart(decimals + 1, '0');
-    int = digits.slice(0, digits.length - decimals);
-    frac = digits.slice(digits.length - decimals);
-  } else {
-    frac = frac.padEnd(decimals, '0');
-  }
-  const grouped = int.replace(/^0+(?=\d)/, '').replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
-  const out = decimals > 0 ? `${grouped}.${frac}` : grouped;
-  return neg && /[1-9]/.test(out) ? `-${out}` : out;
-}
+/**
+ * Numbers come from the one formatter of all faces (shared/numbers.ts, docs/numbers.md):
+ * "1234567.5" → "1 234 567,50" with no-break spaces, exact on decimal strings.
+ */
+export { formatNumber, formatInteger, formatMoney, formatCoordinate, roundCoordinate, parseDecimalInput, NBSP } from '../../../shared/numbers';
+import { formatDecimal as formatDecimalIn } from '../../../shared/numbers';
 
 /**
- * A decimal with at least two decimals and as many more as it has ("10.000000" → "10.00",
- * "0.001500" → "0.0015"), so that small norms and coefficients do not show as zero.
+ * A decimal with at least two decimals and as many more as it has ("10.000000" → "10,00",
+ * "0.001500" → "0,0015"), so that small norms and coefficients do not show as zero.
  */
 export function formatDecimal(value: unknown): string {
-  const s = value === null || value === undefined ? '' : String(value).trim();
-  const m = /^-?\d+\.(\d*?)0*$/.exec(s);
-  return formatNumber(value, Math.max(2, m ? m[1].length : 2));
+  return formatDecimalIn(value);
 }
 
 /** Nine digits → "(90) 123-45-67"; partial input is formatted as far as it goes. */

@@ -11,6 +11,7 @@ import type { MetaModel } from '../meta/model';
 import { formatPassport, formatPhone, parsePassport, parsePhone, todayTashkent } from './format';
 import { MetaField, titleOf, useLang } from './fields';
 import { FileInput } from './files';
+import { DecimalInput } from './DecimalInput';
 
 /** The OpenLayers pickers are heavy: they load as their own chunks (OpenLayers shared), the first time a form has a point or a polygon. */
 const PointInput = lazy(() => import('./PointInput'));
@@ -148,13 +149,7 @@ export function MetaInput({ field, mode }: { field: FieldMeta; mode: 'create' | 
       return <NumberInput {...common} step={1} />;
     case 'decimal':
     case 'money':
-      return (
-        <TextInput
-          {...common}
-          parse={(s: string) => (s === '' ? null : s.replace(/\s+/g, '').replace(',', '.'))}
-          slotProps={{ htmlInput: { inputMode: 'decimal' } }}
-        />
-      );
+      return <DecimalInput field={field} label={field.label} validate={v} />;
     case 'boolean':
       return <BooleanInput source={field.name} label={field.label} />;
     case 'date':

@@ -83,10 +83,12 @@ describe('drill links', () => {
 
 describe('cells and chart data', () => {
   it('formats numbers with space thousands, two decimals for decimals, money and percentages', () => {
-    expect(formatCell('integer', 1234567)).toBe('1 234 567');
-    expect(formatCell('decimal', '1234.5')).toBe('1 234.50');
-    expect(formatCell('money', '1234567.891')).toBe('1 234 567.89');
-    expect(formatCell('percent', '87.456')).toBe('87.46');
+    // the one formatter of all faces (shared/numbers.ts): no-break thousands, a decimal comma
+    expect(formatCell('integer', 1234567)).toBe('1\u00a0234\u00a0567');
+    expect(formatCell('decimal', '1234.5')).toBe('1\u00a0234,50');
+    expect(formatCell('money', '1234567.891')).toBe('1\u00a0234\u00a0567,89');
+    expect(formatCell('money', '90071992547409.99')).toBe('90\u00a0071\u00a0992\u00a0547\u00a0409,99');
+    expect(formatCell('percent', '87.456')).toBe('87,46');
     expect(formatCell('date', '2026-03-05')).toBe('05.03.2026');
     expect(formatCell('string', null)).toBe('');
   });

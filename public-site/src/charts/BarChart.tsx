@@ -1,7 +1,7 @@
 import { BarElement, CategoryScale, Chart, LinearScale, Tooltip, type ChartOptions } from 'chart.js';
 import { Bar } from 'react-chartjs-2';
 import { fmtInt } from '../format';
-import { clip, drawn, wrap } from './labels';
+import { clip, drawn, valueTicks, wrap } from './labels';
 
 /**
  * Chart.js, in its own chunk (loaded by components/Chart.tsx): horizontal bars, numbers formatted
@@ -37,7 +37,7 @@ export default function BarChart({ labels, fullLabels, values, seriesLabel, aria
       },
     },
     scales: {
-      x: { beginAtZero: true, ticks: { callback: (v) => fmtInt(Number(v)), maxTicksLimit: compact ? 4 : 8 }, grid: { color: '#e3ebe3' } },
+      x: { beginAtZero: true, ticks: { callback: (v) => fmtInt(Number(v)), ...valueTicks(compact) }, grid: { color: '#e3ebe3' } },
       y: { ticks: { autoSkip: false, callback: (_v, i) => (compact ? wrap(labels[i] ?? '', max) : clip(labels[i] ?? '', max)), font: { size: compact ? 11 : 12 } }, grid: { display: false } },
     },
   };

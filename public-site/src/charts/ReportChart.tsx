@@ -4,7 +4,7 @@ import {
 } from 'chart.js';
 import { Chart as ChartView } from 'react-chartjs-2';
 import { fmtDecimal, fmtInt } from '../format';
-import { clip, drawn, wrap } from './labels';
+import { clip, drawn, valueTicks, wrap } from './labels';
 
 /**
  * A report's chart (its own chunk, loaded by components/Chart.tsx): bar (vertical or horizontal,
@@ -62,12 +62,14 @@ export default function ReportChart({ type, labels, series, horizontal, stacked,
       scales: {
         [valueAxis]: {
           beginAtZero: true, stacked,
-          ticks: { callback: (v: string | number) => fmtInt(Number(v)), maxTicksLimit: compact ? 4 : 8 }, grid: { color: '#e3ebe3' },
+          // figures on one line, never rotated into each other: fewer ticks on a phone, and any that
+          // would still touch are skipped
+          ticks: { callback: (v: string | number) => fmtInt(Number(v)), ...valueTicks(compact) }, grid: { color: '#e3ebe3' },
         },
         [labelAxis]: {
           stacked,
           ticks: {
-            autoSkip: !horizontal, maxRotation: 60,
+            autoSkip: !horizontal, autoSkipPadding: 8, maxRotation: compact ? 90 : 60,
             callback: (_v: string | number, i: number) => (horizontal && compact ? wrap(labels[i] ?? '', max) : clip(labels[i] ?? '', max)),
             font: { size: compact ? 11 : 12 },
           },

@@ -17,3 +17,11 @@ export function wrap(s: string, n: number): string | string[] {
   while (words.length && `${first} ${words[0]}`.length <= n) first += ` ${words.shift()}`;
   return words.length ? [clip(first, n), clip(words.join(' '), n)] : clip(first, n);
 }
+
+/**
+ * The value axis's ticks: figures stay horizontal (never rotated into one another), at most 3 on
+ * a phone and 8 on a wide screen, and Chart.js skips any that would still touch.
+ */
+export function valueTicks(compact?: boolean) {
+  return { maxTicksLimit: compact ? 3 : 8, autoSkip: true, autoSkipPadding: 12, maxRotation: 0, minRotation: 0 } as const;
+}

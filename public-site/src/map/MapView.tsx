@@ -10,6 +10,7 @@ import { Circle, Fill, Stroke, Style, Text } from 'ol/style';
 import type { FeatureLike } from 'ol/Feature';
 import { call, type LayerAnswer, type LayerItem, type MapAnswer, type Region, type Species } from '../api';
 import { fmtCoord, fmtInt, fmtShort } from '../format';
+import { bubbleRadius, labelInside, spaceOut } from './bubbles';
 import { pick, useI18n } from '../i18n';
 import { href, navigate } from '../router';
 import { LAYERS, type LayerDef } from './layers';
@@ -48,6 +49,8 @@ export function nextZoom(z: number): number {
 }
 
 const ENTITY_DEBOUNCE_MS = 250;
+/** The declutter group of the names and the plantings' layers. */
+const DECLUTTER = 'labels';
 const LIST_MAX = 30;
 
 const styleCache = new Map<string, Style>();
@@ -56,22 +59,26 @@ function cached(key: string, make: () => Style): Style {
   if (!s) { s = make(); styleCache.set(key, s); }
   return s;
 }
-function clusterStyle(count: number, color: string): Style {
-  const r = Math.round(Math.min(40, 13 + 5 * Math.log10(Math.max(1, count))));
+function clusterStyle(count: number, color: string, r: number): Style {
+  const inside = labelInside(fmtShort(count), r);
   return cached(`c${color}${r}:${count}`, () => new Style({
-    image: new Circle({ radius: r, fill: new Fill({ color: `${color}d1` }), stroke: new Stroke({ color: '#fff', width: 2 }) }),
-    text: new Text({ text: fmtShort(count), font: 'bold 12px system-ui, sans-serif', fill: new Fill({ color: '#fff' }) }),
+    // the circle is always drawn and region names keep clear of it; a count too big for its circle
+    // goes above it and gives way to another (the layers declutter together)
+    image: new Circle({ radius: r, fill: new Fill({ color: `${color}d1` }), stroke: new Stroke({ color: '#fff', width: 2 }), declutterMode: 'obstacle' }),
+    text: inside
+      ? new Text({ text: fmtShort(count), font: 'bold 12px system-ui, sans-serif', fill: new Fill({ color: '#fff' }), declutterMode: 'none' })
+      : new Text({ text: fmtShort(count), offsetY: -(r + 9), font: 'bold 11px system-ui, sans-serif', fill: new Fill({ color }), stroke: new Stroke({ color: '#fff', width: 3 }) }),
   }));
 }
 function treeStyle(count: number, color: string): Style {
   return cached(`t${color}${count}`, () => new Style({
-    image: new Circle({ radius: 8, fill: new Fill({ color }), stroke: new Stroke({ color: '#fff', width: 2 }) }),
+    image: new Circle({ radius: 8, fill: new Fill({ color }), stroke: new Stroke({ color: '#fff', width: 2 }), declutterMode: 'obstacle' }),
     text: count > 1 ? new Text({ text: fmtShort(count), offsetY: -17, font: 'bold 11px system-ui, sans-serif', fill: new Fill({ color }), stroke: new Stroke({ color: '#fff', width: 3 }) }) : undefined,
   }));
 }
-const plantingsStyle = (color: string) => (f: FeatureLike) => {
+const plantingsStyle = (color: string) => (f: FeatureLike, resolution: number) => {
   const item = f.get('item') as Item;
-  return item.kind === 'tree' ? treeStyle(item.count, color) : clusterStyle(item.count, color);
+  return item.kind === 'tree' ? treeStyle(item.count, color) : clusterStyle(item.count, color, bubbleRadius(item.count, f, resolution));
 };
 function entityStyle(color: string) {
   const point = new Style({ image: new Circle({ radius: 7, fill: new Fill({ color }), stroke: new Stroke({ color: '#fff', width: 2 }) }) });
@@ -114,7 +121,7 @@ export default function MapView({ initial, layers: initialLayers, regions, speci
     const names = new VectorSource({
       features: regions.map((r) => new Feature({ geometry: new Point(fromLonLat([r.centre.lng, r.centre.lat])), region: r })),
     });
-    const namesLayer = new VectorLayer({ source: names, declutter: true, maxZoom: 8.5, className: 'names-layer' });
+    const namesLayer = new VectorLayer({ source: names, declutter: DECLUTTER, maxZoom: 8.5, className: 'names-layer' });
     map.addLayer(namesLayer);
     const setNames = (l: typeof lang) => {
       namesLayer.setStyle((f) => new Style({
@@ -130,6 +137,8 @@ export default function MapView({ initial, layers: initialLayers, regions, speci
       const source = new VectorSource();
       const layer = new VectorLayer({
         source, className: `${def.source}-layer layer-${def.key}`, visible: enabledRef.current.has(def.key),
+        // labels never overlap each other or a bubble: names, counts and bubbles declutter together
+        declutter: def.source === 'plantings' ? DECLUTTER : undefined,
         style: def.source === 'plantings' ? plantingsStyle(def.color) : entityStyle(def.color),
       });
       layer.set('def', def);
@@ -172,7 +181,9 @@ export default function MapView({ initial, layers: initialLayers, regions, speci
           : { kind: 'cluster', lng: a[0], lat: a[1], count: a[2], regionId: answer.layer === 'regions' ? a[3] : undefined });
         const source = sources.get(def.key)!;
         source.clear(true);
-        source.addFeatures(items.map((item) => new Feature({ geometry: new Point(fromLonLat([item.lng, item.lat])), item })));
+        const features = items.map((item) => new Feature({ geometry: new Point(fromLonLat([item.lng, item.lat])), item }));
+        spaceOut(features);
+        source.addFeatures(features);
         if (main) { target.dataset.layer = answer.layer; target.dataset.state = 'idle'; target.dataset.count = String(items.length); }
         mark(def.key, 'idle', items.length);
         setPlantings((s) => ({ ...s, [def.key]: { status: 'idle', layer: answer.layer, truncated: !!answer.truncated, items } }));
@@ -297,6 +308,12 @@ export default function MapView({ initial, layers: initialLayers, regions, speci
       items: () => sources.get('trees')!.getFeatures().map((f) => f.get('item') as Item),
       layerItems: (key: string) => [...new Set(sources.get(key)!.getFeatures().map((f) => f.get('item')))],
       features: (key: string) => sources.get(key)!.getFeatures().map((f) => f.getGeometry()?.getType()),
+      /** the main layer's cluster circles as drawn: centre and radius in pixels */
+      bubbles: () => sources.get('trees')!.getFeatures().filter((f) => (f.get('item') as Item).kind === 'cluster').map((f) => {
+        const item = f.get('item') as Item;
+        const [x, y] = map.getPixelFromCoordinate(fromLonLat([item.lng, item.lat]));
+        return { x, y, r: bubbleRadius(item.count, f, map.getView().getResolution() ?? 1), count: item.count };
+      }),
       setView: (lng: number, lat: number, z: number) => { map.getView().setCenter(fromLonLat([lng, lat])); map.getView().setZoom(z); },
     };
     const onResize = () => map.updateSize();

@@ -3,6 +3,8 @@ import { regionOf, StatsFilters } from '../components/Filters';
 import { Found, Pager, pageOf, useEnum } from '../components/List';
 import { EmptyState, ErrorState, Loading, PageTitle } from '../components/ui';
 import { fmtDate, fmtDecimal, fmtInt } from '../format';
+import { TableScroll } from '../components/TableScroll';
+import { sumDecimals } from '../../../shared/numbers';
 import { useI18n } from '../i18n';
 
 /**
@@ -44,7 +46,7 @@ function Permits({ path, query }: { path: string; query: URLSearchParams }) {
             : (
               <>
                 <Found total={data.total} />
-                <section className="card table-wrap" aria-busy={loaded.loading}>
+                <TableScroll busy={loaded.loading}>
                   <table className="table" data-testid="permits-table">
                     <caption className="visually-hidden">{t('page.permits')}</caption>
                     <thead>
@@ -78,7 +80,7 @@ function Permits({ path, query }: { path: string; query: URLSearchParams }) {
                       ))}
                     </tbody>
                   </table>
-                </section>
+                </TableScroll>
                 <Pager path={path} query={query} total={data.total} perPage={PERMITS_PER_PAGE} />
               </>
             )}
@@ -95,7 +97,7 @@ function Violations({ path, query }: { path: string; query: URLSearchParams }) {
   // the API's totals over every row found when it gives them, else the sums of the rows shown
   const whole = !!data && (data.totals != null || data.total <= data.rows.length);
   const trees = data?.totals?.trees ?? data?.rows.reduce((s, v) => s + Number(v.trees ?? 0), 0) ?? 0;
-  const damage = data?.totals?.damage ?? data?.rows.reduce((s, v) => s + Number(v.damage ?? 0), 0) ?? 0;
+  const damage = data?.totals?.damage ?? sumDecimals(data?.rows.map((v) => v.damage) ?? []);
   return (
     <div className="container">
       <PageTitle sub={t('violations.lead')}>{t('page.illegal_loggers')}</PageTitle>
@@ -110,7 +112,7 @@ function Violations({ path, query }: { path: string; query: URLSearchParams }) {
                   <div><dt>{whole ? t('violations.trees_total') : t('violations.trees_page')}</dt><dd data-testid="violations-trees">{fmtInt(trees)}</dd></div>
                   <div><dt>{whole ? t('violations.damage_total') : t('violations.damage_page')}</dt><dd>{fmtDecimal(damage, 2)}</dd></div>
                 </dl>
-                <section className="card table-wrap" aria-busy={loaded.loading}>
+                <TableScroll busy={loaded.loading}>
                   <table className="table" data-testid="violations-table">
                     <caption className="visually-hidden">{t('page.illegal_loggers')}</caption>
                     <thead>
@@ -148,7 +150,7 @@ function Violations({ path, query }: { path: string; query: URLSearchParams }) {
                       </tr>
                     </tfoot>
                   </table>
-                </section>
+                </TableScroll>
                 <Pager path={path} query={query} total={data.total} perPage={VIOLATIONS_PER_PAGE} />
               </>
             )}

@@ -102,7 +102,7 @@ export default function TreePassport({ params }: { params: Record<string, string
 
 /** What the planting gives back each year and has stored, with where the figures come from. */
 function BenefitsCard({ b, t }: { b: Benefits; t: T }) {
-  const v = (x: number | string | null, digits: number, unit: string) => (x === null || x === undefined || x === '' ? '—' : `${fmtDecimal(x, digits)} ${unit}`);
+  const v = (x: number | string | null, digits: number, unit: string) => (x === null || x === undefined || x === '' ? '—' : `${fmtDecimal(x, digits)}\u00a0${unit}`);
   // many trees: tonnes rather than kilograms
   const kg = (x: number | string | null, perYear: boolean) => (x !== null && x !== undefined && Number(x) >= 10_000
     ? v(Number(x) / 1000, 1, t(perYear ? 'unit.t_year' : 'unit.t')) : v(x, 1, t(perYear ? 'unit.kg_year' : 'unit.kg')));

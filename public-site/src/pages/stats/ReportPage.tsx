@@ -2,6 +2,7 @@ import { useId } from 'react';
 import { qs, useApi, useLangApi, useSticky, type Report, type ReportColumn, type Row } from '../../api';
 import { LazyReportChart } from '../../components/Chart';
 import { FilterTabs, regionOf, StatsFilters, StatsNav, useSetQuery, yearOf } from '../../components/Filters';
+import { TableScroll } from '../../components/TableScroll';
 import { SourceLine, type BenefitsSource as BenefitsSourceValue } from '../../components/Source';
 import { EmptyState, ErrorState, Icon, Loading, PageTitle } from '../../components/ui';
 import { fmtDate, fmtDecimal, fmtInt } from '../../format';
@@ -128,9 +129,9 @@ function ReportView({ report, params, benefits, busy, t }: { report: Report; par
       {report.rows.length === 0 ? <EmptyState title={t('stats.empty')} /> : (
         <>
           {report.chart && report.chart.series.length > 0 && <ReportFigure report={report} labelCol={labelCol} t={t} />}
-          <section className="card table-wrap">
+          <TableScroll testId="stats-table-card">
             <ReportTable report={report} labelCol={labelCol} t={t} />
-          </section>
+          </TableScroll>
         </>
       )}
       {benefits && <BenefitsSource report={report} />}
