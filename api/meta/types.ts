@@ -83,6 +83,8 @@ export interface FieldMeta {
    * nobody grants, takes away or takes over rights they do not hold themselves.
    */
   privilege?: 'roles' | 'actions';
+  /** children: caption of what the page says when there is no child row (spec §8: no offender, no witnesses) */
+  empty?: string;
   /** children kept by another key than `parent_id` (a table of the engine's, without id and ordering) */
   parentKey?: string;
   /** children: the child field their rows are ordered by (instead of `ordering`) */
@@ -113,6 +115,8 @@ export interface ListMeta {
    * `filter_[a-z_]+`, one list each
    */
   cookie?: string;
+  /** caption of what the list says when it has no row (spec §8: no payments…); default admin.empty.no_data */
+  empty?: string;
 }
 
 export interface AccessMeta {
@@ -130,6 +134,18 @@ export interface ScopeMeta {
   subject?: string;
   branch?: string;
   region?: string;
+}
+
+/**
+ * A set of rows within the scope that callers holding its action see (an inspector's own offences,
+ * the police's offences sent to the ministry): the column values of `where`, "$user" being the
+ * caller's user id.
+ */
+export interface RowSetMeta {
+  action: number;
+  /** caption of the action in the catalogue; default `rows.<name>` */
+  label?: string;
+  where: Record<string, string | number | boolean>;
 }
 
 export interface WorkflowActionMeta {
@@ -183,6 +199,8 @@ export interface EntityMeta {
   icon?: string;
   access: AccessMeta;
   scope?: ScopeMeta;
+  /** the sets of rows callers see by the actions they hold; none declared: every row of the scope */
+  rows?: Record<string, RowSetMeta>;
   fields: Record<string, FieldMeta>;
   list: ListMeta;
   form?: { sections?: { label?: string; fields: string[] }[] };

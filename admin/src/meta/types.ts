@@ -83,6 +83,7 @@ export interface EntityMeta extends Pick<ServerEntityMeta, 'name' | 'module' | '
     sortable?: string[];
     filters: FilterMeta[];
     cookie?: ServerListMeta['cookie'];
+    empty?: ServerListMeta['empty'];
   };
   can: Can;
   workflow?: WorkflowMeta;
