@@ -127,7 +127,6 @@ export const SYSTEM_ROLES: SystemRole[] = [
       { reports: () => true },
       { routes: [CALCULATOR] },
       { entity: REPORTS, workflow: ['accept', 'reject', 'mark-invalid', 'cancel-invalid', 'return-to-inspector', 'send-to-police'] },
-      { entity: 'offences', rows: ['all'] },
     ],
     notes: [
       '"Take the reports escalated to them": the workflow cannot be limited to rows with `escalated_to = headquarters` (a role has no row condition of its own), so headquarters may decide any report; their queue is the inspector-report route filtered on `escalated_to`.',
@@ -147,7 +146,6 @@ export const SYSTEM_ROLES: SystemRole[] = [
       { entities: [REPORTS], ops: ['read', 'readAlso', 'export'] },
       { entity: REPORTS, workflow: ['accept', 'accept-by-area', 'confirm', 'return-to-inspector'] },
       { entities: ['offences'], ops: READ },
-      { entity: 'offences', rows: ['all'] },
       { entity: 'offences', workflow: ['return-to-inspector', 'send-to-mvd', 'close'] },
       { entities: ['offences-payment'], ops: READ },
       { entity: 'offences-payment', workflow: ['confirm', 'cancel-confirmed'] },
@@ -211,7 +209,6 @@ export const SYSTEM_ROLES: SystemRole[] = [
       { entities: ['stack-akts', 'subject-akts', 'subject-protocols', 'expertise-requests-data'], ops: READ },
       { entities: ['branchs-plans'], ops: ['read', 'readAlso', 'export'] },
       { entities: ['offences'], ops: READ },
-      { entity: 'offences', rows: ['all'] },
       { entities: ['offences-payment'], ops: ['read', 'create', 'update', 'export'] },
       { entity: 'offences-payment', workflow: ['attach', 'attach-by-decree', 'cancel-attachment'] },
       { routes: [CALCULATOR] },

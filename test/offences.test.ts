@@ -236,6 +236,9 @@ describe('fine payments', () => {
     const [stack] = await k('payment_stacks').insert({ number: 'KV-F', statement_date: '2025-09-20' }).returning('id');
     const [fine] = await k('payments').insert({ stack_id: stack.id, paid_on: '2025-09-20', number: 'B-7', amount: '500.00', payment_type: 'card', income_type_id: fineIncome, income_code: '3430153', purpose: 'Ekologik jarima, qaror № QR-2025-77', status: 'undefined', region_id: r1 }).returning('id');
     await k('payments').insert({ stack_id: stack.id, paid_on: '2025-09-20', number: 'B-8', amount: '900.00', payment_type: 'card', income_type_id: otherIncome, purpose: 'Kompensatsiya', status: 'undefined', region_id: r1 });
+    // another region's fund user takes none of them
+    await user('fund2', 'fund', r2);
+    expect((await api.post(`${PAYMENTS}/from-statements`, undefined, { token: tokens.fund2 })).body.taken).toBe(0);
     const r = await api.post(`${PAYMENTS}/from-statements`, undefined, { token: tokens.fund1 });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect(r.body).toMatchObject({ taken: 1, attached: 1 });

@@ -49,13 +49,14 @@ export function scopeConditions(e: EntityMeta, p: Principal): Record<string, num
 }
 
 /**
- * The row sets of an entity (`rows`) a principal holds, as column conditions ("$user" → their id);
- * null when the entity declares none (every row of the scope).
+ * The row sets of an entity (`rows`) a principal holds, as column conditions ("$user" → their id):
+ * they see the rows of any of them. Null when they hold none, or the entity declares none: every
+ * row of their scope, as for any entity.
  */
 export function rowSetConditions(e: EntityMeta, p: Principal): Record<string, unknown>[] | null {
-  if (!e.rows) return null;
-  return Object.values(e.rows).filter((r) => p.actions.has(r.action))
-    .map((r) => Object.fromEntries(Object.entries(r.where).map(([k, v]) => [k, v === '$user' ? p.id : v])));
+  const held = Object.values(e.rows ?? {}).filter((r) => p.actions.has(r.action));
+  if (!held.length) return null;
+  return held.map((r) => Object.fromEntries(Object.entries(r.where).map(([k, v]) => [k, v === '$user' ? p.id : v])));
 }
 
 export type EntityAbility = MongoAbility<[Operation | string, string]>;

@@ -137,9 +137,10 @@ export interface ScopeMeta {
 }
 
 /**
- * A set of rows within the scope that callers holding its action see (an inspector's own offences,
- * the police's offences sent to the ministry): the column values of `where`, "$user" being the
- * caller's user id.
+ * A set of rows within the scope that callers holding its action are narrowed to (an inspector's
+ * own offences, the police's offences sent to the ministry): the column values of `where`, "$user"
+ * being the caller's user id. A caller holding several sees any of them; one holding none is not
+ * narrowed (every row of their scope).
  */
 export interface RowSetMeta {
   action: number;
@@ -199,7 +200,7 @@ export interface EntityMeta {
   icon?: string;
   access: AccessMeta;
   scope?: ScopeMeta;
-  /** the sets of rows callers see by the actions they hold; none declared: every row of the scope */
+  /** sets of rows that narrow what callers holding their actions see (the union of those they hold); holding none: every row of the scope */
   rows?: Record<string, RowSetMeta>;
   fields: Record<string, FieldMeta>;
   list: ListMeta;
