@@ -87,6 +87,7 @@ export async function seedOffencesDemo(knex: Knex, log: (s: string) => void = ()
     if (inspector) await trx('users').where({ id: inspector.id }).whereNull('position_id').update({ position_id: await pos('LEAD'), rank_id: await rank('CPT') });
     if (police) await trx('users').where({ id: police.id }).whereNull('position_id').update({ position_id: await pos('INSP'), rank_id: await rank('MAJ') });
 
+    const me = inspector ? await trx('users').where({ id: inspector.id }).first('fio', 'position_id', 'rank_id') : null;
     const regions = await trx('regions').orderBy('id').select('id', 'soato', trx.raw('centre[0] AS lng'), trx.raw('centre[1] AS lat'));
     const subjects = await trx('subjects').select('id', 'inn', 'name', 'region_id');
     const point = (lng: number, lat: number) => toColumnValue(trx, { type: 'point' } as FieldMeta, { lng, lat });
@@ -116,7 +117,8 @@ export async function seedOffencesDemo(knex: Knex, log: (s: string) => void = ()
           offence_type_id: type.id, fine_id: fine.id, fine_multiple: multiple, fine_amount: amount,
           decree_series: decree ? 'EK' : null, decree_number: decree, decree_date: decree ? date : null,
           protocol_series: 'BN', protocol_number: `${n}`, protocol_date: date,
-          inspector_id: own ? inspector.id : null, description: 'Reyd davomida aniqlandi',
+          inspector_id: own ? inspector.id : null, inspector_fio: own ? me.fio : null, inspector_position_id: own ? me.position_id : null, inspector_rank_id: own ? me.rank_id : null,
+          description: 'Reyd davomida aniqlandi',
           paid_amount: '0.00', payment_status: 'unpaid', mvd_sent: path.steps.some((s) => s[0] === 'send-to-mvd'),
           mvd_result: path.steps.some((s) => s[0] === 'mvd-close') ? 'fine_enforced' : null, ...by,
         }).returning('id');

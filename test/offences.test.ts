@@ -48,6 +48,12 @@ beforeAll(async () => {
   const category = (await k('subject_categories').first('id')).id;
   subjectId = (await api.post('/api/ecofund/subject', { inn: '600000101', name: '“Kimyo” MChJ', region_id: r1, category_id: category })).body.id;
   await user('insp1', 'inspector', r1);
+  // an inspector is a user with a position and a rank, which their offences show
+  const [position] = await k('position').insert({ code: 'T-LEAD', name: JSON.stringify({ uz: 'Yetakchi inspektor' }) }).returning('id');
+  const [rank] = await k('rank').insert({ code: 'T-CPT', name: JSON.stringify({ uz: 'Kapitan' }) }).returning('id');
+  await k('users').where({ id: ids.insp1 }).update({ fio: 'Karimov Jasur', position_id: position.id, rank_id: rank.id });
+  ids.position = position.id;
+  ids.rank = rank.id;
   await user('insp2', 'inspector', r1);
   await user('reviewer', 'confirming_staff', r1);
   await user('police1', 'police', r1, 'mvd');
@@ -67,7 +73,10 @@ describe('the offence workflow', () => {
     expect(r.status, JSON.stringify(r.body)).toBe(201);
     id = r.body.id;
     // 7.5 × 412 000.00 (the base value from 2025-08-01), the inspector is the one who wrote it
-    expect(r.body).toMatchObject({ status: 'draft', fine_amount: '3090000.00', inspector_id: ids.insp1, payment_status: 'unpaid', paid_amount: '0.00', mvd_sent: false });
+    expect(r.body).toMatchObject({
+      status: 'draft', fine_amount: '3090000.00', inspector_id: ids.insp1, inspector_fio: 'Karimov Jasur', inspector_position_id: ids.position, inspector_rank_id: ids.rank,
+      payment_status: 'unpaid', paid_amount: '0.00', mvd_sent: false,
+    });
     expect(r.body.offenders).toHaveLength(2);
     expect(r.body.offenders[0]).toMatchObject({ passport: 'AA1234567', subject_id: null });
     // the organisation is found by its INN through the subjects and named after it
