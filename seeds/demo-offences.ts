@@ -77,7 +77,7 @@ export async function seedOffencesDemo(knex: Knex, log: (s: string) => void = ()
       }));
       for (let i = 0; i < rows.length; i += 500) await trx('mahallas').insert(rows.slice(i, i + 500));
     }
-    const mahallas = await trx('mahallas').select('id', 'area_id');
+    const mahallas = await trx('mahallas').select('id', 'area_id', 'name');
     const inspector = await trx('users').where({ username: 'inspector' }).first('id', 'region_id');
     const police = await trx('users').where({ username: 'police' }).first('id');
     const reviewer = (await trx('users').where({ username: 'confirming' }).first('id'))?.id ?? admin;
@@ -105,14 +105,14 @@ export async function seedOffencesDemo(knex: Knex, log: (s: string) => void = ()
         const month = rnd.int(1, 10);
         const date = `${year - (k % 3 === 0 ? 1 : 0)}-${String(month).padStart(2, '0')}-${String(rnd.int(1, 27)).padStart(2, '0')}`;
         const area = regionAreas.length ? rnd.pick(regionAreas) as { id: number } : null;
-        const mahalla = area ? mahallas.find((m: { area_id: number }) => m.area_id === area.id) : null;
+        const mahalla = area ? mahallas.find((m: { area_id: number }) => m.area_id === area.id) as { id: number; name: { uz: string } } | undefined : undefined;
         n++;
         const decree = path.status === 'draft' ? null : `${region.soato.slice(-2)}-${String(n).padStart(5, '0')}`;
         let amount: string | null = null;
         try { amount = await fineOfRow(trx, { fineId: fine.id, multiple, date, dateField: 'offence_date' }); } catch { amount = null; }
         const [row] = await trx('offences').insert({
           number: `HB-${region.soato.slice(-4)}-${k + 1}`, offence_date: date, opened_on: date, status: path.status, region_id: region.id,
-          area_id: area?.id ?? null, mahalla_id: mahalla?.id ?? null, address: `${MAHALLAS[n % MAHALLAS.length]} mahallasi, ${rnd.int(1, 90)}-uy`,
+          area_id: area?.id ?? null, mahalla_id: mahalla?.id ?? null, address: `${mahalla?.name?.uz ?? MAHALLAS[n % MAHALLAS.length]} mahallasi, ${rnd.int(1, 90)}-uy`,
           location: point(Number(region.lng) + rnd.real(-0.08, 0.08), Number(region.lat) + rnd.real(-0.06, 0.06)),
           offence_type_id: type.id, fine_id: fine.id, fine_multiple: multiple, fine_amount: amount,
           decree_series: decree ? 'EK' : null, decree_number: decree, decree_date: decree ? date : null,
