@@ -103,6 +103,11 @@ describe('an offence from the inspector to the police', () => {
     await page.getByTestId('file-picker-file').setInputFiles(join(dir, 'joy.png'));
     await expect.poll(() => page.locator('[data-testid^="file-"][data-testid$="0"], [data-testid^="file-remove-"]').count()).toBeGreaterThan(0);
     await shot(page, 'offence-form');
+    // outside the article's interval the form warns with the interval, and nothing is saved
+    await page.locator('input[name=fine_multiple]').fill('25');
+    await page.getByTestId('save-button').click();
+    await expect.poll(() => page.locator('.ra-input-fine_multiple').innerText()).toContain('Qiymat belgilangan oraliqda boʻlishi kerak (1 – 3)');
+    await page.locator('input[name=fine_multiple]').fill('2');
     await page.getByTestId('save-button').click();
 
     await page.getByTestId('entity-list').waitFor();
