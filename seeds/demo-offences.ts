@@ -73,7 +73,7 @@ export async function seedOffencesDemo(knex: Knex, log: (s: string) => void = ()
     if (!(await trx('mahallas').first('id'))) {
       const rows = areas.flatMap((a: { id: number; region_id: number; soato: string }, i: number) => [0, 1, 2].map((k) => {
         const name = MAHALLAS[(i * 3 + k) % MAHALLAS.length];
-        return { area_id: a.id, region_id: a.region_id, code: `${a.soato}-${k + 1}`, name: JSON.stringify({ uz: name, uk: latinToCyrillic(name), ru: name }), is_active: true, ...by };
+        return { area_id: a.id, region_id: a.region_id, code: `${a.soato}-${k + 1}`, name: JSON.stringify({ uz: name, uk: latinToCyrillic(name), ru: latinToCyrillic(name) }), is_active: true, ...by };
       }));
       for (let i = 0; i < rows.length; i += 500) await trx('mahallas').insert(rows.slice(i, i + 500));
     }
