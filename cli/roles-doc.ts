@@ -22,8 +22,9 @@ function entityLine(e: EntityMeta, ids: Set<number>, model: MetaModel): string |
   const routes = model.menu.flatMap((s) => s.children.filter((c) => c.entity === e.name && !c.nomenu && c.action !== undefined
     && (e.access.readAlso ?? []).includes(c.action) && ids.has(c.action)).map((c) => c.route));
   const actions = Object.entries(e.workflow?.actions ?? {}).filter(([, a]) => ids.has(a.action)).map(([n]) => n);
-  if (!ops.length && !routes.length && !actions.length) return null;
-  const parts = [ops.join(', '), routes.length ? `routes ${routes.join(', ')}` : '', actions.length ? `actions ${actions.join(', ')}` : ''].filter(Boolean);
+  const sets = Object.entries(e.rows ?? {}).filter(([, r]) => ids.has(r.action)).map(([n]) => n);
+  if (!ops.length && !routes.length && !actions.length && !sets.length) return null;
+  const parts = [ops.join(', '), sets.length ? `rows ${sets.join(', ')}` : '', routes.length ? `routes ${routes.join(', ')}` : '', actions.length ? `actions ${actions.join(', ')}` : ''].filter(Boolean);
   return `${e.name} (${parts.join('; ')})`;
 }
 

@@ -126,7 +126,7 @@ describe("the spec's own texts", () => {
     it(`[${lang}] a subject with no norms says so`, async () => {
       await open(`/ecofund/subject/${subjectId}/show`, 'entity-show');
       await switchTo(lang);
-      await expect.poll(() => page.getByTestId('children-empty-norms').innerText()).toBe(T[lang]['admin.empty.no_norms']);
+      await expect.poll(() => page.getByTestId('children-empty-norms').innerText()).toBe(T[lang]['empty.no_norms']);
       await expectNoRawKeys(page);
     });
   }

@@ -6,6 +6,7 @@ import { SYSTEM_ROLES, roleActions } from './roles.ts';
 import { PLANTING_ORGS, REFERENCE_ROWS } from './reference-rows.ts';
 import { seedDemo } from './demo.ts';
 import { seedDemoUsers } from './demo-users.ts';
+import { seedOffencesDemo } from './demo-offences.ts';
 import { latinToCyrillic } from '../api/i18n/transliterate.ts';
 import { translate } from '../api/meta/captions.ts';
 import { LANGS } from '../api/meta/types.ts';
@@ -39,6 +40,8 @@ export async function seed(knex: Knex, model: MetaModel, opts: SeedOptions = {})
     await seedDemo(knex, log);
     // one user of each role, bound to a demo region, subject and branch (docs/roles.md)
     await seedDemoUsers(knex, DEMO_ADMIN_PASSWORD, log);
+    // offences, their payments and the districts' mahallas: the demo inspector's own among them
+    await seedOffencesDemo(knex, log);
   }
 }
 

@@ -22,6 +22,8 @@ export type Grant =
   | { entities: string[] | ((e: EntityMeta, model: MetaModel) => boolean); ops: Operation[] }
   /** workflow actions of an entity, by name */
   | { entity: string; workflow: string[] }
+  /** row sets of an entity (its `rows`: an inspector's own offences, the police's sent ones), by name */
+  | { entity: string; rows: string[] }
   /** menu routes with no entity of their own (a screen such as the calculator), as `section/route` */
   | { routes: string[] }
   /** reports, by name or by a rule */
@@ -77,6 +79,9 @@ export const SYSTEM_ROLES: SystemRole[] = [
       },
       { entities: ['expertise-requests-data'], ops: READ },
       { entity: 'expertise-requests-data', workflow: ['review', 'approve', 'reject'] },
+      { entities: ['offences'], ops: WORK },
+      { entity: 'offences', rows: ['own'] },
+      { entity: 'offences', workflow: ['send-for-review'] },
       { routes: [CALCULATOR] },
     ],
     notes: [
@@ -85,6 +90,7 @@ export const SYSTEM_ROLES: SystemRole[] = [
       'Ecological expertise requests (the spec does not say whose) are reviewed by the inspector, who works with the enterprises; the ecology staff work with trees.',
       'No report of the greening registry of its own (those are the ecology staff\'s and headquarters\'); the public ones open to whoever reads plantings or the species book.',
       'Acts and protocols take their region from their subject (a subject of the inspector\'s region: another region\'s is "not found"); the engine checks the new row\'s scope after copying it.',
+      'Offences: their own only (the `own` row set: `inspector_id` is the inspector, filled in on create), edited and deleted while a draft or returned to them; they send them for review (docs/offences.md).',
     ],
   },
   {
@@ -139,11 +145,16 @@ export const SYSTEM_ROLES: SystemRole[] = [
       { entities: ['stack-payments', 'subject', 'penya'], ops: READ },
       { entities: [REPORTS], ops: ['read', 'readAlso', 'export'] },
       { entity: REPORTS, workflow: ['accept', 'accept-by-area', 'confirm', 'return-to-inspector'] },
+      { entities: ['offences'], ops: READ },
+      { entity: 'offences', workflow: ['return-to-inspector', 'send-to-mvd', 'close'] },
+      { entities: ['offences-payment'], ops: READ },
+      { entity: 'offences-payment', workflow: ['confirm', 'cancel-confirmed'] },
       { routes: [CALCULATOR] },
     ],
     notes: [
       'A region\'s staff (the spec does not say): confirming is a check on the region\'s own fund staff, and headquarters already see every region.',
       'Cancelling a confirmed payment undoes its budget/fund split, so it stays with the confirming staff, not with the fund user who attached it.',
+      'Reviews the region\'s offences sent for review: returns them to the inspector, sends them to the interior ministry, or closes them; confirms fine payments (the same second pair of eyes as for payments).',
       'Bank statements have no region in the metadata (`stack-payments` declares no scope): every region\'s confirming staff see every statement, and in it only their region\'s payments.',
     ],
   },
@@ -170,9 +181,12 @@ export const SYSTEM_ROLES: SystemRole[] = [
     grants: [
       { entities: domainBook, ops: READ },
       { entities: [REPORTS, 'subject', 'tree-cutting-violations'], ops: READ },
+      { entities: ['offences'], ops: READ },
+      { entity: 'offences', rows: ['mvd'] },
+      { entity: 'offences', workflow: ['mvd-result', 'mvd-close', 'mvd-return'] },
     ],
     notes: [
-      'Offences (the police\'s main work in the spec) do not exist yet; when they are built, grant them here by name.',
+      'Offences: only those sent to the ministry in their region (the `mvd` row set), also after they close or return them; they record the result (offender found, fine enforced, returned) and close or return them, also through `mvd/...`.',
       'The metadata cannot yet narrow the police to the reports sent to them: they read every report of their region and find theirs with the `escalated_to` filter. A view entity over `subject_reports` with `view: {escalated_to: "police"}` would let this role read only those.',
       'Read only: deciding a report is the fund\'s and headquarters\' work. Reading violations also opens the tree-cutting permits (both share action 2098).',
     ],
@@ -194,6 +208,9 @@ export const SYSTEM_ROLES: SystemRole[] = [
       { entity: REPORTS, workflow: ['take', 'recalculate', 'accept', 'accept-by-area', 'reject', 'return-to-new', 'send-to-headquarters', 'send-for-review'] },
       { entities: ['stack-akts', 'subject-akts', 'subject-protocols', 'expertise-requests-data'], ops: READ },
       { entities: ['branchs-plans'], ops: ['read', 'readAlso', 'export'] },
+      { entities: ['offences'], ops: READ },
+      { entities: ['offences-payment'], ops: ['read', 'create', 'update', 'export'] },
+      { entity: 'offences-payment', workflow: ['attach', 'attach-by-decree', 'cancel-attachment'] },
       { routes: [CALCULATOR] },
     ],
     notes: [
@@ -201,6 +218,7 @@ export const SYSTEM_ROLES: SystemRole[] = [
       'No deletions of subjects, statements or payments: the spec\'s "full deletion" of a subject, and removing money records, are the administrator\'s.',
       'Reports are written by the subjects; the fund decides them and does not create them.',
       'Penya and hand-typed payments take their region from their subject; a payment with no subject yet (imported or typed in) is the region\'s own, so its fund user sees and attaches it.',
+      'Fine payments: takes them from the statements and attaches them to the region\'s offences by decree number or by hand (reading the offences to find them); confirming them is the confirming staff\'s.',
     ],
   },
   {
@@ -247,7 +265,7 @@ export const SYSTEM_ROLES: SystemRole[] = [
   },
 ];
 
-type Use = { kind: 'entity'; entity: EntityMeta; op: Operation } | { kind: 'workflow'; entity: EntityMeta; action: string }
+type Use = { kind: 'entity'; entity: EntityMeta; op: Operation } | { kind: 'workflow'; entity: EntityMeta; action: string } | { kind: 'rows'; entity: EntityMeta; rows: string }
   | { kind: 'route'; route: string; entity?: string } | { kind: 'report'; report: string };
 
 /** Every use of every action id in the metadata: an entity's operation, a workflow action, a menu route, a report. */
@@ -258,6 +276,7 @@ export function actionUses(model: MetaModel): Map<number, Use[]> {
     for (const op of ['read', 'create', 'update', 'delete', 'export'] as const) add(e.access[op], { kind: 'entity', entity: e, op });
     for (const id of e.access.readAlso ?? []) add(id, { kind: 'entity', entity: e, op: 'readAlso' });
     for (const [name, a] of Object.entries(e.workflow?.actions ?? {})) add(a.action, { kind: 'workflow', entity: e, action: name });
+    for (const [name, r] of Object.entries(e.rows ?? {})) add(r.action, { kind: 'rows', entity: e, rows: name });
   }
   for (const s of model.menu) for (const c of s.children) add(c.action, { kind: 'route', route: routePath(s.route, c.route), entity: c.entity });
   for (const r of model.reports.values()) add(r.access, { kind: 'report', report: r.name });
@@ -274,7 +293,7 @@ export function administratorOnlyActions(model: MetaModel): Set<number> {
   const out = new Set<number>();
   for (const [id, uses] of actionUses(model)) {
     for (const u of uses) {
-      if (u.kind === 'entity' || u.kind === 'workflow') {
+      if (u.kind === 'entity' || u.kind === 'workflow' || u.kind === 'rows') {
         const shared = u.kind === 'entity' && SHARED_BOOKS_IN_ADMIN_MODULES.includes(u.entity.name) && (u.op === 'read' || u.op === 'export');
         if (isAdminModule(u.entity) && !shared) out.add(id);
       } else if (u.kind === 'route') {
@@ -299,6 +318,10 @@ function grantActions(g: Grant, model: MetaModel): number[] {
       : g.entities.map((n) => model.entities.get(n)).filter((e): e is EntityMeta => !!e);
     return entities.flatMap((e) => g.ops.flatMap((op) => opIds(e, op)));
   }
+  if ('rows' in g) {
+    const sets = model.entities.get(g.entity)?.rows ?? {};
+    return g.rows.map((n) => sets[n]?.action).filter((id): id is number => id !== undefined);
+  }
   if ('workflow' in g) {
     const actions = model.entities.get(g.entity)?.workflow?.actions ?? {};
     return g.workflow.map((n) => actions[n]?.action).filter((id): id is number => id !== undefined);
@@ -313,7 +336,7 @@ function grantActions(g: Grant, model: MetaModel): number[] {
 
 /** The entities a role's grants give some operation of. */
 function grantedEntities(role: SystemRole, model: MetaModel): EntityMeta[] {
-  const ids = new Set(role.grants.flatMap((g) => ('ops' in g || 'workflow' in g ? grantActions(g, model) : [])));
+  const ids = new Set(role.grants.flatMap((g) => ('ops' in g || 'workflow' in g || 'rows' in g ? grantActions(g, model) : [])));
   return [...model.entities.values()].filter((e) => (['read', 'create', 'update', 'delete', 'export', 'readAlso'] as const).some((op) => opIds(e, op).some((id) => ids.has(id)))
     || Object.values(e.workflow?.actions ?? {}).some((a) => ids.has(a.action)));
 }
@@ -356,6 +379,10 @@ export function unknownGrantNames(model: MetaModel): string[] {
   for (const role of SYSTEM_ROLES) {
     for (const g of role.grants) {
       if ('ops' in g && Array.isArray(g.entities)) for (const n of g.entities) { if (!model.entities.has(n)) out.push(`${role.code}: entity ${n}`); }
+      if ('rows' in g) {
+        const sets = model.entities.get(g.entity)?.rows;
+        for (const n of g.rows) if (!sets?.[n]) out.push(`${role.code}: row set ${g.entity} ${n}`);
+      }
       if ('workflow' in g) {
         const actions = model.entities.get(g.entity)?.workflow?.actions;
         if (!actions) out.push(`${role.code}: workflow of ${g.entity}`);

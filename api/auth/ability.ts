@@ -48,6 +48,17 @@ export function scopeConditions(e: EntityMeta, p: Principal): Record<string, num
   return out;
 }
 
+/**
+ * The row sets of an entity (`rows`) a principal holds, as column conditions ("$user" → their id):
+ * they see the rows of any of them. Null when they hold none, or the entity declares none: every
+ * row of their scope, as for any entity.
+ */
+export function rowSetConditions(e: EntityMeta, p: Principal): Record<string, unknown>[] | null {
+  const held = Object.values(e.rows ?? {}).filter((r) => p.actions.has(r.action));
+  if (!held.length) return null;
+  return held.map((r) => Object.fromEntries(Object.entries(r.where).map(([k, v]) => [k, v === '$user' ? p.id : v])));
+}
+
 export type EntityAbility = MongoAbility<[Operation | string, string]>;
 
 /**
@@ -56,15 +67,15 @@ export type EntityAbility = MongoAbility<[Operation | string, string]>;
  */
 export function entityAbility(e: EntityMeta, p: Principal): EntityAbility {
   const rules: RawRuleOf<EntityAbility>[] = [];
-  const conditions = scopeConditions(e, p);
-  const scoped = Object.keys(conditions).length > 0;
-  for (const op of OPERATIONS) {
-    if (allows(e, op, p)) rules.push(scoped ? { action: op, subject: e.name, conditions } : { action: op, subject: e.name });
-  }
+  const scope = scopeConditions(e, p);
+  // the scope, narrowed to each row set the principal holds (several: any of them)
+  const sets = (rowSetConditions(e, p) ?? [{}]).map((w) => ({ ...w, ...scope }));
+  const add = (action: string) => {
+    for (const conditions of sets) rules.push(Object.keys(conditions).length ? { action, subject: e.name, conditions } : { action, subject: e.name });
+  };
+  for (const op of OPERATIONS) if (allows(e, op, p)) add(op);
   if (e.workflow) {
-    for (const [name, a] of Object.entries(e.workflow.actions)) {
-      if (p.actions.has(a.action)) rules.push(scoped ? { action: `wf:${name}`, subject: e.name, conditions } : { action: `wf:${name}`, subject: e.name });
-    }
+    for (const [name, a] of Object.entries(e.workflow.actions)) if (p.actions.has(a.action)) add(`wf:${name}`);
   }
   return createMongoAbility(rules);
 }

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { EntityMeta, FieldMeta, Lang, MetaModel } from '../meta/types.ts';
 import type { Principal, EntityAbility, Operation } from '../auth/ability.ts';
-import { actorOf, applyAbility, canOnRow, entityAbility } from '../auth/ability.ts';
+import { actorOf, applyAbility, canOnRow, entityAbility, rowSetConditions } from '../auth/ability.ts';
 import { ApiError, forbidden, notFound, validationError, type FieldError } from '../http/errors.ts';
 import { refTable, selectColumns, sortExpression, toColumnValue } from './sql.ts';
 import type { ListParams } from './list-params.ts';
@@ -228,6 +228,7 @@ export class Repository {
         // the caller's scope fills scope columns left empty
         if (data[col] == null) data[col] = v;
       }
+      for (const [col, v] of Object.entries(this.rowSetDefaults())) if (data[col] == null) data[col] = v;
       const bad = validatorOf(this.e, 'create', opts.fields)(data);
       if (bad) for (const [k, v] of Object.entries(bad)) errors[many ? `rows.${i + 1}.${k}` : k] = v;
       const row = this.pick(data, 'create', opts.fields);
@@ -375,6 +376,17 @@ export class Repository {
       if (col && p[`${kind}_id`] != null) out[col] = p[`${kind}_id`]!;
     }
     return out;
+  }
+
+  /**
+   * Values a new row takes from the caller's row set when it leaves them empty: an inspector's
+   * offence is their own. Only when the caller holds row sets and none of them is every row.
+   */
+  private rowSetDefaults(): Record<string, unknown> {
+    if (this.ctx.trusted) return {};
+    const sets = rowSetConditions(this.e, this.ctx.principal);
+    if (!sets?.length || sets.some((w) => !Object.keys(w).length)) return {};
+    return sets[0];
   }
 
   /** The writable fields of a payload (a route's declared ones too); a workflow's state is moved by its actions only. */

@@ -66,9 +66,10 @@ export class Workflow {
     const a = this.action(name);
     const { comment, params } = this.params(a, input);
     return this.repo.transaction(async (trx) => {
-      await this.repo.checkReferences(trx, [params], a.params ?? {}, false);
+      // a row out of the caller's scope is not found, whatever the parameters name
       const row = await this.repo.scoped(`wf:${name}`, trx).where('t.id', id).forUpdate().first('t.id', 't.version');
       if (!row) throw notFound();
+      await this.repo.checkReferences(trx, [params], a.params ?? {}, false);
       if (input.version !== undefined && input.version !== null && Number(input.version) !== row.version) throw new ApiError('stale', 'errors.stale', { version: row.version });
       const before = (await this.repo.snapshots(trx, [id])).get(id)!;
       await this.move(trx, before, name, a, params, comment);

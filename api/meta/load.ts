@@ -222,6 +222,13 @@ function checkSemantics(model: MetaModel, problems: MetaProblem[], menuFile: str
       problems.push({ file, pointer: '/access', message: 'an entity without tracking columns is read and deleted only' });
     }
     for (const id of e.access.readAlso ?? []) addAction(model, id, { caption: 'operations.read', module: e.module, kind: 'read', entityCaption: e.caption });
+    if (e.list.empty) caption(e.list.empty, file, '/list/empty');
+    for (const [name, f] of Object.entries(e.fields)) if (f.empty) caption(f.empty, file, `/fields/${name}/empty`);
+    for (const [name, r] of Object.entries(e.rows ?? {})) {
+      for (const col of Object.keys(r.where)) if (!(col in e.fields) && col !== 'id') problems.push({ file, pointer: `/rows/${name}/where/${col}`, message: `"${col}" is not a field of ${e.name}` });
+      caption(r.label ?? `rows.${name}`, file, `/rows/${name}`);
+      addAction(model, r.action, { caption: r.label ?? `rows.${name}`, module: e.module, kind: 'rows', entityCaption: e.caption });
+    }
     for (const op of ['read', 'create', 'update', 'delete', 'export'] as const) {
       const id = e.access[op];
       if (id !== undefined) addAction(model, id, { caption: `operations.${op}`, module: e.module, kind: op, entityCaption: e.caption });

@@ -35,13 +35,9 @@ export type FieldType =
 /** Named formats with their pattern and message key (see api/meta/formats.ts). */
 export type FormatName = 'inn' | 'pinfl' | 'mfo' | 'account' | 'phone' | 'passport' | 'email' | 'digits5' | 'soato' | 'inn_or_pinfl';
 
-/** Spec §8's empty states: the back-office's `admin.empty.<value>`. */
-export type EmptyState = 'no_data' | 'no_files' | 'no_flows' | 'no_payments' | 'no_articles' | 'no_offender' | 'no_witnesses' | 'no_norms' | 'no_incentive' | 'no_photo' | 'no_actions';
 
 export interface FieldMeta {
   type: FieldType;
-  /** children rows: what an empty table says (default "no rows") */
-  empty?: EmptyState;
   /** a file (file, files, image) the document expects: saving the form without one asks whether to continue */
   expected?: boolean;
   /** caption key; default `fields.<name>` */
@@ -92,6 +88,8 @@ export interface FieldMeta {
    * nobody grants, takes away or takes over rights they do not hold themselves.
    */
   privilege?: 'roles' | 'actions';
+  /** children: caption of what the page says when there is no child row (spec §8: no offender, no witnesses) */
+  empty?: string;
   /** children kept by another key than `parent_id` (a table of the engine's, without id and ordering) */
   parentKey?: string;
   /** children: the child field their rows are ordered by (instead of `ordering`) */
@@ -111,8 +109,6 @@ export interface FilterMeta {
 }
 
 export interface ListMeta {
-  /** what the list says when it has no rows (default "no data") */
-  empty?: EmptyState;
   columns: string[];
   sort: [string, 'asc' | 'desc'];
   perPage?: number;
@@ -124,6 +120,8 @@ export interface ListMeta {
    * `filter_[a-z_]+`, one list each
    */
   cookie?: string;
+  /** caption of what the list says when it has no row (spec §8: no payments…); default admin.empty.no_data */
+  empty?: string;
 }
 
 export interface AccessMeta {
@@ -141,6 +139,19 @@ export interface ScopeMeta {
   subject?: string;
   branch?: string;
   region?: string;
+}
+
+/**
+ * A set of rows within the scope that callers holding its action are narrowed to (an inspector's
+ * own offences, the police's offences sent to the ministry): the column values of `where`, "$user"
+ * being the caller's user id. A caller holding several sees any of them; one holding none is not
+ * narrowed (every row of their scope).
+ */
+export interface RowSetMeta {
+  action: number;
+  /** caption of the action in the catalogue; default `rows.<name>` */
+  label?: string;
+  where: Record<string, string | number | boolean>;
 }
 
 export interface WorkflowActionMeta {
@@ -199,6 +210,8 @@ export interface EntityMeta {
   icon?: string;
   access: AccessMeta;
   scope?: ScopeMeta;
+  /** sets of rows that narrow what callers holding their actions see (the union of those they hold); holding none: every row of the scope */
+  rows?: Record<string, RowSetMeta>;
   fields: Record<string, FieldMeta>;
   list: ListMeta;
   form?: { sections?: { label?: string; fields: string[] }[] };

@@ -6,6 +6,7 @@ import { accessModule } from './access/index.ts';
 import { fundModule } from './fund/index.ts';
 import { registryModule } from './registry/index.ts';
 import { publicSiteModule } from './public-site/index.ts';
+import { offencesModule } from './offences/index.ts';
 
 /**
  * Every module of the system. A module is a folder `api/modules/<module>/` of one shape: `index.ts`
@@ -13,7 +14,7 @@ import { publicSiteModule } from './public-site/index.ts';
  * `metadata/modules/<module>.json`. Hooks and handlers are found by name; a name the metadata uses
  * that no module defines stops start-up (checkModules).
  */
-export const MODULES: ModuleDef[] = [systemModule, accessModule, fundModule, registryModule, publicSiteModule];
+export const MODULES: ModuleDef[] = [systemModule, accessModule, fundModule, registryModule, publicSiteModule, offencesModule];
 
 function collect<T>(kind: 'hooks' | 'handlers'): Record<string, T> {
   const out: Record<string, T> = {};

@@ -13,11 +13,20 @@ const digits = (n: number) => {
 
 /** Values that an entity's cross-field constraints need (the generator cannot read SQL checks). */
 export const CONSTRAINT_VALUES: Record<string, Record<string, unknown>> = {
-  'income-types': { budget_percent: '26', fund_percent: '74', organisation_percent: '0' },
+  // a fine income type: offence payments take only those (its split is the fines' 26 / 74)
+  'income-types': { budget_percent: '26', fund_percent: '74', organisation_percent: '0', group: 'fine' },
   fine: { min_multiple: '1', max_multiple: '5' },
   'subject-report-yearly': { period: 'month', month: 3 },
   // within the sample fine article's interval (1 – 5)
   'subject-protocols': { fine_multiple: '2' },
+  // the same article; a person offender (an organisation needs a subject's INN)
+  offences: { fine_multiple: '2', offenders: [{ offender_kind: 'person', full_name: 'Aliyev Vali' }] },
+};
+
+/** Which row a reference of a sample takes when not any will do (`entity.field`: column values of the referred row). */
+export const REFERENCE_WHERE: Record<string, Record<string, unknown>> = {
+  // offence payments take fine income codes only
+  'offences-payment.income_type_id': { group: 'fine' },
 };
 
 /** A valid value for a field, derived from its metadata only. */
@@ -65,11 +74,11 @@ export function sampleValue(name: string, f: FieldMeta, refIds: Record<string, n
 /** A valid create payload, creating referenced rows where the target table is empty. */
 export async function samplePayload(knex: Knex, model: MetaModel, e: EntityMeta, depth = 0): Promise<Record<string, unknown>> {
   const refIds: Record<string, number> = {};
-  for (const [, f] of writableFields(e)) {
+  for (const [name, f] of writableFields(e)) {
     if (f.type !== 'ref' || refIds[f.ref!] !== undefined) continue;
     const target = model.entities.get(f.ref!);
     if (!target) continue;
-    let row = await knex(target.table).first('id');
+    let row = await knex(target.table).where(REFERENCE_WHERE[`${e.name}.${name}`] ?? {}).first('id');
     if (!row && depth < 4) {
       const payload = await samplePayload(knex, model, target, depth + 1);
       const columns = Object.entries(payload).filter(([k]) => target.fields[k] && target.fields[k].type !== 'children' && !target.fields[k].through);

@@ -92,7 +92,7 @@ function EmptyList({ entity, createResource, defaults, embedded }: { entity: Ent
     <Card sx={{ mt: embedded ? 0 : 2, width: '100%' }} variant={embedded ? 'outlined' : 'elevation'} data-testid="list-empty">
       <CardContent sx={{ textAlign: 'center', py: embedded ? 3 : 6 }}>
         <InboxIcon sx={{ fontSize: embedded ? 40 : 64, color: 'text.disabled' }} />
-        <Typography variant="h6" color="text.secondary" gutterBottom>{translate(`admin.empty.${entity.list.empty ?? 'no_data'}`)}</Typography>
+        <Typography variant="h6" color="text.secondary" gutterBottom>{translate(entity.list.empty ?? 'admin.empty.no_data')}</Typography>
         {entity.can.create && (
           <CreateButton variant="contained" resource={createResource} state={Object.keys(defaults).length ? { record: defaults } : undefined} />
         )}

@@ -189,7 +189,7 @@ function RefChips({ entity }: { entity?: EntityMeta }) {
 function ChildrenTable({ field, rows }: { field: FieldMeta; rows: RaRecord[] }) {
   const translate = useTranslate();
   const cols = (field.fields ?? []).filter((f) => !f.hidden);
-  if (!rows.length) return <Typography variant="body2" color="text.secondary" data-testid={`children-empty-${field.name}`}>{translate(field.empty ? `admin.empty.${field.empty}` : 'admin.children.empty')}</Typography>;
+  if (!rows.length) return <Typography variant="body2" color="text.secondary" data-testid={`children-empty-${field.name}`}>{translate(field.empty ?? 'admin.children.empty')}</Typography>;
   return (
     <Box sx={{ overflowX: 'auto' }}>
       <Table size="small">

@@ -181,7 +181,8 @@ export function MetaInput({ field, mode }: { field: FieldMeta; mode: 'create' | 
     case 'children':
       return (
         <ArrayInput source={field.name} label={field.label}>
-          <SimpleFormIterator inline>
+          {/* a child row of many fields wraps onto several lines rather than squeezing each input to a letter */}
+          <SimpleFormIterator inline sx={{ '& .RaSimpleFormIterator-form': { flexWrap: 'wrap', columnGap: 2, rowGap: 0.5 }, '& .RaSimpleFormIterator-form > *': { minWidth: 200, flex: '1 1 200px' } }}>
             {(field.fields ?? []).filter((c) => !c.hidden && !isDerived(c)).map((c) => <MetaInput key={c.name} source={c.name} defaultValue={c.default} field={c} mode={mode} />)}
           </SimpleFormIterator>
         </ArrayInput>

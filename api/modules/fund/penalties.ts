@@ -1,7 +1,6 @@
 import type { Hook } from '../types.ts';
-import { ApiError, validationError } from '../../http/errors.ts';
 import { calculatePenya } from '../../domain/penya.ts';
-import { checkFineMultiple, fineOn } from '../../domain/fines.ts';
+import { fineOfRow } from './fine-rule.ts';
 import { formatTiyin, parseTiyin } from '../../domain/money.ts';
 
 /**
@@ -20,19 +19,7 @@ export const PENALTY_HOOKS: Record<string, Hook> = {
     const paid = payments.reduce((s: bigint, x: { amount: string }) => s + parseTiyin(x.amount), 0n);
     return { overdue_days: result.days, paid: formatTiyin(paid), amount: formatTiyin(result.amount) };
   },
-  'protocols.fine': async ({ trx, row: p }) => {
-    if (!p.fine_multiple) return { fine_amount: null };
-    if (p.fine_id) {
-      const article = await trx('fine').where({ id: p.fine_id }).first('min_multiple', 'max_multiple');
-      const warning = checkFineMultiple(String(p.fine_multiple), article);
-      if (warning) throw validationError({ fine_multiple: { key: warning.key, args: warning.args } });
-    }
-    try {
-      const fine = fineOn(String(p.fine_multiple), await trx('min_oklads').select('start_date', 'amount'), p.protocol_date as string);
-      return { fine_amount: formatTiyin(fine.amount) };
-    } catch (err) {
-      if (err instanceof RangeError) throw new ApiError('validation', 'errors.base_value_missing', {}, { protocol_date: { key: 'errors.base_value_missing' } });
-      throw err;
-    }
-  },
+  'protocols.fine': async ({ trx, row: p }) => ({
+    fine_amount: await fineOfRow(trx, { fineId: p.fine_id, multiple: p.fine_multiple, date: p.protocol_date, dateField: 'protocol_date' }),
+  }),
 };

@@ -1,0 +1,38 @@
+import type { Knex } from 'knex';
+import { ApiError, validationError } from '../../http/errors.ts';
+import { checkFineMultiple, fineOn } from '../../domain/fines.ts';
+import { formatTiyin } from '../../domain/money.ts';
+
+/** What a row's fine is computed from: its article (the `fine` book), the chosen multiple and the date it is reckoned on. */
+export interface FineInput {
+  fineId: unknown;
+  multiple: unknown;
+  date: unknown;
+  /** the row's date field, named in the error when no base value is in force on it */
+  dateField: string;
+  /** the row's multiple field, named in the interval warning */
+  multipleField?: string;
+}
+
+/**
+ * The one fine rule of protocols and offences (spec §5, §9): the multiple must lie in the chosen
+ * article's (part's, item's) interval — outside it the form is answered with the interval beside the
+ * multiple (`validation.interval`, {min, max}) — and the fine is that multiple of the base value in
+ * force on the row's date (api/domain/fines.ts). Null when no multiple is chosen.
+ */
+export async function fineOfRow(trx: Knex | Knex.Transaction, o: FineInput): Promise<string | null> {
+  if (o.multiple === null || o.multiple === undefined || o.multiple === '') return null;
+  const multipleField = o.multipleField ?? 'fine_multiple';
+  if (o.fineId) {
+    const article = await trx('fine').where({ id: o.fineId }).first('min_multiple', 'max_multiple');
+    const warning = article ? checkFineMultiple(String(o.multiple), article) : null;
+    if (warning) throw validationError({ [multipleField]: { key: warning.key, args: warning.args } });
+  }
+  try {
+    const fine = fineOn(String(o.multiple), await trx('min_oklads').select('start_date', 'amount'), o.date as string);
+    return formatTiyin(fine.amount);
+  } catch (err) {
+    if (err instanceof RangeError) throw new ApiError('validation', 'errors.base_value_missing', {}, { [o.dateField]: { key: 'errors.base_value_missing' } });
+    throw err;
+  }
+}

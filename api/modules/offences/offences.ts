@@ -1,0 +1,45 @@
+import type { Hook } from '../types.ts';
+import { validationError, type FieldError } from '../../http/errors.ts';
+import { fineOfRow } from '../fund/fine-rule.ts';
+import { formatTiyin, parseTiyin } from '../../domain/money.ts';
+import { offencePaymentStatus } from '../../domain/offence-payments.ts';
+import type { Knex } from 'knex';
+
+/** What an offence's confirmed payments add up to, and the state that gives against its fine. */
+export async function offencePaid(trx: Knex | Knex.Transaction, offenceId: unknown, fineAmount: unknown): Promise<{ paid_amount: string; payment_status: string }> {
+  const { s } = (await trx('offence_payments').where({ offence_id: offenceId, status: 'confirmed' }).sum('amount as s').first()) ?? {};
+  const paid = parseTiyin(String(s ?? '0'));
+  const fine = fineAmount === null || fineAmount === undefined ? null : parseTiyin(String(fineAmount));
+  return { paid_amount: formatTiyin(paid), payment_status: offencePaymentStatus(fine, paid) };
+}
+
+type Offender = { id: number; offender_kind: string; full_name: string | null; inn: string | null; subject_id: number | null };
+
+/**
+ * Every write of an offence: its fine by the one rule protocols use (the article's interval, the
+ * base value on the offence date), its offenders checked — a person by name, an organisation by its
+ * INN, found through the subjects' INN search and linked with its name — and what its confirmed
+ * payments say (paid, partly paid, unpaid).
+ */
+export const OFFENCE_HOOKS: Record<string, Hook> = {
+  'offences.afterWrite': async ({ trx, row, model }) => {
+    const fine_amount = await fineOfRow(trx, { fineId: row.fine_id, multiple: row.fine_multiple, date: row.offence_date, dateField: 'offence_date' });
+    const errors: Record<string, FieldError> = {};
+    const offenders = (row.offenders as Offender[] | undefined) ?? [];
+    const subjects = model.entities.get('subject')!.table;
+    const patched: Record<string, unknown>[] = [];
+    for (const [i, o] of offenders.entries()) {
+      if (o.offender_kind === 'organisation') {
+        if (!o.inn) { errors[`offenders.${i}.inn`] = { key: 'validation.required' }; continue; }
+        const subject = await trx(subjects).where({ inn: o.inn }).first('id', 'name');
+        if (!subject) { errors[`offenders.${i}.inn`] = { key: 'errors.offender_inn_not_found' }; continue; }
+        patched.push({ id: o.id, subject_id: subject.id, full_name: o.full_name || subject.name });
+      } else {
+        if (!o.full_name) errors[`offenders.${i}.full_name`] = { key: 'validation.required' };
+        patched.push({ id: o.id, subject_id: null });
+      }
+    }
+    if (Object.keys(errors).length) throw validationError(errors);
+    return { fine_amount, ...(patched.length ? { offenders: patched } : {}), ...(await offencePaid(trx, row.id, fine_amount)) };
+  },
+};

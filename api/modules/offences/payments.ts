@@ -1,0 +1,50 @@
+import type { Hook, HookContext } from '../types.ts';
+import { ApiError, validationError } from '../../http/errors.ts';
+import { formatTiyin, parseTiyin } from '../../domain/money.ts';
+import { splitIncome } from '../../domain/income-split.ts';
+import { decreeNumberIn } from '../../domain/offence-payments.ts';
+import { offencePaid } from './offences.ts';
+
+/** The offence a payment counts for is told what its confirmed payments now add up to (through the engine: audited). */
+async function refreshOffence(ctx: HookContext, offenceId: unknown): Promise<void> {
+  if (!offenceId) return;
+  const offence = await ctx.trx('offences').where({ id: offenceId }).first('id', 'fine_amount');
+  if (!offence) return;
+  const state = await offencePaid(ctx.trx, offence.id, offence.fine_amount);
+  await ctx.repo('offences').update(offence.id, state, undefined, { fields: ['paid_amount', 'payment_status'], anyVersion: true, action: 'payments' });
+}
+
+/**
+ * Fine payments: only fine income codes; attached to an offence by the decree number (the row's own,
+ * or the one its purpose names) or by hand; confirming splits the payment by its income type
+ * (26 % budget / 74 % fund for fines, exact to the tiyin) and marks the offence paid or partly paid;
+ * cancelling the confirmation undoes both.
+ */
+export const OFFENCE_PAYMENT_HOOKS: Record<string, Hook> = {
+  'offencePayments.check': async ({ trx, row }) => {
+    const income = await trx('income_types').where({ id: row.income_type_id }).first('group');
+    if (income?.group !== 'fine') throw validationError({ income_type_id: { key: 'errors.not_fine_income' } });
+  },
+  'offencePayments.attachByDecree': async ({ trx, row, principal }) => {
+    const number = (row.decree_number as string | null) || decreeNumberIn(row.purpose as string | null);
+    if (!number) throw new ApiError('validation', 'errors.no_decree_number', {}, { decree_number: { key: 'errors.no_decree_number' } });
+    const q = trx('offences').where({ decree_number: number }).whereNot({ status: 'draft' });
+    if (principal.region_id != null) q.where({ region_id: principal.region_id });
+    const offences = await q.orderBy('id').limit(2).select('id', 'region_id');
+    if (offences.length !== 1) throw new ApiError('validation', 'errors.decree_not_found', { number }, { decree_number: { key: 'errors.decree_not_found', args: { number } } });
+    return { offence_id: offences[0].id, region_id: offences[0].region_id, decree_number: number };
+  },
+  'offencePayments.confirm': async (ctx) => {
+    const { trx, row } = ctx;
+    if (!row.offence_id) throw validationError({ offence_id: { key: 'validation.required' } });
+    const income = await trx('income_types').where({ id: row.income_type_id }).first('group', 'budget_percent', 'fund_percent', 'organisation_percent');
+    if (income?.group !== 'fine') throw validationError({ income_type_id: { key: 'errors.not_fine_income' } });
+    const parts = splitIncome(parseTiyin(String(row.amount)), income);
+    await refreshOffence(ctx, row.offence_id);
+    return { budget_amount: formatTiyin(parts.budget), fund_amount: formatTiyin(parts.fund) };
+  },
+  'offencePayments.unconfirm': async (ctx) => {
+    await refreshOffence(ctx, ctx.row.offence_id);
+    return { budget_amount: null, fund_amount: null };
+  },
+};
