@@ -10,7 +10,7 @@ const ENTITIES = ['control-zones-folders', 'control-zone-fields', 'control-zone'
 export async function up(knex: Knex, h: MigrationHelpers): Promise<void> {
   await h.createEntityTables(ENTITIES);
   // a field's code names its value in a zone's form: one per folder
-  await knex.raw('CREATE UNIQUE INDEX IF NOT EXISTS control_zone_fields_folder_code_uq ON control_zone_fields (folder_id, code)');
+  await knex.raw('CREATE UNIQUE INDEX IF NOT EXISTS control_zone_fields_code_unique ON control_zone_fields (folder_id, code)');
 }
 
 export async function down(_knex: Knex, h: MigrationHelpers): Promise<void> {

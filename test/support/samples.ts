@@ -18,6 +18,8 @@ export const CONSTRAINT_VALUES: Record<string, Record<string, unknown>> = {
   'subject-report-yearly': { period: 'month', month: 3 },
   // within the sample fine article's interval (1 – 5)
   'subject-protocols': { fine_multiple: '2' },
+  // bounds only for numbers, a length only for strings, options only for choices
+  'control-zone-fields': { field_kind: 'string', min: null, max: null, max_length: 10, required: false },
 };
 
 /** A valid value for a field, derived from its metadata only. */
