@@ -10,6 +10,7 @@ import { i18n, wireLangOf } from '../i18n';
 import { FilesField } from './files';
 import { entityOfEntry, jsonSummary } from './audit';
 import { JsonTable } from './JsonTable';
+import { FormValuesView } from './FormValuesView';
 import { formatDate, formatDateTime, formatDecimal, formatNumber, formatPassport, formatPhone, text3, truncate, type Lang } from './format';
 
 /** A polygon's small map, in the OpenLayers chunk of the polygon input: loaded when a page shows one. */
@@ -150,8 +151,9 @@ export function MetaField({ field, inList }: MetaFieldProps) {
     case 'password':
       return null;
     case 'json': {
-      // a list cell says the keys and values in a line; a page, a table of them
+      // a list cell says the keys and values in a line; a page, a table of them (a form's, captioned by its schema)
       if (empty) return null;
+      if (field.form && !inList) return <FormValuesView field={field} />;
       if (!inList) return <JsonTable fields={[field]} />;
       const summary = jsonSummary(model, entityOfEntry(model, record.entity), v, lang, translate, (k) => i18n.exists(k));
       return <Clipped text={summary} inList />;
