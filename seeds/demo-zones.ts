@@ -123,7 +123,7 @@ export async function seedZonesDemo(knex: Knex, log: (s: string) => void = () =>
         const [permit] = await trx('given_permits').insert({
           type_id: types.length ? types[(ri + p) % types.length] : null, number: `RN-${r.soato}-${String(p + 1).padStart(3, '0')}`, issued_on: issued,
           holder_kind: subject ? 'subject' : 'person', subject_id: subject?.id ?? null,
-          person_name: subject ? null : `${rnd.pick(['Karimov', 'Yusupov', 'Rahimova', 'Saidov', 'Nazarova'])} ${rnd.pick(['Anvar', 'Dilnoza', 'Jasur', 'Malika', 'Rustam'])}`,
+          person_name: subject ? null : rnd.pick(['Karimov Anvar', 'Yusupova Dilnoza', 'Saidov Jasur', 'Rahimova Malika', 'Nazarov Rustam', 'Ergasheva Gulnora']),
           region_id: r.id, object: rnd.pick(['Suv olish inshooti', 'Ishlab chiqarish sexi', 'Qurilish maydoni', 'Ov xoʻjaligi', 'Baliqchilik hovuzi']),
           valid_from: issued, valid_to: validTo, status: 'active', ...by,
         }).returning('id');
