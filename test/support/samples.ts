@@ -61,6 +61,8 @@ export function sampleValue(name: string, f: FieldMeta, refIds: Record<string, n
     case 'polygon': return [[69.2, 41.3], [69.21, 41.3], [69.21, 41.31]];
     case 'children': return [];
     case 'password': return 'secret-123';
+    // a form's values: an empty form (its schema's required fields are the sample's own to meet)
+    case 'json': return f.form ? {} : undefined;
   }
 }
 
