@@ -100,3 +100,28 @@ describe('greening demo data', () => {
     }
   });
 });
+
+describe('control-zone and given-permit demo data', () => {
+  it('has zones with outlines in every region, each filled form meeting its zone\'s schema', async () => {
+    const { zoneValuesForm } = await import('../api/modules/zones/forms.ts');
+    const { compileSchema } = await import('../api/engine/payload-schema.ts');
+    const regions = Number((await db.knex('regions').where({ is_active: true }).count({ n: '*' }))[0].n);
+    const zoned = await db.knex('control_zones').whereNotNull('outline').countDistinct({ n: 'region_id' });
+    expect(Number(zoned[0].n)).toBe(regions);
+    const fillings = await db.knex('control_zone_field_values').select('zone_id', 'values');
+    expect(fillings.length).toBeGreaterThan(regions);
+    for (const f of fillings) {
+      const form = (await zoneValuesForm(db.knex, Number(f.zone_id), 'uz'))!;
+      const validate = compileSchema(form.schema);
+      expect(validate(f.values), JSON.stringify([f.values, validate.errors])).toBe(true);
+    }
+  });
+
+  it('has permits active, extended and terminated, each move with its flow row', async () => {
+    expect((await db.knex('given_permits').distinct('status').pluck('status')).sort()).toEqual(['active', 'terminated']);
+    const moved = await db.knex('given_permits').where('version', '>', 1).count({ n: '*' });
+    const flows = await db.knex('flows').where({ entity: 'given-permits' }).count({ n: '*' });
+    expect(Number(flows[0].n)).toBe(Number(moved[0].n));
+    expect(Number(flows[0].n)).toBeGreaterThan(0);
+  });
+});

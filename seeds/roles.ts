@@ -83,8 +83,12 @@ export const SYSTEM_ROLES: SystemRole[] = [
       { entity: 'offences', rows: ['own'] },
       { entity: 'offences', workflow: ['send-for-review'] },
       { routes: [CALCULATOR] },
+      { entities: ['control-zone'], ops: READ },
+      { entities: ['control-zone-field-values', 'given-permits'], ops: WORK },
+      { entity: 'given-permits', workflow: ['extend-validity', 'terminate-validity'] },
     ],
     notes: [
+      'Control zones: the zones (and the folders and fields that shape their forms, reference books) are the administrator\'s; the inspector reads the zones of their region and fills their values in the form generated from the fields (docs/control-zones.md). Given permits of the region are the inspector\'s to issue, extend and terminate.',
       'Reviewing a report is the whole review workflow short of the confirming staff\'s `confirm` and `return-to-inspector`: take, recalculate, accept (also by area), reject, mark invalid and cancel the mark, return to new, and escalate (headquarters, police, review).',
       'Reads the subjects, their payments and penya: what a reviewer checks a report against. Reads plantings, tree-cutting permits and old trees: what planting inspections and illegal felling point at.',
       'Ecological expertise requests (the spec does not say whose) are reviewed by the inspector, who works with the enterprises; the ecology staff work with trees.',
@@ -244,6 +248,7 @@ export const SYSTEM_ROLES: SystemRole[] = [
       { entity: REPORTS, workflow: ['send', 'recalculate'] },
       { entities: ['expertise-requests-data'], ops: ['read', 'create', 'export'] },
       { routes: [CALCULATOR] },
+      { entities: ['given-permits'], ops: READ },
     ],
     notes: [
       'Limited by `users.subject_id`: its own rows only, and its reports are always its own (another subject\'s id is refused).',

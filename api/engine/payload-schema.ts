@@ -153,8 +153,9 @@ export function fieldSchema(f: FieldMeta): Record<string, unknown> {
       }
       return { type: 'array', maxItems: 5000, items: { type: 'object', properties: props, required } };
     }
-    // written by the engine only (read-only by the loader's rule)
-    case 'json': return {};
+    // a form's values: an object here, checked field by field against the form's own schema (engine/forms.ts);
+    // otherwise written by the engine only (read-only by the loader's rule)
+    case 'json': return f.form ? nullable({ type: 'object', maxProperties: 500 }) : {};
   }
 }
 

@@ -14,6 +14,7 @@ import { childFields, loadChildren, patchChildren, replaceChildren, writeJoin } 
 import { auditDiff, rowHistory, writeAudit, type AuditOp } from './audit.ts';
 import { referenceErrors } from './references.ts';
 import { assertPrivileges } from './privileges.ts';
+import { checkForms } from './forms.ts';
 import { HOOKS } from '../modules/index.ts';
 import { translate } from '../meta/captions.ts';
 import type { HookResult } from '../modules/types.ts';
@@ -240,6 +241,7 @@ export class Repository {
     return this.transaction(async (trx) => {
       await this.checkReferences(trx, prepared.map(({ row, data }) => ({ ...row, ...this.childValues(data) })), this.e.fields, many);
       await this.deriveFields(trx, prepared.map((p) => p.row));
+      await checkForms(trx, this.ctx.model, this.ctx.lang, this.e, prepared.map(({ row }) => ({ row, touched: new Set(Object.keys(row)) })));
       // a scope column the row leaves empty — one it copies from a reference too (a payment with no subject yet) — is the caller's
       for (const { row } of prepared) for (const [col, v] of Object.entries(scope)) if (col !== 'id' && row[col] == null) row[col] = v;
       for (const { row } of prepared) if (!this.can('create', row)) throw forbidden();
@@ -308,6 +310,7 @@ export class Repository {
     await this.checkReferences(trx, [{ ...changes, ...children }], this.e.fields, false);
     if (!this.ctx.trusted) await assertPrivileges(trx, this.e, this.ctx.principal, before, { ...before, ...changes });
     await this.deriveFields(trx, [changes]);
+    await checkForms(trx, this.ctx.model, this.ctx.lang, this.e, [{ row: { ...before, ...changes }, touched: new Set(Object.keys(changes)) }]);
     // a scope column a change empties (a payment's subject taken away, and the region copied from it) stays the caller's
     for (const [col, v] of Object.entries(this.scopeValues())) if (col !== 'id' && col in changes && changes[col] == null) changes[col] = v;
     await this.hashPasswords(changes);

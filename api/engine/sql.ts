@@ -103,7 +103,7 @@ export function toColumnValue(knex: Knex, f: FieldMeta, v: unknown): unknown {
       return knex.raw('point(?, ?)', [p.lng, p.lat]);
     }
     case 'polygon': return knex.raw('?::polygon', [polygonText(v)]);
-    case 'text3': return JSON.stringify(v);
+    case 'text3': case 'json': return JSON.stringify(v);
     case 'refs': case 'files': return knex.raw('?::bigint[]', [v as number[]] as unknown as Knex.RawBinding[]);
     default: return v;
   }

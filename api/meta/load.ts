@@ -426,7 +426,9 @@ function checkFields(
     if ((f.parentKey || f.orderBy) && f.type !== 'children') problems.push({ file: e.file, pointer, message: 'parentKey and orderBy are for child tables' });
     if (f.orderBy && !(f.orderBy in (f.fields ?? {}))) problems.push({ file: e.file, pointer: `${pointer}/orderBy`, message: `"${f.orderBy}" is not a field of the child table` });
     if (f.parentKey && !f.orderBy) problems.push({ file: e.file, pointer: `${pointer}/orderBy`, message: 'a child table without ordering needs orderBy' });
-    if (f.type === 'json' && !f.readOnly) problems.push({ file: e.file, pointer, message: 'a json field is written by the engine only: mark it readOnly' });
+    if (f.type === 'json' && !f.readOnly && !f.form) problems.push({ file: e.file, pointer, message: 'a json field is written by the engine only: mark it readOnly (or give it a form)' });
+    if (f.form && f.type !== 'json') problems.push({ file: e.file, pointer: `${pointer}/form`, message: 'only a json field holds a form' });
+    if (f.form && fields[f.form.by]?.type !== 'ref') problems.push({ file: e.file, pointer: `${pointer}/form/by`, message: `"${f.form.by}" is not a reference field` });
     if (f.from) {
       const [refField] = f.from.split('.');
       if (fields[refField]?.type !== 'ref') problems.push({ file: e.file, pointer: `${pointer}/from`, message: `"${refField}" is not a reference field` });

@@ -29,7 +29,10 @@ export type FieldType =
   | 'polygon'
   | 'password'
   | 'children'
-  /** a JSON value the engine writes (an audit row's before and after); never written by clients */
+  /**
+   * a JSON value: written by the engine only (an audit row's before and after), or — with `form` —
+   * a form's values whose fields are data, checked against the JSON Schema a module gives
+   */
   | 'json';
 
 /** Named formats with their pattern and message key (see api/meta/formats.ts). */
@@ -94,6 +97,12 @@ export interface FieldMeta {
   parentKey?: string;
   /** children: the child field their rows are ordered by (instead of `ordering`) */
   orderBy?: string;
+  /**
+   * json: the values of a form whose fields are data (a control zone's). `schema` names a module's
+   * form schema (`ModuleDef.forms`) built for the row's `by` reference (the zone); `route` is the
+   * module route under that reference's entity answering the same schema to the back-office
+   */
+  form?: { schema: string; by: string; route: string };
 }
 
 export type FilterOp = 'eq' | 'search' | 'range' | 'in' | 'bool';

@@ -1,4 +1,4 @@
-import type { Hook, ModuleDef, RouteHandler } from './types.ts';
+import type { FormSchemaProvider, Hook, ModuleDef, RouteHandler } from './types.ts';
 import type { MetaModel } from '../meta/types.ts';
 import type { MetaProblem } from '../meta/load.ts';
 import { systemModule } from './system/index.ts';
@@ -7,6 +7,7 @@ import { fundModule } from './fund/index.ts';
 import { registryModule } from './registry/index.ts';
 import { publicSiteModule } from './public-site/index.ts';
 import { offencesModule } from './offences/index.ts';
+import { zonesModule } from './zones/index.ts';
 
 /**
  * Every module of the system. A module is a folder `api/modules/<module>/` of one shape: `index.ts`
@@ -14,9 +15,9 @@ import { offencesModule } from './offences/index.ts';
  * `metadata/modules/<module>.json`. Hooks and handlers are found by name; a name the metadata uses
  * that no module defines stops start-up (checkModules).
  */
-export const MODULES: ModuleDef[] = [systemModule, accessModule, fundModule, registryModule, publicSiteModule, offencesModule];
+export const MODULES: ModuleDef[] = [systemModule, accessModule, fundModule, registryModule, publicSiteModule, offencesModule, zonesModule];
 
-function collect<T>(kind: 'hooks' | 'handlers'): Record<string, T> {
+function collect<T>(kind: 'hooks' | 'handlers' | 'forms'): Record<string, T> {
   const out: Record<string, T> = {};
   for (const m of MODULES) {
     for (const [name, fn] of Object.entries((m[kind] ?? {}) as Record<string, T>)) {
@@ -29,6 +30,7 @@ function collect<T>(kind: 'hooks' | 'handlers'): Record<string, T> {
 
 export const HOOKS: Record<string, Hook> = collect<Hook>('hooks');
 export const HANDLERS: Record<string, RouteHandler> = collect<RouteHandler>('handlers');
+export const FORMS: Record<string, FormSchemaProvider> = collect<FormSchemaProvider>('forms');
 
 /** Every hook and handler the metadata names exists in a module: else the file, the JSON pointer and the name. */
 export function checkModules(model: MetaModel): MetaProblem[] {
@@ -41,6 +43,7 @@ export function checkModules(model: MetaModel): MetaProblem[] {
     }
     for (const [name, f] of Object.entries(e.fields)) {
       if (f.computedBy && !HOOKS[f.computedBy]) problems.push({ file: e.file, pointer: `/fields/${name}/computedBy`, message: `no module defines the hook "${f.computedBy}"` });
+      if (f.form && !FORMS[f.form.schema]) problems.push({ file: e.file, pointer: `/fields/${name}/form/schema`, message: `no module defines the form schema "${f.form.schema}"` });
     }
   }
   const index = new Map<string, number>();

@@ -78,4 +78,21 @@ export interface ModuleDef {
   name: string;
   hooks?: Record<string, Hook>;
   handlers?: Record<string, RouteHandler>;
+  /** form schemas of `json` fields with a `form`: found by name from the field's `form.schema` */
+  forms?: Record<string, FormSchemaProvider>;
 }
+
+/**
+ * The JSON Schema a form's values must meet, for the row's `form.by` reference (a zone's fields),
+ * in the caller's language, with a caption per property so that an error names the field; and a
+ * way to turn ajv's errors into field errors keyed by the form's property names.
+ */
+export interface FormSchema {
+  schema: Record<string, unknown>;
+  uiSchema: Record<string, unknown>;
+  /** property name → its caption in the caller's language */
+  captions: Record<string, string>;
+  errors(ajvErrors: { keyword: string; instancePath: string; params: Record<string, unknown> }[]): { code: string; key: string; args: Record<string, unknown> }[];
+}
+
+export type FormSchemaProvider = (db: Knex | Knex.Transaction, byId: number, lang: Lang) => Promise<FormSchema | null>;

@@ -284,6 +284,11 @@ export class RouteFixtures {
     }
     const target = row ?? await this.row(e.name);
     const ids = [target?.id ?? 999_999_999];
+    // a row an earlier workflow route moved to a state its workflow does not let be edited or deleted (a terminated permit) is put back
+    if ((r.op === 'update' || r.op === 'delete') && target && e.workflow?.editable) {
+      const state = (await this.knex(e.table).where({ id: target.id }).first(e.workflow.field))?.[e.workflow.field];
+      if (state && !e.workflow.editable.includes(state)) await this.knex(e.table).where({ id: target.id }).update({ [e.workflow.field]: e.workflow.initial });
+    }
     if (r.op === 'update') return { json: target ? await this.fresh(e, target.id) : {} };
     if (r.op === 'delete') return { json: { ids } };
     if (r.op?.startsWith('wf:')) {

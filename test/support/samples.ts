@@ -21,6 +21,8 @@ export const CONSTRAINT_VALUES: Record<string, Record<string, unknown>> = {
   'subject-protocols': { fine_multiple: '2' },
   // the same article; a person offender (an organisation needs a subject's INN)
   offences: { fine_multiple: '2', offenders: [{ offender_kind: 'person', full_name: 'Aliyev Vali' }] },
+  // bounds only for numbers, a length only for strings, options only for choices
+  'control-zone-fields': { field_kind: 'string', min: null, max: null, max_length: 10, required: false },
 };
 
 /** Which row a reference of a sample takes when not any will do (`entity.field`: column values of the referred row). */
@@ -68,6 +70,8 @@ export function sampleValue(name: string, f: FieldMeta, refIds: Record<string, n
     case 'polygon': return [[69.2, 41.3], [69.21, 41.3], [69.21, 41.31]];
     case 'children': return [];
     case 'password': return 'secret-123';
+    // a form's values: an empty form (its schema's required fields are the sample's own to meet)
+    case 'json': return f.form ? {} : undefined;
   }
 }
 

@@ -360,7 +360,7 @@ function ShowActions({ entity }: { entity: EntityMeta }) {
 }
 
 /** Values that need a whole row: tables, file lists, long text, maps. */
-const WIDE = new Set(['children', 'files', 'text', 'point', 'refs']);
+const WIDE = new Set(['children', 'files', 'text', 'point', 'refs', 'json']);
 
 /**
  * The row's fields in a grid, grouped as its form is (the fields no form section names, such as
@@ -372,8 +372,9 @@ function MainTab({ entity }: { entity: EntityMeta }) {
   const record = useRecordContext();
   const { fieldViews = {} } = useExtension(entity.name);
   // JSON values (an audit row's before and after) are a table of their own below the grid, side by side
-  const json = entity.fields.filter((f) => f.type === 'json' && !f.hidden);
-  const shown = (f: FieldMeta | undefined): f is FieldMeta => !!f && !f.hidden && f.type !== 'password' && f.type !== 'json';
+  const json = entity.fields.filter((f) => f.type === 'json' && !f.hidden && !f.form);
+  // a form's values (a control zone's) are a field of the grid, captioned by the form's schema
+  const shown = (f: FieldMeta | undefined): f is FieldMeta => !!f && !f.hidden && f.type !== 'password' && (f.type !== 'json' || !!f.form);
   const byName = new Map(entity.fields.map((f) => [f.name, f]));
   const sections = (entity.form?.sections ?? []).map((sec) => ({ label: sec.label, fields: sec.fields.map((n) => byName.get(n)).filter(shown) }));
   const inSections = new Set(sections.flatMap((sec) => sec.fields.map((f) => f.name)));

@@ -14,6 +14,7 @@ import { RecordName } from './RecordName';
 import { formatCoordinate, formatDate, formatDateTime, formatDecimal, formatNumber, formatPassport, formatPhone, text3, truncate, type Lang } from './format';
 import { isPlainInteger } from '../../../shared/numbers';
 import { FlagBadge } from './FlagBadge';
+import { FormValuesView } from './FormValuesView';
 
 /** A polygon's small map, in the OpenLayers chunk of the polygon input: loaded when a page shows one. */
 const PolygonView = lazy(() => import('./PolygonInput').then((m) => ({ default: m.PolygonView })));
@@ -161,8 +162,9 @@ export function MetaField({ field, inList }: MetaFieldProps) {
     case 'password':
       return null;
     case 'json': {
-      // a list cell says the keys and values in a line; a page, a table of them
+      // a list cell says the keys and values in a line; a page, a table of them (a form's, captioned by its schema)
       if (empty) return null;
+      if (field.form && !inList) return <FormValuesView field={field} />;
       if (!inList) return <JsonTable fields={[field]} />;
       const summary = jsonSummary(model, entityOfEntry(model, record.entity), v, lang, translate, (k) => i18n.exists(k));
       return <Clipped text={summary} inList />;

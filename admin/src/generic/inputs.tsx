@@ -16,6 +16,8 @@ import { DecimalInput } from './DecimalInput';
 /** The OpenLayers pickers are heavy: they load as their own chunks (OpenLayers shared), the first time a form has a point or a polygon. */
 const PointInput = lazy(() => import('./PointInput'));
 const PolygonInput = lazy(() => import('./PolygonInput'));
+/** react-jsonschema-form is as heavy: its own chunk, the first time a form has a form of its own (a control zone's values). */
+const FormValuesInput = lazy(() => import('./FormValuesInput'));
 
 type Message = string | { message: string; args: Record<string, unknown> };
 
@@ -176,6 +178,13 @@ export function MetaInput({ field, mode }: { field: FieldMeta; mode: 'create' | 
       return (
         <Suspense fallback={<Typography variant="body2" color="text.secondary" sx={{ my: 2 }}>{translate('admin.map.loading')}</Typography>}>
           <PolygonInput source={field.name} label={field.label} required={field.required} />
+        </Suspense>
+      );
+    case 'json':
+      if (!field.form) return null;
+      return (
+        <Suspense fallback={<Typography variant="body2" color="text.secondary" sx={{ my: 2 }}>{translate('admin.form_values.loading')}</Typography>}>
+          <FormValuesInput field={field} />
         </Suspense>
       );
     case 'children':
