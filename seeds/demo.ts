@@ -4,6 +4,7 @@ import { formatTiyin, parseTiyin } from '../api/domain/money.ts';
 import { recalculateReport } from '../api/modules/fund/reports.ts';
 import { todayTashkent } from '../api/meta/today.ts';
 import { seedGreeningDemo } from './demo-greening.ts';
+import { seedTemplateDemo } from './demo-templates.ts';
 import { random } from './random.ts';
 
 const NAMES = ['Sement', 'Toʻqimachilik', 'Kimyo', 'Oziq-ovqat', 'Gʻisht', 'Metall', 'Neft', 'Energiya', 'Qurilish', 'Avto', 'Qogʻoz', 'Shisha', 'Paxta', 'Charm', 'Mebel'];
@@ -20,6 +21,7 @@ const REPORT_STATES = ['new', 'sent', 'in_process', 'accepted', 'rejected', 'inv
 export async function seedDemo(knex: Knex, log: (s: string) => void = () => undefined, count = 300): Promise<void> {
   await seedFundDemo(knex, log, count);
   await seedGreeningDemo(knex, log);
+  await seedTemplateDemo(knex, log);
 }
 
 async function seedFundDemo(knex: Knex, log: (s: string) => void, count: number): Promise<void> {
