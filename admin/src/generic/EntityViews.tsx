@@ -24,6 +24,7 @@ import { JsonTable } from './JsonTable';
 import { filterCookieName, readFilterCookie, writeFilterCookie } from './filterCookies';
 import { useExtension, useScreens } from './extensions';
 import { PrintButton } from '../print/PrintButton';
+import { PrintDocumentButton } from '../documents/PrintDocumentButton';
 
 /** Spec §9: the page sizes of every list. */
 export const PAGE_SIZES = [7, 10, 20, 25, 50, 100];
@@ -347,6 +348,7 @@ function ShowActions({ entity }: { entity: EntityMeta }) {
       {Extra && <Extra entity={entity} />}
       <RouteLinks entity={entity} />
       <PrintButton entity={entity} />
+      <PrintDocumentButton entity={entity} />
       <EditLink entity={entity} />
     </TopToolbar>
   );
