@@ -34,7 +34,7 @@ interface TemplateRow {
 interface ReservedType { code: string; name: Text3; is_active: boolean }
 
 const TEMPLATES = '/api/ecoinspection-dictionaries/template-documents';
-const RESERVED = `/api/ecoinspection-dictionaries/td-field-reserved-types?sort=${encodeURIComponent('["code","ASC"]')}&range=${encodeURIComponent('[0,199]')}&filter=${encodeURIComponent('{"is_active":true}')}`;
+const RESERVED = `/api/ecoinspection-dictionaries/td-field-reserved-types?sort=${encodeURIComponent('["code","ASC"]')}&range=${encodeURIComponent('[0,99]')}&filter=${encodeURIComponent('{"is_active":true}')}`;
 
 /** A formatting button of the toolbar: a toggle with its name for screen readers and a tooltip. */
 function Mark({ label, active, onClick, children, testId }: { label: string; active?: boolean; onClick: () => void; children: React.ReactNode; testId: string }) {
@@ -110,6 +110,8 @@ export function TemplateEditor() {
   const editor = useEditor({
     extensions: [StarterKit.configure({ link: false, code: false, codeBlock: false, strike: false }), TemplateField],
     content: '',
+    // TipTap's own <style> would be refused by the back-office's CSP: its rules are in the sx below
+    injectCSS: false,
     editorProps: {
       attributes: { role: 'textbox', 'aria-multiline': 'true', 'aria-label': translate('admin.editor.body'), 'data-testid': 'template-body' },
     },
@@ -164,7 +166,7 @@ export function TemplateEditor() {
           <Toolbar editor={editor} />
           <Box
             sx={{
-              '& .ProseMirror': { minHeight: 360, p: 2, outline: 'none', fontSize: 15, lineHeight: 1.5, '& h1': { fontSize: 20, textAlign: 'center' }, '& p': { my: 0.75 } },
+              '& .ProseMirror': { minHeight: 360, p: 2, outline: 'none', whiteSpace: 'pre-wrap', wordWrap: 'break-word', fontVariantLigatures: 'none', fontSize: 15, lineHeight: 1.5, '& h1': { fontSize: 20, textAlign: 'center' }, '& p': { my: 0.75 } },
               '& .ProseMirror-focused': { boxShadow: (th) => `inset 0 0 0 2px ${th.palette.primary.main}` },
               '& .td-field': { bgcolor: 'action.selected', border: 1, borderColor: 'primary.main', borderRadius: 1, px: 0.5, whiteSpace: 'nowrap', color: 'primary.dark' },
               '& .td-field[data-kind="own"]': { borderColor: 'secondary.main', color: 'secondary.dark' },

@@ -45,7 +45,8 @@ export const TemplateField = Node.create({
   },
   addCommands() {
     return {
-      insertField: (attrs) => ({ chain }) => chain().insertContent([{ type: this.name, attrs }, { type: 'text', text: ' ' }]).run(),
+      // the placeholder, then a no-break space after it: a plain one at the end of a line is collapsed by the browser before the next word is typed
+      insertField: (attrs) => ({ chain }) => chain().insertContent({ type: this.name, attrs }).command(({ tr }) => { tr.insertText('\u00a0'); return true; }).run(),
     };
   },
 });
