@@ -9,6 +9,7 @@ import { Link, useNavigate } from 'react-router-dom';
 import { requestJson } from '../api/http';
 import { errorMessage, useFetch } from '../api/useFetch';
 import { useLang } from '../generic/fields';
+import { formatDateTime } from '../generic/format';
 import type { EntityMeta } from '../meta/types';
 import { downloadIssuedPdf } from './download';
 
@@ -136,7 +137,7 @@ function IssuedList({ issued }: { issued: IssuedInfo[] }) {
     <List dense data-testid="issued-documents">
       {issued.map((d) => (
         <ListItem key={d.id} disableGutters sx={{ flexWrap: 'wrap', gap: 1 }}>
-          <ListItemText primary={d.title} secondary={`${new Date(d.created_at).toLocaleString()}${d.issued_by ? ` · ${d.issued_by}` : ''}`} sx={{ minWidth: 200 }} />
+          <ListItemText primary={d.title} secondary={`${formatDateTime(d.created_at)}${d.issued_by ? ` · ${d.issued_by}` : ''}`} sx={{ minWidth: 200 }} />
           <MuiButton size="small" component={Link} to={`/print/document/${d.id}`}>{translate('admin.documents.open')}</MuiButton>
           <MuiButton size="small" onClick={() => downloadIssuedPdf(d.id).catch((e: unknown) => notify(errorMessage(e), { type: 'error' }))}>PDF</MuiButton>
         </ListItem>

@@ -36,6 +36,16 @@ interface ReservedType { code: string; name: Text3; is_active: boolean }
 const TEMPLATES = '/api/ecoinspection-dictionaries/template-documents';
 const RESERVED = `/api/ecoinspection-dictionaries/td-field-reserved-types?sort=${encodeURIComponent('["code","ASC"]')}&range=${encodeURIComponent('[0,99]')}&filter=${encodeURIComponent('{"is_active":true}')}`;
 
+/** The template's markup with each placeholder's caption (`data-label`) set from its code. */
+function withLabels(html: string, labels: Map<string, string>): string {
+  const doc = new DOMParser().parseFromString(`<body>${html}</body>`, 'text/html');
+  doc.querySelectorAll('span[data-field]').forEach((el) => {
+    const label = labels.get(el.getAttribute('data-field') ?? '');
+    if (label) el.setAttribute('data-label', label);
+  });
+  return doc.body.innerHTML;
+}
+
 /** A formatting button of the toolbar: a toggle with its name for screen readers and a tooltip. */
 function Mark({ label, active, onClick, children, testId }: { label: string; active?: boolean; onClick: () => void; children: React.ReactNode; testId: string }) {
   return (
@@ -123,15 +133,18 @@ export function TemplateEditor() {
       .then((r) => setRow(r))
       .catch((e: unknown) => setError(errorMessage(e)));
   }, [id]);
-  useEffect(() => {
-    if (editor && row && !editor.isDestroyed) editor.commands.setContent(row.body ?? '', { emitUpdate: false });
-    // the body is set once per loaded row; saving keeps what is typed
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [editor, row?.id]);
-
   const name = (t: Text3) => t[lang] || t.uz || t.ru || '';
   const reservedFields: FieldAttrs[] = (reserved.data ?? []).map((r) => ({ code: r.code, kind: 'reserved', label: name(r.name) }));
   const ownFields: FieldAttrs[] = (row?.fields ?? []).map((f) => ({ code: f.code, kind: 'own', label: name(f.name) }));
+  const ready = !!row && (!!reserved.data || !!reserved.error);
+  useEffect(() => {
+    if (!editor || !row || !ready || editor.isDestroyed) return;
+    // each placeholder shows its field's caption in the language shown (the stored markup keeps only its code)
+    const labels = new Map([...reservedFields, ...ownFields].map((f) => [f.code, f.label]));
+    editor.commands.setContent(withLabels(row.body ?? '', labels), { emitUpdate: false });
+    // the body is set once per loaded row; saving keeps what is typed
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [editor, row?.id, ready]);
   const insert = (f: FieldAttrs) => editor?.chain().focus().insertField(f).run();
 
   const save = async () => {
