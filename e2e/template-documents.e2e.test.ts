@@ -27,7 +27,7 @@ beforeAll(async () => {
   ({ page, problems, dir } = session);
   const [type] = await api<{ id: number }[]>(page, `/api/ecoinspection-dictionaries/template-document-types?filter=${encodeURIComponent('{"q":"PROTOCOL"}')}`);
   const t = await api<{ id: number }>(page, '/api/ecoinspection-dictionaries/template-documents', 'uz', {
-    method: 'POST', body: { type_id: type.id, name: `Sinov bayonnomasi ${uid}`, lang: 'uz', is_active: true, body: '<h1>BAYONNOMA</h1><p>Huquqbuzar:</p>', fields: [] },
+    method: 'POST', body: { type_id: type.id, name: `Sinov bayonnomasi ${uid}`, language: 'uz', is_active: true, body: '<h1>BAYONNOMA</h1><p>Huquqbuzar:</p>', fields: [] },
   });
   templateId = t.id;
   // a demo protocol whose offender is written in Cyrillic

@@ -133,10 +133,10 @@ export async function seedTemplateDemo(knex: Knex, log: (s: string) => void = ()
     await knex.transaction(async (trx) => {
       for (const lang of ['uz', 'uk', 'ru'] as Lang[]) {
         const p = PROTOCOL[lang];
-        const [{ id }] = await trx('template_documents').insert({ type_id: types.get('PROTOCOL'), name: p.name, lang, body: p.body, is_active: true, created_by: admin, updated_by: admin }).returning('id');
+        const [{ id }] = await trx('template_documents').insert({ type_id: types.get('PROTOCOL'), name: p.name, language: lang, body: p.body, is_active: true, created_by: admin, updated_by: admin }).returning('id');
         if (dateType) await trx('template_document_fields').insert({ parent_id: id, ordering: 1, code: 'DEADLINE', name: JSON.stringify(p.deadline), field_type_id: dateType, required: false });
         const a = ACT[lang];
-        await trx('template_documents').insert({ type_id: types.get('ACT'), name: a.name, lang, body: a.body, is_active: true, created_by: admin, updated_by: admin });
+        await trx('template_documents').insert({ type_id: types.get('ACT'), name: a.name, language: lang, body: a.body, is_active: true, created_by: admin, updated_by: admin });
       }
     });
     log('demo: 6 template documents');

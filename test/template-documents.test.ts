@@ -68,7 +68,7 @@ beforeAll(async () => {
   const type = await k('template_document_types').where({ code: 'PROTOCOL' }).first('id');
   const dateType = await k('td_field_types').where({ code: 'DATE' }).first('id');
   const created = await api.post('/api/ecoinspection-dictionaries/template-documents', {
-    type_id: type.id, name: 'Баённома', lang: 'uk', is_active: true, body: BODY,
+    type_id: type.id, name: 'Баённома', language: 'uk', is_active: true, body: BODY,
     fields: [{ code: 'DEADLINE', name: { uz: 'Muddat', uk: 'Муддат', ru: 'Срок' }, field_type_id: dateType.id, required: true }],
   });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
@@ -109,7 +109,7 @@ describe('printing a protocol from a template', () => {
     docId = r.body.id;
     html = r.body.html;
     expect(r.body.title).toBe('Баённома № 123456');
-    expect(r.body.lang).toBe('uk');
+    expect(r.body.language).toBe('uk');
     const text: string = r.body.text;
     expect(text).toContain('№ 123456, 24.11.2026 (икки минг йигирма олтинчи йил йигирма тўртинчи ноябрь)');
     expect(text).toContain(`Ҳуқуқбузар: ${OFFENDER}; субъект: ${SUBJECT} (301234567)`);
@@ -203,7 +203,7 @@ describe('acts print documents of their own type', () => {
     const k = api.db.knex;
     const type = await k('template_document_types').where({ code: 'ACT' }).first('id');
     const t = await api.post('/api/ecoinspection-dictionaries/template-documents', {
-      type_id: type.id, name: 'Dalolatnoma', lang: 'ru', is_active: true, fields: [],
+      type_id: type.id, name: 'Dalolatnoma', language: 'ru', is_active: true, fields: [],
       body: `<p>${field('NUMBER')} ${field('DATE_WORDS')} ${field('OFFENDER')} ${field('AMOUNT_WORDS')} ${field('UNKNOWN')}</p>`,
     });
     expect(t.status).toBe(201);

@@ -105,7 +105,7 @@ export function inWords(v: Value | undefined, lang: Lang): string | undefined {
 }
 
 interface TemplateRow {
-  id: number; version: number; name: string; lang: Lang; body: string | null; type_id: number; is_active: boolean;
+  id: number; version: number; name: string; language: Lang; body: string | null; type_id: number; is_active: boolean;
 }
 interface TemplateField { code: string; name: Record<string, string>; field_type_id: number; required: boolean; type_code?: string }
 
@@ -127,14 +127,14 @@ async function templateFieldsOf(db: Knex | Knex.Transaction, templateId: number)
 export async function documentsOf(knex: Knex, e: EntityMeta, id: number) {
   const type = await knex('template_document_types').where({ code: e.documents!.type }).first('id', 'code', 'name');
   const templates = type
-    ? await knex('template_documents').where({ type_id: type.id, is_active: true }).orderBy(['lang', 'name', 'id']).select('id', 'name', 'lang', 'version')
+    ? await knex('template_documents').where({ type_id: type.id, is_active: true }).orderBy(['language', 'name', 'id']).select('id', 'name', 'language', 'version')
     : [];
   for (const t of templates) t.fields = await templateFieldsOf(knex, t.id);
   const issued = await knex('issued_documents as d')
     .leftJoin('users as u', 'u.id', 'd.created_by')
     .where({ 'd.entity': e.name, 'd.record_id': id })
     .orderBy('d.id', 'desc')
-    .select('d.id', 'd.title', 'd.lang', 'd.template_id', 'd.template_version', 'd.created_at', 'd.pdf', 'u.fio as issued_by');
+    .select('d.id', 'd.title', 'd.language', 'd.template_id', 'd.template_version', 'd.created_at', 'd.pdf', 'u.fio as issued_by');
   return { type: type ?? null, templates, issued };
 }
 
@@ -166,10 +166,10 @@ export async function issueDocument(c: EngineCaller, e: EntityMeta, row: Record<
     if (!template) throw validationError({ template_id: { key: 'errors.no_template' } });
   } else {
     const all: TemplateRow[] = await knex('template_documents').where({ type_id: type.id, is_active: true }).orderBy('id');
-    template = all.find((t) => t.lang === c.lang) ?? all[0];
+    template = all.find((t) => t.language === c.lang) ?? all[0];
     if (!template) throw new ApiError('workflow', 'errors.no_template');
   }
-  const lang = template.lang;
+  const lang = template.language;
 
   // the printer's own fields
   const given = body.values && typeof body.values === 'object' && !Array.isArray(body.values) ? body.values as Record<string, unknown> : {};
@@ -210,7 +210,7 @@ export async function issueDocument(c: EngineCaller, e: EntityMeta, row: Record<
     const repo = new Repository({ ...c, trx, trusted: true }, model.entities.get(ISSUED)!);
     const doc = await repo.create({
       entity: e.name, record_id: Number(row.id), type_id: type.id, template_id: template!.id, template_version: template!.version,
-      lang, title, html, pdf: file.id,
+      language: lang, title, html, pdf: file.id,
     });
     return { ...doc, text: blocksToText(blocks) };
   });
@@ -231,5 +231,5 @@ export async function issuedDocument(c: EngineCaller, id: number): Promise<Recor
     if (err instanceof ApiError && (err.kind === 'forbidden' || err.kind === 'notFound')) throw notFound();
     throw err;
   }
-  return { ...doc, page: printablePage(doc.title, doc.html, doc.lang) };
+  return { ...doc, page: printablePage(doc.title, doc.html, doc.language) };
 }

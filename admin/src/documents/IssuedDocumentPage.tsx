@@ -8,7 +8,7 @@ import { PrintFrame } from '../print/PrintFrame';
 import type { Paper } from '../print/passport';
 import { downloadIssuedPdf } from './download';
 
-interface Issued { id: number; title: string; lang: string; html: string; pdf: number | null }
+interface Issued { id: number; title: string; language: string; html: string; pdf: number | null }
 
 /**
  * `#/print/document/:id`: an issued document as it was printed — the page the server filled
@@ -34,7 +34,7 @@ export function IssuedDocumentPage() {
             </Button>
           </Box>
           <Box
-            lang={doc.data.lang === 'uk' ? 'uz-Cyrl' : doc.data.lang}
+            lang={doc.data.language === 'uk' ? 'uz-Cyrl' : doc.data.language}
             data-testid="issued-document"
             sx={{
               fontFamily: '"DejaVu Sans", Arial, sans-serif', fontSize: '12pt', lineHeight: 1.45, color: '#000',

@@ -14,8 +14,8 @@ import type { EntityMeta } from '../meta/types';
 import { downloadIssuedPdf } from './download';
 
 type Text3 = { uz?: string; uk?: string; ru?: string };
-interface TemplateInfo { id: number; name: string; lang: string; fields: { code: string; name: Text3; required: boolean; type_code?: string }[] }
-export interface IssuedInfo { id: number; title: string; lang: string; created_at: string; issued_by: string | null; pdf: number | null }
+interface TemplateInfo { id: number; name: string; language: string; fields: { code: string; name: Text3; required: boolean; type_code?: string }[] }
+export interface IssuedInfo { id: number; title: string; language: string; created_at: string; issued_by: string | null; pdf: number | null }
 interface Documents { type: { code: string; name: Text3 } | null; templates: TemplateInfo[]; issued: IssuedInfo[] }
 
 /**
@@ -53,7 +53,7 @@ function PrintDocumentDialog({ entity, id, onClose }: { entity: EntityMeta; id: 
   const name = (t: Text3) => t[lang] || t.uz || t.ru || '';
   const templates = docs.data?.templates ?? [];
   // the template in the language shown first, else the first
-  const current = templates.find((t) => t.id === chosen) ?? templates.find((t) => t.lang === lang) ?? templates[0];
+  const current = templates.find((t) => t.id === chosen) ?? templates.find((t) => t.language === lang) ?? templates[0];
 
   const issue = async () => {
     if (!current) return;
@@ -86,7 +86,7 @@ function PrintDocumentDialog({ entity, id, onClose }: { entity: EntityMeta; id: 
               <FormLabel id="template-choice">{translate('admin.documents.template')}</FormLabel>
               <RadioGroup aria-labelledby="template-choice" value={current.id} onChange={(e) => { setChosen(Number(e.target.value)); setErrors({}); }}>
                 {templates.map((t) => (
-                  <FormControlLabel key={t.id} value={t.id} control={<Radio />} label={`${t.name} (${translate(`enums.lang.${t.lang}`)})`} data-testid={`template-${t.id}`} />
+                  <FormControlLabel key={t.id} value={t.id} control={<Radio />} label={`${t.name} (${translate(`enums.language.${t.language}`)})`} data-testid={`template-${t.id}`} />
                 ))}
               </RadioGroup>
             </FormControl>

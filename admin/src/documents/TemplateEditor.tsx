@@ -26,7 +26,7 @@ interface TemplateRow {
   id: number;
   version: number;
   name: string;
-  lang: string;
+  language: string;
   body: string | null;
   fields?: { code: string; name: Text3 }[];
   [k: string]: unknown;
@@ -171,7 +171,7 @@ export function TemplateEditor() {
       <Stack direction="row" sx={{ alignItems: 'center', flexWrap: 'wrap', gap: 1, mb: 2 }}>
         <Button component={Link} to={showPath} startIcon={<ArrowBackIcon />}>{translate('admin.action.back')}</Button>
         <Typography variant="h6" component="h1" sx={{ flex: 1, minWidth: 200 }}>{row.name}</Typography>
-        <Chip label={translate(`enums.lang.${row.lang}`)} size="small" />
+        <Chip label={translate(`enums.language.${row.language}`)} size="small" />
         <Button variant="contained" startIcon={<SaveIcon />} onClick={save} disabled={saving} data-testid="template-save">{translate('ra.action.save')}</Button>
       </Stack>
       <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: 'minmax(0, 1fr) 300px' } }}>
