@@ -40,6 +40,18 @@ export const TemplateField = Node.create({
   renderHTML({ node, HTMLAttributes }) {
     return ['span', mergeAttributes(HTMLAttributes, { class: 'td-field', contenteditable: 'false' }), `{${node.attrs.label || node.attrs.code}}`];
   },
+  // an opaque view of its own: the browser's editing around it never makes ProseMirror re-read (and duplicate) it
+  addNodeView() {
+    return ({ node }) => {
+      const dom = document.createElement('span');
+      dom.className = 'td-field';
+      dom.contentEditable = 'false';
+      dom.setAttribute('data-field', node.attrs.code);
+      dom.setAttribute('data-kind', node.attrs.kind);
+      dom.textContent = `{${node.attrs.label || node.attrs.code}}`;
+      return { dom, ignoreMutation: () => true };
+    };
+  },
   renderText({ node }) {
     return `{${node.attrs.code}}`;
   },
