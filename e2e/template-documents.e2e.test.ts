@@ -56,6 +56,8 @@ describe('template documents', () => {
     await expect.poll(() => target.evaluate((el) => el === document.activeElement)).toBe(true);
     await page.keyboard.press('Enter');
     await expect.poll(() => body.locator('span[data-field="OFFENDER"]').count()).toBe(1);
+    // the cursor is back in the text, after the placeholder
+    await expect.poll(() => body.evaluate((el) => el === document.activeElement)).toBe(true);
     await page.keyboard.type('bilan tuzildi.');
     await shot(page, 'template-editor');
     await page.getByTestId('template-save').click();

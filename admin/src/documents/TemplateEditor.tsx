@@ -145,7 +145,12 @@ export function TemplateEditor() {
     // the body is set once per loaded row; saving keeps what is typed
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [editor, row?.id, ready]);
-  const insert = (f: FieldAttrs) => editor?.chain().focus().insertField(f).run();
+  const insert = (f: FieldAttrs) => {
+    if (!editor) return;
+    editor.chain().focus().insertField(f).run();
+    // TipTap focuses on the next frame: back in the text at once, so that what is typed next is not the button's
+    editor.view.focus();
+  };
 
   const save = async () => {
     if (!row || !editor) return;
