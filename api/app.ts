@@ -6,6 +6,7 @@ import type { MetaModel } from './meta/types.ts';
 import { MetadataInvalid } from './meta/load.ts';
 import { type AppState, authenticate, cors, errorHandler, language, securityHeaders } from './http/middleware.ts';
 import { entityRoutes } from './http/entity-routes.ts';
+import { documentRoutes } from './http/document-routes.ts';
 import { moduleRoutes } from './http/module-routes.ts';
 import { reportRoutes } from './http/report-routes.ts';
 import { publicEntityRoutes } from './http/public-entity-routes.ts';
@@ -40,7 +41,7 @@ export function createApp({ knex, model, statics = [] }: AppOptions): Koa<AppSta
 
   const api = new Router<AppState>({ prefix: '/api' });
   const guard = authenticate(knex);
-  for (const r of [moduleRoutes(model, knex), publicEntityRoutes(model, knex), reportRoutes(model, knex, guard), entityRoutes(model, knex, guard)]) {
+  for (const r of [moduleRoutes(model, knex), publicEntityRoutes(model, knex), reportRoutes(model, knex, guard), documentRoutes(model, knex, guard), entityRoutes(model, knex, guard)]) {
     api.use(r.routes(), r.allowedMethods());
   }
   app.use(api.routes());

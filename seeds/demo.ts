@@ -5,6 +5,7 @@ import { recalculateReport } from '../api/modules/fund/reports.ts';
 import { todayTashkent } from '../api/meta/today.ts';
 import { seedGreeningDemo } from './demo-greening.ts';
 import { seedZonesDemo } from './demo-zones.ts';
+import { seedTemplateDemo } from './demo-templates.ts';
 import { random } from './random.ts';
 
 const NAMES = ['Sement', 'Toʻqimachilik', 'Kimyo', 'Oziq-ovqat', 'Gʻisht', 'Metall', 'Neft', 'Energiya', 'Qurilish', 'Avto', 'Qogʻoz', 'Shisha', 'Paxta', 'Charm', 'Mebel'];
@@ -22,6 +23,7 @@ export async function seedDemo(knex: Knex, log: (s: string) => void = () => unde
   await seedFundDemo(knex, log, count);
   await seedGreeningDemo(knex, log);
   await seedZonesDemo(knex, log);
+  await seedTemplateDemo(knex, log);
 }
 
 async function seedFundDemo(knex: Knex, log: (s: string) => void, count: number): Promise<void> {

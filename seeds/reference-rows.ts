@@ -92,7 +92,17 @@ export const REFERENCE_ROWS: Record<string, Row[]> = {
   'given-permit-types': [s('FELLING', 'Daraxt kesishga ruxsatnoma', 'Разрешение на вырубку деревьев'), s('EMISSION', 'Chiqindi tashlashga ruxsatnoma', 'Разрешение на выбросы')],
   'td-field-types': [s('TEXT', 'Matn', 'Текст'), s('NUMBER', 'Son', 'Число'), s('DATE', 'Sana', 'Дата'), s('SELECT', 'Roʻyxat', 'Список')],
   'template-document-types': [s('DECREE', 'Qaror', 'Постановление'), s('PROTOCOL', 'Bayonnoma', 'Протокол'), s('ACT', 'Dalolatnoma', 'Акт')],
-  'td-field-reserved-types': [s('FIO', 'F.I.Sh.', 'Ф.И.О.'), s('DATE', 'Sana', 'Дата'), s('ADDRESS', 'Manzil', 'Адрес')],
+  // the values a record gives its documents (docs/template-documents.md); `_WORDS` spells the amount or date in words
+  'td-field-reserved-types': [
+    s('NUMBER', 'Hujjat raqami', 'Номер документа'), s('SERIES', 'Seriya', 'Серия'),
+    s('DATE', 'Hujjat sanasi', 'Дата документа'), s('DATE_WORDS', 'Hujjat sanasi (soʻz bilan)', 'Дата документа прописью'),
+    s('TODAY', 'Berilgan sana', 'Дата выдачи'), s('TODAY_WORDS', 'Berilgan sana (soʻz bilan)', 'Дата выдачи прописью'),
+    s('OFFENDER', 'Huquqbuzar (F.I.Sh.)', 'Нарушитель (Ф.И.О.)'), s('OFFENCE', 'Huquqbuzarlik mazmuni', 'Содержание нарушения'),
+    { code: 'SUBJECT', name: { uz: 'Subyekt', uk: 'Субъект', ru: 'Субъект' } },
+    { code: 'SUBJECT_INN', name: { uz: 'Subyekt STIR', uk: 'Субъект СТИР', ru: 'ИНН субъекта' } },
+    s('ADDRESS', 'Manzil', 'Адрес'), s('REGION', 'Hudud', 'Регион'), s('INSPECTOR', 'Inspektor', 'Инспектор'),
+    s('AMOUNT', 'Summa', 'Сумма'), s('AMOUNT_WORDS', 'Summa (soʻz bilan)', 'Сумма прописью'),
+  ],
   'publication-types': [
     { name: { uz: 'Yangiliklar', ru: 'Новости' } },
     { name: { uz: 'Eʼlonlar', ru: 'Объявления' } },

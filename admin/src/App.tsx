@@ -24,6 +24,7 @@ import { EXTENSIONS } from './screens/registry';
 import { titleOf } from './generic/fields';
 import { theme } from './theme';
 import { PrintPage } from './print/PrintPage';
+import { IssuedDocumentPage } from './documents/IssuedDocumentPage';
 
 const store = localStorageStore('1', 'ecofond');
 
@@ -138,6 +139,7 @@ export function App() {
           ))}
         </CustomRoutes>
         <CustomRoutes noLayout>
+          <Route path="/print/document/:id" element={<IssuedDocumentPage />} />
           <Route path="/print/:entity/:id" element={<PrintPage />} />
         </CustomRoutes>
       </Admin>

@@ -80,6 +80,16 @@ export async function storeUpload(knex: Knex, ctx: Context, o: { limitMb: number
   const body = await rawBody(ctx, o.limitMb * 1024 * 1024);
   const mime = sniffMime(body, name);
   if (!mime || (o.imagesOnly && !mime.startsWith('image/'))) throw validationError({ file: { key: o.imagesOnly ? 'errors.image_type' : 'errors.file_type' } });
+  return storeBytes(knex, { name, mime, body, userId: o.userId });
+}
+
+/**
+ * Keeps bytes the server made or checked (an upload, a printed document's PDF) as a file: once per
+ * content under the data folder, registered in `resources` under a random id (in the caller's
+ * transaction when given one).
+ */
+export async function storeBytes(knex: Knex | Knex.Transaction, o: { name: string; mime: string; body: Buffer; userId: number | null }) {
+  const { name, mime, body } = o;
   const sha256 = createHash('sha256').update(body).digest('hex');
   const rel = join('uploads', sha256.slice(0, 2), sha256);
   const file = join(dataDir(), rel);

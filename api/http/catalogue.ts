@@ -16,7 +16,7 @@ export interface ApiRoute {
   path: string;
   auth: RouteAuth;
   /** where it comes from */
-  source: 'entity' | 'workflow' | 'report' | 'public' | 'module';
+  source: 'entity' | 'workflow' | 'report' | 'public' | 'module' | 'documents';
   /** the entity the route works on, and the operation the caller must be allowed on it (the row at :id read in their scope for it) */
   entity?: string;
   op?: Operation | string;
@@ -51,6 +51,8 @@ function entityRoutes(e: EntityMeta): ApiRoute[] {
     out.push(r('post', `${p}/:id/actions/${name}`, `wf:${name}`, 'workflow', 'json'));
   }
   if (e.workflow) out.push(r('get', `${p}/:id/flows`, 'read', 'workflow'));
+  // a record that prints documents (docs/template-documents.md): whoever reads it may print it
+  if (e.documents) out.push(r('get', `${p}/:id/documents`, 'read', 'documents'), r('post', `${p}/:id/documents`, 'read', 'documents', 'json'));
   out.push(
     r('get', `${p}/:id/history`, 'read'),
     r('get', `${p}/:id`, 'read'),
@@ -81,6 +83,13 @@ export function routeCatalogue(model: MetaModel): ApiRoute[] {
     const report = (path: string, auth: RouteAuth): ApiRoute => ({ method: 'get', path, auth, source: 'report', actions: auth === 'public' ? [] : ids(r.access), body: 'none' });
     if (r.access !== undefined) out.push(report(`/reports/${r.name}`, 'session'), report(`/reports/${r.name}/export`, 'session'));
     if (r.public) out.push(report(`/public/reports/${r.name}`, 'public'), report(`/public/reports/${r.name}/export`, 'public'));
+  }
+  // an issued document: for whoever may read its record (the handler reads the record in their scope)
+  if ([...model.entities.values()].some((e) => e.documents)) {
+    out.push(
+      { method: 'get', path: '/issued-documents/:id', auth: 'session', source: 'documents', actions: [], body: 'none' },
+      { method: 'get', path: '/issued-documents/:id/pdf', auth: 'session', source: 'documents', actions: [], body: 'none' },
+    );
   }
   for (const e of model.entities.values()) out.push(...entityRoutes(e));
   return out;

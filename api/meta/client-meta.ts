@@ -77,6 +77,8 @@ function entityForClient(e: EntityMeta, p: Principal) {
     access: e.access,
     can,
     scope: e.scope,
+    // the record prints documents of this type (the paths its values come from stay on the server)
+    documents: e.documents && { type: e.documents.type },
     workflow: e.workflow && {
       ...e.workflow,
       actions: Object.entries(e.workflow.actions).map(([name, a]) => ({ name, ...a, label: a.label ?? `actions.${name}`, allowed: p.actions.has(a.action) })),

@@ -10,6 +10,7 @@ import type {
 import { LANGS } from './types.ts';
 import { flattenCaptions } from './captions.ts';
 import { SYSTEM_COLUMNS, SYSTEM_REFS } from './columns.ts';
+import { documentPathProblems } from './document-paths.ts';
 
 export const DEFAULT_META_DIR = fileURLToPath(new URL('../../metadata/', import.meta.url));
 
@@ -180,6 +181,7 @@ function checkSemantics(model: MetaModel, problems: MetaProblem[], menuFile: str
     if (!(e.titleField in e.fields) && e.titleField !== 'id') problems.push({ file, pointer: '/titleField', message: `"${e.titleField}" is not a field` });
     checkFields(e.fields, '/fields', e, model, problems, caption);
     if (e.public) checkPublic(e, problems);
+    for (const d of documentPathProblems(model, e)) problems.push({ file, ...d });
     e.list.columns.forEach((c, i) => {
       // a bookkeeping column heads its list with the shared caption of its name
       if (!(c in e.fields) && SYSTEM_COLUMNS.includes(c)) caption(`fields.${c}`, file, `/list/columns/${i}`);

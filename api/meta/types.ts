@@ -229,6 +229,8 @@ export interface EntityMeta {
   softDelete?: boolean;
   /** false: a log table without version/updated_at/created_by/updated_by (read and delete only) */
   tracking?: boolean;
+  /** the record prints documents of a template-document type (docs/template-documents.md) */
+  documents?: DocumentsMeta;
   /** a server hook run inside every create and update, after the row and its children are written */
   afterWrite?: string;
   /** a server hook run inside a delete's transaction for each row before it goes (it may refuse) */
@@ -239,6 +241,16 @@ export interface EntityMeta {
   public?: PublicExposure;
   /** file the entity was loaded from (set by the loader) */
   file: string;
+}
+
+/**
+ * What a record prints: the code of its template-document type, and where each reserved field of
+ * a template is read from in the record — a field (`protocol_date`), a column of a referenced row
+ * (`subject_id.name`, `created_by.fio`) or of its child rows (`offenders.full_name`, joined).
+ */
+export interface DocumentsMeta {
+  type: string;
+  fields?: Record<string, string>;
 }
 
 export interface PublicExposure {

@@ -31,6 +31,7 @@ import { PrintButton } from '../print/PrintButton';
 import { SelectableRowsBody } from './SelectableRow';
 import { FormSaveButton } from './FormSaveButton';
 import { InvalidFormNotice } from './InvalidFormNotice';
+import { PrintDocumentButton } from '../documents/PrintDocumentButton';
 
 /** Spec §9: the page sizes of every list. */
 export const PAGE_SIZES = [7, 10, 20, 25, 50, 100];
@@ -354,6 +355,7 @@ function ShowActions({ entity }: { entity: EntityMeta }) {
       {Extra && <Extra entity={entity} />}
       <RouteLinks entity={entity} />
       <PrintButton entity={entity} />
+      <PrintDocumentButton entity={entity} />
       <EditLink entity={entity} />
     </TopToolbar>
   );

@@ -87,6 +87,8 @@ export interface EntityMeta extends Pick<ServerEntityMeta, 'name' | 'module' | '
   };
   can: Can;
   workflow?: WorkflowMeta;
+  /** the record prints documents of a template-document type (docs/template-documents.md) */
+  documents?: { type: string };
 }
 
 /** A route of the menu tree, hidden ones included, with whether the caller may open it. */

@@ -5,6 +5,7 @@ import { EcologicCalculator } from './EcologicCalculator';
 import { InnSearch } from './InnSearch';
 import { StackImportButton } from './StackImport';
 import { SubjectBalance } from './SubjectBalance';
+import { TemplateEditor } from '../documents/TemplateEditor';
 
 /**
  * The spec's special screens: what the metadata cannot say. Everything else about these entities
@@ -25,5 +26,7 @@ export const EXTENSIONS: Extensions = {
   screens: {
     'ecofund/ecologic-calculator': { Component: EcologicCalculator },
     'managing/access-managing/:user_roles_id': { Component: AccessManaging, linkFrom: 'user-roles', linkLabel: 'admin.access.open' },
+    // a template's text with its fields as placeholders (TipTap)
+    'ecofund-offences/template-document-editor/:id': { Component: TemplateEditor, linkFrom: 'template-documents', linkLabel: 'admin.editor.open' },
   },
 };

@@ -1,0 +1,78 @@
+import PDFDocument from 'pdfkit';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import type { Block } from './document-html.ts';
+
+/**
+ * A printed document as a PDF, drawn on the server with pdfkit from the same blocks as its page,
+ * in the DejaVu Sans fonts (package dejavu-fonts-ttf), which hold Uzbek Latin (ʻ ʼ), Uzbek
+ * Cyrillic (ў қ ғ ҳ) and Russian. A4, the margins of an official letter.
+ */
+const require = createRequire(import.meta.url);
+const FONT_DIR = join(dirname(require.resolve('dejavu-fonts-ttf/README.md')), 'ttf');
+const FONTS = {
+  regular: join(FONT_DIR, 'DejaVuSans.ttf'),
+  bold: join(FONT_DIR, 'DejaVuSans-Bold.ttf'),
+  italic: join(FONT_DIR, 'DejaVuSans-Oblique.ttf'),
+  boldItalic: join(FONT_DIR, 'DejaVuSans-BoldOblique.ttf'),
+};
+
+const SIZE: Record<Block['kind'], number> = { h1: 15, h2: 13, h3: 12, p: 11, li: 11, quote: 11, hr: 11 };
+const MM = 72 / 25.4;
+
+export interface PdfInfo {
+  title: string;
+  lang: string;
+  /** when the document was issued: fixed in the file, so the same document gives the same bytes */
+  issuedAt: Date;
+}
+
+export function blocksToPdf(blocks: Block[], info: PdfInfo): Promise<Buffer> {
+  const doc = new PDFDocument({
+    size: 'A4',
+    margins: { top: 20 * MM, bottom: 20 * MM, left: 25 * MM, right: 15 * MM },
+    info: { Title: info.title, Creator: 'ecofond', Producer: 'ecofond', CreationDate: info.issuedAt, ModDate: info.issuedAt },
+    lang: info.lang === 'uk' ? 'uz-Cyrl' : info.lang,
+    font: FONTS.regular,
+    bufferPages: false,
+  } as PDFKit.PDFDocumentOptions);
+  for (const [name, file] of Object.entries(FONTS)) doc.registerFont(name, file);
+  const chunks: Buffer[] = [];
+  doc.on('data', (c: Buffer) => chunks.push(c));
+  const done = new Promise<Buffer>((resolve, reject) => {
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+  });
+
+  const width = doc.page.width - doc.page.margins.left - doc.page.margins.right;
+  for (const b of blocks) {
+    if (b.kind === 'hr') {
+      doc.moveDown(0.3);
+      const y = doc.y;
+      doc.moveTo(doc.page.margins.left, y).lineTo(doc.page.margins.left + width, y).lineWidth(0.7).stroke();
+      doc.moveDown(0.6);
+      continue;
+    }
+    const heading = b.kind === 'h1' || b.kind === 'h2' || b.kind === 'h3';
+    const align = b.kind === 'h1' || b.kind === 'h2' ? 'center' : b.kind === 'p' || b.kind === 'quote' ? 'justify' : 'left';
+    const indent = b.kind === 'li' || b.kind === 'quote' ? 8 * MM : 0;
+    const x = doc.page.margins.left + indent;
+    const runs = b.runs.length ? b.runs : [{ text: ' ' }];
+    doc.fontSize(SIZE[b.kind]);
+    if (b.marker) {
+      doc.font('regular').text(`${b.marker} `, x - 5 * MM, doc.y, { continued: false, lineBreak: false, width: 5 * MM });
+      doc.moveUp();
+    }
+    runs.forEach((r, i) => {
+      const bold = heading || r.bold;
+      doc.font(bold && r.italic ? 'boldItalic' : bold ? 'bold' : r.italic ? 'italic' : 'regular');
+      const opts = { continued: i < runs.length - 1, underline: !!r.underline, align, width: width - indent, lineGap: 2 } as PDFKit.Mixins.TextOptions;
+      const text = r.text || (i < runs.length - 1 ? '' : ' ');
+      if (i === 0) doc.text(text, x, doc.y, opts);
+      else doc.text(text, opts);
+    });
+    doc.moveDown(heading ? 0.6 : 0.35);
+  }
+  doc.end();
+  return done;
+}

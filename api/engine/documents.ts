@@ -1,0 +1,235 @@
+import type { Knex } from 'knex';
+import type { EntityMeta, FieldMeta, Lang, MetaModel } from '../meta/types.ts';
+import type { Principal } from '../auth/ability.ts';
+import { ApiError, notFound, validationError, type FieldError } from '../http/errors.ts';
+import { resolveDocumentPath, type PathStep } from '../meta/document-paths.ts';
+import { translate } from '../meta/captions.ts';
+import { todayTashkent, isIsoDate } from '../meta/today.ts';
+import { formatTiyinForDisplay, parseTiyin } from '../domain/money.ts';
+import { amountInWords, dateInWords, numberInWords } from '../domain/words.ts';
+import { blocksToHtml, blocksToText, fillBlocks, parseTemplate, printablePage } from './document-html.ts';
+import { blocksToPdf } from './document-pdf.ts';
+import { storeBytes } from './files.ts';
+import { Repository } from './repository.ts';
+
+/**
+ * Printing documents from records (docs/template-documents.md). An entity that says
+ * `"documents": {"type": "<code>", "fields": {...}}` prints the templates of that
+ * template-document type: its reserved fields are read from the record along the declared paths,
+ * the template's own fields are what the printer types, `<CODE>_WORDS` spells a reserved amount or
+ * date in words in the template's language, and `TODAY` is the day of issue. Each print is stored
+ * as an issued document — the filled HTML and the PDF — so a later edit of the template changes
+ * no document already issued. Whoever may read the record may print it and read what was printed.
+ */
+
+/** A value of a reserved field: as printed, and what words are made from. */
+interface Value {
+  text: string;
+  raw?: unknown;
+  type?: FieldMeta['type'];
+}
+
+const ISSUED = 'issued-documents';
+
+function formatDate(iso: string): string {
+  const [y, m, d] = iso.slice(0, 10).split('-');
+  return `${d}.${m}.${y}`;
+}
+
+/** A stored value as a document prints it, in a language. */
+function printable(model: MetaModel, lang: Lang, name: string, f: FieldMeta, v: unknown): string {
+  if (v === null || v === undefined || v === '') return '';
+  switch (f.type) {
+    case 'text3': {
+      const t = v as Record<string, string | undefined>;
+      return t[lang] || t.uz || t.ru || t.uk || '';
+    }
+    case 'money': return formatTiyinForDisplay(parseTiyin(String(v)));
+    case 'date': return formatDate(String(v));
+    case 'datetime': return formatDate(v instanceof Date ? v.toISOString() : String(v));
+    case 'boolean': return v ? '✓' : '—';
+    case 'enum': return translate(model, lang, `enums.${name}.${String(v)}`);
+    default: return String(v);
+  }
+}
+
+/** Reads a reserved value along a path's steps from a row (children joined with ", "). */
+async function valueAt(db: Knex | Knex.Transaction, model: MetaModel, lang: Lang, steps: PathStep[], row: Record<string, unknown> | undefined): Promise<Value[]> {
+  if (!row) return [];
+  const [step, ...rest] = steps;
+  if (step.kind === 'field') {
+    const v = row[step.name];
+    if (step.field.type === 'ref' && step.field.ref && v) {
+      // a reference prints the title of the row it names
+      const target = model.entities.get(step.field.ref);
+      if (!target) return [{ text: String(v) }];
+      const r = await db(target.table).where({ id: v }).first(target.titleField);
+      const tf = target.fields[target.titleField];
+      return [{ text: r && tf ? printable(model, lang, target.titleField, tf, r[target.titleField]) : String(v) }];
+    }
+    return [{ text: printable(model, lang, step.name, step.field, v), raw: v, type: step.field.type }];
+  }
+  if (step.kind === 'children') {
+    const children = (row[step.name] as Record<string, unknown>[] | undefined) ?? [];
+    const out: Value[] = [];
+    for (const c of children) out.push(...(await valueAt(db, model, lang, rest, c)));
+    return out;
+  }
+  const id = row[step.name];
+  if (!id) return [];
+  const next = await db(step.table).where({ id }).first();
+  return valueAt(db, model, lang, rest, next);
+}
+
+/** The reserved values of a record: each declared path read, `TODAY`, and the words of each amount and date. */
+export async function reservedValues(db: Knex | Knex.Transaction, model: MetaModel, e: EntityMeta, row: Record<string, unknown>, lang: Lang, today = todayTashkent()): Promise<Record<string, Value>> {
+  const out: Record<string, Value> = { TODAY: { text: formatDate(today), raw: today, type: 'date' } };
+  for (const [code, path] of Object.entries(e.documents?.fields ?? {})) {
+    const steps = resolveDocumentPath(model, e, path);
+    if (typeof steps === 'string') continue; // the loader refused such a path
+    const values = (await valueAt(db, model, lang, steps, row)).filter((v) => v.text !== '');
+    out[code] = values.length === 1 ? values[0] : { text: values.map((v) => v.text).join(', ') };
+  }
+  return out;
+}
+
+/** `<CODE>_WORDS` of a value: an amount or a date in words; an integer spelled out. */
+export function inWords(v: Value | undefined, lang: Lang): string | undefined {
+  if (!v || v.raw === undefined || v.raw === null || v.raw === '') return undefined;
+  if (v.type === 'money' || v.type === 'decimal') {
+    try { return amountInWords(String(v.raw), lang); } catch { return undefined; }
+  }
+  if (v.type === 'date' && typeof v.raw === 'string' && isIsoDate(v.raw)) return dateInWords(v.raw, lang);
+  if (v.type === 'integer' && Number.isSafeInteger(Number(v.raw)) && Number(v.raw) >= 0) return numberInWords(Number(v.raw), lang);
+  return undefined;
+}
+
+interface TemplateRow {
+  id: number; version: number; name: string; language: Lang; body: string | null; type_id: number; is_active: boolean;
+}
+interface TemplateField { code: string; name: Record<string, string>; field_type_id: number; required: boolean; type_code?: string }
+
+async function typeOf(db: Knex | Knex.Transaction, e: EntityMeta): Promise<{ id: number; code: string; name: Record<string, string> }> {
+  const t = await db('template_document_types').where({ code: e.documents!.type }).first('id', 'code', 'name');
+  if (!t) throw new ApiError('workflow', 'errors.no_template');
+  return t;
+}
+
+async function templateFieldsOf(db: Knex | Knex.Transaction, templateId: number): Promise<TemplateField[]> {
+  return db('template_document_fields as f')
+    .leftJoin('td_field_types as t', 't.id', 'f.field_type_id')
+    .where('f.parent_id', templateId)
+    .orderBy('f.ordering')
+    .select('f.code', 'f.name', 'f.field_type_id', 'f.required', 't.code as type_code');
+}
+
+/** What the record may print: the active templates of its type (with the fields they ask for), and what was issued. */
+export async function documentsOf(knex: Knex, e: EntityMeta, id: number) {
+  const type = await knex('template_document_types').where({ code: e.documents!.type }).first('id', 'code', 'name');
+  const templates = type
+    ? await knex('template_documents').where({ type_id: type.id, is_active: true }).orderBy(['language', 'name', 'id']).select('id', 'name', 'language', 'version')
+    : [];
+  for (const t of templates) t.fields = await templateFieldsOf(knex, t.id);
+  const issued = await knex('issued_documents as d')
+    .leftJoin('users as u', 'u.id', 'd.created_by')
+    .where({ 'd.entity': e.name, 'd.record_id': id })
+    .orderBy('d.id', 'desc')
+    .select('d.id', 'd.title', 'd.language', 'd.template_id', 'd.template_version', 'd.created_at', 'd.pdf', 'u.fio as issued_by');
+  return { type: type ?? null, templates, issued };
+}
+
+export interface IssueRequest {
+  template_id?: unknown;
+  values?: unknown;
+}
+
+export interface EngineCaller {
+  knex: Knex;
+  model: MetaModel;
+  principal: Principal;
+  lang: Lang;
+}
+
+/**
+ * Prints a document of a record the caller may read (the route read it in their scope): fills the
+ * chosen template (or the active one of the type in the caller's language), makes its PDF, and
+ * stores both as an issued document through the engine's write path (one audit row).
+ */
+export async function issueDocument(c: EngineCaller, e: EntityMeta, row: Record<string, unknown>, body: IssueRequest, now = new Date()) {
+  const { knex, model } = c;
+  const type = await typeOf(knex, e);
+  let template: TemplateRow | undefined;
+  if (body.template_id !== undefined && body.template_id !== null) {
+    const tid = Number(body.template_id);
+    if (!Number.isSafeInteger(tid) || tid < 1) throw validationError({ template_id: { key: 'validation.wrong_format' } });
+    template = await knex('template_documents').where({ id: tid, type_id: type.id, is_active: true }).first();
+    if (!template) throw validationError({ template_id: { key: 'errors.no_template' } });
+  } else {
+    const all: TemplateRow[] = await knex('template_documents').where({ type_id: type.id, is_active: true }).orderBy('id');
+    template = all.find((t) => t.language === c.lang) ?? all[0];
+    if (!template) throw new ApiError('workflow', 'errors.no_template');
+  }
+  const lang = template.language;
+
+  // the printer's own fields
+  const given = body.values && typeof body.values === 'object' && !Array.isArray(body.values) ? body.values as Record<string, unknown> : {};
+  const errors: Record<string, FieldError> = {};
+  const values: Record<string, string> = {};
+  const own = await templateFieldsOf(knex, template.id);
+  for (const f of own) {
+    const raw = given[f.code];
+    const s = raw === undefined || raw === null ? '' : String(raw).trim();
+    if (!s) { if (f.required) errors[f.code] = { key: 'validation.required' }; continue; }
+    if (s.length > 2000) { errors[f.code] = { key: 'validation.max_length', args: { limit: 2000 } }; continue; }
+    if (f.type_code === 'NUMBER' && !/^-?\d+([.,]\d+)?$/.test(s)) { errors[f.code] = { key: 'validation.wrong_format' }; continue; }
+    if (f.type_code === 'DATE') {
+      if (!isIsoDate(s)) { errors[f.code] = { key: 'validation.wrong_format' }; continue; }
+      values[f.code] = formatDate(s);
+      values[`${f.code}_WORDS`] = dateInWords(s, lang);
+      continue;
+    }
+    values[f.code] = s;
+  }
+  if (Object.keys(errors).length) throw validationError(errors);
+
+  const reserved = await reservedValues(knex, model, e, row, lang, todayTashkent(now));
+  for (const [code, v] of Object.entries(reserved)) {
+    values[code] = v.text;
+    const words = inWords(v, lang);
+    if (words !== undefined) values[`${code}_WORDS`] = words;
+  }
+
+  const blocks = fillBlocks(parseTemplate(template.body ?? ''), values);
+  const titleValue = row[e.titleField];
+  const title = `${template.name}${titleValue !== undefined && titleValue !== null && typeof titleValue !== 'object' ? ` № ${titleValue}` : ''}`.slice(0, 255);
+  const html = blocksToHtml(blocks);
+  const pdf = await blocksToPdf(blocks, { title, lang, issuedAt: now });
+
+  return knex.transaction(async (trx) => {
+    const file = await storeBytes(trx, { name: `${title.replace(/[\\/:*?"<>|]+/g, '_')}.pdf`, mime: 'application/pdf', body: pdf, userId: c.principal.id || null });
+    const repo = new Repository({ ...c, trx, trusted: true }, model.entities.get(ISSUED)!);
+    const doc = await repo.create({
+      entity: e.name, record_id: Number(row.id), type_id: type.id, template_id: template!.id, template_version: template!.version,
+      language: lang, title, html, pdf: file.id,
+    });
+    return { ...doc, text: blocksToText(blocks) };
+  });
+}
+
+/**
+ * An issued document, for a caller who may read its record (else a 404, whether the document or
+ * the record is missing or out of their reach).
+ */
+export async function issuedDocument(c: EngineCaller, id: number): Promise<Record<string, unknown>> {
+  const doc = await c.knex('issued_documents').where({ id }).first();
+  if (!doc) throw notFound();
+  const e = c.model.entities.get(doc.entity);
+  if (!e?.documents) throw notFound();
+  try {
+    await new Repository(c, e).getOne(Number(doc.record_id));
+  } catch (err) {
+    if (err instanceof ApiError && (err.kind === 'forbidden' || err.kind === 'notFound')) throw notFound();
+    throw err;
+  }
+  return { ...doc, page: printablePage(doc.title, doc.html, doc.language) };
+}

@@ -1,0 +1,180 @@
+import type { Knex } from 'knex';
+import { todayTashkent } from '../api/meta/today.ts';
+import { addDays } from '../api/domain/dates.ts';
+
+/**
+ * Demo template documents (docs/template-documents.md): an act and a protocol in each of the
+ * three languages, their placeholders the reserved fields the acts and protocols fill and one
+ * field of the printer's own; and, where the demo has no acts yet, a stack of acts and protocols
+ * in each region to print them from (offenders named in Latin and Cyrillic).
+ */
+type Lang = 'uz' | 'uk' | 'ru';
+
+/** A placeholder as the editor writes it. */
+const f = (code: string, label = code) => `<span data-field="${code}" data-kind="reserved">${label}</span>`;
+const own = (code: string, label = code) => `<span data-field="${code}" data-kind="own">${label}</span>`;
+
+const PROTOCOL: Record<Lang, { name: string; body: string; deadline: Record<Lang, string> }> = {
+  uz: {
+    name: 'Maʼmuriy huquqbuzarlik toʻgʻrisida bayonnoma',
+    deadline: { uz: 'Tushuntirish berish muddati', uk: 'Тушунтириш бериш муддати', ru: 'Срок дачи объяснений' },
+    body: [
+      '<h1>MAʼMURIY HUQUQBUZARLIK TOʻGʻRISIDA BAYONNOMA</h1>',
+      `<p>Seriya ${f('SERIES')} № ${f('NUMBER')}</p>`,
+      `<p>${f('REGION')}, ${f('DATE')} (${f('DATE_WORDS')})</p>`,
+      `<p>Ekologik nazorat inspektori ${f('INSPECTOR')} ushbu bayonnomani ${f('SUBJECT')} (STIR ${f('SUBJECT_INN')}), manzil: ${f('ADDRESS')} faoliyatini tekshirish natijasida tuzdi.</p>`,
+      `<p>Huquqbuzar: <strong>${f('OFFENDER')}</strong></p>`,
+      `<p>Huquqbuzarlik mazmuni: ${f('OFFENCE')}</p>`,
+      `<p>Jarima miqdori: <strong>${f('AMOUNT')}</strong> soʻm (${f('AMOUNT_WORDS')}).</p>`,
+      `<p>Tushuntirish berish muddati: ${own('DEADLINE')}.</p>`,
+      '<hr>',
+      `<p>Inspektor: ____________ ${f('INSPECTOR')}</p>`,
+      `<p>Huquqbuzar: ____________ ${f('OFFENDER')}</p>`,
+      `<p><em>Bayonnoma berilgan sana: ${f('TODAY')}</em></p>`,
+    ].join(''),
+  },
+  uk: {
+    name: 'Маъмурий ҳуқуқбузарлик тўғрисида баённома',
+    deadline: { uz: 'Tushuntirish berish muddati', uk: 'Тушунтириш бериш муддати', ru: 'Срок дачи объяснений' },
+    body: [
+      '<h1>МАЪМУРИЙ ҲУҚУҚБУЗАРЛИК ТЎҒРИСИДА БАЁННОМА</h1>',
+      `<p>Серия ${f('SERIES')} № ${f('NUMBER')}</p>`,
+      `<p>${f('REGION')}, ${f('DATE')} (${f('DATE_WORDS')})</p>`,
+      `<p>Экологик назорат инспектори ${f('INSPECTOR')} ушбу баённомани ${f('SUBJECT')} (СТИР ${f('SUBJECT_INN')}), манзил: ${f('ADDRESS')} фаолиятини текшириш натижасида тузди.</p>`,
+      `<p>Ҳуқуқбузар: <strong>${f('OFFENDER')}</strong></p>`,
+      `<p>Ҳуқуқбузарлик мазмуни: ${f('OFFENCE')}</p>`,
+      `<p>Жарима миқдори: <strong>${f('AMOUNT')}</strong> сўм (${f('AMOUNT_WORDS')}).</p>`,
+      `<p>Тушунтириш бериш муддати: ${own('DEADLINE')}.</p>`,
+      '<hr>',
+      `<p>Инспектор: ____________ ${f('INSPECTOR')}</p>`,
+      `<p>Ҳуқуқбузар: ____________ ${f('OFFENDER')}</p>`,
+      `<p><em>Баённома берилган сана: ${f('TODAY')}</em></p>`,
+    ].join(''),
+  },
+  ru: {
+    name: 'Протокол об административном правонарушении',
+    deadline: { uz: 'Tushuntirish berish muddati', uk: 'Тушунтириш бериш муддати', ru: 'Срок дачи объяснений' },
+    body: [
+      '<h1>ПРОТОКОЛ ОБ АДМИНИСТРАТИВНОМ ПРАВОНАРУШЕНИИ</h1>',
+      `<p>Серия ${f('SERIES')} № ${f('NUMBER')}</p>`,
+      `<p>${f('REGION')}, ${f('DATE')} (${f('DATE_WORDS')})</p>`,
+      `<p>Инспектор экологического контроля ${f('INSPECTOR')} составил настоящий протокол по итогам проверки деятельности ${f('SUBJECT')} (ИНН ${f('SUBJECT_INN')}), адрес: ${f('ADDRESS')}.</p>`,
+      `<p>Нарушитель: <strong>${f('OFFENDER')}</strong></p>`,
+      `<p>Содержание нарушения: ${f('OFFENCE')}</p>`,
+      `<p>Сумма штрафа: <strong>${f('AMOUNT')}</strong> сум (${f('AMOUNT_WORDS')}).</p>`,
+      `<p>Срок дачи объяснений: ${own('DEADLINE')}.</p>`,
+      '<hr>',
+      `<p>Инспектор: ____________ ${f('INSPECTOR')}</p>`,
+      `<p>Нарушитель: ____________ ${f('OFFENDER')}</p>`,
+      `<p><em>Дата выдачи протокола: ${f('TODAY')}</em></p>`,
+    ].join(''),
+  },
+};
+
+const ACT: Record<Lang, { name: string; body: string }> = {
+  uz: {
+    name: 'Tekshiruv dalolatnomasi',
+    body: [
+      '<h1>TEKSHIRUV DALOLATNOMASI</h1>',
+      `<p>№ ${f('NUMBER')}, ${f('DATE')} (${f('DATE_WORDS')}), ${f('REGION')}</p>`,
+      `<p>Ekologik nazorat inspektori ${f('INSPECTOR')} ${f('SUBJECT')} (STIR ${f('SUBJECT_INN')}, manzil: ${f('ADDRESS')}) faoliyatini tekshirdi.</p>`,
+      `<p>Tekshiruvda aniqlandi: ${f('OFFENCE')}</p>`,
+      `<p>Yetkazilgan zarar summasi: <strong>${f('AMOUNT')}</strong> soʻm (${f('AMOUNT_WORDS')}).</p>`,
+      `<p>Subyekt rahbari: ${f('OFFENDER')}</p>`,
+      '<hr>',
+      `<p>Inspektor: ____________ ${f('INSPECTOR')}</p>`,
+      `<p>Subyekt rahbari: ____________ ${f('OFFENDER')}</p>`,
+    ].join(''),
+  },
+  uk: {
+    name: 'Текширув далолатномаси',
+    body: [
+      '<h1>ТЕКШИРУВ ДАЛОЛАТНОМАСИ</h1>',
+      `<p>№ ${f('NUMBER')}, ${f('DATE')} (${f('DATE_WORDS')}), ${f('REGION')}</p>`,
+      `<p>Экологик назорат инспектори ${f('INSPECTOR')} ${f('SUBJECT')} (СТИР ${f('SUBJECT_INN')}, манзил: ${f('ADDRESS')}) фаолиятини текширди.</p>`,
+      `<p>Текширувда аниқланди: ${f('OFFENCE')}</p>`,
+      `<p>Етказилган зарар суммаси: <strong>${f('AMOUNT')}</strong> сўм (${f('AMOUNT_WORDS')}).</p>`,
+      `<p>Субъект раҳбари: ${f('OFFENDER')}</p>`,
+      '<hr>',
+      `<p>Инспектор: ____________ ${f('INSPECTOR')}</p>`,
+      `<p>Субъект раҳбари: ____________ ${f('OFFENDER')}</p>`,
+    ].join(''),
+  },
+  ru: {
+    name: 'Акт проверки',
+    body: [
+      '<h1>АКТ ПРОВЕРКИ</h1>',
+      `<p>№ ${f('NUMBER')}, ${f('DATE')} (${f('DATE_WORDS')}), ${f('REGION')}</p>`,
+      `<p>Инспектор экологического контроля ${f('INSPECTOR')} провёл проверку деятельности ${f('SUBJECT')} (ИНН ${f('SUBJECT_INN')}, адрес: ${f('ADDRESS')}).</p>`,
+      `<p>В ходе проверки установлено: ${f('OFFENCE')}</p>`,
+      `<p>Сумма причинённого ущерба: <strong>${f('AMOUNT')}</strong> сум (${f('AMOUNT_WORDS')}).</p>`,
+      `<p>Руководитель субъекта: ${f('OFFENDER')}</p>`,
+      '<hr>',
+      `<p>Инспектор: ____________ ${f('INSPECTOR')}</p>`,
+      `<p>Руководитель субъекта: ____________ ${f('OFFENDER')}</p>`,
+    ].join(''),
+  },
+};
+
+const OFFENDERS = ['Каримов Жасур Ғайратович', 'Toʻxtayeva Gulnoza Oʻktamovna', 'Қўчқоров Ҳамид Шукурович', 'Raximov Sardor Baxtiyorovich', 'Ғаниева Мадина Қодировна'];
+const OFFENCES = [
+  'Chiqindilarni belgilanmagan joyga tashlash',
+  'Атмосфера ҳавосига рухсатномасиз ифлослантирувчи моддалар чиқариш',
+  'Daraxtlarni ruxsatsiz kesish',
+  'Сброс неочищенных сточных вод',
+];
+
+export async function seedTemplateDemo(knex: Knex, log: (s: string) => void = () => undefined): Promise<void> {
+  if (!(await knex.schema.hasTable('template_documents'))) return;
+  const admin = (await knex('users').where({ username: 'admin' }).first('id'))?.id ?? null;
+  const types = new Map<string, number>((await knex('template_document_types').select('id', 'code')).map((t: { id: number; code: string }) => [t.code, t.id]));
+  const dateType = (await knex('td_field_types').where({ code: 'DATE' }).first('id'))?.id;
+  if (!(await knex('template_documents').first('id')) && types.has('PROTOCOL') && types.has('ACT')) {
+    await knex.transaction(async (trx) => {
+      for (const lang of ['uz', 'uk', 'ru'] as Lang[]) {
+        const p = PROTOCOL[lang];
+        const [{ id }] = await trx('template_documents').insert({ type_id: types.get('PROTOCOL'), name: p.name, language: lang, body: p.body, is_active: true, created_by: admin, updated_by: admin }).returning('id');
+        if (dateType) await trx('template_document_fields').insert({ parent_id: id, ordering: 1, code: 'DEADLINE', name: JSON.stringify(p.deadline), field_type_id: dateType, required: false });
+        const a = ACT[lang];
+        await trx('template_documents').insert({ type_id: types.get('ACT'), name: a.name, language: lang, body: a.body, is_active: true, created_by: admin, updated_by: admin });
+      }
+    });
+    log('demo: 6 template documents');
+  }
+
+  // acts and protocols to print from, where the demo has none
+  if (await knex('akts').first('id')) return;
+  const subjects = await knex('subjects').orderBy('id').select('id', 'region_id');
+  const category = (await knex('stack_akt_categories').orderBy('id').first('id'))?.id;
+  const aktType = (await knex('akt_types').orderBy('id').first('id'))?.id;
+  const protocolCategory = (await knex('stack_protocol_categories').orderBy('id').first('id'))?.id ?? null;
+  const fine = await knex('fine').orderBy('id').first('id');
+  if (!subjects.length || !category || !aktType) return;
+  const today = todayTashkent();
+  const byRegion = new Map<number, { id: number; region_id: number }[]>();
+  for (const s of subjects) byRegion.set(s.region_id, [...(byRegion.get(s.region_id) ?? []), s]);
+  let akts = 0;
+  let protocols = 0;
+  await knex.transaction(async (trx) => {
+    for (const [region, list] of byRegion) {
+      const [stack] = await trx('akt_stacks').insert({ number: `AKT-${region}`, stack_date: addDays(today, -30), category_id: category, region_id: region, created_by: admin, updated_by: admin }).returning('id');
+      for (let i = 0; i < Math.min(2, list.length); i++) {
+        const s = list[i];
+        const n = akts + 1;
+        await trx('akts').insert({
+          stack_id: stack.id, subject_id: s.id, region_id: region, akt_type_id: aktType, number: `A-${String(n).padStart(4, '0')}`,
+          akt_date: addDays(today, -(n % 25) - 1), amount: `${(n * 1_375_000).toFixed(0)}.00`, inspector: OFFENDERS[(n + 2) % OFFENDERS.length].split(' ').slice(0, 2).join(' '),
+          description: OFFENCES[n % OFFENCES.length], created_by: admin, updated_by: admin,
+        });
+        akts++;
+        await trx('protocols').insert({
+          stack_id: stack.id, category_id: protocolCategory, subject_id: s.id, region_id: region, series: 'EK', number: String(100000 + n),
+          protocol_date: addDays(today, -(n % 20) - 1), fine_id: fine?.id ?? null, fine_multiple: null, fine_amount: `${(n * 412_000).toFixed(0)}.00`,
+          offender: OFFENDERS[n % OFFENDERS.length], description: OFFENCES[(n + 1) % OFFENCES.length], created_by: admin, updated_by: admin,
+        });
+        protocols++;
+      }
+    }
+  });
+  log(`demo: ${akts} acts and ${protocols} protocols to print from`);
+}
