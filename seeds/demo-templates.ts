@@ -3,8 +3,8 @@ import { todayTashkent } from '../api/meta/today.ts';
 import { addDays } from '../api/domain/dates.ts';
 
 /**
- * Demo template documents (docs/template-documents.md): an act and a protocol in each of the
- * three languages, their placeholders the reserved fields the acts and protocols fill and one
+ * Demo template documents (docs/template-documents.md): an act, a protocol and an offence's decree
+ * in each of the three languages, their placeholders the reserved fields the acts and protocols fill and one
  * field of the printer's own; and, where the demo has no acts yet, a stack of acts and protocols
  * in each region to print them from (offenders named in Latin and Cyrillic).
  */
@@ -117,6 +117,49 @@ const ACT: Record<Lang, { name: string; body: string }> = {
 };
 
 const OFFENDERS = ['Каримов Жасур Ғайратович', 'Toʻxtayeva Gulnoza Oʻktamovna', 'Қўчқоров Ҳамид Шукурович', 'Raximov Sardor Baxtiyorovich', 'Ғаниева Мадина Қодировна'];
+/** A decree on an offence (an offence prints it: metadata/entities/ecofund-offences/offences.json). */
+const DECREE: Record<Lang, { name: string; body: string }> = {
+  uz: {
+    name: 'Maʼmuriy jarima qoʻllash toʻgʻrisida qaror',
+    body: [
+      '<h1>MAʼMURIY JARIMA QOʻLLASH TOʻGʻRISIDA QAROR</h1>',
+      `<p>Seriya ${f('SERIES')} № ${f('NUMBER')}</p>`,
+      `<p>${f('REGION')}, ${f('DATE')} (${f('DATE_WORDS')})</p>`,
+      `<p>Ekologik nazorat inspektori ${f('INSPECTOR')} ${f('ADDRESS')} manzilida sodir etilgan huquqbuzarlik (${f('OFFENCE')}) ishini koʻrib chiqib, quyidagilarga jarima qoʻlladi: <strong>${f('OFFENDER')}</strong>.</p>`,
+      `<p>Jarima miqdori: <strong>${f('AMOUNT')}</strong> soʻm (${f('AMOUNT_WORDS')}).</p>`,
+      '<hr>',
+      `<p>Inspektor: ____________ ${f('INSPECTOR')}</p>`,
+      `<p><em>Qaror berilgan sana: ${f('TODAY')}</em></p>`,
+    ].join(''),
+  },
+  uk: {
+    name: 'Маъмурий жарима қўллаш тўғрисида қарор',
+    body: [
+      '<h1>МАЪМУРИЙ ЖАРИМА ҚЎЛЛАШ ТЎҒРИСИДА ҚАРОР</h1>',
+      `<p>Серия ${f('SERIES')} № ${f('NUMBER')}</p>`,
+      `<p>${f('REGION')}, ${f('DATE')} (${f('DATE_WORDS')})</p>`,
+      `<p>Экологик назорат инспектори ${f('INSPECTOR')} ${f('ADDRESS')} манзилида содир этилган ҳуқуқбузарлик (${f('OFFENCE')}) ишини кўриб чиқиб, қуйидагиларга жарима қўллади: <strong>${f('OFFENDER')}</strong>.</p>`,
+      `<p>Жарима миқдори: <strong>${f('AMOUNT')}</strong> сўм (${f('AMOUNT_WORDS')}).</p>`,
+      '<hr>',
+      `<p>Инспектор: ____________ ${f('INSPECTOR')}</p>`,
+      `<p><em>Қарор берилган сана: ${f('TODAY')}</em></p>`,
+    ].join(''),
+  },
+  ru: {
+    name: 'Постановление о наложении административного штрафа',
+    body: [
+      '<h1>ПОСТАНОВЛЕНИЕ О НАЛОЖЕНИИ АДМИНИСТРАТИВНОГО ШТРАФА</h1>',
+      `<p>Серия ${f('SERIES')} № ${f('NUMBER')}</p>`,
+      `<p>${f('REGION')}, ${f('DATE')} (${f('DATE_WORDS')})</p>`,
+      `<p>Инспектор экологического контроля ${f('INSPECTOR')}, рассмотрев дело о правонарушении (${f('OFFENCE')}) по адресу ${f('ADDRESS')}, наложил штраф на: <strong>${f('OFFENDER')}</strong>.</p>`,
+      `<p>Сумма штрафа: <strong>${f('AMOUNT')}</strong> сум (${f('AMOUNT_WORDS')}).</p>`,
+      '<hr>',
+      `<p>Инспектор: ____________ ${f('INSPECTOR')}</p>`,
+      `<p><em>Дата вынесения постановления: ${f('TODAY')}</em></p>`,
+    ].join(''),
+  },
+};
+
 const OFFENCES = [
   'Chiqindilarni belgilanmagan joyga tashlash',
   'Атмосфера ҳавосига рухсатномасиз ифлослантирувчи моддалар чиқариш',
@@ -140,6 +183,12 @@ export async function seedTemplateDemo(knex: Knex, log: (s: string) => void = ()
       }
     });
     log('demo: 6 template documents');
+  }
+  if (types.has('DECREE') && !(await knex('template_documents').where({ type_id: types.get('DECREE') }).first('id'))) {
+    await knex('template_documents').insert((['uz', 'uk', 'ru'] as Lang[]).map((lang) => ({
+      type_id: types.get('DECREE'), name: DECREE[lang].name, language: lang, body: DECREE[lang].body, is_active: true, created_by: admin, updated_by: admin,
+    })));
+    log('demo: 3 decree templates');
   }
 
   // acts and protocols to print from, where the demo has none

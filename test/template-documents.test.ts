@@ -212,3 +212,31 @@ describe('acts print documents of their own type', () => {
     expect(r.body.text).toBe('A-7 первое октября две тысячи двадцать шестого года Ғаниев Ўткир триста семьдесят пять тысяч сум 00 тийин ________');
   });
 });
+
+describe('offences print their decree', () => {
+  it('fills the decree from the offence, its offenders (a child table) and its type, and its PDF holds them', async () => {
+    const k = api.db.knex;
+    const type = await k('template_document_types').where({ code: 'DECREE' }).first('id');
+    const t = await api.post('/api/ecoinspection-dictionaries/template-documents', {
+      type_id: type.id, name: 'Qaror', language: 'uz', is_active: true, fields: [],
+      body: `<p>${field('SERIES')} ${field('NUMBER')}: ${field('OFFENDER')}; ${field('OFFENCE')}; ${field('AMOUNT_WORDS')}</p>`,
+    });
+    expect(t.status, JSON.stringify(t.body)).toBe(201);
+    const [fine] = await k('fine').insert({ code: 'T-DECREE', article: '70', part: '1', name: JSON.stringify({ uz: 'Sinov moddasi' }), min_multiple: '1', max_multiple: '10' }).returning('id');
+    const [offenceType] = await k('offence_type').insert({ code: 'T-OT', name: JSON.stringify({ uz: 'Chiqindi tashlash', uk: 'Чиқинди ташлаш', ru: 'Сброс отходов' }) }).returning('id');
+    const [offence] = await k('offences').insert({
+      number: 'H-77', offence_date: '2026-11-20', region_id: regionA, fine_id: fine.id, fine_multiple: '2', fine_amount: '750000.00',
+      offence_type_id: offenceType.id, decree_series: 'QR', decree_number: '000912', decree_date: '2026-11-22', status: 'draft',
+    }).returning('id');
+    await k('offence_offenders').insert([
+      { parent_id: offence.id, ordering: 1, offender_kind: 'person', full_name: OFFENDER },
+      { parent_id: offence.id, ordering: 2, offender_kind: 'person', full_name: 'Toʻxtayev Gʻani' },
+    ]);
+    const r = await api.post(`/api/ecofund-offences/offences/${offence.id}/documents`, { template_id: t.body.id });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    expect(r.body.text).toBe(`QR 000912: ${OFFENDER}, Toʻxtayev Gʻani; Chiqindi tashlash; yetti yuz ellik ming soʻm 00 tiyin`);
+    const pdf = await api.get(`/api/issued-documents/${r.body.id}/pdf`);
+    expect(pdf.status).toBe(200);
+    expect((await pdfText(pdf.raw)).replace(/\s+/g, ' ')).toContain(OFFENDER);
+  });
+});
