@@ -119,7 +119,8 @@ async function demoBranch(trx: Knex.Transaction, place: DemoPlace, admin: number
 
 /** An inspection stack of the demo region with acts of three of its subjects, a protocol and a penya row for the demo subject. */
 async function demoInspections(trx: Knex.Transaction, place: DemoPlace, admin: number | null): Promise<void> {
-  if (await trx('akt_stacks').where({ region_id: place.regionId }).first('id')) return;
+  // the demo subject's own inspection (other demo data may already have stacks in its region)
+  if (await trx('penya').where({ subject_id: place.subject.id }).first('id')) return;
   const category = await trx('stack_akt_categories').orderBy('id').first('id');
   const aktType = await trx('akt_types').orderBy('id').first('id');
   if (!category || !aktType) return;
