@@ -30,7 +30,7 @@ interface ReportAnswer { rows: Record<string, unknown>[]; totals: Record<string,
 
 const rows = () => page.getByTestId('report-row');
 /** What a table cell shows, as the number it is: space (or narrow space) thousands, a point before the decimals. */
-const number = (text: string) => text.replace(/[\s\u00a0\u202f]/g, '');
+const number = (text: string) => text.replace(/[\s\u00a0\u202f]/g, '').replace(',', '.');
 const totalOnScreen = async (column: string) => number(await page.getByTestId('report-totals').locator(`[data-column=${column}]`).innerText());
 
 async function openReport(path: string) {

@@ -88,7 +88,7 @@ describe('a greening report', () => {
     expect(await totals.innerText()).toMatch(/\d/);
     // numbers as the table shows them: space thousands, two decimals for percentages and hectares
     const percent = await rows().first().locator('[data-column=percent]').innerText();
-    expect(percent).toMatch(/^(\d{1,3}( \d{3})*\.\d{2})?$/);
+    expect(percent).toMatch(/^(\d{1,3}([\s\u00a0]\d{3})*,\d{2})?$/);
     // the current year in Tashkent is the default
     expect(await page.locator('.ra-input-year [role=combobox]').innerText()).toContain(String(year));
     await shotTo('regions-green-rating');
@@ -169,9 +169,9 @@ describe('a tree passport', () => {
     expect(await qr.getAttribute('data-url')).toBe(`${baseUrl}/#/tree/${planting.id}`);
     expect(await page.getByTestId('passport-url').innerText()).toBe(`${baseUrl}/#/tree/${planting.id}`);
     await expect.poll(() => page.getByTestId('passport-species').innerText()).toMatch(/\S+\s+\S+/);
-    expect(await page.getByTestId('passport-height').innerText()).toBe('3.50 m');
-    expect(await page.getByTestId('passport-circumference').innerText()).toBe('45.0 sm');
-    expect(await page.getByTestId('passport-dbh').innerText()).toBe('14.3 sm');
+    expect(await page.getByTestId('passport-height').innerText()).toBe('3,50 m');
+    expect(await page.getByTestId('passport-circumference').innerText()).toBe('45,0 sm');
+    expect(await page.getByTestId('passport-dbh').innerText()).toBe('14,3 sm');
     expect(await page.getByTestId('passport-planted').innerText()).toBe(today.split('-').reverse().join('.'));
     await expect.poll(() => page.getByTestId('passport-region').innerText()).toContain(regionName());
     await expect.poll(() => page.getByTestId('passport-org').innerText()).toBe(org.name);
