@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { api, expectNoRawKeys, launch, login, newContext, type PageProblems, shot, watch } from './support';
+import { api, expectNoRawKeys, launch, shot, signedIn as signedInAs } from './support';
 
 /**
  * An offence end to end with the demo users (docs/offences.md): the inspector writes it on the
@@ -14,7 +14,6 @@ import { api, expectNoRawKeys, launch, login, newContext, type PageProblems, sho
  */
 
 const baseUrl = inject('baseUrl');
-const DEMO_PASSWORD = 'ecofond-demo';
 const NUMBER = `E2E-${Date.now() % 100000}`;
 /** a 1×1 PNG */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
@@ -24,13 +23,7 @@ let browser: Browser;
 let dir: string;
 let offenceId = 0;
 
-async function signedIn(username: string): Promise<{ page: Page; problems: PageProblems; close: () => Promise<void> }> {
-  const ctx = await newContext(browser, baseUrl);
-  const page = await ctx.newPage();
-  const problems = watch(page);
-  await login(page, baseUrl, username, DEMO_PASSWORD);
-  return { page, problems, close: () => ctx.close() };
-}
+const signedIn = (username: string) => signedInAs(browser, baseUrl, username);
 
 /** Types into a reference's autocomplete and picks the option. */
 async function pick(page: Page, id: string, text: string, option: string | RegExp = text): Promise<void> {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { adminSession, type AdminSession, api, expectNoRawKeys, launch, login, newContext, type PageProblems, shot, watch } from './support';
+import { adminSession, type AdminSession, api, expectNoRawKeys, launch, shot, signedIn as signedInAs } from './support';
 import { hasOpenssl, trustedKeyFile } from './pki';
 
 /**
@@ -14,7 +14,6 @@ import { hasOpenssl, trustedKeyFile } from './pki';
  */
 
 const baseUrl = inject('baseUrl');
-const DEMO_PASSWORD = 'ecofond-demo';
 const notification = (page: Page) => page.getByTestId('notification');
 const today = new Date(Date.now() + 5 * 3600_000).toISOString().slice(0, 10);
 const year = Number(today.slice(0, 4));
@@ -30,14 +29,7 @@ let fundUser: User;
 let reportId = 0;
 let dir: string;
 
-/** A browser page signed in as a demo user, watched for page errors. */
-async function signedIn(username: string): Promise<{ page: Page; problems: PageProblems; close: () => Promise<void> }> {
-  const ctx = await newContext(browser, baseUrl);
-  const page = await ctx.newPage();
-  const problems = watch(page);
-  await login(page, baseUrl, username, DEMO_PASSWORD);
-  return { page, problems, close: () => ctx.close() };
-}
+const signedIn = (username: string) => signedInAs(browser, baseUrl, username);
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'ecofond-subject-report-'));

@@ -54,6 +54,18 @@ export async function login(page: Page, baseUrl: string, username: string, passw
   await page.getByTestId('page-dashboard').waitFor();
 }
 
+/** The demo users' password (seeds/demo-users.ts). */
+export const DEMO_PASSWORD = 'ecofond-demo';
+
+/** A page of its own browser context, signed in as a (demo) user and watched for page errors. */
+export async function signedIn(browser: Browser, baseUrl: string, username: string, password = DEMO_PASSWORD): Promise<{ page: Page; problems: PageProblems; close: () => Promise<void> }> {
+  const ctx = await newContext(browser, baseUrl);
+  const page = await ctx.newPage();
+  const problems = watch(page);
+  await login(page, baseUrl, username, password);
+  return { page, problems, close: () => ctx.close() };
+}
+
 /** A browser signed in to the back-office as the demo administrator, with a scratch folder for downloads and files. */
 export interface AdminSession { browser: Browser; ctx: BrowserContext; page: Page; problems: PageProblems; dir: string; close(): Promise<void> }
 

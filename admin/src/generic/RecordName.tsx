@@ -4,22 +4,30 @@ import type { EntityMeta } from '../meta/types';
 import { titleOf, useLang } from './fields';
 
 /**
- * The name of a row: its title field, in the language shown; when the title field is a reference
- * (a planting's species, a plan's branch), the referenced row's own name — never its id. Lookups
- * are batched and cached with the reference fields of the same page.
+ * The row an entity's title field refers to, when the title field is a reference (a planting's
+ * species, a plan's branch): looked up batched and cached with the reference fields of the same page.
+ */
+function useTitleReference(entity: EntityMeta | undefined, record: RaRecord | undefined, enabled = true) {
+  const model = useMeta();
+  const f = entity?.fields.find((x) => x.name === entity.titleField);
+  const isRef = f?.type === 'ref';
+  const refId = isRef && record ? record[f.name] : undefined;
+  const target = isRef ? model.byName.get(f.ref!) : undefined;
+  const reference = target ? model.resourceOf(target.name) : undefined;
+  const on = enabled && refId != null && !!reference;
+  const { data } = useGetManyAggregate(reference ?? '', { ids: on ? [refId as RaRecord['id']] : [] }, { enabled: on });
+  return { isRef, target, row: data?.[0] };
+}
+
+/**
+ * The name of a row: its title field, in the language shown; when the title field is a reference,
+ * the referenced row's own name (references of references too, three deep) — never its id.
  */
 export function RecordName({ entity, record, depth = 0 }: { entity?: EntityMeta; record?: RaRecord; depth?: number }) {
   const lang = useLang();
-  const model = useMeta();
-  const f = entity?.fields.find((x) => x.name === entity.titleField);
-  const refId = f?.type === 'ref' && record ? record[f.name] : undefined;
-  const target = f?.type === 'ref' ? model.byName.get(f.ref!) : undefined;
-  const reference = target ? model.resourceOf(target.name) : undefined;
-  const enabled = refId != null && !!reference && depth < 3;
-  const { data } = useGetManyAggregate(reference ?? '', { ids: enabled ? [refId as RaRecord['id']] : [] }, { enabled });
+  const { isRef, target, row } = useTitleReference(entity, record, depth < 3);
   if (!record) return null;
-  if (f?.type !== 'ref') return <>{titleOf(entity, record, lang)}</>;
-  const row = data?.[0];
+  if (!isRef) return <>{titleOf(entity, record, lang)}</>;
   // while it loads (or when the user may not read it), the row's own number
   if (!row) return <>{`#${record.id}`}</>;
   return <RecordName entity={target} record={row} depth={depth + 1} />;
@@ -31,13 +39,6 @@ export function RecordName({ entity, record, depth = 0 }: { entity?: EntityMeta;
  */
 export function useRecordName(entity: EntityMeta | undefined, record: RaRecord | undefined): string {
   const lang = useLang();
-  const model = useMeta();
-  const f = entity?.fields.find((x) => x.name === entity.titleField);
-  const refId = f?.type === 'ref' && record ? record[f.name] : undefined;
-  const target = f?.type === 'ref' ? model.byName.get(f.ref!) : undefined;
-  const reference = target ? model.resourceOf(target.name) : undefined;
-  const enabled = refId != null && !!reference;
-  const { data } = useGetManyAggregate(reference ?? '', { ids: enabled ? [refId as RaRecord['id']] : [] }, { enabled });
-  const row = data?.[0];
+  const { target, row } = useTitleReference(entity, record);
   return row ? titleOf(target, row, lang) : titleOf(entity, record, lang);
 }
