@@ -49,9 +49,9 @@ export function RecordTitle({ entity }: { entity?: EntityMeta }) {
  * lines, cut with an ellipsis (the whole text shows on hover), so that a list fits its screen; a
  * page shows it whole.
  */
-function Clipped({ text, inList, max = 80 }: { text: string; inList?: boolean; max?: number }) {
+function Clipped({ text, inList, max = 80, ch = 24 }: { text: string; inList?: boolean; max?: number; ch?: number }) {
   if (!inList) return <span style={{ whiteSpace: 'pre-wrap' }}>{text}</span>;
-  const shown = <span style={LIST_TEXT}>{truncate(text, max)}</span>;
+  const shown = <span style={{ ...LIST_TEXT, maxWidth: `${ch}ch` }}>{truncate(text, max)}</span>;
   return text.length <= 40 ? shown : <Tooltip title={text}>{shown}</Tooltip>;
 }
 const LIST_TEXT = {
@@ -167,7 +167,9 @@ export function MetaField({ field, inList }: MetaFieldProps) {
       if (field.form && !inList) return <FormValuesView field={field} />;
       if (!inList) return <JsonTable fields={[field]} />;
       const summary = jsonSummary(model, entityOfEntry(model, record.entity), v, lang, translate, (k) => i18n.exists(k));
-      return <Clipped text={summary} inList />;
+      // a summary of changed values is a glimpse (the row's page shows them whole): narrower than text,
+      // so that the audit log's two of them leave its other columns room at 1400 px
+      return <Clipped text={summary} inList ch={16} />;
     }
     case 'children': {
       const rows = Array.isArray(v) ? (v as RaRecord[]) : [];
