@@ -123,6 +123,7 @@ describe('row scopes of the demo users', () => {
     for (const u of regionUsers) {
       const meta = (await api.get('/api/meta', { token: tokens[u.username] })).body;
       const scoped = meta.entities.filter((e: { scope?: { region?: string } }) => e.scope?.region);
+      const principal = await principalForToken(api.db.knex, tokens[u.username]);
       for (const e of scoped) {
         const model = api.model.entities.get(e.name)!;
         const r = await list(e.path, tokens[u.username]);
@@ -131,7 +132,7 @@ describe('row scopes of the demo users', () => {
         const q = api.db.knex(model.table).where(e.scope.region, regionId).where(model.view ?? {});
         if (model.softDelete) q.whereNull('deleted_at');
         // an entity's row sets the user holds narrow it further (an inspector's own offences, the police's sent ones)
-        const sets = rowSetConditions(model, await principalForToken(api.db.knex, tokens[u.username]));
+        const sets = rowSetConditions(model, principal);
         if (sets) q.where((w) => { for (const c of sets) w.orWhere(c); });
         const [{ n }] = await q.count({ n: '*' });
         expect(Number(r.headers.get('x-total-count')), `${u.username} ${e.name}`).toBe(Number(n));

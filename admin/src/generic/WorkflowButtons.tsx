@@ -24,13 +24,19 @@ export const paramFields = (a: WorkflowActionMeta): FieldMeta[] =>
     ...f, name, label: f.label ?? `fields.${name}`, fields: undefined,
   }) as FieldMeta);
 
+/** The workflow actions the user's actions allow, but those a signing dialog offers as its "skip" (only there). */
+function offered(entity: EntityMeta): WorkflowActionMeta[] {
+  const actions = entity.workflow?.actions ?? [];
+  const skips = new Set(actions.map((a) => a.skip).filter(Boolean));
+  return actions.filter((a) => a.allowed && !skips.has(a.name));
+}
+
 /** The actions of a row's state that the user's actions allow (a signing dialog's "skip" action is offered there only). */
 export function actionsFor(entity: EntityMeta, record: RaRecord | undefined): WorkflowActionMeta[] {
   const wf = entity.workflow;
   if (!record || !wf) return [];
   const state = String(record[wf.field] ?? '');
-  const skips = new Set(wf.actions.map((a) => a.skip).filter(Boolean));
-  return wf.actions.filter((a) => a.allowed && a.from.includes(state) && !skips.has(a.name));
+  return offered(entity).filter((a) => a.from.includes(state));
 }
 
 /** Where an action runs: one row, the selected rows, or every row of the list's filters. */
@@ -214,11 +220,7 @@ export const bulkActions = (entity: EntityMeta): WorkflowActionMeta[] =>
   (entity.workflow?.actions ?? []).filter((a) => a.bulk && a.allowed && !a.signature);
 
 /** The one-row actions a list offers on a selected row: allowed, not bulk, not signed, not a signing dialog's skip. */
-export const rowActions = (entity: EntityMeta): WorkflowActionMeta[] => {
-  const wf = entity.workflow;
-  const skips = new Set(wf?.actions.map((a) => a.skip).filter(Boolean));
-  return (wf?.actions ?? []).filter((a) => a.allowed && !a.bulk && !a.signature && !skips.has(a.name));
-};
+export const rowActions = (entity: EntityMeta): WorkflowActionMeta[] => offered(entity).filter((a) => !a.bulk && !a.signature);
 
 /**
  * In the list's bulk-action toolbar: each bulk action on the selected rows, and each one-row action
