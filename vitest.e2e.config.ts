@@ -3,7 +3,8 @@ import { defineConfig } from 'vitest/config';
 /**
  * The back-office's tests, apart from the API's (vitest.config.ts): unit tests of admin/src, and
  * the browser tests of e2e/ against a real server on a fresh embedded database, in headless
- * Debian Chromium (/usr/bin/chromium). `npm run test:e2e` builds admin/dist first.
+ * Debian Chromium (/usr/bin/chromium). `npm run test:e2e` builds admin/dist first and runs the
+ * sweep beside the rest (e2e/run.mjs).
  */
 export default defineConfig({
   test: {
@@ -20,6 +21,20 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['e2e/**/*.e2e.test.ts'],
+          exclude: ['e2e/sweep.e2e.test.ts'],
+          globalSetup: ['e2e/global-setup.ts'],
+          pool: 'forks',
+          fileParallelism: false,
+          testTimeout: 120_000,
+          expect: { poll: { timeout: 10_000, interval: 100 } },
+          hookTimeout: 240_000,
+        },
+      },
+      {
+        // the sweep of every screen: a server and database of its own, so e2e/run.mjs runs it beside the others
+        test: {
+          name: 'sweep',
+          include: ['e2e/sweep.e2e.test.ts'],
           globalSetup: ['e2e/global-setup.ts'],
           pool: 'forks',
           fileParallelism: false,

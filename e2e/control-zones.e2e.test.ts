@@ -32,6 +32,8 @@ beforeAll(async () => {
   inspectorProblems = watch(inspector);
   closeInspector = () => browser.close();
   await login(inspector, baseUrl, 'inspector', 'ecofond-demo');
+  // the names below are read in Uzbek, whatever language an earlier test left these users in
+  for (const p of [page, inspector]) await p.getByTestId('lang-uz').click();
   // a zone of the inspector's region, in a folder of its own (made through the API as the administrator)
   const [seen] = await api<{ region_id: number }[]>(inspector, '/api/ecoinspection-dictionaries/control-zone?range=[0,0]');
   const folder = await api<{ id: number }>(page, '/api/ecoinspection-dictionaries/control-zones-folders', 'uz', {

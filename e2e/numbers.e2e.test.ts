@@ -148,10 +148,16 @@ describe('lists on a phone', () => {
         await page.goto(`${baseUrl}/admin/#/${SCREEN}`);
         await page.getByTestId(`lang-${lang}`).click();
         await page.setViewportSize({ width: 360, height: 780 });
-        if (await page.locator('.RaSidebar-modal').isVisible()) await page.keyboard.press('Escape');
         const caption = (await api<{ captions: Record<string, string> }>(page, '/api/meta', lang)).captions['fields.damage'];
         const hint = page.getByTestId('list-more-columns');
         await expect.poll(() => hint.innerText()).toContain(caption);
+        // the menu, open on the wide screen, becomes a phone's drawer once the page has re-rendered at
+        // 360 px; while it is open it covers the list and hides it from the accessibility tree
+        const drawer = page.locator('.RaSidebar-modal');
+        await expect.poll(async () => {
+          if (await drawer.isVisible()) await page.keyboard.press('Escape');
+          return drawer.isVisible();
+        }).toBe(false);
         await shot(page, `numbers-list-360-${lang}`);
         await hint.getByRole('button').click();
         await expect.poll(() => page.locator('.RaDatagrid-tableWrapper').evaluate((el) => el.scrollLeft)).toBeGreaterThan(0);

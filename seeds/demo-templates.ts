@@ -196,9 +196,9 @@ export async function seedTemplateDemo(knex: Knex, log: (s: string) => void = ()
   const subjects = await knex('subjects').orderBy('id').select('id', 'region_id');
   const category = (await knex('stack_akt_categories').orderBy('id').first('id'))?.id;
   const aktType = (await knex('akt_types').orderBy('id').first('id'))?.id;
-  const protocolCategory = (await knex('stack_protocol_categories').orderBy('id').first('id'))?.id ?? null;
+  const protocolCategory = (await knex('stack_protocol_categories').orderBy('id').first('id'))?.id;
   const fine = await knex('fine').orderBy('id').first('id');
-  if (!subjects.length || !category || !aktType) return;
+  if (!subjects.length || !category || !aktType || !protocolCategory) return;
   const today = todayTashkent();
   const byRegion = new Map<number, { id: number; region_id: number }[]>();
   for (const s of subjects) byRegion.set(s.region_id, [...(byRegion.get(s.region_id) ?? []), s]);
@@ -207,6 +207,7 @@ export async function seedTemplateDemo(knex: Knex, log: (s: string) => void = ()
   await knex.transaction(async (trx) => {
     for (const [region, list] of byRegion) {
       const [stack] = await trx('akt_stacks').insert({ number: `AKT-${region}`, stack_date: addDays(today, -30), category_id: category, region_id: region, created_by: admin, updated_by: admin }).returning('id');
+      const [protocolStack] = await trx('protocol_stacks').insert({ number: `BAY-${region}`, stack_date: addDays(today, -25), category_id: protocolCategory, region_id: region, created_by: admin, updated_by: admin }).returning('id');
       for (let i = 0; i < Math.min(2, list.length); i++) {
         const s = list[i];
         const n = akts + 1;
@@ -217,7 +218,7 @@ export async function seedTemplateDemo(knex: Knex, log: (s: string) => void = ()
         });
         akts++;
         await trx('protocols').insert({
-          stack_id: stack.id, category_id: protocolCategory, subject_id: s.id, region_id: region, series: 'EK', number: String(100000 + n),
+          stack_id: protocolStack.id, subject_id: s.id, region_id: region, series: 'EK', number: String(100000 + n),
           protocol_date: addDays(today, -(n % 20) - 1), fine_id: fine?.id ?? null, fine_multiple: null, fine_amount: `${(n * 412_000).toFixed(0)}.00`,
           offender: OFFENDERS[n % OFFENDERS.length], description: OFFENCES[(n + 1) % OFFENCES.length], created_by: admin, updated_by: admin,
         });

@@ -117,7 +117,7 @@ async function demoBranch(trx: Knex.Transaction, place: DemoPlace, admin: number
   return branchId;
 }
 
-/** An inspection stack of the demo region with acts of three of its subjects, a protocol and a penya row for the demo subject. */
+/** An inspection stack of the demo region with acts of three of its subjects, a protocol stack with a protocol and a penya row for the demo subject. */
 async function demoInspections(trx: Knex.Transaction, place: DemoPlace, admin: number | null): Promise<void> {
   // the demo subject's own inspection (other demo data may already have stacks in its region)
   if (await trx('penya').where({ subject_id: place.subject.id }).first('id')) return;
@@ -134,8 +134,10 @@ async function demoInspections(trx: Knex.Transaction, place: DemoPlace, admin: n
     amount: `${(i + 1) * 1500000}.00`, inspector: DEMO_USERS[0].fio, description: 'Chiqindilarni saqlash qoidalari tekshirildi', ...by,
   })));
   const protocolCategory = await trx('stack_protocol_categories').orderBy('id').first('id');
+  if (!protocolCategory) return;
+  const [protocolStack] = await trx('protocol_stacks').insert({ number: `DB-${year}-${place.soato}`, stack_date: `${year}-05-12`, category_id: protocolCategory.id, region_id: place.regionId, note: 'Rejali tekshiruvlar', ...by }).returning('id');
   const [protocol] = await trx('protocols').insert({
-    stack_id: stack.id, category_id: protocolCategory?.id ?? null, subject_id: place.subject.id, region_id: place.regionId, series: 'EK', number: '1',
+    stack_id: protocolStack.id, subject_id: place.subject.id, region_id: place.regionId, series: 'EK', number: '1',
     protocol_date: `${year}-05-12`, fine_multiple: '2', offender: place.subject.director, description: 'Chiqindilarni belgilanmagan joyda saqlash', ...by,
   }).returning('id');
   const [penya] = await trx('penya').insert({

@@ -1,7 +1,9 @@
 import type { Knex } from 'knex';
 import { splitIncome } from '../api/domain/income-split.ts';
 import { formatTiyin, parseTiyin } from '../api/domain/money.ts';
-import { recalculateReport } from '../api/modules/fund/reports.ts';
+import { lateness, recalculateReport } from '../api/modules/fund/reports.ts';
+import { reportDeadline } from '../api/domain/periods.ts';
+import { addDays } from '../api/domain/dates.ts';
 import { todayTashkent } from '../api/meta/today.ts';
 import { seedGreeningDemo } from './demo-greening.ts';
 import { seedZonesDemo } from './demo-zones.ts';
@@ -34,7 +36,10 @@ async function seedFundDemo(knex: Knex, log: (s: string) => void, count: number)
   const categories = await knex('subject_categories').orderBy('id').pluck('id');
   const types = await knex('subject_types').pluck('id');
   const banks = await knex('banks_mfo').pluck('mfo');
-  const incomes = await knex('income_types').whereIn('code', ['3450715', '3422225', '3430153']).select('id', 'code', 'budget_percent', 'fund_percent', 'organisation_percent');
+  // one income code of each of the groups subjects pay most, as the income-types book has them
+  const incomes = (await knex('income_types').whereIn('group', ['compensation', 'tree_felling', 'fine']).where({ is_active: true }).orderBy('id')
+    .select('id', 'code', 'group', 'budget_percent', 'fund_percent', 'organisation_percent'))
+    .filter((t: { group: string }, i: number, all: { group: string }[]) => all.findIndex((x) => x.group === t.group) === i);
   const admin = (await knex('users').where({ username: 'admin' }).first('id'))?.id ?? null;
   const today = todayTashkent();
   const year = Number(today.slice(0, 4)) - 1;
@@ -55,6 +60,8 @@ async function seedFundDemo(knex: Knex, log: (s: string) => void, count: number)
       const [s] = await trx('subjects').insert(row).returning(['id', 'inn', 'region_id']);
       subjects.push(s);
     }
+    // the bank's name by the MFO, as the engine's writes copy it (`bank_name` from `banks-mfo`)
+    await trx.raw('UPDATE subjects s SET bank_name = b.name FROM banks_mfo b WHERE b.mfo = s.mfo AND s.bank_name IS NULL');
     log(`demo: ${subjects.length} subjects`);
 
     let payments = 0;
@@ -95,20 +102,25 @@ async function seedFundDemo(knex: Knex, log: (s: string) => void, count: number)
       const reportDate = `${year}-${String(quarter * 3).padStart(2, '0')}-25`;
       const status = REPORT_STATES[(i / 2) % REPORT_STATES.length];
       // a report is sent only with a verified signature (docs/report-workflow.md): every report past
-      // "new" went through sending and carries its signer and time; a new one is not signed
+      // "new" went through sending and carries its signer and time; a new one is not signed. One in
+      // five sent reports went out 20 days after the deadline and carries the late-report fine.
       const sent = status !== 'new';
+      const lateOn = addDays(reportDeadline({ kind: 'quarter', year, quarter: quarter as 1 | 2 | 3 | 4 }), 20);
+      const sentOn = sent && (i / 2) % 5 === 1 && lateOn <= today ? lateOn : reportDate;
       const [r] = await trx('subject_reports').insert({
         subject_id: subject.id, region_id: subject.region_id, year, period: `q${quarter}`, report_date: reportDate, status,
         signed: sent, signer: sent ? `Direktor ${i + 1} · ${subject.inn} · 7A${String(1000 + i)}` : null,
-        signed_at: sent ? `${reportDate}T10:${String(i % 60).padStart(2, '0')}:00+05:00` : null,
+        signed_at: sent ? `${sentOn}T10:${String(i % 60).padStart(2, '0')}:00+05:00` : null,
         created_by: admin, updated_by: admin,
-      }).returning('id');
+      }).returning(['id', 'year', 'period', 'month']);
       const lines = Array.from({ length: rnd.int(1, 3) }, (_, j) => {
         const [pollutant, norm] = POLLUTANTS[(i + j) % POLLUTANTS.length];
         return { parent_id: r.id, ordering: j, pollutant, norm, mass: `${rnd.int(1, 900)}.${rnd.int(0, 999)}`, coefficient1: '1', coefficient2: j ? '1.2' : '1' };
       });
       await trx('subject_report_ingredients').insert(lines);
       await recalculateReport(trx, r.id);
+      // what its sending recorded: the day, and the fine when it was late (the send hook's rule)
+      if (sent) await trx('subject_reports').where({ id: r.id }).update(await lateness(trx, { ...r, sent_on: null }, sentOn));
       reports++;
     }
     log(`demo: ${reports} compensation reports`);

@@ -7,10 +7,11 @@ import { PLANTING_ORGS, REFERENCE_ROWS } from './reference-rows.ts';
 import { seedDemo } from './demo.ts';
 import { seedDemoUsers } from './demo-users.ts';
 import { seedOffencesDemo } from './demo-offences.ts';
+import { seedPeopleFactsDemo } from './demo-people-facts.ts';
 import { latinToCyrillic } from '../api/i18n/transliterate.ts';
 import { translate } from '../api/meta/captions.ts';
 import { LANGS } from '../api/meta/types.ts';
-import { CONFIG_DEFAULTS, SITE_SETTINGS, type SiteSettingKey } from '../api/auth/config.ts';
+import { CONFIG_DEFAULTS, FUND_SETTINGS, SITE_SETTINGS, type FundSettingKey, type SiteSettingKey } from '../api/auth/config.ts';
 import { refreshSpeciesBenefits } from '../api/modules/registry/species-benefits.ts';
 
 const data = (file: string) => JSON.parse(readFileSync(new URL(`./data/${file}`, import.meta.url), 'utf8'));
@@ -42,6 +43,8 @@ export async function seed(knex: Knex, model: MetaModel, opts: SeedOptions = {})
     await seedDemoUsers(knex, DEMO_ADMIN_PASSWORD, log);
     // offences, their payments and the districts' mahallas: the demo inspector's own among them
     await seedOffencesDemo(knex, log);
+    // the public's facts across their states, some turned into those offences, one with its incentive
+    await seedPeopleFactsDemo(knex, log);
   }
 }
 
@@ -153,5 +156,25 @@ async function seedAccessBooks(knex: Knex, model: MetaModel, log: (s: string) =>
   for (const key of Object.keys(SITE_SETTINGS) as SiteSettingKey[]) {
     const [uz, ru] = descriptions[key];
     await knex('app_configs').insert({ key, value: '', group_id: site, description: JSON.stringify({ uz, uk: latinToCyrillic(uz), ru }) }).onConflict('key').ignore();
+  }
+  // the fund's legal parameters, at their defaults until the fund changes them (docs/domain-rules.md)
+  if (!(await knex('app_configs_groups').where({ code: 'fund' }).first('id'))) {
+    await knex('app_configs_groups').insert({ code: 'fund', name: JSON.stringify({ uz: 'Jamgʻarma', uk: 'Жамғарма', ru: 'Фонд' }) });
+  }
+  const fund = (await knex('app_configs_groups').where({ code: 'fund' }).first('id')).id;
+  const fundDescriptions: Record<FundSettingKey, [string, string]> = {
+    'fund.late_report_fine_multiple': [
+      'Muddatidan kech yuborilgan hisobot uchun jarima: yuborilgan kundagi bazaviy hisoblash miqdoriga karrali (4; «toʻrt baravar kam» oʻqilsa — 0.25)',
+      'Штраф за отчёт, отправленный после срока: кратность базовой расчётной величины на день отправки (4; при прочтении «в четыре раза меньше» — 0.25)',
+    ],
+    'fund.report_deadline_days': ['Hisobot davri tugaganidan keyin hisobot topshirish muddati, kun', 'Срок сдачи отчёта после окончания периода, дней'],
+    'fund.fact_incentive': [
+      'Fuqaro xabari boʻyicha jarima toʻlanganda xabar beruvchiga ragʻbatlantirish: jarimaning ulushi («10%») yoki soʻmdagi qatʼiy summa («375000»)',
+      'Поощрение заявителю, когда штраф по его сообщению оплачен: доля штрафа («10%») или твёрдая сумма в сумах («375000»)',
+    ],
+  };
+  for (const key of Object.keys(FUND_SETTINGS) as FundSettingKey[]) {
+    const [uz, ru] = fundDescriptions[key];
+    await knex('app_configs').insert({ key, value: FUND_SETTINGS[key].default, group_id: fund, description: JSON.stringify({ uz, uk: latinToCyrillic(uz), ru }) }).onConflict('key').ignore();
   }
 }

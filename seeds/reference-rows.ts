@@ -83,9 +83,11 @@ export const REFERENCE_ROWS: Record<string, Row[]> = {
   'akt-types': [s('PLAN', 'Rejali tekshiruv dalolatnomasi', 'Акт плановой проверки'), s('UNPLAN', 'Rejadan tashqari tekshiruv dalolatnomasi', 'Акт внеплановой проверки')],
   'stack-akt-categories': [s('INSPECT', 'Tekshiruvlar', 'Проверки'), s('RAID', 'Reydlar', 'Рейды')],
   'stack-protocol-categories': [s('ADM', 'Maʼmuriy bayonnomalar', 'Административные протоколы')],
+  // one row a state of the facts' workflow, its code the state's in upper case (the migration of people facts writes them too)
   'people-fact-statuses': [
     { ...s('NEW', 'Yangi', 'Новое'), color: '#1976d2' }, { ...s('CHECK', 'Tekshirilmoqda', 'На проверке'), color: '#ed6c02' },
-    { ...s('CONFIRMED', 'Tasdiqlandi', 'Подтверждено'), color: '#2e7d32' }, { ...s('REJECTED', 'Rad etildi', 'Отклонено'), color: '#d32f2f' },
+    { ...s('ASSIGNED', 'Inspektorga biriktirilgan', 'Передано инспектору'), color: '#7b1fa2' }, { ...s('REJECTED', 'Rad etildi', 'Отклонено'), color: '#d32f2f' },
+    { ...s('OFFENCE', 'Huquqbuzarlik rasmiylashtirilgan', 'Оформлено правонарушение'), color: '#2e7d32' },
   ],
   'inspector-lans': [s('uz', 'Oʻzbek (lotin)', 'Узбекский (латиница)'), s('uk', 'Oʻzbek (kirill)', 'Узбекский (кириллица)'), s('ru', 'Rus', 'Русский')],
   'offence-files-type': [s('PHOTO', 'Fotosurat', 'Фотография'), s('VIDEO', 'Video', 'Видео'), s('PASSPORT', 'Pasport nusxasi', 'Копия паспорта'), s('PROTOCOL', 'Bayonnoma', 'Протокол')],

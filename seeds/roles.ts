@@ -61,6 +61,8 @@ const READ: Operation[] = ['read', 'export'];
 
 const REPORTS = 'subject-report-yearly';
 const CALCULATOR = 'ecofund/ecologic-calculator';
+/** the offences map: for whoever reads offences (it shows the rows they may read) */
+const OFFENCES_MAP = 'ecofund-offences/offences-map';
 
 export const SYSTEM_ROLES: SystemRole[] = [
   {
@@ -70,7 +72,7 @@ export const SYSTEM_ROLES: SystemRole[] = [
     scope: 'region',
     grants: [
       { entities: domainBook, ops: READ },
-      { entities: ['stack-akts', 'subject-akts', 'subject-protocols', 'planting-inspections', 'tree-cutting-violations'], ops: WORK },
+      { entities: ['stack-akts', 'subject-akts', 'stack-protocols', 'subject-protocols', 'planting-inspections', 'tree-cutting-violations'], ops: WORK },
       { entities: ['subject', 'payments', 'penya', 'plantings', 'tree-cutting-permits', 'hundred-yo-trees'], ops: READ },
       { entities: [REPORTS], ops: ['read', 'readAlso', 'export'] },
       {
@@ -82,6 +84,10 @@ export const SYSTEM_ROLES: SystemRole[] = [
       { entities: ['offences'], ops: WORK },
       { entity: 'offences', rows: ['own'] },
       { entity: 'offences', workflow: ['send-for-review'] },
+      { routes: [OFFENCES_MAP] },
+      { entities: ['people-facts'], ops: READ },
+      { entity: 'people-facts', rows: ['assigned'] },
+      { entity: 'people-facts', workflow: ['reject', 'to-offence'] },
       { reports: (r) => r.module === 'ecofund-offence-reports' },
       { routes: [CALCULATOR] },
       { entities: ['control-zone'], ops: READ },
@@ -96,6 +102,7 @@ export const SYSTEM_ROLES: SystemRole[] = [
       'No report of the greening registry of its own (those are the ecology staff\'s and headquarters\'); the public ones open to whoever reads plantings or the species book.',
       'Acts and protocols take their region from their subject (a subject of the inspector\'s region: another region\'s is "not found"); the engine checks the new row\'s scope after copying it.',
       'Offences: their own only (the `own` row set: `inspector_id` is the inspector, filled in on create), edited and deleted while a draft or returned to them; they send them for review (docs/offences.md).',
+      'People facts: only those assigned to them (the `assigned` row set); they check them on the spot and turn them into a draft offence of their own, or reject them with a reason.',
     ],
   },
   {
@@ -130,7 +137,7 @@ export const SYSTEM_ROLES: SystemRole[] = [
     grants: [
       { entities: (e) => !isAdminModule(e) || SHARED_BOOKS_IN_ADMIN_MODULES.includes(e.name), ops: ['read', 'readAlso', 'export'] },
       { reports: () => true },
-      { routes: [CALCULATOR] },
+      { routes: [CALCULATOR, OFFENCES_MAP] },
       { entity: REPORTS, workflow: ['accept', 'reject', 'mark-invalid', 'cancel-invalid', 'return-to-inspector', 'send-to-police'] },
     ],
     notes: [
@@ -152,30 +159,38 @@ export const SYSTEM_ROLES: SystemRole[] = [
       { entity: REPORTS, workflow: ['accept', 'accept-by-area', 'confirm', 'return-to-inspector'] },
       { entities: ['offences'], ops: READ },
       { entity: 'offences', workflow: ['return-to-inspector', 'send-to-mvd', 'close'] },
+      { routes: [OFFENCES_MAP] },
       { reports: (r) => r.module === 'ecofund-offence-reports' },
       { entities: ['offences-payment'], ops: READ },
       { entity: 'offences-payment', workflow: ['confirm', 'cancel-confirmed'] },
+      { entities: ['people-facts'], ops: ['read', 'create', 'update', 'export'] },
+      { entity: 'people-facts', workflow: ['take', 'assign', 'reject', 'to-offence'] },
+      { entities: ['inspectors'], ops: ['read'] },
       { routes: [CALCULATOR] },
     ],
     notes: [
       'A region\'s staff (the spec does not say): confirming is a check on the region\'s own fund staff, and headquarters already see every region.',
       'Cancelling a confirmed payment undoes its budget/fund split, so it stays with the confirming staff, not with the fund user who attached it.',
       'Reviews the region\'s offences sent for review: returns them to the inspector, sends them to the interior ministry, or closes them; confirms fine payments (the same second pair of eyes as for payments).',
+      'Reviews the region\'s people facts (the offences\' reviewer): takes them, assigns them to one of the region\'s inspectors (choosing among the staff users of the region: the `inspectors` list), rejects them with a reason or turns them into a draft offence; types in a fact received by phone or letter.',
       'Bank statements have no region in the metadata (`stack-payments` declares no scope): every region\'s confirming staff see every statement, and in it only their region\'s payments.',
     ],
   },
   {
     code: 'population',
     name: { uz: 'Aholi foydalanuvchisi', uk: 'Аҳоли фойдаланувчиси', ru: 'Пользователь из населения' },
-    purpose: 'A resident: registers their own garden and signs up as a volunteer; sees the areas of their region where residents may plant.',
+    purpose: 'A resident: registers their own garden and signs up as a volunteer; sees the areas of their region where residents may plant; reports what they saw (people facts) and follows their own reports.',
     scope: 'region',
     grants: [
       { entities: ['my-gardens', 'volunteers'], ops: ['create'] },
       { entities: ['resident-planting-areas'], ops: ['read'] },
+      { entities: ['people-facts'], ops: ['read', 'create'] },
+      { entity: 'people-facts', rows: ['own'] },
     ],
     notes: [
       'Create only for gardens and volunteers: their lists hold other residents\' names and phones and have no per-owner scope, so a resident is not given them (nor edits of what they sent).',
       'Resident planting areas are public data; reading them gives the resident a menu.',
+      'People facts: sends them and reads only their own (the `own` row set: the informant user, filled in on create), in their own region; never edits or deletes one once sent.',
       'The back-office offers only the entities a user may read (`GET /api/meta`), so the garden and volunteer forms are not reachable there for a create-only role yet; the API takes them (`POST /api/ecofund-plantings/my-gardens`).',
     ],
   },
@@ -190,6 +205,7 @@ export const SYSTEM_ROLES: SystemRole[] = [
       { entities: ['offences'], ops: READ },
       { entity: 'offences', rows: ['mvd'] },
       { entity: 'offences', workflow: ['mvd-result', 'mvd-close', 'mvd-return'] },
+      { routes: [OFFENCES_MAP] },
     ],
     notes: [
       'Offences: only those sent to the ministry in their region (the `mvd` row set), also after they close or return them; they record the result (offender found, fine enforced, returned) and close or return them, also through `mvd/...`.',
@@ -212,12 +228,14 @@ export const SYSTEM_ROLES: SystemRole[] = [
       { entities: ['penya'], ops: WORK },
       { entities: [REPORTS], ops: ['read', 'readAlso', 'export'] },
       { entity: REPORTS, workflow: ['take', 'recalculate', 'accept', 'accept-by-area', 'reject', 'return-to-new', 'send-to-headquarters', 'send-for-review'] },
-      { entities: ['stack-akts', 'subject-akts', 'subject-protocols', 'expertise-requests-data'], ops: READ },
+      { entities: ['stack-akts', 'subject-akts', 'stack-protocols', 'subject-protocols', 'expertise-requests-data'], ops: READ },
       { entities: ['branchs-plans'], ops: ['read', 'readAlso', 'export'] },
       { entities: ['offences'], ops: READ },
       { entities: ['offences-payment'], ops: ['read', 'create', 'update', 'export'] },
       { entity: 'offences-payment', workflow: ['attach', 'attach-by-decree', 'cancel-attachment'] },
-      { routes: [CALCULATOR] },
+      { entities: ['people-facts'], ops: READ },
+      { entity: 'people-facts', workflow: ['pay-incentive'] },
+      { routes: [CALCULATOR, OFFENCES_MAP] },
     ],
     notes: [
       'Importing a statement needs `update` of the statement and `create` of payments; a payment typed in by hand (cash) is the same `create`.',
@@ -225,6 +243,7 @@ export const SYSTEM_ROLES: SystemRole[] = [
       'Reports are written by the subjects; the fund decides them and does not create them.',
       'Penya and hand-typed payments take their region from their subject; a payment with no subject yet (imported or typed in) is the region\'s own, so its fund user sees and attaches it.',
       'Fine payments: takes them from the statements and attaches them to the region\'s offences by decree number or by hand (reading the offences to find them); confirming them is the confirming staff\'s.',
+      'People facts: reads the region\'s and marks an informant\'s recorded incentive paid out (money leaving the fund is the fund\'s).',
     ],
   },
   {

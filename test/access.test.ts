@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import { startTestApi, type Answer, type TestApi } from './support/api.ts';
 import { Probes, RouteFixtures, callOf, routeKey, send, told, type Row, type Scope } from './support/access.ts';
+import { agreeWithin } from './support/samples.ts';
 import { loadMetadata } from '../api/meta/load.ts';
 import { mayCall, routeCatalogue, type ApiRoute } from '../api/http/catalogue.ts';
 import { createApp } from '../api/app.ts';
@@ -18,7 +19,7 @@ import type { EntityMeta } from '../api/meta/types.ts';
  *   3. holding only the route's actions: never 401 or 403;
  *   4. out of scope: a region-B (and, where the entity has one, a subject-B) user gets 404 on region
  *      A's row and through on their own — reads, writes, workflow, flows, history and module routes
- *      at the row, bulk moves and deletes (nothing changed), lists and exports;
+ *      at the row, bulk moves and deletes (nothing changed), lists and exports (Excel and GeoJSON);
  *   5. privilege: the routes that change a user's roles or a role's actions refuse a caller who does
  *      not hold every action concerned;
  *   6. the app mounts exactly the catalogue.
@@ -55,6 +56,8 @@ const UNCALLABLE = CATALOGUE.filter((r) => !ROUTES.includes(r));
 
 const entityOf = (r: ApiRoute): EntityMeta | undefined => (r.entity ? model.entities.get(r.entity) : undefined);
 const isBulk = (r: ApiRoute) => r.method === 'post' && !r.path.includes('/:id') && !!r.entity && (r.op === 'delete' || !!r.op?.startsWith('wf:'));
+/** A workflow action that deletes its row (a subject's full deletion): run, like a delete, on a row of its own and last. */
+const deletesRow = (r: ApiRoute) => r.source === 'workflow' && !!r.op?.startsWith('wf:') && !!entityOf(r)?.workflow?.actions[r.op.slice(3)]?.delete;
 /** A route at one row: `:id`, or a path parameter that is a field of its entity (a subject by its INN). */
 const isBound = (r: ApiRoute) => r.path.includes('/:id') || Object.keys(r.params ?? {}).some((p) => !!entityOf(r)?.fields[p]);
 
@@ -212,7 +215,7 @@ function expectedWithActions(r: ApiRoute, ownRow: boolean): number[] | 'not-deni
 describe('3. holding only the route\'s actions', () => {
   // deletes last, the single before the bulk one; each on a row of its own where rows can be made (the shared one may be referenced)
   const needing = ROUTES.filter((r) => r.actions.length > 0);
-  const deletes = needing.filter((r) => r.op === 'delete' && r.source === 'entity');
+  const deletes = needing.filter((r) => (r.op === 'delete' && r.source === 'entity') || deletesRow(r));
   for (const r of [...needing.filter((r) => !deletes.includes(r)), ...deletes.filter((r) => !isBulk(r)), ...deletes.filter(isBulk)]) {
     const key = routeKey(r);
     check(`${key} holding only ${r.actions.join(', ')}: through`, async () => {
@@ -279,6 +282,13 @@ async function inRegion(name: string, side: Side, depth: number): Promise<number
  * to other scoped rows all on the same side.
  */
 async function scopedRow(e: EntityMeta, side: Side, depth = 0): Promise<Row> {
+  // a view nobody may create rows of (the inspectors among the users): a row of the table's owner, put in the view and on the side
+  const owner = e.view && e.access.create === undefined ? [...model.entities.values()].find((o) => o.table === e.table && !o.view && o.access.create !== undefined) : undefined;
+  if (owner) {
+    const row = await fx.create(owner);
+    await api.db.knex(e.table).where({ id: row.id }).update({ ...e.view, [e.scope!.region!]: regionOf(side) });
+    return fx.fresh(e, row.id);
+  }
   const { over, force } = await scopedValues(e, side, depth);
   const row = await fx.create(e, over);
   await api.db.knex(e.table).where({ id: row.id }).update(force);
@@ -297,7 +307,10 @@ async function scopedValues(e: EntityMeta, side: Side, depth = 0): Promise<{ ove
     // the region itself (derived from a reference or not: the check of a new row comes before the derivation)
     if (name === scope.region) { if (!f.readOnly) over[name] = regionOf(side); if (!f.from) continue; }
     const target = model.entities.get(f.ref);
-    if (!(target?.scope?.region || f.ref === 'subject' || name === regionSource)) continue;
+    // scoped targets, and references that must lie within the row's region (a district)
+    if (!(target?.scope?.region || f.ref === 'subject' || name === regionSource || Object.values(f.within ?? {}).includes(scope.region!))) continue;
+    // a reference no two rows may share (a fine payment's statement payment) is left to the row's own, unless the region comes from it
+    if (f.unique && name !== regionSource) continue;
     const id = await inRegion(f.ref, side, depth + 1);
     if (id === undefined) continue;
     if (f.readOnly) force[name] = id;
@@ -353,7 +366,7 @@ describe('4. out of scope: another region\'s (or subject\'s) row is a 404', () =
         check(`${key} as a ${who}-B user holding ${r.actions.join(', ')}: 404 on ${who} A's row, through on its own`, async () => {
           covered['out-of-scope'].add(key);
           const { a, b } = await sidesOf(e, who);
-          const own = r.method === 'delete' ? await scopedRow(e, 'B') : b;
+          const own = r.method === 'delete' || deletesRow(r) ? await scopedRow(e, 'B') : b;
           const token = await probes.token(r.actions, scopeOf(who, e, own));
           const refs = ownRefs(who, e, own);
           const before = await snapshot(e, a.id);
@@ -411,7 +424,9 @@ describe('4. out of scope: another region\'s (or subject\'s) row is a 404', () =
             const { b } = await sidesOf(e, who);
             const token = await probes.token(create.actions, scopeOf(who, e, b));
             const payload = (await callOf(fx, create, token, { creates: true })).json as Record<string, unknown>;
-            expectStatus(await call({ method: 'post', path: `/api${e.path}`, token, json: { ...payload, ...(await scopedValues(e, 'B')).over } }), [201], `${key} in its own ${who}`);
+            const { over } = await scopedValues(e, 'B');
+            const json = await agreeWithin(api.db.knex, model, e, { ...payload, ...over }, over);
+            expectStatus(await call({ method: 'post', path: `/api${e.path}`, token, json }), [201], `${key} in its own ${who}`);
           });
         }
       }
@@ -451,6 +466,24 @@ describe('4. out of scope: another region\'s (or subject\'s) row is a 404', () =
           expectStatus(mine, [200], key);
           // the administrator's sheet has both rows, the user's one fewer: their own
           expect(await sheetRows(both) - await sheetRows(mine), `${key}: the sheet holds another ${who}'s row`).toBe(1);
+        });
+      }
+
+      const geo = routes.find((r) => r.method === 'get' && r.path === `${e.path}/export.geojson`);
+      if (geo) {
+        const key = routeKey(geo);
+        check(`${key} as a ${who}-B user: none of ${who} A's rows`, async () => {
+          covered['out-of-scope'].add(key);
+          const { a, b } = await sidesOf(e, who);
+          const token = await probes.token(geo.actions, scopeOf(who, e, b));
+          const path = `/api${e.path}/export.geojson?filter=${encodeURIComponent(JSON.stringify({ id: [a.id, b.id] }))}`;
+          const features = async (t: string) => {
+            const answer = await call({ method: 'get', path, token: t });
+            expectStatus(answer, [200], key);
+            return (JSON.parse(Buffer.from(answer.raw).toString('utf8')) as { features: { id: number }[] }).features.map((f) => f.id).sort();
+          };
+          expect(await features(api.adminToken), `${key}: the administrator's features`).toEqual([a.id, b.id].sort());
+          expect(await features(token), `${key}: a feature of another ${who}'s row`).toEqual([b.id]);
         });
       }
     }
@@ -630,7 +663,7 @@ describe('every route of /api/meta was checked', () => {
     expect(covered.nobody).toEqual(keys(UNCALLABLE));
     expect(covered['only-needed']).toEqual(keys(ROUTES.filter((r) => r.actions.length)));
     expect(covered['out-of-scope']).toEqual(keys(ROUTES.filter((r) => SCOPED.some((e) => e.name === r.entity)
-      && (isBound(r) || isBulk(r) || (r.op === 'create' && r.source === 'entity') || (r.method === 'get' && (r.path === entityOf(r)!.path || r.path === `${entityOf(r)!.path}/export`))))));
+      && (isBound(r) || isBulk(r) || (r.op === 'create' && r.source === 'entity') || (r.method === 'get' && [entityOf(r)!.path, `${entityOf(r)!.path}/export`, `${entityOf(r)!.path}/export.geojson`].includes(r.path))))));
     expect(covered.privilege).toEqual(keys(PRIVILEGED));
     expect(covered.mounted).toEqual(keys(CATALOGUE));
   });

@@ -40,7 +40,7 @@ interface Payment { id: number; paid_on: string; amount: string; status: string;
 interface Split { parent_id: number; income_code: string; budget: string; fund: string; organisation: string }
 interface Report { id: number; subject_id: number; region_id: number; year: number; period: string; month: number | null; amount: string; status: string; category_id: number | null }
 let ledger: { payments: Payment[]; splits: Split[]; groups: Map<string, string>; reports: Report[]; subjects: { id: number; region_id: number; category_id: number; status: string | null }[];
-  protocols: { region_id: number; protocol_date: string; fine_amount: string }[]; penya: { region_id: number; due_date: string; amount: string }[]; akts: { region_id: number; akt_date: string; amount: string }[] };
+  protocols: { region_id: number; subject_id: number; protocol_date: string; fine_amount: string }[]; penya: { region_id: number; subject_id: number; due_date: string; amount: string }[]; akts: { region_id: number; akt_date: string; amount: string }[] };
 
 beforeAll(async () => {
   api = await startTestApi();
@@ -100,13 +100,15 @@ beforeAll(async () => {
   }
 
   const akt = await k('stack_akt_categories').first('id');
+  const protocolCategory = await k('stack_protocol_categories').first('id');
   const aktType = await k('akt_types').first('id');
   for (const region of regions) {
     const [st] = await k('akt_stacks').insert({ number: `S-${region}`, stack_date: today, category_id: akt.id, region_id: region }).returning('id');
+    const [ps] = await k('protocol_stacks').insert({ number: `B-${region}`, stack_date: today, category_id: protocolCategory.id, region_id: region }).returning('id');
     for (let i = 0; i < 12; i++) {
       const subject = subjects[(i * 2 + (region === tashkent ? 0 : 1)) % 22];
       await k('akts').insert({ stack_id: st.id, subject_id: subject, region_id: region, akt_type_id: aktType.id, number: `A-${region}-${i}`, akt_date: dateIn(year, dayOfYear), amount: money() });
-      await k('protocols').insert({ stack_id: st.id, subject_id: subject, region_id: region, number: `B-${region}-${i}`, protocol_date: dateIn(year, dayOfYear), fine_amount: money() });
+      await k('protocols').insert({ stack_id: ps.id, subject_id: subject, region_id: region, number: `B-${region}-${i}`, protocol_date: dateIn(year, dayOfYear), fine_amount: money() });
       await k('penya').insert({ subject_id: subject, region_id: region, debt: money(), due_date: dateIn(year, dayOfYear), as_of: today, daily_rate: '0.033', overdue_days: 10 + i, paid: '0.00', amount: money() });
     }
   }
@@ -129,8 +131,8 @@ beforeAll(async () => {
     groups: new Map((await k('income_types').select('code', 'group')).map((r: { code: string; group: string }) => [r.code, r.group])),
     reports: await k('subject_reports').select('id', 'subject_id', 'region_id', 'year', 'period', 'month', 'amount', 'status', 'category_id'),
     subjects: await k('subjects').select('id', 'region_id', 'category_id', 'status'),
-    protocols: await k('protocols').select('region_id', 'protocol_date', 'fine_amount'),
-    penya: await k('penya').select('region_id', 'due_date', 'amount'),
+    protocols: await k('protocols').select('region_id', 'subject_id', 'protocol_date', 'fine_amount'),
+    penya: await k('penya').select('region_id', 'subject_id', 'due_date', 'amount'),
     akts: await k('akts').select('region_id', 'akt_date', 'amount'),
   };
 }, 120_000);
@@ -252,6 +254,22 @@ describe('totals reconcile with the ledgers and with each other', () => {
     // the region's staff: their region's accrued and paid
     const mine = await report('report-compensation-payments-analis', '', regionToken);
     expect(mine.totals).toMatchObject({ accrued: accrued(samarkand), paid: confirmedSplits({ region: samarkand, group: 'compensation' }).amount });
+  });
+
+  it("the compensation report's balance is each subject's money to the period's end, as its page has it", async () => {
+    const comp = await report('compensation-report');
+    const end = `${year}-12-31`;
+    for (const row of comp.rows) {
+      const mine = <T extends { subject_id: number | null }>(xs: T[]) => xs.filter((x) => x.subject_id === row.subject_id);
+      const paid = parseTiyin(sum(mine(ledger.payments).filter((p) => p.status === 'confirmed' && p.paid_on <= end).map((p) => p.amount)));
+      const charged = [
+        ...mine(ledger.reports).filter((r) => r.status === 'accepted' && r.year <= year).map((r) => r.amount),
+        ...mine(ledger.protocols).filter((p) => p.protocol_date <= end).map((p) => p.fine_amount),
+        ...mine(ledger.penya).filter((p) => p.due_date <= end).map((p) => p.amount),
+      ];
+      expect(row.balance, `subject ${row.subject_id}`).toBe(formatTiyin(paid - parseTiyin(sum(charged))));
+    }
+    for (const row of comp.rows.slice(0, 3)) expect((await api.get(`/api/ecofund/subject/${row.subject_id}/balance?year=${year}`)).body.balance_end).toBe(row.balance);
   });
 
   it('fines, penya and acts agree with protocols, penya and acts', async () => {

@@ -49,6 +49,12 @@ describe('metadata validation', () => {
       .toContainEqual(expect.objectContaining({ pointer: '/fields/flag/badge' }));
   });
 
+  it('refuses a reference within fields it does not have, or by a column its list cannot filter', () => {
+    const ref = (within: object) => ({ ...base, fields: { ...base.fields, area_id: { type: 'ref', ref: 'areas' }, mahalla_id: { type: 'ref', ref: 'mahalla', within } } });
+    expect(problemsOf(ref({ area_id: 'district_id' }))).toContainEqual(expect.objectContaining({ pointer: '/fields/mahalla_id/within/area_id', message: '"district_id" is not a field beside "mahalla_id"' }));
+    expect(problemsOf(ref({ code: 'area_id' }))).toContainEqual(expect.objectContaining({ pointer: '/fields/mahalla_id/within/code', message: 'mahalla has no "eq" list filter "code" for the form to offer the rows that agree' }));
+  });
+
   it('refuses unknown properties, references, columns and captions', () => {
     expect(problemsOf({ ...base, colour: 'red' })).toContainEqual(expect.objectContaining({ pointer: '', message: 'unknown property "colour"' }));
     expect(problemsOf({ ...base, fields: { ...base.fields, x_id: { type: 'ref', ref: 'nowhere' } } }))

@@ -255,6 +255,9 @@ describe('fine payments', () => {
     expect(taken).toMatchObject({ payment_id: fine.id, number: 'B-7', status: 'defined', offence_id: offence.id });
     // taken once
     expect((await api.post(`${PAYMENTS}/from-statements`, undefined, { token: tokens.fund1 })).body.taken).toBe(0);
+    // and the database itself refuses a second row for the same statement payment, whoever writes it
+    const { id: _taken, ...copy } = await k('offence_payments').where({ id: r.body.ids[0] }).first();
+    await expect(k('offence_payments').insert(copy)).rejects.toThrow(/offence_payments_payment_id_unique/);
   });
 });
 
@@ -266,5 +269,21 @@ describe('mahallas', () => {
     expect(r.body.region_id).toBe(r2);
     const off = await api.post(OFFENCES, draft({ number: 'HB-M', region_id: r2, area_id: area.id, mahalla_id: r.body.id }));
     expect(off.body.mahalla_id).toBe(r.body.id);
+    // a mahalla of another district than the offence's is refused beside the mahalla, naming the district, in the caller's language
+    const other = await api.db.knex('areas').where({ region_id: r2 }).whereNot({ id: area.id }).first('id');
+    const wrong = await api.post(OFFENCES, draft({ number: 'HB-M2', region_id: r2, area_id: other.id, mahalla_id: r.body.id }), { lang: 'ru' });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.errors).toEqual({ mahalla_id: expect.stringMatching(/^Не относится к выбранному значению «Район/) });
+    // and so is moving the offence to another district while it keeps the mahalla
+    const moved = await api.put(`${OFFENCES}/${off.body.id}`, { area_id: other.id, version: off.body.version });
+    expect(moved.status).toBe(400);
+    expect(Object.keys(moved.body.errors)).toEqual(['mahalla_id']);
+    // the registry's plantings name mahallas the same way
+    const species = await api.db.knex('tree_species').first('id');
+    const planting = { species_id: species.id, count: 3, planted_on: '2025-04-01', place_type: 'street', region_id: r2, area_id: area.id, mahalla_id: r.body.id, location: { lng: 66.9, lat: 39.6 } };
+    const ok = await api.post('/api/ecofund-plantings/plantings', planting);
+    expect(ok.status, JSON.stringify(ok.body)).toBe(201);
+    expect(ok.body.mahalla_id).toBe(r.body.id);
+    expect((await api.post('/api/ecofund-plantings/plantings', { ...planting, area_id: other.id })).status).toBe(400);
   });
 });

@@ -26,7 +26,7 @@ describe('penalties', () => {
   });
 
   it('fines a protocol by the base value on its date, within the article\'s interval', async () => {
-    const [stack] = await api.db.knex('akt_stacks').insert({ number: 'A-1', stack_date: '2025-09-01', category_id: (await api.db.knex('stack_akt_categories').first('id')).id, region_id: (await api.db.knex('regions').first('id')).id }).returning('id');
+    const [stack] = await api.db.knex('protocol_stacks').insert({ number: 'B-1', stack_date: '2025-09-01', category_id: (await api.db.knex('stack_protocol_categories').first('id')).id, region_id: (await api.db.knex('regions').first('id')).id }).returning('id');
     const [article] = await api.db.knex('fine').insert({ code: 'KoAP-65', article: '65', name: JSON.stringify({ uz: 'Daraxt kesish' }), min_multiple: '5', max_multiple: '10' }).returning('id');
     const base = { stack_id: stack.id, subject_id: subjectId, number: 'P-1', protocol_date: '2025-09-01', fine_id: article.id };
     const outside = await api.post('/api/ecofund/subject-protocols', { ...base, fine_multiple: '12' }, { lang: 'ru' });

@@ -53,14 +53,15 @@ beforeAll(async () => {
   await k('users').where({ id: admin }).update({ fio: 'Olimov Baxtiyor' });
   const category = (await k('subject_categories').first('id')).id;
   const [subject] = await k('subjects').insert({ inn: '301234567', name: SUBJECT, region_id: regionA, category_id: category, address: 'Chilonzor 7', director: 'Ғаниев Ўткир' }).returning('id');
-  const [stack] = await k('akt_stacks').insert({ number: 'S-1', stack_date: '2026-01-10', category_id: (await k('stack_akt_categories').first('id')).id, region_id: regionA }).returning('id');
+  const [stack] = await k('protocol_stacks').insert({ number: 'S-1', stack_date: '2026-01-10', category_id: (await k('stack_protocol_categories').first('id')).id, region_id: regionA }).returning('id');
+  const [aktStack] = await k('akt_stacks').insert({ number: 'S-1', stack_date: '2026-01-10', category_id: (await k('stack_akt_categories').first('id')).id, region_id: regionA }).returning('id');
   const [protocol] = await k('protocols').insert({
     stack_id: stack.id, subject_id: subject.id, region_id: regionA, series: 'EK', number: '123456', protocol_date: '2026-11-24',
     fine_amount: '1200000.50', offender: OFFENDER, description: 'Chiqindi tashlash', created_by: admin, updated_by: admin,
   }).returning('id');
   protocolId = protocol.id;
   const [akt] = await k('akts').insert({
-    stack_id: stack.id, subject_id: subject.id, region_id: regionA, akt_type_id: (await k('akt_types').first('id')).id, number: 'A-7',
+    stack_id: aktStack.id, subject_id: subject.id, region_id: regionA, akt_type_id: (await k('akt_types').first('id')).id, number: 'A-7',
     akt_date: '2026-10-01', amount: '375000.00', inspector: 'Olimov B.', created_by: admin, updated_by: admin,
   }).returning('id');
   aktId = akt.id;

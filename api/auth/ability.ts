@@ -98,6 +98,24 @@ export function applyAbility(qb: Knex.QueryBuilder, ability: EntityAbility, e: E
   return true;
 }
 
+/**
+ * The columns the ability's conditions for an operation name (empty when it allows every row); null
+ * when the operation is not allowed at all. Lets a reader that keeps its own aggregates of an
+ * entity's rows apply the same conditions to them when they carry those columns (the offences map).
+ */
+export function abilityColumns(ability: EntityAbility, e: EntityMeta, op: string): Set<string> | null {
+  const ast = rulesToAST(ability, op, e.name) as Ast | null;
+  if (!ast) return null;
+  const out = new Set<string>();
+  const walk = (a: Ast) => {
+    if (a.operator === 'and' || a.operator === 'or') (a.value as Ast[]).forEach(walk);
+    else if (a.operator === 'not') walk(a.value as Ast);
+    else if (a.field) out.add(a.field);
+  };
+  walk(ast);
+  return out;
+}
+
 function astToSql(ast: Ast, alias: string): { text: string; bindings: unknown[] } | null {
   const col = () => `${q(alias)}.${q(ast.field!)}`;
   switch (ast.operator) {

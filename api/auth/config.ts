@@ -56,6 +56,27 @@ export async function configNumber(knex: Knex, key: ConfigKey): Promise<number> 
   return Number.isFinite(n) && n >= 0 ? n : CONFIG_DEFAULTS[key];
 }
 
+/**
+ * The fund's legal parameters, exact decimals kept as text (never a float on the way to an
+ * amount): the settings screen's value when it is well formed, else the default here.
+ * - `fund.late_report_fine_multiple`: the late-report fine in multiples of the base value in force
+ *   on the day the report is sent (spec §9: "four times the minimum wage"; one caption reads "four
+ *   times less", i.e. 0.25 — docs/domain-rules.md);
+ * - `fund.report_deadline_days`: days after a period's end by which its report is due.
+ */
+export const FUND_SETTINGS = {
+  'fund.late_report_fine_multiple': { default: '4', pattern: /^\d{1,4}(\.\d{1,2})?$/ },
+  'fund.report_deadline_days': { default: '15', pattern: /^\d{1,3}$/ },
+  // the informant's incentive for a people fact whose fine is paid: a share of the fine or a fixed amount in soʻm (api/domain/fact-incentive.ts)
+  'fund.fact_incentive': { default: '10%', pattern: /^(?:\d{1,3}(?:\.\d{1,4})?\s*%|\d{1,13}(?:\.\d{1,2})?)$/ },
+} as const;
+export type FundSettingKey = keyof typeof FUND_SETTINGS;
+
+export async function fundSetting(knex: Knex, key: FundSettingKey): Promise<string> {
+  const raw = (await values(knex)).get(key)?.trim();
+  return raw && FUND_SETTINGS[key].pattern.test(raw) ? raw : FUND_SETTINGS[key].default;
+}
+
 /** Forget cached settings (after the settings screen changes one, and in tests). */
 export function clearConfigCache(knex: Knex): void {
   cache.delete(knex);

@@ -62,6 +62,9 @@ export function openDatabase(opts: DatabaseOptions = {}): Database {
     client: ClientPgLite as unknown as typeof knexFactory.Client,
     dialect: 'postgres',
     connection: () => ({ pglite }) as object,
+    // the one connection waits for the embedded server to start, which on a busy machine (a test
+    // run starting three servers at once) can take longer than knex's default minute
+    acquireConnectionTimeout: 300_000,
   } as Knex.Config);
   return { knex, kind: 'pglite', pglite, close: () => knex.destroy() };
 }

@@ -9,6 +9,7 @@ import { q, refTable, selectColumns, sortExpression } from './sql.ts';
 import type { ListParams } from './list-params.ts';
 import { excelDecimalFmt, excelNumFmt, excelValue, formatCoordinate, isPlainInteger, MONEY_DECIMALS } from '../../shared/numbers.ts';
 import type { Repository } from './repository.ts';
+import { FeatureWriter, geometryFields, rowGeometry } from './geojson.ts';
 
 /** Exports refuse more rows than this (narrow the filters); see docs/performance.md on memory. */
 export const EXPORT_MAX_ROWS = Number(process.env.ECOFOND_EXPORT_MAX_ROWS || 100000);
@@ -35,13 +36,9 @@ export function exportColumns(repo: Repository): ExportColumn[] {
  * and enums as their names. Rows are read in batches so the database is never asked for all at once.
  */
 export async function exportXlsx(repo: Repository, params: ListParams): Promise<{ stream: PassThrough; filename: string }> {
-  repo.assertCan('export');
   const { knex, model, lang } = repo.ctx;
   const e = repo.e;
-  const count = await repo.count(params, 'export');
-  if (!count.exact || count.total > EXPORT_MAX_ROWS) {
-    throw new ApiError('tooLarge', 'errors.export_too_large', { max: EXPORT_MAX_ROWS, count: count.total });
-  }
+  const count = await exportCount(repo, params);
   const columns = exportColumns(repo);
   const out = new PassThrough();
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
@@ -72,6 +69,67 @@ export async function exportXlsx(repo: Repository, params: ListParams): Promise<
     }
   })();
   return { stream: out, filename: `${e.name}-${new Date().toISOString().slice(0, 10)}.xlsx` };
+}
+
+/**
+ * What an export may hold: the caller's right to export, and the list's rows (its filters, their
+ * scope) counted exactly and no more than EXPORT_MAX_ROWS — else a 400 asking for narrower filters.
+ */
+async function exportCount(repo: Repository, params: ListParams): Promise<{ total: number }> {
+  repo.assertCan('export');
+  const count = await repo.count(params, 'export');
+  if (!count.exact || count.total > EXPORT_MAX_ROWS) {
+    throw new ApiError('tooLarge', 'errors.export_too_large', { max: EXPORT_MAX_ROWS, count: count.total });
+  }
+  return count;
+}
+
+/**
+ * Streams the list (its filters and sort, within the caller's scope, under the same row limit as
+ * the Excel export) as an RFC 7946 FeatureCollection: a feature a row, drawn by the entity's polygon
+ * when the row has one, else its point (geojson.ts); its properties the list's columns by field
+ * name — references as their id with the referenced row's title beside them (`<field>_name`), a
+ * three-language text in the caller's language, decimals and money as exact strings, other values
+ * as the list gives them. An entity without a point or polygon field has no such export (404).
+ */
+export async function exportGeoJson(repo: Repository, params: ListParams): Promise<{ stream: PassThrough; filename: string }> {
+  const { knex, lang } = repo.ctx;
+  const e = repo.e;
+  const g = geometryFields(e);
+  if (!g) throw new ApiError('notFound');
+  const count = await exportCount(repo, params);
+  const columns = e.list.columns.filter((name) => name !== g.point && name !== g.polygon && !['point', 'polygon'].includes(e.fields[name]?.type));
+  const out = new PassThrough();
+  const writer = new FeatureWriter(out);
+  (async () => {
+    try {
+      await writer.begin();
+      for (let offset = 0; offset < count.total; offset += BATCH) {
+        const rows = await exportQuery(repo, params, knex).offset(offset).limit(BATCH);
+        await writer.features(rows.map((row: Record<string, unknown>) => ({
+          id: Number(row.id), geometry: rowGeometry(row, g), properties: featureProperties(e, columns, row, lang),
+        })));
+        if (rows.length < BATCH) break;
+      }
+      await writer.end();
+    } catch (err) {
+      out.destroy(err as Error);
+    }
+  })();
+  return { stream: out, filename: `${e.name}-${new Date().toISOString().slice(0, 10)}.geojson` };
+}
+
+/** A row's list columns as a feature's properties (see exportGeoJson). */
+function featureProperties(e: EntityMeta, columns: string[], row: Record<string, unknown>, lang: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const name of columns) {
+    const f = e.fields[name];
+    const v = row[name] ?? null;
+    if (f?.type === 'text3') { const t = v as Record<string, string> | null; out[name] = t ? t[lang] || t.uz || null : null; continue; }
+    out[name] = name === 'id' ? Number(v) : v;
+    if (f?.type === 'ref' && `${name}__title` in row) out[`${name}_name`] = row[`${name}__title`] ?? null;
+  }
+  return out;
 }
 
 function exportQuery(repo: Repository, params: ListParams, knex: Knex): Knex.QueryBuilder {

@@ -55,6 +55,15 @@ export function sniffMime(b: Buffer, name = ''): string | null {
   if (starts(0xff, 0xd8, 0xff)) return 'image/jpeg';
   if (starts(0x47, 0x49, 0x46, 0x38)) return 'image/gif';
   if (starts(0x52, 0x49, 0x46, 0x46) && b.subarray(8, 12).toString('latin1') === 'WEBP') return 'image/webp';
+  // ISO media (MP4, QuickTime): a box `ftyp` at byte 4 whose major brand names the kind; still images (HEIF) are not taken
+  if (b.length >= 12 && b.subarray(4, 8).toString('latin1') === 'ftyp') {
+    const brand = b.subarray(8, 12).toString('latin1');
+    if (brand === 'qt  ') return 'video/quicktime';
+    if (/^(isom|iso[2-9]|mp4[12]|avc1|M4V |MSNV|dash|3gp[4-6])$/.test(brand)) return 'video/mp4';
+    return null;
+  }
+  // Matroska / WebM: the EBML header with the doc type "webm"
+  if (starts(0x1a, 0x45, 0xdf, 0xa3) && b.subarray(0, 64).includes(Buffer.from('webm', 'latin1'))) return 'video/webm';
   if (starts(0x50, 0x4b, 0x03, 0x04)) {
     // an Office document is a zip with its parts: a bare zip named .xlsx is not a spreadsheet
     const office = OFFICE[name.split('.').pop()?.toLowerCase() ?? ''];
@@ -72,14 +81,18 @@ export function randomId(): number {
 
 /**
  * Stores the request body as a file: `?name=` required, type read from the bytes (and limited to
- * images when asked), kept once per content, registered in `resources` under a random id.
+ * images — or images and videos, a video up to `videoLimitMb` — when asked), kept once per content,
+ * registered in `resources` under a random id.
  */
-export async function storeUpload(knex: Knex, ctx: Context, o: { limitMb: number; userId: number | null; imagesOnly?: boolean }) {
+export async function storeUpload(knex: Knex, ctx: Context, o: { limitMb: number; userId: number | null; imagesOnly?: boolean; videoLimitMb?: number }) {
   const name = String(ctx.query.name ?? '').replace(/[\\/\0]/g, '_').trim().slice(0, 255);
   if (!name) throw validationError({ name: { key: 'validation.required' } });
-  const body = await rawBody(ctx, o.limitMb * 1024 * 1024);
+  const body = await rawBody(ctx, Math.max(o.limitMb, o.videoLimitMb ?? 0) * 1024 * 1024);
   const mime = sniffMime(body, name);
-  if (!mime || (o.imagesOnly && !mime.startsWith('image/'))) throw validationError({ file: { key: o.imagesOnly ? 'errors.image_type' : 'errors.file_type' } });
+  const video = o.videoLimitMb !== undefined && !!mime?.startsWith('video/');
+  if (!mime || (o.imagesOnly && !mime.startsWith('image/') && !video)) throw validationError({ file: { key: o.imagesOnly ? (o.videoLimitMb ? 'errors.image_video_type' : 'errors.image_type') : 'errors.file_type' } });
+  const limitMb = video ? o.videoLimitMb! : o.limitMb;
+  if (body.length > limitMb * 1024 * 1024) throw new ApiError('tooLarge', 'errors.file_too_large', { mb: limitMb });
   return storeBytes(knex, { name, mime, body, userId: o.userId });
 }
 

@@ -173,14 +173,23 @@ export function writableFields(e: EntityMeta): [string, FieldMeta][] {
   return Object.entries(e.fields).filter(([, f]) => !f.readOnly && !f.computedBy && !f.from);
 }
 
-export function compilePayloadValidator(e: EntityMeta, mode: 'create' | 'update'): PayloadValidator {
-  const properties: Record<string, unknown> = {};
+/**
+ * The JSON Schema of a create or update body: the writable fields, and on create those required
+ * without a default. The one copy of the field rules: the validator below compiles it, and the
+ * OpenAPI document (api/http/openapi.ts) publishes it.
+ */
+export function payloadSchema(e: EntityMeta, mode: 'create' | 'update'): { type: 'object'; properties: Record<string, Record<string, unknown>>; required: string[] } {
+  const properties: Record<string, Record<string, unknown>> = {};
   const required: string[] = [];
   for (const [name, f] of writableFields(e)) {
     properties[name] = fieldSchema(f);
     if (mode === 'create' && f.required && f.default === undefined && f.type !== 'boolean' && !(e.workflow?.field === name)) required.push(name);
   }
-  const validate: ValidateFunction = ajv.compile({ type: 'object', properties, required });
+  return { type: 'object', properties, required };
+}
+
+export function compilePayloadValidator(e: EntityMeta, mode: 'create' | 'update'): PayloadValidator {
+  const validate: ValidateFunction = ajv.compile(payloadSchema(e, mode));
   return (data) => {
     if (validate(data)) return null;
     return toFieldErrors(e, validate.errors ?? []);

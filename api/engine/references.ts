@@ -77,3 +77,30 @@ export async function referenceErrors(trx: Knex | Knex.Transaction, c: Reference
   }
   return errors;
 }
+
+/**
+ * Rows whose references must agree with their other fields (`within`): a mahalla of another
+ * district than the row's is "not in the chosen …" beside the field. Checked on the whole row
+ * (an update's changes over the row before them) when the reference or a field it agrees with was
+ * written; a row leaving either empty is not checked.
+ */
+export async function withinErrors(trx: Knex | Knex.Transaction, model: MetaModel, rows: (Located & { touched: Set<string> })[], fields: Record<string, FieldMeta>): Promise<Record<string, FieldError>> {
+  const errors: Record<string, FieldError> = {};
+  for (const [name, f] of Object.entries(fields)) {
+    if (!f.within || f.type !== 'ref') continue;
+    const pairs = Object.entries(f.within);
+    const using = rows.filter(({ row, touched }) => row[name] != null && (touched.has(name) || pairs.some(([, own]) => touched.has(own))) && pairs.every(([, own]) => row[own] != null));
+    if (!using.length) continue;
+    const ids = [...new Set(using.map(({ row }) => Number(row[name])))];
+    const found = new Map<number, Record<string, unknown>>();
+    for (let i = 0; i < ids.length; i += 5000) {
+      for (const r of await trx(refTable(model, f.ref!)).whereIn('id', ids.slice(i, i + 5000)).select('id', ...pairs.map(([column]) => column))) found.set(Number(r.id), r);
+    }
+    for (const { row, key } of using) {
+      const target = found.get(Number(row[name]));
+      const off = target && pairs.find(([column, own]) => String(target[column]) !== String(row[own]));
+      if (off) errors[`${key}${name}`] = { key: 'validation.not_within', args: { field: off[1] } };
+    }
+  }
+  return errors;
+}

@@ -12,11 +12,12 @@ import { normalisePayload } from './normalise.ts';
 import { applyFilter } from './filters.ts';
 import { childFields, loadChildren, patchChildren, replaceChildren, writeJoin } from './children.ts';
 import { auditDiff, rowHistory, writeAudit, type AuditOp } from './audit.ts';
-import { referenceErrors } from './references.ts';
+import { referenceErrors, withinErrors } from './references.ts';
 import { assertPrivileges } from './privileges.ts';
 import { checkForms } from './forms.ts';
 import { HOOKS } from '../modules/index.ts';
 import { translate } from '../meta/captions.ts';
+import { fieldCaption } from '../meta/load.ts';
 import type { HookResult } from '../modules/types.ts';
 
 /** Lists count exactly up to this many rows; beyond it the planner's estimate is given (docs/performance.md). */
@@ -59,6 +60,9 @@ export interface ChangeKind {
   to?: string;
   params?: Record<string, unknown>;
 }
+
+/** From this offset a list page reads its ids first and then their rows (bench/offences-map: page 1 000 of a million offences, 270 → 15 ms). */
+export const DEFERRED_OFFSET = 1000;
 
 const validators = new WeakMap<EntityMeta, Map<string, PayloadValidator>>();
 function validatorOf(e: EntityMeta, mode: 'create' | 'update', extra: readonly string[] = []): PayloadValidator {
@@ -121,9 +125,12 @@ export class Repository {
     if (!this.can(op)) throw forbidden();
   }
 
-  /** A query over the entity's rows the caller may see for an operation. */
-  scoped(op: Operation | string, db: Knex | Knex.Transaction = this.db): Knex.QueryBuilder {
-    const qb = db(`${this.e.table} as t`);
+  /**
+   * A query over the entity's rows the caller may see for an operation; `from`, a subset of the
+   * entity's rows aliased `t` (a subquery of its table), is read instead of the whole table.
+   */
+  scoped(op: Operation | string, db: Knex | Knex.Transaction = this.db, from?: Knex.Raw): Knex.QueryBuilder {
+    const qb = from ? db.from(from) : db(`${this.e.table} as t`);
     if (!this.ctx.trusted && !applyAbility(qb, this.ability, this.e, op)) throw forbidden();
     if (this.e.softDelete) qb.whereNull('t.deleted_at');
     for (const [col, v] of Object.entries(this.e.view ?? {})) qb.where(`t.${col}`, v);
@@ -149,9 +156,13 @@ export class Repository {
   async list(params: ListParams): Promise<{ rows: Record<string, unknown>[]; total: number; exact: boolean }> {
     this.assertCan('read');
     const { knex } = this.ctx;
-    const rowsQ = this.applyOrder(this.filtered('read', params), params)
-      .select(knex.raw(selectColumns(this.e).join(', ')))
-      .offset(params.offset).limit(params.limit);
+    const columns = knex.raw(selectColumns(this.e).join(', '));
+    // a deep page: its ids first, from the index the order and filters use (the rows skipped are
+    // never read whole), then those rows — else the planner sorts every matching row to skip them
+    const rowsQ = params.offset >= DEFERRED_OFFSET
+      ? this.applyOrder(this.scoped('read').whereIn('t.id', this.applyOrder(this.filtered('read', params), params)
+        .select('t.id').offset(params.offset).limit(params.limit)), params).select(columns)
+      : this.applyOrder(this.filtered('read', params), params).select(columns).offset(params.offset).limit(params.limit);
     // one connection in a transaction takes one statement at a time
     const [rows, count] = this.ctx.trx ? [await rowsQ, await this.count(params)] : await Promise.all([rowsQ, this.count(params)]);
     const total = Math.max(count.total, params.offset + rows.length);
@@ -240,6 +251,7 @@ export class Repository {
     if (Object.keys(errors).length) throw many ? new ApiError('validation', 'errors.import_rows', {}, errors) : validationError(errors);
     return this.transaction(async (trx) => {
       await this.checkReferences(trx, prepared.map(({ row, data }) => ({ ...row, ...this.childValues(data) })), this.e.fields, many);
+      await this.checkWithin(trx, prepared.map(({ row }) => ({ row, touched: new Set(Object.keys(row)) })), many);
       await this.deriveFields(trx, prepared.map((p) => p.row));
       await checkForms(trx, this.ctx.model, this.ctx.lang, this.e, prepared.map(({ row }) => ({ row, touched: new Set(Object.keys(row)) })));
       // a scope column the row leaves empty — one it copies from a reference too (a payment with no subject yet) — is the caller's
@@ -308,6 +320,7 @@ export class Repository {
     const id = before.id as number;
     const children = this.childValues(data);
     await this.checkReferences(trx, [{ ...changes, ...children }], this.e.fields, false);
+    await this.checkWithin(trx, [{ row: { ...before, ...changes }, touched: new Set(Object.keys(changes)) }], false);
     if (!this.ctx.trusted) await assertPrivileges(trx, this.e, this.ctx.principal, before, { ...before, ...changes });
     await this.deriveFields(trx, [changes]);
     await checkForms(trx, this.ctx.model, this.ctx.lang, this.e, [{ row: { ...before, ...changes }, touched: new Set(Object.keys(changes)) }]);
@@ -337,16 +350,29 @@ export class Repository {
       if (found.length !== new Set(ids).size) throw notFound();
       const before = await this.snapshots(trx, found);
       for (const row of before.values()) this.assertEditable(row);
-      if (!this.ctx.trusted) for (const row of before.values()) await assertPrivileges(trx, this.e, this.ctx.principal, row, null);
-      for (const row of before.values()) await this.runHook(trx, this.e.beforeDelete, row.id as number, row, new Set(), { op: 'delete', check: 'delete' });
-      try {
-        if (this.e.softDelete) await trx(this.e.table).whereIn('id', found).update({ deleted_at: this.ctx.knex.fn.now(), updated_by: this.actor });
-        else await trx(this.e.table).whereIn('id', found).delete();
-      } catch (err) { throw translateDbError(err, this.e, 'delete'); }
-      await writeAudit(trx, this.e, this.actor, [...before.values()].map((row) => ({
-        id: row.id as number, op: 'delete', action: opts.action, ...auditDiff(row, null),
-      })));
+      await this.removeLocked(trx, [...before.values()], { op: 'delete', check: 'delete', action: opts.action });
     });
+  }
+
+  /**
+   * Deletes rows already locked and read in the caller's scope: rights a row carries checked, the
+   * change's hook (a workflow action that deletes: `kind.hook`) and the entity's `beforeDelete` run
+   * on each row — either may refuse, or delete what depends on the row through `ctx.repo` — then
+   * the rows go, with one delete audit row each naming the action.
+   */
+  async removeLocked(trx: Knex.Transaction, rows: Record<string, unknown>[], kind: ChangeKind): Promise<void> {
+    if (!this.ctx.trusted) for (const row of rows) await assertPrivileges(trx, this.e, this.ctx.principal, row, null);
+    for (const row of rows) {
+      for (const hook of new Set([kind.hook, this.e.beforeDelete])) await this.runHook(trx, hook, row.id as number, row, new Set(), kind);
+    }
+    const ids = rows.map((r) => r.id as number);
+    try {
+      if (this.e.softDelete) await trx(this.e.table).whereIn('id', ids).update({ deleted_at: this.ctx.knex.fn.now(), updated_by: this.actor });
+      else await trx(this.e.table).whereIn('id', ids).delete();
+    } catch (err) { throw translateDbError(err, this.e, 'delete'); }
+    await writeAudit(trx, this.e, this.actor, rows.map((row) => ({
+      id: row.id as number, op: 'delete', action: kind.action, ...auditDiff(row, null),
+    })));
   }
 
   /**
@@ -433,17 +459,33 @@ export class Repository {
     if (Object.keys(errors).length) throw many ? new ApiError('validation', 'errors.import_rows', {}, errors) : validationError(errors);
   }
 
-  /** Fields declared `from: "<ref>.<column>"` copy the referenced row's column (one query per field for all rows). */
+  /** References that must agree with the row's other fields (`within`) do: a 400 beside the reference. */
+  async checkWithin(trx: Knex | Knex.Transaction, rows: { row: Record<string, unknown>; touched: Set<string> }[], many: boolean): Promise<void> {
+    const located = rows.map(({ row, touched }, i) => ({ row, touched, key: many ? `rows.${i + 1}.` : '' }));
+    const errors = await withinErrors(trx, this.ctx.model, located, this.e.fields);
+    if (!Object.keys(errors).length) return;
+    // the message names the field it disagrees with, in the caller's language
+    for (const err of Object.values(errors)) err.args = { field: translate(this.ctx.model, this.ctx.lang, fieldCaption(String(err.args!.field), this.e.fields[String(err.args!.field)])) };
+    throw many ? new ApiError('validation', 'errors.import_rows', {}, errors) : validationError(errors);
+  }
+
+  /**
+   * Fields declared `from: "<ref>.<column>"` copy the referenced row's column (one query per field
+   * for all rows); through a lookup field (`mfo` → `banks-mfo.mfo`) the row is the one whose
+   * looked-up column holds the value (a subject's bank name by its MFO).
+   */
   async deriveFields(trx: Knex | Knex.Transaction, rows: Record<string, unknown>[]): Promise<void> {
     for (const [name, f] of Object.entries(this.e.fields)) {
       if (!f.from) continue;
       const [refField, column] = f.from.split('.');
       const using = rows.filter((r) => refField in r);
       if (!using.length) continue;
-      const ids = [...new Set(using.map((r) => r[refField]).filter((v): v is number => v != null))];
-      const target = refTable(this.ctx.model, this.e.fields[refField].ref!);
-      const found = new Map<unknown, unknown>(ids.length ? (await trx(target).whereIn('id', ids).select('id', column)).map((r: Record<string, unknown>) => [r.id, r[column]]) : []);
-      for (const r of using) r[name] = r[refField] == null ? null : found.get(r[refField]) ?? null;
+      const by = this.e.fields[refField];
+      const [targetEntity, key] = by.lookup ? by.lookup.split('.') : [by.ref!, 'id'];
+      const values = [...new Set(using.map((r) => r[refField]).filter((v) => v != null && v !== ''))] as Knex.Value[];
+      const target = refTable(this.ctx.model, targetEntity);
+      const found = new Map<string, unknown>(values.length ? (await trx(target).whereIn(key, values).select(`${key} as key`, column)).map((r: Record<string, unknown>) => [String(r.key), r[column]]) : []);
+      for (const r of using) r[name] = r[refField] == null || r[refField] === '' ? null : found.get(String(r[refField])) ?? null;
     }
   }
 

@@ -10,15 +10,20 @@ import type { ListParams } from './list-params.ts';
 
 const paramValidators = new WeakMap<WorkflowActionMeta, ValidateFunction>();
 
+/** The JSON Schema of an action's declared parameters (published as such in the OpenAPI document). */
+export function actionParamsSchema(a: WorkflowActionMeta): { type: 'object'; properties: Record<string, Record<string, unknown>>; required: string[] } {
+  const entries = Object.entries(a.params ?? {});
+  return {
+    type: 'object',
+    properties: Object.fromEntries(entries.map(([n, f]) => [n, fieldSchema(f)])),
+    required: entries.filter(([, f]) => f.required).map(([n]) => n),
+  };
+}
+
 function paramsValidator(a: WorkflowActionMeta): ValidateFunction {
   let v = paramValidators.get(a);
   if (!v) {
-    const entries = Object.entries(a.params ?? {});
-    v = compileSchema({
-      type: 'object',
-      properties: Object.fromEntries(entries.map(([n, f]) => [n, fieldSchema(f)])),
-      required: entries.filter(([, f]) => f.required).map(([n]) => n),
-    });
+    v = compileSchema(actionParamsSchema(a));
     paramValidators.set(a, v);
   }
   return v;
@@ -73,6 +78,7 @@ export class Workflow {
       if (input.version !== undefined && input.version !== null && Number(input.version) !== row.version) throw new ApiError('stale', 'errors.stale', { version: row.version });
       const before = (await this.repo.snapshots(trx, [id])).get(id)!;
       await this.move(trx, before, name, a, params, comment);
+      if (a.delete) return { id, deleted: true };
       return this.repo.getOne(id, this.repo.can('read') ? 'read' : `wf:${name}`, trx).catch((err) => {
         // a row moved out of what the caller may read: the move stands, the answer is its id
         if (err instanceof ApiError && err.kind === 'notFound') return { id };
@@ -122,6 +128,11 @@ export class Workflow {
       throw new ApiError('workflow', 'errors.workflow_state', {
         action: translate(model, lang, a.label ?? `actions.${name}`), state: translate(model, lang, `enums.${wf.field}.${from}`), id: row.id,
       });
+    }
+    if (a.delete) {
+      // the row goes (its hook deletes or refuses what depends on it): a delete audit row naming the action, no flow row
+      await this.repo.removeLocked(trx, [row], { op: 'delete', action: name, check: `wf:${name}`, hook: a.hook, from, to: from, params });
+      return true;
     }
     await this.repo.change(trx, row, changes, {}, { op: 'action', action: name, check: `wf:${name}`, hook: a.hook, from, to, params }, { [wf.field]: to });
     await trx('flows').insert({

@@ -2,10 +2,12 @@ import type { EntityMeta, MetaModel, RouteAuth } from '../meta/types.ts';
 import type { Principal } from '../auth/ability.ts';
 import { actionIdFor, allows, type Operation } from '../auth/ability.ts';
 import { canOpenReport } from '../reports/params.ts';
+import { geometryFields } from '../engine/geojson.ts';
 
 /**
- * Every route of the API, from the metadata alone: the engine's for each entity (list, export,
- * read, history, create, update, delete, bulk delete, workflow actions single and bulk, flows),
+ * Every route of the API, from the metadata alone: the engine's for each entity (list, export —
+ * and its GeoJSON for an entity with a point or polygon field — read, history, create, update,
+ * delete, bulk delete, workflow actions single and bulk, flows),
  * the reports', the public blocks', and the modules' declared ones — each with who may call it.
  * `/api/meta` gives it to the caller (the routes they may call), and the access tests are
  * generated from it; the app mounts exactly these (test/access.test.ts checks both ways).
@@ -44,6 +46,8 @@ function entityRoutes(e: EntityMeta): ApiRoute[] {
   const out = [
     r('get', p, 'read'),
     r('get', `${p}/export`, 'export'),
+    // the list as GeoJSON, for an entity drawn on a map (a point or polygon field)
+    ...(geometryFields(e) ? [r('get', `${p}/export.geojson`, 'export')] : []),
     r('post', `${p}/delete-many`, 'delete', 'entity', 'json'),
   ];
   for (const [name, a] of Object.entries(e.workflow?.actions ?? {})) {
@@ -77,6 +81,7 @@ export function routeCatalogue(model: MetaModel): ApiRoute[] {
     const pub = (path: string): ApiRoute => ({ method: 'get', path, auth: 'public', source: 'public', actions: [], body: 'none' });
     out.push(pub(`/public/entities/${e.name}`), pub(`/public/entities/${e.name}/:id`));
     if (e.public!.map) out.push(pub(`/public/map/layers/${e.name}`));
+    if (geometryFields(e, e.public!.fields)) out.push(pub(`/public/entities/${e.name}/geojson`));
   }
   if (publicEntities.length) out.push({ method: 'get', path: '/public/files/:id', auth: 'public', source: 'public', actions: [], body: 'none' });
   for (const r of model.reports.values()) {

@@ -37,6 +37,8 @@ export interface PagePolicy {
   img?: readonly string[];
   /** more connect-src sources */
   connect?: readonly string[];
+  /** worker-src sources beyond the site's own (the API reference's search index runs in a `blob:` worker) */
+  worker?: readonly string[];
 }
 
 export function pagePolicy(p: PagePolicy = {}): string {
@@ -47,6 +49,7 @@ export function pagePolicy(p: PagePolicy = {}): string {
     ['style-src', ["'self'", ...(p.styleNonce ? [q(`nonce-${p.styleNonce}`)] : []), ...(p.styleHashes ?? []).map(q)]],
     ['img-src', ["'self'", 'data:', 'blob:', ...(p.img ?? [])]],
     ['connect-src', ["'self'", ...(p.connect ?? [])]],
+    ...(p.worker?.length ? [['worker-src', ["'self'", ...p.worker]] as [string, string[]]] : []),
     ['object-src', ["'none'"]],
     ['base-uri', ["'self'"]],
     ['form-action', ["'self'"]],

@@ -5,13 +5,15 @@ import type { EntityMeta, MetaModel } from '../meta/types.ts';
 import type { AppState, AppContext } from './middleware.ts';
 import { Repository } from '../engine/repository.ts';
 import { parseListParams } from '../engine/list-params.ts';
-import { exportXlsx } from '../engine/export.ts';
+import { exportGeoJson, exportXlsx } from '../engine/export.ts';
+import { GEOJSON_TYPE, geometryFields } from '../engine/geojson.ts';
 import { Workflow } from '../engine/workflow.ts';
 import { badRequest } from './errors.ts';
 import { idParam } from './module-routes.ts';
 
 /**
- * The whole generic REST surface: for every entity of the metadata, list, export, get one (and its
+ * The whole generic REST surface: for every entity of the metadata, list, export (and, for an
+ * entity with a point or polygon field, its GeoJSON export), get one (and its
  * audit history), create, update, delete and bulk delete at its path, and its workflow actions and
  * flows. No entity has handler code of its own; api/http/catalogue.ts lists the same routes.
  */
@@ -37,6 +39,15 @@ export function entityRoutes(model: MetaModel, knex: Knex, guard: Middleware<App
       ctx.type = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
       ctx.body = stream;
     });
+
+    if (geometryFields(e)) {
+      router.get(`${e.path}/export.geojson`, guard, async (ctx) => {
+        const { stream, filename } = await exportGeoJson(repo(ctx, e), parseListParams(e, ctx.query));
+        ctx.set('Content-Disposition', `attachment; filename="${filename}"`);
+        ctx.type = GEOJSON_TYPE;
+        ctx.body = stream;
+      });
+    }
 
     router.post(`${e.path}/delete-many`, guard, async (ctx) => {
       const ids = (ctx.request.body as { ids?: unknown })?.ids;

@@ -3,13 +3,15 @@ import type { Knex } from 'knex';
 import type { EntityMeta, Lang, MetaModel } from '../meta/types.ts';
 import type { AppState, AppContext } from './middleware.ts';
 import { badParam, notFound } from './errors.ts';
-import { parseListParams } from '../engine/list-params.ts';
+import { parseListParams, type ListParams } from '../engine/list-params.ts';
 import { applyFilter } from '../engine/filters.ts';
 import { columnSelect, q, refTable, sortExpression } from '../engine/sql.ts';
 import { filterMeta, SYSTEM_REFS } from '../meta/load.ts';
 import { translate } from '../meta/captions.ts';
 import { sendResource } from '../engine/files.ts';
 import { parseBbox } from '../map/grid.ts';
+import { FeatureWriter, GEOJSON_TYPE, geometryFields, rowGeometry } from '../engine/geojson.ts';
+import { PassThrough } from 'node:stream';
 
 /** A map layer answers at most this many features a viewport (zoom in for the rest). */
 export const MAX_LAYER_FEATURES = 2000;
@@ -31,16 +33,7 @@ export function publicEntityRoutes(model: MetaModel, knex: Knex): Router<AppStat
 
   router.get('/entities/:entity', async (ctx) => {
     const e = exposed(ctx);
-    const allowed = publicFilters(e);
-    const query: Record<string, string | string[] | undefined> = {};
-    for (const [k, v] of Object.entries(ctx.query)) {
-      const base = k.replace(/^(from|to)_/, '');
-      if (k === 'page' || k === 'perPage') query[k] = v;
-      else if (allowed.has(base)) query[k] = v;
-      else if (k !== 'lang') throw badParam(k, 'errors.unknown_filter');
-    }
-    if (query.perPage === undefined) query.perPage = '20';
-    const params = parseListParams(e, query);
+    const params = publicListParams(e, ctx.query, ['page', 'perPage']);
     const base = () => {
       const qb = visible(knex, e);
       for (const f of params.filters) applyFilter(qb, e, f);
@@ -61,6 +54,67 @@ export function publicEntityRoutes(model: MetaModel, knex: Knex): Router<AppStat
       rows: rows.map((r: Record<string, unknown>) => shape(model, e, r, ctx.state.lang)), total: n, exact: n <= COUNT_LIMIT,
       ...(totals ? { totals: Object.fromEntries(sums.map((f) => [f, e.fields[f].type === 'integer' ? Number(totals[f]) : String(totals[f])])) } : {}),
     };
+  });
+
+  /**
+   * The public rows of an entity with a public point or polygon field as an RFC 7946
+   * FeatureCollection: the public fields as properties, within `bbox` when given, the public
+   * filters applied, at most `limit` (≤ MAX_LAYER_FEATURES) features by id; `truncated` says more
+   * rows matched. Written to the answer in batches.
+   */
+  router.get('/entities/:entity/geojson', async (ctx) => {
+    const e = exposed(ctx);
+    const g = geometryFields(e, e.public!.fields);
+    if (!g) throw notFound();
+    const params = publicListParams(e, ctx.query, ['bbox', 'limit']);
+    const limitRaw = ctx.query.limit;
+    const limit = limitRaw === undefined ? MAX_LAYER_FEATURES : Number(limitRaw);
+    if (typeof limitRaw === 'object' || !Number.isInteger(limit) || limit < 1 || limit > MAX_LAYER_FEATURES || (typeof limitRaw === 'string' && !/^\d{1,5}$/.test(limitRaw))) {
+      throw badParam('limit', 'errors.page_size', { max: MAX_LAYER_FEATURES });
+    }
+    const bbox = ctx.query.bbox === undefined ? null : parseBbox(ctx.query.bbox);
+    if (ctx.query.bbox !== undefined && !bbox) throw badParam('bbox');
+    const base = () => {
+      const qb = visible(knex, e);
+      for (const f of params.filters) applyFilter(qb, e, f);
+      if (bbox) {
+        const box = knex.raw('box(point(?, ?), point(?, ?))', bbox);
+        qb.where((w) => {
+          if (g.point) w.orWhereRaw(`t.${q(g.point)} <@ ?`, [box]);
+          if (g.polygon) w.orWhereRaw(`t.${q(g.polygon)} && polygon(?)`, [box]);
+        });
+      }
+      return qb;
+    };
+    const lang = ctx.state.lang;
+    const out = new PassThrough();
+    const writer = new FeatureWriter(out);
+    ctx.set('Cache-Control', 'public, max-age=60');
+    ctx.type = GEOJSON_TYPE;
+    ctx.body = out;
+    (async () => {
+      try {
+        await writer.begin();
+        let last = 0;
+        let sent = 0;
+        let truncated = false;
+        while (sent < limit) {
+          const batch = Math.min(GEOJSON_BATCH, limit - sent);
+          const rows: Record<string, unknown>[] = await selectPublic(knex, model, e, base().where('t.id', '>', last), lang).orderBy('t.id').limit(batch + 1);
+          const page = rows.slice(0, batch).map((r) => shape(model, e, r, lang));
+          await writer.features(page.map((r) => ({
+            id: r.id as number, geometry: rowGeometry(r, g), properties: Object.fromEntries(Object.entries(r).filter(([k]) => k !== g.point && k !== g.polygon)),
+          })));
+          sent += page.length;
+          if (rows.length <= batch) break;
+          last = page[page.length - 1].id as number;
+          if (sent >= limit) truncated = true;
+        }
+        await writer.end({ truncated });
+      } catch (err) {
+        out.destroy(err as Error);
+      }
+    })();
   });
 
   router.get('/entities/:entity/:id', async (ctx) => {
@@ -124,6 +178,28 @@ export function publicEntityRoutes(model: MetaModel, knex: Knex): Router<AppStat
   });
 
   return router;
+}
+
+/** Features a public GeoJSON answer reads at a time. */
+const GEOJSON_BATCH = 500;
+
+/**
+ * A public list's parameters: the filters the public may use on the entity (publicFilters), and
+ * the named others (`page`, `perPage`; `bbox`, `limit`); any other is a 400 naming it, so nothing
+ * private is probed through a filter.
+ */
+function publicListParams(e: EntityMeta, raw: Record<string, string | string[] | undefined>, own: string[]): ListParams {
+  const allowed = publicFilters(e);
+  const query: Record<string, string | string[] | undefined> = {};
+  for (const [k, v] of Object.entries(raw)) {
+    const base = k.replace(/^(from|to)_/, '');
+    if (k === 'page' || k === 'perPage') { if (own.includes(k)) query[k] = v; else throw badParam(k, 'errors.unknown_filter'); }
+    else if (own.includes(k)) continue;
+    else if (allowed.has(base)) query[k] = v;
+    else if (k !== 'lang') throw badParam(k, 'errors.unknown_filter');
+  }
+  if (own.includes('perPage') && query.perPage === undefined) query.perPage = '20';
+  return parseListParams(e, query);
 }
 
 /** The rows of an entity the public may see: its view's and `public.where`'s column values, not deleted. */

@@ -23,6 +23,8 @@ export interface SiteOptions {
   connect?: readonly string[];
   /** the page's scripts create `<style>` elements (emotion): each answer gets a nonce for them */
   styleNonce?: boolean;
+  /** worker-src sources beyond the site's own */
+  worker?: readonly string[];
 }
 
 /**
@@ -67,7 +69,7 @@ export async function servePage(ctx: Koa.Context, html: string, options: Omit<Si
     html = /<head[^>]*>/i.test(html) ? html.replace(/<head[^>]*>/i, (tag) => tag + meta) : meta + html;
   }
   const tiles = options.mapTiles ? await options.mapTiles() : OSM_TILES;
-  ctx.set('Content-Security-Policy', pagePolicy({ scriptHashes: scripts, styleHashes: styles, styleNonce: nonce, img: tileOrigins(tiles), connect: options.connect }));
+  ctx.set('Content-Security-Policy', pagePolicy({ scriptHashes: scripts, styleHashes: styles, styleNonce: nonce, img: tileOrigins(tiles), connect: options.connect, worker: options.worker }));
   ctx.type = 'text/html; charset=utf-8';
   ctx.body = html;
 }

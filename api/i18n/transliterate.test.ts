@@ -41,7 +41,7 @@ describe('Uzbek Latin → Cyrillic', () => {
     ['pensiya', 'пенсия'], ['Sessiya', 'Сессия'], ['versiya', 'версия'], ['Kompensatsiya', 'Компенсация'], ['Koeffitsiyent 1', 'Коэффициент 1'],
     ['kliyent', 'клиент'], ['tsentr', 'центр'], ['protsent', 'процент'], ['litsenziya', 'лицензия'], ['Oq akatsiya', 'Оқ акация'],
     ['I toifa', 'I тоифа'], ['II toifa', 'II тоифа'], ['III toifa', 'III тоифа'], ['IV toifa — ahamiyatsiz xavfli', 'IV тоифа — аҳамиятсиз хавфли'],
-    ['Excel', 'Excel'], ['Excelga yuklash', 'Excel’га юклаш'], ['Telegramda', 'Telegram’да'], ['Fayl Excel (.xlsx) formatida', 'Файл Excel (.xlsx) форматида'],
+    ['Excel', 'Excel'], ['GeoJSON', 'GeoJSON'], ['Excelga yuklash', 'Excel’га юклаш'], ['Telegramda', 'Telegram’да'], ['Fayl Excel (.xlsx) formatida', 'Файл Excel (.xlsx) форматида'],
     ['IP manzil', 'IP манзил'], ['Yozuv ID', 'Ёзув ID'], ['ID', 'ID'], ['Eng katta hajm, MB', 'Энг катта ҳажм, МБ'],
     ['(PDF, rasm, Excel yoki Word)', '(PDF, расм, Excel ёки Word)'], ['JPEG, PNG, GIF yoki WebP', 'JPEG, PNG, GIF ёки WebP'],
     ['Turi (MIME)', 'Тури (MIME)'], ['image/png, image/svg+xml yoki application/pdf', 'image/png, image/svg+xml ёки application/pdf'],

@@ -28,7 +28,7 @@ const SINGLE: Record<string, string> = {
 /** Latin-script names kept as they are (an Uzbek suffix after them is transliterated after an apostrophe: Excelga → Excel’га). */
 export const LATIN_NAMES = [
   'Excel', 'Word', 'WebP', 'Unicode', 'E-IMZO', 'i-Tree', 'Streets', 'Interior', 'West', 'Forest', 'Service',
-  'Alt', 'Ctrl', 'Shift', 'Enter', 'Esc', 'Tab', 'OpenStreetMap', 'Leaflet', 'Google', 'Chromium', 'Telegram', 'Windows',
+  'Alt', 'Ctrl', 'Shift', 'Enter', 'Esc', 'Tab', 'OpenStreetMap', 'Leaflet', 'Google', 'Chromium', 'Telegram', 'Windows', 'GeoJSON',
 ];
 
 /**

@@ -253,6 +253,9 @@ function checkSemantics(model: MetaModel, problems: MetaProblem[], menuFile: str
             problems.push({ file, pointer: `/workflow/actions/${name}/skip`, message: `"${a.skip}" must be an action of this workflow that keeps the state and asks no signature` });
           }
           if (a.params) checkFields(a.params, `/workflow/actions/${name}/params`, e, model, problems, caption);
+          if (a.delete && (a.to || a.set || a.clear || a.bulk || a.idempotent || a.signature)) {
+            problems.push({ file, pointer: `/workflow/actions/${name}/delete`, message: 'an action that deletes the row moves no state and sets nothing (no to, set, clear, bulk, idempotent or signature)' });
+          }
           for (const f of Object.keys(a.set ?? {})) if (!(f in e.fields)) problems.push({ file, pointer: `/workflow/actions/${name}/set/${f}`, message: `"${f}" is not a field of ${e.name}` });
           (a.clear ?? []).forEach((f, i) => { if (!(f in e.fields)) problems.push({ file, pointer: `/workflow/actions/${name}/clear/${i}`, message: `"${f}" is not a field of ${e.name}` }); });
           addAction(model, a.action, { caption: a.label ?? `actions.${name}`, module: e.module, kind: 'workflow', entityCaption: e.caption });
@@ -421,6 +424,20 @@ function checkFields(
       if (!t) problems.push({ file: e.file, pointer: `${pointer}/lookup`, message: `no entity "${target}"` });
       else if (!t.fields[column]?.unique) problems.push({ file: e.file, pointer: `${pointer}/lookup`, message: `"${column}" is not a unique field of ${target}` });
     }
+    if (f.within) {
+      const t = f.type === 'ref' ? model.entities.get(f.ref!) : undefined;
+      if (!t) problems.push({ file: e.file, pointer: `${pointer}/within`, message: 'within is for a ref to an entity' });
+      else if (base !== '/fields') problems.push({ file: e.file, pointer: `${pointer}/within`, message: 'within is for an entity\'s own fields, not a child table\'s' });
+      else {
+        for (const [column, own] of Object.entries(f.within)) {
+          if (!(own in fields)) problems.push({ file: e.file, pointer: `${pointer}/within/${column}`, message: `"${own}" is not a field beside "${name}"` });
+          const filter = t.list.filters?.[column];
+          const op = typeof filter === 'string' ? filter : filter?.op;
+          if (!t.fields[column]) problems.push({ file: e.file, pointer: `${pointer}/within/${column}`, message: `"${column}" is not a field of ${f.ref}` });
+          else if (op !== 'eq') problems.push({ file: e.file, pointer: `${pointer}/within/${column}`, message: `${f.ref} has no "eq" list filter "${column}" for the form to offer the rows that agree` });
+        }
+      }
+    }
     if (f.through && f.type !== 'refs') problems.push({ file: e.file, pointer: `${pointer}/through`, message: 'only refs may use a join table' });
     if (f.privilege === 'roles' && (f.type !== 'refs' || f.ref !== 'user-roles')) problems.push({ file: e.file, pointer: `${pointer}/privilege`, message: 'a field carrying roles refers to user-roles' });
     if (f.privilege === 'actions' && (f.type !== 'refs' || f.ref !== 'app-actions')) problems.push({ file: e.file, pointer: `${pointer}/privilege`, message: 'a field carrying actions refers to app-actions' });
@@ -432,8 +449,13 @@ function checkFields(
     if (f.form && f.type !== 'json') problems.push({ file: e.file, pointer: `${pointer}/form`, message: 'only a json field holds a form' });
     if (f.form && fields[f.form.by]?.type !== 'ref') problems.push({ file: e.file, pointer: `${pointer}/form/by`, message: `"${f.form.by}" is not a reference field` });
     if (f.from) {
-      const [refField] = f.from.split('.');
-      if (fields[refField]?.type !== 'ref') problems.push({ file: e.file, pointer: `${pointer}/from`, message: `"${refField}" is not a reference field` });
+      const [refField, column] = f.from.split('.');
+      const by = fields[refField];
+      if (by?.type !== 'ref' && !by?.lookup) problems.push({ file: e.file, pointer: `${pointer}/from`, message: `"${refField}" is not a reference or lookup field` });
+      else {
+        const target = model.entities.get(by.lookup ? by.lookup.split('.')[0] : by.ref!);
+        if (target && !(column in target.fields) && column !== 'id') problems.push({ file: e.file, pointer: `${pointer}/from`, message: `"${column}" is not a field of ${target.name}` });
+      }
     }
   }
 }

@@ -80,6 +80,13 @@ export interface FieldMeta {
   /** a string that must exist in another entity's unique column: "<entity>.<column>" (e.g. an MFO in banks-mfo) */
   lookup?: string;
   /**
+   * ref: the referenced row must agree with this row's other fields — `{ "<column of the
+   * referenced row>": "<field of this row>" }` (a mahalla `within` the chosen district:
+   * `{ "area_id": "area_id" }`). The server refuses a row that disagrees (400 beside the field) and
+   * the form offers only the rows that agree (each column is an `eq` filter of the referenced list).
+   */
+  within?: Record<string, string>;
+  /**
    * refs kept in a join table instead of an array column; with `flag`, a row of the join table is
    * a member while its flag column is 1, and leaving sets it to 0 (the row stays, so a closed
    * grant is remembered)
@@ -188,6 +195,8 @@ export interface WorkflowActionMeta {
   idempotent?: boolean;
   /** offered on several selected rows (or all rows of the list) at once */
   bulk?: boolean;
+  /** the action deletes the row (after its hook) rather than moving its state: a "full deletion" with its own right */
+  delete?: boolean;
 }
 
 export interface WorkflowMeta {
@@ -363,6 +372,8 @@ export interface RouteMeta {
   params?: Record<string, FieldMeta>;
   /** the request body: JSON (default), a file, or none */
   body?: 'json' | 'file' | 'none';
+  /** what it answers: JSON (default), a file, a page (HTML) or a script — for the OpenAPI document */
+  answer?: 'json' | 'file' | 'html' | 'script';
   /** the module's handler: "<module>.<name>" */
   handler: string;
   /** caption key of what the route does */

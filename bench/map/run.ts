@@ -1,11 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import http from 'node:http';
-import { fileURLToPath } from 'node:url';
 import knexFactory from 'knex';
 import { openDatabase } from '../../api/db/connection.ts';
 import { loadMetadata } from '../../api/meta/load.ts';
 import { migrate } from '../../api/db/migrator.ts';
 import { seed } from '../../seeds/index.ts';
+import { Client, benchUrl, measure, startServer, viewport } from '../support/http.ts';
 
 /**
  * bench/map: BENCH_TREES (5 000 000) generated plantings across Uzbekistan's regions, then map
@@ -19,11 +17,7 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY || 8);
 const DB = 'ecofond_bench_map';
 const log = (s: string) => console.log(s);
 
-function url(db: string): string {
-  const u = new URL(process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres');
-  u.pathname = `/${db}`;
-  return u.toString();
-}
+const url = benchUrl;
 
 /** Plantings scattered around each region's centre (±1° of longitude, ±0.6° of latitude), 1–20 trees each, a third irrigated. */
 const GENERATE = `
@@ -79,35 +73,6 @@ async function ingest(): Promise<{ ms: number; cellsBefore: number; cellsAfter: 
   return { ms, cellsBefore: before, cellsAfter: after };
 }
 
-function startServer(): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./serve.ts', import.meta.url))], {
-    stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, DATABASE_URL: url(DB) },
-  });
-  return new Promise((resolve, reject) => {
-    child.stdout!.once('data', (d: Buffer) => resolve({ child, port: JSON.parse(d.toString()).port }));
-    child.once('exit', (code) => reject(new Error(`server exited ${code}`)));
-  });
-}
-
-const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
-function get(port: number, path: string): Promise<{ status: number; bytes: number }> {
-  return new Promise((resolve, reject) => {
-    http.get({ host: '127.0.0.1', port, path, agent }, (res) => {
-      let bytes = 0;
-      res.on('data', (c: Buffer) => { bytes += c.length; });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes }));
-    }).on('error', reject);
-  });
-}
-
-/** The extent of a 1280 × 800 px screen at a zoom (Web Mercator, degrees near 41° N). */
-function viewport(zoom: number, lng: number, lat: number): string {
-  const degPerPx = 360 / (256 * 2 ** zoom);
-  const w = 1280 * degPerPx;
-  const h = 800 * degPerPx * Math.cos((lat * Math.PI) / 180);
-  return [lng - w / 2, lat - h / 2, lng + w / 2, lat + h / 2].map((n) => n.toFixed(6)).join(',');
-}
-
 function viewports(zoom: number, regions: { lng: number; lat: number }[], extra = '') {
   let i = 0;
   return () => {
@@ -119,36 +84,19 @@ function viewports(zoom: number, regions: { lng: number; lat: number }[], extra 
   };
 }
 
-async function measure(port: number, zoom: number, next: () => string) {
-  for (let k = 0; k < 20; k++) await get(port, next());
-  const latencies: number[] = [];
-  const sizes: number[] = [];
-  const end = Date.now() + SECONDS * 1000;
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (Date.now() < end) {
-      const t = process.hrtime.bigint();
-      const r = await get(port, next());
-      if (r.status !== 200) throw new Error(`zoom ${zoom}: ${r.status}`);
-      latencies.push(Number(process.hrtime.bigint() - t) / 1e6);
-      sizes.push(r.bytes);
-    }
-  }));
-  latencies.sort((a, b) => a - b);
-  sizes.sort((a, b) => a - b);
-  const pct = (list: number[], p: number) => list[Math.min(list.length - 1, Math.floor(list.length * p))];
-  return { zoom, n: latencies.length, p50: pct(latencies, 0.5), p99: pct(latencies, 0.99), sizeP50: pct(sizes, 0.5), sizeMax: sizes[sizes.length - 1] };
-}
+const measureAt = async (client: Client, zoom: number, next: () => string) => ({ zoom, ...(await measure(client, SECONDS, next, `zoom ${zoom}`)) });
 
 const { regions } = await prepare();
-const server = await startServer();
+const server = await startServer(url(DB));
+const client = new Client(server.port, CONCURRENCY);
 try {
   const results = [];
-  for (const zoom of [5, 8, 11, 14, 17]) results.push(await measure(server.port, zoom, viewports(zoom, regions)));
+  for (const zoom of [5, 8, 11, 14, 17]) results.push(await measureAt(client, zoom, viewports(zoom, regions)));
   const irrigation = [];
-  for (const zoom of [5, 8, 17]) irrigation.push(await measure(server.port, zoom, viewports(zoom, regions, '&irrigation=1')));
+  for (const zoom of [5, 8, 17]) irrigation.push(await measureAt(client, zoom, viewports(zoom, regions, '&irrigation=1')));
   const reports = [];
   for (const name of ['region-plantings', 'species-trees', 'eco-info-by-regions', 'irrigation']) {
-    reports.push({ name, ...(await measure(server.port, 0, () => `/api/public/reports/${name}?year=2025`)) });
+    reports.push({ name, ...(await measureAt(client, 0, () => `/api/public/reports/${name}?year=2025`)) });
   }
   const ing = await ingest();
   log(`\nbench/map: ${TREES.toLocaleString('en')} plantings, ${CONCURRENCY} concurrent, ${SECONDS} s per zoom, 1280×800 px viewports around the regions' centres`);
@@ -168,5 +116,5 @@ try {
   log(`target: every p99 under 100 ms and every response under 300 KB — ${results.every((r) => r.p99 < 100 && r.sizeMax < 300 * 1024) ? 'met' : 'NOT met'}`);
 } finally {
   server.child.kill();
-  agent.destroy();
+  client.destroy();
 }

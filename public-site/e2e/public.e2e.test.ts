@@ -11,7 +11,7 @@ import {
  * The public site in a real browser against a real server (see global-setup.ts): the landing's
  * live count, the map from the whole country down to one planting and its passport, the
  * statistics' charts and numbers, the planting form's errors and thanks, the moderator's approval
- * showing on the landing page, the three languages and a 360 px wide screen.
+ * showing on the landing page, the people-fact form, the three languages and a 360 px wide screen.
  */
 const baseUrl = inject('publicBaseUrl');
 const seed = inject('publicSeed');
@@ -409,6 +409,49 @@ describe('the planting form', () => {
   });
 });
 
+describe('the people-fact form', () => {
+  it('at 360 px: names what is missing beside each input, sends the photo and the fact, and gives the fact\'s number; reads in each language', async () => {
+    const ctx = await newContext(browser, baseUrl, { width: 360, height: 740, mapTiles: '' });
+    try {
+      const { page, problems } = await open(ctx, '/people-facts');
+      const field = (name: string) => page.locator(`[data-testid=fact-form] [name=${name}]`);
+      await page.getByTestId('submit').click();
+      for (const f of ['description', 'region_id', 'informant_name', 'informant_phone']) await page.getByTestId(`error-${f}`).waitFor();
+      expect(await field('description').getAttribute('aria-invalid')).toBe('true');
+      expect(await page.getByTestId('error-summary').innerText()).toContain(CAPTIONS.uz['fact.description']);
+      await expectNoOverflow(page);
+      await field('description').fill('Bogʻda uchta chinor daraxti kesilmoqda');
+      await field('region_id').selectOption({ index: 1 });
+      await field('informant_name').fill('Aliyev Vali');
+      await field('informant_phone').fill('+998 90 123-45-67');
+      await field('files').setInputFiles({ name: 'joy.png', mimeType: 'image/png', buffer: Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64') });
+      await page.getByTestId('fact-files').waitFor();
+      const saved = page.waitForResponse((r) => r.url().endsWith('/api/public/people-facts') && r.request().method() === 'POST');
+      await page.getByTestId('submit').click();
+      const res = await saved;
+      expect(res.status()).toBe(201);
+      const sent = JSON.parse(res.request().postData() ?? '{}') as { files: number[]; informant_phone: string; location: unknown };
+      expect(sent).toMatchObject({ informant_phone: '901234567', location: null });
+      expect(sent.files).toHaveLength(1);
+      const { number } = (await res.json()) as { number: string };
+      await page.getByTestId('thanks').waitFor();
+      expect(await page.getByTestId('thanks').innerText()).toContain(number);
+      await page.getByRole('button', { name: CAPTIONS.uz['fact.again'] }).click();
+      for (const lang of LANGS) {
+        await page.getByTestId(`lang-${lang}`).click();
+        await expect.poll(() => page.locator('main [data-page-title]').innerText()).toBe(CAPTIONS[lang]['page.fact_form']);
+        await page.locator('main .loading').first().waitFor({ state: 'detached' }).catch(() => undefined);
+        await expectNoOverflow(page);
+        await shot(page, `people-fact-form-360-${lang}`, true);
+        await expectNoRawKeys(page);
+      }
+      expect(problems.errors).toEqual([]);
+    } finally {
+      await ctx.close();
+    }
+  });
+});
+
 describe('at 360 px wide', () => {
   it('every page fits, the menu opens, and the landing, map and statistics look right in each language', async () => {
     const ctx = await newContext(browser, baseUrl, { width: 360, height: 740, mapTiles: '' });
@@ -423,7 +466,7 @@ describe('at 360 px wide', () => {
       expect(await page.locator('.menu-panel').isVisible()).toBe(false);
 
       for (const path of ['/', '/map', '/region-plantings-statistics', '/trees-types-statistics', '/region-trees-types-statistics?region=11',
-        '/population-seedlings', `/tree/${seed.target.id}`, '/news', '/news/1', '/login', '/permits', '/to-do-pantings-statistics', '/green-area-garden-park/1', '/resident-planting-areas/1', '/no-such-page']) {
+        '/population-seedlings', '/people-facts', `/tree/${seed.target.id}`, '/news', '/news/1', '/login', '/permits', '/to-do-pantings-statistics', '/green-area-garden-park/1', '/resident-planting-areas/1', '/no-such-page']) {
         await page.goto(`${baseUrl}/#${path}`);
         await page.locator('main [data-page-title]').first().waitFor();
         await page.locator('main .loading').first().waitFor({ state: 'detached' }).catch(() => undefined);

@@ -18,6 +18,7 @@ const ResidentAreas = lazy(() => import('./pages/green/ResidentAreas'));
 const Control = lazy(() => import('./pages/Control'));
 const Info = lazy(() => import('./pages/Info'));
 const PlantingForm = lazy(() => import('./pages/PlantingForm'));
+const PeopleFactForm = lazy(() => import('./pages/PeopleFactForm'));
 const ErrorPages = lazy(() => import('./pages/ErrorPages'));
 
 type Page = ComponentType<{ params: Record<string, string>; query: URLSearchParams; path: string }>;
@@ -39,6 +40,7 @@ const ROUTES: [string, Page][] = [
   ['/permits', Control],
   ['/illegal-loggers', Control],
   ['/population-seedlings', PlantingForm],
+  ['/people-facts', PeopleFactForm],
   ['/about', Info],
   ['/contacts', Info],
   ['/error-404', ErrorPages],

@@ -47,6 +47,7 @@ export const MENU: { title: Key; items: NavItem[] }[] = [
     title: 'nav.group.community',
     items: [
       { path: '/population-seedlings', title: 'page.planting_form' },
+      { path: '/people-facts', title: 'page.fact_form' },
       { path: '/volunteer-statistics', title: 'page.volunteers' },
     ],
   },

@@ -2,7 +2,7 @@ import type { ApiRoute } from '../../api/http/catalogue.ts';
 import type { EntityMeta, FieldMeta, MetaModel } from '../../api/meta/types.ts';
 import { createSession, newToken } from '../../api/auth/sessions.ts';
 import { hashPassword } from '../../api/auth/password.ts';
-import { freeUniqueEnum, samplePayload, sampleValue } from './samples.ts';
+import { agreeWithin, freeUniqueEnum, samplePayload, sampleValue } from './samples.ts';
 import { toColumnValue } from '../../api/engine/sql.ts';
 import { TEST_ADMIN_PASSWORD } from './template.ts';
 import type { Answer, TestApi } from './api.ts';
@@ -189,7 +189,7 @@ export class RouteFixtures {
   /** A new row made by the administrator from the entity's sample payload. */
   async create(e: EntityMeta, over: Record<string, unknown> = {}): Promise<Row> {
     await freeUniqueEnum(this.knex, e);
-    const payload = { ...(await samplePayload(this.knex, this.model, e)), ...over };
+    const payload = await agreeWithin(this.knex, this.model, e, { ...(await samplePayload(this.knex, this.model, e)), ...over }, over);
     const r = await send(this.api, { method: 'post', path: `/api${e.path}`, token: this.api.adminToken, json: payload });
     if (r.status !== 201) throw new Error(`creating ${e.name}: ${told(r)}`);
     return r.body as Row;

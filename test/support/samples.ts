@@ -38,12 +38,15 @@ export function sampleValue(name: string, f: FieldMeta, refIds: Record<string, n
       if (f.format) {
         if (f.format === 'passport') return `AB${digits(7)}`;
         if (f.format === 'email') return `t${digits(6)}@example.uz`;
-        const len = Number(/\{(\d+)/.exec(FORMATS[f.format].pattern)?.[1] ?? 9);
+        // the longest the format allows (a SOATO code takes 4 to 10 digits): random samples then seldom meet in a unique column
+        const bounds = /\{(\d+)(?:,(\d+))?\}/.exec(FORMATS[f.format].pattern);
+        const len = Math.min(Number(bounds?.[2] ?? bounds?.[1] ?? 9), f.maxLength ?? Infinity);
         return digits(len);
       }
       const max = f.maxLength ?? 255;
-      const candidates = [`T${digits(6)}`, `t${digits(6)}`, digits(Math.min(max, 7)), '#00aa00', `${digits(2)}.${digits(2)}`];
-      const ok = candidates.find((c) => c.length <= max && (!f.pattern || new RegExp(f.pattern, 'u').test(c)));
+      const min = f.minLength ?? 0;
+      const candidates = [`T${digits(6)}`, `t${digits(6)}`, digits(Math.min(max, 7)), '#00aa00', `${digits(2)}.${digits(2)}`, `T${digits(Math.max(6, min - 1))}`];
+      const ok = candidates.find((c) => c.length <= max && c.length >= min && (!f.pattern || new RegExp(f.pattern, 'u').test(c)));
       if (!ok) throw new Error(`no sample for ${name} (${f.pattern})`);
       return ok;
     }
@@ -102,7 +105,23 @@ export async function samplePayload(knex: Knex, model: MetaModel, e: EntityMeta,
     const used = new Set(await knex(e.table).pluck(name));
     out[name] = f.values!.find((v) => !used.has(v)) ?? out[name];
   }
-  return { ...out, ...(CONSTRAINT_VALUES[e.name] ?? {}) };
+  return agreeWithin(knex, model, e, { ...out, ...(CONSTRAINT_VALUES[e.name] ?? {}) });
+}
+
+/**
+ * References `within` other fields (a district within the row's region, a mahalla within its
+ * district) made to agree with the payload's values of those fields: a referenced row that does,
+ * or none when there is none and the field may stay empty. Fields named in `keep` are left as given.
+ */
+export async function agreeWithin(knex: Knex, model: MetaModel, e: EntityMeta, payload: Record<string, unknown>, keep: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
+  for (const [name, f] of Object.entries(e.fields)) {
+    if (!f.within || name in keep || payload[name] == null) continue;
+    const where = Object.fromEntries(Object.entries(f.within).map(([column, own]) => [column, payload[own]]));
+    if (Object.values(where).some((v) => v == null)) continue;
+    const target = model.entities.get(f.ref!)!;
+    payload[name] = (await knex(target.table).where(where).orderBy('id').first('id'))?.id ?? (f.required ? payload[name] : null);
+  }
+  return payload;
 }
 
 /**

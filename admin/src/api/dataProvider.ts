@@ -48,11 +48,20 @@ export function cleanFilter(filter: Record<string, unknown> | undefined): Record
 export interface ExportParams {
   filter: Record<string, unknown>;
   sort: SortPayload;
+  /** the Excel workbook (`path/export`) or the GeoJSON (`path/export.geojson`) */
+  format?: ExportFormat;
 }
 
+export type ExportFormat = 'xlsx' | 'geojson';
+
+const EXPORTS: Record<ExportFormat, { path: string; accept: string }> = {
+  xlsx: { path: 'export', accept: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' },
+  geojson: { path: 'export.geojson', accept: 'application/geo+json' },
+};
+
 export interface EcofondDataProvider extends DataProvider {
-  /** Downloads the server's Excel export of a list with its filters and sort. */
-  exportXlsx(resource: string, params: ExportParams): Promise<{ filename: string }>;
+  /** Downloads the server's export of a list (Excel, or GeoJSON for entities drawn on a map) with its filters and sort. */
+  exportList(resource: string, params: ExportParams): Promise<{ filename: string }>;
 }
 
 export const dataProvider: EcofondDataProvider = {
@@ -69,14 +78,14 @@ export const dataProvider: EcofondDataProvider = {
     const json = (await res.json()) as { data: (string | number)[] };
     return { data: json.data };
   },
-  async exportXlsx(resource, { filter, sort }) {
+  async exportList(resource, { filter, sort, format = 'xlsx' }) {
     const e = entityOf(resource);
     const query = new URLSearchParams({ sort: JSON.stringify([sort.field, sort.order]), filter: JSON.stringify(cleanFilter(filter)) });
-    const { res, blob } = await requestBlob(`${e.path}/export?${query}`, {
+    const { res, blob } = await requestBlob(`${e.path}/${EXPORTS[format].path}?${query}`, {
       timeout: LONG_TIMEOUT,
-      headers: { Accept: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' },
+      headers: { Accept: EXPORTS[format].accept },
     });
-    const filename = filenameOf(res, `${e.name}.xlsx`);
+    const filename = filenameOf(res, `${e.name}.${format}`);
     saveBlob(blob, filename);
     return { filename };
   },

@@ -18,9 +18,9 @@ import { RecordName } from './RecordName';
 import { DATAGRID_SX } from './listLayout';
 import { OffscreenColumns } from './OffscreenColumns';
 import { alignOf } from './figures';
-import { defaultsOf, MetaInput } from './inputs';
+import { defaultsOf, isDerived, MetaInput } from './inputs';
 import { filterInputs } from './filters';
-import { ExportXlsxButton } from './ExportButton';
+import { ExportButton, hasGeoJson } from './ExportButton';
 import { AllRowsActionsButton, BulkWorkflowButtons, bulkActions, WorkflowButtons } from './WorkflowButtons';
 import { FlowHistory } from './FlowHistory';
 import { RecordHistory } from './RecordHistory';
@@ -74,7 +74,8 @@ function ListActions({ entity, hasFilters, permanentFilter, createResource }: { 
       {entity.can.create && (
         <CreateButton data-testid="create-button" resource={createResource} state={Object.keys(defaults).length ? { record: defaults } : undefined} />
       )}
-      {entity.can.export && <ExportXlsxButton permanentFilter={permanentFilter} />}
+      {entity.can.export && <ExportButton permanentFilter={permanentFilter} format="xlsx" />}
+      {entity.can.export && hasGeoJson(entity) && <ExportButton permanentFilter={permanentFilter} format="geojson" />}
     </TopToolbar>
   );
 }
@@ -223,9 +224,11 @@ function RowButtons({ entity, target }: { entity: EntityMeta; target: string; la
 function FormBody({ entity, mode }: { entity: EntityMeta; mode: 'create' | 'edit' }) {
   const translate = useTranslate();
   const byName = new Map(entity.fields.map((f) => [f.name, f]));
-  const sections = entity.form?.sections?.length
-    ? entity.form.sections.map((s) => ({ label: s.label, fields: s.fields.map((n) => byName.get(n)).filter((f): f is FieldMeta => !!f) }))
-    : [{ label: undefined, fields: entity.fields }];
+  // a section none of whose fields has an input here (a create form's computed ones) is left out, heading and all
+  const input = (f: FieldMeta | undefined): f is FieldMeta => !!f && !f.hidden && !(mode === 'create' && isDerived(f));
+  const sections = (entity.form?.sections?.length
+    ? entity.form.sections.map((s) => ({ label: s.label, fields: s.fields.map((n) => byName.get(n)).filter(input) }))
+    : [{ label: undefined, fields: entity.fields.filter(input) }]).filter((s) => s.fields.length);
   return (
     <>
       {sections.map((s, i) => (

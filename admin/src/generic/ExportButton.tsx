@@ -1,15 +1,25 @@
-import { useState } from 'react';
+import { useState, type ReactElement } from 'react';
 import { CircularProgress } from '@mui/material';
 import FileDownloadIcon from '@mui/icons-material/FileDownload';
+import MapIcon from '@mui/icons-material/Map';
 import { Button, useDataProvider, useListContext, useNotify, useResourceContext } from 'react-admin';
-import type { EcofondDataProvider } from '../api/dataProvider';
+import type { EcofondDataProvider, ExportFormat } from '../api/dataProvider';
+import type { EntityMeta } from '../meta/types';
+
+/** Whether the server exports the entity's list as GeoJSON: it has a point or polygon field (api/engine/geojson.ts). */
+export const hasGeoJson = (entity: EntityMeta): boolean => entity.fields.some((f) => f.type === 'point' || f.type === 'polygon');
+
+const LOOK: Record<ExportFormat, { label: string; icon: ReactElement; testId: string }> = {
+  xlsx: { label: 'admin.export.button', icon: <FileDownloadIcon />, testId: 'export-xlsx' },
+  geojson: { label: 'admin.export.geojson', icon: <MapIcon />, testId: 'export-geojson' },
+};
 
 /**
- * Excel export of the list as filtered and sorted now, made by the server (GET path/export) and
- * saved as a download, with the filter the route or page applies. The button spins while the file
- * is prepared (up to 120 s).
+ * An export of the list as filtered and sorted now, made by the server (GET path/export for Excel,
+ * path/export.geojson for GeoJSON) and saved as a download, with the filter the route or page
+ * applies. The button spins while the file is prepared (up to 120 s).
  */
-export function ExportXlsxButton({ permanentFilter }: { permanentFilter?: Record<string, unknown> }) {
+export function ExportButton({ permanentFilter, format = 'xlsx' }: { permanentFilter?: Record<string, unknown>; format?: ExportFormat }) {
   const { filterValues, sort, total } = useListContext();
   const resource = useResourceContext();
   const dataProvider = useDataProvider<EcofondDataProvider>();
@@ -20,7 +30,7 @@ export function ExportXlsxButton({ permanentFilter }: { permanentFilter?: Record
     if (!resource) return;
     setBusy(true);
     try {
-      const { filename } = await dataProvider.exportXlsx(resource, { filter: { ...filterValues, ...permanentFilter }, sort });
+      const { filename } = await dataProvider.exportList(resource, { filter: { ...filterValues, ...permanentFilter }, sort, format });
       notify('admin.export.done', { type: 'info', messageArgs: { file: filename } });
     } catch (err) {
       const message = err instanceof Error ? err.message : 'ra.notification.http_error';
@@ -30,15 +40,16 @@ export function ExportXlsxButton({ permanentFilter }: { permanentFilter?: Record
     }
   };
 
+  const look = LOOK[format];
   return (
     <Button
-      label={busy ? 'admin.export.running' : 'admin.export.button'}
+      label={busy ? 'admin.export.running' : look.label}
       onClick={() => void run()}
       disabled={busy || total === 0}
       aria-busy={busy}
-      data-testid="export-xlsx"
+      data-testid={look.testId}
     >
-      {busy ? <CircularProgress size={16} /> : <FileDownloadIcon />}
+      {busy ? <CircularProgress size={16} /> : look.icon}
     </Button>
   );
 }

@@ -5,7 +5,7 @@ import {
 import PlayArrowIcon from '@mui/icons-material/PlayArrow';
 import DoneAllIcon from '@mui/icons-material/DoneAll';
 import {
-  Button, Form, HttpError, TextInput, required, useListContext, useNotify, useRecordContext, useRefresh, useTranslate,
+  Button, Form, HttpError, TextInput, required, useListContext, useNotify, useRecordContext, useRedirect, useRefresh, useResourceContext, useTranslate,
   type RaRecord,
 } from 'react-admin';
 import { request } from '../api/http';
@@ -192,16 +192,20 @@ export function WorkflowButtons({ entity }: { entity: EntityMeta }) {
 
 function WorkflowButton({ entity, action, record }: { entity: EntityMeta; action: WorkflowActionMeta; record: RaRecord }) {
   const refresh = useRefresh();
+  const redirect = useRedirect();
+  const resource = useResourceContext();
   const run = useRunAction(entity);
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
-  const done = () => { setOpen(false); refresh(); };
+  // an action that deletes the row (a subject's full deletion) leaves for the list the row was in
+  const after = () => (action.delete && resource ? redirect('list', resource) : refresh());
+  const done = () => { setOpen(false); after(); };
   const click = async () => {
     if (action.signature || needsDialog(action)) { setOpen(true); return; }
     setBusy(true);
     const { ok } = await run(action, { kind: 'one', record }, {});
     setBusy(false);
-    if (ok) refresh();
+    if (ok) after();
   };
   return (
     <>

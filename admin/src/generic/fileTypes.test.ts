@@ -27,5 +27,7 @@ describe('file types in words', () => {
     ]);
     for (const s of say()) expect(s).not.toMatch(/\w+\/[\w.+*-]+/);
     expect(describeFileTypes(['image/png'], t)).toBe('изображение PNG');
+    // a people fact's photos and short videos
+    expect(describeFileTypes(['image/*', 'video/mp4', 'video/webm', 'video/quicktime'], t)).toBe('MP4, WebM, MOV или изображение');
   });
 });

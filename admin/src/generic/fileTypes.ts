@@ -25,6 +25,9 @@ const NAMES: Record<string, string> = {
   'application/json': 'JSON',
   'application/xml': 'XML',
   'text/xml': 'XML',
+  'video/mp4': 'MP4',
+  'video/webm': 'WebM',
+  'video/quicktime': 'MOV',
 };
 
 /** The default upload limit of the API when a field declares none. */

@@ -52,12 +52,13 @@ class Jar implements CookieJar {
 describe('filter cookies', () => {
   it('keeps the lists of the spec that exist under the old names, as the metadata says', () => {
     // spec §3: filter_subjects, filter_penya, filter_stack_payment, filter_offence_list,
-    // filter_people_fact, filter_green_park; people's facts have no entity yet
+    // filter_people_fact, filter_green_park
     expect(metadataCookies()).toEqual({
       subject: 'filter_subjects',
       penya: 'filter_penya',
       'stack-payments': 'filter_stack_payment',
       offences: 'filter_offence_list',
+      'people-facts': 'filter_people_fact',
       'green-parks': 'filter_green_park',
     });
   });

@@ -5,6 +5,7 @@ import {
   ReferenceArrayInput, ReferenceInput, SelectInput, SimpleFormIterator, TextInput, required, useTranslate,
   type Validator,
 } from 'react-admin';
+import { useWatch } from 'react-hook-form';
 import { useMeta } from '../meta/store';
 import type { EntityMeta, FieldMeta } from '../meta/types';
 import type { MetaModel } from '../meta/model';
@@ -87,6 +88,16 @@ function Text3Input({ field, disabled }: { field: FieldMeta; disabled?: boolean 
   );
 }
 
+/**
+ * A reference `within` other fields of the form (a mahalla within the chosen district) offers only
+ * the rows that agree with what is chosen there: the referenced list filtered by those values.
+ */
+function useWithin(field: FieldMeta): Record<string, unknown> {
+  const pairs = Object.entries(field.within ?? {});
+  const values = (useWatch({ name: pairs.map(([, own]) => own), disabled: !pairs.length }) ?? []) as unknown[];
+  return Object.fromEntries(pairs.map(([column], i) => [column, values[i]]).filter(([, v]) => v != null && v !== ''));
+}
+
 function RefInput({ field, model, multiple, disabled }: { field: FieldMeta; model: MetaModel; multiple?: boolean; disabled?: boolean }) {
   const lang = useLang();
   const reference = model.resourceOf(field.ref);
@@ -96,6 +107,7 @@ function RefInput({ field, model, multiple, disabled }: { field: FieldMeta; mode
   const filterToQuery = (q: string) => (search && q ? { [search]: q } : {});
   const sort = { field: target.list.sort[0], order: target.list.sort[1].toUpperCase() as 'ASC' | 'DESC' };
   const optionText = (r: Record<string, unknown>) => titleOf(target, r as never, lang);
+  const within = useWithin(field);
   if (multiple) {
     return (
       <ReferenceArrayInput source={field.name} reference={reference} sort={sort} perPage={50}>
@@ -104,7 +116,7 @@ function RefInput({ field, model, multiple, disabled }: { field: FieldMeta; mode
     );
   }
   return (
-    <ReferenceInput source={field.name} reference={reference} sort={sort} perPage={25}>
+    <ReferenceInput source={field.name} reference={reference} sort={sort} perPage={25} filter={within}>
       <AutocompleteInput label={field.label} optionText={optionText} filterToQuery={filterToQuery} validate={validatorsFor(field)} disabled={disabled} />
     </ReferenceInput>
   );

@@ -11,10 +11,14 @@ import { formatNumber, todayTashkent } from '../generic/format';
 interface Balance {
   subject_id: number;
   year: number;
-  /** the years with confirmed payments, newest first */
+  /** the years with any money of the subject's (payments, accruals, fines, penya), newest first */
   years: number[];
   balance_start: string;
   paid_in_year: string;
+  accrued_in_year: string;
+  fines_in_year: string;
+  late_fines_in_year: string;
+  penya_in_year: string;
   balance_end: string;
   by_income_code: { income_code: string; amount: string; budget: string; fund: string; organisation: string }[];
 }
@@ -34,21 +38,34 @@ function sum(values: string[]): string {
 }
 
 function Stat({ label, value, testId }: { label: string; value: string; testId: string }) {
+  // a balance below zero is what the subject owes
+  const owes = value.startsWith('-');
   return (
     <Card variant="outlined" sx={{ height: '100%' }}>
       <CardContent>
         <Typography variant="body2" color="text.secondary" gutterBottom>{label}</Typography>
-        <Typography variant="h6" sx={{ fontWeight: 600, whiteSpace: 'nowrap' }} data-testid={testId}>{formatNumber(value, 2)}</Typography>
+        <Typography variant="h6" sx={{ fontWeight: 600, whiteSpace: 'nowrap', color: owes ? 'error.dark' : undefined }} data-testid={testId}>{formatNumber(value, 2)}</Typography>
       </CardContent>
     </Card>
   );
 }
 
+/** The year's movements: what came in (+) and what was charged (−), between the balance at its start and at its end. */
+const MOVEMENTS = [
+  { key: 'paid_in_year', label: 'admin.balance.paid', sign: '+', testId: 'balance-paid' },
+  { key: 'accrued_in_year', label: 'admin.balance.accrued', sign: '−', testId: 'balance-accrued' },
+  { key: 'fines_in_year', label: 'admin.balance.fines', sign: '−', testId: 'balance-fines' },
+  { key: 'late_fines_in_year', label: 'admin.balance.late_fines', sign: '−', testId: 'balance-late-fines' },
+  { key: 'penya_in_year', label: 'admin.balance.penya', sign: '−', testId: 'balance-penya' },
+] as const;
+
 /**
- * A subject's balance for a chosen year (`GET …/subject/:id/balance?year=`): confirmed payments
- * before the year, during it, and the balance at its end; and the year's payments by income code
- * with their split between the budget, the fund and the organisation. It opens on the newest year
- * with payments (the server's choice when no year is asked), or says there are none yet.
+ * A subject's balance for a chosen year (`GET …/subject/:id/balance?year=`), the server's one
+ * definition of it (the reports show the same figure): the balance at the year's start and end —
+ * confirmed payments less compensation accrued by accepted reports, protocols' fines, late-report
+ * fines and penya — the year's movement of each, and the year's payments by income code with their
+ * split between the budget, the fund and the organisation. It opens on the newest year with any of
+ * them (the server's choice when no year is asked), or says there are none yet.
  */
 export function SubjectBalance({ entity }: { entity: EntityMeta }) {
   const record = useRecordContext();
@@ -73,11 +90,25 @@ export function SubjectBalance({ entity }: { entity: EntityMeta }) {
       {error && <Alert severity="error">{errorMessage(error)}</Alert>}
       {data && (
         <>
-          <Grid container spacing={2} sx={{ mb: 2 }}>
+          <Grid container spacing={2} sx={{ mb: 1 }}>
             <Grid size={{ xs: 12, md: 4 }}><Stat label={translate('admin.balance.start', { year: data.year })} value={data.balance_start} testId="balance-start" /></Grid>
-            <Grid size={{ xs: 12, md: 4 }}><Stat label={translate('admin.balance.paid', { year: data.year })} value={data.paid_in_year} testId="balance-paid" /></Grid>
             <Grid size={{ xs: 12, md: 4 }}><Stat label={translate('admin.balance.end', { year: data.year })} value={data.balance_end} testId="balance-end" /></Grid>
           </Grid>
+          <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }} data-testid="balance-rule">{translate('admin.balance.rule')}</Typography>
+          <Typography variant="subtitle1" sx={{ fontWeight: 600, mb: 1 }}>{translate('admin.balance.movements', { year: data.year })}</Typography>
+          <Box sx={{ overflowX: 'auto', mb: 3, maxWidth: 720 }}>
+            <Table size="small" data-testid="balance-movements">
+              <TableBody>
+                {MOVEMENTS.map((m) => (
+                  <TableRow key={m.key}>
+                    <TableCell>{translate(m.label, { year: data.year })}</TableCell>
+                    <TableCell align="right" sx={{ width: 24, color: 'text.secondary' }} aria-hidden>{m.sign}</TableCell>
+                    <TableCell align="right" sx={{ whiteSpace: 'nowrap', width: 180 }} data-testid={m.testId}>{formatNumber(data[m.key], 2)}</TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          </Box>
           <Typography variant="subtitle1" sx={{ fontWeight: 600, mb: 1 }}>{translate('admin.balance.by_code')}</Typography>
           {!rows.length ? (
             <Typography color="text.secondary" data-testid="balance-empty">{translate('admin.empty.no_payments')}</Typography>

@@ -3,6 +3,7 @@ import { AccessManaging } from './AccessManaging';
 import { AUDIT_LOG } from './AuditLog';
 import { EcologicCalculator } from './EcologicCalculator';
 import { InnSearch } from './InnSearch';
+import { OffencesMap } from './OffencesMap';
 import { StackImportButton } from './StackImport';
 import { SubjectBalance } from './SubjectBalance';
 import { TemplateEditor } from '../documents/TemplateEditor';
@@ -27,6 +28,8 @@ export const EXTENSIONS: Extensions = {
     'ecofund/ecologic-calculator': { Component: EcologicCalculator },
     'managing/access-managing/:user_roles_id': { Component: AccessManaging, linkFrom: 'user-roles', linkLabel: 'admin.access.open' },
     // a template's text with its fields as placeholders (TipTap)
+    // the offences the user may read on a map: clusters from the aggregates, single offences zoomed in
+    'ecofund-offences/offences-map': { Component: OffencesMap },
     'ecofund-offences/template-document-editor/:id': { Component: TemplateEditor, linkFrom: 'template-documents', linkLabel: 'admin.editor.open' },
   },
 };

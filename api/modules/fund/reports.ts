@@ -8,6 +8,10 @@ import { canonicalContent } from '../../esign/canonical.ts';
 import { verifyDetachedSignature } from '../../esign/verify.ts';
 import { isESignError } from '../../esign/errors.ts';
 import { trustedCAs } from '../../esign/trust.ts';
+import { lateReportFine } from '../../domain/fines.ts';
+import { periodFromCode, reportLateness, type PeriodCode } from '../../domain/periods.ts';
+import { fundSetting } from '../../auth/config.ts';
+import { todayTashkent } from '../../meta/today.ts';
 
 const INGREDIENTS = 'subject_report_ingredients';
 
@@ -66,6 +70,32 @@ export async function signableReport(trx: Knex | Knex.Transaction, reportId: num
   };
 }
 
+/**
+ * What a sending records about lateness, once: the report's first sending day (`sent_on`), and —
+ * when that day is past the period's deadline (its last day + the setting
+ * `fund.report_deadline_days`, 15 by default) — the days late and the late-report fine, the setting
+ * `fund.late_report_fine_multiple` (4 by default) times the base value in force on that day
+ * (docs/domain-rules.md §6). A report sent again (after rejection, or returned to new) keeps what
+ * its first sending recorded: the fine is applied once per report, as part of that sending's one
+ * audit row, and never on a report that is not sent.
+ */
+export async function lateness(trx: Knex | Knex.Transaction, row: Record<string, unknown>, today = todayTashkent()): Promise<Record<string, unknown>> {
+  if (row.sent_on) return {};
+  const period = periodFromCode(row.period as PeriodCode, Number(row.year), row.month == null ? undefined : Number(row.month));
+  const daysAfterEnd = Number(await fundSetting(trx as Knex, 'fund.report_deadline_days'));
+  const { late, daysLate } = reportLateness(period, { submittedOn: today, daysAfterEnd });
+  if (!late) return { sent_on: today, late_days: 0 };
+  const multiple = await fundSetting(trx as Knex, 'fund.late_report_fine_multiple');
+  let fine;
+  try {
+    fine = lateReportFine(await trx('min_oklads').select('start_date', 'amount'), today, { multiple });
+  } catch (err) {
+    if (err instanceof RangeError) throw new ApiError('validation', 'errors.base_value_missing', {}, { report_date: { key: 'errors.base_value_missing' } });
+    throw err;
+  }
+  return { sent_on: today, late_days: daysLate, late_fine: formatTiyin(fine.amount) };
+}
+
 export const REPORT_HOOKS: Record<string, Hook> = {
   'reports.recalculate': async ({ trx, row }) => ({ ...(await computeReport(trx, row.id as number)) }),
   /**
@@ -86,7 +116,10 @@ export const REPORT_HOOKS: Record<string, Hook> = {
     try {
       const result = await verifyDetachedSignature({ content, signature, trustedCAs: cas, expected: { inn: subject.inn } });
       const s = result.signer;
-      return { ...computed, signed: true, signer: [s.commonName, s.organisation, s.serialNumber].filter(Boolean).join(' · ').slice(0, 255), signed_at: new Date().toISOString() };
+      return {
+        ...computed, ...(await lateness(trx, row)),
+        signed: true, signer: [s.commonName, s.organisation, s.serialNumber].filter(Boolean).join(' · ').slice(0, 255), signed_at: new Date().toISOString(),
+      };
     } catch (err) {
       if (isESignError(err)) throw new ApiError('validation', err.messageKey, {}, { signature: { key: err.messageKey } });
       throw err;

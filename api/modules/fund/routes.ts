@@ -22,6 +22,15 @@ function calculatorValidator(reports: EntityMeta) {
     properties: { report_date: fieldSchema({ ...reports.fields.report_date, max: undefined }), ingredients: { ...fieldSchema(reports.fields.ingredients), minItems: 1 } },
   });
 }
+/** The parts of a subject's balance as `fund_subject_balance` gives them. */
+const BALANCE_PARTS = ['paid', 'accrued', 'fines', 'late_fines', 'penya', 'balance'] as const;
+type BalancePart = typeof BALANCE_PARTS[number];
+/** A numeric from the database ("0", "12.5", null) as money with its two decimals. */
+const formatMoney = (v: unknown): string => {
+  if (v === null || v === undefined) return '0.00';
+  const [i, f = ''] = String(v).split('.');
+  return `${i}.${(f + '00').slice(0, 2)}`;
+};
 let calculatorCheck: { e: EntityMeta; v: ReturnType<typeof calculatorValidator> } | undefined;
 
 /** The fund's calls beyond CRUD (metadata/modules/fund.json). */
@@ -117,32 +126,41 @@ export const FUND_HANDLERS: Record<string, RouteHandler> = {
   },
 
   /**
-   * A subject's balance for a year: confirmed payments before the year and during it, by income
-   * code. Compensation charged by accepted reports is subtracted once reports are in place.
-   * `years` are the years with confirmed payments, newest first; without `year` the balance is of
-   * the newest of them (the current year when there is none), so that it opens on figures.
+   * A subject's balance for a year, from the one definition of it, the SQL function
+   * `fund_subject_balance` (docs/domain-rules.md §8) that the reports read too: the balance before
+   * the year and at its end — confirmed payments less accrued compensation (accepted reports),
+   * protocols' fines, late-report fines and penya — and the year's movements of each, with the
+   * year's confirmed payments by income code. `years` are the years with any of them, newest
+   * first; without `year` the balance is of the newest of them (the current year when there is
+   * none), so that it opens on figures.
    */
   'fund.subjectBalance': async (ctx, { knex, row: subject }) => {
-    const confirmed = () => knex('payments').where({ subject_id: subject!.id, status: 'confirmed' });
-    const years = (await confirmed().distinct(knex.raw('extract(year from paid_on)::int as y')).orderBy('y', 'desc')).map((r: { y: number }) => Number(r.y));
+    const id = subject!.id as number;
+    const years = (await knex.raw('SELECT DISTINCT CAST(extract(year FROM on_date) AS int) AS y FROM fund_subject_ledger(CAST(? AS bigint)) ORDER BY y DESC', [id])).rows
+      .map((r: { y: number }) => Number(r.y));
     const raw = ctx.query.year;
     const year = raw === undefined ? (years[0] ?? currentYearTashkent()) : typeof raw === 'string' && /^\d{4}$/.test(raw) ? Number(raw) : NaN;
     if (!Number.isInteger(year) || year < 2000 || year > 2100) throw validationError({ year: { key: 'validation.wrong_value' } });
-    const start = `${year}-01-01`;
-    const end = `${year}-12-31`;
-    const sum = async (q: ReturnType<typeof confirmed>) => String((await q.sum('amount as s').first())?.s ?? '0');
-    const before = await sum(confirmed().where('paid_on', '<', start));
-    const during = await sum(confirmed().whereBetween('paid_on', [start, end]));
+    const at = async (before: string): Promise<Record<BalancePart, bigint>> => {
+      const row = (await knex.raw('SELECT paid, accrued, fines, late_fines, penya, balance FROM fund_subject_balance(CAST(? AS date), CAST(? AS bigint))', [before, id])).rows[0] ?? {};
+      return Object.fromEntries(BALANCE_PARTS.map((k) => [k, parseTiyin(formatMoney(row[k]))])) as Record<BalancePart, bigint>;
+    };
+    const start = await at(`${year}-01-01`);
+    const end = await at(`${year + 1}-01-01`);
+    const inYear = (k: BalancePart) => formatTiyin(end[k] - start[k]);
     const byCode = await knex('payments as p').join('payment_splits as s', 's.parent_id', 'p.id')
-      .where({ 'p.subject_id': subject!.id, 'p.status': 'confirmed' }).whereBetween('p.paid_on', [start, end])
+      .where({ 'p.subject_id': id, 'p.status': 'confirmed' }).whereBetween('p.paid_on', [`${year}-01-01`, `${year}-12-31`])
       .groupBy('s.income_code').orderBy('s.income_code')
       .select('s.income_code', knex.raw('sum(p.amount)::text as amount'), knex.raw('sum(s.budget)::text as budget'), knex.raw('sum(s.fund)::text as fund'), knex.raw('sum(s.organisation)::text as organisation'));
-    const money = (s: string) => formatTiyin(parseTiyin(s));
     ctx.body = {
-      subject_id: subject!.id, year, years,
-      balance_start: money(before),
-      paid_in_year: money(during),
-      balance_end: formatTiyin(parseTiyin(money(before)) + parseTiyin(money(during))),
+      subject_id: id, year, years,
+      balance_start: formatTiyin(start.balance),
+      paid_in_year: inYear('paid'),
+      accrued_in_year: inYear('accrued'),
+      fines_in_year: inYear('fines'),
+      late_fines_in_year: inYear('late_fines'),
+      penya_in_year: inYear('penya'),
+      balance_end: formatTiyin(end.balance),
       by_income_code: byCode,
     };
   },

@@ -1,7 +1,85 @@
-import type { Hook } from '../types.ts';
-import { validationError } from '../../http/errors.ts';
+import type { Knex } from 'knex';
+import type { Hook, HookContext } from '../types.ts';
+import { ApiError, validationError } from '../../http/errors.ts';
+import { translate } from '../../meta/captions.ts';
+import { assertPrivileges } from '../../engine/privileges.ts';
 
-/** Subject operations: a suspension's dates in order; a main organisation that is not the subject's own branch. */
+/**
+ * What holds a subject against its full deletion: money attached to it, and the rows that record
+ * money it owes or owed — attached payments (in any state), compensation reports with an amount or
+ * a late-report fine, protocols with a fine, acts with damage, penya with an amount — and the
+ * offences naming it as an offender (each carries a fine). Counted by the caption that names them.
+ */
+const HOLDS: [string, (trx: Knex.Transaction, id: number) => Knex.QueryBuilder][] = [
+  ['errors.held_payments', (trx, id) => trx('payments').where({ subject_id: id })],
+  ['errors.held_reports', (trx, id) => trx('subject_reports').where({ subject_id: id }).where((q) => q.where('amount', '>', 0).orWhere('late_fine', '>', 0))],
+  ['errors.held_fines', (trx, id) => trx('protocols').where({ subject_id: id }).where('fine_amount', '>', 0)],
+  ['errors.held_acts', (trx, id) => trx('akts').where({ subject_id: id }).where('amount', '>', 0)],
+  ['errors.held_penya', (trx, id) => trx('penya').where({ subject_id: id }).where('amount', '>', 0)],
+  ['errors.held_offences', (trx, id) => trx('offence_offenders').where({ subject_id: id })],
+];
+
+async function count(q: Knex.QueryBuilder): Promise<number> {
+  return Number((await q.count({ n: '*' }))[0].n);
+}
+
+/**
+ * The spec's "full deletion" of a subject (its own action, `full-delete`): refused with 409 while
+ * money is attached to it (the message names what holds it and how many) or while it has branches
+ * (they are subjects of their own: made main organisations first); otherwise its own rows go with
+ * it, each through the engine with its delete audit row, in the action's one transaction — reports
+ * without money (with their ingredients), protocols and acts without money and the stacks they
+ * leave empty, penya rows without an amount, expertise requests, permits given to it, and its user
+ * accounts (their sessions and roles with them; the rights they carry are checked against the
+ * caller's). Norms and certificates are its child rows. Then the engine deletes the subject.
+ */
+async function fullDelete({ trx, row, repo, model, lang, principal }: HookContext): Promise<void> {
+  const id = row.id as number;
+  const held: string[] = [];
+  for (const [key, query] of HOLDS) {
+    const n = await count(query(trx, id));
+    if (n) held.push(translate(model, lang, key, { count: n }));
+  }
+  if (held.length) throw new ApiError('inUse', 'errors.subject_has_money', { holds: held.join('; ') });
+  const branches = await count(trx('subjects').where({ parent_id: id }));
+  if (branches) throw new ApiError('inUse', 'errors.subject_has_branches', { count: branches });
+
+  const remove = async (entity: string, where: (q: Knex.QueryBuilder) => void): Promise<number[]> => {
+    const r = repo(entity);
+    const q = r.scoped('delete', trx).forUpdate().orderBy('t.id');
+    where(q);
+    const ids: number[] = (await q.pluck('t.id')).map(Number);
+    if (ids.length) await r.removeLocked(trx, [...(await r.snapshots(trx, ids)).values()], { op: 'delete', check: 'delete', action: 'full-delete' });
+    return ids;
+  };
+  /** the stacks of the removed rows that hold nothing else now */
+  const emptied = async (entity: string, table: string, stackIds: number[]) => {
+    if (!stackIds.length) return;
+    await remove(entity, (q) => q.whereIn('t.id', stackIds).whereNotExists(trx(table).whereRaw('?? = t.id', [`${table}.stack_id`])));
+  };
+  const stacksOf = async (table: string) => (await trx(table).where({ subject_id: id }).distinct('stack_id').pluck('stack_id')).map(Number);
+
+  await remove('subject-report-yearly', (q) => q.where('t.subject_id', id));
+  const protocolStacks = await stacksOf('protocols');
+  await remove('subject-protocols', (q) => q.where('t.subject_id', id));
+  await emptied('stack-protocols', 'protocols', protocolStacks);
+  const actStacks = await stacksOf('akts');
+  await remove('subject-akts', (q) => q.where('t.subject_id', id));
+  await emptied('stack-akts', 'akts', actStacks);
+  await remove('penya', (q) => q.where('t.subject_id', id));
+  await remove('expertise-requests-data', (q) => q.where('t.subject_id', id));
+  await remove('given-permits', (q) => q.where('t.subject_id', id));
+  // its accounts: nobody takes away rights they do not hold, here as on the users' screen
+  const users = repo('users');
+  const accounts = await users.scoped('delete', trx).where('t.subject_id', id).forUpdate().orderBy('t.id').pluck('t.id');
+  if (accounts.length) {
+    const rows = [...(await users.snapshots(trx, accounts.map(Number))).values()];
+    for (const u of rows) await assertPrivileges(trx, users.e, principal, u, null);
+    await users.removeLocked(trx, rows, { op: 'delete', check: 'delete', action: 'full-delete' });
+  }
+}
+
+/** Subject operations: a suspension's dates in order; a main organisation that is not the subject's own branch; the full deletion. */
 export const SUBJECT_HOOKS: Record<string, Hook> = {
   'subjects.checkSuspension': async ({ params }) => {
     const from = params?.suspended_from as string;
@@ -19,4 +97,5 @@ export const SUBJECT_HOOKS: Record<string, Hook> = {
        select id from up`, [entity.table, parent, entity.table]);
     if ((chain.rows as { id: number }[]).some((r) => r.id === row.id)) throw validationError({ parent_id: { key: 'validation.parent_cycle' } });
   },
+  'subjects.fullDelete': fullDelete,
 };

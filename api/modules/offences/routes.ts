@@ -4,6 +4,7 @@ import { ApiError } from '../../http/errors.ts';
 import { parseListParams } from '../../engine/list-params.ts';
 import { Workflow } from '../../engine/workflow.ts';
 import { decreeNumberIn } from '../../domain/offence-payments.ts';
+import { mapHandler } from './map.ts';
 
 /** A workflow action of an offence under the interior ministry's own path (`mvd/...`), as the engine's generic route runs it. */
 const mvdAction = (action: string): RouteHandler => async (ctx, rc) => {
@@ -31,6 +32,8 @@ export const OFFENCE_HANDLERS: Record<string, RouteHandler> = {
     ctx.body = rows;
   },
   'offences.mvdResult': mvdAction('mvd-result'),
+  /** The offences map's viewport: clusters from the aggregates, single offences zoomed in (map.ts). */
+  'offences.map': mapHandler,
   'offences.mvdClose': mvdAction('mvd-close'),
   'offences.mvdReturn': mvdAction('mvd-return'),
 

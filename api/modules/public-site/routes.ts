@@ -191,11 +191,14 @@ export const PUBLIC_HANDLERS: Record<string, RouteHandler> = {
     await sendResource(ctx, knex, resource, 'public, max-age=86400');
   },
 
-  /** A photo for the public form: images only, 5 MB, counted against the same per-address limit. */
+  /**
+   * A photo (5 MB) or a short video (MP4, WebM, MOV; 20 MB) for the public forms, counted against
+   * the same per-address limit. A planting takes photos only; a people fact both.
+   */
   'public-site.upload': async (ctx, { knex }) => {
     if (!limiter(knex).take(`upload:${ctx.ip}`)) throw new ApiError('tooManyAttempts', 'errors.too_many_submissions');
     ctx.status = 201;
-    const row = await storeUpload(knex, ctx, { limitMb: 5, userId: null, imagesOnly: true });
+    const row = await storeUpload(knex, ctx, { limitMb: 5, videoLimitMb: 20, userId: null, imagesOnly: true });
     ctx.body = { id: row.id, mime: row.mime, size: row.size };
   },
 
@@ -222,6 +225,38 @@ export const PUBLIC_HANDLERS: Record<string, RouteHandler> = {
     ctx.status = 201;
     ctx.body = { id: row.id, status: row.status };
   },
+
+  /**
+   * The public's people fact: limited per address like the planting form (the same limiter and
+   * window), only the form's fields taken, validated like the entity (a 400 names each field), the
+   * photos and videos those uploaded through the public form, saved as a new fact from the public
+   * site through the engine (as nobody: its audit row has no user). Answers its id and number, which
+   * the informant quotes; nothing of it is readable publicly.
+   */
+  'public-site.peopleFact': async (ctx, { knex, model, lang }) => {
+    if (!limiter(knex).take(ctx.ip)) throw new ApiError('tooManyAttempts', 'errors.too_many_submissions');
+    const entity = model.entities.get('people-facts')!;
+    const body = (ctx.request.body ?? {}) as Record<string, unknown>;
+    const data = normalisePayload(entity, Object.fromEntries(PUBLIC_FACT_FIELDS.filter((f) => f in body).map((f) => [f, body[f]])));
+    const errors = formValidator(entity)(data);
+    if (errors) throw validationError(errors);
+    if (!(await knex('regions').where({ id: data.region_id, is_active: true }).first('id'))) throw validationError({ region_id: { key: 'validation.ref_not_found' } });
+    const files = ((data.files as number[] | null | undefined) ?? []).map(Number);
+    if (files.length > MAX_PUBLIC_FILES) throw validationError({ files: { key: 'validation.too_many', args: { limit: MAX_PUBLIC_FILES } } });
+    if (files.length) {
+      const found = await knex('resources').whereIn('id', files).whereNull('created_by')
+        .where((q) => q.whereLike('mime', 'image/%').orWhereLike('mime', 'video/%')).pluck('id');
+      if (found.length !== new Set(files).size) throw validationError({ files: { key: 'errors.public_file' } });
+    }
+    const row = await new Repository({ knex, model, principal: ANONYMOUS, lang, trusted: true }, entity).create(data);
+    ctx.status = 201;
+    ctx.body = { id: row.id, number: row.number, status: row.status };
+  },
 };
+
+/** What the public people-fact form may say; the rest of a fact is the staff's. */
+const PUBLIC_FACT_FIELDS = ['description', 'region_id', 'area_id', 'mahalla_id', 'address', 'location', 'files', 'informant_name', 'informant_phone', 'informant_email'];
+/** Photos and videos a public fact may carry. */
+const MAX_PUBLIC_FILES = 5;
 
 const round = (n: number) => Math.round(n * 1e6) / 1e6;

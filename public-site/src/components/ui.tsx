@@ -51,7 +51,7 @@ export function ErrorState({ error, retry }: { error: ApiError; retry?: () => vo
   );
 }
 
-export type IconName = 'leaf' | 'map' | 'chart' | 'news' | 'alert' | 'clock' | 'menu' | 'close' | 'pin' | 'print' | 'locate' | 'tree' | 'lock' | 'check' | 'download' | 'phone' | 'mail' | 'info' | 'image' | 'chevron';
+export type IconName = 'leaf' | 'map' | 'chart' | 'news' | 'alert' | 'clock' | 'menu' | 'close' | 'pin' | 'print' | 'locate' | 'tree' | 'lock' | 'check' | 'download' | 'phone' | 'mail' | 'info' | 'image' | 'chevron' | 'play';
 const PATHS: Record<IconName, string> = {
   leaf: 'M17 8C8 10 5.9 16.2 3.8 21.3l1.9.7 1-2.3c.5.2 1 .3 1.3.3C19 20 22 3 22 3c-1 2-8 2.3-13 3.3S2 11.5 2 13.5s1.8 3.8 1.8 3.8C7 8 17 8 17 8z',
   map: 'M15 5.1 9 3 3 5v16l6-2.1 6 2.1 6-2V3l-6 2.1zM15 19l-6-2.1V5l6 2.1V19z',
@@ -73,6 +73,7 @@ const PATHS: Record<IconName, string> = {
   info: 'M12 2a10 10 0 1 0 0 20 10 10 0 0 0 0-20zm1 15h-2v-6h2v6zm0-8h-2V7h2v2z',
   image: 'M21 19V5a2 2 0 0 0-2-2H5a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h14a2 2 0 0 0 2-2zM8.5 13.5l2.5 3 3.5-4.5 4.5 6H5l3.5-4.5z',
   chevron: 'M8.6 16.6 13.2 12 8.6 7.4 10 6l6 6-6 6z',
+  play: 'M8 5v14l11-7L8 5z',
 };
 
 export function Icon({ name, className }: { name: IconName; className?: string }) {

@@ -11,10 +11,10 @@ import { markerStyle } from './PointMap';
 export interface LatLng { lat: number; lng: number }
 
 /**
- * The planting form's map: a click places the marker. When the place is set from outside (the
+ * A public form's map (the planting form's, the people-fact form's): a click places the marker. When the place is set from outside (the
  * coordinates' inputs, "use my location") the marker moves and the map follows (zoom: focus).
  */
-export default function LocationPicker({ value, onPick, focus, describedBy }: { value: LatLng | null; onPick: (p: LatLng) => void; focus: number; describedBy?: string }) {
+export default function LocationPicker({ value, onPick, focus, describedBy, label }: { value: LatLng | null; onPick: (p: LatLng) => void; focus: number; describedBy?: string; label?: string }) {
   const { t } = useI18n();
   const el = useRef<HTMLDivElement>(null);
   const mapRef = useRef<OlMap | null>(null);
@@ -54,8 +54,8 @@ export default function LocationPicker({ value, onPick, focus, describedBy }: { 
 
   return (
     <>
-      <div ref={el} className="map picker-map" data-testid="location-map" role="application" aria-label={t('form.map_label')} aria-describedby={describedBy} tabIndex={0} />
-      {noBase && <p className="muted small">{t('map.base_off')}</p>}
+      <div ref={el} className="map picker-map" data-testid="location-map" role="application" aria-label={label ?? t('form.map_label')} aria-describedby={describedBy} tabIndex={0} />
+      {noBase && <p className="muted small">{t('map.base_off_short')}</p>}
     </>
   );
 }

@@ -1,12 +1,10 @@
-import { lazy, Suspense, useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { ApiError, call, useApi, type Species } from '../api';
-import { Icon, Loading, PageTitle } from '../components/ui';
-import { fmtCoord } from '../format';
+import { Icon, PageTitle } from '../components/ui';
+import { ErrorSummary, FieldBox, LocationFieldset, placeOf } from '../components/form';
 import { insideUzbekistan } from '../geo';
 import { pick, useI18n, type Key, type Lang } from '../i18n';
 import { todayTashkent } from '../tashkent';
-
-const LocationPicker = lazy(() => import('../map/LocationPicker'));
 
 /**
  * /population-seedlings: a resident reports the trees they planted. Checked here first (the same
@@ -40,8 +38,6 @@ export default function PlantingForm({ query }: { query?: URLSearchParams }) {
   const [general, setGeneral] = useState('');
   const [status, setStatus] = useState<'idle' | 'uploading' | 'sending'>('idle');
   const [done, setDone] = useState<{ id: number; name: string } | null>(null);
-  const [geo, setGeo] = useState<'idle' | 'busy' | 'failed'>('idle');
-  const [focus, setFocus] = useState(0);
   const summary = useRef<HTMLDivElement>(null);
   const thanks = useRef<HTMLDivElement>(null);
   const fileInput = useRef<HTMLInputElement>(null);
@@ -55,7 +51,7 @@ export default function PlantingForm({ query }: { query?: URLSearchParams }) {
     return (species.data ?? []).map((s) => ({ id: s.id, label: `${pick(s.name, lang)} (${s.latin_name})` })).sort((a, b) => coll.compare(a.label, b.label));
   }, [species.data, lang]);
 
-  const location = v.lat !== '' && v.lng !== '' && Number.isFinite(Number(v.lat)) && Number.isFinite(Number(v.lng)) ? { lat: Number(v.lat), lng: Number(v.lng) } : null;
+  const location = placeOf(v);
 
   const set = (f: keyof Values) => (e: { target: { value: string } }) => {
     const value = e.target.value;
@@ -133,21 +129,6 @@ export default function PlantingForm({ query }: { query?: URLSearchParams }) {
     }
   }
 
-  function useMyLocation() {
-    if (!navigator.geolocation) { setGeo('failed'); return; }
-    setGeo('busy');
-    navigator.geolocation.getCurrentPosition(
-      (pos) => {
-        setV((o) => ({ ...o, lat: pos.coords.latitude.toFixed(6), lng: pos.coords.longitude.toFixed(6) }));
-        setErrors((o) => ({ ...o, location: undefined }));
-        setGeo('idle');
-        setFocus((n) => n + 1);
-      },
-      () => setGeo('failed'),
-      { enableHighAccuracy: true, timeout: 15_000, maximumAge: 60_000 },
-    );
-  }
-
   function again() {
     setDone(null);
     setV((o) => ({ ...o, species_id: '', count: '1', planted_on: today, lat: '', lng: '' }));
@@ -169,7 +150,6 @@ export default function PlantingForm({ query }: { query?: URLSearchParams }) {
     );
   }
 
-  const listed = ORDER.filter((f) => errors[f]);
   const describe = (f: Field, hint?: boolean) => [hint ? id(`${f}-hint`) : '', errors[f] ? id(`${f}-error`) : ''].filter(Boolean).join(' ') || undefined;
   const labelOf: Record<Field, Key> = {
     first_name: 'form.first_name', last_name: 'form.last_name', species_id: 'form.species', count: 'form.count',
@@ -180,34 +160,20 @@ export default function PlantingForm({ query }: { query?: URLSearchParams }) {
   return (
     <div className="container narrow">
       <PageTitle sub={t('form.lead')}>{t('page.planting_form')}</PageTitle>
-      <div ref={summary} className={listed.length || general ? 'error-summary' : 'error-summary empty-summary'} aria-live="assertive" tabIndex={-1} data-testid="error-summary">
-        {general && <p className="general-error" data-testid="general-error">{general}</p>}
-        {listed.length > 0 && (
-          <>
-            <p className="summary-title">{t('form.errors_title', { n: listed.length })}</p>
-            <ul>
-              {listed.map((f) => (
-                <li key={f}><a href={`#/population-seedlings#${target(f)}`} onClick={(e) => { e.preventDefault(); document.getElementById(target(f))?.focus(); }}>
-                  {t(labelOf[f])}: {errors[f]}
-                </a></li>
-              ))}
-            </ul>
-          </>
-        )}
-      </div>
+      <ErrorSummary summaryRef={summary} general={general} fields={ORDER} errors={errors} labelOf={(f) => t(labelOf[f])} target={target} route="/population-seedlings" />
       <form className="card form" noValidate onSubmit={submit} aria-busy={status !== 'idle'} data-testid="planting-form">
         <p className="muted small">{t('form.required_note')}</p>
         <div className="row-2">
-          <FieldBox id={id('first_name')} label={t('form.first_name')} required error={errors.first_name} t={t}>
+          <FieldBox id={id('first_name')} label={t('form.first_name')} required error={errors.first_name}>
             <input id={id('first_name')} name="first_name" autoComplete="given-name" maxLength={100} required value={v.first_name} onChange={set('first_name')}
               aria-invalid={!!errors.first_name} aria-describedby={describe('first_name')} />
           </FieldBox>
-          <FieldBox id={id('last_name')} label={t('form.last_name')} required error={errors.last_name} t={t}>
+          <FieldBox id={id('last_name')} label={t('form.last_name')} required error={errors.last_name}>
             <input id={id('last_name')} name="last_name" autoComplete="family-name" maxLength={100} required value={v.last_name} onChange={set('last_name')}
               aria-invalid={!!errors.last_name} aria-describedby={describe('last_name')} />
           </FieldBox>
         </div>
-        <FieldBox id={id('species_id')} label={t('form.species')} required error={errors.species_id} t={t}>
+        <FieldBox id={id('species_id')} label={t('form.species')} required error={errors.species_id}>
           <select id={id('species_id')} name="species_id" required value={v.species_id} onChange={set('species_id')} disabled={!species.data}
             aria-invalid={!!errors.species_id} aria-describedby={describe('species_id')}>
             <option value="">{species.data ? t('form.species_choose') : t('form.species_loading')}</option>
@@ -215,48 +181,20 @@ export default function PlantingForm({ query }: { query?: URLSearchParams }) {
           </select>
         </FieldBox>
         <div className="row-2">
-          <FieldBox id={id('count')} label={t('form.count')} required error={errors.count} hint={t('form.count_hint')} t={t}>
+          <FieldBox id={id('count')} label={t('form.count')} required error={errors.count} hint={t('form.count_hint')}>
             <input id={id('count')} name="count" type="number" inputMode="numeric" min={1} max={10000} step={1} required value={v.count} onChange={set('count')}
               aria-invalid={!!errors.count} aria-describedby={describe('count', true)} />
           </FieldBox>
-          <FieldBox id={id('planted_on')} label={t('form.planted_on')} required error={errors.planted_on} hint={t('form.planted_on_hint')} t={t}>
+          <FieldBox id={id('planted_on')} label={t('form.planted_on')} required error={errors.planted_on} hint={t('form.planted_on_hint')}>
             <input id={id('planted_on')} name="planted_on" type="date" max={today} required value={v.planted_on} onChange={set('planted_on')}
               aria-invalid={!!errors.planted_on} aria-describedby={describe('planted_on', true)} />
           </FieldBox>
         </div>
 
-        <fieldset className={`field location${errors.location ? ' invalid' : ''}`} aria-describedby={describe('location', true)}>
-          <legend>{t('form.location')} <span className="req" aria-hidden="true">*</span><span className="visually-hidden">{t('form.required')}</span></legend>
-          <p id={id('location-hint')} className="hint">{t('form.location_hint')}</p>
-          <Suspense fallback={<Loading label={t('common.map_loading')} height={280} />}>
-            <LocationPicker value={location} focus={focus} describedBy={id('location-hint')}
-              onPick={(p) => { setV((o) => ({ ...o, lat: String(p.lat), lng: String(p.lng) })); setErrors((o) => ({ ...o, location: undefined })); }} />
-          </Suspense>
-          <div className="row-2 coords">
-            <div className="field">
-              <label htmlFor={id('lat')}>{t('form.lat')}</label>
-              <input id={id('lat')} name="lat" inputMode="decimal" value={v.lat} onChange={set('lat')} onBlur={() => location && setFocus((n) => n + 1)}
-                aria-invalid={!!errors.location} aria-describedby={describe('location')} />
-            </div>
-            <div className="field">
-              <label htmlFor={id('lng')}>{t('form.lng')}</label>
-              <input id={id('lng')} name="lng" inputMode="decimal" value={v.lng} onChange={set('lng')} onBlur={() => location && setFocus((n) => n + 1)}
-                aria-invalid={!!errors.location} aria-describedby={describe('location')} />
-            </div>
-          </div>
-          <div className="row-gap">
-            <button type="button" className="btn" onClick={useMyLocation} disabled={geo === 'busy'} data-testid="use-location">
-              <Icon name="locate" /> {geo === 'busy' ? t('form.locating') : t('form.use_location')}
-            </button>
-            <span className="small" aria-live="polite" data-testid="location-text">
-              {location ? t('form.location_set', { lat: fmtCoord(location.lat), lng: fmtCoord(location.lng) }) : t('form.location_none')}
-            </span>
-          </div>
-          {geo === 'failed' && <p className="hint warn" role="status">{t('form.geo_failed')}</p>}
-          {errors.location && <p id={id('location-error')} className="field-error" data-testid="error-location"><Icon name="alert" /> {errors.location}</p>}
-        </fieldset>
+        <LocationFieldset idOf={id} value={{ lat: v.lat, lng: v.lng }} legend="form.location" hint="form.location_hint" mapLabel="form.map_label" required error={errors.location}
+          onChange={(p) => { setV((o) => ({ ...o, ...p })); setErrors((o) => ({ ...o, location: undefined })); }} />
 
-        <FieldBox id={id('photo')} label={t('form.photo')} optional error={errors.photo} hint={t('form.photo_hint')} t={t}>
+        <FieldBox id={id('photo')} label={t('form.photo')} optional error={errors.photo} hint={t('form.photo_hint')}>
           <input ref={fileInput} id={id('photo')} name="photo" type="file" accept="image/*"
             onChange={(e) => { setPhoto(e.target.files?.[0] ?? null); setErrors((o) => ({ ...o, photo: undefined })); }}
             aria-invalid={!!errors.photo} aria-describedby={describe('photo', true)} />
@@ -274,24 +212,6 @@ export default function PlantingForm({ query }: { query?: URLSearchParams }) {
           </button>
         </div>
       </form>
-    </div>
-  );
-}
-
-function FieldBox({ id, label, required, optional, hint, error, children, t }: {
-  id: string; label: string; required?: boolean; optional?: boolean; hint?: string; error?: string; children: ReactNode; t: (k: Key) => string;
-}) {
-  const name = id.split('-').pop();
-  return (
-    <div className={`field${error ? ' invalid' : ''}`}>
-      <label htmlFor={id}>
-        {label}
-        {required && <><span className="req" aria-hidden="true"> *</span><span className="visually-hidden"> {t('form.required')}</span></>}
-        {optional && <span className="muted"> {t('form.optional')}</span>}
-      </label>
-      {children}
-      {hint && <p id={`${id}-hint`} className="hint">{hint}</p>}
-      {error && <p id={`${id}-error`} className="field-error" data-testid={`error-${name}`}><Icon name="alert" /> {error}</p>}
     </div>
   );
 }
