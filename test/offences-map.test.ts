@@ -182,7 +182,7 @@ describe('the offences map', () => {
       for (const f of filters) {
         const a = await expectView(WIDE, zoom, f, rows);
         expect(a.source).toBe('aggregates');
-        expect(a.layer).toBe(zoom <= 6 ? 'regions' : 'cells');
+        expect(a.layer).toBe(zoom <= OFFENCE_GRID.regionsMaxZoom ? 'regions' : 'cells');
         expect(a.next_zoom).toBe(nextZoom(zoom, OFFENCE_GRID));
       }
     }
@@ -237,7 +237,7 @@ describe('the offences map', () => {
       await expectView(WIDE, zoom, { status: ['draft'], from: '2025-03-03' }, own, tokens.insp1);
     }
     const r = own[0];
-    const near = await view([r.lng - 0.2, r.lat - 0.2, r.lng + 0.2, r.lat + 0.2].join(','), 15, {}, tokens.insp1);
+    const near = await view([r.lng - 0.2, r.lat - 0.2, r.lng + 0.2, r.lat + 0.2].join(','), 16, {}, tokens.insp1);
     expect(near.items.length).toBeGreaterThan(0);
     expect(near.items.every((i) => own.some((o) => o.id === i[0]))).toBe(true);
     // headquarters: every region

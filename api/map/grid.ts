@@ -34,17 +34,19 @@ export const PLANTING_GRID: Grid = {
 };
 
 /**
- * The offences map's grid: cells of 1/2°, 1/8°, 1/32° and 1/128° — powers of two, so a cell's
- * edges are exact in floating point — each serving two zooms, where a cell is 45 px wide at the
- * first and 90 px at the second (a cluster per cell never crowds the next), single offences from 15.
+ * The offences map's grid: counts per region up to zoom 7 (the whole country on a screen), then cells
+ * of 1/2°, 1/8°, 1/32° and 1/128° — powers of two, so a cell's edges are exact in floating point —
+ * each serving two zooms, where a cell is 90 px wide at the first and 180 px at the second (a
+ * cluster's count never crowds the next, and a screen holds at most about 14 × 9 of them), single
+ * offences from 16.
  */
 export const OFFENCE_GRID: Grid = {
-  regionsMaxZoom: 6,
+  regionsMaxZoom: 7,
   levels: [
-    { level: 1, size: 0.5, maxZoom: 8 },
-    { level: 2, size: 0.125, maxZoom: 10 },
-    { level: 3, size: 0.03125, maxZoom: 12 },
-    { level: 4, size: 0.0078125, maxZoom: 14 },
+    { level: 1, size: 0.5, maxZoom: 9 },
+    { level: 2, size: 0.125, maxZoom: 11 },
+    { level: 3, size: 0.03125, maxZoom: 13 },
+    { level: 4, size: 0.0078125, maxZoom: 15 },
   ],
 };
 
