@@ -11,7 +11,7 @@ import { Client, benchUrl, measure, startServer, viewport, type Measured } from 
  * bench/offences-map: BENCH_OFFENCES (1 000 000) generated offences across Uzbekistan's regions
  * (the triggers keep `offence_cells` as they are inserted), then over HTTP with BENCH_CONCURRENCY
  * connections, BENCH_SECONDS a run:
- *   - the offences map's 1280 × 800 px viewports at zooms 5, 8, 10, 12, 14 and 17 (the first zoom of each level of cells, where a screen holds most of them) — as headquarters
+ *   - the offences map's 1280 × 800 px viewports at every zoom from 5 to 17 — as headquarters
  *     without filters, with filters (state, type, a quarter), with a period in days (its part
  *     months counted from the offences), as a region's reviewer, the police and an inspector (their
  *     own offences, counted from the rows);
@@ -29,8 +29,8 @@ const KEEP = process.env.BENCH_KEEP === '1';
 const DB = 'ecofond_bench_offences_map';
 const INSPECTORS_PER_REGION = 20;
 const PASSWORD = 'bench-user-pw';
-/** the regions, then the first (densest) zoom of each level of cells, then single offences */
-const ZOOMS = [5, 8, 10, 12, 14, 17];
+/** every zoom the issue names: the regions (5–7), each level of cells at both its zooms (8–15), single offences (16, 17) */
+const ZOOMS = Array.from({ length: 13 }, (_, i) => 5 + i);
 const log = (s: string) => console.log(s);
 
 /**
