@@ -18,7 +18,8 @@ import type { Knex } from 'knex';
  *   late-report fines, penya) summed by month, kept by triggers on payments, subject_reports,
  *   protocols and penya; `fund_subject_balance(before, subject)` now sums the whole months before
  *   `before` from it and the days of `before`'s month from the ledger rows — the same figure, read
- *   without going over a subject's whole history (the compensation report asks it per subject).
+ *   without going over a subject's whole history; `fund_subject_balances(before, subjects[])` gives
+ *   it for a set of subjects at once (the compensation report's).
  *   An index on the accrual day makes the part month's accruals a lookup.
  * - `payments_paid_on_cover`: payments by day with the columns the payments reports group and
  *   filter by, for index-only scans.
@@ -93,8 +94,8 @@ export async function up(knex: Knex): Promise<void> {
     'CREATE INDEX fund_ledger_months_emptied ON fund_ledger_months (subject_id) WHERE n = 0',
     ...(Object.keys(LEDGER) as (keyof typeof LEDGER)[]).flatMap(ledgerTrigger),
     ...(Object.keys(LEDGER) as (keyof typeof LEDGER)[]).map((t) => ledgerDelta(t, t, '')),
-    // the balance: whole months from the aggregate, the days of the last (part) month from the ledger rows
-    `CREATE OR REPLACE FUNCTION fund_subject_balance(p_before date, p_subject bigint)
+    // the balances of a set of subjects (null: every subject): whole months from the aggregate, the days of the last (part) month from the ledger rows
+    `CREATE OR REPLACE FUNCTION fund_subject_balances(p_before date, p_subjects bigint[])
     RETURNS TABLE (subject_id bigint, paid numeric, accrued numeric, fines numeric, late_fines numeric, penya numeric, balance numeric)
     LANGUAGE sql STABLE PARALLEL SAFE AS $$
       SELECT l.subject_id,
@@ -105,13 +106,21 @@ export async function up(knex: Knex): Promise<void> {
              coalesce(sum(l.amount) FILTER (WHERE l.kind = 'penya'), 0.00),
              sum(CASE WHEN l.kind = 'paid' THEN l.amount ELSE -l.amount END)
       FROM (
-        SELECT f.subject_id, f.kind, f.amount FROM fund_ledger_months f WHERE p_subject IS NULL AND f.month < ${month('p_before')}
+        SELECT f.subject_id, f.kind, f.amount FROM fund_ledger_months f WHERE p_subjects IS NULL AND f.month < ${month('p_before')}
         UNION ALL
-        SELECT f.subject_id, f.kind, f.amount FROM fund_ledger_months f WHERE f.subject_id = p_subject AND f.month < ${month('p_before')}
+        SELECT f.subject_id, f.kind, f.amount FROM fund_ledger_months f WHERE f.subject_id = ANY (p_subjects) AND f.month < ${month('p_before')}
         UNION ALL
-        SELECT x.subject_id, x.kind, x.amount FROM fund_subject_ledger(p_subject) x WHERE x.on_date >= ${month('p_before')} AND x.on_date < p_before
+        SELECT x.subject_id, x.kind, x.amount FROM fund_subject_ledger(CASE WHEN cardinality(p_subjects) = 1 THEN p_subjects[1] END) x
+         WHERE x.on_date >= ${month('p_before')} AND x.on_date < p_before AND (p_subjects IS NULL OR x.subject_id = ANY (p_subjects))
       ) l GROUP BY l.subject_id
     $$`,
+    // one subject's (null: every subject's) — what the subject page and the reports show
+    `CREATE OR REPLACE FUNCTION fund_subject_balance(p_before date, p_subject bigint)
+    RETURNS TABLE (subject_id bigint, paid numeric, accrued numeric, fines numeric, late_fines numeric, penya numeric, balance numeric)
+    LANGUAGE sql STABLE PARALLEL SAFE AS $$
+      SELECT * FROM fund_subject_balances(p_before, CASE WHEN p_subject IS NULL THEN NULL ELSE ARRAY[p_subject] END)
+    $$`,
+    'CREATE INDEX fund_ledger_months_cover ON fund_ledger_months (subject_id, month) INCLUDE (kind, amount)',
 
     `CREATE TABLE fund_split_months (
       month date NOT NULL, region_id bigint NOT NULL, category_id bigint NOT NULL, income_type_id bigint NOT NULL, income_code varchar(10) NOT NULL,
@@ -184,6 +193,7 @@ export async function down(knex: Knex): Promise<void> {
     'DROP FUNCTION IF EXISTS payments_fund_splits_delete()', 'DROP FUNCTION IF EXISTS payments_fund_splits()',
     'DROP TABLE IF EXISTS fund_split_months',
     ...(Object.keys(LEDGER)).flatMap((t) => [...['insert', 'update', 'delete'].map((op) => `DROP TRIGGER IF EXISTS ${t}_fund_ledger_${op} ON ${t}`), `DROP FUNCTION IF EXISTS ${t}_fund_ledger()`]),
+    'DROP FUNCTION IF EXISTS fund_subject_balances(date, bigint[])',
     'DROP TABLE IF EXISTS fund_ledger_months',
     'DROP INDEX IF EXISTS payments_paid_on_cover', 'DROP INDEX IF EXISTS subject_reports_subject_sent_on_idx', 'DROP INDEX IF EXISTS penya_subject_due_date_idx',
     'DROP INDEX IF EXISTS subject_reports_accrual_date_idx',

@@ -9,7 +9,7 @@ import { benchUrl } from '../support/http.ts';
  */
 const [database, name, qs = '', analyze] = process.argv.slice(2);
 const db = openDatabase({ url: benchUrl(database), poolMax: 1 });
-const model = loadMetadata();
+const model = loadMetadata(process.env.BENCH_META || undefined);
 const r = model.reports.get(name);
 if (!r) throw new Error(`no report ${name}`);
 const { params, errors } = resolveReportParams(r, Object.fromEntries(new URLSearchParams(qs)), null);
