@@ -25,9 +25,9 @@ import type { Knex } from 'knex';
  *   filter by, for index-only scans.
  */
 /** The first day of a date's month (on timestamps without a zone: immutable). */
-const month = (d: string) => `CAST(date_trunc('month', CAST(${d} AS timestamp)) AS date)`;
+export const month = (d: string) => `CAST(date_trunc('month', CAST(${d} AS timestamp)) AS date)`;
 /** The first whole month of a period starting on p_d0: its own month if p_d0 is a first, else the next. */
-const FIRST_WHOLE_MONTH = `CAST(date_trunc('month', CAST(p_d0 - 1 AS timestamp)) + interval '1 month' AS date)`;
+export const FIRST_WHOLE_MONTH = `CAST(date_trunc('month', CAST(p_d0 - 1 AS timestamp)) + interval '1 month' AS date)`;
 
 const ACCRUAL_DATE = `CREATE OR REPLACE FUNCTION fund_accrual_date(p_period text, p_year integer, p_month integer) RETURNS date LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
   SELECT CASE p_period WHEN 'q1' THEN make_date(p_year, 3, 31) WHEN 'q2' THEN make_date(p_year, 6, 30) WHEN 'q3' THEN make_date(p_year, 9, 30)

@@ -181,4 +181,24 @@ describe('the fund reports\' aggregates follow every change of the ledgers', () 
     await expectAggregatesExact();
     await expectReportsEqualRows();
   });
+
+  it('each report\'s workflow summary (fund_report_flows) follows its flow history', async () => {
+    const reports = (await k()('subject_reports').whereIn('subject_id', subjects).orderBy('id').limit(12).pluck('id')).map(Number);
+    const at = (d: number) => new Date(Date.UTC(year - 1, 3, d, 9));
+    const flow = (id: number, to: string, d: number) => ({ entity: 'subject-report-yearly', record_id: id, action: to, from_state: 'sent', to_state: to, created_at: at(d) });
+    await k()('flows').insert(reports.flatMap((id, i) => [flow(id, 'sent', 1 + i), ...(i % 2 ? [flow(id, 'rejected', 3 + i), flow(id, 'sent', 4 + i)] : []), ...(i % 3 ? [flow(id, 'accepted', 9 + i)] : [])]));
+    await k()('flows').insert({ entity: 'payments', record_id: reports[0], action: 'confirm', to_state: 'confirmed' });
+    const expectExact = async () => {
+      const raw = `SELECT record_id, max(created_at) FILTER (WHERE to_state = 'sent') AS sent_at, max(created_at) FILTER (WHERE to_state = 'accepted') AS accepted_at,
+          count(*) FILTER (WHERE to_state = 'rejected') AS rejections FROM flows WHERE entity = 'subject-report-yearly' GROUP BY record_id`;
+      const kept = 'SELECT record_id, sent_at, accepted_at, rejections FROM fund_report_flows';
+      expect(await rows(`(${raw} EXCEPT ${kept}) UNION ALL (${kept} EXCEPT ${raw})`)).toEqual([]);
+    };
+    await expectExact();
+    await k()('flows').where({ entity: 'subject-report-yearly', to_state: 'accepted' }).whereIn('record_id', reports.slice(0, 4)).update({ created_at: at(28) });
+    await k()('flows').where({ entity: 'subject-report-yearly', to_state: 'rejected' }).whereIn('record_id', reports.slice(0, 6)).delete();
+    await k()('flows').where({ entity: 'subject-report-yearly' }).where('record_id', reports[11]).delete();
+    await expectExact();
+    expect(Number((await rows('SELECT count(*) AS n FROM fund_report_flows WHERE record_id = ?', [reports[11]]))[0].n)).toBe(0);
+  });
 });
