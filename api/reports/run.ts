@@ -30,11 +30,11 @@ export async function runReport(knex: Knex, model: MetaModel, r: ReportMeta, par
   const limit = Math.min(r.maxRows ?? REPORT_MAX_ROWS, REPORT_MAX_ROWS);
   // no JIT: a report's query is planned with costs that invite it over large tables, and compiling
   // it takes longer than running it (bench/fund-reports, docs/performance.md); SET LOCAL ends with the transaction
-  const result = await knex.transaction(async (trx) => {
+  const raw = await knex.transaction(async (trx) => {
     await trx.raw('SET LOCAL jit = off');
-    return trx.raw(`SELECT * FROM (${r.query}) AS report LIMIT ${limit + 1}`, bindings);
+    const result = await trx.raw(`SELECT * FROM (${r.query}) AS report LIMIT ${limit + 1}`, bindings);
+    return (result.rows ?? result) as Record<string, unknown>[];
   });
-  const raw = (result.rows ?? result) as Record<string, unknown>[];
   if (raw.length > limit) throw new ApiError('badRequest', 'errors.export_too_large', { max: limit, count: `${limit}+` });
   const rows = raw.map((row) => {
     const out: Record<string, unknown> = { ...row };
