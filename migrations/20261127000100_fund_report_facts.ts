@@ -29,6 +29,10 @@ export const month = (d: string) => `CAST(date_trunc('month', CAST(${d} AS times
 /** The first whole month of a period starting on p_d0: its own month if p_d0 is a first, else the next. */
 export const FIRST_WHOLE_MONTH = `CAST(date_trunc('month', CAST(p_d0 - 1 AS timestamp)) + interval '1 month' AS date)`;
 
+/** The accrual day as the money migration wrote it inline (what `down` restores). */
+const INLINE_ACCRUAL_DATE = `CASE x.period WHEN 'q1' THEN make_date(x.year, 3, 31) WHEN 'q2' THEN make_date(x.year, 6, 30) WHEN 'q3' THEN make_date(x.year, 9, 30)
+  WHEN 'month' THEN CAST(make_date(x.year, x.month, 1) + interval '1 month' - interval '1 day' AS date) ELSE make_date(x.year, 12, 31) END`;
+
 const ACCRUAL_DATE = `CREATE OR REPLACE FUNCTION fund_accrual_date(p_period text, p_year integer, p_month integer) RETURNS date LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
   SELECT CASE p_period WHEN 'q1' THEN make_date(p_year, 3, 31) WHEN 'q2' THEN make_date(p_year, 6, 30) WHEN 'q3' THEN make_date(p_year, 9, 30)
                        WHEN 'month' THEN CAST(make_date(p_year, p_month, 1) + interval '1 month' - interval '1 day' AS date)
@@ -202,7 +206,8 @@ export async function down(knex: Knex): Promise<void> {
   await knex.raw(`
     CREATE OR REPLACE FUNCTION fund_subject_ledger(p_subject bigint)
     RETURNS TABLE (subject_id bigint, on_date date, kind text, amount numeric) LANGUAGE sql STABLE PARALLEL SAFE AS $$
-      ${(Object.keys(LEDGER) as (keyof typeof LEDGER)[]).flatMap((t) => LEDGER[t](t).map((q) => `${q} AND (p_subject IS NULL OR x.subject_id = p_subject)`)).join(' UNION ALL ')}
+      ${(Object.keys(LEDGER) as (keyof typeof LEDGER)[]).flatMap((t) => LEDGER[t](t).map((q) => `${q} AND (p_subject IS NULL OR x.subject_id = p_subject)`)).join(' UNION ALL ')
+        .replace('fund_accrual_date(x.period, x.year, x.month)', INLINE_ACCRUAL_DATE)}
     $$`);
   await knex.raw(`
     CREATE OR REPLACE FUNCTION fund_subject_balance(p_before date, p_subject bigint)
