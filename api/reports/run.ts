@@ -28,8 +28,13 @@ export interface ReportResult {
 export async function runReport(knex: Knex, model: MetaModel, r: ReportMeta, params: ReportParams, lang: Lang, now: Date = new Date()): Promise<ReportResult> {
   const bindings = { ...params, lang, today: todayTashkent(now), current_year: currentYearTashkent(now) };
   const limit = Math.min(r.maxRows ?? REPORT_MAX_ROWS, REPORT_MAX_ROWS);
-  const result = await knex.raw(`SELECT * FROM (${r.query}) AS report LIMIT ${limit + 1}`, bindings);
-  const raw = (result.rows ?? result) as Record<string, unknown>[];
+  // no JIT: a report's query is planned with costs that invite it over large tables, and compiling
+  // it takes longer than running it (bench/fund-reports, docs/performance.md); SET LOCAL ends with the transaction
+  const raw = await knex.transaction(async (trx) => {
+    await trx.raw('SET LOCAL jit = off');
+    const result = await trx.raw(`SELECT * FROM (${r.query}) AS report LIMIT ${limit + 1}`, bindings);
+    return (result.rows ?? result) as Record<string, unknown>[];
+  });
   if (raw.length > limit) throw new ApiError('badRequest', 'errors.export_too_large', { max: limit, count: `${limit}+` });
   const rows = raw.map((row) => {
     const out: Record<string, unknown> = { ...row };
