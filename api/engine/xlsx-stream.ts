@@ -162,6 +162,11 @@ export class XlsxStreamWriter {
     this.writeRow(values, styles);
   }
 
+  /** Leaves a row empty (no row element is written for it). */
+  skip(): void {
+    this.sheetRows++;
+  }
+
   /** Sends what is buffered to the zip and waits while the reader is behind; throws when the reader went away. */
   async flush(): Promise<void> {
     this.check();
