@@ -4,12 +4,12 @@ import type { EntityMeta, FieldMeta } from '../meta/types.ts';
 import { fieldCaption } from '../meta/load.ts';
 import { translate } from '../meta/captions.ts';
 import { ApiError } from '../http/errors.ts';
-import { q, refTable, selectColumns, sortExpression } from './sql.ts';
+import { columnSelect, q, refTable, sortExpression } from './sql.ts';
 import { parseListParams, type ListParams } from './list-params.ts';
 import { excelDecimalFmt, excelNumFmt, excelValue, formatCoordinate, isPlainInteger, MONEY_DECIMALS } from '../../shared/numbers.ts';
 import { Repository, type EngineContext } from './repository.ts';
 import { FeatureWriter, geometryFields, rowGeometry } from './geojson.ts';
-import { XlsxStreamWriter, type XlsxStyle, type XlsxValue } from './xlsx-stream.ts';
+import { serialDay, XlsxStreamWriter, type XlsxStyle, type XlsxValue } from './xlsx-stream.ts';
 import { startWalk, type WalkSource } from './row-walk.ts';
 
 const DATE_FORMAT = 'dd.mm.yyyy';
@@ -126,7 +126,7 @@ async function startGeoJson(repo: Repository, params: ListParams, out: Writable)
   const g = geometryFields(e);
   if (!g) throw new ApiError('notFound');
   repo.assertCan('export');
-  const walk = await startWalk(repo.ctx.knex, exportQuery(repo, params), { trx: repo.ctx.trx });
+  const walk = await startWalk(repo.ctx.knex, exportQuery(repo, params, [g.point, g.polygon].filter((n): n is string => !!n)), { trx: repo.ctx.trx });
   const columns = e.list.columns.filter((name) => name !== g.point && name !== g.polygon && !['point', 'polygon'].includes(e.fields[name]?.type));
   const writer = new FeatureWriter(out);
   const done = (async () => {
@@ -168,7 +168,7 @@ function featureProperties(e: EntityMeta, columns: string[], row: Record<string,
  * caller's scope for `export`, with the list's filters and order (ties broken by id); and, for the
  * embedded database's id walk, the same query's ids and its rows for a batch of ids.
  */
-function exportQuery(repo: Repository, params: ListParams): WalkSource {
+function exportQuery(repo: Repository, params: ListParams, also: string[] = []): WalkSource {
   const e = repo.e;
   const { model, lang, knex } = repo.ctx;
   const base = () => {
@@ -176,8 +176,15 @@ function exportQuery(repo: Repository, params: ListParams): WalkSource {
     repo.applyFilters(qb, params);
     return qb;
   };
+  // the columns the export writes (not every column: each one more is parsed a million times)
+  const selects = ['t.id', ...new Set([...e.list.columns, ...also])].flatMap((name) => {
+    if (name === 'id' || name === 't.id') return name === 't.id' ? [`${q('t')}.${q('id')}`] : [];
+    const f = e.fields[name];
+    if (!f) return [`${q('t')}.${q(name)}`];
+    return f.type === 'children' || f.type === 'password' ? [] : [columnSelect(name, f, 't')];
+  });
   const withColumns = (qb: Knex.QueryBuilder) => {
-    const selects = selectColumns(e);
+    const columns = [...selects];
     for (const name of e.list.columns) {
       const f = e.fields[name];
       if (f?.type !== 'ref') continue;
@@ -185,9 +192,9 @@ function exportQuery(repo: Repository, params: ListParams): WalkSource {
       if (!target) continue;
       const alias = `r_${name}`;
       qb.leftJoin(`${refTable(model, f.ref!)} as ${alias}`, `${alias}.id`, `t.${name}`);
-      selects.push(`${sortExpression(target, target.titleField, lang, alias)} AS ${q(`${name}__title`)}`);
+      columns.push(`${sortExpression(target, target.titleField, lang, alias)} AS ${q(`${name}__title`)}`);
     }
-    return repo.applyOrder(qb.select(knex.raw(selects.join(', '))), params);
+    return repo.applyOrder(qb.select(knex.raw(columns.join(', '))), params);
   };
   return {
     rows: withColumns(base()),
@@ -211,6 +218,23 @@ function styleFor(f: FieldMeta | undefined, name: string): XlsxStyle {
 
 type CellReader = (row: Record<string, unknown>) => XlsxValue;
 
+/**
+ * The common case of excelValue, quickly: a decimal string with at most `scale` decimals whose
+ * whole part and `scale` decimals make at most 15 digits is the number Excel keeps exactly
+ * (excelValue gives the same number); anything else (null) goes through excelValue.
+ */
+function exactNumber(v: unknown, scale: number): number | null {
+  if (typeof v !== 'string' || v.length > 17) return null;
+  const m = /^-?(\d+)(?:\.(\d+))?$/.exec(v);
+  if (!m || (m[2]?.length ?? 0) > scale || m[1].replace(/^0+/, '').length + scale > 15) return null;
+  return Number(v) || 0;
+}
+
+/** 'YYYY-MM-DD' as Excel's serial day. */
+function dateSerial(s: string): number {
+  return serialDay(Date.UTC(Number(s.slice(0, 4)), Number(s.slice(5, 7)) - 1, Number(s.slice(8, 10))));
+}
+
 /** How a column's cell is read from a row, decided once a column rather than once a cell. */
 function cellReader(c: ExportColumn, lang: string, enumCaption: (n: string, v: unknown) => string | null): CellReader {
   const name = c.name;
@@ -222,10 +246,11 @@ function cellReader(c: ExportColumn, lang: string, enumCaption: (n: string, v: u
   if (!f) return value((v) => (v instanceof Date ? new Date(v.getTime() + TASHKENT_OFFSET_MS) : v as XlsxValue));
   switch (f.type) {
     // a number Excel can sum, or (past Excel's 15 digits) the exact figure as text: shared/numbers.ts
-    case 'money': return value((v) => excelValue(v, MONEY_DECIMALS, lang));
-    case 'decimal': { const scale = Math.max(MONEY_DECIMALS, f.scale ?? MONEY_DECIMALS); return value((v) => excelValue(v, scale, lang)); }
-    case 'date': return value((v) => (v instanceof Date ? new Date(Date.UTC(v.getFullYear(), v.getMonth(), v.getDate())) : new Date(`${String(v)}T00:00:00Z`)));
-    case 'datetime': return value((v) => new Date(new Date(v as string).getTime() + TASHKENT_OFFSET_MS));
+    case 'money': return value((v) => exactNumber(v, MONEY_DECIMALS) ?? excelValue(v, MONEY_DECIMALS, lang));
+    case 'decimal': { const scale = Math.max(MONEY_DECIMALS, f.scale ?? MONEY_DECIMALS); return value((v) => exactNumber(v, scale) ?? excelValue(v, scale, lang)); }
+    // dates as Excel's serial days (the column's date format shows them), without a Date each
+    case 'date': return value((v) => (v instanceof Date ? serialDay(Date.UTC(v.getFullYear(), v.getMonth(), v.getDate())) : dateSerial(String(v))));
+    case 'datetime': return value((v) => serialDay((v instanceof Date ? v.getTime() : new Date(v as string).getTime()) + TASHKENT_OFFSET_MS));
     case 'text3': return value((v) => { const t = v as Record<string, string>; return t[lang] || t.uz || null; });
     case 'enum': return value((v) => enumCaption(name, v));
     case 'ref': { const title = `${name}__title`; return value((v, row) => (row[title] as string | null) ?? (v as number)); }

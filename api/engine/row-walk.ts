@@ -58,11 +58,22 @@ async function* cursorRows(knex: Knex, query: Knex.QueryBuilder | Knex.Raw, batc
   const conn = await client.acquireConnection();
   let cursor: Cursor | null = null;
   let failed = false;
+  let ahead: Promise<unknown[]> | null = null;
   try {
     cursor = conn.query(new Cursor(sql, bindings as unknown[]));
+    // the next batch is asked for before this one is handed on: the database reads while the
+    // consumer writes
+    const read = (c: Cursor): Promise<unknown[]> => {
+      const p = c.read(batch);
+      p.catch(() => undefined); // awaited below; a rejection while the consumer writes is not unhandled
+      return p;
+    };
+    ahead = read(cursor);
     for (;;) {
-      const rows = await cursor.read(batch);
+      const rows = (await ahead) as unknown[];
+      ahead = null;
       if (!rows.length) break;
+      if (rows.length === batch) ahead = read(cursor);
       yield rows as Record<string, unknown>[];
       if (rows.length < batch) break;
     }
@@ -70,6 +81,7 @@ async function* cursorRows(knex: Knex, query: Knex.QueryBuilder | Knex.Raw, batc
     failed = true;
     throw err;
   } finally {
+    if (ahead) await ahead.catch(() => { failed = true; });
     // a cursor left open keeps the connection busy: close it, or drop the connection when that fails
     if (cursor) await cursor.close().catch(() => { failed = true; });
     if (failed) (conn as unknown as { __knex__disposed?: unknown }).__knex__disposed = 'export cursor failed';
@@ -80,6 +92,8 @@ async function* cursorRows(knex: Knex, query: Knex.QueryBuilder | Knex.Raw, batc
 async function* fetchInTransaction(trx: Knex.Transaction, query: Knex.QueryBuilder | Knex.Raw, batch: number): AsyncGenerator<Record<string, unknown>[]> {
   const { sql, bindings } = query.toSQL();
   const name = `walk_${Math.random().toString(36).slice(2, 10)}`;
+  // plan for reading every row, not the first tenth (the default for cursors)
+  await trx.raw('SET LOCAL cursor_tuple_fraction = 1.0');
   await trx.raw(`DECLARE ${name} NO SCROLL CURSOR FOR ${sql}`, bindings as Knex.RawBinding[]);
   try {
     for (;;) {

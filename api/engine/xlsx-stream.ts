@@ -1,10 +1,13 @@
 import type { Writable } from 'node:stream';
-import { Zip, ZipDeflate } from 'fflate';
+import { constants, crc32, createDeflateRaw, type DeflateRaw } from 'node:zlib';
+import { Zip, type AsyncFlateStreamHandler, type ZipInputFile } from 'fflate';
 
 /**
- * A minimal SpreadsheetML (.xlsx) writer that streams: rows become XML text in small chunks,
- * deflated by fflate's streaming zip and written to a Node stream as they come, waiting while
- * the reader is behind (`flush`). Nothing grows with the row count: strings are inline (no
+ * A minimal SpreadsheetML (.xlsx) writer that streams: rows become XML text in small chunks, go
+ * into fflate's streaming zip as entries deflated by Node's zlib (native, on the libuv thread
+ * pool: the deflate, the costliest step, runs beside the JavaScript that writes the rows rather
+ * than in it — twice fflate's own ZipDeflate on two cores), and out to a Node stream as they
+ * come, waiting while the deflate or the reader is behind (`flush`). Nothing grows with the row count: strings are inline (no
  * shared-string table), styles are declared before the first row, and a sheet that reaches
  * Excel's 1 048 576 rows continues on a new sheet that repeats the header rows.
  *
@@ -80,7 +83,12 @@ const attr = (s: string) => xmlText(s).replace(/"/g, '&quot;');
 
 /** A Date as an Excel serial day number (its UTC clock: callers shift to the time zone they show). */
 export function excelSerial(d: Date): number {
-  return d.getTime() / DAY_MS + EPOCH_SERIAL;
+  return serialDay(d.getTime());
+}
+
+/** Milliseconds since 1970 (UTC clock) as an Excel serial day number. */
+export function serialDay(ms: number): number {
+  return ms / DAY_MS + EPOCH_SERIAL;
 }
 
 /** A sheet's name as Excel allows it: at most 31 characters, none of \ / ? * [ ] :, not blank. */
@@ -95,7 +103,8 @@ export class XlsxStreamWriter {
   private readonly styleKeys = new Map<string, number>([['{}', 0]]);
   private readonly letters: string[] = [];
   private sheets: string[] = [];
-  private sheet: ZipDeflate | null = null;
+  private sheet: NativeDeflate | null = null;
+  private readonly files: NativeDeflate[] = [];
   private sheetRows = 0;
   private sheetBytes = 0;
   private buffer = '';
@@ -120,7 +129,7 @@ export class XlsxStreamWriter {
 
   /** A cell style's id (the same style gives the same id); declare every style before `begin`. */
   style(s: XlsxStyle): number {
-    if (this.sheet || this.sheets.length) throw new Error('xlsx: styles are declared before the first row');
+    if (this.sheets.length) throw new Error('xlsx: styles are declared before begin()');
     const key = JSON.stringify(s);
     let id = this.styleKeys.get(key);
     if (id === undefined) {
@@ -136,6 +145,8 @@ export class XlsxStreamWriter {
     this.columns = columns;
     this.headerRows = header;
     for (let i = this.letters.length; i < Math.max(columns.length, 1); i++) this.letters.push(columnLetter(i));
+    // the styles are known now: their part goes first, so a streaming reader has them before the rows
+    this.file('xl/styles.xml', this.stylesXml());
     this.openSheet();
   }
 
@@ -172,6 +183,8 @@ export class XlsxStreamWriter {
     this.check();
     this.pushBuffer(false);
     this.check();
+    if (this.sheet?.needsDrain) await this.sheet.drained();
+    this.check();
     if (!this.out.writableNeedDrain) return;
     await new Promise<void>((resolve, reject) => {
       const done = (err?: Error) => { this.out.off('drain', ok); this.out.off('close', closed); this.out.off('error', closed); err ? reject(err) : resolve(); };
@@ -189,7 +202,6 @@ export class XlsxStreamWriter {
     if (!this.sheet) this.begin(this.columns);
     this.closeSheet();
     this.ended = true;
-    this.file('xl/styles.xml', this.stylesXml());
     const sheets = this.sheets.map((n, i) => `<sheet name="${attr(n)}" sheetId="${i + 1}" r:id="rId${i + 2}"/>`).join('');
     this.file('xl/workbook.xml', `${XML_HEAD}<workbook xmlns="${NS}" xmlns:r="${RNS}"><bookViews><workbookView/></bookViews><sheets>${sheets}</sheets></workbook>`);
     const rels = this.sheets.map((_, i) => `<Relationship Id="rId${i + 2}" Type="${RNS}/worksheet" Target="worksheets/sheet${i + 1}.xml"/>`).join('');
@@ -213,6 +225,7 @@ export class XlsxStreamWriter {
   abort(err: Error): void {
     this.ended = true;
     this.zip.terminate();
+    for (const f of this.files) f.destroy();
     if (!this.out.destroyed) this.out.destroy(err);
   }
 
@@ -226,8 +239,7 @@ export class XlsxStreamWriter {
   private openSheet(): void {
     const n = this.sheets.length + 1;
     this.sheets.push(n === 1 ? sheetName(this.name) : sheetName(`${this.name.slice(0, 26)} (${n})`));
-    this.sheet = new ZipDeflate(`xl/worksheets/sheet${n}.xml`, { level: this.level });
-    this.zip.add(this.sheet);
+    this.sheet = this.entry(`xl/worksheets/sheet${n}.xml`);
     this.sheetRows = 0;
     this.sheetBytes = 0;
     this.merges = [];
@@ -282,10 +294,15 @@ export class XlsxStreamWriter {
     this.sheet.push(bytes, final);
   }
 
-  private file(name: string, text: string): void {
-    const f = new ZipDeflate(name, { level: this.level });
+  private entry(name: string): NativeDeflate {
+    const f = new NativeDeflate(name, this.level);
+    this.files.push(f);
     this.zip.add(f);
-    f.push(Buffer.from(text, 'utf8'), true);
+    return f;
+  }
+
+  private file(name: string, text: string): void {
+    this.entry(name).push(Buffer.from(text, 'utf8'), true);
   }
 
   private stylesXml(): string {
@@ -337,6 +354,55 @@ export class XlsxStreamWriter {
       + '<cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs>'
       + `<cellXfs count="${xfs.length}">${xfs.join('')}</cellXfs>`
       + '<cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles></styleSheet>';
+  }
+}
+
+/**
+ * A zip entry deflated by Node's zlib (fflate's Zip takes any entry that reports its data, size
+ * and CRC-32): the compression runs on the thread pool, and `needsDrain` tells the writer when
+ * the deflate is behind.
+ */
+class NativeDeflate implements ZipInputFile {
+  size = 0;
+  crc = 0;
+  compression = 8;
+  flag: 0 | 1 | 2 | 3;
+  ondata!: AsyncFlateStreamHandler;
+  private readonly z: DeflateRaw;
+
+  constructor(readonly filename: string, level: number) {
+    this.flag = level === 1 ? 3 : level < 6 ? 2 : level === 9 ? 1 : 0;
+    this.z = createDeflateRaw({ level, memLevel: 9, chunkSize: 64 * 1024, strategy: constants.Z_DEFAULT_STRATEGY });
+    this.z.on('data', (chunk: Buffer) => this.ondata(null, chunk as Uint8Array<ArrayBuffer>, false));
+    this.z.on('end', () => this.ondata(null, new Uint8Array(0), true));
+    this.z.on('error', (err) => this.ondata(Object.assign(err, { code: 0 }), null as unknown as Uint8Array<ArrayBuffer>, true));
+  }
+
+  get needsDrain(): boolean {
+    return this.z.writableNeedDrain;
+  }
+
+  drained(): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => { this.z.off('drain', done); this.z.off('close', done); resolve(); };
+      this.z.once('drain', done);
+      this.z.once('close', done);
+    });
+  }
+
+  push(chunk: Uint8Array, final = false): void {
+    this.crc = crc32(chunk, this.crc);
+    this.size += chunk.length;
+    this.z.write(chunk);
+    if (final) this.z.end();
+  }
+
+  terminate(): void {
+    this.destroy();
+  }
+
+  destroy(): void {
+    if (!this.z.destroyed) this.z.destroy();
   }
 }
 
