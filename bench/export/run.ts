@@ -74,9 +74,20 @@ try {
   log(`machine: ${cpus().length} × ${cpus()[0]?.model}, ${(totalmem() / 1024 ** 3).toFixed(0)} GiB; load average before ${load0.toFixed(2)}, after ${loadavg()[0].toFixed(2)}`);
   log(`export: ${ROWS} rows × 10 columns in ${seconds.toFixed(2)} s = ${Math.round(ROWS / seconds)} rows/s; file ${(statSync(OUT).size / 1024 ** 2).toFixed(1)} MB`);
   log(`server RSS: ${before.rss.toFixed(0)} MB before, peak during ${peak.toFixed(0)} MB (VmHWM ${after.hwm.toFixed(0)} MB since start)`);
-  log(`targets: rows/s ≥ 28000 ${ROWS / seconds >= 28000 ? 'met' : 'MISSED'}; peak RSS ≤ 150 MB ${after.hwm <= 150 ? 'met' : 'MISSED'}`);
+  log(`targets: rows/s ≥ 28000 ${ROWS / seconds >= 28000 ? 'met' : 'MISSED'}; the export's memory (peak − before) ${(peak - before.rss).toFixed(0)} MB ≤ 150 MB ${peak - before.rss <= 150 ? 'met' : 'MISSED'}; whole server process peak ≤ 150 MB ${after.hwm <= 150 ? 'met' : 'MISSED'}`);
 } finally {
   server.child.kill();
+}
+
+// the export alone in a process of its own (writeExport, the seam a background job runs), to a file
+{
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./write.ts', import.meta.url)), `${OUT}.alone`], { stdio: ['ignore', 'pipe', 'inherit'], env: process.env });
+  let text = '';
+  child.stdout!.on('data', (d: Buffer) => { text += d; });
+  await new Promise((resolve) => child.once('exit', resolve));
+  const r = JSON.parse(text.trim().split('\n').pop()!);
+  log(`export alone (writeExport to a file, one process): ${r.rows} rows in ${r.seconds.toFixed(2)} s = ${Math.round(r.rows / r.seconds)} rows/s; RSS ${r.rssBefore.toFixed(0)} MB before (tsx, the API's code, the metadata), peak ${r.peak.toFixed(0)} MB: +${(r.peak - r.rssBefore).toFixed(0)} MB for the export`);
+  rmSync(`${OUT}.alone`, { force: true });
 }
 
 // read it back: the streaming reader (the whole workbook in memory would take gigabytes at a million rows)
