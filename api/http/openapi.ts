@@ -7,7 +7,6 @@ import { allows, type Principal } from '../auth/ability.ts';
 import { fieldSchema, MAX_ID, payloadSchema } from '../engine/payload-schema.ts';
 import { actionParamsSchema } from '../engine/workflow.ts';
 import { MAX_OFFSET, MAX_PAGE } from '../engine/list-params.ts';
-import { EXPORT_MAX_ROWS } from '../engine/export.ts';
 import { GEOJSON_TYPE, geometryFields } from '../engine/geojson.ts';
 import { publicFilters, MAX_LAYER_FEATURES } from './public-entity-routes.ts';
 import { ERROR_CODES } from './errors.ts';
@@ -395,7 +394,7 @@ class Builder {
       case 'export':
         return this.add(r, {
           ...base, summary: `${caption}: Excel export`,
-          description: `The list with the same filters and sort as an .xlsx stream, captions in the caller's language; at most ${EXPORT_MAX_ROWS} rows (400, -110, beyond).`,
+          description: `The list with the same filters and sort as an .xlsx stream, captions in the caller's language, every matching row (streamed from one cursor; a sheet that reaches Excel's 1 048 576 rows continues on the next).`,
           parameters: listParameters(this.model, this.lang, e, { paging: false }),
           responses: { 200: { description: 'the workbook', content: { [XLSX]: {} } }, ...this.errors(r) },
         });
@@ -404,7 +403,7 @@ class Builder {
         this.schemas[name] = featureCollection(featureProperties(e, e.list.columns));
         return this.add(r, {
           ...base, summary: `${caption}: GeoJSON export`,
-          description: `The list with the same filters and within the caller's scope as an RFC 7946 FeatureCollection, streamed: a feature a row, its geometry the row's polygon (closed, counterclockwise) or else its point (\`[lng, lat]\`), null when it has neither; its properties the list's columns by field name, references with \`<field>_name\`. At most ${EXPORT_MAX_ROWS} rows (400, -110, beyond).`,
+          description: `The list with the same filters and within the caller's scope as an RFC 7946 FeatureCollection, streamed: a feature a row, its geometry the row's polygon (closed, counterclockwise) or else its point (\`[lng, lat]\`), null when it has neither; its properties the list's columns by field name, references with \`<field>_name\`. Every matching row, streamed from one cursor.`,
           parameters: listParameters(this.model, this.lang, e, { paging: false }),
           responses: { 200: { description: 'the features', content: { [GEOJSON_TYPE]: { schema: ref(name) } } }, ...this.errors(r) },
         });

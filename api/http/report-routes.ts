@@ -7,12 +7,12 @@ import type { AppState, AppContext } from './middleware.ts';
 import { forbidden, notFound, validationError } from './errors.ts';
 import { canOpenReport, resolveReportParams, type ReportParams } from '../reports/params.ts';
 import { runReport } from '../reports/run.ts';
-import { reportXlsx } from '../reports/export.ts';
+import { exportReport } from '../reports/export.ts';
 import { refTable, sortExpression } from '../engine/sql.ts';
 
 /**
  * Every report of metadata/reports: `GET /reports/:name` answers rows, totals, chart and drill-down
- * as JSON and `GET /reports/:name/export` the same as .xlsx — for staff whose actions include the
+ * as JSON and `GET /reports/:name/export` the same as .xlsx (streamed, every row) — for staff whose actions include the
  * report's action id (a scoped user's own region is forced into the report's scope parameter),
  * and, for reports marked public, the same two calls under /public without sign-in.
  */
@@ -37,11 +37,10 @@ export function reportRoutes(model: MetaModel, knex: Knex, guard: Middleware<App
   };
   const download = async (ctx: AppContext, r: ReportMeta, principal: Principal | null) => {
     const params = resolved(r, ctx.query, principal);
-    const result = await runReport(knex, model, r, params, ctx.state.lang);
-    const { buffer, filename } = await reportXlsx(model, r, result, ctx.state.lang, await paramTitles(knex, model, r, params, ctx.state.lang));
+    const { stream, filename } = await exportReport(knex, model, r, params, ctx.state.lang, await paramTitles(knex, model, r, params, ctx.state.lang));
     ctx.set('Content-Disposition', `attachment; filename="${filename}"`);
     ctx.type = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-    ctx.body = buffer;
+    ctx.body = stream;
   };
 
   router.get('/reports/:name', guard, (ctx) => answer(ctx, staff(ctx), ctx.state.principal!));

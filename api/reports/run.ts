@@ -25,35 +25,50 @@ export interface ReportResult {
  * gives every column its declared type — integers as numbers, decimals, money and percents as
  * exact fixed-point strings — and computes the totals exactly: sums, or ratios of two sums.
  */
+/** What a report's query runs with, in its own transaction (the JSON answer and the Excel's cursor alike). */
+export const REPORT_SETTINGS: readonly string[] = ['jit = off'];
+
 export async function runReport(knex: Knex, model: MetaModel, r: ReportMeta, params: ReportParams, lang: Lang, now: Date = new Date()): Promise<ReportResult> {
-  const bindings = { ...params, lang, today: todayTashkent(now), current_year: currentYearTashkent(now) };
   const limit = Math.min(r.maxRows ?? REPORT_MAX_ROWS, REPORT_MAX_ROWS);
   // no JIT: a report's query is planned with costs that invite it over large tables, and compiling
   // it takes longer than running it (bench/fund-reports, docs/performance.md); SET LOCAL ends with the transaction
   const raw = await knex.transaction(async (trx) => {
-    await trx.raw('SET LOCAL jit = off');
-    const result = await trx.raw(`SELECT * FROM (${r.query}) AS report LIMIT ${limit + 1}`, bindings);
+    for (const setting of REPORT_SETTINGS) await trx.raw(`SET LOCAL ${setting}`);
+    const result = await trx.raw(`SELECT * FROM (${r.query}) AS report LIMIT ${limit + 1}`, reportBindings(params, lang, now));
     return (result.rows ?? result) as Record<string, unknown>[];
   });
   if (raw.length > limit) throw new ApiError('badRequest', 'errors.export_too_large', { max: limit, count: `${limit}+` });
-  const rows = raw.map((row) => {
-    const out: Record<string, unknown> = { ...row };
-    for (const c of r.columns) {
-      out[c.name] = typed(c, row[c.name]);
-      if (c.translate && out[c.name] !== null) out[c.name] = translate(model, lang, `${c.translate}.${String(out[c.name])}`);
-    }
-    return out;
-  });
+  const rows = raw.map((row) => typedRow(model, r, lang, row));
+  const totals = new ReportTotals(r.columns);
+  for (const row of rows) totals.add(row);
+  return { ...reportHead(model, r, params, lang), rows, totals: totals.result() };
+}
+
+/** The bindings a report's query is run with: its resolved parameters, :lang, :today and :current_year. */
+export function reportBindings(params: ReportParams, lang: Lang, now: Date = new Date()): Record<string, unknown> {
+  return { ...params, lang, today: todayTashkent(now), current_year: currentYearTashkent(now) };
+}
+
+/** A report's answer but its rows and totals: title, parameters, columns in the caller's language, chart and drill-down. */
+export function reportHead(model: MetaModel, r: ReportMeta, params: ReportParams, lang: Lang): Omit<ReportResult, 'rows' | 'totals'> {
   return {
     name: r.name,
     title: translate(model, lang, r.caption),
     params,
     columns: r.columns.map((c) => ({ name: c.name, type: c.type, caption: translate(model, lang, c.caption ?? `report.${c.name}`), total: !!c.total })),
-    rows,
-    totals: totalsOf(r.columns, rows),
     chart: r.chart ?? null,
     drill: r.drill ?? null,
   };
+}
+
+/** A row of the query with every column given its declared type (and translated where the column says so). */
+export function typedRow(model: MetaModel, r: ReportMeta, lang: Lang, row: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...row };
+  for (const c of r.columns) {
+    out[c.name] = typed(c, row[c.name]);
+    if (c.translate && out[c.name] !== null) out[c.name] = translate(model, lang, `${c.translate}.${String(out[c.name])}`);
+  }
+  return out;
 }
 
 export function scaleOf(c: ReportColumnMeta): number {
@@ -79,32 +94,47 @@ function toDecimal(v: unknown): Decimal {
   return parseDecimal(s, { maxScale: 40, allowNegative: true, name: 'report value' });
 }
 
-/** Sums in exact fixed point; a ratio total is 100 × sum(a) / sum(b), rounded half up. */
-function totalsOf(columns: ReportColumnMeta[], rows: Record<string, unknown>[]): Record<string, number | string> {
-  const sums = new Map<string, Decimal>();
-  const sumOf = (name: string): Decimal => {
-    let s = sums.get(name);
-    if (!s) {
-      s = rows.reduce<Decimal>((acc, row) => (row[name] === null || row[name] === undefined ? acc : addDecimal(acc, toDecimal(row[name]))), { units: 0n, scale: 0 });
-      sums.set(name, s);
+/**
+ * A report's totals, row by row (an export streams its rows): sums in exact fixed point; a ratio
+ * total is 100 × sum(a) / sum(b), rounded half up.
+ */
+export class ReportTotals {
+  private readonly sums = new Map<string, Decimal>();
+  constructor(private readonly columns: ReportColumnMeta[]) {
+    for (const c of columns) {
+      if (!c.total) continue;
+      for (const name of c.total === 'sum' ? [c.name] : c.total.ratio) this.sums.set(name, { units: 0n, scale: 0 });
     }
-    return s;
-  };
-  const totals: Record<string, number | string> = {};
-  for (const c of columns) {
-    if (!c.total) continue;
-    const scale = scaleOf(c);
-    if (c.total === 'sum') {
-      const s = sumOf(c.name);
-      totals[c.name] = c.type === 'integer' ? Number(formatFixed(s, 0)) : formatFixed(s, scale);
-      continue;
-    }
-    const [a, b] = c.total.ratio.map(sumOf);
-    if (b.units === 0n) { totals[c.name] = formatFixed({ units: 0n, scale: 0 }, scale); continue; }
-    // 100 × a / b at the column's scale: (a.units × 10^(b.scale) × 100 × 10^scale) / (b.units × 10^(a.scale))
-    const num = a.units * pow10(b.scale) * 100n * pow10(scale);
-    const den = b.units * pow10(a.scale);
-    totals[c.name] = formatFixed({ units: divRoundHalfUp(num, den), scale }, scale);
   }
-  return totals;
+
+  get any(): boolean {
+    return this.sums.size > 0;
+  }
+
+  add(row: Record<string, unknown>): void {
+    for (const [name, s] of this.sums) {
+      const v = row[name];
+      if (v !== null && v !== undefined) this.sums.set(name, addDecimal(s, toDecimal(v)));
+    }
+  }
+
+  result(): Record<string, number | string> {
+    const totals: Record<string, number | string> = {};
+    for (const c of this.columns) {
+      if (!c.total) continue;
+      const scale = scaleOf(c);
+      if (c.total === 'sum') {
+        const s = this.sums.get(c.name)!;
+        totals[c.name] = c.type === 'integer' ? Number(formatFixed(s, 0)) : formatFixed(s, scale);
+        continue;
+      }
+      const [a, b] = c.total.ratio.map((n) => this.sums.get(n)!);
+      if (b.units === 0n) { totals[c.name] = formatFixed({ units: 0n, scale: 0 }, scale); continue; }
+      // 100 × a / b at the column's scale: (a.units × 10^(b.scale) × 100 × 10^scale) / (b.units × 10^(a.scale))
+      const num = a.units * pow10(b.scale) * 100n * pow10(scale);
+      const den = b.units * pow10(a.scale);
+      totals[c.name] = formatFixed({ units: divRoundHalfUp(num, den), scale }, scale);
+    }
+    return totals;
+  }
 }
