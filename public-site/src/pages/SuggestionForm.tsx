@@ -155,13 +155,17 @@ export default function SuggestionForm() {
             <input id={id('sender_name')} name="sender_name" value={v.sender_name} onChange={set('sender_name')} maxLength={255} autoComplete="name" required
               aria-invalid={!!errors.sender_name} aria-describedby={describe('sender_name')} />
           </FieldBox>
-          <div className="field" role="radiogroup" aria-labelledby={id('reply_method-label')} id={id('reply_method')}>
+          <div className="choice-group" role="radiogroup" aria-labelledby={id('reply_method-label')} id={id('reply_method')}>
             <span className="label" id={id('reply_method-label')}>{t('suggestion.reply_method')}</span>
-            {(['email', 'sms'] as const).map((m) => (
-              <label key={m} className="radio">
-                <input type="radio" name="reply_method" value={m} checked={v.reply_method === m} onChange={set('reply_method')} data-testid={`reply-${m}`} /> {t(`suggestion.reply_${m}` as Key)}
-              </label>
-            ))}
+            <div className="choice-row">
+              {(['email', 'sms'] as const).map((m) => (
+                <label key={m} className="radio">
+                  <input type="radio" name="reply_method" value={m} checked={v.reply_method === m} data-testid={`reply-${m}`}
+                    onChange={(e) => { set('reply_method')(e); setErrors((o) => ({ ...o, email: undefined, phone: undefined, reply_method: undefined })); }} />
+                  {t(`suggestion.reply_${m}` as Key)}
+                </label>
+              ))}
+            </div>
           </div>
           <div className="row-2">
             <FieldBox id={id('email')} label={t('fact.email')} required={v.reply_method === 'email'} optional={v.reply_method !== 'email'} error={errors.email}>
