@@ -114,7 +114,7 @@ describe('site content', () => {
     await page.goto(`${baseUrl}/#/`);
     // the menu is the back-office's, with the suggestion form in it
     await page.getByTestId('menu-button').click();
-    await page.getByRole('link', { name: 'Taklif yuborish' }).click();
+    await page.locator('.menu-panel').getByRole('link', { name: 'Taklif yuborish' }).click();
     const form = page.getByTestId('suggestion-form');
     await form.waitFor();
     await expect.poll(() => page.getByTestId('suggestion-intro').innerText()).toContain('taklif');
