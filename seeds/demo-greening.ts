@@ -38,6 +38,8 @@ const STREETS: [string, string][] = [
 ];
 
 const text3 = (uz: string, ru: string) => JSON.stringify({ uz, uk: latinToCyrillic(uz), ru });
+/** Rich text: only the text between tags is transliterated. */
+const html3 = (uz: string, ru: string) => JSON.stringify({ uz, uk: uz.split(/(<[^>]*>)/).map((x) => (x.startsWith('<') ? x : latinToCyrillic(x))).join(''), ru });
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
 const addDays = (iso: string, days: number) => new Date(Date.parse(`${iso}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 const minDate = (a: string, b: string) => (a < b ? a : b);
@@ -322,13 +324,13 @@ export async function seedGreeningDemo(knex: Knex, log: (s: string) => void = ()
     const kindOf = [0, 0, 0, 1, 0, 1, 1, 2];
     const pubs = news.map(([uz, ru, suz, sru], i) => ({
       title: text3(uz, ru), summary: text3(suz, sru),
-      body: text3(`${suz}\n\nBatafsil maʼlumot hududiy boshqarmalarda.`, `${sru}\n\nПодробности — в территориальных управлениях.`),
+      body: html3(`<p>${suz}</p><p>Batafsil maʼlumot <strong>hududiy boshqarmalarda</strong>.</p>`, `<p>${sru}</p><p>Подробности — <strong>в территориальных управлениях</strong>.</p>`),
       type_id: types.length ? types[Math.min(types.length - 1, kindOf[i])] : null,
-      published_at: `${addDays(today, -(i * 9 + 1))}T10:00:00+05:00`, image: null, is_published: true, ...by,
+      published_at: `${addDays(today, -(i * 9 + 1))}T10:00:00+05:00`, image: null, is_published: true, status: 'published', ...by,
     }));
     pubs.push({
       title: text3('Qoralama: qishki ishlar rejasi', 'Черновик: план зимних работ'), summary: text3('Hali eʼlon qilinmagan', 'Ещё не опубликовано'),
-      body: text3('Qoralama', 'Черновик'), type_id: types[0] ?? null, published_at: `${today}T09:00:00+05:00`, image: null, is_published: false, ...by,
+      body: html3('<p>Qoralama</p>', '<p>Черновик</p>'), type_id: types[0] ?? null, published_at: `${today}T09:00:00+05:00`, image: null, is_published: false, status: 'draft', ...by,
     });
     await trx('publications').insert(pubs);
     log(`demo: ${pubs.length} publications (${pubs.filter((p) => p.is_published).length} published)`);

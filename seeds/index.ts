@@ -8,6 +8,8 @@ import { seedDemo } from './demo.ts';
 import { seedDemoUsers } from './demo-users.ts';
 import { seedOffencesDemo } from './demo-offences.ts';
 import { seedPeopleFactsDemo } from './demo-people-facts.ts';
+import { seedSiteContent } from './site-content.ts';
+import { seedSuggestionsDemo } from './demo-suggestions.ts';
 import { latinToCyrillic } from '../api/i18n/transliterate.ts';
 import { translate } from '../api/meta/captions.ts';
 import { LANGS } from '../api/meta/types.ts';
@@ -45,6 +47,8 @@ export async function seed(knex: Knex, model: MetaModel, opts: SeedOptions = {})
     await seedOffencesDemo(knex, log);
     // the public's facts across their states, some turned into those offences, one with its incentive
     await seedPeopleFactsDemo(knex, log);
+    // suggestions from the public: new, answered, closed
+    await seedSuggestionsDemo(knex, log);
   }
 }
 
@@ -126,6 +130,8 @@ async function seedReferenceBooks(knex: Knex, model: MetaModel, log: (s: string)
   for (const [entity, rows] of Object.entries(REFERENCE_ROWS)) {
     await fillIfEmpty(knex, model, entity, rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v && typeof v === 'object' && 'uz' in (v as object) ? t3(v as Text3) : v]))), log);
   }
+  // the public site's menu, sections and texts (docs/site-content.md)
+  await seedSiteContent(knex, model, log);
   // what one tree of each species gives, by trunk-diameter class (the region reports join it)
   if (await knex.schema.hasTable('species_benefits')) await refreshSpeciesBenefits(knex);
 }

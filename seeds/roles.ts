@@ -186,12 +186,15 @@ export const SYSTEM_ROLES: SystemRole[] = [
       { entities: ['resident-planting-areas'], ops: ['read'] },
       { entities: ['people-facts'], ops: ['read', 'create'] },
       { entity: 'people-facts', rows: ['own'] },
+      { entities: ['suggestion'], ops: ['read', 'create'] },
+      { entity: 'suggestion', rows: ['own'] },
     ],
     notes: [
       'Create only for gardens and volunteers: their lists hold other residents\' names and phones and have no per-owner scope, so a resident is not given them (nor edits of what they sent).',
       'Resident planting areas are public data; reading them gives the resident a menu.',
       'People facts: sends them and reads only their own (the `own` row set: the informant user, filled in on create), in their own region; never edits or deletes one once sent.',
       'The back-office offers only the entities a user may read (`GET /api/meta`), so the garden and volunteer forms are not reachable there for a create-only role yet; the API takes them (`POST /api/ecofund-plantings/my-gardens`).',
+      'Suggestions: sends them (from the back-office or the public site\'s form while signed in, then the answer may come in the back-office) and reads only their own (the `own` row set) with the staff\'s answer.',
     ],
   },
   {

@@ -2,6 +2,7 @@ import type { EntityMeta, FieldMeta } from '../meta/types.ts';
 import { normaliseFormatted } from '../meta/formats.ts';
 import { isIsoDate } from '../meta/today.ts';
 import { badRequest } from '../http/errors.ts';
+import { sanitizeRich } from './rich-html.ts';
 
 /** Trims strings, turns '' into null for optional fields, strips typing masks (never letters) from formatted values and opens closed polygon rings. */
 export function normalisePayload(e: EntityMeta, payload: Record<string, unknown>): Record<string, unknown> {
@@ -9,7 +10,7 @@ export function normalisePayload(e: EntityMeta, payload: Record<string, unknown>
   const out: Record<string, unknown> = {};
   for (const [name, f] of Object.entries(e.fields)) {
     if (!(name in payload)) continue;
-    const v = normaliseValue(f, payload[name]);
+    const v = f.html ? sanitizeRich(normaliseValue(f, payload[name])) : normaliseValue(f, payload[name]);
     if (v !== undefined) out[name] = v;
   }
   return out;

@@ -12,6 +12,7 @@ import { sendResource } from '../engine/files.ts';
 import { parseBbox } from '../map/grid.ts';
 import { FeatureWriter, GEOJSON_TYPE, geometryFields, rowGeometry } from '../engine/geojson.ts';
 import { PassThrough } from 'node:stream';
+import { sanitizeRich } from '../engine/rich-html.ts';
 
 /** A map layer answers at most this many features a viewport (zoom in for the rest). */
 export const MAX_LAYER_FEATURES = 2000;
@@ -246,11 +247,13 @@ export function selectPublic(knex: Knex, model: MetaModel, e: EntityMeta, qb: Kn
   return qb.select(knex.raw(cols.join(', ')));
 }
 
-/** Enum values get their caption beside them as `<field>_name`. */
+/** Enum values get their caption beside them as `<field>_name`; rich text is sanitised. */
 function shape(model: MetaModel, e: EntityMeta, row: Record<string, unknown>, lang: Lang): Record<string, unknown> {
   for (const name of e.public!.fields) {
     const f = e.fields[name];
     if (f.type === 'enum' && row[name] !== null && row[name] !== undefined) row[`${name}_name`] = translate(model, lang, `enums.${name}.${row[name]}`);
+    // rich text was sanitised when stored; again on the way out, for rows written around the engine (seeds, imports)
+    if (f.html && row[name] != null) row[name] = sanitizeRich(row[name]);
   }
   row.id = Number(row.id);
   return row;

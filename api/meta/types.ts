@@ -43,6 +43,8 @@ export interface FieldMeta {
   type: FieldType;
   /** a file (file, files, image) the document expects: saving the form without one asks whether to continue */
   expected?: boolean;
+  /** text / text3: rich text, sanitised to an allow-list on the server when stored and served (api/engine/rich-html.ts) */
+  html?: boolean;
   /** caption key; default `fields.<name>` */
   label?: string;
   required?: boolean;

@@ -356,8 +356,9 @@ describe('the passport, about and contacts', () => {
     for (const lang of LANGS) {
       await page.getByTestId(`lang-${lang}`).click();
       await expect.poll(() => page.locator('h1').innerText()).toBe(CAPTIONS[lang]['page.about']);
-      expect(await page.getByTestId('about').innerText()).toMatch(lang === 'ru' ? /УП-46/ : lang === 'uk' ? /ПФ-46/ : /PF-46/);
-      expect(await page.getByTestId('about').innerText()).toContain(lang === 'uz' ? '200 million' : '200 миллион');
+      // the texts are the back-office's site content (docs/site-content.md), loaded in the language shown
+      await expect.poll(() => page.getByTestId('about').innerText()).toMatch(lang === 'ru' ? /УП-46/ : lang === 'uk' ? /ПФ-46/ : /PF-46/);
+      await expect.poll(() => page.getByTestId('about').innerText()).toContain(lang === 'uz' ? '200 million' : '200 миллион');
     }
     await page.getByTestId('lang-uz').click();
     await page.locator('.site-footer a[href="#/contacts"]').click();

@@ -19,6 +19,7 @@ const Control = lazy(() => import('./pages/Control'));
 const Info = lazy(() => import('./pages/Info'));
 const PlantingForm = lazy(() => import('./pages/PlantingForm'));
 const PeopleFactForm = lazy(() => import('./pages/PeopleFactForm'));
+const SuggestionForm = lazy(() => import('./pages/SuggestionForm'));
 const ErrorPages = lazy(() => import('./pages/ErrorPages'));
 
 type Page = ComponentType<{ params: Record<string, string>; query: URLSearchParams; path: string }>;
@@ -41,6 +42,7 @@ const ROUTES: [string, Page][] = [
   ['/illegal-loggers', Control],
   ['/population-seedlings', PlantingForm],
   ['/people-facts', PeopleFactForm],
+  ['/suggestion', SuggestionForm],
   ['/about', Info],
   ['/contacts', Info],
   ['/error-404', ErrorPages],

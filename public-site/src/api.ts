@@ -158,3 +158,8 @@ export function useSticky<T>(loaded: Loaded<T>): T | undefined {
   useEffect(() => { if (loaded.data !== undefined) setLast(loaded.data); }, [loaded.data]);
   return loaded.data ?? (loaded.loading ? last : undefined);
 }
+
+/** An item of the site's menu (`/public/entities/menu`), edited in the back-office. */
+export interface SiteMenuItem { id: number; menu_group: string; caption: string; path: string; ordering: number | null }
+/** A text of the site (`/public/entities/site-content`): its body is HTML the server keeps to an allow-list. */
+export interface SiteContent { id: number; section_code: string; code: string; title: string | null; body: string | null; ordering: number | null }

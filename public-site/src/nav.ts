@@ -1,4 +1,5 @@
 import type { Key } from './i18n';
+import type { SiteMenuItem } from './api';
 
 /** The site's sections as the menu groups them (routes keep the spellings other systems use). */
 export interface NavItem { path: string; title: Key }
@@ -52,3 +53,23 @@ export const MENU: { title: Key; items: NavItem[] }[] = [
     ],
   },
 ];
+
+/** The menu's groups in their order, with their captions (the site's own). */
+export const MENU_GROUPS: { code: string; title: Key }[] = [
+  { code: 'main', title: 'nav.group.main' },
+  { code: 'statistics', title: 'nav.statistics' },
+  { code: 'green', title: 'nav.group.green' },
+  { code: 'control', title: 'nav.group.control' },
+  { code: 'community', title: 'nav.group.community' },
+];
+
+/**
+ * The menu as the back-office keeps it (`menu`: visible items, in their order, captions in the
+ * language asked for), grouped; a group without items is left out. Group captions are the site's.
+ */
+export function siteMenu(rows: SiteMenuItem[], t?: (k: Key) => string): { title: string; items: { path: string; caption: string }[] }[] {
+  return MENU_GROUPS.map((g) => ({
+    title: t ? t(g.title) : g.title,
+    items: rows.filter((r) => r.menu_group === g.code).sort((a, b) => (a.ordering ?? 0) - (b.ordering ?? 0)).map((r) => ({ path: r.path, caption: r.caption })),
+  })).filter((g) => g.items.length);
+}

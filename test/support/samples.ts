@@ -45,7 +45,7 @@ export function sampleValue(name: string, f: FieldMeta, refIds: Record<string, n
       }
       const max = f.maxLength ?? 255;
       const min = f.minLength ?? 0;
-      const candidates = [`T${digits(6)}`, `t${digits(6)}`, digits(Math.min(max, 7)), '#00aa00', `${digits(2)}.${digits(2)}`, `T${digits(Math.max(6, min - 1))}`];
+      const candidates = [`T${digits(6)}`, `t${digits(6)}`, digits(Math.min(max, 7)), '#00aa00', `${digits(2)}.${digits(2)}`, `T${digits(Math.max(6, min - 1))}`, `/t${digits(6)}`];
       const ok = candidates.find((c) => c.length <= max && c.length >= min && (!f.pattern || new RegExp(f.pattern, 'u').test(c)));
       if (!ok) throw new Error(`no sample for ${name} (${f.pattern})`);
       return ok;

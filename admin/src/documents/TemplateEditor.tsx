@@ -57,7 +57,7 @@ function Mark({ label, active, onClick, children, testId }: { label: string; act
   );
 }
 
-function Toolbar({ editor }: { editor: Editor }) {
+export function Toolbar({ editor }: { editor: Editor }) {
   const translate = useTranslate();
   const t = (k: string) => translate(`admin.editor.${k}`);
   const c = () => editor.chain().focus();

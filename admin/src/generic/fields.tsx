@@ -29,6 +29,13 @@ function get(record: RaRecord | undefined, path: string): unknown {
   return path.split('.').reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), record);
 }
 
+/** The words of rich text: tags dropped, blocks apart, entities read. */
+export function htmlText(html: string): string {
+  if (!html) return '';
+  const doc = new DOMParser().parseFromString(html.replace(/<\/(p|h[1-6]|li|blockquote)>/gi, '$&\n'), 'text/html');
+  return (doc.body.textContent ?? '').replace(/\n{2,}/g, '\n').trim();
+}
+
 /** The text that names a row of an entity: its title field, in the language shown. */
 export function titleOf(e: EntityMeta | undefined, record: RaRecord | undefined, lang: Lang): string {
   if (!record) return '';
@@ -80,7 +87,8 @@ export function MetaField({ field, inList }: MetaFieldProps) {
   const empty = v === null || v === undefined || v === '';
   switch (field.type) {
     case 'text3':
-      return <Clipped text={text3(v, lang)} inList={inList} />;
+      // rich text is shown as its words (the server keeps it to an allow-list; the page shows no markup)
+      return <Clipped text={field.html ? htmlText(text3(v, lang)) : text3(v, lang)} inList={inList} />;
     case 'string':
       if (empty) return null;
       if (field.format === 'phone') return <span style={{ whiteSpace: 'nowrap' }}>{formatPhone(v)}</span>;

@@ -19,6 +19,8 @@ const PointInput = lazy(() => import('./PointInput'));
 const PolygonInput = lazy(() => import('./PolygonInput'));
 /** react-jsonschema-form is as heavy: its own chunk, the first time a form has a form of its own (a control zone's values). */
 const FormValuesInput = lazy(() => import('./FormValuesInput'));
+/** TipTap too: the first time a form has rich text (a field marked `html`). */
+const RichTextInput = lazy(() => import('./RichTextInput'));
 
 type Message = string | { message: string; args: Record<string, unknown> };
 
@@ -71,6 +73,17 @@ function Text3Input({ field, disabled }: { field: FieldMeta; disabled?: boolean 
   const all = validatorsFor(field);
   const lengthOnly = validatorsFor(field, { skipRequired: true });
   const multiline = (field.maxLength ?? 1000) > 255;
+  if (field.html) {
+    return (
+      <Box sx={{ width: '100%' }}>
+        <Suspense fallback={null}>
+          {(['uz', 'uk', 'ru'] as const).map((l) => (
+            <RichTextInput key={l} source={`${field.name}.${l}`} label={`${translate(field.label)} (${translate(`admin.form.lang_${l}`)})`} required={l === 'uz' && field.required} />
+          ))}
+        </Suspense>
+      </Box>
+    );
+  }
   return (
     <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', width: '100%' }}>
       {(['uz', 'uk', 'ru'] as const).map((l) => (

@@ -7,6 +7,7 @@ import { OffencesMap } from './OffencesMap';
 import { StackImportButton } from './StackImport';
 import { SubjectBalance } from './SubjectBalance';
 import { TemplateEditor } from '../documents/TemplateEditor';
+import { PublicationEditor } from './PublicationEditor';
 
 /**
  * The spec's special screens: what the metadata cannot say. Everything else about these entities
@@ -31,5 +32,7 @@ export const EXTENSIONS: Extensions = {
     // the offences the user may read on a map: clusters from the aggregates, single offences zoomed in
     'ecofund-offences/offences-map': { Component: OffencesMap },
     'ecofund-offences/template-document-editor/:id': { Component: TemplateEditor, linkFrom: 'template-documents', linkLabel: 'admin.editor.open' },
+    // a news item's text in the rich-text editor, published or withdrawn from there
+    'notification/pubs-edit/:id': { Component: PublicationEditor, linkFrom: 'publications', linkLabel: 'admin.pubs.open' },
   },
 };

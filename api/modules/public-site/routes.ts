@@ -19,7 +19,8 @@ const MAX_TREES_IN_VIEW = 3000;
 
 /** Public submissions (and photo uploads) per address an hour, per database the server runs on. */
 const limiters = new WeakMap<object, RateLimiter>();
-const limiter = (knex: object) => {
+/** The public forms' one per-address limit (the planting form, people facts, uploads, suggestions). */
+export const limiter = (knex: object) => {
   let l = limiters.get(knex);
   if (!l) limiters.set(knex, (l = new RateLimiter(Number(process.env.ECOFOND_PUBLIC_FORM_PER_HOUR || 10), 3600_000)));
   return l;

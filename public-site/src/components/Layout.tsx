@@ -1,7 +1,8 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { contacts } from '../config';
 import { LANGS, useI18n } from '../i18n';
-import { MENU } from '../nav';
+import { MENU, siteMenu } from '../nav';
+import { useLangApi, type EntityPage, type SiteMenuItem } from '../api';
 import { href } from '../router';
 import { scrollToElement } from '../scroll';
 import { Icon } from './ui';
@@ -30,6 +31,9 @@ export function Layout({ path, children }: { path: string; children: ReactNode }
     return () => { document.removeEventListener('keydown', onKey); document.removeEventListener('mousedown', onClick); };
   }, [open]);
 
+  // the menu is the back-office's (`menu`); the built-in one while it loads or if it cannot be read
+  const fromSite = useLangApi<EntityPage<SiteMenuItem>>('/public/entities/menu?perPage=100');
+  const groups = fromSite.data ? siteMenu(fromSite.data.rows, t) : MENU.map((g) => ({ title: t(g.title), items: g.items.map((i) => ({ path: i.path, caption: t(i.title) })) }));
   const current = (p: string) => (p === '/' ? path === '/' : path === p || path.startsWith(`${p}/`));
   const isStats = path.endsWith('-statistics');
 
@@ -60,16 +64,21 @@ export function Layout({ path, children }: { path: string; children: ReactNode }
         </div>
         <div ref={panel} id={menuId} className="menu-panel" hidden={!open}>
           <nav aria-label={t('nav.menu')} className="menu-groups">
-            {MENU.map((g) => (
+            {groups.map((g) => (
               <section key={g.title} className="menu-group">
-                <h2>{t(g.title)}</h2>
+                <h2>{g.title}</h2>
                 <ul>
                   {g.items.map((i) => (
-                    <li key={i.path}><a href={href(i.path)} aria-current={current(i.path) ? 'page' : undefined}>{t(i.title)}</a></li>
+                    <li key={`${i.path}:${i.caption}`}>
+                      {/^https:/.test(i.path)
+                        ? <a href={i.path} target="_blank" rel="noopener">{i.caption}<span className="visually-hidden"> {t('common.new_window')}</span></a>
+                        : <a href={href(i.path)} aria-current={current(i.path) ? 'page' : undefined}>{i.caption}</a>}
+                    </li>
                   ))}
                 </ul>
               </section>
             ))}
+            {!groups.length && <p className="muted" data-testid="menu-empty">{t('menu.empty')}</p>}
           </nav>
         </div>
       </header>

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
-import { useApi, useLangApi, type EntityPage, type Summary } from '../api';
+import { useApi, useLangApi, type EntityPage, type SiteContent, type Summary } from '../api';
+import { RichText } from '../components/RichText';
 import { newestFirst, NewsCard, type Publication } from '../components/NewsCard';
 import { LazyBarChart } from '../components/Chart';
 import { EmptyState, ErrorState, Icon, Loading } from '../components/ui';
@@ -94,6 +95,7 @@ export function Landing() {
       </section>
 
       <LatestNews />
+      <LandingBlocks />
     </div>
   );
 }
@@ -116,6 +118,23 @@ function LatestNews() {
               </>
             )}
     </section>
+  );
+}
+
+/** The landing's blocks edited in the back-office (site section `landing`); none, nothing shown. */
+function LandingBlocks() {
+  const { t } = useI18n();
+  const blocks = useLangApi<EntityPage<SiteContent>>('/public/entities/site-content?section_code=landing&perPage=20');
+  return (
+    <>
+      {(blocks.data?.rows ?? []).map((b) => (
+        <section key={b.id} className="container card prose" data-testid={`landing-${b.code}`}>
+          {b.title && <h2>{b.title}</h2>}
+          <RichText html={b.body} />
+          {b.code === 'landing-suggest' && <p><a className="btn primary" href={href('/suggestion')}>{t('page.suggestion')}</a></p>}
+        </section>
+      ))}
+    </>
   );
 }
 

@@ -6,6 +6,7 @@ import { fmtDate } from '../format';
 import { useI18n } from '../i18n';
 import { detailGate } from '../components/DetailGate';
 import { href } from '../router';
+import { RichText } from '../components/RichText';
 
 const PER_PAGE = 10;
 
@@ -65,7 +66,8 @@ function NewsItem({ id }: { id: string }) {
       <PageTitle sub={<><time dateTime={String(n.published_at).slice(0, 10)}>{fmtDate(n.published_at)}</time>{n.type_id_name ? ` · ${n.type_id_name}` : ''}</>}>{n.title}</PageTitle>
       {n.image && <img className="news-image" src={fileUrl(n.image)} alt="" width={720} height={405} loading="lazy" decoding="async" />}
       {n.summary && <p className="lead-text" data-testid="news-summary">{n.summary}</p>}
-      <div className="prose" data-testid="news-body"><Paragraphs text={n.body} /></div>
+      {/* the body is rich text the server keeps to its allow-list (docs/site-content.md) */}
+      <RichText html={n.body} className="prose" testId="news-body" />
     </article>
   );
 }
