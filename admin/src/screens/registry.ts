@@ -7,6 +7,7 @@ import { OffencesMap } from './OffencesMap';
 import { StackImportButton } from './StackImport';
 import { SubjectBalance } from './SubjectBalance';
 import { TemplateEditor } from '../documents/TemplateEditor';
+import { OperatorChat } from './OperatorChat';
 
 /**
  * The spec's special screens: what the metadata cannot say. Everything else about these entities
@@ -31,5 +32,7 @@ export const EXTENSIONS: Extensions = {
     // the offences the user may read on a map: clusters from the aggregates, single offences zoomed in
     'ecofund-offences/offences-map': { Component: OffencesMap },
     'ecofund-offences/template-document-editor/:id': { Component: TemplateEditor, linkFrom: 'template-documents', linkLabel: 'admin.editor.open' },
+    // the operators' chat with the public: open chats, unread counts, answers in real time (docs/chat.md)
+    'notification/operator-chat': { Component: OperatorChat },
   },
 };
