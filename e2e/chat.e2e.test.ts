@@ -69,6 +69,8 @@ describe('chat with an operator', () => {
 
       // the operator, in another browser: the chat is in the inbox with one unread message
       const op = await signedIn(browser, baseUrl, 'shtab');
+      await op.page.getByTestId(`lang-${lang}`).click();
+      await expect.poll(() => op.page.getByTestId(`lang-${lang}`).getAttribute('aria-pressed')).toBe('true');
       await op.page.goto(`${baseUrl}/admin/#/notification/operator-chat`);
       const row = op.page.getByTestId(`chat-row-${stored.id}`);
       await row.waitFor();
@@ -87,7 +89,6 @@ describe('chat with an operator', () => {
       expect(requested.filter((u) => u.includes('/api/public/chats/')).filter((u) => !u.includes('/messages')).length, 'no polling of the history').toBeLessThanOrEqual(2);
       await expectNoRawKeys(v.page);
       await shot(v.page, `chat-visitor-${lang}`);
-      await op.page.getByTestId(`lang-${lang}`).click();
       await expectNoRawKeys(op.page);
       await shot(op.page, `chat-operator-${lang}`);
 

@@ -1,9 +1,12 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startTestApi, type TestApi } from './support/api.ts';
 import { createUser } from '../cli/create-user.ts';
 import { clearConfigCache } from '../api/auth/config.ts';
 import { attachChat, type ChatHub } from '../api/modules/chat/hub.ts';
+import { createApp } from '../api/app.ts';
 
 /**
  * Chat with an operator end to end (docs/chat.md): a visitor opens a chat and writes; an operator
@@ -21,8 +24,8 @@ const ids: Record<string, number> = {};
 
 /** A socket that said hello and got `ready`, with every event it receives after. */
 interface Sock { ws: WebSocket; events: any[]; next(pred: (e: any) => boolean, ms?: number): Promise<any>; closed: Promise<number> }
-function socket(hello: Record<string, unknown>): Promise<Sock> {
-  const ws = new WebSocket(`${api.url.replace('http', 'ws')}/api/chat/socket`);
+function socket(hello: Record<string, unknown>, base = api.url): Promise<Sock> {
+  const ws = new WebSocket(`${base.replace('http', 'ws')}/api/chat/socket`);
   const events: any[] = [];
   const waiters: { pred: (e: any) => boolean; resolve: (e: any) => void }[] = [];
   const closed = new Promise<number>((r) => ws.on('close', (code) => r(code)));
@@ -186,6 +189,31 @@ describe('a visitor and an operator', () => {
     expect((await api.get(`/api/notification/messages?chat_id=${chat.id}`, { token: tokens.operator1 })).body).toHaveLength(4);
     visitor.ws.close();
     operator.ws.close();
+  });
+});
+
+describe('several server processes', () => {
+  it('a message written through one server reaches the sockets of another (LISTEN/NOTIFY)', async () => {
+    // a second server on the same database, with its own listener: what a second process would be
+    const app = createApp({ knex: api.db.knex, model: api.model });
+    const server = await new Promise<Server>((r) => { const s = app.listen(0, '127.0.0.1', () => r(s)); });
+    const second = await attachChat(server, api.db, api.model);
+    const other = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const chat = (await api.post(OPEN, { name: 'Ikki server' }, { token: '' })).body;
+      const visitor = await socket({ chat: chat.id, token: chat.token }, other);
+      const operator = await socket({ session: tokens.operator2 }, other);
+      expect(second.counts).toMatchObject({ operators: 1, visitors: 1 });
+      const a = await api.post(`${CHATS}/${chat.id}/answer`, { body: 'Birinchi serverdan' }, { token: tokens.operator1 });
+      expect((await visitor.next((e) => e.type === 'message' && e.id === a.body.id)).body).toBe('Birinchi serverdan');
+      const s = await visitorSend(chat.id, chat.token, { body: 'Ikkinchisiga yetdi' });
+      await operator.next((e) => e.type === 'message' && e.id === s.body.id);
+      visitor.ws.close();
+      operator.ws.close();
+    } finally {
+      await second.close();
+      await new Promise<void>((r) => server.close(() => r()));
+    }
   });
 });
 

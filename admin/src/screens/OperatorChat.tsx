@@ -33,7 +33,7 @@ export function OperatorChat() {
   const [current, setCurrent] = useState<Conversation | null>(null);
   const [text, setText] = useState('');
   const [busy, setBusy] = useState(false);
-  const [online, setOnline] = useState(false);
+  const [online, setOnline] = useState(true);
   const [confirm, setConfirm] = useState(false);
   const [error, setError] = useState('');
   const currentId = useRef<number | null>(null);
@@ -57,8 +57,13 @@ export function OperatorChat() {
     } catch (e) { notify(errorMessage(e), { type: 'error' }); }
   }, [base, markRead, notify, translate]);
 
-  // the socket: every chat's events, as they are committed
+  // the socket: every chat's events, as they are committed (opened once: the handlers are read through refs)
+  const handlers = useRef({ loadInbox, markRead, open });
+  handlers.current = { loadInbox, markRead, open };
   useEffect(() => {
+    const loadInbox = () => handlers.current.loadInbox();
+    const markRead = (id: number) => handlers.current.markRead(id);
+    const open = (id: number) => handlers.current.open(id);
     let ws: WebSocket | null = null;
     let stop = false;
     let retry = 0;
@@ -103,7 +108,7 @@ export function OperatorChat() {
     void loadInbox();
     connect();
     return () => { stop = true; clearTimeout(timer); ws?.close(); };
-  }, [loadInbox, markRead, open]);
+  }, []);
 
   useEffect(() => { if (log.current) log.current.scrollTop = log.current.scrollHeight; }, [current?.messages.length]);
 

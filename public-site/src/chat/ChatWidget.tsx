@@ -143,7 +143,13 @@ export default function ChatWidget() {
     if (el) el.scrollTop = el.scrollHeight;
   }, [messages, open]);
 
-  const close = () => { setOpen(false); button.current?.focus(); };
+  // closing gives the focus back to the button (rendered again once the panel is gone)
+  const wasOpen = useRef(false);
+  useEffect(() => {
+    if (!open && wasOpen.current) button.current?.focus();
+    wasOpen.current = open;
+  }, [open]);
+  const close = () => setOpen(false);
   const onKey = (e: KeyboardEvent) => { if (e.key === 'Escape') close(); };
 
   const send = async (e?: FormEvent) => {
