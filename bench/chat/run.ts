@@ -76,6 +76,9 @@ function socket(port: number, hello: Record<string, unknown>, localAddress?: str
 }
 
 const sentAt = new Map<string, number>();
+/** when the POST was answered (the write committed), and when the operator's socket had the message */
+const answeredAt = new Map<string, number>();
+const heardAt = new Map<string, number>();
 const delivery: number[] = [];
 const echo: number[] = [];
 const postMs: number[] = [];
@@ -86,7 +89,7 @@ operator.on('message', (d) => {
   const e = JSON.parse(String(d));
   if (e.type !== 'message') return;
   const t = sentAt.get(e.body);
-  if (t !== undefined) delivery.push(performance.now() - t);
+  if (t !== undefined) { delivery.push(performance.now() - t); heardAt.set(e.body, performance.now()); }
 });
 
 // the visitors: a chat each, a socket each, a keep-alive connection each, spread over the servers
@@ -122,6 +125,7 @@ await Promise.all(visitors.map(async (v, i) => {
     try {
       const r = await post(v.port, v.agent, v.localAddress, `/api/public/chats/${v.id}/messages`, { body }, { 'X-Chat-Token': v.token });
       postMs.push(performance.now() - at);
+      answeredAt.set(body, performance.now());
       if (r.status === 429) refused++;
       else if (r.status !== 201) failed++;
     } catch { failed++; }
@@ -140,6 +144,9 @@ console.log(`sent ${sent} messages in ${elapsed.toFixed(1)} s (${(sent / elapsed
 console.log(`delivery to the operator's socket: ${stats(delivery)}; lost ${sent - refused - failed - delivery.length}`);
 console.log(`echo to the visitor's own socket:  ${stats(echo)}`);
 console.log(`POST …/messages answered:           ${stats(postMs)}`);
+// the fan-out's own share: the operator's socket had the message this long after (negative: before) its POST was answered
+const fanout = [...heardAt].flatMap(([body, t]) => (answeredAt.has(body) ? [t - answeredAt.get(body)!] : []));
+console.log(`socket minus POST answer:           ${stats(fanout)}`);
 console.log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model}, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}, Node ${process.version}`);
 operator.close();
 for (const v of visitors) { v.ws.close(); v.agent.destroy(); }
