@@ -7,6 +7,7 @@ import { migrate } from './db/migrator.ts';
 import { seed } from '../seeds/index.ts';
 import type { MetaModel } from './meta/types.ts';
 import { staticSites } from './http/static.ts';
+import { attachChat } from './modules/chat/hub.ts';
 
 export interface StartOptions {
   port?: number;
@@ -44,6 +45,8 @@ export async function startServer(opts: StartOptions = {}): Promise<Running> {
     s.on('error', reject);
   });
   server.keepAliveTimeout = 65_000;
+  // the chat's WebSocket (/api/chat/socket) on the same server, fed by LISTEN/NOTIFY (docs/chat.md)
+  const chat = await attachChat(server, db, model);
   const address = server.address();
   const actualPort = typeof address === 'object' && address ? address.port : port;
   const url = `http://localhost:${actualPort}`;
@@ -51,6 +54,7 @@ export async function startServer(opts: StartOptions = {}): Promise<Running> {
   return {
     server, db, model, url,
     close: async () => {
+      await chat.close();
       await new Promise<void>((r) => server.close(() => r()));
       await db.close();
     },

@@ -14,6 +14,7 @@ import { latinToCyrillic } from '../api/i18n/transliterate.ts';
 import { translate } from '../api/meta/captions.ts';
 import { LANGS } from '../api/meta/types.ts';
 import { CONFIG_DEFAULTS, FUND_SETTINGS, SITE_SETTINGS, type FundSettingKey, type SiteSettingKey } from '../api/auth/config.ts';
+import { CHAT_SETTINGS, type ChatSettingKey } from '../api/auth/config.ts';
 import { refreshSpeciesBenefits } from '../api/modules/registry/species-benefits.ts';
 
 const data = (file: string) => JSON.parse(readFileSync(new URL(`./data/${file}`, import.meta.url), 'utf8'));
@@ -182,5 +183,23 @@ async function seedAccessBooks(knex: Knex, model: MetaModel, log: (s: string) =>
   for (const key of Object.keys(FUND_SETTINGS) as FundSettingKey[]) {
     const [uz, ru] = fundDescriptions[key];
     await knex('app_configs').insert({ key, value: FUND_SETTINGS[key].default, group_id: fund, description: JSON.stringify({ uz, uk: latinToCyrillic(uz), ru }) }).onConflict('key').ignore();
+  }
+  await seedChatSettings(knex);
+}
+
+/** The chat's flood guard (docs/chat.md), at its defaults until the fund changes it. */
+async function seedChatSettings(knex: Knex): Promise<void> {
+  if (!(await knex('app_configs_groups').where({ code: 'chat' }).first('id'))) {
+    await knex('app_configs_groups').insert({ code: 'chat', name: JSON.stringify({ uz: 'Operator bilan chat', uk: 'Оператор билан чат', ru: 'Чат с оператором' }) });
+  }
+  const group = (await knex('app_configs_groups').where({ code: 'chat' }).first('id')).id;
+  const descriptions: Record<ChatSettingKey, [string, string]> = {
+    'chat.messages_per_window': ['Bir manzildan oyna davomida yuborilishi mumkin boʻlgan xabarlar soni', 'Сколько сообщений можно отправить с одного адреса за окно'],
+    'chat.chats_per_window': ['Bir manzildan oyna davomida ochilishi mumkin boʻlgan chatlar soni', 'Сколько чатов можно открыть с одного адреса за окно'],
+    'chat.window_minutes': ['Chat cheklovi oynasi, daqiqa', 'Окно ограничения чата, минут'],
+  };
+  for (const key of Object.keys(CHAT_SETTINGS) as ChatSettingKey[]) {
+    const [uz, ru] = descriptions[key];
+    await knex('app_configs').insert({ key, value: String(CHAT_SETTINGS[key]), group_id: group, description: JSON.stringify({ uz, uk: latinToCyrillic(uz), ru }) }).onConflict('key').ignore();
   }
 }

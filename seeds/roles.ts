@@ -139,8 +139,14 @@ export const SYSTEM_ROLES: SystemRole[] = [
       { reports: () => true },
       { routes: [CALCULATOR, OFFENCES_MAP] },
       { entity: REPORTS, workflow: ['accept', 'reject', 'mark-invalid', 'cancel-invalid', 'return-to-inspector', 'send-to-police'] },
+      // the chat's operators (docs/chat.md): answer, mark read and close the public's chats
+      { routes: ['notification/operator-chat'] },
+      { entities: ['chats'], ops: ['update'] },
+      { entities: ['messages'], ops: ['create'] },
+      { entity: 'chats', workflow: ['close'] },
     ],
     notes: [
+      'The chat\'s operators: the spec names no operator role, and the public\'s questions reach the fund as a whole (a visitor has no region), so headquarters answer them; an administrator may open the same actions to another role on the access-managing screen.',
       '"Take the reports escalated to them": the workflow cannot be limited to rows with `escalated_to = headquarters` (a role has no row condition of its own), so headquarters may decide any report; their queue is the inspector-report route filtered on `escalated_to`.',
       'Read is by rule (every entity outside the managing, access and admin modules, and every report), so new modules are read by headquarters as soon as they exist.',
     ],

@@ -97,6 +97,12 @@ describe('every entity through the generic API', () => {
       const many = await api.get(`${path}?filter=${enc({ id: [id] })}`);
       expect(many.body.map((r: { id: number }) => r.id)).toEqual([id]);
 
+      if (e.access.update === undefined || e.access.delete === undefined) {
+        // written once, never changed or removed (a chat's messages): not even by the administrator
+        if (e.access.update === undefined) expect((await api.put(`${path}/${id}`, { ...got.body })).status, `${e.name} update`).toBe(403);
+        if (e.access.delete === undefined) expect((await api.del(`${path}/${id}`)).status, `${e.name} delete`).toBe(403);
+        if (e.access.update === undefined && e.access.delete === undefined) continue;
+      }
       const updated = await api.put(`${path}/${id}`, { ...got.body });
       expect(updated.status, `${e.name} update ${JSON.stringify(updated.body)}`).toBe(200);
       expect(updated.body.version).toBe(2);

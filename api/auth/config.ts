@@ -81,3 +81,21 @@ export async function fundSetting(knex: Knex, key: FundSettingKey): Promise<stri
 export function clearConfigCache(knex: Knex): void {
   cache.delete(knex);
 }
+
+/**
+ * The chat's flood guard (spec §8 "Chat blocked for too many actions, try later"; docs/chat.md):
+ * at most `chat.messages_per_window` messages and `chat.chats_per_window` new chats from one address
+ * in `chat.window_minutes`; the next one is refused with 429 and nothing is stored.
+ */
+export const CHAT_SETTINGS = {
+  'chat.messages_per_window': 30,
+  'chat.chats_per_window': 3,
+  'chat.window_minutes': 10,
+} as const;
+export type ChatSettingKey = keyof typeof CHAT_SETTINGS;
+
+export async function chatSetting(knex: Knex, key: ChatSettingKey): Promise<number> {
+  const raw = (await values(knex)).get(key)?.trim();
+  const n = raw ? Number(raw) : NaN;
+  return Number.isSafeInteger(n) && n > 0 ? n : CHAT_SETTINGS[key];
+}

@@ -9,6 +9,7 @@ import { publicSiteModule } from './public-site/index.ts';
 import { offencesModule } from './offences/index.ts';
 import { zonesModule } from './zones/index.ts';
 import { siteContentModule } from './site-content/index.ts';
+import { chatModule } from './chat/index.ts';
 
 /**
  * Every module of the system. A module is a folder `api/modules/<module>/` of one shape: `index.ts`
@@ -16,7 +17,7 @@ import { siteContentModule } from './site-content/index.ts';
  * `metadata/modules/<module>.json`. Hooks and handlers are found by name; a name the metadata uses
  * that no module defines stops start-up (checkModules).
  */
-export const MODULES: ModuleDef[] = [systemModule, accessModule, fundModule, registryModule, publicSiteModule, offencesModule, zonesModule, siteContentModule];
+export const MODULES: ModuleDef[] = [systemModule, accessModule, fundModule, registryModule, publicSiteModule, offencesModule, zonesModule, siteContentModule, chatModule];
 
 function collect<T>(kind: 'hooks' | 'handlers' | 'forms'): Record<string, T> {
   const out: Record<string, T> = {};

@@ -61,11 +61,11 @@ describe('the landing page', () => {
     await page.getByTestId('latest-news').waitFor();
     expect(await page.locator('[data-testid=latest-news] [data-testid=news-card]').count()).toBe(Math.min(3, news.total));
 
-    // the first load: index.html preloads neither OpenLayers nor Chart.js, and the map's code is never fetched here
+    // the first load: index.html preloads neither OpenLayers nor Chart.js nor the chat (fetched after the page's load), and the map's code is never fetched here
     const html = await (await fetch(`${baseUrl}/`)).text();
     const preloaded = [...html.matchAll(/(?:src|href)="([^"]+\.js)"/g)].map((m) => m[1]);
     expect(preloaded.length).toBeGreaterThan(0);
-    for (const p of preloaded) expect(p).not.toMatch(/olkit|MapView|BarChart|chart/i);
+    for (const p of preloaded) expect(p).not.toMatch(/olkit|MapView|BarChart|chart|ChatWidget/i);
     expect(requested.filter((u) => /olkit|MapView|PointMap|LocationPicker/.test(u))).toEqual([]);
     expect(requested.some((u) => /BarChart/.test(u)), 'the chart chunk loads after the page').toBe(true);
     await expectNoRawKeys(page);

@@ -8,6 +8,7 @@ import { StackImportButton } from './StackImport';
 import { SubjectBalance } from './SubjectBalance';
 import { TemplateEditor } from '../documents/TemplateEditor';
 import { PublicationEditor } from './PublicationEditor';
+import { OperatorChat } from './OperatorChat';
 
 /**
  * The spec's special screens: what the metadata cannot say. Everything else about these entities
@@ -34,5 +35,7 @@ export const EXTENSIONS: Extensions = {
     'ecofund-offences/template-document-editor/:id': { Component: TemplateEditor, linkFrom: 'template-documents', linkLabel: 'admin.editor.open' },
     // a news item's text in the rich-text editor, published or withdrawn from there
     'notification/pubs-edit/:id': { Component: PublicationEditor, linkFrom: 'publications', linkLabel: 'admin.pubs.open' },
+    // the operators' chat with the public: open chats, unread counts, answers in real time (docs/chat.md)
+    'notification/operator-chat': { Component: OperatorChat },
   },
 };

@@ -6,6 +6,7 @@ import { useLangApi, type EntityPage, type SiteMenuItem } from '../api';
 import { href } from '../router';
 import { scrollToElement } from '../scroll';
 import { Icon } from './ui';
+import { ChatSlot } from '../chat/ChatSlot';
 
 /** Header (50 px, sticky) with the main links, the language switcher and the full menu; footer. */
 export function Layout({ path, children }: { path: string; children: ReactNode }) {
@@ -94,6 +95,7 @@ export function Layout({ path, children }: { path: string; children: ReactNode }
           <p>© {new Date().getFullYear()} {t('app.fund')} · <a href="/admin/">{t('footer.staff')}</a></p>
         </div>
       </footer>
+      <ChatSlot />
     </>
   );
 }

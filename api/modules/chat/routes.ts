@@ -1,0 +1,208 @@
+import type { Knex } from 'knex';
+import type { RouteHandler, RouteContext } from '../types.ts';
+import type { AppContext } from '../../http/middleware.ts';
+import type { Principal } from '../../auth/ability.ts';
+import { ANONYMOUS } from '../../auth/ability.ts';
+import { ApiError, badParam, notFound, validationError } from '../../http/errors.ts';
+import { Repository } from '../../engine/repository.ts';
+import { newToken, tokenHash } from '../../auth/sessions.ts';
+import { chatSetting } from '../../auth/config.ts';
+import { iso, notifyChat } from './events.ts';
+
+/** How many messages a conversation answers at most (the newest); older ones are the list's. */
+const HISTORY_LIMIT = 500;
+/** The header a visitor's chat token travels in (never the URL: it would land in logs). */
+export const CHAT_TOKEN_HEADER = 'X-Chat-Token';
+
+type Db = Knex | Knex.Transaction;
+
+/**
+ * The flood guard (spec §8: "Chat blocked for too many actions, try later"): the address's stored
+ * chats or messages of the last `chat.window_minutes`, counted in the database so that every server
+ * process and a restart see the same count. At the limit the call is a 429 and nothing is stored.
+ */
+async function assertUnderLimit(db: Db, table: 'chats' | 'messages', ip: string): Promise<void> {
+  const limit = await chatSetting(db as Knex, table === 'chats' ? 'chat.chats_per_window' : 'chat.messages_per_window');
+  const minutes = await chatSetting(db as Knex, 'chat.window_minutes');
+  const { rows } = await db.raw(
+    `select count(*)::int as n from (select 1 from ${table} where ip = ? and created_at > now() - make_interval(mins => ?) limit ?) s`,
+    [ip, minutes, limit],
+  );
+  if (rows[0].n >= limit) throw new ApiError('tooManyAttempts', 'errors.chat_blocked');
+}
+
+const addressOf = (ctx: AppContext) => String(ctx.ip || 'unknown').slice(0, 64);
+
+/** A message's text: trimmed, 1–2000 characters, else a 400 naming `body`. */
+function bodyOf(ctx: AppContext, required: boolean): string | undefined {
+  const raw = (ctx.request.body as Record<string, unknown> | undefined)?.body;
+  if (raw === undefined || raw === null || raw === '') {
+    if (required) throw validationError({ body: { key: 'validation.required' } });
+    return undefined;
+  }
+  if (typeof raw !== 'string') throw validationError({ body: { key: 'validation.wrong_format' } });
+  const text = raw.trim();
+  if (!text) throw validationError({ body: { key: 'validation.required' } });
+  if (text.length > 2000) throw validationError({ body: { key: 'validation.max_length', args: { limit: 2000 } } });
+  return text;
+}
+
+/**
+ * The chat a public caller may use: theirs by the token they were given when they opened it, or —
+ * a population user signed in — by their session. Anyone else's chat is not found.
+ */
+export async function visitorChat(db: Db, id: number, token: string | undefined, principal: Principal | null): Promise<Record<string, any>> {
+  const q = db('chats').where({ id });
+  const chat = await q.first('id', 'status', 'visitor_name', 'lang', 'user_id', 'token_hash', 'created_at');
+  if (!chat) throw notFound();
+  const byToken = !!token && token.length <= 100 && chat.token_hash === tokenHash(token);
+  const byUser = !!principal && principal.id > 0 && Number(chat.user_id) === principal.id;
+  if (!byToken && !byUser) throw notFound();
+  return chat;
+}
+
+const messageOut = (m: Record<string, unknown>) => ({ id: Number(m.id), author: m.author, body: m.body, created_at: iso(m.created_at) });
+
+/** `?after=<id>`: only the messages after it (catching up after a lost connection). */
+function afterParam(ctx: AppContext): number {
+  const raw = ctx.query.after;
+  if (raw === undefined || raw === '') return 0;
+  if (typeof raw !== 'string' || !/^\d{1,16}$/.test(raw)) throw badParam('after', 'errors.bad_param');
+  return Number(raw);
+}
+
+async function messagesOf(qb: Knex.QueryBuilder, after: number) {
+  const rows = await qb.where('t.id', '>', after).orderBy('t.id', 'desc').limit(HISTORY_LIMIT)
+    .select('t.id', 't.author', 't.body', 't.created_at');
+  return rows.reverse().map(messageOut);
+}
+
+/** A visitor's or population user's message, through the engine as them (or nobody), limited per address. */
+async function writeVisitorMessage(rc: RouteContext, trx: Knex.Transaction, chatId: number, body: string, ip: string) {
+  await assertUnderLimit(trx, 'messages', ip);
+  const principal = rc.principal ?? ANONYMOUS;
+  return new Repository({ knex: rc.knex, model: rc.model, principal, lang: rc.lang, trusted: true, trx }, rc.model.entities.get('messages')!)
+    .create({ chat_id: chatId, body, author: 'visitor', ip }, { fields: ['author', 'ip'] });
+}
+
+export const CHAT_HANDLERS: Record<string, RouteHandler> = {
+  /**
+   * Opens a chat (and writes its first message when `body` is sent): limited per address, the
+   * chat's token answered once — the visitor keeps it (localStorage) and shows it to read and write.
+   */
+  'chat.open': async (ctx, rc) => {
+    const raw = (ctx.request.body ?? {}) as Record<string, unknown>;
+    const name = raw.name === undefined || raw.name === null ? '' : raw.name;
+    if (typeof name !== 'string' || name.trim().length > 100) throw validationError({ name: { key: 'validation.max_length', args: { limit: 100 } } });
+    const body = bodyOf(ctx, false);
+    const ip = addressOf(ctx);
+    const { token, hash } = newToken();
+    const principal = rc.principal ?? ANONYMOUS;
+    const out = await rc.knex.transaction(async (trx) => {
+      await assertUnderLimit(trx, 'chats', ip);
+      const chat = await new Repository({ knex: rc.knex, model: rc.model, principal, lang: rc.lang, trusted: true, trx }, rc.model.entities.get('chats')!)
+        .create({
+          visitor_name: name.trim() || null, user_id: principal.id > 0 ? principal.id : null, lang: rc.lang, ip, token_hash: hash,
+        }, { fields: ['visitor_name', 'user_id', 'lang', 'ip', 'token_hash'] });
+      const first = body ? await writeVisitorMessage(rc, trx, Number(chat.id), body, ip) : null;
+      return { chat, first };
+    });
+    ctx.status = 201;
+    ctx.body = {
+      id: out.chat.id, token, status: out.chat.status, visitor_name: out.chat.visitor_name ?? null,
+      messages: out.first ? [messageOut(out.first)] : [],
+    };
+  },
+
+  /** The chat and its messages (`?after=<id>`: the newer ones only), to its visitor. */
+  'chat.history': async (ctx, rc) => {
+    const chat = await visitorChat(rc.knex, rc.id ?? Number(ctx.params.id), ctx.get(CHAT_TOKEN_HEADER) || undefined, rc.principal);
+    const messages = await messagesOf(rc.knex('messages as t').where('t.chat_id', chat.id), afterParam(ctx));
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { id: chat.id, status: chat.status, visitor_name: chat.visitor_name ?? null, messages };
+  },
+
+  /** The visitor writes: only in their own open chat, limited per address. */
+  'chat.send': async (ctx, rc) => {
+    const id = Number(ctx.params.id);
+    const chat = await visitorChat(rc.knex, id, ctx.get(CHAT_TOKEN_HEADER) || undefined, rc.principal);
+    if (chat.status !== 'open') throw new ApiError('workflow', 'errors.chat_closed');
+    const body = bodyOf(ctx, true)!;
+    const ip = addressOf(ctx);
+    const row = await rc.knex.transaction((trx) => writeVisitorMessage(rc, trx, id, body, ip));
+    ctx.status = 201;
+    ctx.body = messageOut(row);
+  },
+
+  /** Plain HTTP at the socket's address: the socket itself is answered by the upgrade (hub.ts). */
+  'chat.socket': async (ctx) => {
+    ctx.status = 426;
+    ctx.set('Upgrade', 'websocket');
+    ctx.body = { code: 426, message: 'Upgrade Required', description: 'A WebSocket connection is expected here (docs/chat.md).' };
+  },
+
+  /** The open chats the operator may read, newest activity first, each with its count of visitor messages no operator has read. */
+  'chat.inbox': async (ctx, rc) => {
+    const k = rc.knex;
+    const rows = await rc.repo('chats').scoped('read').where('t.status', 'open')
+      .leftJoin('users as u', 'u.id', 't.user_id')
+      .joinRaw('left join lateral (select m.id, m.body, m.author, m.created_at from messages m where m.chat_id = t.id order by m.id desc limit 1) lm on true')
+      .select('t.id', 't.visitor_name', 't.user_id', 'u.fio as user_fio', 't.lang', 't.created_at', 't.version',
+        k.raw(`(select count(*)::int from messages m where m.chat_id = t.id and m.author = 'visitor' and m.id > coalesce(t.operator_read_id, 0)) as unread`),
+        'lm.id as last_id', 'lm.body as last_body', 'lm.author as last_author', 'lm.created_at as last_at')
+      .orderByRaw('coalesce(lm.created_at, t.created_at) desc, t.id desc')
+      .limit(500);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = rows.map((r: Record<string, unknown>) => ({
+      id: Number(r.id), visitor_name: r.visitor_name ?? null, user_id: r.user_id ?? null, user_fio: r.user_fio ?? null, lang: r.lang,
+      created_at: iso(r.created_at), unread: Number(r.unread),
+      last: r.last_id ? { id: Number(r.last_id), body: String(r.last_body).slice(0, 200), author: r.last_author, created_at: iso(r.last_at) } : null,
+    }));
+  },
+
+  /** A chat and its messages (`?after=<id>`: the newer ones), to an operator who may read the chat. */
+  'chat.conversation': async (ctx, rc) => {
+    const row = rc.row!;
+    // the chat's right is the conversation's: its messages are read with it (the row was read in the caller's scope)
+    const messages = await messagesOf(rc.knex('messages as t').where('t.chat_id', Number(row.id)), afterParam(ctx));
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = {
+      id: row.id, status: row.status, visitor_name: row.visitor_name ?? null, user_id: row.user_id ?? null, lang: row.lang,
+      created_at: iso(row.created_at), operator_read_id: Number(row.operator_read_id ?? 0), messages,
+    };
+  },
+
+  /** An operator answers, through the engine as themselves; a closed chat takes no answer (409). */
+  'chat.answer': async (ctx, rc) => {
+    const row = rc.row!;
+    if (row.status !== 'open') throw new ApiError('workflow', 'errors.chat_closed');
+    const body = bodyOf(ctx, true)!;
+    const { id } = await rc.repo('messages').create({ chat_id: row.id, body, author: 'operator' }, { fields: ['author'] });
+    ctx.status = 201;
+    // answered whether or not the operator may read the messages' list: it is their own message
+    ctx.body = messageOut(await rc.knex('messages').where({ id }).first('id', 'author', 'body', 'created_at'));
+  },
+
+  /**
+   * The operators have read the chat up to a message (`upTo`, default its last): the unread count
+   * is the visitor's messages after it. Moves forward only; announced to the other operators.
+   */
+  'chat.markRead': async (ctx, rc) => {
+    const row = rc.row!;
+    const raw = (ctx.request.body as Record<string, unknown> | undefined)?.upTo;
+    let upTo: number;
+    if (raw === undefined || raw === null) {
+      upTo = Number((await rc.knex('messages').where({ chat_id: row.id }).max('id as m').first())?.m ?? 0);
+    } else if (typeof raw === 'number' && Number.isSafeInteger(raw) && raw >= 0) {
+      upTo = raw;
+    } else throw validationError({ upTo: { key: 'validation.wrong_format' } });
+    const current = Number(row.operator_read_id ?? 0);
+    if (upTo > current) {
+      await rc.knex.transaction(async (trx) => {
+        await rc.repo('chats').other('chats', { trx }).update(Number(row.id), { operator_read_id: upTo }, undefined, { fields: ['operator_read_id'], anyVersion: true, action: 'read' });
+        await notifyChat(trx, { type: 'read', chat: Number(row.id), upTo });
+      });
+    }
+    ctx.body = { id: row.id, operator_read_id: Math.max(upTo, current) };
+  },
+};
