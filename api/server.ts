@@ -7,6 +7,7 @@ import { migrate } from './db/migrator.ts';
 import { seed } from '../seeds/index.ts';
 import type { MetaModel } from './meta/types.ts';
 import { staticSites } from './http/static.ts';
+import { NotificationWorker, workerOptionsFromEnv } from './notify/worker.ts';
 
 export interface StartOptions {
   port?: number;
@@ -48,9 +49,12 @@ export async function startServer(opts: StartOptions = {}): Promise<Running> {
   const actualPort = typeof address === 'object' && address ? address.port : port;
   const url = `http://localhost:${actualPort}`;
   log(`ecofond is listening on ${url} (API ${url}/api, back-office ${url}/admin/)`);
+  // the notification worker runs in the server's process (docs/notifications.md); ECOFOND_NOTIFY_WORKER=off leaves the queue to another process
+  const worker = process.env.ECOFOND_NOTIFY_WORKER === 'off' ? null : new NotificationWorker(db.knex, { ...workerOptionsFromEnv(), log }).start();
   return {
     server, db, model, url,
     close: async () => {
+      await worker?.stop();
       await new Promise<void>((r) => server.close(() => r()));
       await db.close();
     },

@@ -257,6 +257,7 @@ function checkSemantics(model: MetaModel, problems: MetaProblem[], menuFile: str
             problems.push({ file, pointer: `/workflow/actions/${name}/delete`, message: 'an action that deletes the row moves no state and sets nothing (no to, set, clear, bulk, idempotent or signature)' });
           }
           for (const f of Object.keys(a.set ?? {})) if (!(f in e.fields)) problems.push({ file, pointer: `/workflow/actions/${name}/set/${f}`, message: `"${f}" is not a field of ${e.name}` });
+          if (a.notify?.to.scope && !e.scope?.[a.notify.to.scope]) problems.push({ file, pointer: `/workflow/actions/${name}/notify/to/scope`, message: `${e.name} declares no ${a.notify.to.scope} scope` });
           (a.clear ?? []).forEach((f, i) => { if (!(f in e.fields)) problems.push({ file, pointer: `/workflow/actions/${name}/clear/${i}`, message: `"${f}" is not a field of ${e.name}` }); });
           addAction(model, a.action, { caption: a.label ?? `actions.${name}`, module: e.module, kind: 'workflow', entityCaption: e.caption });
         }

@@ -8,6 +8,7 @@ import { registryModule } from './registry/index.ts';
 import { publicSiteModule } from './public-site/index.ts';
 import { offencesModule } from './offences/index.ts';
 import { zonesModule } from './zones/index.ts';
+import { notificationsModule } from './notifications/index.ts';
 
 /**
  * Every module of the system. A module is a folder `api/modules/<module>/` of one shape: `index.ts`
@@ -15,7 +16,7 @@ import { zonesModule } from './zones/index.ts';
  * `metadata/modules/<module>.json`. Hooks and handlers are found by name; a name the metadata uses
  * that no module defines stops start-up (checkModules).
  */
-export const MODULES: ModuleDef[] = [systemModule, accessModule, fundModule, registryModule, publicSiteModule, offencesModule, zonesModule];
+export const MODULES: ModuleDef[] = [systemModule, accessModule, fundModule, registryModule, publicSiteModule, offencesModule, zonesModule, notificationsModule];
 
 function collect<T>(kind: 'hooks' | 'handlers' | 'forms'): Record<string, T> {
   const out: Record<string, T> = {};
