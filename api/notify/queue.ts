@@ -104,13 +104,15 @@ export async function notifyMove(trx: Knex.Transaction, model: MetaModel, e: Ent
 
 /**
  * The deliveries of a notification row: one per recipient and method — each active method the
- * type has an active template for (or those asked for), to each active user the row's filters
+ * type has an active template for (its newest) (or those asked for), to each active user the row's filters
  * match who has an address for it — rendered in the user's language, queued. One INSERT … SELECT
  * a method, whatever the number of recipients. Answers how many were queued.
  */
 export async function queueDeliveries(trx: Knex.Transaction, row: Record<string, unknown>, opts: { secret?: Record<string, unknown>; channels?: Channel[] } = {}): Promise<number> {
+  // the newest active template of each channel among the active methods
   const q = trx('notification_templates as t').join('notification_methods as m', 'm.id', 't.method_id')
-    .where({ 't.type_id': row.type_id, 't.is_active': true, 'm.is_active': true }).select('t.subject', 't.body', 'm.channel').orderBy('m.id');
+    .where({ 't.type_id': row.type_id, 't.is_active': true, 'm.is_active': true })
+    .distinctOn('m.channel').select('t.subject', 't.body', 'm.channel').orderBy([{ column: 'm.channel' }, { column: 't.id', order: 'desc' }]);
   if (opts.channels) q.whereIn('m.channel', opts.channels);
   const templates: { subject: Text3 | null; body: Text3; channel: Channel }[] = await q;
   const vars = { ...(row.payload as Record<string, unknown> ?? {}), ...(row.title != null ? { title: row.title } : {}), ...(row.text != null ? { text: row.text } : {}), ...opts.secret };

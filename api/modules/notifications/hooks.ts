@@ -14,17 +14,10 @@ function checkTexts(tpl: { subject?: unknown; body?: unknown }, variables: strin
 }
 
 export const NOTIFICATION_HOOKS: Record<string, Hook> = {
-  /**
-   * A template saved: its placeholders in every language are variables its type declares, and it
-   * is the only active template of its type and method.
-   */
+  /** A template saved: its placeholders in every language are variables its type declares. */
   'notifications.checkTemplate': async ({ trx, row }) => {
     const type = await trx('notification_types').where({ id: row.type_id }).first('variables');
     checkTexts(row, type?.variables ?? null);
-    if (row.is_active !== false) {
-      const other = await trx('notification_templates').where({ type_id: row.type_id, method_id: row.method_id, is_active: true }).whereNot({ id: row.id }).first('id');
-      if (other) throw new ApiError('validation', 'errors.template_exists', {}, { method_id: { key: 'errors.template_exists' } });
-    }
   },
   /** A type's variables changed: its templates must still use only those. */
   'notifications.checkType': async ({ trx, row, changed }) => {

@@ -1,7 +1,7 @@
 import type { RouteHandler } from '../types.ts';
 import type { AppContext } from '../../http/middleware.ts';
 import { Repository } from '../../engine/repository.ts';
-import { badParam, notFound } from '../../http/errors.ts';
+import { badParam, notFound, validationError } from '../../http/errors.ts';
 import type { Principal } from '../../auth/ability.ts';
 import type { Knex } from 'knex';
 import type { Lang, MetaModel } from '../../meta/types.ts';
@@ -49,9 +49,13 @@ export const NOTIFICATION_HANDLERS: Record<string, RouteHandler> = {
     const last = await mine(knex, principal!).orderBy('r.id', 'desc').first('r.id');
     ctx.body = { count: Number(n), last: last?.id ?? null };
   },
-  'notifications.read': async (ctx, { knex, model, principal, lang, id }) => {
-    const changed = await markRead(knex, model, principal!, lang, id!);
-    ctx.body = { id, read: true, changed };
+  /** `{ids: [...]}`: the caller's own notifications marked read (another's is not found). */
+  'notifications.read': async (ctx, { knex, model, principal, lang }) => {
+    const ids = (ctx.request.body as { ids?: unknown } | undefined)?.ids;
+    if (!Array.isArray(ids) || !ids.length || ids.length > 1000 || !ids.every((x) => Number.isSafeInteger(x) && x > 0)) throw validationError({ ids: { key: 'validation.wrong_format' } });
+    let changed = 0;
+    for (const id of new Set(ids as number[])) changed += (await markRead(knex, model, principal!, lang, id)) ? 1 : 0;
+    ctx.body = { read: ids.length, changed };
   },
   'notifications.readAll': async (ctx, { knex, model, principal, lang }) => {
     const ids: number[] = await mine(knex, principal!).where('r.delivery_state', 'sent').orderBy('r.id').limit(1000).pluck('r.id');
