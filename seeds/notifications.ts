@@ -89,9 +89,9 @@ const text3 = (t: Texts) => JSON.stringify({ uz: t.uz, uk: cyrillic(t.uz), ru: t
 
 export async function seedNotifications(knex: Knex): Promise<void> {
   for (const m of METHODS) {
-    await knex('notification_methods').insert({ channel: m.channel, name: text3(m), is_active: true }).onConflict('channel').ignore();
+    if (!await knex('notification_methods').where({ channel: m.channel }).first('id')) await knex('notification_methods').insert({ channel: m.channel, name: text3(m), is_active: true });
   }
-  const methods = new Map<string, number>((await knex('notification_methods').select('id', 'channel')).map((r: { id: number; channel: string }) => [r.channel, r.id]));
+  const methods = new Map<string, number>((await knex('notification_methods').orderBy('id', 'desc').select('id', 'channel')).map((r: { id: number; channel: string }) => [r.channel, r.id]));
   for (const t of TYPES) {
     await knex('notification_types').insert({ code: t.code, name: text3(t.name), variables: t.variables, is_active: true }).onConflict('code').ignore();
     const { id } = await knex('notification_types').where({ code: t.code }).first('id');
