@@ -52,6 +52,8 @@ export class NotificationWorker {
   private running: Promise<void> | null = null;
   private again = false;
   private stopped = true;
+  /** set by stop(): a drain in progress ends after its round */
+  private halted = false;
   private unsubscribe: (() => void) | null = null;
   private readonly log: (line: string) => void;
 
@@ -69,6 +71,7 @@ export class NotificationWorker {
   start(): this {
     if (!this.stopped) return this;
     this.stopped = false;
+    this.halted = false;
     this.unsubscribe = onQueued(() => this.wake());
     this.wake();
     return this;
@@ -76,6 +79,7 @@ export class NotificationWorker {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.halted = true;
     this.unsubscribe?.();
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
@@ -103,7 +107,7 @@ export class NotificationWorker {
     for (;;) {
       const n = await this.runOnce();
       total += n;
-      if (!n || this.stopped && total) return total;
+      if (!n || this.halted) return total;
     }
   }
 
