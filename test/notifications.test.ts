@@ -130,7 +130,7 @@ describe('events', () => {
     // the notification row was written through the engine: one audit row
     expect(await api.db.knex('audit_log').where({ entity: 'notification', record_id: n.id }).count({ c: '*' }).first()).toMatchObject({ c: 1 });
     // the admin's list shows it and its deliveries
-    expect((await api.get(`/api/notification/notification-recipients?notification_id=${n.id}`)).body).toHaveLength(5);
+    expect((await api.get(`/api/admin/notification-recipients?notification_id=${n.id}`)).body).toHaveLength(5);
   });
 
   it('queues nothing when the move is refused', async () => {
