@@ -74,13 +74,14 @@ export async function notify(db: Knex | Knex.Transaction, model: MetaModel, inpu
   return row;
 }
 
-/** The scalar values of a row a template may use (ids, numbers, strings, dates), by field name. */
+/** The short scalar values of a row a template may use (ids, numbers, strings, dates), by field name. */
 function rowVars(e: EntityMeta, row: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { id: row.id };
   for (const [name, f] of Object.entries(e.fields)) {
     const v = row[name];
     if (v == null || typeof v === 'object') continue;
-    if (['string', 'integer', 'decimal', 'money', 'date', 'datetime', 'enum', 'ref', 'text', 'boolean'].includes(f.type)) out[name] = v;
+    // short values only: a long text (a report's signature, a payment's purpose) stays on its row
+    if (['string', 'integer', 'decimal', 'money', 'date', 'datetime', 'enum', 'ref', 'boolean'].includes(f.type)) out[name] = v;
   }
   return out;
 }
