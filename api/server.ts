@@ -8,6 +8,7 @@ import { seed } from '../seeds/index.ts';
 import type { MetaModel } from './meta/types.ts';
 import { staticSites } from './http/static.ts';
 import { attachChat } from './modules/chat/hub.ts';
+import { NotificationWorker, workerOptionsFromEnv } from './notify/worker.ts';
 
 export interface StartOptions {
   port?: number;
@@ -51,10 +52,13 @@ export async function startServer(opts: StartOptions = {}): Promise<Running> {
   const actualPort = typeof address === 'object' && address ? address.port : port;
   const url = `http://localhost:${actualPort}`;
   log(`ecofond is listening on ${url} (API ${url}/api, back-office ${url}/admin/)`);
+  // the notification worker runs in the server's process (docs/notifications.md); ECOFOND_NOTIFY_WORKER=off leaves the queue to another process
+  const worker = process.env.ECOFOND_NOTIFY_WORKER === 'off' ? null : new NotificationWorker(db.knex, { ...workerOptionsFromEnv(), log }).start();
   return {
     server, db, model, url,
     close: async () => {
       await chat.close();
+      await worker?.stop();
       await new Promise<void>((r) => server.close(() => r()));
       await db.close();
     },

@@ -10,6 +10,7 @@ import { seedOffencesDemo } from './demo-offences.ts';
 import { seedPeopleFactsDemo } from './demo-people-facts.ts';
 import { seedSiteContent } from './site-content.ts';
 import { seedSuggestionsDemo } from './demo-suggestions.ts';
+import { seedNotifications } from './notifications.ts';
 import { latinToCyrillic } from '../api/i18n/transliterate.ts';
 import { translate } from '../api/meta/captions.ts';
 import { LANGS } from '../api/meta/types.ts';
@@ -40,6 +41,8 @@ export async function seed(knex: Knex, model: MetaModel, opts: SeedOptions = {})
   const roleIds = await syncRoles(knex, model);
   await ensureAdmin(knex, roleIds.get('administrator')!, opts, log);
   await seedReferenceBooks(knex, model, log);
+  // the notification methods, types and their templates (docs/notifications.md)
+  if (model.entities.has('notification-templates')) await seedNotifications(knex);
   if (opts.demo && model.entities.has('subject-report-yearly')) {
     await seedDemo(knex, log);
     // one user of each role, bound to a demo region, subject and branch (docs/roles.md)

@@ -184,7 +184,7 @@ describe('4. sign-in and password reset hold against bursts', () => {
     await api.post('/api/managing/users', { username: 'reset_none', password: 'secret-12', lang_code: 'uz', kind: 'staff' });
     const burst = await Promise.all(Array.from({ length: 20 }, () => api.post('/api/admin/auth/forgot-password', { username: 'reset_mail' }, { token: '' })));
     expect(new Set(burst.map((r) => JSON.stringify([r.status, r.body])))).toEqual(new Set([JSON.stringify([200, { sent: true }])]));
-    expect(await k()('outbox').where({ user_id: withMail }).count('* as n').first()).toMatchObject({ n: 1 });
+    expect(await k()('notification_recipients').where({ user_id: withMail }).count('* as n').first()).toMatchObject({ n: 1 });
     expect(await k()('one_time_codes').where({ user_id: withMail }).count('* as n').first()).toMatchObject({ n: 1 });
     const none = await api.post('/api/admin/auth/forgot-password', { username: 'reset_none' }, { token: '' });
     const unknown = await api.post('/api/admin/auth/forgot-password', { username: 'reset_nobody' }, { token: '' });

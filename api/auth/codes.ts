@@ -3,16 +3,17 @@ import type { Knex } from 'knex';
 import { ApiError } from '../http/errors.ts';
 import { configNumber } from './config.ts';
 import type { MetaModel, Lang } from '../meta/types.ts';
-import { translate } from '../meta/captions.ts';
+import { notify } from '../notify/queue.ts';
 
 export type CodePurpose = 'confirm' | 'reset';
 
 const hash = (code: string) => createHash('sha256').update(code).digest('hex');
 
 /**
- * Sends a six-digit one-time code through the user's notification method. Delivery goes to the
- * outbox table (the demo's and the tests' notification method); a real SMS or mail gateway reads
- * from it. Only the code's hash is stored; it expires after `auth.code_minutes`.
+ * Sends a six-digit one-time code through the user's notification method: a notification of type
+ * `password-reset` or `confirm-code` by e-mail (or SMS when the user has no e-mail), queued in the
+ * transaction that stores the code and delivered by the notification worker (docs/notifications.md).
+ * Only the code's hash is stored; it expires after `auth.code_minutes`.
  *
  * A code is not sent while the user's last one is still good (unused, unexpired, tries left), and
  * at most `auth.codes_per_hour` a user an hour — so asking again does not buy fresh guesses. The
@@ -24,7 +25,6 @@ export async function sendCode(knex: Knex, model: MetaModel, user: { id: number;
   if (!channel) throw new ApiError('validation', 'errors.no_contact');
   const [minutes, tries, perHour] = await Promise.all([configNumber(knex, 'auth.code_minutes'), configNumber(knex, 'auth.code_tries'), configNumber(knex, 'auth.codes_per_hour')]);
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
-  const lang = user.lang_code ?? 'uz';
   const sent = await knex.transaction(async (trx) => {
     await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`code:${user.id}:${purpose}`]);
     const live = await trx('one_time_codes').where({ user_id: user.id, purpose }).whereNull('used_at')
@@ -34,10 +34,13 @@ export async function sendCode(knex: Knex, model: MetaModel, user: { id: number;
     if (Number(n) >= perHour) return false;
     await trx('one_time_codes').where({ user_id: user.id, purpose }).whereNull('used_at').update({ used_at: trx.fn.now() });
     await trx('one_time_codes').insert({ user_id: user.id, purpose, code_hash: hash(code), expires_at: new Date(Date.now() + minutes * 60_000) });
-    await trx('outbox').insert({
-      user_id: user.id, channel, address: channel === 'email' ? user.email : user.phone,
-      subject: translate(model, lang, 'messages.code_subject'), body: translate(model, lang, 'messages.code_body', { code, minutes }),
+    // delivered like every notification (docs/notifications.md): queued in this transaction, sent by the worker;
+    // the code is rendered into the message but not kept on the notification row nor in its audit
+    const queued = await notify(trx, model, {
+      type: purpose === 'reset' ? 'password-reset' : 'confirm-code', to: { user_id: user.id }, channels: [channel === 'email' ? 'email' : 'sms'],
+      vars: { minutes }, secret: { code },
     });
+    if (!queued || !queued.recipients) throw new Error(`no ${channel} template of the notification type for ${purpose} codes`);
     return true;
   });
   if (!sent) return null;

@@ -298,7 +298,8 @@ export class Repository {
     const errors = validatorOf(this.e, 'update', opts.fields)(data);
     if (errors) throw validationError(errors);
     return this.transaction(async (trx) => {
-      const locked = await this.scoped('update', trx).where('t.id', id).forUpdate().first('t.id', 't.version');
+      // a log table (tracking: false) has no version: only a route's own change (anyVersion) updates one
+      const locked = await this.scoped('update', trx).where('t.id', id).forUpdate().first(this.e.tracking === false ? ['t.id'] : ['t.id', 't.version']);
       if (!locked) throw notFound();
       if (version !== undefined && locked.version !== version) throw new ApiError('stale', 'errors.stale', { version: locked.version });
       const before = (await this.snapshots(trx, [id])).get(id)!;

@@ -7,6 +7,7 @@ import { compileSchema, fieldSchema, toFieldErrors } from './payload-schema.ts';
 import { ApiError, badRequest, notFound, validationError } from '../http/errors.ts';
 import { translate } from '../meta/captions.ts';
 import type { ListParams } from './list-params.ts';
+import { notifyMove } from '../notify/queue.ts';
 
 const paramValidators = new WeakMap<WorkflowActionMeta, ValidateFunction>();
 
@@ -138,6 +139,8 @@ export class Workflow {
     await trx('flows').insert({
       entity: this.e.name, record_id: row.id, action: name, from_state: from, to_state: to, comment: comment || null, user_id: this.repo.actor,
     });
+    // the move's notification, queued in its transaction: it exists exactly when the move does
+    if (a.notify) await notifyMove(trx, this.repo.ctx.model, this.e, a.notify, { ...row, ...derived, [wf.field]: to }, { ...params, comment, action: name }, this.repo.ctx.principal);
     return true;
   }
 

@@ -199,6 +199,14 @@ export interface WorkflowActionMeta {
   bulk?: boolean;
   /** the action deletes the row (after its hook) rather than moving its state: a "full deletion" with its own right */
   delete?: boolean;
+  /** a notification the move queues (docs/notifications.md): its type's code and to whom */
+  notify?: NotifyMeta;
+}
+
+/** Whom an action's notification goes to: the users of the row's scope (its subject's, region's or branch's), those of a role, or those of both. */
+export interface NotifyMeta {
+  type: string;
+  to: { scope?: 'subject' | 'region' | 'branch'; role?: string };
 }
 
 export interface WorkflowMeta {

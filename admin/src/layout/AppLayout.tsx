@@ -3,6 +3,7 @@ import { Box, Typography } from '@mui/material';
 import { AppBar, Layout, LoadingIndicator, TitlePortal, useTranslate } from 'react-admin';
 import { AppMenu } from './AppMenu';
 import { LanguageSwitcher } from './LanguageSwitcher';
+import { NotificationBell } from './NotificationBell';
 import { ErrorPage } from '../pages/ErrorPage';
 import { PrintStyles } from './PrintStyles';
 
@@ -20,6 +21,7 @@ function AppAppBar() {
     <AppBar
       toolbar={(
         <Box sx={{ display: 'flex', alignItems: 'center' }}>
+          <NotificationBell />
           <LanguageSwitcher />
           <LoadingIndicator />
         </Box>

@@ -1,0 +1,10 @@
+import type { ModuleDef } from '../types.ts';
+import { NOTIFICATION_HOOKS } from './hooks.ts';
+import { NOTIFICATION_HANDLERS } from './routes.ts';
+
+/** Notifications: templates checked against their type, a notification's deliveries queued, one's own in-app notifications (metadata/modules/notifications.json, docs/notifications.md). */
+export const notificationsModule: ModuleDef = {
+  name: 'notifications',
+  hooks: NOTIFICATION_HOOKS,
+  handlers: NOTIFICATION_HANDLERS,
+};
