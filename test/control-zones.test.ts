@@ -28,7 +28,7 @@ beforeAll(async () => {
   api = await startTestApi();
   [regionA, regionB] = (await api.db.knex('regions').orderBy('id').limit(2).pluck('id')).map(Number);
   // an inspector of region A: reads zones, fills values, issues, extends and terminates permits
-  inspector = await api.userWithActions('zone_inspector', [5303, 5305, 6313, 6314, 5302, 6317, 6318, 6321, 6322], { region_id: regionA });
+  inspector = await api.userWithActions('zone_inspector', [5303, 5305, 6383, 6384, 5302, 6387, 6388, 6391, 6392], { region_id: regionA });
 
   root = (await api.post(FOLDERS, { code: 'T-WATER', name: { uz: 'Suv obyektlari', uk: 'Сув объектлари', ru: 'Водные объекты' } })).body.id;
   const sub = await api.post(FOLDERS, { code: 'T-LAKES', parent_id: root, name: { uz: 'Koʻllar', ru: 'Озёра' } });

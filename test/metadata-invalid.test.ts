@@ -49,6 +49,16 @@ describe('metadata validation', () => {
       .toContainEqual(expect.objectContaining({ pointer: '/fields/flag/badge' }));
   });
 
+  it('refuses an action id that would grant a change of another entity too (a read id may open several lists)', () => {
+    // 6301 creates act stacks (metadata/entities/ecofund/stack-akts.json)
+    expect(problemsOf({ ...base, access: { read: 9501, create: 6301 } })).toContainEqual(expect.objectContaining({
+      pointer: '/access/create', message: 'action id 6301 already gives create on stack-akts: an id that changes rows belongs to one operation of one entity',
+    }));
+    expect(problemsOf({ ...base, access: { read: 6301 } })).toContainEqual(expect.objectContaining({ pointer: '/access/read' }));
+    // 292 reads act stacks: another list may share it
+    expect(() => loadMetadata(fixtureMetaDir([{ ...base, access: { read: 292 } }]))).not.toThrow();
+  });
+
   it('refuses a reference within fields it does not have, or by a column its list cannot filter', () => {
     const ref = (within: object) => ({ ...base, fields: { ...base.fields, area_id: { type: 'ref', ref: 'areas' }, mahalla_id: { type: 'ref', ref: 'mahalla', within } } });
     expect(problemsOf(ref({ area_id: 'district_id' }))).toContainEqual(expect.objectContaining({ pointer: '/fields/mahalla_id/within/area_id', message: '"district_id" is not a field beside "mahalla_id"' }));

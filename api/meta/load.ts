@@ -171,6 +171,17 @@ function checkSemantics(model: MetaModel, problems: MetaProblem[], menuFile: str
   const need = new Map<string, { file: string; pointer: string }>();
   const caption = (key: string, file: string, pointer: string) => { if (!need.has(key)) need.set(key, { file, pointer }); };
   const cookies = new Map<string, string>();
+  // one action id, one right: an id that lets a user change rows (create, update, delete, export, a
+  // row set, a workflow action) belongs to that one operation of one entity — granting it must not
+  // grant a second thing by accident. A read id may open several lists (the spec gives one id to a
+  // route group), but never also a change.
+  const owners = new Map<number, { what: string; read: boolean }>();
+  const own = (id: number, what: string, read: boolean, file: string, pointer: string) => {
+    const was = owners.get(id);
+    if (!was) { owners.set(id, { what, read }); return; }
+    if (was.what === what || (was.read && read)) return;
+    problems.push({ file, pointer, message: `action id ${id} already gives ${was.what}: an id that changes rows belongs to one operation of one entity` });
+  };
 
   for (const e of model.entities.values()) {
     const file = e.file;
@@ -223,17 +234,23 @@ function checkSemantics(model: MetaModel, problems: MetaProblem[], menuFile: str
     if (e.tracking === false && (e.access.create !== undefined || e.access.update !== undefined)) {
       problems.push({ file, pointer: '/access', message: 'an entity without tracking columns is read and deleted only' });
     }
-    for (const id of e.access.readAlso ?? []) addAction(model, id, { caption: 'operations.read', module: e.module, kind: 'read', entityCaption: e.caption });
+    for (const id of e.access.readAlso ?? []) {
+      addAction(model, id, { caption: 'operations.read', module: e.module, kind: 'read', entityCaption: e.caption });
+      own(id, `reading ${e.name}`, true, file, '/access/readAlso');
+    }
     if (e.list.empty) caption(e.list.empty, file, '/list/empty');
     for (const [name, f] of Object.entries(e.fields)) if (f.empty) caption(f.empty, file, `/fields/${name}/empty`);
     for (const [name, r] of Object.entries(e.rows ?? {})) {
       for (const col of Object.keys(r.where)) if (!(col in e.fields) && col !== 'id') problems.push({ file, pointer: `/rows/${name}/where/${col}`, message: `"${col}" is not a field of ${e.name}` });
       caption(r.label ?? `rows.${name}`, file, `/rows/${name}`);
       addAction(model, r.action, { caption: r.label ?? `rows.${name}`, module: e.module, kind: 'rows', entityCaption: e.caption });
+      own(r.action, `the row set ${name} of ${e.name}`, false, file, `/rows/${name}/action`);
     }
     for (const op of ['read', 'create', 'update', 'delete', 'export'] as const) {
       const id = e.access[op];
-      if (id !== undefined) addAction(model, id, { caption: `operations.${op}`, module: e.module, kind: op, entityCaption: e.caption });
+      if (id === undefined) continue;
+      addAction(model, id, { caption: `operations.${op}`, module: e.module, kind: op, entityCaption: e.caption });
+      own(id, `${op} on ${e.name}`, op === 'read', file, `/access/${op}`);
     }
     if (e.workflow) {
       const wf = e.workflow;
@@ -257,8 +274,11 @@ function checkSemantics(model: MetaModel, problems: MetaProblem[], menuFile: str
             problems.push({ file, pointer: `/workflow/actions/${name}/delete`, message: 'an action that deletes the row moves no state and sets nothing (no to, set, clear, bulk, idempotent or signature)' });
           }
           for (const f of Object.keys(a.set ?? {})) if (!(f in e.fields)) problems.push({ file, pointer: `/workflow/actions/${name}/set/${f}`, message: `"${f}" is not a field of ${e.name}` });
+          if (a.notify?.to.scope && !e.scope?.[a.notify.to.scope]) problems.push({ file, pointer: `/workflow/actions/${name}/notify/to/scope`, message: `${e.name} declares no ${a.notify.to.scope} scope` });
           (a.clear ?? []).forEach((f, i) => { if (!(f in e.fields)) problems.push({ file, pointer: `/workflow/actions/${name}/clear/${i}`, message: `"${f}" is not a field of ${e.name}` }); });
           addAction(model, a.action, { caption: a.label ?? `actions.${name}`, module: e.module, kind: 'workflow', entityCaption: e.caption });
+          // paired moves of one workflow (block / unblock, attach / cancel) may share their id
+          own(a.action, `a workflow action of ${e.name}`, false, file, `/workflow/actions/${name}/action`);
         }
       }
     }
