@@ -250,6 +250,8 @@ export interface EntityMeta {
   public?: PublicExposure;
   /** file the entity was loaded from (set by the loader) */
   file: string;
+  /** a reference book held in the database, made on the back-office's screen (docs/reference-books.md) */
+  book?: boolean;
 }
 
 /**
@@ -390,4 +392,6 @@ export interface MetaModel {
   captions: Record<Lang, Record<string, string>>;
   /** action ids named anywhere, with a caption key for the catalogue */
   actions: Map<number, ActionInfo>;
+  /** the database-held reference books it was built with (docs/reference-books.md) */
+  books?: import('./load.ts').DbBook[];
 }
