@@ -24,7 +24,10 @@ export class LiveModel {
   private reloading: Promise<MetaModel> | undefined;
   private again = false;
 
-  constructor(model: MetaModel, readonly knex: Knex, readonly dir: string = DEFAULT_META_DIR) {
+  readonly dir: string;
+
+  constructor(model: MetaModel, readonly knex: Knex, dir?: string) {
+    this.dir = dir ?? model.dir ?? DEFAULT_META_DIR;
     this.current = model;
   }
 

@@ -227,7 +227,7 @@ export function loadMetadata(dir: string = DEFAULT_META_DIR, books: DbBook[] = [
     }
   }
 
-  const model: MetaModel = { entities, reports, routes, menu, captions, actions: new Map(), books };
+  const model: MetaModel = { entities, reports, routes, menu, captions, actions: new Map(), books, dir };
   checkSemantics(model, problems, rel(menuPath));
   if (problems.length) throw new MetadataInvalid(problems);
   return model;

@@ -394,4 +394,6 @@ export interface MetaModel {
   actions: Map<number, ActionInfo>;
   /** the database-held reference books it was built with (docs/reference-books.md) */
   books?: import('./load.ts').DbBook[];
+  /** the metadata folder it was loaded from (a reload reads the same one) */
+  dir?: string;
 }
