@@ -22,6 +22,8 @@ class Instance {
     if (listen && db.url) await live.listen(db.url);
     const app = createApp({ knex: db.knex, model: live.current, live });
     const server = await new Promise<Server>((r) => { const s = app.listen(0, '127.0.0.1', () => r(s)); });
+    // a busy machine may leave more than Node's 5 s between two calls: the client's kept socket must still be open
+    server.keepAliveTimeout = 65_000;
     const i = new Instance(db, live, server);
     i.token = (await i.call('POST', '/api/admin/auth/login', { username: 'admin', password: TEST_ADMIN_PASSWORD }, '')).body.token;
     return i;

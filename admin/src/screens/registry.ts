@@ -6,6 +6,7 @@ import { InnSearch } from './InnSearch';
 import { OffencesMap } from './OffencesMap';
 import { StackImportButton } from './StackImport';
 import { SubjectBalance } from './SubjectBalance';
+import { RefBooks } from './RefBooks';
 import { TemplateEditor } from '../documents/TemplateEditor';
 
 /**
@@ -31,5 +32,7 @@ export const EXTENSIONS: Extensions = {
     // the offences the user may read on a map: clusters from the aggregates, single offences zoomed in
     'ecofund-offences/offences-map': { Component: OffencesMap },
     'ecofund-offences/template-document-editor/:id': { Component: TemplateEditor, linkFrom: 'template-documents', linkLabel: 'admin.editor.open' },
+    // reference books made at run time (docs/reference-books.md)
+    'admin/ref-books': { Component: RefBooks },
   },
 };
