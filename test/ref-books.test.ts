@@ -93,6 +93,10 @@ describe('reference books made in the back-office', () => {
       const bad2 = await a.call('POST', '/api/admin/ref-books', { ...kinds, name: 'Bad Name' });
       expect(bad2.status).toBe(400);
       expect(bad2.body.errors.name).toBeTruthy();
+      // a reference without its entity: the schema's missing property beside its own input
+      const noRef = await a.call('POST', '/api/admin/ref-books', { ...kinds, name: 'bad-book', fields: [{ name: 'region_id', type: 'ref', caption: { uz: 'Viloyat', ru: 'Регион' } }] });
+      expect(noRef.status).toBe(400);
+      expect(noRef.body.errors['fields.0.ref']).toContain("must have required property 'ref'");
       // a kind of field a book cannot have
       const bad3 = await a.call('POST', '/api/admin/ref-books', { ...kinds, name: 'bad-book', fields: [{ name: 'doc', type: 'file', caption: { uz: 'Fayl', ru: 'Файл' } }] });
       expect(bad3.status).toBe(400);

@@ -58,7 +58,9 @@ function specOf(body: unknown): BookSpec {
 function invalid(ctx: AppContext, model: MetaModel, lang: Parameters<typeof translate>[1], spec: BookSpec, err: BookInvalid): void {
   const errors: Record<string, string> = {};
   for (const p of err.problems) {
-    const field = specFieldOf(p.pointer, spec);
+    // a missing property is the schema's problem of its parent: shown beside the input it is missing from
+    const missing = /required property '([^']+)'/.exec(p.message);
+    const field = specFieldOf(missing ? `${p.pointer}/${missing[1]}` : p.pointer, spec);
     const text = translate(model, lang, 'errors.book_problem', { pointer: p.pointer || '/', message: p.message });
     errors[field] = errors[field] ? `${errors[field]}; ${text}` : text;
   }
