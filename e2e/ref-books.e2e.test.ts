@@ -39,7 +39,7 @@ describe('the reference books screen', () => {
     await page.getByTestId('book-save').click();
     await page.getByTestId('book-field-0').getByText("must have required property 'ref'").waitFor();
     await page.getByTestId('book-field-0').getByLabel('Maʼlumotnoma', { exact: true }).click();
-    await page.getByRole('option', { name: 'Viloyatlar', exact: true }).click();
+    await page.getByRole('option', { name: 'Hududlar (viloyatlar)', exact: true }).click();
     await page.getByTestId('book-save').click();
     await page.getByTestId('ref-book-tree-kinds').waitFor();
     await page.screenshot({ path: `${session.dir}/ref-books.png` });
