@@ -12,10 +12,13 @@ import { reportRoutes } from './http/report-routes.ts';
 import { publicEntityRoutes } from './http/public-entity-routes.ts';
 import { checkModules } from './modules/index.ts';
 import { inputGuard } from './http/input-guard.ts';
+import { LiveModel } from './meta/live.ts';
 
 export interface AppOptions {
   knex: Knex;
   model: MetaModel;
+  /** the reloadable model (docs/reference-books.md): the app follows its swaps; without it, `model` for good */
+  live?: LiveModel;
   /** extra middleware mounted after the API (static back-office and public site) */
   statics?: Koa.Middleware[];
 }
@@ -26,26 +29,60 @@ export interface AppOptions {
  * (api/http/catalogue.ts lists them). Refuses to start when the metadata names a hook or handler
  * no module defines.
  */
-export function createApp({ knex, model, statics = [] }: AppOptions): Koa<AppState> {
-  const problems = checkModules(model);
+export function createApp({ knex, model, live, statics = [] }: AppOptions): Koa<AppState> {
+  const problems = checkModules(live?.current ?? model);
   if (problems.length) throw new MetadataInvalid(problems);
   const app = new Koa<AppState>();
   app.proxy = process.env.ECOFOND_TRUST_PROXY === '1';
   app.use(securityHeaders());
   app.use(cors());
   app.use(language());
-  app.use(errorHandler(model, knex));
-  app.use(bodyParser({ enableTypes: ['json'], jsonLimit: '2mb' }));
-  // NUL and lone surrogates are refused here, named by their field, before any route or SQL
-  app.use(inputGuard());
-
-  const api = new Router<AppState>({ prefix: '/api' });
-  const guard = authenticate(knex);
-  for (const r of [moduleRoutes(model, knex), publicEntityRoutes(model, knex), reportRoutes(model, knex, guard), documentRoutes(model, knex, guard), entityRoutes(model, knex, guard)]) {
-    api.use(r.routes(), r.allowedMethods());
-  }
-  app.use(api.routes());
-  app.use(api.allowedMethods());
+  // everything derived from the model — the error captions, every route — is built once per model;
+  // a request takes the stack of the model current when it starts and keeps it to its end. Every app
+  // runs on a reloadable model (a server's own, shared with its LISTEN; or one of its own here)
+  const liveModel = live ?? new LiveModel(model, knex, model.dir);
+  const stacks = new WeakMap<MetaModel, ApiStack>();
+  const stackOf = (m: MetaModel) => {
+    let s = stacks.get(m);
+    if (!s) { s = apiStack(m, knex, liveModel); stacks.set(m, s); }
+    return s;
+  };
+  liveModel.onPrepare(stackOf);
+  const dispatch: Koa.Middleware<AppState> = (ctx, next) => {
+    const m = liveModel.current;
+    ctx.state.model = m;
+    return stackOf(m).middleware(ctx, next);
+  };
+  // the router of the model answering now, for whoever inspects what the app mounts (test/access.test.ts)
+  Object.defineProperty(dispatch, 'router', { get: () => stackOf(liveModel.current).router });
+  app.use(dispatch);
   for (const s of statics) app.use(s);
   return app;
+}
+
+interface ApiStack { middleware: Koa.Middleware<AppState>; router: Router<AppState> }
+
+/** The API of one model: its error handler and every route the catalogue lists. */
+function apiStack(model: MetaModel, knex: Knex, live: LiveModel): ApiStack {
+  const api = new Router<AppState>({ prefix: '/api' });
+  const guard = authenticate(knex);
+  for (const r of [moduleRoutes(model, knex, live), publicEntityRoutes(model, knex), reportRoutes(model, knex, guard), documentRoutes(model, knex, guard), entityRoutes(model, knex, guard)]) {
+    api.use(r.routes(), r.allowedMethods());
+  }
+  return { router: api, middleware: compose([
+    errorHandler(model, knex),
+    bodyParser({ enableTypes: ['json'], jsonLimit: '2mb' }) as Koa.Middleware<AppState>,
+    // NUL and lone surrogates are refused here, named by their field, before any route or SQL
+    inputGuard(),
+    api.routes() as Koa.Middleware<AppState>,
+    api.allowedMethods() as Koa.Middleware<AppState>,
+  ]) };
+}
+
+/** Koa's own chaining of middleware, for one model's stack. */
+function compose(mws: Koa.Middleware<AppState>[]): Koa.Middleware<AppState> {
+  return (ctx, next) => {
+    const step = (i: number): Promise<void> => (i === mws.length ? Promise.resolve(next()).then(() => undefined) : Promise.resolve(mws[i](ctx, () => step(i + 1))).then(() => undefined));
+    return step(0);
+  };
 }

@@ -9,6 +9,7 @@ import type { MetaModel } from './meta/types.ts';
 import { staticSites } from './http/static.ts';
 import { attachChat } from './modules/chat/hub.ts';
 import { NotificationWorker, workerOptionsFromEnv } from './notify/worker.ts';
+import { LiveModel } from './meta/live.ts';
 
 export interface StartOptions {
   port?: number;
@@ -22,7 +23,9 @@ export interface StartOptions {
 export interface Running {
   server: Server;
   db: Database;
+  /** the model at start-up; `live.current` is the one answering now (reference books reload it) */
   model: MetaModel;
+  live: LiveModel;
   url: string;
   close(): Promise<void>;
 }
@@ -37,8 +40,13 @@ export async function startServer(opts: StartOptions = {}): Promise<Running> {
     const done = await migrate(db.knex, model);
     if (done.length) log(`Migrated: ${done.join(', ')}`);
   }
-  if (opts.seed) await seed(db.knex, model, { adminPassword: process.env.ECOFOND_ADMIN_PASSWORD, demo: opts.demo, log });
-  const app: Koa = createApp({ knex: db.knex, model, statics: staticSites(db.knex) });
+  // the files' model with the reference books the database holds (docs/reference-books.md)
+  const live = new LiveModel(model, db.knex);
+  await live.reload();
+  if (opts.seed) await seed(db.knex, live.current, { adminPassword: process.env.ECOFOND_ADMIN_PASSWORD, demo: opts.demo, log });
+  // other processes on the same server tell this one when they change a book
+  if (db.url) await live.listen(db.url, log);
+  const app: Koa = createApp({ knex: db.knex, model, live, statics: staticSites(db.knex) });
   const port = opts.port ?? Number(process.env.PORT || 8080);
   const host = opts.host ?? process.env.HOST ?? '0.0.0.0';
   const server = await new Promise<Server>((resolve, reject) => {
@@ -55,11 +63,12 @@ export async function startServer(opts: StartOptions = {}): Promise<Running> {
   // the notification worker runs in the server's process (docs/notifications.md); ECOFOND_NOTIFY_WORKER=off leaves the queue to another process
   const worker = process.env.ECOFOND_NOTIFY_WORKER === 'off' ? null : new NotificationWorker(db.knex, { ...workerOptionsFromEnv(), log }).start();
   return {
-    server, db, model, url,
+    server, db, model, live, url,
     close: async () => {
       await chat.close();
       await worker?.stop();
       await new Promise<void>((r) => server.close(() => r()));
+      await live.close();
       await db.close();
     },
   };

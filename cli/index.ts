@@ -6,6 +6,10 @@ import { migrate, rollbackAll } from '../api/db/migrator.ts';
 import { seed } from '../seeds/index.ts';
 import { startServer } from '../api/server.ts';
 import { makeReference } from './make-reference.ts';
+import { makeEntity, makeModule, parseField } from './make-entity.ts';
+import { exportBooks, importBooks } from './meta-books.ts';
+import { LiveModel, readBooks } from '../api/meta/live.ts';
+import { bookProblems } from '../api/meta/books.ts';
 import { createUser } from './create-user.ts';
 import { fillUzbekCyrillic } from './fill-uk.ts';
 import { writeRolesDoc, ROLES_DOC } from './roles-doc.ts';
@@ -62,15 +66,73 @@ program.command('seed')
   })));
 
 program.command('meta:validate')
-  .description('check every metadata file against the schema and each other; exits 1 with file, pointer and reason')
+  .description('check every metadata file against the schema and each other, and with DATABASE_URL the reference books the database holds; exits 1 with file, pointer and reason')
   .option('--dir <dir>', 'metadata folder', undefined)
   .action(run(async (opts: { dir?: string }) => {
-    const model = loadMetadata(opts.dir);
+    let model = loadMetadata(opts.dir);
+    let books = 0;
+    if (process.env.DATABASE_URL) {
+      // the books made on the back-office's screen are checked by the same schema and second pass
+      const db = databaseFromEnv();
+      try {
+        const held = await readBooks(db.knex);
+        const own = held.flatMap((b) => bookProblems(b, model));
+        if (own.length) throw new MetadataInvalid(own);
+        model = loadMetadata(opts.dir, held);
+        books = held.length;
+      } finally { await db.close(); }
+    }
     // hooks and handlers the metadata names must exist in a module
     const { checkModules } = await import('../api/modules/index.ts');
     const problems = checkModules(model);
     if (problems.length) throw new MetadataInvalid(problems);
-    console.log(`Metadata is valid: ${model.entities.size} entities, ${model.reports.size} reports, ${model.routes.length} module routes, ${model.menu.length} menu sections, ${model.actions.size} action ids.`);
+    console.log(`Metadata is valid: ${model.entities.size} entities${process.env.DATABASE_URL ? ` (${books} reference book${books === 1 ? '' : 's'} held in the database)` : ''}, ${model.reports.size} reports, ${model.routes.length} module routes, ${model.menu.length} menu sections, ${model.actions.size} action ids.`);
+  }));
+
+program.command('meta:export [names...]')
+  .description('write the reference books the database holds (all, or the named ones) out as metadata files: entity, captions, menu item')
+  .option('--root <dir>', 'project folder to write into', process.cwd())
+  .action(run(async (names: string[], opts: { root: string }) => withDatabase(async (db) => {
+    const written = await exportBooks(db.knex, opts.root, names);
+    for (const f of written) console.log(`wrote ${f}`);
+    if (!written.length) console.log('The database holds no reference books.');
+  })));
+
+program.command('meta:import <names...>')
+  .description('take the named entities of the metadata files into the database as reference books (their tables made or altered, action ids granted)')
+  .option('--root <dir>', 'project folder to read from', process.cwd())
+  .action(run(async (names: string[], opts: { root: string }) => withDatabase(async (db) => {
+    const live = await LiveModel.open(db.knex);
+    await importBooks(db.knex, live, opts.root, names);
+    console.log(`Imported: ${names.join(', ')}. Running servers on this database take them at once.`);
+  })));
+
+program.command('make:entity <name>')
+  .description('scaffold an entity: metadata, captions in uz/uk/ru, menu item, migration and a test')
+  .requiredOption('--module <module>', 'module (menu section)')
+  .requiredOption('--uz <caption>', 'caption in Uzbek (Latin)')
+  .requiredOption('--ru <caption>', 'caption in Russian')
+  .option('--uk <caption>', 'caption in Uzbek (Cyrillic); transliterated from --uz when omitted')
+  .option('--kind <kind>', 'reference or document', 'document')
+  .option('--field <spec...>', 'a field: name:type[=ref][:uz caption[:ru caption]], e.g. region_id:ref=regions:Viloyat:Регион', [])
+  .option('--root <dir>', 'project folder to write into', process.cwd())
+  .action(run(async (name: string, opts: { module: string; uz: string; ru: string; uk?: string; kind: 'reference' | 'document'; field: string[]; root: string }) => {
+    const written = makeEntity({ name, module: opts.module, uz: opts.uz, ru: opts.ru, uk: opts.uk, kind: opts.kind, fields: opts.field.map(parseField), root: opts.root });
+    for (const f of written) console.log(`wrote ${f}`);
+    console.log('Run `npx ecofond migrate` (or restart with --migrate), then `npx ecofond seed` for its action ids.');
+  }));
+
+program.command('make:module <name>')
+  .description('scaffold a module: its routes file, api/modules/<name>/ with a handler and a test, its registration, a menu section and captions')
+  .requiredOption('--uz <caption>', 'caption in Uzbek (Latin)')
+  .requiredOption('--ru <caption>', 'caption in Russian')
+  .option('--uk <caption>', 'caption in Uzbek (Cyrillic); transliterated from --uz when omitted')
+  .option('--icon <icon>', 'menu icon (MUI icon name)')
+  .option('--root <dir>', 'project folder to write into', process.cwd())
+  .action(run(async (name: string, opts: { uz: string; ru: string; uk?: string; icon?: string; root: string }) => {
+    const written = makeModule({ name, ...opts });
+    for (const f of written) console.log(`wrote ${f}`);
+    console.log(`Add its entities with \`npx ecofond make:entity <name> --module ${name}\`.`);
   }));
 
 program.command('make:reference <name>')

@@ -34,6 +34,8 @@ export interface Database {
   kind: 'postgres' | 'pglite';
   /** the embedded instance, when kind is pglite */
   pglite?: PGlite;
+  /** the connection string, when kind is postgres (a LISTEN connection of its own uses it) */
+  url?: string;
   close(): Promise<void>;
 }
 
@@ -45,7 +47,7 @@ export function openDatabase(opts: DatabaseOptions = {}): Database {
       searchPath: opts.searchPath ? [opts.searchPath] : undefined,
       pool: { min: 0, max: opts.poolMax ?? 10 },
     });
-    return { knex, kind: 'postgres', close: () => knex.destroy() };
+    return { knex, kind: 'postgres', url: opts.url, close: () => knex.destroy() };
   }
   let dir: string | undefined;
   if (opts.dataDir !== 'memory') {

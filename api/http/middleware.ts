@@ -15,6 +15,8 @@ export interface AppState {
   lang: Lang;
   principal?: Principal & { sessionId: number; lang_code: string };
   token?: string;
+  /** the model this request is answered with, from its start to its end (docs/reference-books.md) */
+  model?: MetaModel;
 }
 
 export type AppContext = Koa.ParameterizedContext<AppState>;

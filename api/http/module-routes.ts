@@ -8,6 +8,7 @@ import { ANONYMOUS } from '../auth/ability.ts';
 import { Repository } from '../engine/repository.ts';
 import { FORMATS, normaliseFormatted } from '../meta/formats.ts';
 import { HANDLERS } from '../modules/index.ts';
+import type { LiveModel } from '../meta/live.ts';
 
 /** `:id` of a path: a positive safe integer, else a 400 naming it. */
 export function idParam(raw: string | undefined, name = 'id'): number {
@@ -36,7 +37,7 @@ export function optionalAuth(knex: Knex) {
  * the action id, the operation on its entity — the row at `:id` read in the caller's scope for it,
  * so another's row is a 404 before any handler runs — and its typed path parameters.
  */
-export function moduleRoutes(model: MetaModel, knex: Knex): Router<AppState> {
+export function moduleRoutes(model: MetaModel, knex: Knex, live?: LiveModel): Router<AppState> {
   const router = new Router<AppState>();
   const guard = authenticate(knex);
   const optional = optionalAuth(knex);
@@ -61,7 +62,7 @@ export function moduleRoutes(model: MetaModel, knex: Knex): Router<AppState> {
         own.assertCan(r.op);
         if (id !== undefined) row = await own.getOne(id, r.op);
       }
-      await handler(ctx, { knex, model, route: r, lang, principal, entity: r.entity ? model.entities.get(r.entity) : undefined, repo, row, id, params });
+      await handler(ctx, { knex, model, live, route: r, lang, principal, entity: r.entity ? model.entities.get(r.entity) : undefined, repo, row, id, params });
     });
   }
   return router;

@@ -14,6 +14,20 @@ import { documentPathProblems } from './document-paths.ts';
 
 export const DEFAULT_META_DIR = fileURLToPath(new URL('../../metadata/', import.meta.url));
 
+/**
+ * A reference book held in the database (docs/reference-books.md): its entity metadata exactly as
+ * a file would hold it, its own captions, and where the menu shows it.
+ */
+export interface DbBook {
+  name: string;
+  definition: Record<string, unknown>;
+  captions: Record<Lang, Record<string, string>>;
+  menu?: { section: string; ordering?: number };
+}
+
+/** Where a database-held book's problems are reported: a file-like name. */
+export const bookFile = (name: string) => `database:books/${name}.json`;
+
 /** One thing wrong with the metadata: the file, the JSON pointer inside it and the reason. */
 export interface MetaProblem {
   file: string;
@@ -71,7 +85,7 @@ export function fieldCaption(name: string, f: FieldMeta): string {
  * Loads and validates the whole metadata tree. Throws MetadataInvalid with every problem found
  * (file, JSON pointer, reason), so that a bad file stops start-up with a readable message.
  */
-export function loadMetadata(dir: string = DEFAULT_META_DIR): MetaModel {
+export function loadMetadata(dir: string = DEFAULT_META_DIR, books: DbBook[] = []): MetaModel {
   const problems: MetaProblem[] = [];
   const rel = (p: string) => relative(join(dir, '..'), p) || p;
   const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true, validateFormats: true });
@@ -109,6 +123,41 @@ export function loadMetadata(dir: string = DEFAULT_META_DIR): MetaModel {
     if (paths.has(entity.path)) problems.push({ file, pointer: '/path', message: `path "${entity.path}" is already used by ${paths.get(entity.path)}` });
     entities.set(entity.name, entity);
     if (!entity.view) tables.set(entity.table, file);
+    paths.set(entity.path, file);
+  }
+
+  // reference books held in the database (docs/reference-books.md): checked by the same schema and
+  // second pass as a file; a book also written out as a file (meta:export) is one book, the database's
+  for (const book of books) {
+    const file = bookFile(book.name);
+    const raw = book.definition;
+    if (!validateEntity(raw)) {
+      for (const e of validateEntity.errors ?? []) problems.push({ file, pointer: e.instancePath, message: ajvMessage(e) });
+      continue;
+    }
+    const e = raw as unknown as EntityMeta;
+    if (e.name !== book.name) { problems.push({ file, pointer: '/name', message: `the book is "${book.name}", its definition names "${e.name}"` }); continue; }
+    const entity: EntityMeta = {
+      ...e,
+      table: e.table ?? e.name.replace(/-/g, '_'),
+      path: e.path ?? `/${e.module}/${e.name}`,
+      kind: e.kind ?? 'reference',
+      titleField: e.titleField ?? ('name' in e.fields ? 'name' : Object.keys(e.fields)[0]),
+      file,
+      book: true,
+    };
+    const own = entities.get(entity.name);
+    if (own) {
+      // the file of an exported book: the same table and path are the book's own
+      if (own.book) { problems.push({ file, pointer: '/name', message: `entity "${entity.name}" is already defined in ${own.file}` }); continue; }
+      if (tables.get(own.table) === own.file) tables.delete(own.table);
+      if (paths.get(own.path) === own.file) paths.delete(own.path);
+      entities.delete(own.name);
+    }
+    if (tables.has(entity.table)) problems.push({ file, pointer: '/table', message: `table "${entity.table}" is already used by ${tables.get(entity.table)} (a second entity on one table must be a view)` });
+    if (paths.has(entity.path)) problems.push({ file, pointer: '/path', message: `path "${entity.path}" is already used by ${paths.get(entity.path)}` });
+    entities.set(entity.name, entity);
+    tables.set(entity.table, file);
     paths.set(entity.path, file);
   }
 
@@ -159,8 +208,26 @@ export function loadMetadata(dir: string = DEFAULT_META_DIR): MetaModel {
     const raw = readJson(p, rel(p), problems);
     captions[lang] = raw && typeof raw === 'object' ? flattenCaptions(raw as Record<string, unknown>) : {};
   }
+  for (const book of books) {
+    if (!entities.get(book.name)?.book) continue;
+    for (const lang of LANGS) {
+      for (const [key, text] of Object.entries(book.captions[lang] ?? {})) {
+        if (typeof text !== 'string' || !text.trim()) problems.push({ file: bookFile(book.name), pointer: `/captions/${lang}/${key}`, message: `caption "${key}" is empty in ${lang}` });
+        else captions[lang][key] = text;
+      }
+    }
+    if (book.menu) {
+      const e = entities.get(book.name)!;
+      const at = menu.findIndex((s) => s.route === `/${book.menu!.section}`);
+      if (at < 0) { problems.push({ file: bookFile(book.name), pointer: '/menu/section', message: `no menu section "${book.menu.section}"` }); continue; }
+      const section = { ...menu[at], children: menu[at].children.filter((c) => c.entity !== book.name) };
+      const ordering = book.menu.ordering ?? Math.max(0, ...section.children.map((c) => c.ordering ?? 0)) + 10;
+      section.children.push({ route: book.name, caption: e.caption, action: e.access.read, entity: book.name, ordering });
+      menu = menu.map((s, i) => (i === at ? section : s));
+    }
+  }
 
-  const model: MetaModel = { entities, reports, routes, menu, captions, actions: new Map() };
+  const model: MetaModel = { entities, reports, routes, menu, captions, actions: new Map(), books, dir };
   checkSemantics(model, problems, rel(menuPath));
   if (problems.length) throw new MetadataInvalid(problems);
   return model;

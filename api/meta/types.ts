@@ -260,6 +260,8 @@ export interface EntityMeta {
   public?: PublicExposure;
   /** file the entity was loaded from (set by the loader) */
   file: string;
+  /** a reference book held in the database, made on the back-office's screen (docs/reference-books.md) */
+  book?: boolean;
 }
 
 /**
@@ -400,4 +402,8 @@ export interface MetaModel {
   captions: Record<Lang, Record<string, string>>;
   /** action ids named anywhere, with a caption key for the catalogue */
   actions: Map<number, ActionInfo>;
+  /** the database-held reference books it was built with (docs/reference-books.md) */
+  books?: import('./load.ts').DbBook[];
+  /** the metadata folder it was loaded from (a reload reads the same one) */
+  dir?: string;
 }

@@ -50,6 +50,8 @@ export type Hook = (ctx: HookContext) => Promise<HookResult | void>;
 export interface RouteContext {
   knex: Knex;
   model: MetaModel;
+  /** the reloadable model, when the app runs on one (docs/reference-books.md) */
+  live?: import('../meta/live.ts').LiveModel;
   route: RouteMeta;
   lang: Lang;
   /** the signed-in caller; null on public routes and optional ones called without a token */

@@ -6,6 +6,7 @@ import { InnSearch } from './InnSearch';
 import { OffencesMap } from './OffencesMap';
 import { StackImportButton } from './StackImport';
 import { SubjectBalance } from './SubjectBalance';
+import { RefBooks } from './RefBooks';
 import { TemplateEditor } from '../documents/TemplateEditor';
 import { PublicationEditor } from './PublicationEditor';
 import { OperatorChat } from './OperatorChat';
@@ -37,5 +38,7 @@ export const EXTENSIONS: Extensions = {
     'notification/pubs-edit/:id': { Component: PublicationEditor, linkFrom: 'publications', linkLabel: 'admin.pubs.open' },
     // the operators' chat with the public: open chats, unread counts, answers in real time (docs/chat.md)
     'notification/operator-chat': { Component: OperatorChat },
+    // reference books made at run time (docs/reference-books.md)
+    'admin/ref-books': { Component: RefBooks },
   },
 };

@@ -3,9 +3,10 @@ import { AUTH_HANDLERS } from './auth.ts';
 import { APP_HANDLERS } from './app.ts';
 import { FILE_HANDLERS } from './files.ts';
 import { DOCS_HANDLERS } from './docs.ts';
+import { BOOK_HANDLERS } from './books.ts';
 
 /** The system's own calls (metadata/modules/system.json): health, metadata, the API's reference, sign-in, the user's menu and language, files. */
 export const systemModule: ModuleDef = {
   name: 'system',
-  handlers: { ...APP_HANDLERS, ...AUTH_HANDLERS, ...FILE_HANDLERS, ...DOCS_HANDLERS },
+  handlers: { ...APP_HANDLERS, ...AUTH_HANDLERS, ...FILE_HANDLERS, ...DOCS_HANDLERS, ...BOOK_HANDLERS },
 };

@@ -1,0 +1,118 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import pg from 'pg';
+import type { MetaModel } from './types.ts';
+import { DEFAULT_META_DIR, loadMetadata, MetadataInvalid, type DbBook } from './load.ts';
+import { checkModules } from '../modules/index.ts';
+
+/** The channel a process tells the others on that the database-held books changed. */
+export const META_CHANNEL = 'ecofond_meta';
+
+/**
+ * The model the server answers with, reloadable at run time (docs/reference-books.md). A reload
+ * builds the new model whole — files and the database's books, the schema, the second pass, the
+ * modules' names — and lets every `prepare` listener build what it derives (the app's routes) before
+ * one assignment swaps it in; a request reads `current` once when it starts and keeps that model to
+ * its end, so a swap never changes a request in flight. A model that does not check is never swapped in.
+ */
+export class LiveModel {
+  current: MetaModel;
+  /** this process's mark on its notifications, so it does not reload twice for its own change */
+  readonly origin = randomUUID();
+  private prepares: ((m: MetaModel) => void)[] = [];
+  private listener?: pg.Client;
+  private reloading: Promise<MetaModel> | undefined;
+  private again = false;
+
+  readonly dir: string;
+
+  constructor(model: MetaModel, readonly knex: Knex, dir?: string) {
+    this.dir = dir ?? model.dir ?? DEFAULT_META_DIR;
+    this.current = model;
+  }
+
+  /** Opens the model of the files and the database's books (the books table may not exist yet). */
+  static async open(knex: Knex, dir: string = DEFAULT_META_DIR): Promise<LiveModel> {
+    const live = new LiveModel(loadMetadata(dir), knex, dir);
+    await live.reload();
+    return live;
+  }
+
+  /** Runs on every new model before it is swapped in; what throws stops the swap. */
+  onPrepare(fn: (m: MetaModel) => void): void {
+    this.prepares.push(fn);
+    fn(this.current);
+  }
+
+  /** The model of the files with these books, checked; throws MetadataInvalid with every problem. */
+  build(books: DbBook[]): MetaModel {
+    const model = loadMetadata(this.dir, books);
+    const problems = checkModules(model);
+    if (problems.length) throw new MetadataInvalid(problems);
+    return model;
+  }
+
+  /** Swaps in a model already built and checked. */
+  swap(model: MetaModel): void {
+    for (const fn of this.prepares) fn(model);
+    this.current = model;
+  }
+
+  /** Reads the database's books, builds and swaps; reloads asked for while one runs coalesce into one more. */
+  reload(): Promise<MetaModel> {
+    if (this.reloading) { this.again = true; return this.reloading; }
+    this.reloading = (async () => {
+      try {
+        let model: MetaModel;
+        do {
+          this.again = false;
+          model = this.build(await readBooks(this.knex));
+          this.swap(model);
+        } while (this.again);
+        return model;
+      } finally {
+        this.reloading = undefined;
+      }
+    })();
+    return this.reloading;
+  }
+
+  /**
+   * Listens for other processes' changes on a real PostgreSQL server (LISTEN on its own connection,
+   * reconnecting when it drops); embedded PGlite is one process and reloads in-process.
+   */
+  async listen(url: string, log: (s: string) => void = () => undefined): Promise<void> {
+    const connect = async () => {
+      const client = new pg.Client({ connectionString: url });
+      client.on('notification', (n) => {
+        if (n.channel !== META_CHANNEL || n.payload === this.origin) return;
+        this.reload().catch((err) => log(`Reference books: reload failed: ${(err as Error).message}`));
+      });
+      client.on('error', () => undefined);
+      client.on('end', () => {
+        if (this.listener !== client) return;
+        this.listener = undefined;
+        setTimeout(() => { connect().then(() => this.reload()).catch(() => undefined); }, 1000).unref();
+      });
+      await client.connect();
+      await client.query(`LISTEN ${META_CHANNEL}`);
+      this.listener = client;
+    };
+    await connect();
+  }
+
+  async close(): Promise<void> {
+    const c = this.listener;
+    this.listener = undefined;
+    await c?.end().catch(() => undefined);
+  }
+}
+
+/** The database's books; none when the books table is not there yet (before the migration). */
+export async function readBooks(knex: Knex): Promise<DbBook[]> {
+  if (!(await knex.schema.hasTable('meta_books'))) return [];
+  const rows = await knex('meta_books').orderBy('id').select('name', 'definition', 'captions', 'menu');
+  return rows.map((r: { name: string; definition: Record<string, unknown>; captions: DbBook['captions']; menu: DbBook['menu'] | null }) => ({
+    name: r.name, definition: r.definition, captions: r.captions, ...(r.menu ? { menu: r.menu } : {}),
+  }));
+}
