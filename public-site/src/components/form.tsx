@@ -1,12 +1,13 @@
 import { lazy, Suspense, useState, type ReactNode, type RefObject } from 'react';
 import { fmtCoord } from '../format';
-import { useI18n, type Key } from '../i18n';
+import { useI18n, type Key, type T } from '../i18n';
+import { ApiError } from '../api';
 import { Icon, Loading } from './ui';
 
 const LocationPicker = lazy(() => import('../map/LocationPicker'));
 
 /**
- * The public forms' parts (the planting form, the people-fact form): a labelled field with its hint
+ * The public forms' parts (the planting, people-fact and suggestion forms): what a failed send says, a labelled field with its hint
  * and error, the error summary at the top, and the place on a map with its coordinates. Errors are
  * beside their inputs (`aria-invalid`, `aria-describedby`) and listed in a live region that takes
  * focus, whose links lead to the inputs.
@@ -132,4 +133,22 @@ export function LocationFieldset({ idOf, value, onChange, error, legend, hint, m
       {error && <p id={idOf('location-error')} className="field-error" data-testid="error-location"><Icon name="alert" /> {error}</p>}
     </fieldset>
   );
+}
+
+/**
+ * What a failed send says: the server's field errors beside the form's own inputs (an upload's
+ * `file` / `name` errors beside `fileField`), the others after the message at the top — or the
+ * connection's or the system's message when the server gave none.
+ */
+export function sendErrors<F extends string>(err: unknown, order: readonly F[], fileField: F, t: T): { fields: Partial<Record<F, string>>; general: string } {
+  if (!(err instanceof ApiError)) return { fields: {}, general: t('err.system') };
+  if (err.status === 0) return { fields: {}, general: t('err.connection') };
+  const fields: Partial<Record<F, string>> = {};
+  let rest = '';
+  for (const [k, m] of Object.entries(err.errors)) {
+    const f = (k === 'file' || k === 'name' ? fileField : k) as F;
+    if (order.includes(f)) fields[f] = m;
+    else rest += `${rest ? '; ' : ''}${m}`;
+  }
+  return { fields, general: Object.keys(fields).length && !rest ? '' : [err.message || t('err.system'), rest || err.description].filter(Boolean).join(': ') };
 }

@@ -1,7 +1,7 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
-import { ApiError, call, useApi, type Region } from '../api';
+import { call, useApi, type Region } from '../api';
 import { Icon, PageTitle } from '../components/ui';
-import { ErrorSummary, FieldBox, LocationFieldset, placeOf, type LatLngText } from '../components/form';
+import { ErrorSummary, FieldBox, sendErrors, LocationFieldset, placeOf, type LatLngText } from '../components/form';
 import { insideUzbekistan } from '../geo';
 import { pick, useI18n, type Key } from '../i18n';
 
@@ -123,16 +123,8 @@ export default function PeopleFactForm() {
       const r = await call<{ id: number; number: string }>('/public/people-facts', { method: 'POST', body, lang });
       setDone({ number: r.number });
     } catch (err) {
-      if (!(err instanceof ApiError)) return showErrors({}, t('err.system'));
-      if (err.status === 0) return showErrors({}, t('err.connection'));
-      const fe: Errors = {};
-      let rest = '';
-      for (const [k, m] of Object.entries(err.errors)) {
-        const f = (k === 'file' || k === 'name' ? 'files' : k) as Field;
-        if (ORDER.includes(f)) fe[f] = m;
-        else rest += `${rest ? '; ' : ''}${m}`;
-      }
-      showErrors(fe, Object.keys(fe).length && !rest ? '' : [err.message || t('err.system'), rest || err.description].filter(Boolean).join(': '));
+      const sent = sendErrors(err, ORDER, 'files', t);
+      showErrors(sent.fields, sent.general);
     } finally {
       setStatus('idle');
     }

@@ -1,7 +1,7 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
-import { ApiError, call, useApi, type Species } from '../api';
+import { call, useApi, type Species } from '../api';
 import { Icon, PageTitle } from '../components/ui';
-import { ErrorSummary, FieldBox, LocationFieldset, placeOf } from '../components/form';
+import { ErrorSummary, FieldBox, sendErrors, LocationFieldset, placeOf } from '../components/form';
 import { insideUzbekistan } from '../geo';
 import { pick, useI18n, type Key, type Lang } from '../i18n';
 import { todayTashkent } from '../tashkent';
@@ -114,16 +114,8 @@ export default function PlantingForm({ query }: { query?: URLSearchParams }) {
       const r = await call<{ id: number; status: string }>('/public/plantings', { method: 'POST', body, lang });
       setDone({ id: r.id, name: body.first_name });
     } catch (err) {
-      if (!(err instanceof ApiError)) return showErrors({}, t('err.system'));
-      if (err.status === 0) return showErrors({}, t('err.connection'));
-      const fe: Errors = {};
-      let rest = '';
-      for (const [k, m] of Object.entries(err.errors)) {
-        const f = (k === 'file' || k === 'name' ? 'photo' : k) as Field;
-        if (ORDER.includes(f)) fe[f] = m;
-        else rest += `${rest ? '; ' : ''}${m}`;
-      }
-      showErrors(fe, Object.keys(fe).length && !rest ? '' : [err.message || t('err.system'), rest || err.description].filter(Boolean).join(': '));
+      const sent = sendErrors(err, ORDER, 'photo', t);
+      showErrors(sent.fields, sent.general);
     } finally {
       setStatus('idle');
     }

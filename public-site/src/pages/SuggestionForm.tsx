@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { ApiError, call, useLangApi, type EntityPage, type SiteContent } from '../api';
+import { call, useLangApi, type EntityPage, type SiteContent } from '../api';
 import { Icon, PageTitle } from '../components/ui';
-import { ErrorSummary, FieldBox } from '../components/form';
+import { ErrorSummary, FieldBox, sendErrors } from '../components/form';
 import { RichText } from '../components/RichText';
 import { useI18n, type Key } from '../i18n';
 import { phoneDigits } from './PeopleFactForm';
@@ -93,16 +93,8 @@ export default function SuggestionForm() {
       const r = await call<{ id: number }>('/public/suggestions', { method: 'POST', body, lang });
       setDone(r.id);
     } catch (err) {
-      if (!(err instanceof ApiError)) return showErrors({}, t('err.system'));
-      if (err.status === 0) return showErrors({}, t('err.connection'));
-      const fe: Errors = {};
-      let rest = '';
-      for (const [k, m] of Object.entries(err.errors)) {
-        const f = (k === 'file' || k === 'name' ? 'photo' : k) as Field;
-        if (ORDER.includes(f)) fe[f] = m;
-        else rest += `${rest ? '; ' : ''}${m}`;
-      }
-      showErrors(fe, Object.keys(fe).length && !rest ? '' : [err.message || t('err.system'), rest || err.description].filter(Boolean).join(': '));
+      const sent = sendErrors(err, ORDER, 'photo', t);
+      showErrors(sent.fields, sent.general);
     } finally {
       setBusy(false);
     }
