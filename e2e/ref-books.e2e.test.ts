@@ -22,7 +22,7 @@ describe('the reference books screen', () => {
   it('makes a book with a reference to regions, live in the menu, list, filter and export; then a field is added', async () => {
     const { page, problems } = session;
     await page.goto(`${baseUrl}/admin/#/admin/ref-books`);
-    await page.getByTestId('ref-books').waitFor();
+    await page.getByTestId('page-screen-ref-books').waitFor();
     await page.getByTestId('ref-books-new').click();
     await page.getByTestId('book-name').fill('tree-kinds');
     await page.getByTestId('book-caption-uz').fill('Daraxt turlari');

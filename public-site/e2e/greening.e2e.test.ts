@@ -32,9 +32,10 @@ beforeAll(async () => {
 });
 afterAll(async () => { await ctx?.close(); await browser?.close(); });
 
-async function open(hash: string, c: BrowserContext = ctx): Promise<{ page: Page; problems: Problems }> {
+async function open(hash: string, c: BrowserContext = ctx, before?: (page: Page) => void): Promise<{ page: Page; problems: Problems }> {
   const page = await c.newPage();
   const problems = watch(page);
+  before?.(page);
   await page.goto(`${baseUrl}/#${hash}`);
   await page.locator('main [data-page-title]').first().waitFor();
   return { page, problems };
@@ -319,10 +320,13 @@ describe('the map’s layers', () => {
   });
 
   it('the irrigation layer asks for irrigated plantings only', async () => {
-    const { page, problems } = await open('/map?layers=irrigation');
+    // the page's requests from its first one: the layer may ask before the page's title is drawn
+    const asked: string[] = [];
+    const { page, problems } = await open('/map?layers=irrigation', ctx, (p) => p.on('request', (r) => asked.push(r.url())));
     const map = page.getByTestId('map');
-    const req = await page.waitForRequest((r) => r.url().includes('/api/public/map/plantings') && r.url().includes('irrigation=1'));
-    expect(new URL(req.url()).searchParams.get('bbox')).toBeTruthy();
+    const irrigated = () => asked.find((u) => u.includes('/api/public/map/plantings') && u.includes('irrigation=1'));
+    await expect.poll(irrigated).toBeTruthy();
+    expect(new URL(irrigated()!).searchParams.get('bbox')).toBeTruthy();
     await expect.poll(() => map.getAttribute('data-layer-state-irrigation')).toBe('idle');
     expect(await map.getAttribute('data-layer-state-trees')).toBe('off');
     expect(problems.errors).toEqual([]);

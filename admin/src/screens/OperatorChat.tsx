@@ -137,7 +137,7 @@ export function OperatorChat() {
   const who = (r: { visitor_name: string | null; user_fio?: string | null; id: number }) => r.user_fio || r.visitor_name || translate('admin.chat.visitor', { id: r.id });
 
   return (
-    <Box sx={{ p: { xs: 1, sm: 2 } }}>
+    <Box sx={{ p: { xs: 1, sm: 2 } }} data-testid="page-screen-operator-chat">
       <Title title={translate('menu.operator_chat')} />
       {!online && <Alert severity="warning" sx={{ mb: 1 }} data-testid="operator-offline">{translate('admin.chat.offline')}</Alert>}
       {error && <Alert severity="error" sx={{ mb: 1 }}>{error}</Alert>}

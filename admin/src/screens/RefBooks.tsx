@@ -103,7 +103,7 @@ export function RefBooks() {
   const fieldErr = (i: number, prop: string) => errors[`fields.${i}.${prop}`];
 
   return (
-    <Box sx={{ p: 2 }} data-testid="ref-books">
+    <Box sx={{ p: 2 }} data-testid="page-screen-ref-books">
       <Title title={translate('admin.ref_books.title')} />
       <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} alignItems="flex-start">
         <Card sx={{ minWidth: 260 }}>
