@@ -104,7 +104,7 @@ describe('the back-office as the administrator', () => {
       }
     }
     await expectNoRawKeys(page);
-  });
+  }, 360_000); // a hundred menu items, each opened and waited for: minutes on shared cores
 
   it('filters, sorts and pages a reference book', async () => {
     await openList(page);

@@ -38,6 +38,6 @@ describe('the sweep of every list, create, show and edit screen', () => {
       } finally {
         await ctx.close();
       }
-    }, 400_000);
+    }, 900_000); // every screen of the back-office: minutes, and more beside the other browser tests on shared cores
   }
 });
