@@ -6,24 +6,6 @@ import { defineConfig } from 'vitest/config';
  * Debian Chromium (/usr/bin/chromium). `npm run test:e2e` builds admin/dist first and runs the
  * sweep beside the rest (e2e/run.mjs).
  */
-/**
- * The back-office's browser tests run in two processes side by side (e2e/run.mjs), each with its
- * own server and database: these files in the second ('e2e-more'), every other one in the first.
- */
-const E2E_MORE = [
-  'fund', 'reports', 'fund-reports', 'control-zones', 'plantings', 'site-content', 'words-a11y', 'subject-balance', 'subject-report',
-  'offences-map', 'print', 'chat', 'access', 'planting-buttons', 'template-documents', 'people-facts',
-].map((f) => `e2e/${f}.e2e.test.ts`);
-
-const browser = {
-  globalSetup: ['e2e/global-setup.ts'],
-  pool: 'forks' as const,
-  fileParallelism: false,
-  testTimeout: 120_000,
-  expect: { poll: { timeout: 10_000, interval: 100 } },
-  hookTimeout: 240_000,
-};
-
 export default defineConfig({
   test: {
     projects: [
@@ -36,15 +18,30 @@ export default defineConfig({
         },
       },
       {
-        test: { name: 'e2e', include: ['e2e/**/*.e2e.test.ts'], exclude: ['e2e/sweep.e2e.test.ts', ...E2E_MORE], ...browser },
-      },
-      {
-        test: { name: 'e2e-more', include: E2E_MORE, ...browser },
+        test: {
+          name: 'e2e',
+          include: ['e2e/**/*.e2e.test.ts'],
+          exclude: ['e2e/sweep.e2e.test.ts'],
+          globalSetup: ['e2e/global-setup.ts'],
+          pool: 'forks',
+          fileParallelism: false,
+          testTimeout: 120_000,
+          expect: { poll: { timeout: 10_000, interval: 100 } },
+          hookTimeout: 240_000,
+        },
       },
       {
         // the sweep of every screen: a server and database of its own, so e2e/run.mjs runs it beside the others
-        // (e2e/run.mjs runs it twice beside the others: SWEEP_LANGS=uz, then uk,ru)
-        test: { name: 'sweep', include: ['e2e/sweep.e2e.test.ts'], ...browser },
+        test: {
+          name: 'sweep',
+          include: ['e2e/sweep.e2e.test.ts'],
+          globalSetup: ['e2e/global-setup.ts'],
+          pool: 'forks',
+          fileParallelism: false,
+          testTimeout: 120_000,
+          expect: { poll: { timeout: 10_000, interval: 100 } },
+          hookTimeout: 240_000,
+        },
       },
       {
         test: {
