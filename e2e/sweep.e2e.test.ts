@@ -25,7 +25,7 @@ afterAll(async () => {
 });
 
 describe('the sweep of every list, create, show and edit screen', () => {
-  // SWEEP_LANGS (e.g. "uz" or "uk,ru") lets e2e/run.mjs sweep the languages in processes side by side
+  // SWEEP_LANGS (e.g. "uz") sweeps only those languages, for a quicker run by hand
   const langs = (process.env.SWEEP_LANGS ? process.env.SWEEP_LANGS.split(',') : ['uz', 'uk', 'ru']) as Lang[];
   for (const lang of langs) {
     it(`finds nothing wrong in ${lang}`, async () => {
