@@ -3,6 +3,7 @@ import { join, relative } from 'node:path';
 import { loadMetadata } from '../api/meta/load.ts';
 import { latinToCyrillic } from '../api/i18n/transliterate.ts';
 import { readCaptions, writeCaptions } from './i18n-files.ts';
+import { writeCreateMigration } from './make-reference.ts';
 
 /**
  * `make:entity` and `make:module` (docs/reference-books.md), beside `make:reference`: scaffolds of
@@ -36,7 +37,6 @@ export interface MakeEntityOptions {
   now?: Date;
 }
 
-const stampOf = (now?: Date) => (now ?? new Date()).toISOString().replace(/\D/g, '').slice(0, 14);
 
 /** A free block of ten action ids from 7000 (the scaffolds' range). */
 function actionBlock(used: number[], from = 7000, to = 7990): number {
@@ -119,22 +119,7 @@ export function makeEntity(o: MakeEntityOptions): string[] {
   writeFileSync(menuFile, `${JSON.stringify(menu, null, 2)}\n`);
   written.push(menuFile);
 
-  const migrationsDir = join(o.root, 'migrations');
-  mkdirSync(migrationsDir, { recursive: true });
-  const migrationFile = join(migrationsDir, `${stampOf(o.now)}_create_${table}.ts`);
-  writeFileSync(migrationFile, `import type { Knex } from 'knex';
-import type { MigrationHelpers } from '../api/db/migrator.ts';
-
-/** Entity "${o.name}" (${o.uz}), scaffolded by \`ecofond make:entity\`. */
-export async function up(_knex: Knex, h: MigrationHelpers): Promise<void> {
-  await h.createEntityTables(['${o.name}']);
-}
-
-export async function down(_knex: Knex, h: MigrationHelpers): Promise<void> {
-  await h.dropEntityTables(['${o.name}']);
-}
-`);
-  written.push(migrationFile);
+  written.push(writeCreateMigration(o.root, table, o.name, `Entity "${o.name}" (${o.uz})`, 'make:entity', o.now));
 
   const testDir = join(o.root, 'test');
   mkdirSync(testDir, { recursive: true });

@@ -85,23 +85,28 @@ export function makeReference(o: MakeReferenceOptions): string[] {
     }
   }
 
-  const stamp = (o.now ?? new Date()).toISOString().replace(/\D/g, '').slice(0, 14);
-  const migrationsDir = join(o.root, 'migrations');
+  written.push(writeCreateMigration(o.root, table, o.name, `Reference book "${o.name}" (${o.uz})`, 'make:reference', o.now));
+  loadMetadata(metaDir); // what was written must itself be valid
+  return written.map((f) => relative(o.root, f));
+}
+
+/** A scaffolded migration creating one entity's tables (and dropping them on the way down); answers its path. */
+export function writeCreateMigration(root: string, table: string, name: string, what: string, command: string, now?: Date): string {
+  const stamp = (now ?? new Date()).toISOString().replace(/\D/g, '').slice(0, 14);
+  const migrationsDir = join(root, 'migrations');
   mkdirSync(migrationsDir, { recursive: true });
   const migrationFile = join(migrationsDir, `${stamp}_create_${table}.ts`);
   writeFileSync(migrationFile, `import type { Knex } from 'knex';
 import type { MigrationHelpers } from '../api/db/migrator.ts';
 
-/** Reference book "${o.name}" (${o.uz}), scaffolded by \`ecofond make:reference\`. */
+/** ${what}, scaffolded by \`ecofond ${command}\`. */
 export async function up(_knex: Knex, h: MigrationHelpers): Promise<void> {
-  await h.createEntityTables(['${o.name}']);
+  await h.createEntityTables(['${name}']);
 }
 
 export async function down(_knex: Knex, h: MigrationHelpers): Promise<void> {
-  await h.dropEntityTables(['${o.name}']);
+  await h.dropEntityTables(['${name}']);
 }
 `);
-  written.push(migrationFile);
-  loadMetadata(metaDir); // what was written must itself be valid
-  return written.map((f) => relative(o.root, f));
+  return migrationFile;
 }

@@ -108,15 +108,7 @@ export function loadMetadata(dir: string = DEFAULT_META_DIR, books: DbBook[] = [
       for (const e of validateEntity.errors ?? []) problems.push({ file, pointer: e.instancePath, message: ajvMessage(e) });
       continue;
     }
-    const e = raw as unknown as EntityMeta;
-    const entity: EntityMeta = {
-      ...e,
-      table: e.table ?? e.name.replace(/-/g, '_'),
-      path: e.path ?? `/${e.module}/${e.name}`,
-      kind: e.kind ?? 'reference',
-      titleField: e.titleField ?? ('name' in e.fields ? 'name' : Object.keys(e.fields)[0]),
-      file,
-    };
+    const entity = withDefaults(raw as unknown as EntityMeta, file);
     const dup = entities.get(entity.name);
     if (dup) { problems.push({ file, pointer: '/name', message: `entity "${entity.name}" is already defined in ${dup.file}` }); continue; }
     if (tables.has(entity.table) && !entity.view) problems.push({ file, pointer: '/table', message: `table "${entity.table}" is already used by ${tables.get(entity.table)} (a second entity on one table must be a view)` });
@@ -137,15 +129,7 @@ export function loadMetadata(dir: string = DEFAULT_META_DIR, books: DbBook[] = [
     }
     const e = raw as unknown as EntityMeta;
     if (e.name !== book.name) { problems.push({ file, pointer: '/name', message: `the book is "${book.name}", its definition names "${e.name}"` }); continue; }
-    const entity: EntityMeta = {
-      ...e,
-      table: e.table ?? e.name.replace(/-/g, '_'),
-      path: e.path ?? `/${e.module}/${e.name}`,
-      kind: e.kind ?? 'reference',
-      titleField: e.titleField ?? ('name' in e.fields ? 'name' : Object.keys(e.fields)[0]),
-      file,
-      book: true,
-    };
+    const entity: EntityMeta = { ...withDefaults(e, file), book: true };
     const own = entities.get(entity.name);
     if (own) {
       // the file of an exported book: the same table and path are the book's own
@@ -484,6 +468,18 @@ export const FILTER_COOKIE = /^filter_[a-z_]+$/;
 
 /** Parameters every report query may use without declaring them. */
 export const BUILT_IN_REPORT_PARAMS = ['lang', 'today', 'current_year'];
+
+/** An entity as its file or book wrote it, with what it may leave out filled in: table, path, kind, title field. */
+function withDefaults(e: EntityMeta, file: string): EntityMeta {
+  return {
+    ...e,
+    table: e.table ?? e.name.replace(/-/g, '_'),
+    path: e.path ?? `/${e.module}/${e.name}`,
+    kind: e.kind ?? 'reference',
+    titleField: e.titleField ?? ('name' in e.fields ? 'name' : Object.keys(e.fields)[0]),
+    file,
+  };
+}
 
 function addAction(model: MetaModel, id: number, info: ActionInfo): void {
   if (!model.actions.has(id)) model.actions.set(id, info);
