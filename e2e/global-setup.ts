@@ -1,9 +1,10 @@
 import type { TestProject } from 'vitest/node';
-import { assertChromium, CHROMIUM, cli, ensureBuilt, freshEnvironment, startServer } from './server';
+import { assertChromium, CHROMIUM, cli, ensureBuilt, freshEnvironment, startServer, testDatabase } from './server';
 
 /**
- * Starts what the browser tests drive: the back-office bundle (built if missing), a fresh embedded
- * database with an extra inspector and an ecology staff user, and `ecofond serve` on a free port.
+ * Starts what the browser tests drive: the back-office bundle (built if missing), a fresh demo
+ * database with an extra inspector and an ecology staff user (e2e/server.ts `testDatabase`), and
+ * `ecofond serve` on a free port.
  */
 export { CHROMIUM };
 export const INSPECTOR = { username: 'inspector1', password: 'secret12' };
@@ -20,15 +21,24 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   assertChromium();
   ensureBuilt('build:admin', 'admin/dist');
-  const { dataDir, env } = freshEnvironment('ecofond-e2e-');
-
-  // the embedded database is single-process: prepare it before the server opens it
-  cli(['migrate'], env);
-  cli(['seed', '--demo'], env);
-  cli(['user:create', INSPECTOR.username, '--password', INSPECTOR.password, '--role', 'inspector', '--fio', 'Inspektor Sinov'], env);
-  cli(['user:create', ECOSTAFF.username, '--password', ECOSTAFF.password, '--role', ECOSTAFF.role, '--fio', 'Ekolog Sinov'], env);
-
-  const { baseUrl, stop } = await startServer(dataDir, env);
+  const fresh = freshEnvironment('ecofond-e2e-');
+  // an embedded database is single-process: it is prepared before the server opens it
+  const { env, drop } = await testDatabase(fresh.env, (e) => {
+    cli(['migrate'], e);
+    cli(['seed', '--demo'], e);
+    cli(['user:create', INSPECTOR.username, '--password', INSPECTOR.password, '--role', 'inspector', '--fio', 'Inspektor Sinov'], e);
+    cli(['user:create', ECOSTAFF.username, '--password', ECOSTAFF.password, '--role', ECOSTAFF.role, '--fio', 'Ekolog Sinov'], e);
+  });
+  const dataDir = fresh.dataDir;
+  let server: Awaited<ReturnType<typeof startServer>>;
+  try {
+    server = await startServer(dataDir, env);
+  } catch (err) {
+    await drop();
+    throw err;
+  }
+  const { baseUrl } = server;
+  const stop = async () => { await server.stop(); await drop(); };
   project.provide('baseUrl', baseUrl);
   project.provide('dataDir', dataDir);
   return stop;

@@ -7,11 +7,16 @@
  * processor, so side by side they take the time of the longer one, not the sum. The sweep's output
  * is held back and printed after the others', so neither is interleaved. Extra arguments (file
  * filters, `-t`) go to both; a process given only filters the other has no file for finds none and
- * passes.
+ * passes. With TEST_DATABASE_URL (CI) the two servers' databases are copies of one demo database
+ * the first of them prepares (e2e/server.ts `testDatabase`, named by E2E_RUN_ID); it is dropped here
+ * at the end.
  */
 import { spawn } from 'node:child_process';
+import pg from 'pg';
 
 const args = process.argv.slice(2);
+const onServer = process.env.E2E_EMBEDDED !== '1' && !!process.env.TEST_DATABASE_URL;
+process.env.E2E_RUN_ID = `${process.pid}${Date.now().toString(36)}`;
 const vitest = (projects, capture) => new Promise((resolve) => {
   const child = spawn(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', '--config', 'vitest.e2e.config.ts', '--passWithNoTests',
     ...projects.flatMap((p) => ['--project', p]), ...args], { stdio: capture ? ['ignore', 'pipe', 'pipe'] : 'inherit', env: process.env });
@@ -20,13 +25,26 @@ const vitest = (projects, capture) => new Promise((resolve) => {
   child.on('close', (code) => resolve({ code: code ?? 1, out: Buffer.concat(out) }));
 });
 
-// the sweep starts once the others' servers are up: three embedded databases migrated and seeded at
-// once crowd two cores (E2E_SWEEP_DELAY seconds, default 90)
-const delay = Number(process.env.E2E_SWEEP_DELAY ?? 90) * 1000;
+// on embedded databases the sweep starts once the others' servers are up: three of them migrated and
+// seeded at once crowd two cores (E2E_SWEEP_DELAY seconds, default 90); on a PostgreSQL server the
+// demo database is prepared once and copied, so it starts at once
+const delay = Number(process.env.E2E_SWEEP_DELAY ?? (onServer ? 0 : 90)) * 1000;
 const [others, sweep] = await Promise.all([
   vitest(['admin-unit', 'e2e', 'public-site'], false),
   new Promise((r) => setTimeout(r, delay)).then(() => vitest(['sweep'], true)),
 ]);
 process.stdout.write('\n== the sweep of every screen (run beside the tests above)\n');
 process.stdout.write(sweep.out);
+if (onServer) {
+  const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+  try {
+    await client.connect();
+    const left = await client.query('select datname from pg_database where datname like $1', [`ecofond\\_e2e\\_%${process.env.E2E_RUN_ID}%`]);
+    for (const { datname } of left.rows) await client.query(`drop database if exists "${datname}" with (force)`);
+  } catch (err) {
+    process.stdout.write(`could not drop the run's databases: ${err.message}\n`);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
 process.exit(others.code || sweep.code);

@@ -1,13 +1,17 @@
 import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 
 /**
  * What every browser-test project needs before its tests: Debian's Chromium, a built site, and
- * `ecofond serve --migrate --seed --demo` on a free port over a fresh embedded database.
+ * `ecofond serve --migrate --seed --demo` on a free port over a fresh database — a copy of a demo
+ * database prepared once per run on TEST_DATABASE_URL's PostgreSQL (CI's), or else a fresh
+ * embedded one.
  */
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const CHROMIUM = '/usr/bin/chromium';
@@ -82,4 +86,71 @@ export async function startServer(dataDir: string, env: NodeJS.ProcessEnv): Prom
     if (Date.now() > deadline) { await stop(); throw new Error(`the server did not answer /api/health in time:\n${output}`); }
     await new Promise((r) => setTimeout(r, 300));
   }
+}
+
+/**
+ * The PostgreSQL server the browser tests' databases live on: TEST_DATABASE_URL's, unless
+ * E2E_EMBEDDED=1 asks for the embedded database (what `npm run dev` uses) — the public site's
+ * tests run on that one in any case, so the README's command is driven by a browser too.
+ */
+export function testServerUrl(): string | undefined {
+  return process.env.E2E_EMBEDDED === '1' ? undefined : process.env.TEST_DATABASE_URL || undefined;
+}
+
+const databaseUrl = (url: string, name: string) => Object.assign(new URL(url), { pathname: `/${name}` }).toString();
+
+/** The run's template database: one name for every process of one `npm run test:e2e` (E2E_RUN_ID, set by e2e/run.mjs). */
+export function templateName(run = process.env.E2E_RUN_ID ?? String(process.pid)): string {
+  return `ecofond_e2e_tpl_${run.replace(/\W/g, '')}`;
+}
+
+/**
+ * A database for one test server, prepared by `prepare` (migrate, seed, extra users — run with the
+ * CLI before the server starts). On a PostgreSQL server: `prepare` runs once per run, into the
+ * run's template database (under an advisory lock, so the runner's processes do it once between
+ * them — on two loaded cores it takes a minute, a copy a second), and each server gets a copy
+ * (`CREATE DATABASE … TEMPLATE`), dropped by `drop`. Without one: the embedded database in the
+ * environment's data folder, prepared in place.
+ */
+export async function testDatabase(env: NodeJS.ProcessEnv, prepare: (env: NodeJS.ProcessEnv) => void): Promise<{ env: NodeJS.ProcessEnv; drop: () => Promise<void> }> {
+  const url = testServerUrl();
+  if (!url) {
+    prepare(env);
+    return { env, drop: async () => undefined };
+  }
+  const template = templateName();
+  const name = `${template.replace('_tpl_', '_')}_${randomBytes(3).toString('hex')}`;
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('select pg_advisory_lock(hashtext($1))', [template]);
+    const made = (await client.query('select 1 from pg_database where datname = $1', [template])).rowCount;
+    if (!made) {
+      await client.query(`create database ${template}`);
+      try {
+        prepare({ ...env, DATABASE_URL: databaseUrl(url, template) });
+      } catch (err) {
+        await client.query(`drop database if exists ${template} with (force)`);
+        throw err;
+      }
+    }
+    await client.query(`create database ${name} template ${template}`);
+  } finally {
+    await client.end();
+  }
+  const drop = async () => {
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    try {
+      await c.query(`drop database if exists ${name} with (force)`);
+      // run by hand (no runner to drop it): the template goes with the last of this process's databases
+      if (!process.env.E2E_RUN_ID) {
+        const left = await c.query('select 1 from pg_database where datname like $1', [`${template.replace('_tpl_', '_')}\\_%`]);
+        if (!left.rowCount) await c.query(`drop database if exists ${template} with (force)`);
+      }
+    } finally {
+      await c.end();
+    }
+  };
+  return { env: { ...env, DATABASE_URL: databaseUrl(url, name) }, drop };
 }
