@@ -13,6 +13,7 @@ import { publicEntityRoutes } from './http/public-entity-routes.ts';
 import { checkModules } from './modules/index.ts';
 import { inputGuard } from './http/input-guard.ts';
 import { LiveModel } from './meta/live.ts';
+import { AUTH_CHANNEL, sessionCacheOf } from './auth/session-cache.ts';
 
 export interface AppOptions {
   knex: Knex;
@@ -48,6 +49,10 @@ export function createApp({ knex, model, live, statics = [] }: AppOptions): Koa<
     return s;
   };
   liveModel.onPrepare(stackOf);
+  // the sessions this process keeps (docs/sessions.md) forget what another process changes: its
+  // writes NOTIFY on AUTH_CHANNEL, heard on the model's LISTEN connection when the server has one
+  const sessions = sessionCacheOf(knex);
+  liveModel.subscribe(AUTH_CHANNEL, { notify: (payload) => sessions.applyPayload(payload), away: (away) => sessions.suspend(away) });
   const dispatch: Koa.Middleware<AppState> = (ctx, next) => {
     const m = liveModel.current;
     ctx.state.model = m;
