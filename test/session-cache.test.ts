@@ -101,13 +101,13 @@ describe('the session cache in one process', () => {
     expect(r.body.code).toBe(-102);
   });
 
-  it('reads an entry again after ENTRY_MAX_AGE_MS, extending the session then', async () => {
+  it('reads an entry again from the database after ENTRY_MAX_AGE_MS', async () => {
     const token = await app.login('admin', TEST_ADMIN_PASSWORD);
+    const before = Date.now();
     await app.call('GET', REGIONS, token);
     const cache = app.cache;
-    const now = Date.now();
-    expect(cache.get(tokenHash(token), now + ENTRY_MAX_AGE_MS - 1)).toBeDefined();
-    expect(cache.get(tokenHash(token), now + ENTRY_MAX_AGE_MS + 1)).toBeUndefined();
+    expect(cache.get(tokenHash(token), before + ENTRY_MAX_AGE_MS - 1)).toBeDefined();
+    expect(cache.get(tokenHash(token), Date.now() + ENTRY_MAX_AGE_MS + 1)).toBeUndefined();
   });
 
   it('forgets a session at once on logout in the same process', async () => {
@@ -222,9 +222,5 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the session cache across two pr
     const s = await a.db.knex('sessions').where({ token_hash: tokenHash(token) }).first('id');
     expect((await a.call('DELETE', `/api/admin/sessions/${s.id}`, admin)).status).toBe(200);
     expect((await onB(token)).status).toBe(401);
-  });
-});
-    expect(r.status).toBeGreaterThanOrEqual(400);
-    expect((await b.call('GET', REGIONS, token)).status).toBe(200);
   });
 });
