@@ -12,6 +12,7 @@ import { reportRoutes } from './http/report-routes.ts';
 import { publicEntityRoutes } from './http/public-entity-routes.ts';
 import { checkModules } from './modules/index.ts';
 import { inputGuard } from './http/input-guard.ts';
+import { indexRoutes } from './http/route-index.ts';
 import { LiveModel } from './meta/live.ts';
 import { AUTH_CHANNEL, sessionCacheOf } from './auth/session-cache.ts';
 
@@ -74,6 +75,7 @@ function apiStack(model: MetaModel, knex: Knex, live: LiveModel): ApiStack {
   for (const r of [moduleRoutes(model, knex, live), publicEntityRoutes(model, knex), reportRoutes(model, knex, guard), documentRoutes(model, knex, guard), entityRoutes(model, knex, guard)]) {
     api.use(r.routes(), r.allowedMethods());
   }
+  indexRoutes(api);
   return { router: api, middleware: compose([
     errorHandler(model, knex),
     bodyParser({ enableTypes: ['json'], jsonLimit: '2mb' }) as Koa.Middleware<AppState>,
