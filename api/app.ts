@@ -12,7 +12,9 @@ import { reportRoutes } from './http/report-routes.ts';
 import { publicEntityRoutes } from './http/public-entity-routes.ts';
 import { checkModules } from './modules/index.ts';
 import { inputGuard } from './http/input-guard.ts';
+import { indexRoutes } from './http/route-index.ts';
 import { LiveModel } from './meta/live.ts';
+import { AUTH_CHANNEL, sessionCacheOf } from './auth/session-cache.ts';
 
 export interface AppOptions {
   knex: Knex;
@@ -48,6 +50,10 @@ export function createApp({ knex, model, live, statics = [] }: AppOptions): Koa<
     return s;
   };
   liveModel.onPrepare(stackOf);
+  // the sessions this process keeps (docs/sessions.md) forget what another process changes: its
+  // writes NOTIFY on AUTH_CHANNEL, heard on the model's LISTEN connection when the server has one
+  const sessions = sessionCacheOf(knex);
+  liveModel.subscribe(AUTH_CHANNEL, { notify: (payload) => sessions.applyPayload(payload), away: (away) => sessions.suspend(away) });
   const dispatch: Koa.Middleware<AppState> = (ctx, next) => {
     const m = liveModel.current;
     ctx.state.model = m;
@@ -69,6 +75,7 @@ function apiStack(model: MetaModel, knex: Knex, live: LiveModel): ApiStack {
   for (const r of [moduleRoutes(model, knex, live), publicEntityRoutes(model, knex), reportRoutes(model, knex, guard), documentRoutes(model, knex, guard), entityRoutes(model, knex, guard)]) {
     api.use(r.routes(), r.allowedMethods());
   }
+  indexRoutes(api);
   return { router: api, middleware: compose([
     errorHandler(model, knex),
     bodyParser({ enableTypes: ['json'], jsonLimit: '2mb' }) as Koa.Middleware<AppState>,

@@ -30,6 +30,9 @@ export interface Running {
   close(): Promise<void>;
 }
 
+/** Where a process LISTENs: DATABASE_LISTEN_URL (a direct connection past a pooling proxy), else DATABASE_URL. */
+export const listenUrl = (url: string): string => process.env.DATABASE_LISTEN_URL || url;
+
 /** Loads and checks the metadata, opens the database, migrates and seeds if asked, and listens. */
 export async function startServer(opts: StartOptions = {}): Promise<Running> {
   const log = opts.log ?? ((s: string) => console.log(s));
@@ -44,8 +47,10 @@ export async function startServer(opts: StartOptions = {}): Promise<Running> {
   const live = new LiveModel(model, db.knex);
   await live.reload();
   if (opts.seed) await seed(db.knex, live.current, { adminPassword: process.env.ECOFOND_ADMIN_PASSWORD, demo: opts.demo, log });
-  // other processes on the same server tell this one when they change a book
-  if (db.url) await live.listen(db.url, log);
+  // other processes on the same server tell this one when they change a book, a session, a user or a
+  // role (docs/sessions.md); LISTEN holds its connection, so behind a transaction-pooling proxy
+  // (PgBouncer) it takes a direct one: DATABASE_LISTEN_URL
+  if (db.url) await live.listen(listenUrl(db.url), log);
   const app: Koa = createApp({ knex: db.knex, model, live, statics: staticSites(db.knex) });
   const port = opts.port ?? Number(process.env.PORT || 8080);
   const host = opts.host ?? process.env.HOST ?? '0.0.0.0';

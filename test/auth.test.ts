@@ -62,8 +62,10 @@ describe('sign-in and sessions', () => {
   it('refuses a blocked user at sign-in and on every request of an open session', async () => {
     const token = await api.userWithActions('blocked_one', [3001]);
     expect((await api.get('/api/ecofund-sprav/regions', { token })).status).toBe(200);
-    await api.db.knex('users').where({ username: 'blocked_one' }).update({ status: 'blocked' });
-    expect((await api.get('/api/ecofund-sprav/regions', { token })).body.code).toBe(-111);
+    // blocked through the write path (its hook ends the sessions and tells every process's session cache)
+    const user = await api.db.knex('users').where({ username: 'blocked_one' }).first('id');
+    expect((await api.post(`/api/managing/users/${user.id}/users-change-status`, { status: 'blocked' })).status).toBe(200);
+    expect((await api.get('/api/ecofund-sprav/regions', { token })).status).toBe(401);
     const r = await api.post('/api/admin/auth/login', { username: 'blocked_one', password: 'secret-pw' }, { token: '' });
     expect(r.status).toBe(401);
     expect(r.body.code).toBe(-111);
@@ -73,7 +75,8 @@ describe('sign-in and sessions', () => {
     const token = await api.userWithActions('changing', [3001]);
     expect((await api.get('/api/ecofund-sprav/regions', { token })).status).toBe(200);
     const role = await api.db.knex('roles').where({ code: 'test_changing' }).first('id');
-    await api.db.knex('role_actions').where({ role_id: role.id, action_id: 3001 }).update({ state: 0 });
+    // through the access screen's write (the role's actions, by the engine): cached sessions of the role's users are dropped
+    expect((await api.post('/api/user-role-access/update-access-status', { role_id: role.id, action_id: 3001, state: 0 })).status).toBe(200);
     expect((await api.get('/api/ecofund-sprav/regions', { token })).status).toBe(403);
   });
 

@@ -222,4 +222,32 @@ describe('counting large lists', () => {
     const exact = await api.db.knex('areas').where('region_id', regionA.id).whereRaw(`name->>'uz' ilike '%shahri%'`).count({ n: '*' });
     expect(few.total).toBe(Number(exact[0].n));
   });
+
+  it('asks for no estimate where none is needed: a by-id read, or the short last page past the cap', async () => {
+    const { Repository } = await import('../api/engine/repository.ts');
+    const { parseListParams } = await import('../api/engine/list-params.ts');
+    const e = api.model.entities.get('areas')!;
+    const principal = { id: 1, username: 'admin', actions: new Set([3011]), region_id: null, branch_id: null, subject_id: null };
+    const repo = new Repository({ knex: api.db.knex, model: api.model, principal, lang: 'uz', countLimit: 5 }, e);
+    const sql: string[] = [];
+    const on = (q: { sql: string }) => sql.push(q.sql);
+    api.db.knex.on('query', on);
+    try {
+      const [{ n }] = await api.db.knex('areas').count<{ n: number }[]>({ n: '*' });
+      const ids = (await api.db.knex('areas').orderBy('id').limit(3).pluck('id')).map(Number);
+      sql.length = 0;
+      const byId = await repo.list(parseListParams(e, { id: ids.join(',') }));
+      expect(byId).toMatchObject({ total: 3, exact: true });
+      expect(sql.filter((s) => /count\(|explain/i.test(s))).toEqual([]);
+      // the last page, past the cap and short: its end is the total, exactly, with no EXPLAIN
+      const total = Number(n);
+      sql.length = 0;
+      const last = await repo.list(parseListParams(e, { range: `[${total - 2},${total + 7}]` }));
+      expect(last.rows).toHaveLength(2);
+      expect(last).toMatchObject({ total, exact: true });
+      expect(sql.some((s) => /explain/i.test(s))).toBe(false);
+    } finally {
+      api.db.knex.off('query', on);
+    }
+  });
 });

@@ -62,10 +62,32 @@ export function rowSetConditions(e: EntityMeta, p: Principal): Record<string, un
 export type EntityAbility = MongoAbility<[Operation | string, string]>;
 
 /**
+ * Abilities already built, by the caller's action set (one shared Set per distinct set of actions,
+ * api/auth/session-cache.ts), the entity (a reloaded model's entities are new objects) and what
+ * else the rules name: the scope's values and, for an entity with row sets, the user.
+ */
+const built = new WeakMap<Set<number>, WeakMap<EntityMeta, Map<string, EntityAbility>>>();
+
+/**
  * A CASL ability for one entity: the principal may do an operation when one of their roles allows
- * its action id (state 1), limited to the rows of their scope.
+ * its action id (state 1), limited to the rows of their scope. Built once per action set, entity
+ * and scope, and shared: an ability is never changed once built.
  */
 export function entityAbility(e: EntityMeta, p: Principal): EntityAbility {
+  let byEntity = built.get(p.actions);
+  if (!byEntity) built.set(p.actions, (byEntity = new WeakMap()));
+  let byScope = byEntity.get(e);
+  if (!byScope) byEntity.set(e, (byScope = new Map()));
+  const key = `${p.region_id ?? ''}|${p.branch_id ?? ''}|${p.subject_id ?? ''}|${e.rows ? p.id : ''}`;
+  let ability = byScope.get(key);
+  if (!ability) {
+    if (byScope.size >= 1000) byScope.clear();
+    byScope.set(key, (ability = buildAbility(e, p)));
+  }
+  return ability;
+}
+
+function buildAbility(e: EntityMeta, p: Principal): EntityAbility {
   const rules: RawRuleOf<EntityAbility>[] = [];
   const scope = scopeConditions(e, p);
   // the scope, narrowed to each row set the principal holds (several: any of them)
@@ -91,11 +113,23 @@ interface Ast { operator: string; value: unknown; field?: string }
  * combination (rulesToAST). Returns false when the operation is not allowed at all.
  */
 export function applyAbility(qb: Knex.QueryBuilder, ability: EntityAbility, e: EntityMeta, op: string, alias = 't'): boolean {
-  const ast = rulesToAST(ability, op, e.name) as Ast | null;
-  if (!ast) return false;
-  const sql = astToSql(ast, alias);
+  const sql = abilitySql(ability, e, op, alias);
+  if (sql === false) return false;
   if (sql) qb.whereRaw(sql.text, sql.bindings as Knex.RawBinding[]);
   return true;
+}
+
+/** An ability's SQL for an operation, kept with the (shared, unchanging) ability: false when not allowed, null when every row is. */
+const sqlOf = new WeakMap<EntityAbility, Map<string, { text: string; bindings: unknown[] } | null | false>>();
+function abilitySql(ability: EntityAbility, e: EntityMeta, op: string, alias: string): { text: string; bindings: unknown[] } | null | false {
+  let m = sqlOf.get(ability);
+  if (!m) sqlOf.set(ability, (m = new Map()));
+  const key = `${e.name}\u0000${op}\u0000${alias}`;
+  if (m.has(key)) return m.get(key)!;
+  const ast = rulesToAST(ability, op, e.name) as Ast | null;
+  const sql = ast ? astToSql(ast, alias) : false;
+  m.set(key, sql);
+  return sql;
 }
 
 /**

@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { Principal } from './ability.ts';
 import { ApiError } from '../http/errors.ts';
 import { configNumber } from './config.ts';
+import { announceAuthChange, type SessionCache, type SessionPrincipal } from './session-cache.ts';
 
 const TOUCH_EVERY_MS = 60 * 1000;
 const ttlMs = async (knex: Knex) => (await configNumber(knex, 'auth.session_minutes')) * 60 * 1000;
@@ -26,49 +26,71 @@ export async function createSession(knex: Knex, userId: number, meta: { ip?: str
   return token;
 }
 
+/** Ends a session (sign-out); every process forgets it at once. */
 export async function revokeSession(knex: Knex, token: string): Promise<void> {
-  await knex('sessions').where({ token_hash: tokenHash(token) }).whereNull('revoked_at').update({ revoked_at: knex.fn.now() });
+  await knex.transaction(async (trx) => {
+    const ids = await trx('sessions').where({ token_hash: tokenHash(token) }).whereNull('revoked_at').update({ revoked_at: trx.fn.now() }, ['id']);
+    await announceAuthChange(trx, { s: ids.map((r: { id: number }) => r.id) });
+  });
 }
 
 /** The user's allowed action ids (state 1 in any of their roles). */
 export const ACTIONS_SQL = `coalesce((select array_agg(distinct ra.action_id) from user_roles ur
   join role_actions ra on ra.role_id = ur.role_id and ra.state = 1 where ur.user_id = u.id), '{}') as actions`;
 
+/** The user's role ids (any state of their actions): a change of one of these roles drops their cached session. */
+const ROLES_SQL = `coalesce((select array_agg(ur.role_id) from user_roles ur where ur.user_id = u.id), '{}') as roles`;
+
 /**
- * One query finds the session, its user and the user's actions, so a change of a role's actions
- * applies to the very next request. Expired sessions answer "Sessiya vaqti tugadi"; a session is
- * extended on use (at most once a minute, so reads do not all write).
+ * The caller of a bearer token. One query finds the session, its user, the user's actions and
+ * roles; with a `cache` (the API's, api/auth/session-cache.ts) what it found is kept for the next
+ * requests of the session, so they cost no query — until a write announces a change of the
+ * session, the user or their roles (at once, in every process), the session expires, or
+ * ENTRY_MAX_AGE_MS passes. Expired sessions answer "Sessiya vaqti tugadi"; a session is extended on
+ * use (at most once a minute, so reads do not all write).
  */
-export async function principalForToken(knex: Knex, token: string): Promise<Principal & { sessionId: number; lang_code: string }> {
+export async function principalForToken(knex: Knex, token: string, cache?: SessionCache): Promise<SessionPrincipal> {
+  const hash = tokenHash(token);
+  const now = Date.now();
+  const hit = cache?.get(hash, now);
+  if (hit) return hit.principal;
+  const generation = cache?.generation ?? 0;
   const row = await knex.raw(
     `select s.id as session_id, s.expires_at, s.last_seen_at, u.id, u.username, u.status, u.lang_code,
-            u.region_id, u.branch_id, u.subject_id, ${ACTIONS_SQL}
+            u.region_id, u.branch_id, u.subject_id, ${ACTIONS_SQL}${cache ? `, ${ROLES_SQL}` : ''}
        from sessions s join users u on u.id = s.user_id
       where s.token_hash = ? and s.revoked_at is null`,
-    [tokenHash(token)],
+    [hash],
   ).then((r: { rows: Record<string, unknown>[] }) => r.rows[0]);
   if (!row) throw new ApiError('unauthorized');
-  const now = Date.now();
-  if (new Date(row.expires_at as string).getTime() <= now) throw new ApiError('sessionExpired');
+  let expiresAt = new Date(row.expires_at as string).getTime();
+  let lastSeenAt = new Date(row.last_seen_at as string).getTime();
+  if (expiresAt <= now) throw new ApiError('sessionExpired');
   if (row.status !== 'active') throw new ApiError('userBlocked');
-  if (now - new Date(row.last_seen_at as string).getTime() > TOUCH_EVERY_MS) {
-    await knex('sessions').where({ id: row.session_id }).update({ last_seen_at: new Date(now), expires_at: new Date(now + (await ttlMs(knex))) });
+  if (now - lastSeenAt > TOUCH_EVERY_MS) {
+    lastSeenAt = now;
+    expiresAt = now + (await ttlMs(knex));
+    await knex('sessions').where({ id: row.session_id }).update({ last_seen_at: new Date(lastSeenAt), expires_at: new Date(expiresAt) });
   }
-  return {
+  const actions = (row.actions as number[]).map(Number);
+  const principal: SessionPrincipal = {
     sessionId: row.session_id as number,
     id: row.id as number,
     username: row.username as string,
     lang_code: row.lang_code as string,
-    actions: new Set((row.actions as number[]).map(Number)),
+    actions: cache ? cache.actionSet(actions) : new Set(actions),
     region_id: (row.region_id as number | null) ?? null,
     branch_id: (row.branch_id as number | null) ?? null,
     subject_id: (row.subject_id as number | null) ?? null,
   };
+  cache?.set(hash, generation, { principal, roles: (row.roles as number[]).map(Number), expiresAt, lastSeenAt }, now);
+  return principal;
 }
 
-/** Ends every open session of a user (blocked, or given a new password). */
+/** Ends every open session of a user (blocked, or given a new password); every process forgets them when the write commits. */
 export async function revokeUserSessions(db: Knex | Knex.Transaction, userId: number, except?: number): Promise<void> {
   const q = db('sessions').where({ user_id: userId }).whereNull('revoked_at');
   if (except !== undefined) q.whereNot('id', except);
-  await q.update({ revoked_at: db.fn.now() });
+  const ids = await q.update({ revoked_at: db.fn.now() }, ['id']);
+  await announceAuthChange(db, { s: ids.map((r: { id: number }) => r.id) });
 }

@@ -3,6 +3,7 @@ import type { EntityMeta, FieldMeta, MetaModel } from '../meta/types.ts';
 import { bookFile, MetadataInvalid, type DbBook, type MetaProblem } from '../meta/load.ts';
 import { bookProblems, BOOK_ACTIONS_FROM, BOOK_ACTIONS_TO } from '../meta/books.ts';
 import { META_CHANNEL, readBooks, type LiveModel } from '../meta/live.ts';
+import { announceAuthChange } from '../auth/session-cache.ts';
 import { addEntityColumns, createEntityTables, dropEntityTables } from '../db/entity-tables.ts';
 import { syncActions } from '../../seeds/index.ts';
 import { writeAudit } from './audit.ts';
@@ -87,6 +88,8 @@ export async function saveBook(w: BookWriter, input: DbBook, o: { fromFiles?: bo
     await grantToAdministrators(trx, Object.values(access));
     await writeAudit(trx, BOOKS_AUDIT, w.userId, [{ id, op: old ? 'update' : 'create', action: o.fromFiles ? 'import' : null, before: old ? { ...old } as Record<string, unknown> : null, after: { ...book } as Record<string, unknown> }]);
     await trx.raw('SELECT pg_notify(?, ?)', [META_CHANNEL, live.origin]);
+    // the catalogue's actions and the administrators' grants changed: every cached session's actions are read again
+    await announceAuthChange(trx, { all: true });
     return book;
   });
   await live.reload();
@@ -116,6 +119,8 @@ export async function deleteBook(w: BookWriter, name: string): Promise<void> {
     await syncActions(trx, next);
     await writeAudit(trx, BOOKS_AUDIT, w.userId, [{ id, op: 'delete', before: { ...old } as Record<string, unknown>, after: null }]);
     await trx.raw('SELECT pg_notify(?, ?)', [META_CHANNEL, live.origin]);
+    // the catalogue's actions and the administrators' grants changed: every cached session's actions are read again
+    await announceAuthChange(trx, { all: true });
   });
   await live.reload();
 }

@@ -164,19 +164,35 @@ export class Repository {
         .select('t.id').offset(params.offset).limit(params.limit)), params).select(columns)
       : this.applyOrder(this.filtered('read', params), params).select(columns).offset(params.offset).limit(params.limit);
     // one connection in a transaction takes one statement at a time
-    const [rows, count] = this.ctx.trx ? [await rowsQ, await this.count(params)] : await Promise.all([rowsQ, this.count(params)]);
-    const total = Math.max(count.total, params.offset + rows.length);
-    return { rows, total, exact: count.exact };
+    const [rows, capped] = this.ctx.trx ? [await rowsQ, await this.cappedCount(params)] : await Promise.all([rowsQ, this.cappedCount(params)]);
+    const end = params.offset + rows.length;
+    if (capped.exact) return { rows, total: Math.max(capped.total, end), exact: true };
+    // past the cap, a short page is the last one: its end is the exact total, and no estimate is asked
+    if (rows.length > 0 && rows.length < params.limit) return { rows, total: end, exact: true };
+    const estimate = await this.estimate(params);
+    return { rows, total: Math.max(estimate.total, end), exact: false };
   }
 
   /** An exact count up to EXACT_COUNT_LIMIT rows, the planner's estimate beyond it. */
   async count(params: ListParams, op: Operation = 'read'): Promise<{ total: number; exact: boolean }> {
+    const capped = await this.cappedCount(params, op);
+    return capped.exact ? capped : this.estimate(params, op);
+  }
+
+  /** The count up to EXACT_COUNT_LIMIT rows (exact), or that it is beyond (not exact); a by-id read's is its ids' count, with no query. */
+  private async cappedCount(params: ListParams, op: Operation = 'read'): Promise<{ total: number; exact: boolean }> {
     const { knex } = this.ctx;
     if (params.ids) return { total: params.ids.length, exact: true };
     const limit = this.ctx.countLimit ?? EXACT_COUNT_LIMIT;
     const capped = this.filtered(op, params).select(knex.raw('1')).limit(limit + 1);
     const [{ n }] = await this.db.select(knex.raw('count(*)::int as n')).from(capped.as('c'));
-    if (n <= limit) return { total: n, exact: true };
+    return n <= limit ? { total: n, exact: true } : { total: n, exact: false };
+  }
+
+  /** The planner's estimate of the rows (at least one past the cap): one EXPLAIN round trip. */
+  private async estimate(params: ListParams, op: Operation = 'read'): Promise<{ total: number; exact: boolean }> {
+    const { knex } = this.ctx;
+    const limit = this.ctx.countLimit ?? EXACT_COUNT_LIMIT;
     const sql = this.filtered(op, params).select(knex.raw('1')).toSQL();
     const plan = await this.db.raw(`EXPLAIN (FORMAT JSON) ${sql.sql}`, sql.bindings as Knex.RawBinding[]);
     const rows = plan.rows as { 'QUERY PLAN': { Plan: { 'Plan Rows': number } }[] }[];

@@ -51,7 +51,18 @@ export function sortExpression(e: EntityMeta, col: string, lang: Lang, alias?: s
 }
 
 /** The select list of an entity's own columns, with points as {lat, lng} and polygons as [[lng, lat], …]. */
-export function selectColumns(e: EntityMeta, alias = 't'): string[] {
+export function selectColumns(e: EntityMeta, alias = 't'): readonly string[] {
+  let byAlias = selected.get(e);
+  if (!byAlias) selected.set(e, (byAlias = new Map()));
+  let cols = byAlias.get(alias);
+  if (!cols) byAlias.set(alias, (cols = Object.freeze(buildSelectColumns(e, alias))));
+  return cols;
+}
+
+/** An entity's select lists, built once per model's entity (a reloaded model's entities are new objects). */
+const selected = new WeakMap<EntityMeta, Map<string, readonly string[]>>();
+
+function buildSelectColumns(e: EntityMeta, alias: string): string[] {
   const cols = [`${q(alias)}.${q('id')}`];
   for (const [name, f] of Object.entries(e.fields)) {
     if (f.type === 'children' || f.type === 'password') continue;

@@ -7,6 +7,7 @@ import { translate } from '../meta/captions.ts';
 import { ApiError, ERROR_CODES } from './errors.ts';
 import { API_POLICY } from './csp.ts';
 import { principalForToken } from '../auth/sessions.ts';
+import { sessionCacheOf } from '../auth/session-cache.ts';
 import type { Principal } from '../auth/ability.ts';
 import { isDataError } from '../engine/db-errors.ts';
 
@@ -121,14 +122,19 @@ export function errorHandler(model: MetaModel, knex: Knex): Koa.Middleware<AppSt
   };
 }
 
-/** Requires a bearer token: 401 without one, "Sessiya vaqti tugadi" when it has expired. */
+/**
+ * Requires a bearer token: 401 without one, "Sessiya vaqti tugadi" when it has expired. The session
+ * and the caller's actions come from the process's session cache when it has them (docs/sessions.md;
+ * ECOFOND_SESSION_CACHE=off reads them on every request).
+ */
 export function authenticate(knex: Knex): Koa.Middleware<AppState> {
+  const cache = process.env.ECOFOND_SESSION_CACHE === 'off' ? undefined : sessionCacheOf(knex);
   return async (ctx, next) => {
     const header = ctx.get('Authorization');
     const m = /^Bearer\s+(\S+)$/i.exec(header);
     if (!m) throw new ApiError('unauthorized');
     ctx.state.token = m[1];
-    ctx.state.principal = await principalForToken(knex, m[1]);
+    ctx.state.principal = await principalForToken(knex, m[1], cache);
     await next();
   };
 }

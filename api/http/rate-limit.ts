@@ -1,27 +1,44 @@
+import type { Knex } from 'knex';
+
 /**
- * A per-key sliding-window limit kept in this process's memory (the public form's flood guard).
- * Behind several server processes each has its own window; a shared store would be needed for an
- * exact limit across them.
+ * A per-key limit of `limit` attempts in a sliding window of `windowMs`, shared by every server
+ * process through PostgreSQL (the public forms' flood guard): one statement an attempt, on the
+ * UNLOGGED table `rate_limits` (one row a key and window: cheap to write, no WAL, emptied by a
+ * crash — a flood guard may forget). The window slides as the usual two-window estimate does: the
+ * attempts of the current fixed window plus the previous window's, weighted by how much of it is
+ * still within `windowMs` of now. The upsert counts an attempt only when it is allowed, and two
+ * processes counting the same key at once meet on its row, so the limit holds exactly across them.
+ * Nothing is kept in the connection between statements (a transaction-pooling proxy is fine).
  */
 export class RateLimiter {
-  private hits = new Map<string, number[]>();
-  constructor(private readonly limit: number, private readonly windowMs: number) {}
+  private lastSweep = 0;
 
-  /** Records one attempt for the key; false when the key is over its limit. */
-  take(key: string, now = Date.now()): boolean {
-    const since = now - this.windowMs;
-    const list = (this.hits.get(key) ?? []).filter((t) => t > since);
-    if (list.length >= this.limit) {
-      this.hits.set(key, list);
-      return false;
+  constructor(
+    private readonly knex: Knex,
+    /** the limiter's name, prefixed to its keys (one table serves every limiter) */
+    private readonly name: string,
+    private readonly limit: number,
+    private readonly windowMs: number,
+  ) {}
+
+  /** Records one attempt for the key; false (and nothing recorded) when the key is over its limit. */
+  async take(key: string, now = Date.now()): Promise<boolean> {
+    const bucket = Math.floor(now / this.windowMs);
+    // the share of the previous window still within windowMs of now, to six places
+    const weight = ((bucket + 1) * this.windowMs - now) / this.windowMs;
+    const k = `${this.name}:${key}`.slice(0, 300);
+    const { rows } = await this.knex.raw(
+      `with prev as (select coalesce(max(n), 0) * ?::numeric as w from rate_limits where key = ? and bucket = ?)
+       insert into rate_limits as r (key, bucket, n) select ?, ?, 1 from prev where prev.w + 1 <= ?
+       on conflict (key, bucket) do update set n = r.n + 1 where r.n + 1 + (select w from prev) <= ?
+       returning n`,
+      [weight.toFixed(6), k, bucket - 1, k, bucket, this.limit, this.limit],
+    );
+    if (now - this.lastSweep > 60_000) {
+      this.lastSweep = now;
+      // windows older than the previous one count for nothing any more
+      this.knex('rate_limits').where('bucket', '<', bucket - 1).where('key', 'like', `${this.name}:%`).delete().catch(() => undefined);
     }
-    list.push(now);
-    this.hits.set(key, list);
-    if (this.hits.size > 10_000) this.sweep(since);
-    return true;
-  }
-
-  private sweep(since: number): void {
-    for (const [k, list] of this.hits) if (!list.some((t) => t > since)) this.hits.delete(k);
+    return rows.length > 0;
   }
 }

@@ -21,6 +21,7 @@ export class LiveModel {
   readonly origin = randomUUID();
   private prepares: ((m: MetaModel) => void)[] = [];
   private listener?: pg.Client;
+  private channels = new Map<string, Subscriber>();
   private reloading: Promise<MetaModel> | undefined;
   private again = false;
 
@@ -78,25 +79,47 @@ export class LiveModel {
   }
 
   /**
+   * Another channel on the same LISTEN connection (the sessions' invalidations, docs/sessions.md):
+   * `notify` gets each payload; `away(true)` when the connection drops (notifications may be
+   * missed until it is back), `away(false)` when it is listening again.
+   */
+  subscribe(channel: string, sub: Subscriber): void {
+    if (!/^[a-z_]+$/.test(channel)) throw new Error(`bad channel name "${channel}"`);
+    this.channels.set(channel, sub);
+    if (this.listener) this.listener.query(`LISTEN ${channel}`).then(() => sub.away?.(false), () => undefined);
+  }
+
+  /** Whether a LISTEN connection is open (a real server's process; embedded PGlite is one process). */
+  get listening(): boolean { return !!this.listener; }
+
+  /**
    * Listens for other processes' changes on a real PostgreSQL server (LISTEN on its own connection,
-   * reconnecting when it drops); embedded PGlite is one process and reloads in-process.
+   * reconnecting when it drops); embedded PGlite is one process and reloads in-process. The
+   * connection holds the only session state the server uses: behind a transaction-pooling proxy
+   * (PgBouncer) give it a direct URL (DATABASE_LISTEN_URL, docs/sessions.md).
    */
   async listen(url: string, log: (s: string) => void = () => undefined): Promise<void> {
     const connect = async () => {
       const client = new pg.Client({ connectionString: url });
       client.on('notification', (n) => {
-        if (n.channel !== META_CHANNEL || n.payload === this.origin) return;
-        this.reload().catch((err) => log(`Reference books: reload failed: ${(err as Error).message}`));
+        if (n.channel === META_CHANNEL) {
+          if (n.payload === this.origin) return;
+          this.reload().catch((err) => log(`Reference books: reload failed: ${(err as Error).message}`));
+          return;
+        }
+        this.channels.get(n.channel)?.notify(n.payload);
       });
       client.on('error', () => undefined);
       client.on('end', () => {
         if (this.listener !== client) return;
         this.listener = undefined;
+        for (const sub of this.channels.values()) sub.away?.(true);
         setTimeout(() => { connect().then(() => this.reload()).catch(() => undefined); }, 1000).unref();
       });
       await client.connect();
-      await client.query(`LISTEN ${META_CHANNEL}`);
+      for (const channel of [META_CHANNEL, ...this.channels.keys()]) await client.query(`LISTEN ${channel}`);
       this.listener = client;
+      for (const sub of this.channels.values()) sub.away?.(false);
     };
     await connect();
   }
@@ -104,8 +127,15 @@ export class LiveModel {
   async close(): Promise<void> {
     const c = this.listener;
     this.listener = undefined;
+    for (const sub of this.channels.values()) sub.away?.(true);
     await c?.end().catch(() => undefined);
   }
+}
+
+/** A listener of a channel on the model's LISTEN connection (LiveModel.subscribe). */
+export interface Subscriber {
+  notify(payload: string | undefined): void;
+  away?(away: boolean): void;
 }
 
 /** The database's books; none when the books table is not there yet (before the migration). */

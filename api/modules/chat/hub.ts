@@ -82,7 +82,8 @@ export class ChatHub {
       this.unlisten = await this.db.pglite!.listen(CHAT_CHANNEL, (payload) => this.dispatch(payload));
       return;
     }
-    const conn = (this.db.knex.client as { config: { connection: unknown } }).config.connection;
+    // LISTEN holds its connection: past a transaction-pooling proxy, a direct one (docs/sessions.md)
+    const conn = process.env.DATABASE_LISTEN_URL || (this.db.knex.client as { config: { connection: unknown } }).config.connection;
     const client = new pg.Client(typeof conn === 'string' ? { connectionString: conn } : (conn as pg.ClientConfig));
     client.on('notification', (n) => { if (n.channel === CHAT_CHANNEL && n.payload) this.dispatch(n.payload); });
     client.on('error', () => { /* reconnected on 'end' */ });

@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { RouteHandler } from '../types.ts';
 import type { AppContext } from '../../http/middleware.ts';
 import { ApiError, badRequest, notFound, validationError } from '../../http/errors.ts';
@@ -17,12 +18,12 @@ import { ANONYMOUS } from '../../auth/ability.ts';
 export const ANNUAL_GOAL = 200_000_000;
 const MAX_TREES_IN_VIEW = 3000;
 
-/** Public submissions (and photo uploads) per address an hour, per database the server runs on. */
-const limiters = new WeakMap<object, RateLimiter>();
+/** Public submissions (and photo uploads) per address an hour, counted in the database: every server process shares them. */
+const limiters = new WeakMap<Knex, RateLimiter>();
 /** The public forms' one per-address limit (the planting form, people facts, uploads, suggestions). */
-export const limiter = (knex: object) => {
+export const limiter = (knex: Knex) => {
   let l = limiters.get(knex);
-  if (!l) limiters.set(knex, (l = new RateLimiter(Number(process.env.ECOFOND_PUBLIC_FORM_PER_HOUR || 10), 3600_000)));
+  if (!l) limiters.set(knex, (l = new RateLimiter(knex, 'public-form', Number(process.env.ECOFOND_PUBLIC_FORM_PER_HOUR || 10), 3600_000)));
   return l;
 };
 const cache = (ctx: AppContext, seconds: number) => ctx.set('Cache-Control', `public, max-age=${seconds}`);
@@ -197,7 +198,7 @@ export const PUBLIC_HANDLERS: Record<string, RouteHandler> = {
    * the same per-address limit. A planting takes photos only; a people fact both.
    */
   'public-site.upload': async (ctx, { knex }) => {
-    if (!limiter(knex).take(`upload:${ctx.ip}`)) throw new ApiError('tooManyAttempts', 'errors.too_many_submissions');
+    if (!await limiter(knex).take(`upload:${ctx.ip}`)) throw new ApiError('tooManyAttempts', 'errors.too_many_submissions');
     ctx.status = 201;
     const row = await storeUpload(knex, ctx, { limitMb: 5, videoLimitMb: 20, userId: null, imagesOnly: true });
     ctx.body = { id: row.id, mime: row.mime, size: row.size };
@@ -209,7 +210,7 @@ export const PUBLIC_HANDLERS: Record<string, RouteHandler> = {
    */
   'public-site.plant': async (ctx, { knex, model, lang }) => {
     const key = ctx.ip;
-    if (!limiter(knex).take(key)) throw new ApiError('tooManyAttempts', 'errors.too_many_submissions');
+    if (!await limiter(knex).take(key)) throw new ApiError('tooManyAttempts', 'errors.too_many_submissions');
     const entity = model.entities.get('public-plantings')!;
     const body = (ctx.request.body ?? {}) as Record<string, unknown>;
     const data = normalisePayload(entity, body);
@@ -235,7 +236,7 @@ export const PUBLIC_HANDLERS: Record<string, RouteHandler> = {
    * the informant quotes; nothing of it is readable publicly.
    */
   'public-site.peopleFact': async (ctx, { knex, model, lang }) => {
-    if (!limiter(knex).take(ctx.ip)) throw new ApiError('tooManyAttempts', 'errors.too_many_submissions');
+    if (!await limiter(knex).take(ctx.ip)) throw new ApiError('tooManyAttempts', 'errors.too_many_submissions');
     const entity = model.entities.get('people-facts')!;
     const body = (ctx.request.body ?? {}) as Record<string, unknown>;
     const data = normalisePayload(entity, Object.fromEntries(PUBLIC_FACT_FIELDS.filter((f) => f in body).map((f) => [f, body[f]])));

@@ -61,7 +61,7 @@ export const SUGGESTION_HANDLERS: Record<string, RouteHandler> = {
    * answer in the back-office (`in_app`). Answers its id; nothing of it is readable publicly.
    */
   'site-content.suggest': async (ctx, { knex, model, lang, principal }) => {
-    if (!limiter(knex).take(`suggestion:${ctx.ip}`)) throw new ApiError('tooManyAttempts', 'errors.too_many_submissions');
+    if (!await limiter(knex).take(`suggestion:${ctx.ip}`)) throw new ApiError('tooManyAttempts', 'errors.too_many_submissions');
     const entity = model.entities.get('suggestion')!;
     const body = (ctx.request.body ?? {}) as Record<string, unknown>;
     const data = normalisePayload(entity, Object.fromEntries(PUBLIC_FIELDS.filter((f) => f in body).map((f) => [f, body[f]])));
