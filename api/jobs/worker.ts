@@ -210,6 +210,8 @@ export class JobWorker {
           const ext = /\.[a-z0-9]{1,10}$/i.exec(name)?.[0] ?? '';
           const path = join(jobsDir(), `${id}-${job.run_token}${ext}`);
           held.file = { part: `${path}.part`, path, name: name.replace(/["\\\r\n/]/g, '_').slice(0, 255), mime, stream: createWriteStream(`${path}.part`) };
+          // a writer that fails destroys the stream with its error: the kind's promise carries it, not an 'error' event nobody hears
+          held.file.stream.on('error', () => undefined);
           return held.file.stream;
         },
       });
