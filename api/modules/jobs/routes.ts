@@ -44,8 +44,9 @@ export const JOB_HANDLERS: Record<string, RouteHandler> = {
     ctx.body = { data: (rows as JobRow[]).map((j) => jobView(model, lang, j)), total: Number(n), active: Number(a) };
   },
 
-  'jobs.one': async (ctx, { knex, model, principal, lang, id }) => {
-    ctx.body = jobView(model, lang, await ownJob(knex, principal!, id!));
+  'jobs.one': async (ctx, { knex, model, principal, lang, params }) => {
+    const id = params.job as number;
+    ctx.body = jobView(model, lang, await ownJob(knex, principal!, id));
   },
 
   /**
@@ -53,8 +54,9 @@ export const JOB_HANDLERS: Record<string, RouteHandler> = {
    * in another at its worker's next heartbeat — and stops at its next batch. Cancelling a cancelled
    * job changes nothing; a finished one cannot be (409).
    */
-  'jobs.cancel': async (ctx, { knex, model, principal, lang, id }) => {
-    const job = await ownJob(knex, principal!, id!);
+  'jobs.cancel': async (ctx, { knex, model, principal, lang, params }) => {
+    const id = params.job as number;
+    const job = await ownJob(knex, principal!, id);
     if (job.state === 'done' || job.state === 'failed') throw new ApiError('workflow', 'errors.job_finished');
     if (job.state !== 'cancelled') {
       const hours = await jobSetting(knex, 'jobs.keep_hours');
@@ -63,14 +65,15 @@ export const JOB_HANDLERS: Record<string, RouteHandler> = {
         expires_at: knex.raw('now() + make_interval(secs => ?::float8)', [hours * 3600]),
       });
       await knex('jobs').where({ id, state: 'running' }).update({ cancel_requested: true });
-      LOCAL_RUNS.get(id!)?.abort(JOB_CANCELLED);
+      LOCAL_RUNS.get(id)?.abort(JOB_CANCELLED);
     }
-    ctx.body = jobView(model, lang, await ownJob(knex, principal!, id!));
+    ctx.body = jobView(model, lang, await ownJob(knex, principal!, id));
   },
 
   /** The job's file, to its owner only; not ready: 409; expired (or removed): 404 saying so. */
-  'jobs.file': async (ctx, { knex, principal, id }) => {
-    const job = await ownJob(knex, principal!, id!);
+  'jobs.file': async (ctx, { knex, principal, params }) => {
+    const id = params.job as number;
+    const job = await ownJob(knex, principal!, id);
     if (job.state !== 'done') throw new ApiError(job.state === 'queued' || job.state === 'running' ? 'workflow' : 'notFound', job.state === 'queued' || job.state === 'running' ? 'errors.job_not_ready' : 'errors.notFound');
     const file = job.result_path ? join(dataDir(), job.result_path) : null;
     if (!file || expired(job) || !existsSync(file)) throw new ApiError('notFound', 'errors.job_expired');
