@@ -34,10 +34,13 @@ export async function downloadJob(job: Job): Promise<string> {
 }
 
 const listeners = new Set<(job: Job) => void>();
-/** The app bar's "my exports" hears of a job queued on this page at once. */
+/** The app bar's "my exports" hears at once of a job queued on this page, and of one followed here that ends. */
 export function onJobQueued(fn: (job: Job) => void): () => void {
   listeners.add(fn);
   return () => { listeners.delete(fn); };
+}
+export function announceJob(job: Job): void {
+  for (const l of listeners) l(job);
 }
 
 /**
@@ -48,7 +51,7 @@ export async function startExport(url: string, accept: string, fallbackName: str
   const res = await request(url, { timeout: LONG_TIMEOUT, headers: { Accept: accept } });
   if (res.status === 202) {
     const job = (await res.json()) as Job;
-    for (const l of listeners) l(job);
+    announceJob(job);
     return { job };
   }
   const filename = filenameOf(res, fallbackName);

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Box, Button, LinearProgress, Link, Typography } from '@mui/material';
 import { useNotify, useTranslate } from 'react-admin';
-import { cancelJob, downloadJob, getJob, isActive, JOB_POLL_MS, type Job } from '../api/jobs';
+import { announceJob, cancelJob, downloadJob, getJob, isActive, JOB_POLL_MS, type Job } from '../api/jobs';
 import { errorMessage } from '../api/useFetch';
 
 /**
@@ -20,7 +20,13 @@ export function JobProgress({ job: first, compact, onChange }: { job: Job; compa
     if (!active) return undefined;
     let stop = false;
     const timer = setInterval(() => {
-      getJob(job.id).then((j) => { if (!stop) { setJob(j); onChange?.(j); } }, () => undefined);
+      getJob(job.id).then((j) => {
+        if (stop) return;
+        setJob(j);
+        onChange?.(j);
+        // ended: the app bar's count follows (unless this is the app bar's own list, which refreshes itself)
+        if (!isActive(j) && !onChange) announceJob(j);
+      }, () => undefined);
     }, JOB_POLL_MS);
     return () => { stop = true; clearInterval(timer); };
   }, [active, job.id, onChange]);
