@@ -10,6 +10,7 @@ import { staticSites } from './http/static.ts';
 import { attachChat } from './modules/chat/hub.ts';
 import { NotificationWorker, workerOptionsFromEnv } from './notify/worker.ts';
 import { LiveModel } from './meta/live.ts';
+import { JobWorker, jobWorkerOptionsFromEnv } from './jobs/worker.ts';
 
 export interface StartOptions {
   port?: number;
@@ -67,11 +68,14 @@ export async function startServer(opts: StartOptions = {}): Promise<Running> {
   log(`ecofond is listening on ${url} (API ${url}/api, back-office ${url}/admin/)`);
   // the notification worker runs in the server's process (docs/notifications.md); ECOFOND_NOTIFY_WORKER=off leaves the queue to another process
   const worker = process.env.ECOFOND_NOTIFY_WORKER === 'off' ? null : new NotificationWorker(db.knex, { ...workerOptionsFromEnv(), log }).start();
+  // background jobs (large exports, imports: docs/jobs.md) likewise; ECOFOND_JOBS_WORKER=off leaves them to another process
+  const jobs = process.env.ECOFOND_JOBS_WORKER === 'off' ? null : new JobWorker(db.knex, () => live.current, { ...jobWorkerOptionsFromEnv(), log }).start();
   return {
     server, db, model, live, url,
     close: async () => {
       await chat.close();
       await worker?.stop();
+      await jobs?.stop();
       await new Promise<void>((r) => server.close(() => r()));
       await live.close();
       await db.close();

@@ -15,7 +15,7 @@ import { latinToCyrillic } from '../api/i18n/transliterate.ts';
 import { translate } from '../api/meta/captions.ts';
 import { LANGS } from '../api/meta/types.ts';
 import { CONFIG_DEFAULTS, FUND_SETTINGS, SITE_SETTINGS, type FundSettingKey, type SiteSettingKey } from '../api/auth/config.ts';
-import { CHAT_SETTINGS, type ChatSettingKey } from '../api/auth/config.ts';
+import { CHAT_SETTINGS, JOB_SETTINGS, type ChatSettingKey, type JobSettingKey } from '../api/auth/config.ts';
 import { refreshSpeciesBenefits } from '../api/modules/registry/species-benefits.ts';
 
 const data = (file: string) => JSON.parse(readFileSync(new URL(`./data/${file}`, import.meta.url), 'utf8'));
@@ -188,6 +188,7 @@ async function seedAccessBooks(knex: Knex, model: MetaModel, log: (s: string) =>
     await knex('app_configs').insert({ key, value: FUND_SETTINGS[key].default, group_id: fund, description: JSON.stringify({ uz, uk: latinToCyrillic(uz), ru }) }).onConflict('key').ignore();
   }
   await seedChatSettings(knex);
+  await seedJobSettings(knex);
 }
 
 /** The chat's flood guard (docs/chat.md), at its defaults until the fund changes it. */
@@ -204,5 +205,21 @@ async function seedChatSettings(knex: Knex): Promise<void> {
   for (const key of Object.keys(CHAT_SETTINGS) as ChatSettingKey[]) {
     const [uz, ru] = descriptions[key];
     await knex('app_configs').insert({ key, value: String(CHAT_SETTINGS[key]), group_id: group, description: JSON.stringify({ uz, uk: latinToCyrillic(uz), ru }) }).onConflict('key').ignore();
+  }
+}
+
+/** Background exports and the jobs' files (docs/jobs.md), at their defaults until the fund changes them. */
+async function seedJobSettings(knex: Knex): Promise<void> {
+  if (!(await knex('app_configs_groups').where({ code: 'jobs' }).first('id'))) {
+    await knex('app_configs_groups').insert({ code: 'jobs', name: JSON.stringify({ uz: 'Fon vazifalari', uk: latinToCyrillic('Fon vazifalari'), ru: 'Фоновые задачи' }) });
+  }
+  const group = (await knex('app_configs_groups').where({ code: 'jobs' }).first('id')).id;
+  const descriptions: Record<JobSettingKey, [string, string]> = {
+    'exports.background_rows': ['Shundan koʻp qatorli eksport fonda tayyorlanadi (jarayon chizigʻi va yuklab olish havolasi bilan)', 'Экспорт большего числа строк готовится в фоне (с полосой хода и ссылкой на файл)'],
+    'jobs.keep_hours': ['Fonda tayyorlangan fayl necha soat saqlanadi', 'Сколько часов хранится файл, подготовленный в фоне'],
+  };
+  for (const key of Object.keys(JOB_SETTINGS) as JobSettingKey[]) {
+    const [uz, ru] = descriptions[key];
+    await knex('app_configs').insert({ key, value: String(JOB_SETTINGS[key]), group_id: group, description: JSON.stringify({ uz, uk: latinToCyrillic(uz), ru }) }).onConflict('key').ignore();
   }
 }

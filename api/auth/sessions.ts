@@ -94,3 +94,26 @@ export async function revokeUserSessions(db: Knex | Knex.Transaction, userId: nu
   const ids = await q.update({ revoked_at: db.fn.now() }, ['id']);
   await announceAuthChange(db, { s: ids.map((r: { id: number }) => r.id) });
 }
+
+/**
+ * A user's principal as it stands now, without a session (a background job runs as the user who
+ * asked for it, with the rights and scope they hold when it runs): a user who is gone or blocked
+ * is refused like their session would be.
+ */
+export async function principalForUser(db: Knex | Knex.Transaction, userId: number): Promise<Principal & { lang_code: string }> {
+  const row = await db.raw(
+    `select u.id, u.username, u.status, u.lang_code, u.region_id, u.branch_id, u.subject_id, ${ACTIONS_SQL} from users u where u.id = ?`,
+    [userId],
+  ).then((r: { rows: Record<string, unknown>[] }) => r.rows[0]);
+  if (!row) throw new ApiError('unauthorized');
+  if (row.status !== 'active') throw new ApiError('userBlocked');
+  return {
+    id: row.id as number,
+    username: row.username as string,
+    lang_code: row.lang_code as string,
+    actions: new Set((row.actions as number[]).map(Number)),
+    region_id: (row.region_id as number | null) ?? null,
+    branch_id: (row.branch_id as number | null) ?? null,
+    subject_id: (row.subject_id as number | null) ?? null,
+  };
+}

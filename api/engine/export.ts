@@ -30,6 +30,17 @@ export function exportColumns(repo: Repository): ExportColumn[] {
   });
 }
 
+/** A background job's hold on a walk: told the rows written after each batch, stopped at the next batch when the signal is aborted. */
+export interface WalkOptions {
+  onBatch?: (rowsSoFar: number) => void;
+  signal?: AbortSignal;
+}
+
+/** Between two batches: a job that was cancelled stops here. */
+export function checkSignal(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw signal.reason ?? new Error('aborted');
+}
+
 /** The formats an export writes: the spreadsheet (.xlsx) and, for entities on a map, GeoJSON. */
 export type ExportFormat = 'xlsx' | 'geojson';
 
@@ -40,12 +51,12 @@ export type ExportFormat = 'xlsx' | 'geojson';
  * and written as they come, however many; the promise settles when the stream has taken the last
  * byte, and rejects (with the stream destroyed) when the database or the reader fails.
  */
-export async function writeExport(ctx: EngineContext, entity: string, format: ExportFormat, query: Record<string, unknown>, out: Writable): Promise<{ filename: string; rows: number }> {
+export async function writeExport(ctx: EngineContext, entity: string, format: ExportFormat, query: Record<string, unknown>, out: Writable, opts: WalkOptions = {}): Promise<{ filename: string; rows: number }> {
   const e = ctx.model.entities.get(entity);
   if (!e) throw new ApiError('notFound');
   const repo = new Repository(ctx, e);
   const params = parseListParams(e, query as Record<string, string | string[] | undefined>);
-  const job = format === 'geojson' ? await startGeoJson(repo, params, out) : await startXlsx(repo, params, out);
+  const job = format === 'geojson' ? await startGeoJson(repo, params, out, opts) : await startXlsx(repo, params, out, opts);
   return { filename: job.filename, rows: await job.done };
 }
 
@@ -66,7 +77,7 @@ export async function exportXlsx(repo: Repository, params: ListParams): Promise<
  * Checks the caller's right, runs the query (its first batch read, so a failing query is an error
  * answer, not a broken file) and starts writing; `done` is the rows written once the stream has them all.
  */
-async function startXlsx(repo: Repository, params: ListParams, out: Writable): Promise<{ filename: string; done: Promise<number> }> {
+async function startXlsx(repo: Repository, params: ListParams, out: Writable, opts: WalkOptions = {}): Promise<{ filename: string; done: Promise<number> }> {
   const { model, lang } = repo.ctx;
   const e = repo.e;
   repo.assertCan('export');
@@ -93,6 +104,8 @@ async function startXlsx(repo: Repository, params: ListParams, out: Writable): P
         }
         n += rows.length;
         await writer.flush();
+        opts.onBatch?.(n);
+        checkSignal(opts.signal);
       }
       await writer.end();
       return n;
@@ -120,7 +133,7 @@ export async function exportGeoJson(repo: Repository, params: ListParams): Promi
   return { stream, filename };
 }
 
-async function startGeoJson(repo: Repository, params: ListParams, out: Writable): Promise<{ filename: string; done: Promise<number> }> {
+async function startGeoJson(repo: Repository, params: ListParams, out: Writable, opts: WalkOptions = {}): Promise<{ filename: string; done: Promise<number> }> {
   const { lang } = repo.ctx;
   const e = repo.e;
   const g = geometryFields(e);
@@ -138,6 +151,8 @@ async function startGeoJson(repo: Repository, params: ListParams, out: Writable)
           id: Number(row.id), geometry: rowGeometry(row, g), properties: featureProperties(e, columns, row, lang),
         })));
         n += rows.length;
+        opts.onBatch?.(n);
+        checkSignal(opts.signal);
       }
       await writer.end();
       await finished(out, { readable: false });

@@ -10,6 +10,7 @@ import { GEOJSON_TYPE, geometryFields } from '../engine/geojson.ts';
 import { Workflow } from '../engine/workflow.ts';
 import { badRequest } from './errors.ts';
 import { idParam } from './module-routes.ts';
+import { exportQuery, queueListExport } from '../jobs/export-kinds.ts';
 
 /**
  * The whole generic REST surface: for every entity of the metadata, list, export (and, for an
@@ -33,8 +34,10 @@ export function entityRoutes(model: MetaModel, knex: Knex, guard: Middleware<App
       ctx.body = rows;
     });
 
+    // a list over the setting `exports.background_rows` (or `?background=1`) becomes a job: 202 (api/jobs/export-kinds.ts)
     router.get(`${e.path}/export`, guard, async (ctx) => {
-      const { stream, filename } = await exportXlsx(repo(ctx, e), parseListParams(e, ctx.query));
+      if (await queueListExport(ctx, knex, model, e, 'xlsx')) return;
+      const { stream, filename } = await exportXlsx(repo(ctx, e), parseListParams(e, exportQuery(ctx.query)));
       ctx.set('Content-Disposition', `attachment; filename="${filename}"`);
       ctx.type = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
       ctx.body = stream;
@@ -42,7 +45,8 @@ export function entityRoutes(model: MetaModel, knex: Knex, guard: Middleware<App
 
     if (geometryFields(e)) {
       router.get(`${e.path}/export.geojson`, guard, async (ctx) => {
-        const { stream, filename } = await exportGeoJson(repo(ctx, e), parseListParams(e, ctx.query));
+        if (await queueListExport(ctx, knex, model, e, 'geojson')) return;
+        const { stream, filename } = await exportGeoJson(repo(ctx, e), parseListParams(e, exportQuery(ctx.query)));
         ctx.set('Content-Disposition', `attachment; filename="${filename}"`);
         ctx.type = GEOJSON_TYPE;
         ctx.body = stream;

@@ -35,6 +35,27 @@ const DECIMAL_TEXT: Schema = { type: 'string', pattern: '^-?\\d+(\\.\\d+)?$', de
 
 // ------------------------------------------------------------------ the engine's schemas in OpenAPI's dialect
 
+
+/** `?background=` of an export route (docs/exports.md, "Background exports"). */
+const BACKGROUND = {
+  name: 'background', in: 'query', required: false,
+  description: 'absent: the export streams unless it holds more rows than the setting `exports.background_rows` (10 000), when it is queued as a job; `1`: always a job; `0`: always the stream',
+  schema: { type: 'string', enum: ['0', '1', 'auto'] },
+};
+/** The answer of an export queued as a background job. */
+const QUEUED = {
+  description: 'queued as a background job (`Location: /api/jobs/{id}`): follow it at `GET /api/jobs/{id}`, take its file from `GET /api/jobs/{id}/file` when `state` is `done` (docs/jobs.md)',
+  headers: { Location: { schema: { type: 'string' }, description: '`/api/jobs/{id}`' } },
+  content: { 'application/json': { schema: {
+    type: 'object', required: ['id', 'kind', 'state', 'progress'],
+    properties: {
+      id: { type: 'integer' }, kind: { type: 'string' }, title: { type: 'string' },
+      state: { type: 'string', enum: ['queued', 'running', 'done', 'failed', 'cancelled'] },
+      progress: { type: 'object', properties: { done: { type: 'integer' }, total: { type: ['integer', 'null'] } } },
+    },
+  } } },
+};
+
 /**
  * A schema of the engine (payload-schema.ts) in JSON Schema 2020-12 as OpenAPI 3.1 has it: tuple
  * `items` as `prefixItems`, and the engine's own keywords as a pattern, bounds or `x-` keywords
@@ -395,8 +416,8 @@ class Builder {
         return this.add(r, {
           ...base, summary: `${caption}: Excel export`,
           description: `The list with the same filters and sort as an .xlsx stream, captions in the caller's language, every matching row (streamed from one cursor; a sheet that reaches Excel's 1 048 576 rows continues on the next).`,
-          parameters: listParameters(this.model, this.lang, e, { paging: false }),
-          responses: { 200: { description: 'the workbook', content: { [XLSX]: {} } }, ...this.errors(r) },
+          parameters: [...listParameters(this.model, this.lang, e, { paging: false }), BACKGROUND],
+          responses: { 200: { description: 'the workbook', content: { [XLSX]: {} } }, 202: QUEUED, ...this.errors(r) },
         });
       case 'geojson': {
         const name = `${e.name}.geojson`;
@@ -404,8 +425,8 @@ class Builder {
         return this.add(r, {
           ...base, summary: `${caption}: GeoJSON export`,
           description: `The list with the same filters and within the caller's scope as an RFC 7946 FeatureCollection, streamed: a feature a row, its geometry the row's polygon (closed, counterclockwise) or else its point (\`[lng, lat]\`), null when it has neither; its properties the list's columns by field name, references with \`<field>_name\`. Every matching row, streamed from one cursor.`,
-          parameters: listParameters(this.model, this.lang, e, { paging: false }),
-          responses: { 200: { description: 'the features', content: { [GEOJSON_TYPE]: { schema: ref(name) } } }, ...this.errors(r) },
+          parameters: [...listParameters(this.model, this.lang, e, { paging: false }), BACKGROUND],
+          responses: { 200: { description: 'the features', content: { [GEOJSON_TYPE]: { schema: ref(name) } } }, 202: QUEUED, ...this.errors(r) },
         });
       }
       case 'deleteMany':
@@ -571,9 +592,13 @@ class Builder {
       tags: [tag], operationId: `${isPublic ? 'public.' : ''}report.${report.name}${exporting ? '.export' : ''}`,
       summary: `${caption}${exporting ? ' (Excel)' : ''}`,
       description: `${exporting ? 'The report as an .xlsx: title, parameters, header, rows, totals.' : 'Rows, exact totals, the chart and the drill-down.'}${report.scope ? ' A user with a region, branch or subject has it forced into the report\'s scope parameter.' : ''}`,
-      parameters: Object.entries(report.params).map(([name, p]) => query(name, reportParam(p), this.t(p.caption ?? `report.${name}`), p.required && p.default === undefined ? { required: true } : {})),
+      parameters: [
+        ...Object.entries(report.params).map(([name, p]) => query(name, reportParam(p), this.t(p.caption ?? `report.${name}`), p.required && p.default === undefined ? { required: true } : {})),
+        ...(exporting && !isPublic ? [BACKGROUND] : []),
+      ],
       responses: {
         200: exporting ? { description: 'the workbook', content: { [XLSX]: {} } } : { description: 'OK', content: { 'application/json': { schema: ref(result) } } },
+        ...(exporting && !isPublic ? { 202: QUEUED } : {}),
         ...this.errors(r),
       },
     });

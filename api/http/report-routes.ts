@@ -9,6 +9,7 @@ import { canOpenReport, resolveReportParams, type ReportParams } from '../report
 import { runReport } from '../reports/run.ts';
 import { exportReport } from '../reports/export.ts';
 import { refTable, sortExpression } from '../engine/sql.ts';
+import { exportQuery, queueReportExport } from '../jobs/export-kinds.ts';
 
 /**
  * Every report of metadata/reports: `GET /reports/:name` answers rows, totals, chart and drill-down
@@ -36,7 +37,9 @@ export function reportRoutes(model: MetaModel, knex: Knex, guard: Middleware<App
     ctx.body = await runReport(knex, model, r, params, ctx.state.lang);
   };
   const download = async (ctx: AppContext, r: ReportMeta, principal: Principal | null) => {
-    const params = resolved(r, ctx.query, principal);
+    // staff's large reports become jobs (202, api/jobs/export-kinds.ts); the public's always stream
+    if (principal && await queueReportExport(ctx, knex, model, r)) return;
+    const params = resolved(r, exportQuery(ctx.query), principal);
     const { stream, filename } = await exportReport(knex, model, r, params, ctx.state.lang, await paramTitles(knex, model, r, params, ctx.state.lang));
     ctx.set('Content-Disposition', `attachment; filename="${filename}"`);
     ctx.type = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';

@@ -11,6 +11,7 @@ import { zonesModule } from './zones/index.ts';
 import { siteContentModule } from './site-content/index.ts';
 import { chatModule } from './chat/index.ts';
 import { notificationsModule } from './notifications/index.ts';
+import { jobsModule } from './jobs/index.ts';
 
 /**
  * Every module of the system. A module is a folder `api/modules/<module>/` of one shape: `index.ts`
@@ -18,7 +19,7 @@ import { notificationsModule } from './notifications/index.ts';
  * `metadata/modules/<module>.json`. Hooks and handlers are found by name; a name the metadata uses
  * that no module defines stops start-up (checkModules).
  */
-export const MODULES: ModuleDef[] = [systemModule, accessModule, fundModule, registryModule, publicSiteModule, offencesModule, zonesModule, siteContentModule, chatModule, notificationsModule];
+export const MODULES: ModuleDef[] = [systemModule, accessModule, fundModule, registryModule, publicSiteModule, offencesModule, zonesModule, siteContentModule, chatModule, notificationsModule, jobsModule];
 
 function collect<T>(kind: 'hooks' | 'handlers' | 'forms'): Record<string, T> {
   const out: Record<string, T> = {};

@@ -7,6 +7,7 @@ import type { ReportParams } from './params.ts';
 import { excelNumFmt, excelValue } from '../../shared/numbers.ts';
 import { columnLetter, XlsxStreamWriter, type XlsxValue } from '../engine/xlsx-stream.ts';
 import { startWalk } from '../engine/row-walk.ts';
+import { checkSignal, type WalkOptions } from '../engine/export.ts';
 
 const DATE_FORMAT = 'dd.mm.yyyy';
 /** Column widths are measured on this many first rows. */
@@ -26,12 +27,12 @@ export async function exportReport(knex: Knex, model: MetaModel, r: ReportMeta, 
 }
 
 /** The same into any stream (a job's file): settles with the rows written once the stream has them all. */
-export async function writeReport(knex: Knex, model: MetaModel, r: ReportMeta, params: ReportParams, lang: Lang, paramTitles: Record<string, string>, out: Writable): Promise<{ filename: string; rows: number }> {
-  const { filename, done } = await startReport(knex, model, r, params, lang, paramTitles, out);
+export async function writeReport(knex: Knex, model: MetaModel, r: ReportMeta, params: ReportParams, lang: Lang, paramTitles: Record<string, string>, out: Writable, opts: WalkOptions = {}): Promise<{ filename: string; rows: number }> {
+  const { filename, done } = await startReport(knex, model, r, params, lang, paramTitles, out, opts);
   return { filename, rows: await done };
 }
 
-async function startReport(knex: Knex, model: MetaModel, r: ReportMeta, params: ReportParams, lang: Lang, paramTitles: Record<string, string>, out: Writable): Promise<{ filename: string; done: Promise<number> }> {
+async function startReport(knex: Knex, model: MetaModel, r: ReportMeta, params: ReportParams, lang: Lang, paramTitles: Record<string, string>, out: Writable, opts: WalkOptions = {}): Promise<{ filename: string; done: Promise<number> }> {
   const head = reportHead(model, r, params, lang);
   const walk = await startWalk(knex, { rows: knex.raw(`SELECT * FROM (${r.query}) AS report`, reportBindings(params, lang) as Knex.ValueDict) }, { settings: REPORT_SETTINGS });
   const writer = new XlsxStreamWriter(out, head.title || r.name);
@@ -86,13 +87,16 @@ async function startReport(knex: Knex, model: MetaModel, r: ReportMeta, params: 
           writer.row(values, cellStyles);
         }
         n += rows.length;
+        opts.onBatch?.(n);
       };
       put(first);
       await writer.flush();
+      checkSignal(opts.signal);
       if (more) {
         for (next = await iterator.next(); !next.done; next = await iterator.next()) {
           put(next.value.map((row) => typedRow(model, r, lang, row)));
           await writer.flush();
+          checkSignal(opts.signal);
         }
       }
       if (totals.any) {

@@ -67,7 +67,7 @@ try {
   const sampler = setInterval(() => { peak = Math.max(peak, memory(server.pid).rss); }, 100);
   const load0 = loadavg()[0];
   const t0 = process.hrtime.bigint();
-  await download(server.port, '/api/bench/bench-exports/export', token);
+  await download(server.port, '/api/bench/bench-exports/export?background=0', token);
   const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
   clearInterval(sampler);
   const after = memory(server.pid);

@@ -1,8 +1,8 @@
 import simpleRestProvider from 'ra-data-simple-rest';
+import { startExport, type Job } from './jobs';
 import { HttpError, type DataProvider, type SortPayload } from 'react-admin';
-import { fetchJson, filenameOf, LONG_TIMEOUT, request, requestBlob } from './http';
+import { fetchJson, request } from './http';
 import { getMetaModel } from '../meta/store';
-import { saveBlob } from './files';
 import type { EntityMeta } from '../meta/types';
 
 /**
@@ -61,7 +61,7 @@ const EXPORTS: Record<ExportFormat, { path: string; accept: string }> = {
 
 export interface EcofondDataProvider extends DataProvider {
   /** Downloads the server's export of a list (Excel, or GeoJSON for entities drawn on a map) with its filters and sort. */
-  exportList(resource: string, params: ExportParams): Promise<{ filename: string }>;
+  exportList(resource: string, params: ExportParams): Promise<{ filename: string } | { job: Job }>;
 }
 
 export const dataProvider: EcofondDataProvider = {
@@ -81,12 +81,7 @@ export const dataProvider: EcofondDataProvider = {
   async exportList(resource, { filter, sort, format = 'xlsx' }) {
     const e = entityOf(resource);
     const query = new URLSearchParams({ sort: JSON.stringify([sort.field, sort.order]), filter: JSON.stringify(cleanFilter(filter)) });
-    const { res, blob } = await requestBlob(`${e.path}/${EXPORTS[format].path}?${query}`, {
-      timeout: LONG_TIMEOUT,
-      headers: { Accept: EXPORTS[format].accept },
-    });
-    const filename = filenameOf(res, `${e.name}.${format}`);
-    saveBlob(blob, filename);
-    return { filename };
+    // a large list answers 202 with a background job instead of the file (docs/exports.md)
+    return startExport(`${e.path}/${EXPORTS[format].path}?${query}`, EXPORTS[format].accept, `${e.name}.${format}`);
   },
 };

@@ -4,6 +4,7 @@ import { AppBar, Layout, LoadingIndicator, TitlePortal, useTranslate } from 'rea
 import { AppMenu } from './AppMenu';
 import { LanguageSwitcher } from './LanguageSwitcher';
 import { NotificationBell } from './NotificationBell';
+import { MyJobs } from './MyJobs';
 import { ErrorPage } from '../pages/ErrorPage';
 import { PrintStyles } from './PrintStyles';
 
@@ -21,6 +22,7 @@ function AppAppBar() {
     <AppBar
       toolbar={(
         <Box sx={{ display: 'flex', alignItems: 'center' }}>
+          <MyJobs />
           <NotificationBell />
           <LanguageSwitcher />
           <LoadingIndicator />
