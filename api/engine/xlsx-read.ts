@@ -237,6 +237,8 @@ export async function readXlsxRows(file: Uint8Array, onRow: (cells: XlsxCell[], 
   else if (entry.method === 8) {
     const inflate = createInflateRaw({ chunkSize: 256 * 1024 });
     const ended = new Promise<void>((resolve, reject) => { inflate.on('end', resolve); inflate.on('error', () => reject(badFile())); });
+    // the loop below meets the error first; this is only for the end
+    ended.catch(() => undefined);
     const step = opts.chunk ?? 1024 * 1024;
     (async () => {
       for (let at = 0; at < entry.data.length; at += step) {

@@ -1,11 +1,10 @@
 import knexFactory from 'knex';
-import { PassThrough } from 'node:stream';
 import { openDatabase } from '../../api/db/connection.ts';
 import { loadMetadata } from '../../api/meta/load.ts';
 import { migrate } from '../../api/db/migrator.ts';
 import { seed } from '../../seeds/index.ts';
 import { Repository } from '../../api/engine/repository.ts';
-import { XlsxStreamWriter } from '../../api/engine/xlsx-stream.ts';
+import { statementFile, statementRow } from '../../test/support/statement.ts';
 import { importStatement } from '../../api/modules/fund/statement-import.ts';
 import { ApiError } from '../../api/http/errors.ts';
 import { withDatabase } from '../../test/support/pg-url.ts';
@@ -46,32 +45,12 @@ const user: Principal = { id: (await knex('users').where({ username: 'admin' }).
 const repo = (entity: string) => new Repository({ knex, model, principal: user, lang: 'uz' }, model.entities.get(entity)!);
 await repo('subject').createMany(Array.from({ length: SUBJECTS }, (_, i) => ({ inn: String(600000000 + i), name: `Bench ${i}`, region_id: region, category_id: category })));
 
-/** The statement as an .xlsx, written by the engine's streaming writer: a header and N rows, `bad` rows spoilt. */
-async function statement(bad?: number): Promise<Buffer> {
-  const out = new PassThrough();
-  const chunks: Buffer[] = [];
-  out.on('data', (c: Buffer) => chunks.push(c));
-  const done = new Promise((r) => out.on('end', r));
-  const w = new XlsxStreamWriter(out, 'Koʻchirma', { level: 1 });
-  const date = w.style({ numFmt: 'dd.mm.yyyy' });
-  w.begin([{ width: 12 }]);
-  const styles = [date, 0, 0, 0, 0, 0, 0, 0, 0];
-  w.row(['Sana', 'Raqam', 'Summa', 'Toʻlovchi', 'STIR', 'Hisob', 'Maqsad', 'Tushum kodi', 'Turi']);
-  const every = KNOWN > 0 ? Math.round(1 / KNOWN) : 0;
-  for (let i = 0; i < N; i++) {
-    const row = i + 2;
-    const known = every && i % every === 0;
-    const inn = known ? String(600000000 + (i % SUBJECTS)) : String(700000000 + i);
-    w.row([
-      new Date(Date.UTC(2025, 0, 1 + (i % 300))), `P-${i + 1}`, row === bad ? '12,345' : (1000 + (i % 9000) + (i % 100) / 100), `Toʻlovchi MChJ ${i % 5000}`,
-      inn, String(20208000000000000000n + BigInt(i)), 'Kompensatsiya toʻlovi, daraxt kesish uchun', codes[i % codes.length], i % 3 ? 'karta' : 'naqd',
-    ], styles);
-    if (i % 1000 === 999) await w.flush();
-  }
-  await w.end();
-  await done;
-  return Buffer.concat(chunks);
-}
+const inns = Array.from({ length: SUBJECTS }, (_, i) => String(600000000 + i));
+/** The statement: a header and N rows, one of them spoilt when `bad` is given. */
+const statement = (bad?: number) => statementFile({
+  rows: N, codes, known: KNOWN > 0 ? { inns, every: Math.round(1 / KNOWN) } : undefined,
+  spoil: (row) => (row === bad ? statementRow(row - 2, { rows: N, codes }).map((v, i) => (i === 2 ? '12,345' : v)) : undefined),
+});
 
 const mb = (b: number) => `${(b / 1048576).toFixed(1)} MB`;
 const peak = () => process.resourceUsage().maxRSS * 1024;

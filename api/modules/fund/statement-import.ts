@@ -39,10 +39,13 @@ export interface StatementImported { imported: number; attached: number; total_a
 export async function importStatement(x: StatementImport): Promise<StatementImported> {
   const { knex, stackId, signal } = x;
   let last = -1;
+  let lastStage: ImportStage | undefined;
+  // each whole percent once, and each stage when it begins
   const progress = (done: number, stage: ImportStage) => {
     const at = Math.max(last, Math.min(100, Math.floor(done)));
-    if (at === last && stage !== 'done') return;
+    if (at === last && stage === lastStage) return;
     last = at;
+    lastStage = stage;
     x.onProgress?.(at, 100, stage);
   };
   const payments = x.repo('payments');
