@@ -72,6 +72,9 @@ export interface ChangeKind {
   params?: Record<string, unknown>;
 }
 
+const EMPTY_SET: Set<string> = new Set();
+const EMPTY_ROW: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
+
 /** Rows a statement of a large createMany inserts. */
 const INSERT_BATCH = 5000;
 
@@ -283,51 +286,79 @@ export class Repository {
       return { data, row };
     });
     if (!many && Object.keys(errors).length) throw validationError(errors);
-    const checked = prepared.map((p, i) => ({ ...p, key: prefix(i) })).filter((_, i) => !refused.has(i));
+    // what is written from here on is each row's normalised copy: the caller's payloads may go
+    payloads = [];
+    // a large write holds one copy of its rows less: what a row needs besides its columns (its
+    // child values, the fields it touched) is computed only for entities that have such fields
+    const hasChildren = childFields(this.e).some(([, f]) => !f.readOnly);
+    const touching = Object.values(this.e.fields).some((f) => f.within || f.form);
+    const touched = (row: Record<string, unknown>) => (touching ? new Set(Object.keys(row)) : EMPTY_SET);
     return this.transaction(async (trx) => {
       // every row is checked before the file is refused: the database's checks of the rows the validator let through too
-      const located = checked.map(({ row, data, key }) => ({ row: { ...row, ...this.childValues(data) }, key }));
-      for (const [k, v] of Object.entries(await this.referenceErrors(trx, located, this.e.fields))) errors[k] ??= v;
-      for (const [k, v] of Object.entries(await this.withinErrors(trx, checked.map(({ row, key }) => ({ row, key, touched: new Set(Object.keys(row)) }))))) errors[k] ??= v;
+      const checked: { row: Record<string, unknown>; key: string; touched: Set<string> }[] = [];
+      prepared.forEach(({ row, data }, i) => {
+        if (!refused.has(i)) checked.push({ row: hasChildren ? { ...row, ...this.childValues(data) } : row, key: prefix(i), touched: touched(row) });
+      });
+      for (const [k, v] of Object.entries(await this.referenceErrors(trx, checked, this.e.fields))) errors[k] ??= v;
+      for (const [k, v] of Object.entries(await this.withinErrors(trx, checked))) errors[k] ??= v;
+      checked.length = 0;
       if (Object.keys(errors).length) throw many ? importRowsError(errors) : validationError(errors);
       await this.deriveFields(trx, prepared.map((p) => p.row));
-      await checkForms(trx, this.ctx.model, this.ctx.lang, this.e, prepared.map(({ row }) => ({ row, touched: new Set(Object.keys(row)) })));
+      await checkForms(trx, this.ctx.model, this.ctx.lang, this.e, prepared.map(({ row }) => ({ row, touched: touched(row) })));
       // a scope column the row leaves empty — one it copies from a reference too (a payment with no subject yet) — is the caller's
       for (const { row } of prepared) for (const [col, v] of Object.entries(scope)) if (col !== 'id' && row[col] == null) row[col] = v;
       for (const { row } of prepared) if (!this.can('create', row)) throw forbidden();
       if (!this.ctx.trusted) for (const { row } of prepared) await assertPrivileges(trx, this.e, this.ctx.principal, null, row);
       for (const { row } of prepared) await this.hashPasswords(row);
+      const columns = (row: Record<string, unknown>) => ({ ...this.toColumns(row), ...(this.e.view ?? {}), created_by: this.actor, updated_by: this.actor });
+      const audit = (rows: Record<string, unknown>[], from: number) => writeAudit(trx, this.e, this.actor, rows.map((after, i) => ({
+        id: after.id as number, op: 'create', action: opts.action, ...auditDiff(null, after, this.secrets(prepared[from + i].row)),
+      })));
+      // read-only child rows (a payment's splits) are not written on create
+      const simple = !hasChildren && !Object.values(this.e.fields).some((f) => f.through) && !this.e.afterWrite;
+      if (simple && prepared.length > 500) {
+        // many rows (an import): a batch at a time — its rows as one JSON parameter that
+        // json_populate_recordset reads, answered as a snapshot reads them (RETURNING), checked
+        // against the caller's scope and given their audit rows — so that only one batch's
+        // columns and audit rows are held at once
+        const out: Record<string, unknown>[] = [];
+        const select = selectColumns(this.e).join(', ');
+        // a simple entity's rows are written from their picked fields alone
+        for (const p of prepared) p.data = EMPTY_ROW;
+        for (let from = 0; from < prepared.length; from += INSERT_BATCH) {
+          opts.signal?.throwIfAborted();
+          const values = prepared.slice(from, from + INSERT_BATCH).map(({ row }) => columns(row));
+          let rows: Record<string, unknown>[];
+          try {
+            if (plainRows(this.e, values)) {
+              const cols = Object.keys(values[0]).map((c) => `"${c}"`).join(', ');
+              const table = `"${this.e.table}"`;
+              rows = (await trx.raw(`INSERT INTO ${table} AS t (${cols}) SELECT ${cols} FROM json_populate_recordset(NULL::${table}, ?::json) RETURNING ${select}`, [JSON.stringify(values)])).rows;
+              // ids are drawn in the order the rows are inserted
+              rows.sort((x, y) => Number(x.id) - Number(y.id));
+              await loadChildren(trx, this.e, rows);
+            } else {
+              const ids: number[] = [];
+              for (let i = 0; i < values.length; i += 500) ids.push(...(await trx(this.e.table).insert(values.slice(i, i + 500)).returning('id')).map((r: { id: number }) => r.id));
+              const afters = await this.snapshots(trx, ids);
+              rows = ids.map((id) => afters.get(id)!);
+            }
+          } catch (err) { throw translateDbError(err, this.e); }
+          for (const after of rows) this.checkAfter('create', after);
+          await audit(rows, from);
+          out.push(...rows);
+          opts.onProgress?.(out.length, prepared.length);
+        }
+        return out;
+      }
       const ids: number[] = [];
-      const inserted = new Map<number, Record<string, unknown>>();
       try {
-        // read-only child rows (a payment's splits) are not written on create
-        const simple = !childFields(this.e).some(([, f]) => !f.readOnly) && !Object.values(this.e.fields).some((f) => f.through) && !this.e.afterWrite;
-        const values = prepared.map(({ row }) => ({
-          ...this.toColumns(row), ...(this.e.view ?? {}), created_by: this.actor, updated_by: this.actor,
-        }));
-        if (simple && values.length > 500 && plainRows(this.e, values)) {
-          // many rows of the same columns (an import): one statement a batch, the rows as one JSON
-          // parameter, answering the rows as a snapshot reads them
-          const cols = Object.keys(values[0]).map((c) => `"${c}"`).join(', ');
-          const table = `"${this.e.table}"`;
-          for (let i = 0; i < values.length; i += INSERT_BATCH) {
-            opts.signal?.throwIfAborted();
-            const { rows } = await trx.raw(`INSERT INTO ${table} AS t (${cols}) SELECT ${cols} FROM json_populate_recordset(NULL::${table}, ?::json) RETURNING ${selectColumns(this.e).join(', ')}`,
-              [JSON.stringify(values.slice(i, i + INSERT_BATCH))]);
-            // ids are drawn in the order the rows are inserted
-            (rows as Record<string, unknown>[]).sort((a, b) => Number(a.id) - Number(b.id));
-            await loadChildren(trx, this.e, rows);
-            for (const r of rows) { ids.push(r.id as number); inserted.set(r.id as number, r); }
-            opts.onProgress?.(ids.length, values.length);
-          }
-        } else if (simple) {
-          for (let i = 0; i < values.length; i += 500) {
-            opts.signal?.throwIfAborted();
-            ids.push(...(await trx(this.e.table).insert(values.slice(i, i + 500)).returning('id')).map((r: { id: number }) => r.id));
-            opts.onProgress?.(ids.length, values.length);
-          }
+        const values = prepared.map(({ row }) => columns(row));
+        if (simple) {
+          for (let i = 0; i < values.length; i += 500) ids.push(...(await trx(this.e.table).insert(values.slice(i, i + 500)).returning('id')).map((r: { id: number }) => r.id));
         } else {
           for (const [i, { row, data }] of prepared.entries()) {
+            opts.signal?.throwIfAborted();
             const [{ id }] = await trx(this.e.table).insert(values[i]).returning('id');
             ids.push(id);
             await this.writeRelated(trx, id, row, data, true);
@@ -335,12 +366,11 @@ export class Repository {
           }
         }
       } catch (err) { throw translateDbError(err, this.e); }
-      const afters = inserted.size ? inserted : await this.snapshots(trx, ids);
+      const afters = await this.snapshots(trx, ids);
       const rows = ids.map((id) => afters.get(id)!);
       for (const after of rows) this.checkAfter('create', after);
-      await writeAudit(trx, this.e, this.actor, rows.map((after, i) => ({
-        id: after.id as number, op: 'create', action: opts.action, ...auditDiff(null, after, this.secrets(prepared[i].row)),
-      })));
+      await audit(rows, 0);
+      opts.onProgress?.(rows.length, rows.length);
       return rows;
     });
   }
