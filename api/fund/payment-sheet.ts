@@ -1,9 +1,9 @@
-import ExcelJS from 'exceljs';
 import type { FieldError } from '../http/errors.ts';
 import { ApiError } from '../http/errors.ts';
 import { isIsoDate, todayTashkent } from '../meta/today.ts';
 import { FORMATS } from '../meta/formats.ts';
 import { isBadText } from '../http/input-guard.ts';
+import { readXlsxRows, type XlsxCell } from '../engine/xlsx-read.ts';
 
 /**
  * A bank statement as an .xlsx: the first sheet, a header row, then one payment per row in the
@@ -25,18 +25,16 @@ export interface SheetPayment {
   payment_type: 'card' | 'cash';
 }
 
-const MAX_ROWS = 20000;
+/** Rows a statement holds at most (ECOFOND_IMPORT_MAX_ROWS, 200 000 by default). */
+export const MAX_ROWS = Number(process.env.ECOFOND_IMPORT_MAX_ROWS || 200_000);
 
-function text(v: ExcelJS.CellValue): string {
+function text(v: XlsxCell): string {
   if (v == null) return '';
-  if (typeof v === 'object' && 'richText' in v) return v.richText.map((t) => t.text).join('').trim();
-  if (typeof v === 'object' && 'text' in v) return String(v.text).trim();
-  if (typeof v === 'object' && 'result' in v) return text(v.result as ExcelJS.CellValue);
   return String(v).trim();
 }
 
 /** A cell as 'YYYY-MM-DD': an Excel date, or text written dd.mm.yyyy or yyyy-mm-dd. */
-export function sheetDate(v: ExcelJS.CellValue): string | null {
+export function sheetDate(v: XlsxCell): string | null {
   if (v instanceof Date) {
     if (Number.isNaN(v.getTime())) return null;
     const s = v.toISOString().slice(0, 10);
@@ -49,7 +47,7 @@ export function sheetDate(v: ExcelJS.CellValue): string | null {
 }
 
 /** A cell as an exact amount with at most 2 decimals: "1 234 567,50", "1234567.50" or a number. */
-export function sheetAmount(v: ExcelJS.CellValue): string | null {
+export function sheetAmount(v: XlsxCell): string | null {
   let s: string;
   if (typeof v === 'number') {
     // a spreadsheet number is a float: accept it only when it is a whole number of tiyin
@@ -70,23 +68,28 @@ function cut(s: string, n: number): string {
   return s.slice(0, c >= 0xd800 && c <= 0xdbff ? n - 1 : n);
 }
 
-export async function readPaymentSheet(file: Buffer): Promise<{ payments: SheetPayment[]; errors: Record<string, FieldError> }> {
-  const workbook = new ExcelJS.Workbook();
-  try {
-    await workbook.xlsx.load(file as unknown as ArrayBuffer);
-  } catch {
-    throw new ApiError('badRequest', 'errors.import_file');
-  }
-  const sheet = workbook.worksheets[0];
-  if (!sheet || sheet.rowCount < 2) throw new ApiError('badRequest', 'errors.import_file');
-  if (sheet.rowCount > MAX_ROWS + 1) throw new ApiError('tooLarge', 'errors.import_too_many', { max: MAX_ROWS });
+export interface SheetOptions {
+  signal?: AbortSignal;
+  /** compressed bytes of the file read so far, and its size */
+  onProgress?: (done: number, total: number) => void;
+}
+
+/**
+ * Reads a statement's rows (streaming: docs/payments-import.md) and checks every cell. Errors are
+ * keyed `rows.<row number>.<field>`, the first of a cell the one kept; rows with errors are
+ * answered too (their bad fields empty) so that the engine's checks can name theirs as well.
+ */
+export async function readPaymentSheet(file: Uint8Array, opts: SheetOptions = {}): Promise<{ payments: SheetPayment[]; errors: Record<string, FieldError> }> {
   const today = todayTashkent();
   const payments: SheetPayment[] = [];
   const errors: Record<string, FieldError> = {};
-  for (let r = 2; r <= sheet.rowCount; r++) {
-    const row = sheet.getRow(r);
-    const cell = (i: number) => row.getCell(i + 1).value;
-    if (PAYMENT_COLUMNS.every((_, i) => text(cell(i)) === '')) continue;
+  const innRe = new RegExp(FORMATS.inn_or_pinfl.pattern);
+  const accountRe = new RegExp(FORMATS.account.pattern);
+  await readXlsxRows(file, (cells, r) => {
+    // row 1 is the header
+    if (r === 1) return;
+    const cell = (i: number) => cells[i] ?? null;
+    if (PAYMENT_COLUMNS.every((_, i) => text(cell(i)) === '')) return;
     // the first error of a cell is the one shown
     const err = (field: string, key: string) => { errors[`rows.${r}.${field}`] ??= { key }; };
     // a NUL (written `_x0000_` in the file) or a broken surrogate cannot be stored: the row's error, by column
@@ -100,17 +103,20 @@ export async function readPaymentSheet(file: Buffer): Promise<{ payments: SheetP
     const amount = sheetAmount(cell(2));
     if (!amount) err('amount', text(cell(2)) ? 'validation.money' : 'validation.required');
     const inn = text(cell(4)).replace(/\s/g, '');
-    if (inn && !new RegExp(FORMATS.inn_or_pinfl.pattern).test(inn)) err('payer_inn', FORMATS.inn_or_pinfl.message);
+    if (inn && !innRe.test(inn)) err('payer_inn', FORMATS.inn_or_pinfl.message);
     const account = text(cell(5)).replace(/\s/g, '');
-    if (account && !new RegExp(FORMATS.account.pattern).test(account)) err('payer_account', FORMATS.account.message);
+    if (account && !accountRe.test(account)) err('payer_account', FORMATS.account.message);
     const typeText = text(cell(8)).toLowerCase();
-    const type = !typeText || ['card', 'karta', 'карта', 'plastik', 'transfer', 'oʻtkazma'].includes(typeText) ? 'card' : ['cash', 'naqd', 'наличные', 'нақд'].includes(typeText) ? 'cash' : null;
+    const type = !typeText || CARD.has(typeText) ? 'card' : CASH.has(typeText) ? 'cash' : null;
     if (!type) err('payment_type', 'validation.wrong_value');
     payments.push({
       row: r, paid_on: paidOn ?? '', number, amount: amount ?? '', payer: cut(text(cell(3)), 500) || null, payer_inn: inn || null,
       payer_account: account || null, purpose: cut(text(cell(6)), 2000) || null, income_code: text(cell(7)) || null, payment_type: type ?? 'card',
     });
-  }
+  }, { maxRows: MAX_ROWS + 1, signal: opts.signal, onProgress: opts.onProgress });
   if (!payments.length && !Object.keys(errors).length) throw new ApiError('badRequest', 'errors.import_file');
   return { payments, errors };
 }
+
+const CARD = new Set(['card', 'karta', 'карта', 'plastik', 'transfer', 'oʻtkazma']);
+const CASH = new Set(['cash', 'naqd', 'наличные', 'нақд']);

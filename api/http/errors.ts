@@ -55,11 +55,31 @@ export class ApiError extends Error {
     public readonly args: Record<string, unknown> = {},
     public readonly fieldErrors?: Record<string, FieldError>,
     public readonly descriptionKey?: string,
+    /** more of the answer, as it is (an import's `error_count` and `error_rows`) */
+    public readonly details?: Record<string, unknown>,
   ) {
     super(messageKey);
     this.status = STATUS[kind];
     this.code = ERROR_CODES[kind];
   }
+}
+
+/** An import's errors listed in its answer: the first this many, by row number. */
+export const IMPORT_ERRORS_SHOWN = 100;
+
+const rowOf = (key: string) => Number(/^rows\.(\d+)\./.exec(key)?.[1] ?? 0);
+
+/**
+ * An import refused: every row was checked; the answer's `errors` holds the first
+ * IMPORT_ERRORS_SHOWN of them by row number (keyed `rows.<n>.<field>`, a row's in the order they
+ * were found), `error_count` all of them and `error_rows` the rows that have one.
+ */
+export function importRowsError(errors: Record<string, FieldError>): ApiError {
+  const keys = Object.keys(errors).map((k, i) => ({ k, i, row: rowOf(k) }));
+  keys.sort((a, b) => a.row - b.row || a.i - b.i);
+  const shown = Object.fromEntries(keys.slice(0, IMPORT_ERRORS_SHOWN).map(({ k }) => [k, errors[k]]));
+  const rows = new Set(keys.map((x) => x.row)).size;
+  return new ApiError('validation', 'errors.import_rows', {}, shown, undefined, { error_count: keys.length, error_rows: rows });
 }
 
 export const validationError = (errors: Record<string, FieldError>) =>

@@ -95,6 +95,7 @@ export function errorHandler(model: MetaModel, knex: Knex): Koa.Middleware<AppSt
           message: t(err.messageKey, err.args),
           description: err.descriptionKey ? t(err.descriptionKey, err.args) : '',
           ...(err.fieldErrors ? { errors: Object.fromEntries(Object.entries(err.fieldErrors).map(([f, e]) => [f, t(e.key, e.args)])) } : {}),
+          ...err.details,
         };
         return;
       }

@@ -696,6 +696,8 @@ function commonComponents(model: MetaModel, lang: Lang) {
           description: { type: 'string' },
           errors: { type: 'object', additionalProperties: { type: 'string' }, description: 'a message per field (`name`, `title.ru`, `lines.0.mass`) or parameter (`range`, `from_paid_on`)' },
           requestId: { type: 'string', description: 'kept with the error on the server (500 and database-refused values)' },
+          error_count: { type: 'integer', minimum: 1, description: 'an import refused: all its errors (`errors` holds the first 100 by row number, keyed `rows.<n>.<field>`)' },
+          error_rows: { type: 'integer', minimum: 1, description: 'an import refused: the rows with an error' },
         },
         example: { code: ERROR_CODES.validation, message: t('errors.validation'), description: t('errors.validation_description'), errors: { name: t('validation.required') } },
       },

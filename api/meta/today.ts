@@ -5,8 +5,13 @@ const fmt = new Intl.DateTimeFormat('en-CA', { timeZone: TIME_ZONE, year: 'numer
 
 /** Today's date in Tashkent as YYYY-MM-DD. */
 export function todayTashkent(now: Date = new Date()): string {
-  return fmt.format(now);
+  // Tashkent's offset is whole hours: a minute never spans its midnight, so the day of a minute is kept
+  const minute = Math.floor(now.getTime() / 60_000);
+  if (minute !== lastMinute || !lastDay) { lastDay = fmt.format(now); lastMinute = minute; }
+  return lastDay;
 }
+let lastMinute = NaN;
+let lastDay = '';
 
 /** The current year in Tashkent. */
 export function currentYearTashkent(now: Date = new Date()): number {
@@ -24,9 +29,14 @@ export const MAX_YEAR = 9999;
 /** True when s is a real calendar date written YYYY-MM-DD in the years MIN_YEAR–MAX_YEAR. */
 export function isIsoDate(s: string): boolean {
   if (!/^[1-9]\d{3}-\d{2}-\d{2}$/.test(s)) return false;
-  const d = new Date(`${s}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
+  const y = Number(s.slice(0, 4));
+  const m = Number(s.slice(5, 7));
+  const d = Number(s.slice(8, 10));
+  if (m < 1 || m > 12 || d < 1) return false;
+  const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+  return d <= (m === 2 && leap ? 29 : MONTH_DAYS[m - 1]);
 }
+const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 /**
  * A date and time as ISO 8601 only — `YYYY-MM-DD`, then optionally `THH:MM[:SS[.fffffffff]]` and a

@@ -33,7 +33,10 @@ export function rowErrors(errors: Record<string, unknown>): RowError[] {
   return out.sort((a, b) => (a.row ?? -1) - (b.row ?? -1) || (COLUMN[a.field] ?? a.field).localeCompare(COLUMN[b.field] ?? b.field));
 }
 
-function ErrorsDialog({ title, errors, onClose }: { title: string; errors: RowError[]; onClose: () => void }) {
+/** How many errors a refused import had in all (`error_count`, `error_rows`), when its answer lists only the first of them. */
+export interface ErrorTotals { count: number; rows: number }
+
+function ErrorsDialog({ title, errors, totals, onClose }: { title: string; errors: RowError[]; totals?: ErrorTotals; onClose: () => void }) {
   const translate = useTranslate();
   const caption = (f: string) => (i18n.exists(`fields.${f}`) ? translate(`fields.${f}`) : f);
   return (
@@ -41,6 +44,11 @@ function ErrorsDialog({ title, errors, onClose }: { title: string; errors: RowEr
       <DialogTitle>{translate('admin.import.errors_title')}</DialogTitle>
       <DialogContent dividers>
         <Alert severity="error" sx={{ mb: 2 }}>{title}</Alert>
+        {totals && totals.count > errors.length && (
+          <Alert severity="info" sx={{ mb: 2 }} data-testid="import-errors-more">
+            {translate('admin.import.more', { shown: formatNumber(errors.length, 0), count: formatNumber(totals.count, 0), rows: formatNumber(totals.rows, 0) })}
+          </Alert>
+        )}
         <Box sx={{ maxHeight: 420, overflow: 'auto' }}>
           <Table size="small" stickyHeader>
             <TableHead>
@@ -84,7 +92,7 @@ export function StackImportButton({ entity }: { entity: EntityMeta }) {
   const translate = useTranslate();
   const picker = useRef<HTMLInputElement>(null);
   const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<{ title: string; errors: RowError[] } | null>(null);
+  const [failure, setFailure] = useState<{ title: string; errors: RowError[]; totals?: ErrorTotals } | null>(null);
   const payments = model.byName.get('payments');
   if (!record || !entity.can.update || !payments?.can.create) return null;
 
@@ -103,7 +111,9 @@ export function StackImportButton({ entity }: { entity: EntityMeta }) {
     } catch (err) {
       const message = errorMessage(err);
       const errors = err instanceof HttpError ? (err.body?.errors as Record<string, unknown> | undefined) : undefined;
-      if (errors && Object.keys(errors).some((k) => k !== 'root')) setFailure({ title: message, errors: rowErrors(errors) });
+      const body = err instanceof HttpError ? (err.body as { error_count?: number; error_rows?: number } | undefined) : undefined;
+      const totals = typeof body?.error_count === 'number' ? { count: body.error_count, rows: body.error_rows ?? 0 } : undefined;
+      if (errors && Object.keys(errors).some((k) => k !== 'root')) setFailure({ title: message, errors: rowErrors(errors), totals });
       else notify(message, { type: 'error', messageArgs: { _: message } });
     } finally {
       setBusy(false);
@@ -116,7 +126,7 @@ export function StackImportButton({ entity }: { entity: EntityMeta }) {
         {busy ? <CircularProgress size={16} /> : <UploadFileIcon />}
       </Button>
       <input ref={picker} type="file" hidden accept=".xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" onChange={(e) => void send(e.target.files?.[0])} data-testid="import-file" />
-      {failure && <ErrorsDialog title={failure.title} errors={failure.errors} onClose={() => setFailure(null)} />}
+      {failure && <ErrorsDialog title={failure.title} errors={failure.errors} totals={failure.totals} onClose={() => setFailure(null)} />}
       {busy && <span aria-live="polite" style={{ position: 'absolute', left: -9999 }}>{translate('admin.import.running')}</span>}
     </>
   );

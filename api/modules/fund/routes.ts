@@ -3,17 +3,17 @@ import type { EntityMeta } from '../../meta/types.ts';
 import { ApiError, validationError } from '../../http/errors.ts';
 import { normalisePayload } from '../../engine/normalise.ts';
 import { compileSchema, fieldSchema, toFieldErrors } from '../../engine/payload-schema.ts';
-import { Workflow } from '../../engine/workflow.ts';
 import { baseValueOn } from '../../domain/base-value.ts';
 import { calculateCompensation } from '../../domain/compensation.ts';
 import { parseTiyin, formatTiyin } from '../../domain/money.ts';
 import { currentYearTashkent } from '../../meta/today.ts';
 import { rawBody } from '../../http/raw-body.ts';
-import { readPaymentSheet } from '../../fund/payment-sheet.ts';
+import { importStatement } from './statement-import.ts';
 import { signableReport } from './reports.ts';
 import { canonicalContent } from '../../esign/canonical.ts';
 
-const IMPORT_LIMIT = 10 * 1024 * 1024;
+/** The largest statement file taken, in MB (ECOFOND_IMPORT_MAX_MB, 50 by default). */
+const IMPORT_LIMIT = Number(process.env.ECOFOND_IMPORT_MAX_MB || 50) * 1024 * 1024;
 
 function calculatorValidator(reports: EntityMeta) {
   return compileSchema({
@@ -36,53 +36,15 @@ let calculatorCheck: { e: EntityMeta; v: ReturnType<typeof calculatorValidator> 
 /** The fund's calls beyond CRUD (metadata/modules/fund.json). */
 export const FUND_HANDLERS: Record<string, RouteHandler> = {
   /**
-   * POST <stack>/:id/import with the .xlsx as the body: every row checked (errors by row number),
-   * then all payments created through the engine in one transaction (validated as a single create,
-   * one audit row each) and those whose payer's INN is a subject's attached to it by the `attach`
-   * action (a flow row each) when the caller may attach. A stack is imported once.
+   * POST <stack>/:id/import with the .xlsx as the body (IMPORT_MAX_MB): the statement imported by
+   * `importStatement` (statement-import.ts) — every row checked, the first hundred errors by row
+   * number and their count answered, else all payments written in one transaction and payers that
+   * are subjects attached. A stack is imported once.
    */
   'fund.importStatement': async (ctx, rc) => {
-    const { knex, row: stack } = rc;
-    const payments = rc.repo('payments');
-    payments.assertCan('create');
-    const { payments: rows, errors } = await readPaymentSheet(await rawBody(ctx, IMPORT_LIMIT, 'errors.import_file'));
-    const codes = new Map<string, number>((await knex('income_types').select('id', 'code')).map((r: { id: number; code: string }) => [r.code, r.id]));
-    rows.forEach((p) => { if (p.income_code && !codes.has(p.income_code)) errors[`rows.${p.row}.income_code`] = { key: 'validation.ref_not_found' }; });
-    if (Object.keys(errors).length) throw new ApiError('validation', 'errors.import_rows', {}, errors);
-    ctx.body = await knex.transaction(async (trx) => {
-      const stacks = rc.repo().other(rc.entity!.name, { trx });
-      const locked = await stacks.scoped('update', trx).where('t.id', stack!.id as number).forUpdate().first('t.id');
-      if (!locked) throw new ApiError('notFound');
-      if (await trx('payments').where({ stack_id: stack!.id }).first('id')) throw new ApiError('inUse', 'errors.stack_imported');
-      const inTrx = payments.other('payments', { trx });
-      let created: Record<string, unknown>[];
-      try {
-        created = await inTrx.createMany(rows.map(({ row: _row, income_code, ...p }) => ({ ...p, stack_id: stack!.id, income_type_id: income_code ? codes.get(income_code) : null })), { action: 'import' });
-      } catch (err) {
-        // the engine names rows by their place in the import; the sheet's own row numbers are what the user sees
-        if (err instanceof ApiError && err.fieldErrors) {
-          const renamed = Object.fromEntries(Object.entries(err.fieldErrors).map(([k, v]) => [k.replace(/^rows\.(\d+)\./, (_m, n) => `rows.${rows[Number(n) - 1]?.row ?? n}.`), v]));
-          throw new ApiError('validation', 'errors.import_rows', {}, renamed);
-        }
-        throw err;
-      }
-      // payers whose INN is a subject's, in the caller's scope: attached, one move per subject
-      const inns = [...new Set(rows.map((r) => r.payer_inn).filter((x): x is string => !!x && x.length === 9))];
-      const bySubject = new Map<string, number>((await inTrx.other('subject').scoped('read', trx).whereIn('t.inn', inns).select('t.id', 't.inn')).map((s: { id: number; inn: string }) => [s.inn, s.id]));
-      const groups = new Map<number, number[]>();
-      created.forEach((p, i) => {
-        const subject = rows[i].payer_inn ? bySubject.get(rows[i].payer_inn!) : undefined;
-        if (subject) groups.set(subject, [...(groups.get(subject) ?? []), p.id as number]);
-      });
-      let attached = 0;
-      if (inTrx.can('wf:attach')) {
-        const workflow = new Workflow(inTrx);
-        for (const [subject, ids] of groups) attached += (await workflow.runMany('attach', { ids, subject_id: subject, comment: 'import: payer INN' })).changed;
-      }
-      const total = rows.reduce((s, r) => s + parseTiyin(r.amount), 0n);
-      await stacks.update(stack!.id as number, { rows_count: rows.length, total_amount: formatTiyin(total) }, undefined, { fields: ['rows_count', 'total_amount'], action: 'import', anyVersion: true });
-      return { imported: rows.length, attached, total_amount: formatTiyin(total) };
-    });
+    rc.repo('payments').assertCan('create');
+    const file = await rawBody(ctx, IMPORT_LIMIT, 'errors.import_file');
+    ctx.body = await importStatement({ knex: rc.knex, repo: (name) => rc.repo(name), stackId: rc.row!.id as number, file });
   },
 
   /** What a subject signs for a report: its canonical content, base64, and the same as JSON to show. */

@@ -1,0 +1,122 @@
+import knexFactory from 'knex';
+import { cpus, loadavg } from 'node:os';
+import { openDatabase } from '../../api/db/connection.ts';
+import { loadMetadata } from '../../api/meta/load.ts';
+import { migrate } from '../../api/db/migrator.ts';
+import { seed } from '../../seeds/index.ts';
+import { Repository } from '../../api/engine/repository.ts';
+import { statementFile, statementRow } from '../../test/support/statement.ts';
+import { importStatement } from '../../api/modules/fund/statement-import.ts';
+import { ApiError } from '../../api/http/errors.ts';
+import { withDatabase } from '../../test/support/pg-url.ts';
+import type { Principal } from '../../api/auth/ability.ts';
+
+/**
+ * bench/import: a bank statement of BENCH_IMPORT_ROWS (100 000) payments imported into a stack of
+ * a fresh database on the server named by BENCH_DATABASE_URL (default the local one), in-process
+ * through the function the route calls (statement-import.ts), as a region-scoped fund user:
+ *   the good file — read streaming, every row checked, written in one transaction, payers that
+ *   are subjects (BENCH_KNOWN_PAYERS of the rows, 0.1 %: 100) attached — its time and the peak RSS;
+ *   the same file with one bad row at BENCH_BAD_ROW (row 50 001): refused, nothing written, the
+ *   error naming that row.
+ * Prints the figures; docs/performance.md keeps them with the machine.
+ */
+const url = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const DB = 'ecofond_bench_import';
+const N = Number(process.env.BENCH_IMPORT_ROWS || 100_000);
+const BAD_ROW = Number(process.env.BENCH_BAD_ROW || 50_001);
+const KNOWN = Number(process.env.BENCH_KNOWN_PAYERS ?? 0.001);
+const SUBJECTS = 200;
+
+const admin = knexFactory({ client: 'pg', connection: url, pool: { min: 0, max: 1 } });
+await admin.raw(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`);
+await admin.raw(`CREATE DATABASE ${DB}`);
+await admin.destroy();
+const db = openDatabase({ url: withDatabase(url, DB), poolMax: 4 });
+const knex = db.knex;
+const model = loadMetadata();
+await migrate(knex, model);
+await seed(knex, model, { adminPassword: 'bench-password' });
+
+const region = (await knex('regions').orderBy('id').first('id')).id as number;
+const category = (await knex('subject_categories').first('id')).id as number;
+const codes = (await knex('income_types').orderBy('id').limit(5).pluck('code')) as string[];
+const actions = new Set([...model.actions.keys()]);
+const user: Principal = { id: (await knex('users').where({ username: 'admin' }).first('id')).id, username: 'admin', actions, region_id: region, branch_id: null, subject_id: null };
+const repo = (entity: string) => new Repository({ knex, model, principal: user, lang: 'uz' }, model.entities.get(entity)!);
+await repo('subject').createMany(Array.from({ length: SUBJECTS }, (_, i) => ({ inn: String(600000000 + i), name: `Bench ${i}`, region_id: region, category_id: category })));
+
+const inns = Array.from({ length: SUBJECTS }, (_, i) => String(600000000 + i));
+/** The statement: a header and N rows, one of them spoilt when `bad` is given. */
+const statement = (bad?: number) => statementFile({
+  rows: N, codes, known: KNOWN > 0 ? { inns, every: Math.round(1 / KNOWN) } : undefined,
+  spoil: (row) => (row === bad ? statementRow(row - 2, { rows: N, codes }).map((v, i) => (i === 2 ? '12,345' : v)) : undefined),
+});
+
+console.log(`load average at the start: ${loadavg().map((x) => x.toFixed(1)).join(' ')} on ${cpus().length} cores`);
+const mb = (b: number) => `${(b / 1048576).toFixed(1)} MB`;
+const peak = () => process.resourceUsage().maxRSS * 1024;
+
+let t = performance.now();
+const good = await statement();
+console.log(`statement of ${N} rows written: ${mb(good.length)} in ${(performance.now() - t).toFixed(0)} ms`);
+const rssBefore = peak();
+
+const stack = await repo('stack-payments').create({ number: 'BENCH-1', statement_date: '2025-12-01' });
+// BENCH_ONLY_BAD=1: only the file with a bad row (what reading and checking cost, nothing written)
+if (!process.env.BENCH_ONLY_BAD) {
+let stages: string[] = [];
+// BENCH_TRACE=1: the import's statements, counted and timed by their first words
+const trace = new Map<string, { n: number; ms: number }>();
+if (process.env.BENCH_TRACE) {
+  const started = new Map<string, number>();
+  knex.on('query', (q: { __knexQueryUid: string }) => started.set(q.__knexQueryUid, performance.now()));
+  knex.on('query-response', (_r: unknown, q: { __knexQueryUid: string; sql: string }) => {
+    const k = q.sql.slice(0, 60);
+    const e = trace.get(k) ?? { n: 0, ms: 0 };
+    e.n++; e.ms += performance.now() - (started.get(q.__knexQueryUid) ?? performance.now());
+    trace.set(k, e);
+  });
+}
+t = performance.now();
+const began: Record<string, number> = { read: 0 };
+const result = await importStatement({ knex, repo, stackId: stack.id as number, file: good, onProgress: (d, _t, s) => { stages.push(`${s} ${d}`); began[s] ??= performance.now() - t; } });
+const ms = performance.now() - t;
+const at = [...Object.entries(began), ['end', ms] as const];
+console.log(`stages: ${at.slice(0, -1).map(([s, v], i) => `${s} ${((at[i + 1][1] as number) - (v as number)).toFixed(0)} ms`).join(', ')}`);
+console.log(`import of ${N} rows: ${ms.toFixed(0)} ms (${Math.round(N / (ms / 1000))} rows/s), ${JSON.stringify(result)}`);
+console.log(`peak RSS ${mb(peak())} (before the import ${mb(rssBefore)}); progress reports: ${stages.length}, last "${stages.at(-1)}"`);
+for (const [k, v] of [...trace].sort((a, b) => b[1].ms - a[1].ms).slice(0, 15)) console.log(`  ${v.n} × ${v.ms.toFixed(0)} ms  ${k}`);
+// the database's own floor on this machine now: the same rows copied inside the server (no client,
+// no checks, no audit rows) — their indexes, foreign keys and triggers — then rolled back
+const cols = 'stack_id, paid_on, number, amount, purpose, payer, payer_inn, payer_account, payment_type, income_type_id, income_code, status, created_by, updated_by';
+let floor = Number.NaN;
+await knex.transaction(async (trx) => {
+  const t0 = performance.now();
+  await trx.raw(`INSERT INTO payments (${cols}) SELECT ${cols} FROM payments WHERE stack_id = ?`, [stack.id as number]);
+  floor = performance.now() - t0;
+  throw new Error('rolled back');
+}).catch(() => undefined);
+console.log(`the database alone inserting the same ${N} rows (INSERT … SELECT, rolled back): ${floor.toFixed(0)} ms`);
+const [{ n: audit }] = await knex('audit_log').where({ entity: 'payments' }).count<{ n: number }[]>({ n: '*' });
+console.log(`payments written: ${(await knex('payments').where({ stack_id: stack.id }).count({ n: '*' }))[0].n}, payment audit rows: ${audit}`);
+
+}
+const spoilt = await statement(BAD_ROW);
+const stack2 = await repo('stack-payments').create({ number: 'BENCH-2', statement_date: '2025-12-01' });
+t = performance.now();
+try {
+  await importStatement({ knex, repo, stackId: stack2.id as number, file: spoilt });
+  console.log('the file with a bad row was taken: WRONG');
+} catch (err) {
+  const e = err as ApiError;
+  console.log(`one bad row at ${BAD_ROW}: refused in ${(performance.now() - t).toFixed(0)} ms, ${e.status} ${e.messageKey} ${JSON.stringify(e.fieldErrors)} ${JSON.stringify(e.details)}`);
+}
+console.log(`payments written for it: ${(await knex('payments').where({ stack_id: stack2.id }).count({ n: '*' }))[0].n}`);
+
+console.log(`load average at the end: ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+await db.close();
+if (process.env.BENCH_KEEP) process.exit(0);
+const drop = knexFactory({ client: 'pg', connection: url, pool: { min: 0, max: 1 } });
+await drop.raw(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`);
+await drop.destroy();

@@ -1,0 +1,151 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import ExcelJS from 'exceljs';
+import { startTestApi, type TestApi } from './support/api.ts';
+import { statementFile, statementRow, STATEMENT_HEADER } from './support/statement.ts';
+import { Repository } from '../api/engine/repository.ts';
+import { importStatement } from '../api/modules/fund/statement-import.ts';
+import type { Principal } from '../api/auth/ability.ts';
+
+/**
+ * A bank statement at size (docs/payments-import.md, bench/import for 100 000 rows): a few
+ * thousand rows imported all or nothing, a bad row in the middle naming itself, the first hundred
+ * errors and their count, cells the database cannot hold refused by row, progress and abort.
+ */
+let api: TestApi;
+let codes: string[];
+let regionId: number;
+const ROWS = Number(process.env.ECOFOND_IMPORT_TEST_ROWS || 5000);
+const STACKS = '/api/ecofund/stack-payments';
+
+beforeAll(async () => {
+  api = await startTestApi();
+  regionId = (await api.db.knex('regions').orderBy('id').first('id')).id;
+  codes = await api.db.knex('income_types').orderBy('id').limit(3).pluck('code');
+}, 120_000);
+afterAll(async () => { await api?.close(); });
+
+async function stack(number: string): Promise<number> {
+  const r = await api.post(STACKS, { number, statement_date: '2025-12-01' });
+  expect(r.status, JSON.stringify(r.body)).toBe(201);
+  return r.body.id;
+}
+
+async function upload(stackId: number, body: Buffer, lang = 'uz') {
+  const res = await fetch(`${api.url}${STACKS}/${stackId}/import`, {
+    method: 'POST', body,
+    headers: { Authorization: `Bearer ${api.adminToken}`, Language: lang, 'Content-Type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' },
+  });
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+const written = async (stackId: number) => Number((await api.db.knex('payments').where({ stack_id: stackId }).count({ n: '*' }))[0].n);
+
+/** A small statement by ExcelJS: rows of cells after the header. */
+async function sheet(rows: unknown[][]): Promise<Buffer> {
+  const wb = new ExcelJS.Workbook();
+  const ws = wb.addWorksheet('Koʻchirma');
+  ws.addRow(STATEMENT_HEADER);
+  for (const r of rows) ws.addRow(r);
+  return Buffer.from(await wb.xlsx.writeBuffer());
+}
+
+describe('a statement of thousands of rows', () => {
+  it(`imports ${ROWS} rows in one transaction, one audit row each, attaching known payers`, async () => {
+    const inn = '410000001';
+    const subject = await api.post('/api/ecofund/subject', { inn, name: 'Korxona', region_id: regionId, category_id: (await api.db.knex('subject_categories').first('id')).id });
+    expect(subject.status, JSON.stringify(subject.body)).toBe(201);
+    const id = await stack('BIG-1');
+    const file = await statementFile({ rows: ROWS, codes, known: { inns: [inn], every: 1000 } });
+    const r = await upload(id, file);
+    expect(r.status, JSON.stringify(r.body).slice(0, 500)).toBe(200);
+    expect(r.body).toMatchObject({ imported: ROWS, attached: Math.ceil(ROWS / 1000) });
+    expect(await written(id)).toBe(ROWS);
+    const k = api.db.knex;
+    const audited = await k('audit_log as a').join('payments as p', 'p.id', 'a.record_id').where({ 'a.entity': 'payments', 'p.stack_id': id, 'a.op': 'create', 'a.action': 'import' }).count({ n: '*' });
+    expect(Number(audited[0].n)).toBe(ROWS);
+    // a row as the sheet had it, its audit row as a single create writes it
+    const row = await k('payments').where({ stack_id: id, number: 'P-2' }).first();
+    const expected = statementRow(1, { rows: ROWS, codes });
+    expect(row).toMatchObject({ paid_on: '2025-01-02', amount: '1001.01', payer: expected[3], payer_inn: expected[4], payer_account: expected[5], income_code: codes[1], payment_type: 'card', status: 'undefined' });
+    const trail = await k('audit_log').where({ entity: 'payments', record_id: row.id }).first('after');
+    expect(trail.after).toMatchObject({ number: 'P-2', amount: '1001.01', paid_on: '2025-01-02', stack_id: id, status: 'undefined' });
+    const stackRow = (await api.get(`${STACKS}/${id}`)).body;
+    expect(stackRow.rows_count).toBe(ROWS);
+    expect(stackRow.total_amount).toBe(r.body.total_amount);
+  });
+
+  it('refuses a file with one bad row in the middle, naming that row, and writes nothing', async () => {
+    const id = await stack('BIG-2');
+    const bad = Math.floor(ROWS / 2) + 1;
+    const file = await statementFile({ rows: ROWS, codes, spoil: (row) => (row === bad ? statementRow(row - 2, { rows: ROWS, codes }).map((v, i) => (i === 2 ? '12,345' : v)) : undefined) });
+    const r = await upload(id, file, 'ru');
+    expect(r.status).toBe(400);
+    expect(r.body).toMatchObject({ message: 'В файле есть ошибки, ничего не загружено', errors: { [`rows.${bad}.amount`]: 'Сумма вводится с 2 знаками после запятой' }, error_count: 1, error_rows: 1 });
+    expect(Object.keys(r.body.errors)).toEqual([`rows.${bad}.amount`]);
+    expect(await written(id)).toBe(0);
+    expect(await api.db.knex('audit_log').where({ entity: 'stack-payments', record_id: id, action: 'import' }).first()).toBeUndefined();
+  });
+
+  it('lists the first hundred errors by row number and counts them all', async () => {
+    const id = await stack('BIG-3');
+    // every tenth row from row 11 on: no number and an INN of 3 digits — 2 errors a row
+    const spoilt = (row: number) => row > 10 && row % 10 === 1;
+    const file = await statementFile({ rows: 2000, codes, spoil: (row) => (spoilt(row) ? statementRow(row - 2, { rows: 2000, codes }).map((v, i) => (i === 1 ? '' : i === 4 ? '123' : v)) : undefined) });
+    const r = await upload(id, file);
+    expect(r.status).toBe(400);
+    const bad = Array.from({ length: 2001 }, (_, i) => i + 1).filter(spoilt);
+    expect(r.body.error_rows).toBe(bad.length);
+    expect(r.body.error_count).toBe(bad.length * 2);
+    const keys = Object.keys(r.body.errors);
+    expect(keys).toHaveLength(100);
+    expect(keys.slice(0, 4)).toEqual(['rows.11.number', 'rows.11.payer_inn', 'rows.21.number', 'rows.21.payer_inn']);
+    expect(keys.at(-1)).toBe(`rows.${bad[49]}.payer_inn`);
+    expect(await written(id)).toBe(0);
+  });
+
+  it('refuses cells the database cannot hold or that are out of range, by row and column, and keeps odd but good text exactly', async () => {
+    const id = await stack('ODD-1');
+    const good = 'Oʻzbekiston 🌳 Ўзбекистон «Eco» \u200d\u05d0'; // emoji, Cyrillic, a joiner, Hebrew
+    const r = await upload(id, await sheet([
+      ['2025-03-01', 'N_x0000_UL', 1000, 'A', '', '', '', codes[0], ''],
+      ['2025-03-01', 'S-1', 1000, 'B_xD800_', '', '', '', codes[0], ''],
+      ['2025-03-01', 'H-1', 1e20, 'C', '', '', '', codes[0], ''],
+      ['2025-03-01', 'H-2', '99999999999999999.00', 'D', 1e20, '', '', codes[0], ''],
+      [1e9, 'H-3', 10, 'E', '', '', '', codes[0], ''],
+      ['2025-03-01', 'OK-1', '0.01', good, '', '', good, codes[0], ''],
+    ]), 'ru');
+    expect(r.status).toBe(400);
+    expect(Object.keys(r.body.errors).sort()).toEqual([
+      'rows.2.number', 'rows.3.payer', 'rows.4.amount', 'rows.5.amount', 'rows.5.payer_inn', 'rows.6.paid_on',
+    ]);
+    expect(r.body.errors['rows.2.number']).toBe(r.body.errors['rows.3.payer']);
+    expect(r.body.error_count).toBe(6);
+    expect(await written(id)).toBe(0);
+    // the good row alone: taken, its text as it was
+    const ok = await upload(id, await sheet([['2025-03-01', 'OK-1', '0.01', good, '', '', good, codes[0], '']]));
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    expect(await api.db.knex('payments').where({ stack_id: id }).first('payer', 'purpose')).toEqual({ payer: good, purpose: good });
+  });
+
+  it('reports progress up to 100 and stops on an abort, writing nothing', async () => {
+    const k = api.db.knex;
+    const admin = await k('users').where({ username: 'admin' }).first('id');
+    const principal: Principal = { id: admin.id, username: 'admin', actions: new Set(api.model.actions.keys()), region_id: null, branch_id: null, subject_id: null };
+    const repo = (name: string) => new Repository({ knex: k, model: api.model, principal, lang: 'uz' }, api.model.entities.get(name)!);
+    const file = await statementFile({ rows: 3000, codes });
+    const id = await stack('PROG-1');
+    const seen: [number, number, string][] = [];
+    const done = await importStatement({ knex: k, repo, stackId: id, file, onProgress: (d, t, s) => seen.push([d, t, s]) });
+    expect(done.imported).toBe(3000);
+    expect(seen.length).toBeGreaterThan(3);
+    expect(seen.every(([d, t], i) => t === 100 && d >= (seen[i - 1]?.[0] ?? 0))).toBe(true);
+    expect(seen.at(-1)).toEqual([100, 100, 'done']);
+    expect(new Set(seen.map(([, , s]) => s))).toEqual(new Set(['read', 'check', 'write', 'attach', 'done']));
+    // aborted while writing: the transaction rolls back
+    const id2 = await stack('PROG-2');
+    const ac = new AbortController();
+    const aborted = importStatement({ knex: k, repo, stackId: id2, file, signal: ac.signal, onProgress: (_d, _t, s) => { if (s === 'write') ac.abort(); } });
+    await expect(aborted).rejects.toThrow();
+    expect(await written(id2)).toBe(0);
+  });
+});
