@@ -44,9 +44,10 @@ export async function startServer(opts: StartOptions = {}): Promise<Running> {
   const live = new LiveModel(model, db.knex);
   await live.reload();
   if (opts.seed) await seed(db.knex, live.current, { adminPassword: process.env.ECOFOND_ADMIN_PASSWORD, demo: opts.demo, log });
-  // other processes on the same server tell this one when they change a book
-  if (db.url) await live.listen(db.url, log);
-  const app: Koa = createApp({ knex: db.knex, model, live, statics: staticSites(db.knex) });
+  if (db.reads !== db.knex) log('Public reads: the read replica (DATABASE_READ_URL)');
+  // other processes on the same server tell this one when they change a book (a direct connection: DATABASE_LISTEN_URL)
+  if (db.listenUrl) await live.listen(db.listenUrl, log);
+  const app: Koa = createApp({ knex: db.knex, reads: db.reads, model, live, statics: staticSites(db.knex) });
   const port = opts.port ?? Number(process.env.PORT || 8080);
   const host = opts.host ?? process.env.HOST ?? '0.0.0.0';
   const server = await new Promise<Server>((resolve, reject) => {
