@@ -10,6 +10,7 @@ import { staticSites } from './http/static.ts';
 import { attachChat } from './modules/chat/hub.ts';
 import { NotificationWorker, workerOptionsFromEnv } from './notify/worker.ts';
 import { LiveModel } from './meta/live.ts';
+import { ensureYearPartitions } from './db/partitions.ts';
 
 export interface StartOptions {
   port?: number;
@@ -40,6 +41,9 @@ export async function startServer(opts: StartOptions = {}): Promise<Running> {
     const done = await migrate(db.knex, model);
     if (done.length) log(`Migrated: ${done.join(', ')}`);
   }
+  // this year's and next year's partitions of the tables partitioned by year (docs/scaling.md)
+  const parts = await ensureYearPartitions(db.knex);
+  if (parts.length) log(`Partitions made: ${parts.join(', ')}`);
   // the files' model with the reference books the database holds (docs/reference-books.md)
   const live = new LiveModel(model, db.knex);
   await live.reload();
