@@ -87,7 +87,19 @@ export async function startReplica(primaryUrl: string): Promise<Replica> {
   try {
     const t0 = Date.now();
     // a fast checkpoint (else the backup waits for a spread one), no fsync of a throwaway copy
-    await as(join(bin, 'pg_basebackup'), ['-d', `host=${u.hostname} port=${u.port || 5432} user=${decodeURIComponent(u.username || 'postgres')}`, '-D', data, '-R', '-X', 'stream', '-c', 'fast', '--no-sync']);
+    // other work creating and dropping databases meanwhile (other test files') can end a backup —
+    // seen here as the server terminating the backup's WAL stream to release its temporary slot
+    // ("background process terminated unexpectedly"): a fresh attempt then
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await as(join(bin, 'pg_basebackup'), ['-d', `host=${u.hostname} port=${u.port || 5432} user=${decodeURIComponent(u.username || 'postgres')}`, '-D', data, '-R', '-X', 'stream', '-c', 'fast', '--no-sync']);
+        break;
+      } catch (err) {
+        if (attempt >= 5) throw err;
+        rmSync(data, { recursive: true, force: true });
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    }
     const basebackupMs = Date.now() - t0;
     const dataBytes = Number((await run('du', ['-sb', data])).stdout.split(/\s/)[0]);
     // a Debian cluster keeps its configuration outside the data directory: the copy gets its own
