@@ -18,6 +18,11 @@ import { AUTH_CHANNEL, sessionCacheOf } from './auth/session-cache.ts';
 
 export interface AppOptions {
   knex: Knex;
+  /**
+   * the pool the public reads use — the public API, map viewports, statistics, public reports, and
+   * module routes declared `"reads": "replica"` — a read replica's (DATABASE_READ_URL); default `knex`
+   */
+  reads?: Knex;
   model: MetaModel;
   /** the reloadable model (docs/reference-books.md): the app follows its swaps; without it, `model` for good */
   live?: LiveModel;
@@ -31,7 +36,7 @@ export interface AppOptions {
  * (api/http/catalogue.ts lists them). Refuses to start when the metadata names a hook or handler
  * no module defines.
  */
-export function createApp({ knex, model, live, statics = [] }: AppOptions): Koa<AppState> {
+export function createApp({ knex, reads = knex, model, live, statics = [] }: AppOptions): Koa<AppState> {
   const problems = checkModules(live?.current ?? model);
   if (problems.length) throw new MetadataInvalid(problems);
   const app = new Koa<AppState>();
@@ -46,7 +51,7 @@ export function createApp({ knex, model, live, statics = [] }: AppOptions): Koa<
   const stacks = new WeakMap<MetaModel, ApiStack>();
   const stackOf = (m: MetaModel) => {
     let s = stacks.get(m);
-    if (!s) { s = apiStack(m, knex, liveModel); stacks.set(m, s); }
+    if (!s) { s = apiStack(m, knex, reads, liveModel); stacks.set(m, s); }
     return s;
   };
   liveModel.onPrepare(stackOf);
@@ -69,10 +74,10 @@ export function createApp({ knex, model, live, statics = [] }: AppOptions): Koa<
 interface ApiStack { middleware: Koa.Middleware<AppState>; router: Router<AppState> }
 
 /** The API of one model: its error handler and every route the catalogue lists. */
-function apiStack(model: MetaModel, knex: Knex, live: LiveModel): ApiStack {
+function apiStack(model: MetaModel, knex: Knex, reads: Knex, live: LiveModel): ApiStack {
   const api = new Router<AppState>({ prefix: '/api' });
   const guard = authenticate(knex);
-  for (const r of [moduleRoutes(model, knex, live), publicEntityRoutes(model, knex), reportRoutes(model, knex, guard), documentRoutes(model, knex, guard), entityRoutes(model, knex, guard)]) {
+  for (const r of [moduleRoutes(model, knex, live, reads), publicEntityRoutes(model, reads), reportRoutes(model, knex, guard, reads), documentRoutes(model, knex, guard), entityRoutes(model, knex, guard)]) {
     api.use(r.routes(), r.allowedMethods());
   }
   indexRoutes(api);

@@ -11,6 +11,7 @@ import { attachChat } from './modules/chat/hub.ts';
 import { NotificationWorker, workerOptionsFromEnv } from './notify/worker.ts';
 import { LiveModel } from './meta/live.ts';
 import { JobWorker, jobWorkerOptionsFromEnv } from './jobs/worker.ts';
+import { ensureYearPartitions } from './db/partitions.ts';
 
 export interface StartOptions {
   port?: number;
@@ -31,9 +32,6 @@ export interface Running {
   close(): Promise<void>;
 }
 
-/** Where a process LISTENs: DATABASE_LISTEN_URL (a direct connection past a pooling proxy), else DATABASE_URL. */
-export const listenUrl = (url: string): string => process.env.DATABASE_LISTEN_URL || url;
-
 /** Loads and checks the metadata, opens the database, migrates and seeds if asked, and listens. */
 export async function startServer(opts: StartOptions = {}): Promise<Running> {
   const log = opts.log ?? ((s: string) => console.log(s));
@@ -44,15 +42,19 @@ export async function startServer(opts: StartOptions = {}): Promise<Running> {
     const done = await migrate(db.knex, model);
     if (done.length) log(`Migrated: ${done.join(', ')}`);
   }
+  // this year's and next year's partitions of the tables partitioned by year (docs/scaling.md)
+  const parts = await ensureYearPartitions(db.knex);
+  if (parts.length) log(`Partitions made: ${parts.join(', ')}`);
   // the files' model with the reference books the database holds (docs/reference-books.md)
   const live = new LiveModel(model, db.knex);
   await live.reload();
   if (opts.seed) await seed(db.knex, live.current, { adminPassword: process.env.ECOFOND_ADMIN_PASSWORD, demo: opts.demo, log });
+  if (db.reads !== db.knex) log('Public reads: the read replica (DATABASE_READ_URL)');
   // other processes on the same server tell this one when they change a book, a session, a user or a
   // role (docs/sessions.md); LISTEN holds its connection, so behind a transaction-pooling proxy
   // (PgBouncer) it takes a direct one: DATABASE_LISTEN_URL
-  if (db.url) await live.listen(listenUrl(db.url), log);
-  const app: Koa = createApp({ knex: db.knex, model, live, statics: staticSites(db.knex) });
+  if (db.listenUrl) await live.listen(db.listenUrl, log);
+  const app: Koa = createApp({ knex: db.knex, reads: db.reads, model, live, statics: staticSites(db.knex) });
   const port = opts.port ?? Number(process.env.PORT || 8080);
   const host = opts.host ?? process.env.HOST ?? '0.0.0.0';
   const server = await new Promise<Server>((resolve, reject) => {

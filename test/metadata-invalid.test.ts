@@ -144,5 +144,7 @@ describe('metadata validation', () => {
     // two files with one route: whichever comes second is told of the first
     expect(problems([{ name: 'd', method: 'get', path: '/health', handler: 'x.y' }])).toContainEqual(expect.objectContaining({ pointer: '/routes/0/path', message: expect.stringMatching(/^GET \/health is already a route of metadata\/modules\/(system|fixtures)\.json$/) }));
     expect(problems([{ name: 'e', method: 'get', path: '/x', auth: 'public', action: 474, handler: 'x.y' }])).toContainEqual(expect.objectContaining({ pointer: '/routes/0/auth', message: 'a public route needs no action' }));
+    // the read replica (DATABASE_READ_URL) is read-only and lags: only a GET that writes nothing reads there
+    expect(problems([{ name: 'f', method: 'post', path: '/x', auth: 'public', reads: 'replica', handler: 'x.y' }])).toContainEqual(expect.objectContaining({ pointer: '/routes/0/reads', message: 'only a GET that writes nothing may read from the replica' }));
   });
 });

@@ -258,7 +258,6 @@ async function reopen(db: Database): Promise<Database> {
     const again = openDatabase({ dataDir: 'memory', loadDataDir: dump });
     return again;
   }
-  const url = (db.knex.client as { config: { connection: string } }).config.connection;
   await db.knex.destroy();
-  return openDatabase({ url, poolMax: 2 });
+  return openDatabase({ url: db.url!, poolMax: 2 });
 }

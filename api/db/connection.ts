@@ -27,27 +27,56 @@ export interface DatabaseOptions {
   poolMax?: number;
   /** embedded: start from this dumped data directory (tests) */
   loadDataDir?: Blob;
+  /**
+   * a read replica's connection string (`DATABASE_READ_URL`): the public reads — public API, map
+   * viewports, statistics, public reports — go to a second pool on it; without it, to the primary
+   */
+  readUrl?: string;
+  /**
+   * where the processes' LISTEN connections go (`DATABASE_LISTEN_URL`): a direct connection to the
+   * primary when `url` is a pgbouncer in transaction mode, which cannot hold a LISTEN; default `url`
+   */
+  listenUrl?: string;
 }
+
+/** What each pool calls itself on the server (`pg_stat_activity.application_name`). */
+export const APP_NAME = { primary: 'ecofond', reads: 'ecofond-read', listen: 'ecofond-listen' } as const;
 
 export interface Database {
   knex: Knex;
   kind: 'postgres' | 'pglite';
   /** the embedded instance, when kind is pglite */
   pglite?: PGlite;
-  /** the connection string, when kind is postgres (a LISTEN connection of its own uses it) */
+  /** the connection string, when kind is postgres */
   url?: string;
+  /**
+   * the pool the public reads use: a second pool on the read replica when `readUrl` was given,
+   * else `knex` itself. Nothing that must see its own writes reads here (the replica lags by its replay).
+   */
+  reads: Knex;
+  /** the connection string a LISTEN connection of its own uses, when kind is postgres */
+  listenUrl?: string;
   close(): Promise<void>;
 }
 
 export function openDatabase(opts: DatabaseOptions = {}): Database {
   if (opts.url) {
-    const knex = knexFactory({
+    // no session state is kept in a pooled connection — settings are SET LOCAL inside a transaction,
+    // statements are not prepared by name, advisory locks are the transaction's, LISTEN has a
+    // connection of its own — so `url` may be a pgbouncer in transaction mode (docs/scaling.md)
+    const pool = (url: string, application_name: string) => knexFactory({
       client: 'pg',
-      connection: opts.url,
+      // the name is a start-up parameter, not a SET: pgbouncer passes it on per client
+      connection: { connectionString: url, application_name },
       searchPath: opts.searchPath ? [opts.searchPath] : undefined,
       pool: { min: 0, max: opts.poolMax ?? 10 },
     });
-    return { knex, kind: 'postgres', url: opts.url, close: () => knex.destroy() };
+    const knex = pool(opts.url, APP_NAME.primary);
+    const reads = opts.readUrl ? pool(opts.readUrl, APP_NAME.reads) : knex;
+    return {
+      knex, reads, kind: 'postgres', url: opts.url, listenUrl: opts.listenUrl || opts.url,
+      close: async () => { await Promise.all([knex.destroy(), reads !== knex ? reads.destroy() : undefined]); },
+    };
   }
   let dir: string | undefined;
   if (opts.dataDir !== 'memory') {
@@ -68,11 +97,14 @@ export function openDatabase(opts: DatabaseOptions = {}): Database {
     // run starting three servers at once) can take longer than knex's default minute
     acquireConnectionTimeout: 300_000,
   } as Knex.Config);
-  return { knex, kind: 'pglite', pglite, close: () => knex.destroy() };
+  return { knex, reads: knex, kind: 'pglite', pglite, close: () => knex.destroy() };
 }
 
 export function databaseFromEnv(env: NodeJS.ProcessEnv = process.env): Database {
-  return openDatabase({ url: env.DATABASE_URL || undefined, dataDir: dataDir(env) });
+  return openDatabase({
+    url: env.DATABASE_URL || undefined, dataDir: dataDir(env),
+    readUrl: env.DATABASE_READ_URL || undefined, listenUrl: env.DATABASE_LISTEN_URL || undefined,
+  });
 }
 
 export function dataDir(env: NodeJS.ProcessEnv = process.env): string {

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { EntityMeta, FieldMeta, MetaModel } from '../meta/types.ts';
 import { filterMeta, loadMetadata } from '../meta/load.ts';
 import { searchExpression, refTable } from '../engine/sql.ts';
+import { dropReferencesFrom, partitionedTables, referencePartitioned } from './partitions.ts';
 
 /**
  * Creates the tables of the named entities from their metadata: columns by field kind, the
@@ -25,7 +26,8 @@ export async function dropEntityTables(knex: Knex, names: string[], model: MetaM
   for (const name of orderByReferences(names, model).reverse()) {
     const e = model.entities.get(name);
     if (!e) continue;
-    for (const [, f] of childFields(e)) if (!f.parentKey) await knex.schema.dropTableIfExists(f.table!);
+    for (const [, f] of childFields(e)) if (!f.parentKey) { await dropReferencesFrom(knex, f.table!); await knex.schema.dropTableIfExists(f.table!); }
+    await dropReferencesFrom(knex, e.table);
     await knex.schema.dropTableIfExists(e.table);
   }
 }
@@ -42,9 +44,11 @@ export async function addEntityColumns(knex: Knex, name: string, fields: string[
   const missing: string[] = [];
   for (const field of fields) if (!(await knex.schema.hasColumn(e.table, field))) missing.push(field);
   if (!missing.length) return;
+  const partitioned = await partitionedTables(knex);
   await knex.schema.alterTable(e.table, (t) => {
-    for (const field of missing) addColumn(t as unknown as Knex.CreateTableBuilder, field, e.fields[field], model, knex);
+    for (const field of missing) addColumn(t as unknown as Knex.CreateTableBuilder, field, e.fields[field], model, knex, partitioned);
   });
+  for (const field of missing) await referToPartitioned(knex, e.table, field, e.fields[field], model, partitioned);
   for (const field of missing) {
     const f = e.fields[field];
     const idx = `${e.table}_${field}_idx`;
@@ -59,6 +63,7 @@ export async function addEntityColumns(knex: Knex, name: string, fields: string[
 export async function dropEntityColumns(knex: Knex, name: string, fields: string[], model: MetaModel = loadMetadata()): Promise<void> {
   const e = model.entities.get(name);
   if (!e) return;
+  for (const field of fields) await dropReferencesFrom(knex, e.table, field);
   await knex.schema.alterTable(e.table, (t) => { for (const field of fields) t.dropColumn(field); });
 }
 
@@ -92,7 +97,16 @@ function orderByReferences(names: string[], model: MetaModel): string[] {
   return out;
 }
 
-function addColumn(t: Knex.CreateTableBuilder, name: string, f: FieldMeta, model: MetaModel, knex: Knex): void {
+/**
+ * A reference to a partitioned table (api/db/partitions.ts) cannot be a foreign key: it is kept by
+ * the triggers doing what the key would (the same constraint name, the same answers).
+ */
+async function referToPartitioned(knex: Knex, table: string, name: string, f: FieldMeta, model: MetaModel, partitioned: Set<string>): Promise<void> {
+  if (f.type !== 'ref' || f.through || !partitioned.has(refTable(model, f.ref!))) return;
+  await referencePartitioned(knex, table, name, refTable(model, f.ref!), f.onDelete ?? 'restrict');
+}
+
+function addColumn(t: Knex.CreateTableBuilder, name: string, f: FieldMeta, model: MetaModel, knex: Knex, partitioned: Set<string> = new Set()): void {
   let col: Knex.ColumnBuilder;
   switch (f.type) {
     case 'string': col = f.maxLength && f.maxLength > 2000 ? t.text(name) : t.string(name, f.maxLength ?? 255); break;
@@ -108,7 +122,7 @@ function addColumn(t: Knex.CreateTableBuilder, name: string, f: FieldMeta, model
     case 'ref': {
       col = t.bigInteger(name);
       const target = refTable(model, f.ref!);
-      col.references('id').inTable(target).onDelete((f.onDelete ?? 'restrict').toUpperCase());
+      if (!partitioned.has(target)) col.references('id').inTable(target).onDelete((f.onDelete ?? 'restrict').toUpperCase());
       break;
     }
     case 'file': case 'image':
@@ -145,9 +159,10 @@ async function createEntityTable(knex: Knex, e: EntityMeta, model: MetaModel): P
     const target = refTable(model, f.ref!);
     if (target !== e.table && !(await knex.schema.hasTable(target))) later.add(name);
   }
+  const partitioned = await partitionedTables(knex);
   await knex.schema.createTable(e.table, (t) => {
     t.bigIncrements('id');
-    for (const [name, f] of Object.entries(e.fields)) if (!later.has(name)) addColumn(t, name, f, model, knex);
+    for (const [name, f] of Object.entries(e.fields)) if (!later.has(name)) addColumn(t, name, f, model, knex, partitioned);
     t.integer('version').notNullable().defaultTo(1);
     t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
     t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
@@ -161,6 +176,7 @@ async function createEntityTable(knex: Knex, e: EntityMeta, model: MetaModel): P
     for (const c of e.constraints ?? []) t.check(c.check, [], `${e.table}_${c.name}`);
   });
   await createIndexes(knex, e, later);
+  for (const [name, f] of Object.entries(e.fields)) if (!later.has(name)) await referToPartitioned(knex, e.table, name, f, model, partitioned);
   for (const f of Object.values(e.fields)) {
     if (!f.through || await knex.schema.hasTable(f.through.table)) continue;
     const { table, key, refKey } = f.through;
@@ -178,9 +194,10 @@ async function createEntityTable(knex: Knex, e: EntityMeta, model: MetaModel): P
       t.bigIncrements('id');
       t.bigInteger('parent_id').notNullable().references('id').inTable(e.table).onDelete('CASCADE');
       t.integer('ordering').notNullable().defaultTo(0);
-      for (const [cn, cf] of Object.entries(f.fields ?? {})) addColumn(t, cn, cf, model, knex);
+      for (const [cn, cf] of Object.entries(f.fields ?? {})) addColumn(t, cn, cf, model, knex, partitioned);
       t.index(['parent_id', 'ordering'], `${f.table}_parent_idx`);
     });
+    for (const [cn, cf] of Object.entries(f.fields ?? {})) await referToPartitioned(knex, f.table!, cn, cf, model, partitioned);
     void name;
   }
 }

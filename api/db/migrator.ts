@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { MetaModel } from '../meta/types.ts';
 import { addEntityColumns, createEntityTables, dropEntityColumns, dropEntityTables } from './entity-tables.ts';
+import { partitionByYear, unpartition } from './partitions.ts';
 
 export const DEFAULT_MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations/', import.meta.url));
 
@@ -19,6 +20,10 @@ export interface MigrationHelpers {
   /** adds fields an existing entity gained since its table was made */
   addEntityColumns(name: string, fields: string[]): Promise<void>;
   dropEntityColumns(name: string, fields: string[]): Promise<void>;
+  /** partitions a table by the year of a date column, rows, indexes, keys and triggers kept (api/db/partitions.ts) */
+  partitionByYear(table: string, column: string): Promise<void>;
+  /** makes a partitioned table one table again */
+  unpartition(table: string): Promise<void>;
 }
 
 type MigrationModule = {
@@ -41,6 +46,8 @@ class DirectorySource implements Knex.MigrationSource<string> {
       dropEntityTables: (names) => dropEntityTables(knex, names, this.model),
       addEntityColumns: (n, fields) => addEntityColumns(knex, n, fields, this.model),
       dropEntityColumns: (n, fields) => dropEntityColumns(knex, n, fields, this.model),
+      partitionByYear: (table, column) => partitionByYear(knex, table, column),
+      unpartition: (table) => unpartition(knex, table),
     });
     return {
       up: (knex: Knex) => mod.up(knex, helpers(knex)),

@@ -37,7 +37,7 @@ export function optionalAuth(knex: Knex) {
  * the action id, the operation on its entity — the row at `:id` read in the caller's scope for it,
  * so another's row is a 404 before any handler runs — and its typed path parameters.
  */
-export function moduleRoutes(model: MetaModel, knex: Knex, live?: LiveModel): Router<AppState> {
+export function moduleRoutes(model: MetaModel, knex: Knex, live?: LiveModel, reads: Knex = knex): Router<AppState> {
   const router = new Router<AppState>();
   const guard = authenticate(knex);
   const optional = optionalAuth(knex);
@@ -45,6 +45,9 @@ export function moduleRoutes(model: MetaModel, knex: Knex, live?: LiveModel): Ro
     const handler = HANDLERS[r.handler];
     if (!handler) throw new Error(`no module defines the handler "${r.handler}" (${r.file})`);
     const auth = r.auth === 'public' ? [] : r.auth === 'optional' ? [optional] : [guard];
+    // a route declared `"reads": "replica"` (a GET that writes nothing and needs no read of its own
+    // writes) reads from the read pool; sign-in and rights are still read from the primary
+    const db = r.reads === 'replica' ? reads : knex;
     router[r.method](r.path, ...auth, async (ctx: AppContext) => {
       const principal = r.auth === 'public' ? null : ctx.state.principal ?? null;
       if (r.action !== undefined && !principal?.actions.has(r.action)) throw forbidden();
@@ -52,7 +55,7 @@ export function moduleRoutes(model: MetaModel, knex: Knex, live?: LiveModel): Ro
       const repo = (name = r.entity) => {
         const e = name ? model.entities.get(name) : undefined;
         if (!e) throw new Error(`route ${r.name}: no entity "${name}"`);
-        return new Repository({ knex, model, principal: principal ?? ANONYMOUS, lang }, e);
+        return new Repository({ knex: db, model, principal: principal ?? ANONYMOUS, lang }, e);
       };
       const id = r.path.includes('/:id') ? idParam(ctx.params.id) : undefined;
       const params = Object.fromEntries(Object.entries(r.params ?? {}).map(([name, f]) => [name, pathParam(name, f, ctx.params[name])]));
@@ -62,7 +65,7 @@ export function moduleRoutes(model: MetaModel, knex: Knex, live?: LiveModel): Ro
         own.assertCan(r.op);
         if (id !== undefined) row = await own.getOne(id, r.op);
       }
-      await handler(ctx, { knex, model, live, route: r, lang, principal, entity: r.entity ? model.entities.get(r.entity) : undefined, repo, row, id, params });
+      await handler(ctx, { knex: db, model, live, route: r, lang, principal, entity: r.entity ? model.entities.get(r.entity) : undefined, repo, row, id, params });
     });
   }
   return router;

@@ -23,6 +23,7 @@ const COUNT_LIMIT = 10_000;
  * `/public/entities/:entity[/:id]`, their map layer at `/public/map/layers/:entity?bbox=`, and
  * the images their public rows refer to at `/public/files/:id`. Only the declared fields leave
  * the database, only rows matching `public.where` are seen, and only declared filters apply.
+ * `knex` is the app's read pool: a read replica's when DATABASE_READ_URL is set (docs/scaling.md).
  */
 export function publicEntityRoutes(model: MetaModel, knex: Knex): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/public' });

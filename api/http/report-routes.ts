@@ -17,7 +17,7 @@ import { exportQuery, queueReportExport } from '../jobs/export-kinds.ts';
  * report's action id (a scoped user's own region is forced into the report's scope parameter),
  * and, for reports marked public, the same two calls under /public without sign-in.
  */
-export function reportRoutes(model: MetaModel, knex: Knex, guard: Middleware<AppState>): Router<AppState> {
+export function reportRoutes(model: MetaModel, knex: Knex, guard: Middleware<AppState>, reads: Knex = knex): Router<AppState> {
   const router = new Router<AppState>();
   const staff = (ctx: AppContext): ReportMeta => {
     const r = model.reports.get(String(ctx.params.name));
@@ -32,15 +32,18 @@ export function reportRoutes(model: MetaModel, knex: Knex, guard: Middleware<App
     return r;
   };
 
+  // the public calls read from the read pool (a replica's, when DATABASE_READ_URL is set); staff's from the primary
   const answer = async (ctx: AppContext, r: ReportMeta, principal: Principal | null) => {
     const params = resolved(r, ctx.query, principal);
-    ctx.body = await runReport(knex, model, r, params, ctx.state.lang);
+    const db = principal ? knex : reads;
+    ctx.body = await runReport(db, model, r, params, ctx.state.lang);
   };
   const download = async (ctx: AppContext, r: ReportMeta, principal: Principal | null) => {
     // staff's large reports become jobs (202, api/jobs/export-kinds.ts); the public's always stream
     if (principal && await queueReportExport(ctx, knex, model, r)) return;
     const params = resolved(r, exportQuery(ctx.query), principal);
-    const { stream, filename } = await exportReport(knex, model, r, params, ctx.state.lang, await paramTitles(knex, model, r, params, ctx.state.lang));
+    const db = principal ? knex : reads;
+    const { stream, filename } = await exportReport(db, model, r, params, ctx.state.lang, await paramTitles(db, model, r, params, ctx.state.lang));
     ctx.set('Content-Disposition', `attachment; filename="${filename}"`);
     ctx.type = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
     ctx.body = stream;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import pg from 'pg';
+import { APP_NAME } from '../db/connection.ts';
 import type { MetaModel } from './types.ts';
 import { DEFAULT_META_DIR, loadMetadata, MetadataInvalid, type DbBook } from './load.ts';
 import { checkModules } from '../modules/index.ts';
@@ -100,7 +101,7 @@ export class LiveModel {
    */
   async listen(url: string, log: (s: string) => void = () => undefined): Promise<void> {
     const connect = async () => {
-      const client = new pg.Client({ connectionString: url });
+      const client = new pg.Client({ connectionString: url, application_name: APP_NAME.listen });
       client.on('notification', (n) => {
         if (n.channel === META_CHANNEL) {
           if (n.payload === this.origin) return;

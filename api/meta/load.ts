@@ -448,6 +448,7 @@ function checkRoutes(model: MetaModel, problems: MetaProblem[], caption: (key: s
     if (e && (r.op ?? '').startsWith('wf:') && !e.workflow?.actions[r.op!.slice(3)]) problem('/op', `${e.name} has no workflow action "${r.op!.slice(3)}"`);
     if (r.op && !e) problem('/op', 'an operation needs the entity');
     if (r.auth === 'public' && (r.action !== undefined || r.op !== undefined)) problem('/auth', 'a public route needs no action');
+    if (r.reads === 'replica' && (r.method !== 'get' || r.writes?.length)) problem('/reads', 'only a GET that writes nothing may read from the replica');
     (r.writes ?? []).forEach((f, i) => { if (!e?.fields[f]) problem(`/writes/${i}`, `"${f}" is not a field of ${r.entity ?? 'the route\'s entity'}`); });
     const inPath = [...r.path.matchAll(/:([A-Za-z_]\w*)/g)].map((m) => m[1]);
     for (const p of inPath) if (p !== 'id' && !r.params?.[p]) problem('/params', `path parameter ":${p}" is not declared`);

@@ -388,6 +388,8 @@ export interface RouteMeta {
   answer?: 'json' | 'file' | 'html' | 'script';
   /** the module's handler: "<module>.<name>" */
   handler: string;
+  /** "replica": a public read that may be served by the read replica (DATABASE_READ_URL); GET only */
+  reads?: 'primary' | 'replica';
   /** caption key of what the route does */
   caption?: string;
   file: string;

@@ -48,6 +48,7 @@ export type Hook = (ctx: HookContext) => Promise<HookResult | void>;
 
 /** What a module route's handler receives besides Koa's context. */
 export interface RouteContext {
+  /** the primary's pool; the read pool (a replica's, when set) for routes declared `"reads": "replica"` */
   knex: Knex;
   model: MetaModel;
   /** the reloadable model, when the app runs on one (docs/reference-books.md) */

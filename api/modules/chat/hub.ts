@@ -1,6 +1,7 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import pg from 'pg';
+import { APP_NAME } from '../../db/connection.ts';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Database } from '../../db/connection.ts';
 import type { MetaModel } from '../../meta/types.ts';
@@ -82,9 +83,8 @@ export class ChatHub {
       this.unlisten = await this.db.pglite!.listen(CHAT_CHANNEL, (payload) => this.dispatch(payload));
       return;
     }
-    // LISTEN holds its connection: past a transaction-pooling proxy, a direct one (docs/sessions.md)
-    const conn = process.env.DATABASE_LISTEN_URL || (this.db.knex.client as { config: { connection: unknown } }).config.connection;
-    const client = new pg.Client(typeof conn === 'string' ? { connectionString: conn } : (conn as pg.ClientConfig));
+    // a connection of its own to the primary, not a pooled one (DATABASE_LISTEN_URL when the pool is a pgbouncer)
+    const client = new pg.Client({ connectionString: this.db.listenUrl ?? this.db.url, application_name: APP_NAME.listen });
     client.on('notification', (n) => { if (n.channel === CHAT_CHANNEL && n.payload) this.dispatch(n.payload); });
     client.on('error', () => { /* reconnected on 'end' */ });
     client.on('end', () => {
