@@ -46,6 +46,15 @@ const PATHS: { status: string; steps: [string, string, string][] }[] = [
 const t3 = (n: T3) => JSON.stringify({ uz: n.uz, uk: latinToCyrillic(n.uz), ru: n.ru });
 
 /**
+ * The demo's fine book (FINES), if the book is empty: run before the other demo data, so that the
+ * demo protocols (seeds/demo-users.ts, seeds/demo-templates.ts) and offences name their article.
+ */
+export async function seedFineArticles(knex: Knex, admin: number | null = null): Promise<void> {
+  if (!(await knex.schema.hasTable('fine')) || (await knex('fine').first('id'))) return;
+  await knex('fine').insert(FINES.map((f) => ({ code: f.code, article: f.article, part: f.part ?? null, min_multiple: f.min, max_multiple: f.max, name: t3(f.name), is_active: true, created_by: admin, updated_by: admin })));
+}
+
+/**
  * Demo data of the enforcement side, written once (when there are no offences yet): the fine book's
  * articles and offence types when empty, three mahallas in every district, a dozen offences in every
  * region in every state with their offenders, witnesses and flows — the demo inspector's own in the
@@ -60,9 +69,7 @@ export async function seedOffencesDemo(knex: Knex, log: (s: string) => void = ()
   const by = { created_by: admin, updated_by: admin };
   const year = Number(todayTashkent().slice(0, 4));
   await knex.transaction(async (trx) => {
-    if (!(await trx('fine').first('id'))) {
-      await trx('fine').insert(FINES.map((f) => ({ code: f.code, article: f.article, part: f.part ?? null, min_multiple: f.min, max_multiple: f.max, name: t3(f.name), is_active: true, ...by })));
-    }
+    await seedFineArticles(trx, admin);
     const fines = await trx('fine').where({ is_active: true }).orderBy('id').select('id', 'code', 'min_multiple', 'max_multiple');
     if (!(await trx('offence_type').first('id'))) {
       const byCode = new Map(FINES.map((f) => [f.type, f.code]));

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { todayTashkent } from '../api/meta/today.ts';
 import { addDays } from '../api/domain/dates.ts';
+import { fineOfRow } from '../api/modules/fund/fine-rule.ts';
 
 /**
  * Demo template documents (docs/template-documents.md): an act, a protocol and an offence's decree
@@ -197,7 +198,8 @@ export async function seedTemplateDemo(knex: Knex, log: (s: string) => void = ()
   const category = (await knex('stack_akt_categories').orderBy('id').first('id'))?.id;
   const aktType = (await knex('akt_types').orderBy('id').first('id'))?.id;
   const protocolCategory = (await knex('stack_protocol_categories').orderBy('id').first('id'))?.id;
-  const fine = await knex('fine').orderBy('id').first('id');
+  // the fine book's articles (seeds/demo-offences.ts seedFineArticles): each protocol names one, its fine the article's least multiple
+  const fines = (await knex('fine').where({ is_active: true }).orderBy('id').select('id', 'min_multiple')) as { id: number; min_multiple: string }[];
   if (!subjects.length || !category || !aktType || !protocolCategory) return;
   const today = todayTashkent();
   const byRegion = new Map<number, { id: number; region_id: number }[]>();
@@ -217,9 +219,12 @@ export async function seedTemplateDemo(knex: Knex, log: (s: string) => void = ()
           description: OFFENCES[n % OFFENCES.length], created_by: admin, updated_by: admin,
         });
         akts++;
+        const fine = fines.length ? fines[n % fines.length] : null;
+        const protocolDate = addDays(today, -(n % 20) - 1);
+        const fineAmount = fine ? await fineOfRow(trx, { fineId: fine.id, multiple: fine.min_multiple, date: protocolDate, dateField: 'protocol_date' }).catch(() => null) : null;
         await trx('protocols').insert({
           stack_id: protocolStack.id, subject_id: s.id, region_id: region, series: 'EK', number: String(100000 + n),
-          protocol_date: addDays(today, -(n % 20) - 1), fine_id: fine?.id ?? null, fine_multiple: null, fine_amount: `${(n * 412_000).toFixed(0)}.00`,
+          protocol_date: protocolDate, fine_id: fine?.id ?? null, fine_multiple: fineAmount ? fine!.min_multiple : null, fine_amount: fineAmount ?? `${(n * 412_000).toFixed(0)}.00`,
           offender: OFFENDERS[n % OFFENDERS.length], description: OFFENCES[(n + 1) % OFFENCES.length], created_by: admin, updated_by: admin,
         });
         protocols++;

@@ -138,7 +138,7 @@ async function demoInspections(trx: Knex.Transaction, place: DemoPlace, admin: n
   const [protocolStack] = await trx('protocol_stacks').insert({ number: `DB-${year}-${place.soato}`, stack_date: `${year}-05-12`, category_id: protocolCategory.id, region_id: place.regionId, note: 'Rejali tekshiruvlar', ...by }).returning('id');
   const [protocol] = await trx('protocols').insert({
     stack_id: protocolStack.id, subject_id: place.subject.id, region_id: place.regionId, series: 'EK', number: '1',
-    protocol_date: `${year}-05-12`, fine_multiple: '2', offender: place.subject.director, description: 'Chiqindilarni belgilanmagan joyda saqlash', ...by,
+    protocol_date: `${year}-05-12`, fine_id: (await trx('fine').where({ code: 'MJtK-91-1' }).first('id'))?.id ?? null, fine_multiple: '2', offender: place.subject.director, description: 'Chiqindilarni belgilanmagan joyda saqlash', ...by,
   }).returning('id');
   const [penya] = await trx('penya').insert({
     subject_id: place.subject.id, region_id: place.regionId, debt: '3000000.00', due_date: `${year}-07-25`, as_of: `${year}-12-31`, daily_rate: '0.033', ...by,

@@ -34,6 +34,16 @@ describe('demo data', () => {
     }
   });
 
+  it('names a fine article on every protocol, its fine within the article', async () => {
+    const protocols = await db.knex('protocols as p').leftJoin('fine as f', 'f.id', 'p.fine_id').select('p.fine_id', 'p.fine_multiple', 'p.fine_amount', 'f.min_multiple', 'f.max_multiple');
+    expect(protocols.length).toBeGreaterThan(0);
+    for (const p of protocols) {
+      expect(p.fine_id).not.toBeNull();
+      expect(Number(p.fine_amount)).toBeGreaterThan(0);
+      if (p.fine_multiple !== null) expect(Number(p.fine_multiple)).toBeGreaterThanOrEqual(Number(p.min_multiple));
+    }
+  });
+
   it('is written once', async () => {
     const before = await db.knex('subjects').count({ n: '*' });
     const plans = await db.knex('planting_plans').count({ n: '*' });

@@ -8,6 +8,7 @@ import { todayTashkent } from '../api/meta/today.ts';
 import { seedGreeningDemo } from './demo-greening.ts';
 import { seedZonesDemo } from './demo-zones.ts';
 import { seedTemplateDemo } from './demo-templates.ts';
+import { seedFineArticles } from './demo-offences.ts';
 import { random } from './random.ts';
 
 const NAMES = ['Sement', 'Toʻqimachilik', 'Kimyo', 'Oziq-ovqat', 'Gʻisht', 'Metall', 'Neft', 'Energiya', 'Qurilish', 'Avto', 'Qogʻoz', 'Shisha', 'Paxta', 'Charm', 'Mebel'];
@@ -22,6 +23,8 @@ const REPORT_STATES = ['new', 'sent', 'in_process', 'accepted', 'rejected', 'inv
  * greening registry's (seeds/demo-greening.ts), written only when there are no planting plans yet.
  */
 export async function seedDemo(knex: Knex, log: (s: string) => void = () => undefined, count = 300): Promise<void> {
+  // the fine book's articles first: the demo protocols (here, seeds/demo-users.ts) and offences name theirs
+  await seedFineArticles(knex, (await knex('users').where({ username: 'admin' }).first('id'))?.id ?? null);
   await seedFundDemo(knex, log, count);
   await seedGreeningDemo(knex, log);
   await seedZonesDemo(knex, log);

@@ -4,8 +4,8 @@ import { todayTashkent } from '../api/meta/today.ts';
 
 /**
  * The aggregates the fund's reports read (migrations/20261127000100_fund_report_facts.ts):
- * `fund_split_months` and `fund_ledger_months`, kept by statement triggers, must always equal what
- * they summarise — the confirmed payments' splits and the subjects' ledger — after payments are
+ * `fund_split_months`, `fund_ledger_months` and `fund_payer_periods` (…_fund_payer_periods.ts), kept by
+ * statement triggers, must always equal what they summarise — the confirmed payments' splits and the subjects' ledger — after payments are
  * created, attached, confirmed, un-confirmed, changed and deleted (through the workflow and by plain
  * SQL), splits removed, subjects moved to another category and reports, protocols and penya
  * changed; and the reports read from them must answer what the rows say: a whole year, a period
@@ -34,11 +34,15 @@ async function expectAggregatesExact(): Promise<void> {
   const splitFacts = 'SELECT month, region_id, category_id, income_type_id, income_code, splits, amount, budget, fund, organisation FROM fund_split_months';
   const ledgerRaw = `SELECT subject_id, CAST(date_trunc('month', CAST(on_date AS timestamp)) AS date) AS month, kind, count(*) AS n, sum(amount) AS amount FROM fund_subject_ledger(NULL) GROUP BY 1, 2, 3`;
   const ledgerFacts = 'SELECT subject_id, month, kind, n, amount FROM fund_ledger_months';
-  for (const [a, b, what] of [[splitRaw, splitFacts, 'fund_split_months'], [ledgerRaw, ledgerFacts, 'fund_ledger_months']]) {
+  const payerRaw = `SELECT CAST(extract(year FROM p.paid_on) AS int) AS year, k.period, coalesce(p.region_id, 0) AS region_id, coalesce(p.subject_id, 0) AS subject_id, count(*) AS n, sum(p.amount) AS amount
+    FROM payments p CROSS JOIN LATERAL (VALUES ('year'), ('q' || CAST(extract(quarter FROM p.paid_on) AS int))) AS k(period) WHERE p.status = 'confirmed' GROUP BY 1, 2, 3, 4`;
+  const payerFacts = 'SELECT year, CAST(period AS text), region_id, subject_id, n, amount FROM fund_payer_periods';
+  for (const [a, b, what] of [[splitRaw, splitFacts, 'fund_split_months'], [ledgerRaw, ledgerFacts, 'fund_ledger_months'], [payerRaw, payerFacts, 'fund_payer_periods']]) {
     const diff = await rows(`(${a} EXCEPT ${b}) UNION ALL (${b} EXCEPT ${a})`);
     expect(diff, what).toEqual([]);
   }
   expect((await rows('SELECT count(*) AS n FROM fund_split_months')).at(0)!.n).not.toBe('0');
+  expect((await rows('SELECT count(*) AS n FROM fund_payer_periods')).at(0)!.n).not.toBe('0');
 }
 
 /** A report's total against the same total summed from the rows. */
@@ -73,6 +77,19 @@ async function expectReportsEqualRows(): Promise<void> {
   for (const category of [categories[1], categories[3]]) {
     const cat = await splitTotal('p.paid_on >= ? AND p.paid_on < ? AND c.category_id = ?', [y0, y1, category]);
     expect((await report('pkm290', `year=${year}&category_id=${category}`)).totals.amount).toBe(cat.amount);
+  }
+  // paying subjects and what they paid (fund_payer_periods for a year or a quarter, the payments for a month), against the payments
+  const payers = async (from: string, to: string, extra = '', b: unknown[] = []) => (await rows(`SELECT count(DISTINCT (coalesce(p.region_id, 0), p.subject_id)) AS paying, CAST(coalesce(sum(p.amount), 0) AS numeric(20, 2)) AS paid
+      FROM payments p LEFT JOIN subjects c ON c.id = p.subject_id WHERE p.status = 'confirmed' AND p.region_id IS NOT NULL AND p.paid_on >= ? AND p.paid_on < ? ${extra}`, [from, to, ...b]))[0];
+  for (const [query, from, to] of [[`year=${year}`, y0, y1], [`year=${year}&quarter=q1`, `${year}-01-01`, `${year}-04-01`], [`year=${year - 1}&quarter=q4`, `${year - 1}-10-01`, y0],
+    [`year=${year}&month=1`, `${year}-01-01`, `${year}-02-01`]]) {
+    const want = await payers(from, to);
+    const info = await report('information-report', query);
+    expect([info.totals.paying, info.totals.paid], query).toEqual([Number(want.paying), want.paid]);
+    const inRegion = await payers(from, to, 'AND p.region_id = ?', [regions[1]]);
+    expect((await report('information-report', `${query}&region_id=${regions[1]}`)).totals.paying, query).toBe(Number(inRegion.paying));
+    const inCategory = await payers(from, to, 'AND c.category_id = ?', [categories[1]]);
+    expect((await report('information-report', `${query}&category_id=${categories[1]}`)).totals.paid, query).toBe(inCategory.paid);
   }
   const comp = await splitTotal(`p.paid_on >= ? AND p.paid_on < ? AND it."group" = 'compensation'`, [y0, y1]);
   expect((await report('report-analysis-by-subject-category', `year=${year}`)).totals.paid).toBe(comp.amount);

@@ -38,7 +38,7 @@ const money = () => `${Math.floor(rnd() * 5_000_000) + 1}.${String(Math.floor(rn
 
 interface Payment { id: number; paid_on: string; amount: string; status: string; region_id: number | null; subject_id: number | null; income_type_id: number | null; payment_type: string }
 interface Split { parent_id: number; income_code: string; budget: string; fund: string; organisation: string }
-interface Report { id: number; subject_id: number; region_id: number; year: number; period: string; month: number | null; amount: string; status: string; category_id: number | null }
+interface Report { id: number; subject_id: number; region_id: number; year: number; period: string; month: number | null; amount: string; status: string; category_id: number | null; sent_on: string | null; late_fine: string | null }
 let ledger: { payments: Payment[]; splits: Split[]; groups: Map<string, string>; reports: Report[]; subjects: { id: number; region_id: number; category_id: number; status: string | null }[];
   protocols: { region_id: number; subject_id: number; protocol_date: string; fine_amount: string }[]; penya: { region_id: number; subject_id: number; due_date: string; amount: string }[]; akts: { region_id: number; akt_date: string; amount: string }[] };
 
@@ -89,6 +89,8 @@ beforeAll(async () => {
     const [r] = await k('subject_reports').insert({
       subject_id: subject, region_id: regions[subjects.indexOf(subject) % 2], year: y, period, month, report_date: `${y}-0${1 + (i % 9)}-15`,
       category_id: pick(reportCategories), base_value: '375000.00', amount: money(), status,
+      // one sent report in five was late: its fine is dated by its sending
+      ...(status !== 'new' && i % 5 === 1 ? { sent_on: new Date(Date.UTC(y, 1 + (i % 9), 16)).toISOString().slice(0, 10), late_days: 3, late_fine: `${1360000 + i * 100}.00` } : {}),
     }).returning('id');
     if (status !== 'new') {
       const sent = new Date(Date.UTC(y, 1 + (i % 9), 16, 9));
@@ -129,7 +131,7 @@ beforeAll(async () => {
     payments: await k('payments').select('id', 'paid_on', 'amount', 'status', 'region_id', 'subject_id', 'income_type_id', 'payment_type'),
     splits: await k('payment_splits').select('parent_id', 'income_code', 'budget', 'fund', 'organisation'),
     groups: new Map((await k('income_types').select('code', 'group')).map((r: { code: string; group: string }) => [r.code, r.group])),
-    reports: await k('subject_reports').select('id', 'subject_id', 'region_id', 'year', 'period', 'month', 'amount', 'status', 'category_id'),
+    reports: (await k('subject_reports').select('id', 'subject_id', 'region_id', 'year', 'period', 'month', 'amount', 'status', 'category_id', k.raw('CAST(sent_on AS text) AS sent_on'), 'late_fine')) as Report[],
     subjects: await k('subjects').select('id', 'region_id', 'category_id', 'status'),
     protocols: await k('protocols').select('region_id', 'subject_id', 'protocol_date', 'fine_amount'),
     penya: await k('penya').select('region_id', 'subject_id', 'due_date', 'amount'),
@@ -266,6 +268,7 @@ describe('totals reconcile with the ledgers and with each other', () => {
         ...mine(ledger.reports).filter((r) => r.status === 'accepted' && r.year <= year).map((r) => r.amount),
         ...mine(ledger.protocols).filter((p) => p.protocol_date <= end).map((p) => p.fine_amount),
         ...mine(ledger.penya).filter((p) => p.due_date <= end).map((p) => p.amount),
+        ...mine(ledger.reports).filter((r) => r.late_fine !== null && r.sent_on !== null && r.sent_on <= end).map((r) => r.late_fine),
       ];
       expect(row.balance, `subject ${row.subject_id}`).toBe(formatTiyin(paid - parseTiyin(sum(charged))));
     }
@@ -302,6 +305,57 @@ describe('totals reconcile with the ledgers and with each other', () => {
     const cat = await report('report-analysis-by-subject-category');
     expect(cat.rows.map((r) => r.category)).toHaveLength(4);
     expect(cat.totals.subjects).toBe(active.length);
+  });
+
+  it('late-report fines: the consolidated report and the yearly analysis show them, as the ledger dates them (by sending)', async () => {
+    const late = (region?: number, y = year) => sum(ledger.reports.filter((r) => r.late_fine !== null && r.sent_on !== null && r.sent_on.startsWith(`${y}-`) && byRegion(region)(r)).map((r) => r.late_fine));
+    expect(parseTiyin(late())).toBeGreaterThan(0n);
+    const assembled = await report('assembled-report');
+    expect(assembled.totals.late_fines).toBe(late());
+    for (const region of [tashkent, samarkand]) expect(assembled.rows.find((r) => r.region_id === region)!.late_fines).toBe(late(region));
+    expect((await report('assembled-report', '', regionToken)).totals.late_fines).toBe(late(samarkand));
+    const yearly = await report('report-yearly-analysis-by-subject');
+    for (const y of [year, year - 1, year - 2]) expect(yearly.rows.find((r) => r.year === y)!.late_fines, String(y)).toBe(late(undefined, y));
+    expect(yearly.totals.late_fines).toBe(formatTiyin([0, 1, 2, 3, 4].reduce((t, d) => t + parseTiyin(late(undefined, year - d)), 0n)));
+    // the ledger's own late fines of the year (what the balance subtracts) are the same money
+    const ledgerLate = (await api.db.knex.raw(`SELECT CAST(coalesce(sum(amount), 0) AS numeric(20, 2)) AS s FROM fund_subject_ledger(NULL) WHERE kind = 'late_fine' AND on_date >= ? AND on_date < ?`, [`${year}-01-01`, `${year + 1}-01-01`])).rows[0].s;
+    expect(assembled.totals.late_fines).toBe(ledgerLate);
+  });
+
+  it('a page of a per-subject report: its rows in order, the row count and the totals of every row', async () => {
+    for (const name of ['compensation-report', 'reporting-monitoring']) {
+      const all = await report(name);
+      expect(all.rows.length).toBeGreaterThan(0);
+      const per = name === 'compensation-report' ? 3 : 1;
+      if (per === 3) expect(all.rows.length).toBeGreaterThan(4);
+      const pages: Record<string, any>[] = [];
+      for (let page = 1; page <= Math.ceil(all.rows.length / per); page++) {
+        const p = (await report(name, `&page=${page}&perPage=${per}`)) as Awaited<ReturnType<typeof report>> & { total: number; page: { page: number; perPage: number } };
+        expect(p.total, name).toBe(all.rows.length);
+        expect(p.page).toEqual({ page, perPage: per });
+        expect(p.totals, name).toEqual(all.totals);
+        expect(p.rows.length).toBeLessThanOrEqual(per);
+        pages.push(...p.rows);
+      }
+      expect(pages, name).toEqual(all.rows);
+      // past the end: no rows, the same count and totals
+      const past = (await report(name, '&page=999&perPage=50')) as Awaited<ReturnType<typeof report>> & { total: number };
+      expect([past.rows.length, past.total, past.totals]).toEqual([0, all.rows.length, all.totals]);
+      // a region's staff: their own rows, counted and totalled
+      const mine = (await report(name, '&page=1&perPage=2', regionToken)) as Awaited<ReturnType<typeof report>> & { total: number };
+      const mineAll = await report(name, '', regionToken);
+      expect([mine.total, mine.totals]).toEqual([mineAll.rows.length, mineAll.totals]);
+    }
+    // `page` alone: the first rows of a default page; a ratio total is the ratio of every row's sums
+    const cat = (await report('report-analysis-by-subject-category', '&page=1&perPage=1')) as Awaited<ReturnType<typeof report>> & { total: number };
+    expect(cat.totals).toEqual((await report('report-analysis-by-subject-category')).totals);
+    expect(cat.rows).toHaveLength(1);
+    // a wrong page or page size is refused naming it
+    for (const [q, field] of [['&page=0', 'page'], ['&perPage=5001', 'perPage'], ['&page=x&perPage=10', 'page'], ['&perPage=-1', 'perPage']]) {
+      const r = await api.get(`/api/reports/compensation-report?year=${year}${q}`);
+      expect(r.status, q).toBe(400);
+      expect(JSON.stringify(r.body), q).toContain(field);
+    }
   });
 
   it('a subject sees itself only', async () => {

@@ -5,15 +5,15 @@ import type { Lang, MetaModel, ReportMeta } from '../meta/types.ts';
 import type { Principal } from '../auth/ability.ts';
 import type { AppState, AppContext } from './middleware.ts';
 import { forbidden, notFound, validationError } from './errors.ts';
-import { canOpenReport, resolveReportParams, type ReportParams } from '../reports/params.ts';
-import { runReport } from '../reports/run.ts';
+import { canOpenReport, resolveReportPaging, resolveReportParams, type ReportParams } from '../reports/params.ts';
+import { REPORT_MAX_ROWS, runReport } from '../reports/run.ts';
 import { exportReport } from '../reports/export.ts';
 import { refTable, sortExpression } from '../engine/sql.ts';
 import { exportQuery, queueReportExport } from '../jobs/export-kinds.ts';
 
 /**
  * Every report of metadata/reports: `GET /reports/:name` answers rows, totals, chart and drill-down
- * as JSON and `GET /reports/:name/export` the same as .xlsx (streamed, every row) — for staff whose actions include the
+ * as JSON (a page of the rows with `page` / `perPage`, the totals and row count always of them all) and `GET /reports/:name/export` the same as .xlsx (streamed, every row) — for staff whose actions include the
  * report's action id (a scoped user's own region is forced into the report's scope parameter),
  * and, for reports marked public, the same two calls under /public without sign-in.
  */
@@ -34,9 +34,11 @@ export function reportRoutes(model: MetaModel, knex: Knex, guard: Middleware<App
 
   // the public calls read from the read pool (a replica's, when DATABASE_READ_URL is set); staff's from the primary
   const answer = async (ctx: AppContext, r: ReportMeta, principal: Principal | null) => {
-    const params = resolved(r, ctx.query, principal);
-    const db = principal ? knex : reads;
-    ctx.body = await runReport(db, model, r, params, ctx.state.lang);
+    const { params, errors } = resolveReportParams(r, ctx.query, principal);
+    // a page (`page`, `perPage`): its rows, with the row count and the totals of every row
+    const { paging, errors: pagingErrors } = resolveReportPaging(ctx.query, Math.min(r.maxRows ?? REPORT_MAX_ROWS, REPORT_MAX_ROWS));
+    if (errors || pagingErrors) throw validationError({ ...errors, ...pagingErrors });
+    ctx.body = await runReport(principal ? knex : reads, model, r, params, ctx.state.lang, new Date(), paging);
   };
   const download = async (ctx: AppContext, r: ReportMeta, principal: Principal | null) => {
     // staff's large reports become jobs (202, api/jobs/export-kinds.ts); the public's always stream

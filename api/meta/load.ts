@@ -11,6 +11,7 @@ import { LANGS } from './types.ts';
 import { flattenCaptions } from './captions.ts';
 import { SYSTEM_COLUMNS, SYSTEM_REFS } from './columns.ts';
 import { documentPathProblems } from './document-paths.ts';
+import { REPORT_PAGING_PARAMS } from '../reports/params.ts';
 
 export const DEFAULT_META_DIR = fileURLToPath(new URL('../../metadata/', import.meta.url));
 
@@ -365,6 +366,7 @@ function checkReport(r: ReportMeta, model: MetaModel, problems: MetaProblem[], c
   const columns = new Set(r.columns.map((c) => c.name));
   for (const [name, p] of Object.entries(r.params)) {
     if (BUILT_IN_REPORT_PARAMS.includes(name)) problems.push({ file, pointer: `/params/${name}`, message: `"${name}" is bound by the engine` });
+    if (REPORT_PAGING_PARAMS.includes(name)) problems.push({ file, pointer: `/params/${name}`, message: `"${name}" is the engine's paging parameter` });
     if (p.type === 'ref' && (!p.ref || (!model.entities.has(p.ref) && !SYSTEM_REFS.includes(p.ref)))) problems.push({ file, pointer: `/params/${name}/ref`, message: `no entity "${p.ref ?? ''}"` });
     if (p.type === 'enum' && !p.values) problems.push({ file, pointer: `/params/${name}/values`, message: 'an enum parameter lists its values' });
     caption(p.caption ?? `report.${name}`, file, `/params/${name}`);

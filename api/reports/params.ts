@@ -5,6 +5,36 @@ import type { FieldError } from '../http/errors.ts';
 
 export type ReportParams = Record<string, string | number | null>;
 
+/** A page of a report's rows: `page` counts from 1. */
+export interface ReportPaging { page: number; perPage: number }
+
+/** The URL parameters of a report's paging: no report declares a parameter of these names (the loader refuses it). */
+export const REPORT_PAGING_PARAMS: readonly string[] = ['page', 'perPage'];
+/** Rows a page holds when `page` is asked without `perPage`. */
+export const REPORT_PER_PAGE = 100;
+
+/**
+ * A report's paging from a query string: none when neither `page` nor `perPage` is given (the whole
+ * answer, up to the report's row limit); else `page` ≥ 1 (default 1) and 1 ≤ `perPage` ≤ `maxPerPage`
+ * (default REPORT_PER_PAGE), each refused by name when it is not such a whole number.
+ */
+export function resolveReportPaging(raw: Record<string, unknown>, maxPerPage: number): { paging: ReportPaging | null; errors: Record<string, FieldError> | null } {
+  const page = first(raw.page);
+  const perPage = first(raw.perPage);
+  const given = (v: unknown) => v !== undefined && v !== null && v !== '';
+  if (!given(page) && !given(perPage)) return { paging: null, errors: null };
+  const errors: Record<string, FieldError> = {};
+  const whole = (v: unknown, min: number, max: number, fallback: number, name: string): number => {
+    if (!given(v)) return fallback;
+    const s = String(v);
+    const n = /^\d{1,9}$/.test(s) ? Number(s) : NaN;
+    if (!(n >= min && n <= max)) { errors[name] = { key: 'validation.interval', args: { min, max } }; return fallback; }
+    return n;
+  };
+  const paging = { page: whole(page, 1, 1_000_000_000, 1, 'page'), perPage: whole(perPage, 1, maxPerPage, Math.min(REPORT_PER_PAGE, maxPerPage), 'perPage') };
+  return { paging, errors: Object.keys(errors).length ? errors : null };
+}
+
 /**
  * A report's parameters from a query string (or a `:params` route segment already split): each
  * checked against its declaration, defaults filled ("current": this year or today in Tashkent),

@@ -4,9 +4,9 @@ import { translate } from '../meta/captions.ts';
 import { currentYearTashkent, todayTashkent } from '../meta/today.ts';
 import { addDecimal, divRoundHalfUp, formatFixed, parseDecimal, pow10, type Decimal } from '../domain/decimal.ts';
 import { ApiError } from '../http/errors.ts';
-import type { ReportParams } from './params.ts';
+import type { ReportPaging, ReportParams } from './params.ts';
 
-/** Reports refuse to answer with more rows than this (their queries aggregate; a longer answer is a mistake). */
+/** Reports refuse to answer with more rows than this unless a page is asked for (`page`, `perPage`: runReportPage); a page holds at most this many. */
 export const REPORT_MAX_ROWS = 5000;
 
 export interface ReportResult {
@@ -15,7 +15,12 @@ export interface ReportResult {
   params: ReportParams;
   columns: { name: string; type: ReportColumnMeta['type']; caption: string; total: boolean }[];
   rows: Record<string, unknown>[];
+  /** the totals of every row of the report, not of the page */
   totals: Record<string, number | string>;
+  /** how many rows the report has (all pages) */
+  total: number;
+  /** the page answered, when one was asked for */
+  page: ReportPaging | null;
   chart: ReportMeta['chart'] | null;
   drill: ReportMeta['drill'] | null;
 }
@@ -28,7 +33,8 @@ export interface ReportResult {
 /** What a report's query runs with, in its own transaction (the JSON answer and the Excel's cursor alike). */
 export const REPORT_SETTINGS: readonly string[] = ['jit = off'];
 
-export async function runReport(knex: Knex, model: MetaModel, r: ReportMeta, params: ReportParams, lang: Lang, now: Date = new Date()): Promise<ReportResult> {
+export async function runReport(knex: Knex, model: MetaModel, r: ReportMeta, params: ReportParams, lang: Lang, now: Date = new Date(), paging: ReportPaging | null = null): Promise<ReportResult> {
+  if (paging) return runReportPage(knex, model, r, params, lang, now, paging);
   const limit = Math.min(r.maxRows ?? REPORT_MAX_ROWS, REPORT_MAX_ROWS);
   // no JIT: a report's query is planned with costs that invite it over large tables, and compiling
   // it takes longer than running it (bench/fund-reports, docs/performance.md); SET LOCAL ends with the transaction
@@ -41,7 +47,51 @@ export async function runReport(knex: Knex, model: MetaModel, r: ReportMeta, par
   const rows = raw.map((row) => typedRow(model, r, lang, row));
   const totals = new ReportTotals(r.columns);
   for (const row of rows) totals.add(row);
-  return { ...reportHead(model, r, params, lang), rows, totals: totals.result() };
+  return { ...reportHead(model, r, params, lang), rows, totals: totals.result(), total: rows.length, page: null };
+}
+
+/** What the paged query adds to a report's columns (no report column starts so). */
+const PAGED = '__report_';
+
+/**
+ * One page of a report, in one query run once: the report's rows numbered in its own order, the
+ * page's rows by their numbers, and beside them the row count and the sums of every column the
+ * totals need over all the rows — summed by PostgreSQL in numeric (exact), each row's value
+ * rounded first to its column's scale as a typed row rounds it, so the totals are the ones the
+ * whole answer (and the Excel export) gives. A page past the end has no rows and the same totals.
+ */
+async function runReportPage(knex: Knex, model: MetaModel, r: ReportMeta, params: ReportParams, lang: Lang, now: Date, paging: ReportPaging): Promise<ReportResult> {
+  const summed = totalInputs(r.columns);
+  const ident = (name: string) => `"${name.replace(/"/g, '""')}"`;
+  const sums = summed.map((c, i) => {
+    const v = `CAST(report.${ident(c.name)} AS numeric)`;
+    return `, sum(${c.type === 'integer' ? v : `round(${v}, ${scaleOf(c)})`}) AS ${PAGED}sum_${i}`;
+  }).join('');
+  const from = (paging.page - 1) * paging.perPage;
+  const sql = `WITH report AS MATERIALIZED (SELECT report.*, row_number() OVER () AS ${PAGED}n FROM (${r.query}) AS report),
+    totals AS (SELECT count(*) AS ${PAGED}count${sums} FROM report)
+    SELECT totals.*, page.* FROM totals LEFT JOIN LATERAL (SELECT * FROM report WHERE report.${PAGED}n > ${from} AND report.${PAGED}n <= ${from + paging.perPage} ORDER BY report.${PAGED}n) AS page ON true`;
+  const raw = await knex.transaction(async (trx) => {
+    for (const setting of REPORT_SETTINGS) await trx.raw(`SET LOCAL ${setting}`);
+    const result = await trx.raw(sql, reportBindings(params, lang, now));
+    return (result.rows ?? result) as Record<string, unknown>[];
+  });
+  const head = raw[0] ?? {};
+  const totals = new ReportTotals(r.columns);
+  totals.add(Object.fromEntries(summed.map((c, i) => [c.name, head[`${PAGED}sum_${i}`]])));
+  const rows = raw.filter((row) => row[`${PAGED}n`] !== null && row[`${PAGED}n`] !== undefined).map((row) => {
+    const own: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(row)) if (!k.startsWith(PAGED)) own[k] = v;
+    return typedRow(model, r, lang, own);
+  });
+  return { ...reportHead(model, r, params, lang), rows, totals: totals.result(), total: Number(head[`${PAGED}count`] ?? 0), page: paging };
+}
+
+/** The columns a report's totals sum: those totalled, and the two of every ratio. */
+function totalInputs(columns: ReportColumnMeta[]): ReportColumnMeta[] {
+  const names = new Set<string>();
+  for (const c of columns) if (c.total) for (const n of c.total === 'sum' ? [c.name] : c.total.ratio) names.add(n);
+  return columns.filter((c) => names.has(c.name));
 }
 
 /** The bindings a report's query is run with: its resolved parameters, :lang, :today and :current_year. */
@@ -50,7 +100,7 @@ export function reportBindings(params: ReportParams, lang: Lang, now: Date = new
 }
 
 /** A report's answer but its rows and totals: title, parameters, columns in the caller's language, chart and drill-down. */
-export function reportHead(model: MetaModel, r: ReportMeta, params: ReportParams, lang: Lang): Omit<ReportResult, 'rows' | 'totals'> {
+export function reportHead(model: MetaModel, r: ReportMeta, params: ReportParams, lang: Lang): Omit<ReportResult, 'rows' | 'totals' | 'total' | 'page'> {
   return {
     name: r.name,
     title: translate(model, lang, r.caption),

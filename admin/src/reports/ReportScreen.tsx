@@ -1,5 +1,5 @@
-import { lazy, Suspense } from 'react';
-import { Alert, Box, Button, Card, CardContent, CircularProgress, Typography } from '@mui/material';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { Alert, Box, Button, Card, CardContent, CircularProgress, TablePagination, Typography } from '@mui/material';
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import InboxIcon from '@mui/icons-material/Inbox';
 import PrintIcon from '@mui/icons-material/Print';
@@ -18,6 +18,11 @@ import { ReportTable } from './ReportTable';
 import { paramLabelKey } from './paramLabels';
 import { useReport } from './useReport';
 import { useReportParams } from './useReportParams';
+import { toQuery } from './params';
+
+/** Rows a page of a report's table may hold (the API's paging: `page`, `perPage`; totals are always of every row). */
+export const REPORT_PAGE_SIZES = [25, 50, 100, 500];
+const DEFAULT_PAGE_SIZE = 100;
 
 /** Chart.js and its React wrapper: a chunk of their own, fetched when a report with a chart opens. */
 const ReportChart = lazy(() => import('./ReportChart'));
@@ -34,7 +39,8 @@ function Loading({ text }: { text: string }) {
 /**
  * A menu route's report (its `report`): the title; the parameters bar from the report's
  * declarations in /api/meta, kept in the URL; the chart (lazily loaded) and the table with totals
- * and drill links of `GET /api/reports/:name`; Excel of the same parameters; print. Loading, no
+ * and drill links of `GET /api/reports/:name`, a page at a time (the row count and the totals of
+ * every row come with each page); Excel of the same parameters, every row; print. Loading, no
  * data and failures are announced (role status / alert). A `:params` route (a drill's target)
  * takes its parameters from its segment.
  */
@@ -46,7 +52,12 @@ export function ReportScreen({ route }: { route: RouteInfo }) {
   const { values, setValues } = useReportParams(route, meta?.params);
   // a required parameter with no value and no default (a detail's organisation): ask for it first
   const missing = Object.entries(meta?.params ?? {}).filter(([n, d]) => d.required && values[n] === undefined).map(([n, d]) => translate(paramLabelKey(n, d)));
-  const { data, error, loading, reload } = useReport(missing.length ? undefined : route.report, values);
+  // the table's page: the API answers it with the row count and the totals of every row; new parameters start again at the first
+  const [page, setPage] = useState(1);
+  const [perPage, setPerPage] = useState(DEFAULT_PAGE_SIZE);
+  const valuesKey = toQuery(values);
+  useEffect(() => { setPage(1); }, [valuesKey, route.report]);
+  const { data, error, loading, reload } = useReport(missing.length ? undefined : route.report, values, { page, perPage });
   const title = data?.title || translate(meta?.caption ?? route.caption);
   const chart = data ? (data.chart === undefined ? meta?.chart : data.chart) : null;
   const rows = data?.rows ?? [];
@@ -93,7 +104,7 @@ export function ReportScreen({ route }: { route: RouteInfo }) {
       {data && !error && (
         <Box sx={{ position: 'relative', opacity: loading ? 0.55 : 1, transition: 'opacity 150ms' }} aria-busy={loading}>
           {loading && <Box role="status" aria-live="polite" sx={{ position: 'absolute', inset: 0, zIndex: 1, display: 'flex', justifyContent: 'center', pt: 6 }}><CircularProgress size={28} aria-label={translate('admin.report.loading')} /></Box>}
-          {!rows.length ? (
+          {!rows.length && !data.total ? (
             <Card sx={{ mt: 2 }}>
               <CardContent role="status" aria-live="polite" sx={{ textAlign: 'center', py: 6 }} data-testid="report-empty">
                 <InboxIcon sx={{ fontSize: 56, color: 'text.disabled' }} />
@@ -117,6 +128,13 @@ export function ReportScreen({ route }: { route: RouteInfo }) {
               <ReportPageSize columns={data.columns.length} />
               <Card sx={{ mt: 2 }}>
                 <ReportTable columns={data.columns} rows={rows} totals={data.totals} drill={data.drill === undefined ? meta?.drill : data.drill} params={{ ...values, ...data.params }} caption={title} />
+                {(data.total ?? rows.length) > REPORT_PAGE_SIZES[0] && (
+                  <TablePagination component="div" data-testid="report-pagination" count={data.total ?? rows.length} page={page - 1} rowsPerPage={perPage}
+                    rowsPerPageOptions={REPORT_PAGE_SIZES} onPageChange={(_, p) => setPage(p + 1)}
+                    onRowsPerPageChange={(e) => { setPerPage(Number(e.target.value)); setPage(1); }}
+                    labelRowsPerPage={translate('ra.navigation.page_rows_per_page')}
+                    labelDisplayedRows={({ from, to, count }) => translate('ra.navigation.page_range_info', { offsetBegin: from, offsetEnd: to, total: count })} />
+                )}
               </Card>
             </>
           )}

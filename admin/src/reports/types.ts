@@ -72,7 +72,15 @@ export interface ReportResult {
   params: Record<string, unknown>;
   columns: ReportColumn[];
   rows: ReportRow[];
+  /** the totals of all the rows, whichever page is shown */
   totals?: Record<string, unknown> | null;
+  /** how many rows the report has (every page) */
+  total?: number;
+  /** the page answered (`page` from 1), when one was asked for */
+  page?: { page: number; perPage: number } | null;
   chart?: ReportChartDef | null;
   drill?: ReportDrill | null;
 }
+
+/** A page of a report's rows as the table asks for it (`page` from 1). */
+export interface ReportPage { page: number; perPage: number }
