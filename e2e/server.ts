@@ -59,10 +59,10 @@ function freePort(): Promise<number> {
  * Starts the server on a free port and waits for /api/health. `stop` ends it (SIGTERM, then
  * SIGKILL after 10 s) and removes the data folder; it is called here too if the start fails.
  */
-export async function startServer(dataDir: string, env: NodeJS.ProcessEnv): Promise<{ baseUrl: string; stop: () => Promise<void> }> {
+export async function startServer(dataDir: string, env: NodeJS.ProcessEnv, args: string[] = ['--migrate', '--seed', '--demo']): Promise<{ baseUrl: string; stop: () => Promise<void> }> {
   const port = await freePort();
   let output = '';
-  const server = spawn(process.execPath, ['cli/bin.mjs', 'serve', '--migrate', '--seed', '--demo'], {
+  const server = spawn(process.execPath, ['cli/bin.mjs', 'serve', ...args], {
     cwd: ROOT, env: { ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'pipe'],
   });
   server.stdout!.on('data', (d) => { output += d; });

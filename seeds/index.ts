@@ -10,6 +10,7 @@ import { seedOffencesDemo } from './demo-offences.ts';
 import { seedPeopleFactsDemo } from './demo-people-facts.ts';
 import { seedSiteContent } from './site-content.ts';
 import { seedSuggestionsDemo } from './demo-suggestions.ts';
+import { seedNotificationsDemo } from './demo-notifications.ts';
 import { seedNotifications } from './notifications.ts';
 import { latinToCyrillic } from '../api/i18n/transliterate.ts';
 import { translate } from '../api/meta/captions.ts';
@@ -53,6 +54,8 @@ export async function seed(knex: Knex, model: MetaModel, opts: SeedOptions = {})
     await seedPeopleFactsDemo(knex, log);
     // suggestions from the public: new, answered, closed
     await seedSuggestionsDemo(knex, log);
+    // announcements to the demo users, so their bells are not empty
+    await seedNotificationsDemo(knex, model, log);
   }
 }
 

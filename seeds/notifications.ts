@@ -73,6 +73,15 @@ export const TYPES: TypeSeed[] = [
     },
   },
   {
+    // a suggestion's answer (api/modules/notifications/suggestions.ts): to the sender by the method they chose
+    code: 'suggestion-answered', name: { uz: 'Taklifga javob', ru: 'Ответ на предложение' }, variables: 'id, sender_name, answer',
+    templates: {
+      in_app: { subject: { uz: 'Taklifingizga javob berildi', ru: 'На ваше предложение ответили' }, body: { uz: '{id}-sonli taklifingizga javob: {answer}', ru: 'Ответ на ваше предложение № {id}: {answer}' } },
+      email: { subject: { uz: 'Taklifingizga javob', ru: 'Ответ на ваше предложение' }, body: { uz: 'Hurmatli {sender_name}!\n{id}-sonli taklifingiz uchun rahmat. Javobimiz:\n{answer}\n\nEkologik jamgʻarma', ru: 'Уважаемый(ая) {sender_name}!\nСпасибо за ваше предложение № {id}. Наш ответ:\n{answer}\n\nЭкологический фонд' } },
+      sms: { body: { uz: 'Ecofond: {id}-taklifga javob: {answer}', ru: 'Ecofond: ответ на предложение № {id}: {answer}' } },
+    },
+  },
+  {
     code: 'announcement', name: { uz: 'Eʼlon', ru: 'Объявление' }, variables: 'title, text',
     templates: {
       in_app: { subject: { uz: '{title}', ru: '{title}' }, body: { uz: '{text}', ru: '{text}' } },

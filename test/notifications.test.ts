@@ -82,6 +82,64 @@ async function sentReport(): Promise<number> {
 
 const deliveries = (notificationId: number) => api.db.knex('notification_recipients').where({ notification_id: notificationId }).orderBy('id');
 
+describe('a suggestion\'s answer reaches its sender by the method they chose', () => {
+  /** The mail's text: base64 or quoted-printable undone. */
+  const decoded = (raw: string) => {
+    const [head, ...rest] = raw.split(/\r?\n\r?\n/);
+    const body = rest.join('\n\n');
+    if (/Content-Transfer-Encoding: base64/i.test(head)) return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
+    return body.replace(/=\r?\n/g, '').replace(/(=[0-9A-F]{2})+/g, (m) => Buffer.from(m.replace(/=/g, ''), 'hex').toString('utf8'));
+  };
+  const suggest = (body: Record<string, unknown>, lang: string, ip: string) => api.post('/api/public/suggestions', {
+    topic: 'greening', text: 'Mahallamizga koʻproq daraxt eking, iltimos', sender_name: 'Aziza Karimova', ...body,
+  }, { token: '', lang, headers: { 'X-Forwarded-For': ip } });
+
+  it('a visitor with no account gets the answer by e-mail or SMS, in the language they wrote in', async () => {
+    await api.db.knex('notification_recipients').update({ delivery_state: 'failed' }).where({ delivery_state: 'queued' });
+    const byMail = await suggest({ reply_method: 'email', email: 'aziza@example.uz' }, 'ru', '10.9.0.1');
+    const bySms = await suggest({ reply_method: 'sms', phone: '971112233' }, 'uk', '10.9.0.2');
+    expect(byMail.status, JSON.stringify(byMail.body)).toBe(201);
+    expect(bySms.status, JSON.stringify(bySms.body)).toBe(201);
+    const answer = (id: number, text: string) => api.post(`/api/notification/suggestion/${id}/actions/answer`, { answer: text });
+    expect((await answer(byMail.body.id, 'Rahmat, bahorda ekamiz')).status).toBe(200);
+    expect((await answer(bySms.body.id, 'Taklifingiz qabul qilindi')).status).toBe(200);
+
+    // one address-only delivery each: no user, the address, the sender's language
+    const rows = await api.db.knex('notification_recipients as r').join('notifications as n', 'n.id', 'r.notification_id')
+      .where({ 'n.source_entity': 'suggestion' }).whereIn('n.source_id', [byMail.body.id, bySms.body.id]).orderBy('r.id').select('r.*', 'n.address as to_address', 'n.lang_code as to_lang');
+    expect(rows.map((r) => [r.user_id, r.channel, r.address, r.lang_code, r.delivery_state])).toEqual([
+      [null, 'email', 'aziza@example.uz', 'ru', 'queued'],
+      [null, 'sms', '971112233', 'uk', 'queued'],
+    ]);
+    expect(rows.map((r) => [r.to_address, r.to_lang])).toEqual([['aziza@example.uz', 'ru'], ['971112233', 'uk']]);
+
+    mails.length = 0; sms.length = 0;
+    expect(await worker().drain()).toBe(2);
+    expect(mails).toHaveLength(1);
+    expect(mails[0].to).toEqual(['aziza@example.uz']);
+    const text = decoded(mails[0].raw);
+    expect(text).toContain(`Спасибо за ваше предложение № ${byMail.body.id}. Наш ответ:`);
+    expect(text).toContain('Rahmat, bahorda ekamiz');
+    expect(sms).toEqual([{ to: '+998971112233', text: `Ecofond: ${bySms.body.id}-таклифга жавоб: Taklifingiz qabul qilindi` }]);
+    expect((await api.db.knex('notification_recipients').whereIn('id', rows.map((r) => r.id)).pluck('delivery_state'))).toEqual(['sent', 'sent']);
+  });
+
+  it('a signed-in sender who asked for it gets the answer in the back-office; a refused answer sends nothing', async () => {
+    const uid = await createUser(api.db.knex, { username: 'resident_n', password: 'secret-pw', roles: ['population'] });
+    await api.db.knex('users').where({ id: uid }).update({ kind: 'population', lang_code: 'ru', email: 'resident@example.uz' });
+    const token = await api.login('resident_n', 'secret-pw');
+    const s = await api.post('/api/public/suggestions', { topic: 'site', text: 'Saytga xarita qoʻshing, iltimos', sender_name: 'Rustam', reply_method: 'in_app' }, { token, headers: { 'X-Forwarded-For': '10.9.0.3' } });
+    expect(s.status, JSON.stringify(s.body)).toBe(201);
+    expect((await api.post(`/api/notification/suggestion/${s.body.id}/actions/answer`, { answer: 'x y' }, { token })).status).toBe(403);
+    expect(Number((await api.db.knex('notifications').where({ source_entity: 'suggestion', source_id: s.body.id }).count({ n: '*' }))[0].n)).toBe(0);
+    expect((await api.post(`/api/notification/suggestion/${s.body.id}/actions/answer`, { answer: 'Xarita tayyorlanmoqda' })).status).toBe(200);
+    const rows = await api.db.knex('notification_recipients as r').join('notifications as n', 'n.id', 'r.notification_id')
+      .where({ 'n.source_entity': 'suggestion', 'n.source_id': s.body.id }).select('r.user_id', 'r.channel', 'r.subject');
+    // in-app only, though the user has an e-mail: the method they chose
+    expect(rows).toEqual([{ user_id: uid, channel: 'in_app', subject: 'На ваше предложение ответили' }]);
+  });
+});
+
 describe('templates', () => {
   it('refuses a placeholder its type does not declare, naming it, in any language', async () => {
     const type = await api.db.knex('notification_types').where({ code: 'report-rejected' }).first();

@@ -12,6 +12,7 @@ import { testDatabase } from './support/db.ts';
 import { TEST_ADMIN_PASSWORD } from './support/template.ts';
 import { exportBooks, importBooks } from '../cli/meta-books.ts';
 import { specToBook, type BookSpec } from '../api/meta/books.ts';
+import { createUser } from '../cli/create-user.ts';
 
 /** One app on a reloadable model over a test database, called over HTTP as the administrator. */
 class Instance {
@@ -166,6 +167,57 @@ describe('reference books made in the back-office', () => {
     expect(held.status).toBe(409);
     expect(held.body.message).toContain('записей: 3');
     expect((await a.call('GET', '/api/ecofund-sprav/tree-sorts')).status).toBe(404);
+  });
+
+  it('goes through the one write path: the caller\'s right, one audit row, nothing half-done', async () => {
+    const bookId = (await a.db.knex('meta_books').where({ name: 'tree-kinds' }).first('id')).id;
+    const trail = () => a.db.knex('audit_log').where({ entity: 'meta-books', record_id: bookId }).orderBy('id').select('op', 'user_id', 'before', 'after');
+    const was = await trail();
+    // a change: one audit row, under the caller, with the definition before and after
+    const more = { ...kinds, fields: [...kinds.fields, { name: 'note', type: 'string' as const, maxLength: 50, caption: { uz: 'Izoh', ru: 'Примечание' } }] };
+    expect((await a.call('POST', '/api/admin/ref-books', more)).status).toBe(200);
+    const now = await trail();
+    expect(now).toHaveLength(was.length + 1);
+    const last = now[now.length - 1];
+    const admin = (await a.db.knex('users').where({ username: 'admin' }).first('id')).id;
+    expect([last.op, last.user_id]).toEqual(['update', admin]);
+    expect(Object.keys(last.before.definition.fields)).not.toContain('note');
+    expect(last.after.definition.fields.note).toMatchObject({ type: 'string', maxLength: 50 });
+    // a refused change (the DDL's 409) leaves the row, its version and the trail as they were
+    const version = (await a.db.knex('meta_books').where({ id: bookId }).first('version')).version;
+    const refused = await a.call('POST', '/api/admin/ref-books', { ...more, fields: more.fields.filter((f) => f.name !== 'height') });
+    expect(refused.status).toBe(409);
+    expect((await a.db.knex('meta_books').where({ id: bookId }).first('version')).version).toBe(version);
+    expect(await trail()).toHaveLength(now.length);
+    expect((await a.call('POST', '/api/admin/ref-books', kinds)).status).toBe(200);
+    // the screen's right (5890) is not the right to make or change a book (meta-books create 5891, update 5892, delete 5893)
+    const [role] = await a.db.knex('roles').insert({ code: 'books_reader', name: JSON.stringify({ uz: 'Kitoblar', uk: 'Китоблар', ru: 'Книги' }) }).returning('id');
+    await a.db.knex('role_actions').insert({ role_id: role.id, action_id: 5890, state: 1 });
+    await createUser(a.db.knex, { username: 'books_reader', password: 'secret-pw', roles: ['books_reader'] });
+    const reader = (await a.call('POST', '/api/admin/auth/login', { username: 'books_reader', password: 'secret-pw' }, '')).body.token;
+    expect((await a.call('GET', '/api/admin/ref-books', undefined, reader)).status).toBe(200);
+    const denied = await a.call('POST', '/api/admin/ref-books', { ...kinds, name: 'reader-book' }, reader);
+    expect(denied.status).toBe(403);
+    expect(await a.db.knex.schema.hasTable('reader_book')).toBe(false);
+    expect(await a.db.knex('meta_books').where({ name: 'reader-book' }).first('id')).toBeUndefined();
+    expect((await a.call('DELETE', '/api/admin/ref-books/tree-kinds', undefined, reader)).status).toBe(403);
+  });
+
+  it('the generic routes of meta-books make, keep the name of, and remove a book the same way', async () => {
+    const made = await a.call('POST', '/api/admin/meta-books', { name: 'empty-book' });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    // a book by its name alone: code and name, in the reference books' section, its action ids given
+    expect(Object.keys(made.body.definition.fields)).toEqual(['code', 'name']);
+    expect(made.body.definition.access.read).toBeGreaterThanOrEqual(8000);
+    expect(await a.db.knex.schema.hasTable('empty_book')).toBe(true);
+    await a.live.reload();
+    expect((await a.call('GET', '/api/ecofund-sprav/empty-book')).status).toBe(200);
+    const renamed = await a.call('PUT', `/api/admin/meta-books/${made.body.id}`, { name: 'other-book', version: made.body.version });
+    expect(renamed.status).toBe(400);
+    expect(Object.keys(renamed.body.errors)).toEqual(['name']);
+    expect((await a.call('DELETE', `/api/admin/meta-books/${made.body.id}`)).status).toBe(200);
+    expect(await a.db.knex.schema.hasTable('empty_book')).toBe(false);
+    expect((await a.db.knex('audit_log').where({ entity: 'meta-books', record_id: made.body.id }).pluck('op'))).toEqual(['create', 'delete']);
   });
 
   it('meta:export then meta:import into a fresh database gives the same /api/meta', async () => {

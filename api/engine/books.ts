@@ -1,22 +1,26 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Knex } from 'knex';
-import type { EntityMeta, FieldMeta, MetaModel } from '../meta/types.ts';
-import { bookFile, MetadataInvalid, type DbBook, type MetaProblem } from '../meta/load.ts';
-import { bookProblems, BOOK_ACTIONS_FROM, BOOK_ACTIONS_TO } from '../meta/books.ts';
-import { META_CHANNEL, readBooks, type LiveModel } from '../meta/live.ts';
+import type { EntityMeta, FieldMeta, Lang, MetaModel } from '../meta/types.ts';
+import { bookFile, DEFAULT_META_DIR, MetadataInvalid, type DbBook, type MetaProblem } from '../meta/load.ts';
+import { bookProblems, specToBook, BOOK_ACTIONS_FROM, BOOK_ACTIONS_TO } from '../meta/books.ts';
+import { buildModel, META_CHANNEL, readBooks, reloadAfterCommit, type LiveModel } from '../meta/live.ts';
 import { announceAuthChange } from '../auth/session-cache.ts';
 import { addEntityColumns, createEntityTables, dropEntityTables } from '../db/entity-tables.ts';
 import { syncActions } from '../../seeds/index.ts';
-import { writeAudit } from './audit.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError, validationError } from '../http/errors.ts';
+import type { Principal } from '../auth/ability.ts';
+import type { HookContext, HookResult } from '../modules/types.ts';
+import { Repository } from './repository.ts';
 
 /**
- * The database-held reference books' one write path (docs/reference-books.md). A save or a removal
- * runs in one transaction under one advisory lock (so two processes never change books at once):
- * the books as they stand are read, the new model is built and checked with the files' JSON Schema
- * and second pass, the book's table is made or altered, its row in `meta_books` written, its action
- * ids put in the catalogue and granted to the administrators' role, one audit row written and the
- * other processes notified (NOTIFY is delivered on commit). Only after the commit is the new model
- * swapped in.
+ * The database-held reference books (docs/reference-books.md). Their rows are the `meta-books`
+ * entity's, written like every row through the Repository (the caller's right before and after,
+ * validation, one audit row, one transaction); the entity's hooks do what a book's change means
+ * for the database, in that transaction and under one advisory lock (so two processes never change
+ * books at once): the new model is built and checked with the files' JSON Schema and second pass,
+ * the book's table is made or altered (or dropped), its action ids put in the catalogue and granted
+ * to the administrators' role, and the other processes notified (NOTIFY is delivered on commit).
+ * Only after the commit is the new model swapped in.
  */
 
 /** The book's definition does not check: every problem, as the files' loader says them. */
@@ -27,17 +31,23 @@ export class BookInvalid extends Error {
   }
 }
 
-/** The entity the audit trail records book changes under. */
-const BOOKS_AUDIT = { name: 'meta-books' } as EntityMeta;
-
 const refused = (key: string, args: Record<string, unknown>) => new ApiError('inUse', key, args);
+
+/** The entity of the books' rows (metadata/entities/admin/meta-books.json): their one write path is the Repository's. */
+export const BOOKS_ENTITY = 'meta-books';
 
 export interface BookWriter {
   knex: Knex;
   live: LiveModel;
-  /** who makes the change: recorded in the audit row */
-  userId: number | null;
+  /** who makes the change: their right (the entity's create, update or delete) is checked and the audit row is theirs */
+  principal: Principal;
+  lang?: Lang;
+  /** a write on someone's behalf whose right was checked elsewhere (the CLI's meta:import) */
+  trusted?: boolean;
 }
+
+/** What the save's hook is told beside the row: a book the files hold may be taken in (meta:import). */
+const saving = new AsyncLocalStorage<{ fromFiles?: boolean }>();
 
 /** A free block of ten action ids for a new book. */
 function freeBlock(model: MetaModel, taken: DbBook[]): Record<'read' | 'create' | 'update' | 'delete' | 'export', number> {
@@ -49,80 +59,130 @@ function freeBlock(model: MetaModel, taken: DbBook[]): Record<'read' | 'create' 
   throw new Error('no free action ids left for reference books');
 }
 
+const repoOf = (w: BookWriter, trx: Knex.Transaction) => {
+  const model = w.live.current;
+  return new Repository({ knex: w.knex, model, principal: w.principal, lang: w.lang ?? 'uz', trx, trusted: w.trusted }, model.entities.get(BOOKS_ENTITY)!);
+};
+
 /**
- * Saves a book (new or changed). `access` in its definition is filled in: kept from the stored
- * book, or a free block for a new one. `fromFiles` lets a book the files already hold (meta:import)
- * be taken into the database. Returns the stored book.
+ * Saves a book (new or changed) through the Repository: the caller's right to create or update
+ * `meta-books` checked before and after, one audit row, one transaction — the book's table, action
+ * ids, grants and the other processes' notice are its hook's (`system.bookSaved`, below), in the
+ * same transaction. `access` in its definition is filled in by the hook: kept from the stored book,
+ * or a free block for a new one. `fromFiles` lets a book the files already hold (meta:import) be
+ * taken into the database. Returns the stored book.
  */
 export async function saveBook(w: BookWriter, input: DbBook, o: { fromFiles?: boolean } = {}): Promise<DbBook> {
-  const { knex, live } = w;
-  const saved = await knex.transaction(async (trx) => {
+  const saved = await w.knex.transaction(async (trx) => {
     await lock(trx);
-    const books = await readBooks(trx);
-    const old = books.find((b) => b.name === input.name);
-    const before = live.current;
-    const fileHeld = before.entities.get(input.name);
-    if (!old && fileHeld && !fileHeld.book && !o.fromFiles) throw refused('errors.book_file_held', { book: input.name });
-    const kept = old?.definition.access ?? (fileHeld ? fileHeld.access : undefined);
-    const given = o.fromFiles && !kept ? input.definition.access as Record<string, number> | undefined : undefined;
-    if (given) {
-      const taken = Object.entries(given).filter(([, id]) => before.actions.has(id) || books.some((b) => Object.values((b.definition.access ?? {}) as object).includes(id)));
-      if (taken.length) throw new BookInvalid(taken.map(([op]) => ({ file: bookFile(input.name), pointer: `/access/${op}`, message: `action id ${given[op]} is already used` })));
-    }
-    const access = (kept ?? given ?? freeBlock(before, books)) as Record<string, number>;
-    const book: DbBook = { ...input, definition: { ...input.definition, access } };
-    const next = build(live, before, [...books.filter((b) => b.name !== book.name), book], book);
-    const e = next.entities.get(book.name)!;
-    await alterTable(trx, e, next, old ? entityOf(before, old.name) : fileHeld);
-
-    const row = { name: book.name, definition: JSON.stringify(book.definition), captions: JSON.stringify(book.captions), menu: book.menu ? JSON.stringify(book.menu) : null };
-    let id: number;
-    if (old) {
-      const [r] = await trx('meta_books').where({ name: book.name }).update({ ...row, version: trx.raw('version + 1'), updated_at: trx.fn.now(), updated_by: w.userId }).returning('id');
-      id = r.id;
-    } else {
-      const [r] = await trx('meta_books').insert({ ...row, created_by: w.userId, updated_by: w.userId }).returning('id');
-      id = r.id;
-    }
-    await syncActions(trx, next);
-    await grantToAdministrators(trx, Object.values(access));
-    await writeAudit(trx, BOOKS_AUDIT, w.userId, [{ id, op: old ? 'update' : 'create', action: o.fromFiles ? 'import' : null, before: old ? { ...old } as Record<string, unknown> : null, after: { ...book } as Record<string, unknown> }]);
-    await trx.raw('SELECT pg_notify(?, ?)', [META_CHANNEL, live.origin]);
-    // the catalogue's actions and the administrators' grants changed: every cached session's actions are read again
-    await announceAuthChange(trx, { all: true });
-    return book;
+    const old = await trx('meta_books').where({ name: input.name }).first('id');
+    const values = { name: input.name, definition: input.definition, captions: input.captions, menu: input.menu ?? null };
+    const opts = { fields: ['definition', 'captions', 'menu'], action: o.fromFiles ? 'import' : undefined };
+    const repo = repoOf(w, trx);
+    await saving.run({ fromFiles: o.fromFiles }, () => (old ? repo.update(old.id, values, undefined, { ...opts, anyVersion: true }) : repo.create(values, opts)));
+    return (await readBooks(trx)).find((b) => b.name === input.name)!;
   });
-  await live.reload();
+  await w.live.reload();
   return saved;
 }
 
-/** Removes a book: refused while it holds rows or another entity refers to it. */
+/** Removes a book through the Repository (its hook `system.bookRemoved` refuses it while it holds rows or another entity refers to it). */
 export async function deleteBook(w: BookWriter, name: string): Promise<void> {
-  const { knex, live } = w;
-  await knex.transaction(async (trx) => {
+  await w.knex.transaction(async (trx) => {
     await lock(trx);
-    const books = await readBooks(trx);
-    const old = books.find((b) => b.name === name);
-    if (!old) throw new ApiError('notFound');
-    const before = live.current;
-    const e = entityOf(before, name);
-    const by = [...before.entities.values()].filter((x) => x.name !== name && refersTo(x, name)).map((x) => x.name);
-    if (by.length) throw refused('errors.book_referenced', { book: name, by: by.join(', ') });
-    if (e && await trx.schema.hasTable(e.table)) {
-      const [{ n }] = await trx(e.table).count<{ n: number }[]>({ n: '*' });
-      if (Number(n) > 0) throw refused('errors.book_has_rows', { book: name, count: Number(n) });
-    }
-    const rest = books.filter((b) => b.name !== name);
-    const next = build(live, before, rest);
-    if (e) await dropEntityTables(trx, [name], before);
-    const [{ id }] = await trx('meta_books').where({ name }).delete().returning('id');
-    await syncActions(trx, next);
-    await writeAudit(trx, BOOKS_AUDIT, w.userId, [{ id, op: 'delete', before: { ...old } as Record<string, unknown>, after: null }]);
-    await trx.raw('SELECT pg_notify(?, ?)', [META_CHANNEL, live.origin]);
-    // the catalogue's actions and the administrators' grants changed: every cached session's actions are read again
-    await announceAuthChange(trx, { all: true });
+    const row = await trx('meta_books').where({ name }).first('id');
+    if (!row) throw new ApiError('notFound');
+    await repoOf(w, trx).remove([row.id]);
   });
-  await live.reload();
+  await w.live.reload();
+}
+
+const bookOfRow = (r: Record<string, unknown>): DbBook => ({
+  name: String(r.name), definition: (r.definition ?? {}) as Record<string, unknown>, captions: (r.captions ?? {}) as DbBook['captions'], ...(r.menu ? { menu: r.menu as DbBook['menu'] } : {}),
+});
+
+/** The entity a stored book is in the model as it stood; built from the stored books when the model has not caught up yet. */
+function entityBefore(model: MetaModel, books: DbBook[], name: string): EntityMeta | undefined {
+  const e = model.entities.get(name);
+  if (e || !books.some((b) => b.name === name)) return e;
+  return build(model, books).entities.get(name);
+}
+
+/**
+ * `meta-books`' afterWrite hook: the book's DDL and its catalogue, in the write's transaction. The
+ * new model is built with the book and checked (the files' schema and second pass: BookInvalid with
+ * every problem); the table is made or altered; its action ids go in the catalogue and to the
+ * administrators' role; the other processes are told (NOTIFY, on commit). A book written by its
+ * name alone (the generic `POST /api/admin/meta-books`) is an empty one — code and name — in the
+ * reference books' section, captioned with its name. Answers the stored definition with its action ids.
+ */
+export async function bookSaved(ctx: HookContext): Promise<HookResult> {
+  const { trx, model, row, before } = ctx;
+  await lock(trx);
+  const name = String(row.name);
+  if (before && before.name !== row.name) throw validationError({ name: { key: 'errors.book_name_fixed' } });
+  const o = saving.getStore() ?? {};
+  const stored = await readBooks(trx);
+  const others = stored.filter((b) => b.name !== name);
+  let book = bookOfRow(row);
+  if (!book.definition.fields) {
+    book = specToBook({ name, section: DEFAULT_SECTION, caption: { uz: name, ru: name }, fields: [] }, { read: 0, create: 0, update: 0, delete: 0, export: 0 });
+    delete (book.definition as { access?: unknown }).access;
+  }
+  const old = before ? bookOfRow(before) : undefined;
+  const fileHeld = model.entities.get(name);
+  if (!old && fileHeld && !fileHeld.book && !o.fromFiles) throw refused('errors.book_file_held', { book: name });
+  const kept = old?.definition.access ?? (fileHeld ? fileHeld.access : undefined);
+  const given = o.fromFiles && !kept ? book.definition.access as Record<string, number> | undefined : undefined;
+  if (given) {
+    const taken = Object.entries(given).filter(([, id]) => model.actions.has(id) || others.some((b) => Object.values((b.definition.access ?? {}) as object).includes(id)));
+    if (taken.length) throw new BookInvalid(taken.map(([op]) => ({ file: bookFile(name), pointer: `/access/${op}`, message: `action id ${given[op]} is already used` })));
+  }
+  const access = (kept ?? given ?? freeBlock(model, others)) as Record<string, number>;
+  book = { ...book, definition: { ...book.definition, access } };
+  const next = build(model, [...others, book], book);
+  const was = old ? entityBefore(model, [...others, old], name) : fileHeld;
+  await alterTable(trx, next.entities.get(name)!, next, was);
+  await syncActions(trx, next);
+  await grantToAdministrators(trx, Object.values(access));
+  await told(trx);
+  return { definition: book.definition, captions: book.captions, menu: book.menu ?? null };
+}
+
+/** `meta-books`' beforeDelete hook: refused while the book holds rows or another entity refers to it; else its table dropped and its actions out of the catalogue. */
+export async function bookRemoved(ctx: HookContext): Promise<void> {
+  const { trx, model, row } = ctx;
+  await lock(trx);
+  const name = String(row.name);
+  const stored = await readBooks(trx);
+  const e = entityBefore(model, stored, name);
+  const by = [...model.entities.values()].filter((x) => x.name !== name && refersTo(x, name)).map((x) => x.name);
+  if (by.length) throw refused('errors.book_referenced', { book: name, by: by.join(', ') });
+  if (e && await trx.schema.hasTable(e.table)) {
+    const [{ n }] = await trx(e.table).count<{ n: number }[]>({ n: '*' });
+    if (Number(n) > 0) throw refused('errors.book_has_rows', { book: name, count: Number(n) });
+  }
+  const next = build(model, stored.filter((b) => b.name !== name));
+  if (e && await trx.schema.hasTable(e.table)) await dropEntityTables(trx, [name], entityModel(model, e));
+  await syncActions(trx, next);
+  await told(trx);
+}
+
+/** The section a book made by its name alone is shown in. */
+const DEFAULT_SECTION = 'ecofund-sprav';
+
+/** A model holding the entity (to drop its table by it). */
+function entityModel(model: MetaModel, e: EntityMeta): MetaModel {
+  if (model.entities.get(e.name) === e) return model;
+  return { ...model, entities: new Map([...model.entities, [e.name, e]]) };
+}
+
+/** The other processes reload when this transaction commits (NOTIFY is delivered then); this one's live models too. */
+async function told(trx: Knex.Transaction): Promise<void> {
+  await trx.raw('SELECT pg_notify(?, ?)', [META_CHANNEL, '']);
+  // the catalogue's actions and the administrators' grants changed: every cached session's actions are read again
+  await announceAuthChange(trx, { all: true });
+  reloadAfterCommit(trx);
 }
 
 /** One book change at a time across every process on the database. */
@@ -131,19 +191,15 @@ async function lock(trx: Knex.Transaction): Promise<void> {
 }
 
 /** The model with these books, checked; the book's own restrictions first. */
-function build(live: LiveModel, before: MetaModel, books: DbBook[], book?: DbBook): MetaModel {
+function build(before: MetaModel, books: DbBook[], book?: DbBook): MetaModel {
   const own = book ? bookProblems(book, before) : [];
   if (own.length) throw new BookInvalid(own);
   try {
-    return live.build(books);
+    return buildModel(before.dir ?? DEFAULT_META_DIR, books);
   } catch (err) {
     if (err instanceof MetadataInvalid) throw new BookInvalid(err.problems);
     throw err;
   }
-}
-
-function entityOf(model: MetaModel, name: string): EntityMeta | undefined {
-  return model.entities.get(name);
 }
 
 function refersTo(e: EntityMeta, name: string): boolean {

@@ -31,6 +31,7 @@ export class LiveModel {
   constructor(model: MetaModel, readonly knex: Knex, dir?: string) {
     this.dir = dir ?? model.dir ?? DEFAULT_META_DIR;
     this.current = model;
+    lives.add(new WeakRef(this));
   }
 
   /** Opens the model of the files and the database's books (the books table may not exist yet). */
@@ -48,10 +49,7 @@ export class LiveModel {
 
   /** The model of the files with these books, checked; throws MetadataInvalid with every problem. */
   build(books: DbBook[]): MetaModel {
-    const model = loadMetadata(this.dir, books);
-    const problems = checkModules(model);
-    if (problems.length) throw new MetadataInvalid(problems);
-    return model;
+    return buildModel(this.dir, books);
   }
 
   /** Swaps in a model already built and checked. */
@@ -126,11 +124,40 @@ export class LiveModel {
   }
 
   async close(): Promise<void> {
+    for (const r of lives) if (r.deref() === this) lives.delete(r);
     const c = this.listener;
     this.listener = undefined;
     for (const sub of this.channels.values()) sub.away?.(true);
     await c?.end().catch(() => undefined);
   }
+}
+
+/** The model of the files in dir with these books, checked; throws MetadataInvalid with every problem. */
+export function buildModel(dir: string, books: DbBook[]): MetaModel {
+  const model = loadMetadata(dir, books);
+  const problems = checkModules(model);
+  if (problems.length) throw new MetadataInvalid(problems);
+  return model;
+}
+
+/** This process's live models (an app's, a second app's in a test): each reloads after a book change commits. */
+const lives = new Set<WeakRef<LiveModel>>();
+
+/**
+ * After this transaction commits, every live model of this process reloads (a book changed through
+ * the generic routes as well as the screen's); the other processes hear the NOTIFY. A reload that
+ * fails (a model on a closed pool) is left: it keeps the model it had.
+ */
+export function reloadAfterCommit(trx: Knex.Transaction): void {
+  const done = trx.executionPromise;
+  if (!done) return;
+  done.then(() => {
+    for (const r of lives) {
+      const live = r.deref();
+      if (!live) { lives.delete(r); continue; }
+      live.reload().catch(() => undefined);
+    }
+  }, () => undefined);
 }
 
 /** A listener of a channel on the model's LISTEN connection (LiveModel.subscribe). */

@@ -16,6 +16,11 @@ export interface Audience {
   region_id?: number | null;
   subject_id?: number | null;
   branch_id?: number | null;
+  /**
+   * Instead of users: one address that is nobody's account (a public visitor's e-mail or phone), in
+   * the language given. The method is the address's: e-mail when it holds `@`, else SMS.
+   */
+  address?: { to: string; lang: Lang } | null;
 }
 
 export interface NotifyInput {
@@ -68,9 +73,10 @@ export async function notify(db: Knex | Knex.Transaction, model: MetaModel, inpu
   const repo = new Repository({ knex: db as Knex, model, principal, lang: 'uz', trx: (db as Knex.Transaction).isTransaction ? db as Knex.Transaction : undefined, trusted: true }, e);
   const payload = {
     type_id: type.id, user_id: to.user_id ?? null, role_id: to.role_id ?? null, region_id: to.region_id ?? null, subject_id: to.subject_id ?? null,
+    address: to.address?.to ?? null, lang_code: to.address ? to.address.lang : null,
     payload: input.vars ?? {}, source_entity: input.source?.entity ?? null, source_id: input.source?.id ?? null,
   };
-  const row = await pending.run({ secret: input.secret, channels: input.channels }, () => repo.create(payload, { fields: ['payload', 'source_entity', 'source_id'], action: input.type }));
+  const row = await pending.run({ secret: input.secret, channels: input.channels }, () => repo.create(payload, { fields: ['address', 'lang_code', 'payload', 'source_entity', 'source_id'], action: input.type }));
   return row;
 }
 
@@ -103,6 +109,9 @@ export async function notifyMove(trx: Knex.Transaction, model: MetaModel, e: Ent
   await notify(trx, model, { type: meta.type, to, vars: { ...rowVars(e, row), ...extra }, source: { entity: e.name, id: row.id as number } }, principal);
 }
 
+/** The method an address is reached by: e-mail when it holds `@`, else SMS. */
+export const channelOf = (address: string): Channel => (address.includes('@') ? 'email' : 'sms');
+
 /**
  * The deliveries of a notification row: one per recipient and method — each active method the
  * type has an active template for (its newest) (or those asked for), to each active user the row's filters
@@ -114,14 +123,29 @@ export async function queueDeliveries(trx: Knex.Transaction, row: Record<string,
   const q = trx('notification_templates as t').join('notification_methods as m', 'm.id', 't.method_id')
     .where({ 't.type_id': row.type_id, 't.is_active': true, 'm.is_active': true })
     .distinctOn('m.channel').select('t.subject', 't.body', 'm.channel').orderBy([{ column: 'm.channel' }, { column: 't.id', order: 'desc' }]);
+  const address = typeof row.address === 'string' && row.address !== '' ? row.address : null;
+  // to an address: its one method only, and never to users
+  if (address) q.where('m.channel', channelOf(address));
   if (opts.channels) q.whereIn('m.channel', opts.channels);
   const templates: { subject: Text3 | null; body: Text3; channel: Channel }[] = await q;
   const vars = { ...(row.payload as Record<string, unknown> ?? {}), ...(row.title != null ? { title: row.title } : {}), ...(row.text != null ? { text: row.text } : {}), ...opts.secret };
+  if (address) {
+    const t = templates[0];
+    if (!t) return 0;
+    const lang = LANGS.includes(row.lang_code as Lang) ? row.lang_code as Lang : 'uz';
+    await trx('notification_recipients').insert({
+      notification_id: row.id, user_id: null, channel: t.channel, address, lang_code: lang,
+      subject: render(inLang(t.subject, lang), vars).slice(0, 255), body: render(inLang(t.body, lang), vars),
+      delivery_state: 'queued', attempts: 0, next_at: trx.fn.now(),
+    });
+    wakeAfterCommit(trx);
+    return 1;
+  }
   let total = 0;
   for (const t of templates) {
     const subject = LANGS.map((l) => render(inLang(t.subject, l), vars).slice(0, 255));
     const body = LANGS.map((l) => render(inLang(t.body, l), vars));
-    const address = t.channel === 'email' ? 'u.email' : t.channel === 'sms' ? 'u.phone' : 'NULL';
+    const addressCol = t.channel === 'email' ? 'u.email' : t.channel === 'sms' ? 'u.phone' : 'NULL';
     const where: string[] = [];
     const bindings: unknown[] = [row.id, t.channel, ...subject.slice(1).reverse(), subject[0], ...body.slice(1).reverse(), body[0]];
     if (row.user_id != null) { where.push('u.id = ?'); bindings.push(row.user_id); } else where.push("u.status = 'active'");
@@ -129,12 +153,12 @@ export async function queueDeliveries(trx: Knex.Transaction, row: Record<string,
     if (row.subject_id != null) { where.push('u.subject_id = ?'); bindings.push(row.subject_id); }
     if (row.branch_id != null) { where.push('u.branch_id = ?'); bindings.push(row.branch_id); }
     if (row.role_id != null) { where.push('EXISTS (SELECT 1 FROM user_roles ur WHERE ur.user_id = u.id AND ur.role_id = ?)'); bindings.push(row.role_id); }
-    if (t.channel !== 'in_app') where.push(`coalesce(${address}, '') <> ''`);
+    if (t.channel !== 'in_app') where.push(`coalesce(${addressCol}, '') <> ''`);
     const lang = "coalesce(u.lang_code, 'uz')";
     // uk and ru by name, anything else Uzbek Latin (the order of the bindings above: ru, uk, uz)
     const [{ n }] = (await trx.raw(`WITH ins AS (
         INSERT INTO notification_recipients (notification_id, user_id, channel, address, lang_code, subject, body, delivery_state, attempts, next_at)
-        SELECT ?, u.id, ?, ${address}, ${lang},
+        SELECT ?, u.id, ?, ${addressCol}, ${lang},
           CASE ${lang} WHEN 'ru' THEN ? WHEN 'uk' THEN ? ELSE ? END,
           CASE ${lang} WHEN 'ru' THEN ? WHEN 'uk' THEN ? ELSE ? END,
           'queued', 0, now()

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState, type ComponentType, type ReactNode } from 'react';
+import { Fragment, useEffect, useMemo, useState, type ComponentType, type ReactNode } from 'react';
 import { Box, Card, CardContent, Divider, Grid, Tab, Tabs, Typography } from '@mui/material';
 import InboxIcon from '@mui/icons-material/Inbox';
 import EditIcon from '@mui/icons-material/Edit';
@@ -223,6 +223,7 @@ function RowButtons({ entity, target }: { entity: EntityMeta; target: string; la
 /** The form's inputs, in the metadata's sections when it has them. */
 function FormBody({ entity, mode }: { entity: EntityMeta; mode: 'create' | 'edit' }) {
   const translate = useTranslate();
+  const hints = useExtension(entity.name).formHints ?? {};
   const byName = new Map(entity.fields.map((f) => [f.name, f]));
   // a section none of whose fields has an input here (a create form's computed ones) is left out, heading and all
   const input = (f: FieldMeta | undefined): f is FieldMeta => !!f && !f.hidden && !(mode === 'create' && isDerived(f));
@@ -239,7 +240,10 @@ function FormBody({ entity, mode }: { entity: EntityMeta; mode: 'create' | 'edit
               <Typography variant="subtitle1" sx={{ fontWeight: 600, mb: 1 }}>{translate(s.label)}</Typography>
             </>
           )}
-          {s.fields.map((f) => <MetaInput key={f.name} field={f} mode={mode} />)}
+          {s.fields.map((f) => {
+            const Hint = hints[f.name];
+            return Hint ? <Fragment key={f.name}><MetaInput field={f} mode={mode} /><Hint entity={entity} /></Fragment> : <MetaInput key={f.name} field={f} mode={mode} />;
+          })}
         </Box>
       ))}
     </>

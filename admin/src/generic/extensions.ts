@@ -17,6 +17,8 @@ export interface EntityExtension {
   showTabs?: { key: string; label: string; Component: ComponentType<{ entity: EntityMeta }> }[];
   /** how a field's value shows in the list and on the page, where its kind says too little (a stored entity or action name) */
   fieldViews?: Record<string, ComponentType<MetaFieldProps>>;
+  /** shown under a field's input on the create and edit forms (inside the form: it may watch the other inputs), by the field's name */
+  formHints?: Record<string, ComponentType<{ entity: EntityMeta }>>;
   /** the input of a list filter, by the filter's name, instead of the one its field kind gives */
   filterInputs?: Record<string, (f: FilterMeta) => ReactElement>;
 }

@@ -10,6 +10,7 @@ import { RefBooks } from './RefBooks';
 import { TemplateEditor } from '../documents/TemplateEditor';
 import { PublicationEditor } from './PublicationEditor';
 import { OperatorChat } from './OperatorChat';
+import { TemplateVariables } from './TemplateVariables';
 
 /**
  * The spec's special screens: what the metadata cannot say. Everything else about these entities
@@ -22,6 +23,8 @@ export const EXTENSIONS: Extensions = {
     // a bank statement (.xlsx) imported into a payment stack
     'stack-payments': { showActions: StackImportButton },
     // a subject found by INN; its balance for a year
+    // a notification template's body: the placeholders its type allows, beside it
+    'notification-templates': { formHints: { body: TemplateVariables } },
     subject: {
       listActions: InnSearch,
       showTabs: [{ key: 'balance', label: 'admin.balance.title', Component: SubjectBalance }],

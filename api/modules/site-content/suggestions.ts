@@ -14,8 +14,9 @@ import { limiter } from '../public-site/routes.ts';
  * the sender with `reply_state = pending`.
  *
  * Delivery by the sender's chosen method (e-mail, SMS, in-app) is the notifications module's: it
- * subscribes to `onSuggestionAnswered` (below), which runs inside the answer's transaction. Today
- * no listener is registered, so an answer only records.
+ * subscribes to `onSuggestionAnswered` (below), which runs inside the answer's transaction
+ * (api/modules/notifications/suggestions.ts). The sender's language (`lang_code`) is the one the
+ * form was sent in.
  */
 export type SuggestionAnsweredListener = (ctx: HookContext, row: Record<string, unknown>) => Promise<void>;
 const answeredListeners: SuggestionAnsweredListener[] = [];
@@ -76,7 +77,7 @@ export const SUGGESTION_HANDLERS: Record<string, RouteHandler> = {
       throw validationError({ photo: { key: 'errors.public_file' } });
     }
     const row = await new Repository({ knex, model, principal: user ?? ANONYMOUS, lang, trusted: true }, entity)
-      .create({ ...data, sender_user_id: user?.id ?? null }, { fields: ['sender_user_id'] });
+      .create({ ...data, sender_user_id: user?.id ?? null, lang_code: lang }, { fields: ['sender_user_id', 'lang_code'] });
     ctx.status = 201;
     ctx.body = { id: row.id, status: row.status };
   },

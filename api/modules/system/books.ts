@@ -1,11 +1,10 @@
-import type { RouteHandler } from '../types.ts';
+import type { Hook, RouteHandler } from '../types.ts';
 import type { AppContext } from '../../http/middleware.ts';
 import { badRequest, ERROR_CODES, notFound } from '../../http/errors.ts';
 import { translate } from '../../meta/captions.ts';
 import { bookToSpec, specFieldOf, specToBook, type BookSpec } from '../../meta/books.ts';
 import { readBooks } from '../../meta/live.ts';
-import { BookInvalid, deleteBook, saveBook } from '../../engine/books.ts';
-import { actorOf } from '../../auth/ability.ts';
+import { BookInvalid, bookRemoved, bookSaved, deleteBook, saveBook } from '../../engine/books.ts';
 import type { MetaModel } from '../../meta/types.ts';
 
 /**
@@ -31,18 +30,28 @@ export const BOOK_HANDLERS: Record<string, RouteHandler> = {
     try {
       const book = specToBook(spec, access);
       delete (book.definition as { access?: unknown }).access;
-      const saved = await saveBook({ knex, live, userId: principal ? actorOf(principal) : null }, book);
+      const saved = await saveBook({ knex, live, principal: principal!, lang }, book);
       ctx.body = { ...bookToSpec(saved), path: live.current.entities.get(saved.name)?.path };
     } catch (err) {
       if (err instanceof BookInvalid) return invalid(ctx, model, lang, spec, err);
       throw err;
     }
   },
-  'system.deleteBook': async (ctx, { knex, live, principal, params }) => {
+  'system.deleteBook': async (ctx, { knex, live, principal, lang, params }) => {
     if (!live) throw new Error('the reference books screen needs the reloadable model');
-    await deleteBook({ knex, live, userId: principal ? actorOf(principal) : null }, String(params.name));
+    await deleteBook({ knex, live, principal: principal!, lang }, String(params.name));
     ctx.body = { name: params.name };
   },
+};
+
+/**
+ * The `meta-books` entity's hooks (metadata/entities/admin/meta-books.json): a book's row written
+ * or removed through the Repository makes, alters or drops its table in the same transaction
+ * (api/engine/books.ts).
+ */
+export const BOOK_HOOKS: Record<string, Hook> = {
+  'system.bookSaved': (ctx) => bookSaved(ctx),
+  'system.bookRemoved': (ctx) => bookRemoved(ctx),
 };
 
 /** The body as a spec: its shape only; everything else is the loader's to check. */

@@ -3,10 +3,11 @@ import { AUTH_HANDLERS } from './auth.ts';
 import { APP_HANDLERS } from './app.ts';
 import { FILE_HANDLERS } from './files.ts';
 import { DOCS_HANDLERS } from './docs.ts';
-import { BOOK_HANDLERS } from './books.ts';
+import { BOOK_HANDLERS, BOOK_HOOKS } from './books.ts';
 
-/** The system's own calls (metadata/modules/system.json): health, metadata, the API's reference, sign-in, the user's menu and language, files. */
+/** The system's own calls (metadata/modules/system.json): health, metadata, the API's reference, sign-in, the user's menu and language, files; the database-held reference books' hooks. */
 export const systemModule: ModuleDef = {
   name: 'system',
+  hooks: { ...BOOK_HOOKS },
   handlers: { ...APP_HANDLERS, ...AUTH_HANDLERS, ...FILE_HANDLERS, ...DOCS_HANDLERS, ...BOOK_HANDLERS },
 };

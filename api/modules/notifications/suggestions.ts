@@ -1,0 +1,24 @@
+import { onSuggestionAnswered } from '../site-content/suggestions.ts';
+import { LANGS, notify } from '../../notify/queue.ts';
+import type { Lang } from '../../meta/types.ts';
+
+/**
+ * A suggestion's answer reaches its sender by the method they chose (docs/site-content.md,
+ * docs/notifications.md): a notification of type `suggestion-answered` queued in the answer's
+ * transaction — to the sender's e-mail or phone (an address-only delivery: a visitor is nobody's
+ * account) in the language the suggestion was written in, or, for a signed-in sender who asked so,
+ * in-app to them. The worker sends it; a refused answer queues nothing.
+ */
+export function deliverSuggestionAnswers(): () => void {
+  return onSuggestionAnswered(async (ctx, row) => {
+    const vars = { id: row.id, sender_name: row.sender_name, answer: row.answer };
+    const source = { entity: 'suggestion', id: row.id as number };
+    const lang: Lang = LANGS.includes(row.lang_code as Lang) ? row.lang_code as Lang : 'uz';
+    const address = row.reply_method === 'email' ? row.email : row.reply_method === 'sms' ? row.phone : null;
+    if (typeof address === 'string' && address) {
+      await notify(ctx.trx, ctx.model, { type: 'suggestion-answered', to: { address: { to: address, lang } }, vars, source }, ctx.principal);
+    } else if (row.reply_method === 'in_app' && row.sender_user_id != null) {
+      await notify(ctx.trx, ctx.model, { type: 'suggestion-answered', to: { user_id: Number(row.sender_user_id) }, vars, channels: ['in_app'], source }, ctx.principal);
+    }
+  });
+}
