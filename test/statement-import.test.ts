@@ -5,6 +5,8 @@ import { statementFile, statementRow, STATEMENT_HEADER } from './support/stateme
 import { Repository } from '../api/engine/repository.ts';
 import { importStatement } from '../api/modules/fund/statement-import.ts';
 import type { Principal } from '../api/auth/ability.ts';
+import { readdirSync } from 'node:fs';
+import { JobWorker, jobsDir } from '../api/jobs/worker.ts';
 
 /**
  * A bank statement at size (docs/payments-import.md, bench/import for 100 000 rows): a few
@@ -147,5 +149,54 @@ describe('a statement of thousands of rows', () => {
     const aborted = importStatement({ knex: k, repo, stackId: id2, file, signal: ac.signal, onProgress: (_d, _t, s) => { if (s === 'write') ac.abort(); } });
     await expect(aborted).rejects.toThrow();
     expect(await written(id2)).toBe(0);
+  });
+});
+
+describe('a statement imported as a background job (?background=1)', () => {
+  const post = async (stackId: number, body: Buffer) => {
+    const res = await fetch(`${api.url}${STACKS}/${stackId}/import?background=1`, {
+      method: 'POST', body,
+      headers: { Authorization: `Bearer ${api.adminToken}`, Language: 'ru', 'Content-Type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' },
+    });
+    return { status: res.status, location: res.headers.get('location'), body: (await res.json()) as any };
+  };
+  const run = () => new JobWorker(api.db.knex, () => api.model, { pollMs: 50, heartbeatMs: 20, leaseMs: 60_000 }).drain();
+
+  it('answers 202 with the job; the worker imports it with its progress, all at once', { timeout: 60_000 }, async () => {
+    const id = await stack('BG-1');
+    const r = await post(id, await statementFile({ rows: 300, codes }));
+    expect(r.status, JSON.stringify(r.body)).toBe(202);
+    expect(r.location).toBe(`/api/jobs/${r.body.id}`);
+    expect(r.body).toMatchObject({ kind: 'statement-import', state: 'queued', title: 'Импорт банковской выписки № BG-1' });
+    expect(await written(id)).toBe(0);
+    expect(await run()).toBe(1);
+    const done = await api.get(`/api/jobs/${r.body.id}`);
+    expect(done.body).toMatchObject({ state: 'done', progress: { done: 100, total: 100 }, result: { imported: 300, attached: 0 }, error: null });
+    expect(await written(id)).toBe(300);
+    // the kept statement is gone with the job's end
+    expect(readdirSync(jobsDir()).filter((f) => f.startsWith('statement-'))).toEqual([]);
+  });
+
+  it('fails the job with the bad rows named, their count, and nothing written', { timeout: 60_000 }, async () => {
+    const id = await stack('BG-2');
+    const o = { rows: 200, codes };
+    const file = await statementFile({ ...o, spoil: (row) => (row === 101 ? statementRow(row - 2, o).map((c, i) => (i === 2 ? 'yuz' : c)) : undefined) });
+    const r = await post(id, file);
+    expect(r.status).toBe(202);
+    await run();
+    const failed = await api.get(`/api/jobs/${r.body.id}`);
+    expect(failed.body.state).toBe('failed');
+    expect(Object.keys(failed.body.error.errors)).toEqual(['rows.101.amount']);
+    expect(failed.body.error.count).toBe(1);
+    expect(await written(id)).toBe(0);
+  });
+
+  it('refuses a wrong background value before keeping anything', async () => {
+    const id = await stack('BG-3');
+    const res = await fetch(`${api.url}${STACKS}/${id}/import?background=maybe`, {
+      method: 'POST', body: await statementFile({ rows: 2, codes }), headers: { Authorization: `Bearer ${api.adminToken}`, 'Content-Type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' },
+    });
+    expect(res.status).toBe(400);
+    expect(Object.keys(((await res.json()) as any).errors)).toContain('background');
   });
 });

@@ -9,6 +9,9 @@ import { parseTiyin, formatTiyin } from '../../domain/money.ts';
 import { currentYearTashkent } from '../../meta/today.ts';
 import { rawBody } from '../../http/raw-body.ts';
 import { importStatement } from './statement-import.ts';
+import { queueStatementImport } from './statement-job.ts';
+import { jobView } from '../../jobs/queue.ts';
+import { backgroundParam } from '../../jobs/export-kinds.ts';
 import { signableReport } from './reports.ts';
 import { canonicalContent } from '../../esign/canonical.ts';
 
@@ -43,7 +46,16 @@ export const FUND_HANDLERS: Record<string, RouteHandler> = {
    */
   'fund.importStatement': async (ctx, rc) => {
     rc.repo('payments').assertCan('create');
+    const background = backgroundParam(ctx.query.background);
     const file = await rawBody(ctx, IMPORT_LIMIT, 'errors.import_file');
+    if (background) {
+      // `?background=1`: a job of the caller's with a progress (statement-job.ts); 202 and the job
+      const job = await queueStatementImport(rc.knex, rc.model, { userId: rc.principal!.id, lang: rc.lang, stackId: rc.row!.id as number, number: String(rc.row!.number ?? rc.row!.id), file });
+      ctx.status = 202;
+      ctx.set('Location', `/api/jobs/${job.id}`);
+      ctx.body = jobView(rc.model, rc.lang, job);
+      return;
+    }
     ctx.body = await importStatement({ knex: rc.knex, repo: (name) => rc.repo(name), stackId: rc.row!.id as number, file });
   },
 
