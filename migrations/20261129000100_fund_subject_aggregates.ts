@@ -96,29 +96,37 @@ const MONTHLY_BALANCES = `CREATE OR REPLACE FUNCTION fund_subject_balances(p_bef
     $$`;
 
 /** A ledger row (kind, amount) as the five columns of the running summary. */
-const pivot = (kind: string, amount: string) => KINDS.map((c) => `CASE WHEN ${kind} = '${KIND[c]}' THEN ${amount} ELSE 0.00 END`).join(', ');
+const pivot = (kind: string, amount: string) => KINDS.map((c) => `CASE WHEN ${kind} = '${KIND[c]}' THEN ${amount} ELSE 0.00 END AS ${c}`).join(', ');
 const YEAR_START = `make_date(${YEAR_OF('p_before')}, 1, 1)`;
 
-const RUNNING_BALANCES = `CREATE OR REPLACE FUNCTION fund_subject_balances(p_before date, p_subjects bigint[])
+/** The years before `p_before`'s year (each subject's latest running row) joined with the rest (the year's whole months and the part month, summed): no second aggregate over every subject. */
+export const RUNNING_BALANCES = `CREATE OR REPLACE FUNCTION fund_subject_balances(p_before date, p_subjects bigint[])
     RETURNS TABLE (subject_id bigint, paid numeric, accrued numeric, fines numeric, late_fines numeric, penya numeric, balance numeric)
     LANGUAGE sql STABLE PARALLEL SAFE AS $$
-      SELECT l.subject_id, ${KINDS.map((c) => `sum(l.${c})`).join(', ')}, sum(l.paid) - sum(l.accrued) - sum(l.fines) - sum(l.late_fines) - sum(l.penya)
+      SELECT t.subject_id, ${KINDS.map((c) => `t.${c}`).join(', ')}, t.paid - t.accrued - t.fines - t.late_fines - t.penya
       FROM (
-        (SELECT DISTINCT ON (y.subject_id) y.subject_id, ${KINDS.map((c) => `y.${c}`).join(', ')} FROM fund_ledger_years y
-          WHERE p_subjects IS NULL AND y.year < ${YEAR_OF('p_before')} ORDER BY y.subject_id, y.year DESC)
-        UNION ALL
-        (SELECT DISTINCT ON (y.subject_id) y.subject_id, ${KINDS.map((c) => `y.${c}`).join(', ')} FROM fund_ledger_years y
-          WHERE y.subject_id = ANY (p_subjects) AND y.year < ${YEAR_OF('p_before')} ORDER BY y.subject_id, y.year DESC)
-        UNION ALL
-        SELECT f.subject_id, ${pivot('f.kind', 'f.amount')} FROM fund_ledger_months f
-         WHERE p_subjects IS NULL AND f.month >= ${YEAR_START} AND f.month < ${month('p_before')}
-        UNION ALL
-        SELECT f.subject_id, ${pivot('f.kind', 'f.amount')} FROM fund_ledger_months f
-         WHERE f.subject_id = ANY (p_subjects) AND f.month >= ${YEAR_START} AND f.month < ${month('p_before')}
-        UNION ALL
-        SELECT x.subject_id, ${pivot('x.kind', 'x.amount')} FROM fund_subject_ledger(CASE WHEN cardinality(p_subjects) = 1 THEN p_subjects[1] END) x
-         WHERE x.on_date >= ${month('p_before')} AND x.on_date < p_before AND (p_subjects IS NULL OR x.subject_id = ANY (p_subjects))
-      ) l GROUP BY l.subject_id
+        SELECT coalesce(y.subject_id, m.subject_id) AS subject_id, ${KINDS.map((c) => `coalesce(y.${c}, 0.00) + coalesce(m.${c}, 0.00) AS ${c}`).join(', ')}
+        FROM (
+          (SELECT DISTINCT ON (y.subject_id) y.subject_id, ${KINDS.map((c) => `y.${c}`).join(', ')} FROM fund_ledger_years y
+            WHERE p_subjects IS NULL AND y.year < ${YEAR_OF('p_before')} ORDER BY y.subject_id, y.year DESC)
+          UNION ALL
+          (SELECT DISTINCT ON (y.subject_id) y.subject_id, ${KINDS.map((c) => `y.${c}`).join(', ')} FROM fund_ledger_years y
+            WHERE y.subject_id = ANY (p_subjects) AND y.year < ${YEAR_OF('p_before')} ORDER BY y.subject_id, y.year DESC)
+        ) y
+        FULL JOIN (
+          SELECT l.subject_id, ${KINDS.map((c) => `sum(l.${c}) AS ${c}`).join(', ')}
+          FROM (
+            SELECT f.subject_id, ${pivot('f.kind', 'f.amount')} FROM fund_ledger_months f
+             WHERE p_subjects IS NULL AND f.month >= ${YEAR_START} AND f.month < ${month('p_before')}
+            UNION ALL
+            SELECT f.subject_id, ${pivot('f.kind', 'f.amount')} FROM fund_ledger_months f
+             WHERE f.subject_id = ANY (p_subjects) AND f.month >= ${YEAR_START} AND f.month < ${month('p_before')}
+            UNION ALL
+            SELECT x.subject_id, ${pivot('x.kind', 'x.amount')} FROM fund_subject_ledger(CASE WHEN cardinality(p_subjects) = 1 THEN p_subjects[1] END) x
+             WHERE x.on_date >= ${month('p_before')} AND x.on_date < p_before AND (p_subjects IS NULL OR x.subject_id = ANY (p_subjects))
+          ) l GROUP BY l.subject_id
+        ) m ON m.subject_id = y.subject_id
+      ) t
     $$`;
 
 export async function up(knex: Knex): Promise<void> {
