@@ -40,7 +40,7 @@ const ACCRUAL_DATE = `CREATE OR REPLACE FUNCTION fund_accrual_date(p_period text
 $$`;
 
 /** The ledger's rows of each source table (`x`: the table or a transition table of it) — once, for the ledger function and the triggers. */
-const LEDGER: Record<'payments' | 'subject_reports' | 'protocols' | 'penya', (x: string) => string[]> = {
+export const LEDGER: Record<'payments' | 'subject_reports' | 'protocols' | 'penya', (x: string) => string[]> = {
   payments: (x) => [`SELECT x.subject_id, x.paid_on AS on_date, 'paid' AS kind, x.amount FROM ${x} x WHERE x.status = 'confirmed' AND x.subject_id IS NOT NULL`],
   subject_reports: (x) => [
     `SELECT x.subject_id, fund_accrual_date(x.period, x.year, x.month) AS on_date, 'accrued' AS kind, x.amount FROM ${x} x WHERE x.status = 'accepted' AND x.amount IS NOT NULL`,

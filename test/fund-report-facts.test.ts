@@ -4,7 +4,8 @@ import { todayTashkent } from '../api/meta/today.ts';
 
 /**
  * The aggregates the fund's reports read (migrations/20261127000100_fund_report_facts.ts):
- * `fund_split_months`, `fund_ledger_months` and `fund_payer_periods` (…_fund_payer_periods.ts), kept by
+ * `fund_split_months`, `fund_ledger_months`, `fund_payer_periods` (…_fund_payer_periods.ts),
+ * `fund_subject_split_months` and `fund_ledger_years` (…_fund_subject_aggregates.ts), kept by
  * statement triggers, must always equal what they summarise — the confirmed payments' splits and the subjects' ledger — after payments are
  * created, attached, confirmed, un-confirmed, changed and deleted (through the workflow and by plain
  * SQL), splits removed, subjects moved to another category and reports, protocols and penya
@@ -37,12 +38,38 @@ async function expectAggregatesExact(): Promise<void> {
   const payerRaw = `SELECT CAST(extract(year FROM p.paid_on) AS int) AS year, k.period, coalesce(p.region_id, 0) AS region_id, coalesce(p.subject_id, 0) AS subject_id, count(*) AS n, sum(p.amount) AS amount
     FROM payments p CROSS JOIN LATERAL (VALUES ('year'), ('q' || CAST(extract(quarter FROM p.paid_on) AS int))) AS k(period) WHERE p.status = 'confirmed' GROUP BY 1, 2, 3, 4`;
   const payerFacts = 'SELECT year, CAST(period AS text), region_id, subject_id, n, amount FROM fund_payer_periods';
-  for (const [a, b, what] of [[splitRaw, splitFacts, 'fund_split_months'], [ledgerRaw, ledgerFacts, 'fund_ledger_months'], [payerRaw, payerFacts, 'fund_payer_periods']]) {
+  const subjectSplitRaw = `SELECT CAST(date_trunc('month', CAST(p.paid_on AS timestamp)) AS date) AS month, coalesce(s.income_code, '') AS income_code, coalesce(p.region_id, 0) AS region_id,
+      coalesce(p.subject_id, 0) AS subject_id, count(*) AS splits, coalesce(sum(s.budget + s.fund + s.organisation), 0) AS amount
+    FROM payments p JOIN payment_splits s ON s.parent_id = p.id WHERE p.status = 'confirmed' GROUP BY 1, 2, 3, 4`;
+  const subjectSplitFacts = 'SELECT month, income_code, region_id, subject_id, splits, amount FROM fund_subject_split_months';
+  // each year a subject has ledger rows in: how many, and every kind summed over its rows up to that year's end
+  const yearsRaw = `SELECT y.subject_id, y.year, y.n, t.paid, t.accrued, t.fines, t.late_fines, t.penya
+    FROM (SELECT subject_id, CAST(extract(year FROM on_date) AS int) AS year, count(*) AS n FROM fund_subject_ledger(NULL) GROUP BY 1, 2) y
+    CROSS JOIN LATERAL (SELECT coalesce(sum(l.amount) FILTER (WHERE l.kind = 'paid'), 0) AS paid, coalesce(sum(l.amount) FILTER (WHERE l.kind = 'accrued'), 0) AS accrued,
+        coalesce(sum(l.amount) FILTER (WHERE l.kind = 'fine'), 0) AS fines, coalesce(sum(l.amount) FILTER (WHERE l.kind = 'late_fine'), 0) AS late_fines,
+        coalesce(sum(l.amount) FILTER (WHERE l.kind = 'penya'), 0) AS penya
+      FROM fund_subject_ledger(y.subject_id) l WHERE l.on_date < make_date(y.year + 1, 1, 1)) t`;
+  const yearsFacts = 'SELECT subject_id, year, n, paid, accrued, fines, late_fines, penya FROM fund_ledger_years';
+  for (const [a, b, what] of [[splitRaw, splitFacts, 'fund_split_months'], [ledgerRaw, ledgerFacts, 'fund_ledger_months'], [payerRaw, payerFacts, 'fund_payer_periods'],
+    [subjectSplitRaw, subjectSplitFacts, 'fund_subject_split_months'], [yearsRaw, yearsFacts, 'fund_ledger_years']]) {
     const diff = await rows(`(${a} EXCEPT ${b}) UNION ALL (${b} EXCEPT ${a})`);
     expect(diff, what).toEqual([]);
   }
   expect((await rows('SELECT count(*) AS n FROM fund_split_months')).at(0)!.n).not.toBe('0');
   expect((await rows('SELECT count(*) AS n FROM fund_payer_periods')).at(0)!.n).not.toBe('0');
+  expect((await rows('SELECT count(*) AS n FROM fund_subject_split_months')).at(0)!.n).not.toBe('0');
+  expect((await rows('SELECT count(*) AS n FROM fund_ledger_years')).at(0)!.n).not.toBe('0');
+}
+
+/** The compensation report's paid column per subject (its income types of the compensation group) against the payments' splits. */
+async function expectCompensationPaid(query: string, d0: string, d1: string, extra = '', b: unknown[] = []): Promise<number> {
+  const want = await rows(`SELECT p.subject_id, CAST(sum(s.budget + s.fund + s.organisation) AS numeric(20, 2)) AS paid
+      FROM payments p JOIN payment_splits s ON s.parent_id = p.id JOIN income_types it ON it.code = s.income_code AND it."group" = 'compensation' LEFT JOIN subjects c ON c.id = p.subject_id
+     WHERE p.status = 'confirmed' AND p.subject_id IS NOT NULL AND p.paid_on >= ? AND p.paid_on < ? ${extra} GROUP BY 1 ORDER BY 1`, [d0, d1, ...b]);
+  const got = (await report('compensation-report', query)).rows.filter((r) => r.paid !== '0.00').map((r) => ({ subject_id: String(r.subject_id), paid: r.paid }))
+    .sort((x, y) => Number(x.subject_id) - Number(y.subject_id));
+  expect(got, query).toEqual(want.map((r) => ({ subject_id: String(r.subject_id), paid: r.paid })));
+  return want.length;
 }
 
 /** A report's total against the same total summed from the rows. */
@@ -105,6 +132,30 @@ async function expectReportsEqualRows(): Promise<void> {
   const compensation = await report('compensation-report', `year=${year - 1}`);
   const atEnd = new Map((await rows('SELECT subject_id, balance FROM fund_subject_balance(CAST(? AS date), NULL)', [`${year}-01-01`])).map((r) => [Number(r.subject_id), r.balance]));
   for (const r of compensation.rows) expect(r.balance).toBe(atEnd.get(r.subject_id) ?? '0.00');
+  // a quarter's end inside a year (whole months of the year from fund_ledger_months), in a region: the balance and the compensation paid
+  const q3 = await report('compensation-report', `year=${year - 1}&quarter=q3&region_id=${regions[1]}`);
+  const atQ3 = new Map((await rows('SELECT subject_id, balance FROM fund_subject_balance(CAST(? AS date), NULL)', [`${year - 1}-10-01`])).map((r) => [Number(r.subject_id), r.balance]));
+  for (const r of q3.rows) expect(r.balance).toBe(atQ3.get(r.subject_id) ?? '0.00');
+  expect(await expectCompensationPaid(`year=${year - 1}`, `${year - 1}-01-01`, `${year}-01-01`)).toBeGreaterThan(0);
+  await expectCompensationPaid(`year=${year}`, `${year}-01-01`, `${year + 1}-01-01`);
+  await expectCompensationPaid(`year=${year - 1}&quarter=q3&region_id=${regions[1]}`, `${year - 1}-07-01`, `${year - 1}-10-01`, 'AND p.region_id = ?', [regions[1]]);
+  await expectCompensationPaid(`year=${year - 1}&month=3&category_id=${categories[3]}`, `${year - 1}-03-01`, `${year - 1}-04-01`, 'AND c.category_id = ?', [categories[3]]);
+  await expectCompensationPaid(`year=${year - 1}&subject_id=${subjects[2]}`, `${year - 1}-01-01`, `${year}-01-01`, 'AND p.subject_id = ?', [subjects[2]]);
+  // what the report reads, with part months at both ends, for everyone and for one subject; the balances of a set of subjects on any day
+  for (const [d0, d1, subject] of [[`${year - 1}-02-17`, `${year}-01-09`, null], [`${year - 1}-03-05`, `${year - 1}-03-20`, null], [`${year - 1}-01-01`, `${year}-02-01`, subjects[4]]] as const) {
+    const raw = await rows(`SELECT p.subject_id, s.income_code, sum(s.budget + s.fund + s.organisation) AS amount FROM payments p JOIN payment_splits s ON s.parent_id = p.id
+       WHERE p.status = 'confirmed' AND p.paid_on >= ? AND p.paid_on < ? AND (CAST(? AS bigint) IS NULL OR p.subject_id = ?) GROUP BY 1, 2 ORDER BY 1, 2`, [d0, d1, subject, subject]);
+    const read = await rows('SELECT subject_id, income_code, sum(amount) AS amount FROM fund_subject_splits(CAST(? AS date), CAST(? AS date), CAST(? AS bigint)) GROUP BY 1, 2 ORDER BY 1, 2', [d0, d1, subject]);
+    expect(read, `${d0}..${d1}`).toEqual(raw);
+  }
+  for (const before of [`${year - 1}-01-01`, `${year - 1}-05-01`, `${year - 1}-11-23`, `${year + 1}-01-01`]) {
+    const raw = await rows(`SELECT subject_id, coalesce(sum(amount) FILTER (WHERE kind = 'paid'), 0.00) AS paid, coalesce(sum(amount) FILTER (WHERE kind = 'accrued'), 0.00) AS accrued,
+        coalesce(sum(amount) FILTER (WHERE kind = 'fine'), 0.00) AS fines, coalesce(sum(amount) FILTER (WHERE kind = 'late_fine'), 0.00) AS late_fines,
+        coalesce(sum(amount) FILTER (WHERE kind = 'penya'), 0.00) AS penya, sum(CASE WHEN kind = 'paid' THEN amount ELSE -amount END) AS balance
+      FROM fund_subject_ledger(NULL) WHERE on_date < ? AND subject_id = ANY (?) GROUP BY 1 ORDER BY 1`, [before, subjects.slice(2, 7)]);
+    expect(await rows('SELECT * FROM fund_subject_balances(CAST(? AS date), CAST(? AS bigint[])) ORDER BY 1', [before, subjects.slice(2, 7)]), before).toEqual(raw);
+    expect(await rows('SELECT * FROM fund_subject_balances(CAST(? AS date), NULL) WHERE subject_id = ANY (?) ORDER BY 1', [before, subjects.slice(2, 7)]), before).toEqual(raw);
+  }
 }
 
 async function newPayments(count: number, o: { subject?: boolean; from?: string } = {}): Promise<number[]> {
@@ -187,6 +238,7 @@ describe('the fund reports\' aggregates follow every change of the ledgers', () 
     // a subject moved to another category carries its money along
     await k()('subjects').whereIn('id', subjects.slice(0, 4)).update({ category_id: categories[3] });
     await k()('subjects').where({ id: subjects[5] }).update({ name: 'Agregat renamed' });
+    await k()('subjects').where({ id: subjects[6] }).update({ region_id: regions[0] });
     await expectAggregatesExact();
     await expectReportsEqualRows();
     // new payments in the current year, confirmed in two statements, then all of this year's deleted at once
