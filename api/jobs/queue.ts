@@ -4,6 +4,7 @@ import type { Lang, MetaModel, Text3 } from '../meta/types.ts';
 import type { Principal } from '../auth/ability.ts';
 import { translate } from '../meta/captions.ts';
 import { ApiError } from '../http/errors.ts';
+import { Wakers } from '../db/worker-support.ts';
 
 /**
  * Background jobs (docs/jobs.md): a table of requests (`jobs`), a registry of the kinds this
@@ -61,17 +62,9 @@ export function jobKinds(): string[] {
   return [...KINDS.keys()];
 }
 
-const wakers = new Set<() => void>();
+const wakers = new Wakers();
 /** A worker asks to be woken when a job is queued in this process. */
-export function onJobQueued(fn: () => void): () => void {
-  wakers.add(fn);
-  return () => wakers.delete(fn);
-}
-function wake(db: Knex | Knex.Transaction): void {
-  const done = (db as Knex.Transaction).executionPromise;
-  const all = () => { for (const w of wakers) w(); };
-  if ((db as Knex.Transaction).isTransaction && done) done.then(all, () => undefined); else setImmediate(all);
-}
+export const onJobQueued = (fn: () => void): (() => void) => wakers.on(fn);
 
 /** The reason a cancelled job's signal is aborted with (and the error a kind stopping for it may throw). */
 export const JOB_CANCELLED = Object.freeze(new ApiError('workflow', 'errors.job_cancelled'));
@@ -96,7 +89,7 @@ export async function enqueueJob(db: Knex | Knex.Transaction, input: EnqueueInpu
     kind: input.kind, user_id: input.userId, lang: input.lang, params: JSON.stringify(input.params),
     title: input.title ? JSON.stringify(input.title) : null, progress_total: input.total ?? null,
   }).returning('*');
-  wake(db);
+  wakers.afterCommit(db);
   return row as JobRow;
 }
 

@@ -10,6 +10,7 @@ import { jobSetting } from '../auth/config.ts';
 import { ApiError } from '../http/errors.ts';
 import { JOB_CANCELLED, jobKind, jobKinds, LOCAL_RUNS, onJobQueued, storedError, type JobRow } from './queue.ts';
 import './export-kinds.ts';
+import { envNumber } from '../db/worker-support.ts';
 
 export interface JobWorkerOptions {
   /** how often the queue is looked at when nothing wakes the worker (ms) */
@@ -27,17 +28,15 @@ export interface JobWorkerOptions {
   log?: (line: string) => void;
 }
 
-const num = (v: string | undefined, d: number) => (v && Number.isFinite(Number(v)) ? Number(v) : d);
-
 /** The worker's settings from the environment (docs/jobs.md). */
 export function jobWorkerOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): JobWorkerOptions {
   return {
-    pollMs: num(env.ECOFOND_JOBS_POLL_MS, 2000),
-    leaseMs: num(env.ECOFOND_JOBS_LEASE_MS, 60_000),
-    heartbeatMs: num(env.ECOFOND_JOBS_HEARTBEAT_MS, 1000),
-    concurrency: num(env.ECOFOND_JOBS_CONCURRENCY, 1),
-    maxAttempts: num(env.ECOFOND_JOBS_MAX_ATTEMPTS, 3),
-    cleanupMs: num(env.ECOFOND_JOBS_CLEANUP_MS, 10 * 60_000),
+    pollMs: envNumber(env.ECOFOND_JOBS_POLL_MS, 2000),
+    leaseMs: envNumber(env.ECOFOND_JOBS_LEASE_MS, 60_000),
+    heartbeatMs: envNumber(env.ECOFOND_JOBS_HEARTBEAT_MS, 1000),
+    concurrency: envNumber(env.ECOFOND_JOBS_CONCURRENCY, 1),
+    maxAttempts: envNumber(env.ECOFOND_JOBS_MAX_ATTEMPTS, 3),
+    cleanupMs: envNumber(env.ECOFOND_JOBS_CLEANUP_MS, 10 * 60_000),
   };
 }
 

@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import type { EntityMeta, Lang, MetaModel, NotifyMeta } from '../meta/types.ts';
 import { ANONYMOUS, type Principal } from '../auth/ability.ts';
 import { inLang, render, type Text3 } from './render.ts';
+import { Wakers } from '../db/worker-support.ts';
 
 export type Channel = 'in_app' | 'email' | 'sms';
 export const LANGS: Lang[] = ['uz', 'uk', 'ru'];
@@ -40,17 +41,9 @@ export interface NotifyInput {
 /** What `notifications.queue` (the notification row's hook) receives beside the row: see notify(). */
 export const pending = new AsyncLocalStorage<{ secret?: Record<string, unknown>; channels?: Channel[] }>();
 
-const wakers = new Set<() => void>();
+const wakers = new Wakers();
 /** A worker asks to be woken when a transaction that queued deliveries commits. */
-export function onQueued(fn: () => void): () => void {
-  wakers.add(fn);
-  return () => wakers.delete(fn);
-}
-function wakeAfterCommit(trx: Knex | Knex.Transaction): void {
-  const done = (trx as Knex.Transaction).executionPromise;
-  const wake = () => { for (const w of wakers) w(); };
-  if (done) done.then(wake, () => undefined); else setImmediate(wake);
-}
+export const onQueued = (fn: () => void): (() => void) => wakers.on(fn);
 
 /**
  * Queues a notification in the caller's transaction: the `notification` row is written through the
@@ -138,7 +131,7 @@ export async function queueDeliveries(trx: Knex.Transaction, row: Record<string,
       subject: render(inLang(t.subject, lang), vars).slice(0, 255), body: render(inLang(t.body, lang), vars),
       delivery_state: 'queued', attempts: 0, next_at: trx.fn.now(),
     });
-    wakeAfterCommit(trx);
+    wakers.afterCommit(trx);
     return 1;
   }
   let total = 0;
@@ -167,6 +160,6 @@ export async function queueDeliveries(trx: Knex.Transaction, row: Record<string,
       SELECT count(*)::int AS n FROM ins`, bindings as Knex.RawBinding[])).rows;
     total += n;
   }
-  if (total) wakeAfterCommit(trx);
+  if (total) wakers.afterCommit(trx);
   return total;
 }

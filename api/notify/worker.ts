@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { emailTransport, PermanentFailure, smsTransport, transportConfigFromEnv, type Transport, type TransportConfig } from './transports.ts';
 import { onQueued } from './queue.ts';
+import { envNumber } from '../db/worker-support.ts';
 
 export interface WorkerOptions {
   /** how often the queue is looked at when nothing wakes the worker (ms) */
@@ -21,16 +22,14 @@ export interface WorkerOptions {
   log?: (line: string) => void;
 }
 
-const num = (v: string | undefined, d: number) => (v && Number.isFinite(Number(v)) ? Number(v) : d);
-
 /** The worker's settings from the environment (docs/notifications.md). */
 export function workerOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): WorkerOptions {
   return {
-    pollMs: num(env.ECOFOND_NOTIFY_POLL_MS, 1000),
-    batch: num(env.ECOFOND_NOTIFY_BATCH, 20),
-    maxAttempts: num(env.ECOFOND_NOTIFY_MAX_ATTEMPTS, 5),
-    backoffMs: num(env.ECOFOND_NOTIFY_BACKOFF_MS, 30_000),
-    leaseMs: num(env.ECOFOND_NOTIFY_LEASE_MS, 120_000),
+    pollMs: envNumber(env.ECOFOND_NOTIFY_POLL_MS, 1000),
+    batch: envNumber(env.ECOFOND_NOTIFY_BATCH, 20),
+    maxAttempts: envNumber(env.ECOFOND_NOTIFY_MAX_ATTEMPTS, 5),
+    backoffMs: envNumber(env.ECOFOND_NOTIFY_BACKOFF_MS, 30_000),
+    leaseMs: envNumber(env.ECOFOND_NOTIFY_LEASE_MS, 120_000),
     transports: transportConfigFromEnv(env),
   };
 }
