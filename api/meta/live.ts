@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import pg from 'pg';
 import { APP_NAME } from '../db/connection.ts';
@@ -18,8 +17,6 @@ export const META_CHANNEL = 'ecofond_meta';
  */
 export class LiveModel {
   current: MetaModel;
-  /** this process's mark on its notifications, so it does not reload twice for its own change */
-  readonly origin = randomUUID();
   private prepares: ((m: MetaModel) => void)[] = [];
   private listener?: pg.Client;
   private channels = new Map<string, Subscriber>();
@@ -102,7 +99,6 @@ export class LiveModel {
       const client = new pg.Client({ connectionString: url, application_name: APP_NAME.listen });
       client.on('notification', (n) => {
         if (n.channel === META_CHANNEL) {
-          if (n.payload === this.origin) return;
           this.reload().catch((err) => log(`Reference books: reload failed: ${(err as Error).message}`));
           return;
         }
@@ -144,9 +140,10 @@ export function buildModel(dir: string, books: DbBook[]): MetaModel {
 const lives = new Set<WeakRef<LiveModel>>();
 
 /**
- * After this transaction commits, every live model of this process reloads (a book changed through
- * the generic routes as well as the screen's); the other processes hear the NOTIFY. A reload that
- * fails (a model on a closed pool) is left: it keeps the model it had.
+ * After this transaction commits, every live model of this process that is not listening reloads
+ * (on PGlite, or with its LISTEN connection down; a book changed through the generic routes as well
+ * as the screen's); the listening ones — this process's too — reload once, on hearing the NOTIFY
+ * the change sent. A reload that fails (a model on a closed pool) is left: it keeps the model it had.
  */
 export function reloadAfterCommit(trx: Knex.Transaction): void {
   const done = trx.executionPromise;
@@ -155,7 +152,7 @@ export function reloadAfterCommit(trx: Knex.Transaction): void {
     for (const r of lives) {
       const live = r.deref();
       if (!live) { lives.delete(r); continue; }
-      live.reload().catch(() => undefined);
+      if (!live.listening) live.reload().catch(() => undefined);
     }
   }, () => undefined);
 }
