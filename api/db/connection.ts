@@ -1,9 +1,8 @@
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
-import ClientPgLite from 'knex-pglite';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import type { PGlite } from '@electric-sql/pglite';
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 
 const DATE = 1082;
@@ -83,7 +82,15 @@ export function openDatabase(opts: DatabaseOptions = {}): Database {
     dir = resolve(join(opts.dataDir ?? './data', 'pgdata'));
     mkdirSync(dir, { recursive: true });
   }
-  const pglite = new PGlite({
+  // Embedded PGlite is loaded here, only when there is no server: through tsx's loader its modules
+  // take about 95 MB of a process's memory (the ESM copy and knex-pglite's CommonJS copy of the
+  // same package), which a process on PostgreSQL never uses. Required, not imported, so that
+  // openDatabase stays synchronous and knex-pglite and this module share the one (CommonJS) copy.
+  const require = createRequire(import.meta.url);
+  const { PGlite: PGliteClass } = require('@electric-sql/pglite') as typeof import('@electric-sql/pglite');
+  const { pg_trgm } = require('@electric-sql/pglite/contrib/pg_trgm') as typeof import('@electric-sql/pglite/contrib/pg_trgm');
+  const ClientPgLite = require('knex-pglite') as typeof import('knex-pglite');
+  const pglite = new PGliteClass({
     dataDir: dir,
     loadDataDir: opts.loadDataDir,
     extensions: { pg_trgm },

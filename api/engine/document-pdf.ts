@@ -1,4 +1,3 @@
-import PDFDocument from 'pdfkit';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Block } from './document-html.ts';
@@ -27,7 +26,10 @@ export interface PdfInfo {
   issuedAt: Date;
 }
 
-export function blocksToPdf(blocks: Block[], info: PdfInfo): Promise<Buffer> {
+export async function blocksToPdf(blocks: Block[], info: PdfInfo): Promise<Buffer> {
+  // pdfkit (and its font machinery) is loaded on the first PDF, not by every process that imports the
+  // engine: through tsx's loader it takes about 25 MB of memory
+  const { default: PDFDocument } = await import('pdfkit');
   const doc = new PDFDocument({
     size: 'A4',
     margins: { top: 20 * MM, bottom: 20 * MM, left: 25 * MM, right: 15 * MM },

@@ -1,4 +1,3 @@
-import nodemailer from 'nodemailer';
 
 /** A delivery to send: where, and the rendered texts. */
 export interface Message { address: string; subject: string; body: string }
@@ -49,16 +48,19 @@ export function transportConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Tr
 export function emailTransport(c: TransportConfig): Transport {
   if (!c.smtpUrl && !c.smtpHost) return async () => { throw new PermanentFailure('no SMTP server configured (ECOFOND_SMTP_URL or ECOFOND_SMTP_HOST)'); };
   const timeout = c.timeoutMs ?? 15_000;
-  const mailer = c.smtpUrl
+  // nodemailer is loaded with the first e-mail, not by every process that imports the transports
+  let mailer: Promise<import('nodemailer').Transporter> | undefined;
+  const load = () => import('nodemailer').then(({ default: nodemailer }) => (c.smtpUrl
     ? nodemailer.createTransport(c.smtpUrl)
     : nodemailer.createTransport({
       host: c.smtpHost, port: c.smtpPort ?? 587, secure: c.smtpSecure ?? false, ignoreTLS: c.smtpIgnoreTls ?? false,
       auth: c.smtpUser ? { user: c.smtpUser, pass: c.smtpPassword ?? '' } : undefined,
       connectionTimeout: timeout, greetingTimeout: timeout, socketTimeout: timeout,
-    });
+    })));
   const from = c.smtpFrom ?? 'ecofond <no-reply@ecofond.uz>';
   return async (m) => {
-    await mailer.sendMail({ from, to: m.address, subject: m.subject, text: m.body });
+    mailer ??= load();
+    await (await mailer).sendMail({ from, to: m.address, subject: m.subject, text: m.body });
   };
 }
 
