@@ -86,6 +86,8 @@ export function specToBook(spec: BookSpec, access: Record<'read' | 'create' | 'u
     module: spec.section,
     kind: 'reference',
     caption: `entity.${spec.name}`,
+    // a book made at run time may be filled from an .xlsx laid out as its export (docs/reference-books.md)
+    import: true,
     access,
     fields,
     list: { columns: ['id', ...Object.keys(fields)], sort: ['code', 'asc'], perPage: 25, filters },
