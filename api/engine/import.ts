@@ -71,8 +71,8 @@ export function mapHeader(model: MetaModel, e: EntityMeta, lang: Lang, header: X
   return out;
 }
 
-/** Stops the reader after the header row. */
-const HEADER_READ = Symbol('header read');
+/** Stops the reader after the header row (an ApiError: the reader passes those through as they are). */
+const HEADER_READ = new ApiError('badRequest', 'errors.import_file');
 
 /** The file's header row (the first row holding a cell); a file that is not an .xlsx is a 400. */
 export async function readHeader(file: Uint8Array): Promise<XlsxCell[]> {
