@@ -65,7 +65,7 @@ describe('payment stacks, payments and a subject\'s balance', () => {
       [dmy(today), `${uid}-1`, 'abc', 'Toʻlovchi', subject.inn, '', 'Kompensatsiya', '3450715', 'karta'],
       [dmy(today), `${uid}-2`, 100, 'Toʻlovchi', '12', '', 'Kompensatsiya', '3450715', 'karta'],
     ]);
-    await page.getByTestId('import-file').setInputFiles(bad);
+    await page.getByTestId('import-statement-file').setInputFiles(bad);
     const dialog = page.getByTestId('import-errors');
     await dialog.waitFor();
     expect(await dialog.innerText()).toContain('Faylda xatolar bor, hech narsa yuklanmadi');
@@ -84,7 +84,7 @@ describe('payment stacks, payments and a subject\'s balance', () => {
       [dmy(today), `${uid}-3`, 1000.5, 'Nomaʼlum toʻlovchi', '', '', 'Kompensatsiya', '3450715', ''],
     ]);
     const sent = page.waitForRequest((r) => r.url().endsWith(`/api/ecofund/stack-payments/${stackId}/import`));
-    await page.getByTestId('import-file').setInputFiles(good);
+    await page.getByTestId('import-statement-file').setInputFiles(good);
     const req = await sent;
     // the file itself is the body, not a multipart form
     expect(req.headers()['content-type']).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');

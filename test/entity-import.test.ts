@@ -77,8 +77,11 @@ describe('an entity that may be imported', () => {
     expect(wb.worksheets[0].getRow(2).values).toContain(regionB.name.ru);
     await api.db.knex('areas').whereIn('id', made.map((m) => m.id)).delete();
 
+    const kept = () => readdirSync(jobsDir()).filter((f) => f.startsWith('import-'));
+    const before = new Set(kept());
     const r = await upload(AREAS, file, { lang: 'ru' });
     expect(r.status, JSON.stringify(r.body)).toBe(202);
+    expect(kept().filter((f) => !before.has(f))).toHaveLength(1);
     expect(r.location).toBe(`/api/jobs/${r.body.id}`);
     expect(r.body).toMatchObject({ kind: 'entity-import', state: 'queued', title: `Импорт: ${translate(api.model, 'ru', 'entity.areas')}` });
     expect(await run()).toBe(1);
@@ -91,7 +94,8 @@ describe('an entity that may be imported', () => {
     const audit = await api.db.knex('audit_log').where({ entity: 'areas' }).whereIn('record_id', back.map((a: any) => a.id)).select('op', 'action', 'user_id');
     const admin = (await api.db.knex('users').where({ username: 'admin' }).first('id')).id;
     expect(audit).toEqual([{ op: 'create', action: 'import', user_id: admin }, { op: 'create', action: 'import', user_id: admin }]);
-    expect(readdirSync(jobsDir()).filter((f) => f.startsWith('import-'))).toEqual([]);
+    // the kept file is gone with the job's end
+    expect(kept().filter((f) => !before.has(f))).toEqual([]);
   });
 
   it('refuses a file with a bad row in the middle: the row named, the count, nothing written', { timeout: 60_000 }, async () => {
