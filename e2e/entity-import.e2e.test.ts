@@ -60,6 +60,7 @@ describe('importing a reference book from .xlsx', () => {
     expect(errors[1]).toMatch(/^4\s+Viloyat\s+Tanlangan yozuv topilmadi/);
     await shot(page, 'entity-import-errors');
     await dialog.getByRole('button', { name: 'Yopish' }).click();
+    expect(await page.getByTestId('import-xlsx').isEnabled()).toBe(true);
     expect(await api<unknown[]>(page, `/api/${LIST}?filter=${encodeURIComponent(JSON.stringify({ q: `000${uid}` }))}`)).toEqual([]);
   });
 
@@ -79,6 +80,9 @@ describe('importing a reference book from .xlsx', () => {
     await expect.poll(() => page.getByTestId('notification').innerText()).toContain('Yuklandi: 3 ta yozuv');
     // the list refreshed: the new districts (their SOATO codes sort first)
     await expect.poll(async () => (await rows(page).allInnerTexts()).filter((t) => t.includes(`Tuman ${uid}`)).length).toBe(3);
+    // the button is free again for the next file, and the job says it is done
+    expect(await page.getByTestId('import-xlsx').isEnabled()).toBe(true);
+    expect(await progress.innerText()).toContain('Tayyor · 100 %');
     await shot(page, 'entity-import-done');
     await expectNoRawKeys(page);
     const made = await api<{ soato: string; region_id: number; is_active: boolean }[]>(page, `/api/${LIST}?filter=${encodeURIComponent(JSON.stringify({ q: `000${uid}` }))}`);

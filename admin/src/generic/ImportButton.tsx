@@ -70,6 +70,8 @@ export function ImportButton({ url, label, testId, heading, column, caption, ord
   };
 
   const end = useCallback((j: Job) => {
+    // the job as it ended (JobProgress follows its own copy): the button is free again
+    setJob(j);
     if (j.state === 'done') onDone(j);
     else if (j.state === 'failed') fail(j.error?.message ?? '', j.error ?? undefined);
   }, [onDone, fail]);

@@ -66,7 +66,7 @@ export function JobProgress({ job: first, compact, onChange, onEnd }: { job: Job
         />
       )}
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
-        <Typography variant="caption" role="status" aria-live="polite">{active || job.state === 'cancelled' ? `${state} · ${rows}` : job.state === 'failed' ? `${state}: ${job.error?.message ?? ''}` : null}</Typography>
+        <Typography variant="caption" role="status" aria-live="polite">{active || job.state === 'cancelled' || (job.state === 'done' && isImport(job)) ? `${state} · ${rows}` : job.state === 'failed' ? `${state}: ${job.error?.message ?? ''}` : null}</Typography>
         {active && !job.cancel_requested && (
           <Button size="small" onClick={() => void cancel()} data-testid="job-cancel">{translate('admin.jobs.cancel')}</Button>
         )}
