@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { adminSession, type AdminSession, api, expectNoRawKeys, type PageProblems, shot } from './support';
 
 /**
- * The fund's screens: a bank statement imported into a payment stack from an .xlsx (refused with
- * its errors by row first, then accepted, its payer INN attaching a payment to a subject), two
+ * The fund's screens: a bank statement imported into a payment stack from an .xlsx as a background
+ * job with its progress bar (refused with its errors by row first, then accepted, its payer INN attaching a payment to a subject), two
  * payments attached to the subject with the bulk action, every payment of the stack confirmed with
  * "all", and the subject's page with its balance and the split by income code; a payment's split;
  * finding a subject by INN; the ecological calculator.
@@ -65,9 +65,12 @@ describe('payment stacks, payments and a subject\'s balance', () => {
       [dmy(today), `${uid}-1`, 'abc', 'Toʻlovchi', subject.inn, '', 'Kompensatsiya', '3450715', 'karta'],
       [dmy(today), `${uid}-2`, 100, 'Toʻlovchi', '12', '', 'Kompensatsiya', '3450715', 'karta'],
     ]);
-    await page.getByTestId('import-file').setInputFiles(bad);
+    await page.getByTestId('import-statement-file').setInputFiles(bad);
+    // the job fails with the rows' errors: the same dialog as a refused request's
+    await page.getByTestId('job-progress').waitFor();
     const dialog = page.getByTestId('import-errors');
-    await dialog.waitFor();
+    await dialog.waitFor({ timeout: 20_000 });
+    expect(await page.getByTestId('job-progress').getAttribute('data-state')).toBe('failed');
     expect(await dialog.innerText()).toContain('Faylda xatolar bor, hech narsa yuklanmadi');
     const errors = await dialog.getByTestId('import-error-row').allInnerTexts();
     expect(errors.some((t) => /^2\s+C\s+Summa\s+\S/.test(t)), errors.join('\n')).toBe(true);
@@ -83,11 +86,16 @@ describe('payment stacks, payments and a subject\'s balance', () => {
       [dmy(today), `${uid}-2`, '2 500,00', 'Nomaʼlum toʻlovchi', '', '', 'Daraxt kesish', '3422225', 'naqd'],
       [dmy(today), `${uid}-3`, 1000.5, 'Nomaʼlum toʻlovchi', '', '', 'Kompensatsiya', '3450715', ''],
     ]);
-    const sent = page.waitForRequest((r) => r.url().endsWith(`/api/ecofund/stack-payments/${stackId}/import`));
-    await page.getByTestId('import-file').setInputFiles(good);
+    const sent = page.waitForRequest((r) => r.url().endsWith(`/api/ecofund/stack-payments/${stackId}/import?background=1`));
+    await page.getByTestId('import-statement-file').setInputFiles(good);
     const req = await sent;
     // the file itself is the body, not a multipart form
     expect(req.headers()['content-type']).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+    // imported by a background job: its progress bar (the exports' own) beside the button, with a cancel
+    const progress = page.getByTestId('job-progress');
+    await progress.waitFor();
+    expect(await progress.getAttribute('data-state')).toMatch(/queued|running|done/);
+    await shot(page, 'fund-import-progress', { quiet: true });
     await expect.poll(() => notification(page).innerText()).toContain('Yuklandi: 3 ta toʻlov, shundan 1 tasi subyektlarga biriktirildi. Jami: 1\u00a0503\u00a0500,50');
     await expect.poll(() => page.evaluate(() => window.location.hash)).toBe(`#/ecofund/payments/${stackId}`);
     await expect.poll(() => rows(page).count()).toBe(3);

@@ -13,6 +13,8 @@ import { TEST_ADMIN_PASSWORD } from './support/template.ts';
 import { exportBooks, importBooks } from '../cli/meta-books.ts';
 import { specToBook, type BookSpec } from '../api/meta/books.ts';
 import { createUser } from '../cli/create-user.ts';
+import ExcelJS from 'exceljs';
+import { JobWorker } from '../api/jobs/worker.ts';
 
 /** One app on a reloadable model over a test database, called over HTTP as the administrator. */
 class Instance {
@@ -136,6 +138,41 @@ describe('reference books made in the back-office', () => {
     void ids;
     const granted = await a.db.knex('role_actions').join('roles', 'roles.id', 'role_actions.role_id').where('roles.code', 'administrator').whereBetween('action_id', [8000, 9999]).count<{ n: number }[]>({ n: '*' });
     expect(Number(granted[0].n)).toBeGreaterThanOrEqual(5);
+  });
+
+  it('a book made at run time may be imported from .xlsx: its captions, a reference by title, an enum by caption (docs/reference-books.md)', { timeout: 60_000 }, async () => {
+    const spec: BookSpec = {
+      name: 'seed-kinds', section: 'ecofund-sprav', caption: { uz: 'Urugʻ turlari', ru: 'Виды семян' },
+      fields: [
+        { name: 'region_id', type: 'ref', ref: 'regions', required: true, caption: { uz: 'Viloyat', ru: 'Регион' } },
+        { name: 'leaf', type: 'enum', values: [{ value: 'broad', caption: { uz: 'Keng bargli', ru: 'Широколиственное' } }, { value: 'needle', caption: { uz: 'Ignabargli', ru: 'Хвойное' } }], caption: { uz: 'Bargi', ru: 'Лист' } },
+        { name: 'evergreen', type: 'boolean', caption: { uz: 'Doim yashil', ru: 'Вечнозелёное' } },
+      ],
+    };
+    expect((await a.call('POST', '/api/admin/ref-books', spec)).status).toBe(200);
+    const meta = (await a.call('GET', '/api/meta?include=api')).body;
+    expect(meta.entities.find((e: { name: string }) => e.name === 'seed-kinds').import).toBe(true);
+    expect(meta.api.some((r: { method: string; path: string }) => r.method === 'post' && r.path === '/ecofund-sprav/seed-kinds/import')).toBe(true);
+    const [region] = (await a.call('GET', '/api/ecofund-sprav/regions?range=[0,0]')).body;
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('1');
+    ws.addRow(['code', 'name', 'Регион', 'Лист', 'Вечнозелёное']);
+    ws.addRow(['S1', 'Сосна', region.name.ru, 'Хвойное', '✓']);
+    ws.addRow(['S2', 'Дуб', region.id, 'broad', '']);
+    const res = await fetch(`http://127.0.0.1:${(a.server.address() as AddressInfo).port}/api/ecofund-sprav/seed-kinds/import`, {
+      method: 'POST', body: new Uint8Array(await wb.xlsx.writeBuffer()), headers: { Authorization: `Bearer ${a.token}`, Language: 'ru', 'Content-Type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' },
+    });
+    const job = (await res.json()) as { id: number };
+    expect(res.status, JSON.stringify(job)).toBe(202);
+    expect(await new JobWorker(a.db.knex, () => a.live.current, { pollMs: 50, heartbeatMs: 20 }).drain()).toBe(1);
+    expect((await a.call('GET', `/api/jobs/${job.id}`)).body).toMatchObject({ state: 'done', result: { imported: 2 } });
+    const rows = await a.db.knex('seed_kinds').orderBy('code').select('code', 'name', 'region_id', 'leaf', 'evergreen');
+    expect(rows).toEqual([
+      { code: 'S1', name: { ru: 'Сосна', uz: 'Сосна' }, region_id: region.id, leaf: 'needle', evergreen: true },
+      { code: 'S2', name: { ru: 'Дуб', uz: 'Дуб' }, region_id: region.id, leaf: 'broad', evergreen: false },
+    ]);
+    await a.db.knex('seed_kinds').delete();
+    expect((await a.call('DELETE', '/api/admin/ref-books/seed-kinds')).status).toBe(200);
   });
 
   it('adds a field\'s column; refuses to remove a field or a book that holds data or is referenced', async () => {

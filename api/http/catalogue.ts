@@ -6,7 +6,7 @@ import { geometryFields } from '../engine/geojson.ts';
 
 /**
  * Every route of the API, from the metadata alone: the engine's for each entity (list, export —
- * and its GeoJSON for an entity with a point or polygon field — read, history, create, update,
+ * and its GeoJSON for an entity with a point or polygon field — an import for one that allows it, read, history, create, update,
  * delete, bulk delete, workflow actions single and bulk, flows),
  * the reports', the public blocks', and the modules' declared ones — each with who may call it.
  * `/api/meta` gives it to the caller (the routes they may call), and the access tests are
@@ -48,6 +48,8 @@ function entityRoutes(e: EntityMeta): ApiRoute[] {
     r('get', `${p}/export`, 'export'),
     // the list as GeoJSON, for an entity drawn on a map (a point or polygon field)
     ...(geometryFields(e) ? [r('get', `${p}/export.geojson`, 'export')] : []),
+    // rows from an .xlsx laid out as the export, as a background job (docs/reference-books.md): for whoever may create them
+    ...(e.import ? [r('post', `${p}/import`, 'create', 'entity', 'file')] : []),
     r('post', `${p}/delete-many`, 'delete', 'entity', 'json'),
   ];
   for (const [name, a] of Object.entries(e.workflow?.actions ?? {})) {

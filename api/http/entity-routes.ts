@@ -11,10 +11,15 @@ import { Workflow } from '../engine/workflow.ts';
 import { badRequest } from './errors.ts';
 import { idParam } from './module-routes.ts';
 import { exportQuery, queueListExport } from '../jobs/export-kinds.ts';
+import { queueEntityImport } from '../jobs/import-kinds.ts';
+import { IMPORT_MAX_BYTES, mapHeader, readHeader } from '../engine/import.ts';
+import { rawBody } from './raw-body.ts';
+import { jobView } from '../jobs/queue.ts';
 
 /**
  * The whole generic REST surface: for every entity of the metadata, list, export (and, for an
- * entity with a point or polygon field, its GeoJSON export), get one (and its
+ * entity with a point or polygon field, its GeoJSON export), an import from .xlsx for an entity
+ * that allows it (a background job: api/jobs/import-kinds.ts), get one (and its
  * audit history), create, update, delete and bulk delete at its path, and its workflow actions and
  * flows. No entity has handler code of its own; api/http/catalogue.ts lists the same routes.
  */
@@ -50,6 +55,19 @@ export function entityRoutes(model: MetaModel, knex: Knex, guard: Middleware<App
         ctx.set('Content-Disposition', `attachment; filename="${filename}"`);
         ctx.type = GEOJSON_TYPE;
         ctx.body = stream;
+      });
+    }
+
+    if (e.import) {
+      // an .xlsx laid out as the export (api/engine/import.ts): its header checked now, its rows imported by a job of the caller's — 202 and the job
+      router.post(`${e.path}/import`, guard, async (ctx) => {
+        repo(ctx, e).assertCan('create');
+        const file = await rawBody(ctx, IMPORT_MAX_BYTES, 'errors.import_file');
+        mapHeader(model, e, ctx.state.lang, await readHeader(file));
+        const job = await queueEntityImport(knex, model, e, { userId: ctx.state.principal!.id, lang: ctx.state.lang, file });
+        ctx.status = 202;
+        ctx.set('Location', `/api/jobs/${job.id}`);
+        ctx.body = jobView(model, ctx.state.lang, job);
       });
     }
 

@@ -327,6 +327,7 @@ function entityRouteKind(e: EntityMeta, r: ApiRoute): string {
   if (r.method === 'post' && rest === '') return 'create';
   if (rest === '/export') return 'export';
   if (rest === '/export.geojson') return 'geojson';
+  if (rest === '/import') return 'import';
   if (rest === '/delete-many') return 'deleteMany';
   if (rest.startsWith('/actions/')) return 'bulkAction';
   if (rest.startsWith('/:id/actions/')) return 'action';
@@ -429,6 +430,13 @@ class Builder {
           responses: { 200: { description: 'the features', content: { [GEOJSON_TYPE]: { schema: ref(name) } } }, 202: QUEUED, ...this.errors(r) },
         });
       }
+      case 'import':
+        return this.add(r, {
+          ...base, summary: `${caption}: import from Excel`,
+          description: 'An .xlsx laid out as the export (its first row the captions, in any language, or the fields\' names; references by their title or id) is the body; its header is checked now (400 naming an unknown column), its rows are imported by a background job (`entity-import`): all or nothing, as the caller, each row validated as a single create, the first hundred errors by row number and their count on the failed job.',
+          requestBody: { required: true, content: { [XLSX]: { schema: { type: 'string', format: 'binary' } } } },
+          responses: { 202: QUEUED, ...this.errors(r) },
+        });
       case 'deleteMany':
         return this.add(r, {
           ...base, summary: `${caption}: delete several`,

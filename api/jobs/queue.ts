@@ -126,8 +126,10 @@ export interface StoredError {
   args?: Record<string, unknown>;
   /** field (or row) errors, the first hundred */
   errors?: Record<string, { key: string; args?: Record<string, unknown> }>;
-  /** how many field errors there were in all */
+  /** how many field errors there were in all (an import's `error_count`) */
   count?: number;
+  /** an import's rows with an error (`error_rows`) */
+  rows?: number;
 }
 
 /** The first hundred field errors of a failure are kept, and their count. */
@@ -136,9 +138,12 @@ export const KEPT_ERRORS = 100;
 export function storedError(err: unknown): StoredError {
   if (err instanceof ApiError) {
     const all = Object.entries(err.fieldErrors ?? {});
+    // an import's refusal lists its first hundred errors and counts them all (importRowsError): the job keeps its counts, as the synchronous 400 answers them
+    const count = typeof err.details?.error_count === 'number' ? err.details.error_count : all.length;
+    const rows = typeof err.details?.error_rows === 'number' ? err.details.error_rows : undefined;
     return {
       kind: err.kind, code: err.code, key: err.messageKey, args: err.args,
-      ...(all.length ? { errors: Object.fromEntries(all.slice(0, KEPT_ERRORS)), count: all.length } : {}),
+      ...(all.length ? { errors: Object.fromEntries(all.slice(0, KEPT_ERRORS)), count, ...(rows !== undefined ? { rows } : {}) } : {}),
     };
   }
   return { kind: 'system', code: -201, key: 'errors.system' };
@@ -162,7 +167,11 @@ export function jobView(model: MetaModel, lang: Lang, j: JobRow): Record<string,
     error: j.error ? {
       code: j.error.code,
       message: t(j.error.key, j.error.args),
-      ...(j.error.errors ? { errors: Object.fromEntries(Object.entries(j.error.errors).map(([k, e]) => [k, t(e.key, e.args)])), count: j.error.count } : {}),
+      // field errors as the synchronous 400 answers them: translated, with `error_count` and `error_rows` for an import's
+      ...(j.error.errors ? {
+        errors: Object.fromEntries(Object.entries(j.error.errors).map(([k, e]) => [k, t(e.key, e.args)])), count: j.error.count,
+        ...(j.error.rows !== undefined ? { error_count: j.error.count, error_rows: j.error.rows } : {}),
+      } : {}),
     } : null,
     created_at: j.created_at,
     started_at: j.started_at,

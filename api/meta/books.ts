@@ -42,7 +42,7 @@ export const BOOK_ACTIONS_FROM = 8000;
 export const BOOK_ACTIONS_TO = 9990;
 
 /** The entity keys a book may hold: a book is a plain reference book; behaviour takes code and a file. */
-const BOOK_KEYS = new Set(['$schema', 'name', 'module', 'kind', 'caption', 'access', 'fields', 'list', 'titleField', 'icon', 'path', 'table']);
+const BOOK_KEYS = new Set(['$schema', 'name', 'module', 'kind', 'caption', 'access', 'fields', 'list', 'titleField', 'icon', 'path', 'table', 'import']);
 const STORED_TYPES = new Set<string>([...BOOK_FIELD_TYPES, 'text3', 'text']);
 
 const key3 = (c: Caption3): Record<Lang, string> => ({ uz: c.uz?.trim() ?? '', ru: c.ru?.trim() ?? '', uk: c.uk?.trim() || latinToCyrillic(c.uz?.trim() ?? '') });
@@ -86,6 +86,8 @@ export function specToBook(spec: BookSpec, access: Record<'read' | 'create' | 'u
     module: spec.section,
     kind: 'reference',
     caption: `entity.${spec.name}`,
+    // a book made at run time may be filled from an .xlsx laid out as its export (docs/reference-books.md)
+    import: true,
     access,
     fields,
     list: { columns: ['id', ...Object.keys(fields)], sort: ['code', 'asc'], perPage: 25, filters },

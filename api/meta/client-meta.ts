@@ -77,6 +77,8 @@ function entityForClient(e: EntityMeta, p: Principal) {
     access: e.access,
     can,
     scope: e.scope,
+    // rows may be imported from an .xlsx laid out as the export (POST <path>/import, for whoever may create them)
+    import: e.import || undefined,
     // the record prints documents of this type (the paths its values come from stay on the server)
     documents: e.documents && { type: e.documents.type },
     workflow: e.workflow && {

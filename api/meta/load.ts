@@ -130,7 +130,8 @@ export function loadMetadata(dir: string = DEFAULT_META_DIR, books: DbBook[] = [
     }
     const e = raw as unknown as EntityMeta;
     if (e.name !== book.name) { problems.push({ file, pointer: '/name', message: `the book is "${book.name}", its definition names "${e.name}"` }); continue; }
-    const entity: EntityMeta = { ...withDefaults(e, file), book: true };
+    // every run-time book may be imported (one stored before `import` existed too)
+    const entity: EntityMeta = { ...withDefaults(e, file), book: true, import: e.import ?? true };
     const own = entities.get(entity.name);
     if (own) {
       // the file of an exported book: the same table and path are the book's own

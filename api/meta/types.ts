@@ -262,6 +262,8 @@ export interface EntityMeta {
   file: string;
   /** a reference book held in the database, made on the back-office's screen (docs/reference-books.md) */
   book?: boolean;
+  /** rows may be imported from an .xlsx laid out as the entity's export (POST <path>/import, a job; docs/reference-books.md) */
+  import?: boolean;
 }
 
 /**

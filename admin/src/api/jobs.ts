@@ -10,7 +10,10 @@ export interface Job {
   progress: { done: number; total: number | null };
   cancel_requested: boolean;
   file: { name: string; mime: string; size: number } | null;
-  error: { code: number; message: string; errors?: Record<string, string>; count?: number } | null;
+  /** what the kind answered: an import's counts (`imported`, a statement's `attached`, `total_amount`) */
+  result?: Record<string, unknown> | null;
+  /** why it failed, in the reader's language; an import's row errors (the first hundred) with `error_count` and `error_rows` as the synchronous 400 answers them */
+  error: { code: number; message: string; errors?: Record<string, string>; count?: number; error_count?: number; error_rows?: number } | null;
   created_at: string;
   finished_at: string | null;
   expires_at: string | null;
@@ -20,6 +23,9 @@ export interface Job {
 export const JOB_POLL_MS = 1000;
 
 export const isActive = (j: Job): boolean => j.state === 'queued' || j.state === 'running';
+
+/** An import's progress is a percent (docs/jobs.md: `progress(done, 100)`), an export's a count of rows. */
+export const isImport = (j: Job): boolean => j.kind.endsWith('-import');
 
 export const getJob = (id: number) => requestJson<Job>(`/api/jobs/${id}`);
 export const cancelJob = (id: number) => requestJson<Job>(`/api/jobs/${id}/cancel`, { method: 'POST' });

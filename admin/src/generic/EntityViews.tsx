@@ -21,6 +21,7 @@ import { alignOf } from './figures';
 import { defaultsOf, isDerived, MetaInput } from './inputs';
 import { filterInputs } from './filters';
 import { ExportButton, hasGeoJson } from './ExportButton';
+import { EntityImportButton } from './ImportButton';
 import { AllRowsActionsButton, BulkWorkflowButtons, bulkActions, WorkflowButtons } from './WorkflowButtons';
 import { FlowHistory } from './FlowHistory';
 import { RecordHistory } from './RecordHistory';
@@ -74,6 +75,7 @@ function ListActions({ entity, hasFilters, permanentFilter, createResource }: { 
       {entity.can.create && (
         <CreateButton data-testid="create-button" resource={createResource} state={Object.keys(defaults).length ? { record: defaults } : undefined} />
       )}
+      {entity.import && entity.can.create && <EntityImportButton entity={entity} />}
       {entity.can.export && <ExportButton permanentFilter={permanentFilter} format="xlsx" />}
       {entity.can.export && hasGeoJson(entity) && <ExportButton permanentFilter={permanentFilter} format="geojson" />}
     </TopToolbar>

@@ -1,20 +1,29 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Box, Button, LinearProgress, Link, Typography } from '@mui/material';
 import { useNotify, useTranslate } from 'react-admin';
-import { announceJob, cancelJob, downloadJob, getJob, isActive, JOB_POLL_MS, type Job } from '../api/jobs';
+import { announceJob, cancelJob, downloadJob, getJob, isActive, isImport, JOB_POLL_MS, type Job } from '../api/jobs';
 import { errorMessage } from '../api/useFetch';
 
 /**
  * A background job followed to its end (docs/jobs.md): a progress bar while it is queued or runs
- * (determinate when its total is known, its rows in words for screen readers), a cancel button,
- * then a link that downloads its file — or why it failed, or that it was cancelled.
+ * (determinate when its total is known, its rows — or an import's percent — in words for screen
+ * readers), a cancel button, then a link that downloads its file — or why it failed, or that it was
+ * cancelled. The exports' buttons, the app bar's list and the imports' buttons (ImportButton.tsx)
+ * all show a job with it; `onEnd` hears once that the job ended (done, failed or cancelled).
  */
-export function JobProgress({ job: first, compact, onChange }: { job: Job; compact?: boolean; onChange?: (job: Job) => void }) {
+export function JobProgress({ job: first, compact, onChange, onEnd }: { job: Job; compact?: boolean; onChange?: (job: Job) => void; onEnd?: (job: Job) => void }) {
   const translate = useTranslate();
   const notify = useNotify();
   const [job, setJob] = useState<Job>(first);
   useEffect(() => setJob(first), [first]);
   const active = isActive(job);
+  // the end told once, whichever way it came (a poll, the cancel's answer)
+  const ended = useRef<number | null>(null);
+  useEffect(() => {
+    if (active || !onEnd || ended.current === job.id) return;
+    ended.current = job.id;
+    onEnd(job);
+  }, [active, job, onEnd]);
 
   useEffect(() => {
     if (!active) return undefined;
@@ -33,7 +42,7 @@ export function JobProgress({ job: first, compact, onChange }: { job: Job; compa
 
   const { done, total } = job.progress;
   const percent = total ? Math.min(100, Math.round((done * 100) / total)) : undefined;
-  const rows = total ? translate('admin.jobs.rows_of', { done: done.toLocaleString('ru-RU'), total: total.toLocaleString('ru-RU') }) : translate('admin.jobs.rows', { done: done.toLocaleString('ru-RU') });
+  const rows = isImport(job) ? translate('admin.jobs.percent', { percent: percent ?? 0 }) : total ? translate('admin.jobs.rows_of', { done: done.toLocaleString('ru-RU'), total: total.toLocaleString('ru-RU') }) : translate('admin.jobs.rows', { done: done.toLocaleString('ru-RU') });
   const state = translate(`admin.jobs.state.${job.state}`);
 
   const cancel = async () => {
@@ -57,7 +66,7 @@ export function JobProgress({ job: first, compact, onChange }: { job: Job; compa
         />
       )}
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
-        <Typography variant="caption" role="status" aria-live="polite">{active || job.state === 'cancelled' ? `${state} · ${rows}` : job.state === 'failed' ? `${state}: ${job.error?.message ?? ''}` : null}</Typography>
+        <Typography variant="caption" role="status" aria-live="polite">{active || job.state === 'cancelled' || (job.state === 'done' && isImport(job)) ? `${state} · ${rows}` : job.state === 'failed' ? `${state}: ${job.error?.message ?? ''}` : null}</Typography>
         {active && !job.cancel_requested && (
           <Button size="small" onClick={() => void cancel()} data-testid="job-cancel">{translate('admin.jobs.cancel')}</Button>
         )}

@@ -1,0 +1,110 @@
+import { useCallback, useRef, useState } from 'react';
+import { Box, CircularProgress } from '@mui/material';
+import UploadFileIcon from '@mui/icons-material/UploadFile';
+import { Button, HttpError, useNotify, useRefresh, useTranslate } from 'react-admin';
+import { LONG_TIMEOUT, request } from '../api/http';
+import { errorMessage } from '../api/useFetch';
+import { announceJob, isActive, type Job } from '../api/jobs';
+import type { EntityMeta } from '../meta/types';
+import { JobProgress } from './JobProgress';
+import { ImportErrorsDialog, importFailure, type ImportFailure } from './ImportErrors';
+import { formatNumber } from './format';
+
+const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+export interface ImportButtonProps {
+  /** where the file is posted; the server answers 202 with a job (docs/jobs.md) */
+  url: string;
+  /** the button's caption key */
+  label: string;
+  testId: string;
+  /** the errors dialog's title key */
+  heading: string;
+  /** a field's column letter, where the file's layout is fixed (a statement's) */
+  column?: (field: string) => string | undefined;
+  /** a field's caption (default `fields.<name>`) */
+  caption?: (field: string) => string;
+  /** how a row's errors are ordered: a field's rank */
+  order?: (field: string) => string;
+  /** the job is done: what it answered is `job.result` */
+  onDone: (job: Job) => void;
+  disabled?: boolean;
+}
+
+/**
+ * An import from an .xlsx as a background job (docs/jobs.md): the chosen file is posted, the
+ * server checks what it can at once (the right, the file's size and header — a 400 or 403 shown
+ * here) and answers 202 with the job, whose progress bar (percent, cancel) shows beside the button
+ * and in the app bar's list. When it ends: done → `onDone`; failed with row errors → the errors
+ * dialog (row, field, message; the first hundred and their count); failed otherwise → its message.
+ * The statement's import (screens/StackImport.tsx) and every importable entity's list
+ * (EntityImportButton below) use it.
+ */
+export function ImportButton({ url, label, testId, heading, column, caption, order, onDone, disabled }: ImportButtonProps) {
+  const notify = useNotify();
+  const picker = useRef<HTMLInputElement>(null);
+  const [busy, setBusy] = useState(false);
+  const [job, setJob] = useState<Job | null>(null);
+  const [failure, setFailure] = useState<ImportFailure | null>(null);
+  const fail = useCallback((message: string, body?: Parameters<typeof importFailure>[1]) => {
+    const f = importFailure(message, body, order);
+    if (f) setFailure(f);
+    else notify(message, { type: 'error', messageArgs: { _: message } });
+  }, [notify, order]);
+
+  const send = async (file: File | undefined) => {
+    if (picker.current) picker.current.value = '';
+    if (!file) return;
+    setBusy(true);
+    setJob(null);
+    try {
+      const res = await request(url, { method: 'POST', body: file, timeout: LONG_TIMEOUT, headers: { 'Content-Type': XLSX } });
+      const queued = (await res.json()) as Job;
+      setJob(queued);
+      announceJob(queued);
+    } catch (err) {
+      fail(errorMessage(err), err instanceof HttpError ? err.body : undefined);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const end = useCallback((j: Job) => {
+    // the job as it ended (JobProgress follows its own copy): the button is free again
+    setJob(j);
+    if (j.state === 'done') onDone(j);
+    else if (j.state === 'failed') fail(j.error?.message ?? '', j.error ?? undefined);
+  }, [onDone, fail]);
+
+  const running = !!job && isActive(job);
+  return (
+    <>
+      <Button label={label} onClick={() => picker.current?.click()} disabled={disabled || busy || running} aria-busy={busy || running} data-testid={testId}>
+        {busy ? <CircularProgress size={16} /> : <UploadFileIcon />}
+      </Button>
+      <input ref={picker} type="file" hidden accept=".xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" onChange={(e) => void send(e.target.files?.[0])} data-testid={`${testId}-file`} />
+      {job && <Box sx={{ ml: 1, display: 'inline-flex', alignItems: 'center' }}><JobProgress job={job} onEnd={end} /></Box>}
+      {failure && <ImportErrorsDialog heading={heading} failure={failure} column={column} caption={caption} onClose={() => setFailure(null)} />}
+    </>
+  );
+}
+
+/**
+ * "Import (.xlsx)" on the list of an entity whose metadata allows it (`"import": true`), for whoever
+ * may create its rows: a file laid out as the list's export (POST <path>/import); the list refreshed when done.
+ */
+export function EntityImportButton({ entity }: { entity: EntityMeta }) {
+  const translate = useTranslate();
+  const notify = useNotify();
+  const refresh = useRefresh();
+  const label = useCallback((name: string) => {
+    const f = entity.fields.find((x) => x.name === name);
+    return f ? translate(f.label) : name;
+  }, [entity, translate]);
+  const done = useCallback((j: Job) => {
+    notify('admin.import.entity_done', { type: 'success', messageArgs: { imported: formatNumber(Number(j.result?.imported ?? 0), 0) } });
+    refresh();
+  }, [notify, refresh]);
+  if (!entity.import || !entity.can.create) return null;
+  return <ImportButton url={`${entity.path}/import`} label="admin.import.entity_button" testId="import-xlsx" heading="admin.import.file_errors_title" caption={label} onDone={done} />;
+}
