@@ -70,7 +70,7 @@ describe('createMany of thousands of rows', () => {
   });
 
   it('refuses a row of another scope than the caller\'s, writing nothing', async () => {
-    const payloads = Array.from({ length: N }, (_, i) => ({ ...payment(i), number: `S-${i}` }));
+    const payloads: Record<string, unknown>[] = Array.from({ length: N }, (_, i) => ({ ...payment(i), number: `S-${i}` }));
     payloads[5100] = { ...payloads[5100], region_id: otherRegion };
     await expect(repo('payments').createMany(payloads)).rejects.toMatchObject({ messageKey: 'errors.forbidden' });
     expect(await count('S-')).toBe(0);

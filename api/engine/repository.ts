@@ -384,30 +384,36 @@ export class Repository {
     const table = `"${this.e.table}"`;
     const total = payloads.length;
     return this.transaction(async (trx) => {
-      const out: Record<string, unknown>[] = [];
-      /** one batch written: its rows inserted, answered, checked against the scope, and their audit rows */
-      const write = async (values: Record<string, unknown>[], json: string | null, secrets: string[][]) => {
-        let rows: Record<string, unknown>[];
+      /** the rows of each batch written, by batch */
+      const written: Record<string, unknown>[][] = [];
+      let done = 0;
+      /** a batch's rows inserted and answered as a snapshot reads them */
+      const insert = async (values: Record<string, unknown>[], json: string | null): Promise<Record<string, unknown>[]> => {
         try {
           if (json !== null) {
             const cols = Object.keys(values[0]).map((c) => `"${c}"`).join(', ');
-            rows = (await trx.raw(`INSERT INTO ${table} AS t (${cols}) SELECT ${cols} FROM json_populate_recordset(NULL::${table}, ?::json) RETURNING ${select}`, [json])).rows;
+            const rows: Record<string, unknown>[] = (await trx.raw(`INSERT INTO ${table} AS t (${cols}) SELECT ${cols} FROM json_populate_recordset(NULL::${table}, ?::json) RETURNING ${select}`, [json])).rows;
             // ids are drawn in the order the rows are inserted
-            rows.sort((x, y) => Number(x.id) - Number(y.id));
-            await loadChildren(trx, this.e, rows);
-          } else {
-            const ids: number[] = [];
-            for (let i = 0; i < values.length; i += 500) ids.push(...(await trx(this.e.table).insert(values.slice(i, i + 500)).returning('id')).map((r: { id: number }) => r.id));
-            const afters = await this.snapshots(trx, ids);
-            rows = ids.map((id) => afters.get(id)!);
+            return rows.sort((x, y) => Number(x.id) - Number(y.id));
           }
+          const ids: number[] = [];
+          for (let i = 0; i < values.length; i += 500) ids.push(...(await trx(this.e.table).insert(values.slice(i, i + 500)).returning('id')).map((r: { id: number }) => r.id));
+          const afters = await this.snapshots(trx, ids);
+          return ids.map((id) => afters.get(id)!);
         } catch (err) { throw translateDbError(err, this.e); }
+      };
+      /** an inserted batch's rows checked against the caller's scope, and their audit rows */
+      const finish = async (k: number, rows: Record<string, unknown>[], json: string | null, secrets: string[][]) => {
+        if (json !== null) await loadChildren(trx, this.e, rows);
         for (const after of rows) this.checkAfter('create', after);
         await writeAudit(trx, this.e, this.actor, rows.map((after, i) => ({ id: after.id as number, op: 'create', action: opts.action, ...auditDiff(null, after, secrets[i]) })));
-        for (const r of rows) out.push(r);
-        opts.onProgress?.(out.length, total);
+        written[k] = rows;
+        opts.onProgress?.((done += rows.length), total);
       };
-      // the batches being written, one after another; a failed one's error is the import's
+      // the batches' inserts, one after another, and each batch's scope check and audit rows, which
+      // are queued on the connection behind the next batch's insert (the database is not left
+      // waiting while this process builds them); a failed one's error is the import's
+      const finishing: Promise<void>[] = [];
       let writing: Promise<void> = Promise.resolve();
       try {
         for (let from = 0; from < total; from += INSERT_BATCH) {
@@ -449,17 +455,23 @@ export class Repository {
           const values = rows.map((row) => ({ ...this.toColumns(row), ...(this.e.view ?? {}), created_by: this.actor, updated_by: this.actor }));
           // the JSON is built here, while the batch before is being written
           const json = plainRows(this.e, values) ? JSON.stringify(values) : null;
-          writing = writing.then(() => write(values, json, secrets));
-          writing.catch(() => undefined);
+          const k = finishing.length;
+          const inserted = writing.then(() => insert(values, json));
+          writing = inserted.then(() => undefined);
+          const finished = inserted.then((rows) => finish(k, rows, json, secrets));
+          finished.catch(() => undefined);
+          finishing.push(finished);
         }
         await writing;
+        await Promise.all(finishing);
       } catch (err) {
         // a failed write aborts the transaction: its error, not what failed after it, is the answer
         await writing;
+        await Promise.all(finishing);
         throw err;
       }
       if (bad) throw importRowsError(errors);
-      return out;
+      return written.flat();
     });
   }
 

@@ -22,7 +22,7 @@ import type { Principal } from '../../api/auth/ability.ts';
  * Prints the figures; docs/performance.md keeps them with the machine.
  */
 const url = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const DB = 'ecofond_bench_import';
+const DB = process.env.BENCH_IMPORT_DB || 'ecofond_bench_import';
 const N = Number(process.env.BENCH_IMPORT_ROWS || 100_000);
 const BAD_ROW = Number(process.env.BENCH_BAD_ROW || 50_001);
 const KNOWN = Number(process.env.BENCH_KNOWN_PAYERS ?? 0.001);
@@ -79,12 +79,15 @@ if (process.env.BENCH_TRACE) {
   });
 }
 t = performance.now();
+const cpu0 = process.cpuUsage();
 const began: Record<string, number> = { read: 0 };
 const result = await importStatement({ knex, repo, stackId: stack.id as number, file: good, onProgress: (d, _t, s) => { stages.push(`${s} ${d}`); began[s] ??= performance.now() - t; } });
 const ms = performance.now() - t;
+const cpu = process.cpuUsage(cpu0);
 const at = [...Object.entries(began), ['end', ms] as const];
 console.log(`stages: ${at.slice(0, -1).map(([s, v], i) => `${s} ${((at[i + 1][1] as number) - (v as number)).toFixed(0)} ms`).join(', ')}`);
 console.log(`import of ${N} rows: ${ms.toFixed(0)} ms (${Math.round(N / (ms / 1000))} rows/s), ${JSON.stringify(result)}`);
+console.log(`the Node process's CPU time during the import: ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms (user ${(cpu.user / 1000).toFixed(0)}, system ${(cpu.system / 1000).toFixed(0)}); load average now ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
 console.log(`peak RSS ${mb(peak())} (before the import ${mb(rssBefore)}); progress reports: ${stages.length}, last "${stages.at(-1)}"`);
 for (const [k, v] of [...trace].sort((a, b) => b[1].ms - a[1].ms).slice(0, 15)) console.log(`  ${v.n} × ${v.ms.toFixed(0)} ms  ${k}`);
 // the database's own floor on this machine now: the same rows copied inside the server (no client,
