@@ -387,6 +387,17 @@ export class Repository {
       /** the rows of each batch written, by batch */
       const written: Record<string, unknown>[][] = [];
       let done = 0;
+      // the connection takes one statement at a time: the database's work (the checks, the inserts,
+      // the audit rows) is queued here in order, while this process prepares the next batch; after
+      // the first failure (which aborts the transaction) nothing more is sent, and it is the answer
+      let queue: Promise<unknown> = Promise.resolve();
+      let failed: { err: unknown } | undefined;
+      const serial = <T>(fn: () => Promise<T>): Promise<T> => {
+        const p = queue.then(() => { if (failed) throw failed.err; return fn(); });
+        queue = p.catch((err) => { failed ??= { err }; });
+        return p;
+      };
+      const steps: Promise<unknown>[] = [];
       /** a batch's rows inserted and answered as a snapshot reads them */
       const insert = async (values: Record<string, unknown>[], json: string | null): Promise<Record<string, unknown>[]> => {
         try {
@@ -404,17 +415,13 @@ export class Repository {
       };
       /** an inserted batch's rows checked against the caller's scope, and their audit rows */
       const finish = async (k: number, rows: Record<string, unknown>[], json: string | null, secrets: string[][]) => {
-        if (json !== null) await loadChildren(trx, this.e, rows);
+        if (json !== null) await serial(() => loadChildren(trx, this.e, rows));
         for (const after of rows) this.checkAfter('create', after);
-        await writeAudit(trx, this.e, this.actor, rows.map((after, i) => ({ id: after.id as number, op: 'create', action: opts.action, ...auditDiff(null, after, secrets[i]) })));
+        const entries = rows.map((after, i) => ({ id: after.id as number, op: 'create' as const, action: opts.action, ...auditDiff(null, after, secrets[i]) }));
+        await serial(() => writeAudit(trx, this.e, this.actor, entries));
         written[k] = rows;
         opts.onProgress?.((done += rows.length), total);
       };
-      // the batches' inserts, one after another, and each batch's scope check and audit rows, which
-      // are queued on the connection behind the next batch's insert (the database is not left
-      // waiting while this process builds them); a failed one's error is the import's
-      const finishing: Promise<void>[] = [];
-      let writing: Promise<void> = Promise.resolve();
       try {
         for (let from = 0; from < total; from += INSERT_BATCH) {
           opts.signal?.throwIfAborted();
@@ -440,35 +447,36 @@ export class Repository {
             } else checked.push({ row, key: prefix(from + j), touched: touched(row) });
             return row;
           });
-          const found = { ...(await this.referenceErrors(trx, checked, this.e.fields)), ...(await this.withinErrors(trx, checked)) };
+          const found = await serial(async () => ({ ...(await this.referenceErrors(trx, checked, this.e.fields)), ...(await this.withinErrors(trx, checked)) }));
           for (const [k, v] of Object.entries(found)) { errors[k] ??= v; bad = true; }
           // after the first bad row nothing more is written: the rows are only checked
           if (bad) continue;
-          await this.deriveFields(trx, rows);
-          await checkForms(trx, this.ctx.model, this.ctx.lang, this.e, rows.map((row) => ({ row, touched: touched(row) })));
+          await serial(async () => {
+            await this.deriveFields(trx, rows);
+            await checkForms(trx, this.ctx.model, this.ctx.lang, this.e, rows.map((row) => ({ row, touched: touched(row) })));
+          });
           // a scope column the row leaves empty — one it copies from a reference too (a payment with no subject yet) — is the caller's
           for (const row of rows) for (const [col, v] of scope) if (row[col] == null) row[col] = v;
           for (const row of rows) if (!this.can('create', row)) throw forbidden();
-          if (!this.ctx.trusted && privilegeFields(this.e).length) for (const row of rows) await assertPrivileges(trx, this.e, this.ctx.principal, null, row);
+          if (!this.ctx.trusted && privilegeFields(this.e).length) await serial(async () => { for (const row of rows) await assertPrivileges(trx, this.e, this.ctx.principal, null, row); });
           const secrets = rows.map((row) => this.secrets(row));
           for (const row of rows) await this.hashPasswords(row);
           const values = rows.map((row) => ({ ...this.toColumns(row), ...(this.e.view ?? {}), created_by: this.actor, updated_by: this.actor }));
           // the JSON is built here, while the batch before is being written
           const json = plainRows(this.e, values) ? JSON.stringify(values) : null;
-          const k = finishing.length;
-          const inserted = writing.then(() => insert(values, json));
-          writing = inserted.then(() => undefined);
-          const finished = inserted.then((rows) => finish(k, rows, json, secrets));
-          finished.catch(() => undefined);
-          finishing.push(finished);
+          // the batch's insert is queued now; its scope check and audit rows once it is answered,
+          // behind the next batch's insert (the database is not left waiting while they are built)
+          const k = written.length;
+          written.push([]);
+          const finished = serial(() => insert(values, json)).then((rows) => finish(k, rows, json, secrets));
+          finished.catch((err) => { failed ??= { err }; });
+          steps.push(finished);
         }
-        await writing;
-        await Promise.all(finishing);
+        await Promise.all(steps);
       } catch (err) {
-        // a failed write aborts the transaction: its error, not what failed after it, is the answer
-        await writing;
-        await Promise.all(finishing);
-        throw err;
+        // a failed write aborts the transaction: the first failure, not what failed after it, is the answer
+        await Promise.allSettled(steps);
+        throw failed ? failed.err : err;
       }
       if (bad) throw importRowsError(errors);
       return written.flat();
