@@ -76,6 +76,13 @@ describe('createMany of thousands of rows', () => {
     expect(await count('S-')).toBe(0);
   });
 
+  it('stops on an abort between statements, writing nothing', async () => {
+    const payloads = Array.from({ length: N }, (_, i) => ({ ...payment(i), number: `A-${i}` }));
+    const ac = new AbortController();
+    await expect(repo('payments').createMany(payloads, { signal: ac.signal, onProgress: () => ac.abort() })).rejects.toThrow();
+    expect(await count('A-')).toBe(0);
+  });
+
   it('a database error in a written batch is the answer, and nothing is written', async () => {
     const payloads = Array.from({ length: N }, (_, i) => ({ ...payment(i), number: `D-${i}` }));
     // deleted between the check and the write: the foreign key refuses the batch

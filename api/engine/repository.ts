@@ -393,7 +393,12 @@ export class Repository {
       let queue: Promise<unknown> = Promise.resolve();
       let failed: { err: unknown } | undefined;
       const serial = <T>(fn: () => Promise<T>): Promise<T> => {
-        const p = queue.then(() => { if (failed) throw failed.err; return fn(); });
+        const p = queue.then(() => {
+          if (failed) throw failed.err;
+          // an abort stops the import before its next statement
+          opts.signal?.throwIfAborted();
+          return fn();
+        });
         queue = p.catch((err) => { failed ??= { err }; });
         return p;
       };
@@ -473,6 +478,7 @@ export class Repository {
           steps.push(finished);
         }
         await Promise.all(steps);
+        opts.signal?.throwIfAborted();
       } catch (err) {
         // a failed write aborts the transaction: the first failure, not what failed after it, is the answer
         await Promise.allSettled(steps);
