@@ -13,7 +13,7 @@ import { applyFilter } from './filters.ts';
 import { childFields, loadChildren, patchChildren, replaceChildren, writeJoin } from './children.ts';
 import { auditDiff, rowHistory, writeAudit, type AuditOp } from './audit.ts';
 import { referenceErrors, withinErrors } from './references.ts';
-import { assertPrivileges } from './privileges.ts';
+import { assertPrivileges, privilegeFields } from './privileges.ts';
 import { checkForms } from './forms.ts';
 import { HOOKS } from '../modules/index.ts';
 import { translate } from '../meta/captions.ts';
@@ -73,10 +73,12 @@ export interface ChangeKind {
 }
 
 const EMPTY_SET: Set<string> = new Set();
-const EMPTY_ROW: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
 
 /** Rows a statement of a large createMany inserts. */
 const INSERT_BATCH = 5000;
+
+/** From this many rows a createMany of a simple entity is written in pipelined batches (createBatched). */
+const BATCHED_FROM = 500;
 
 /**
  * Rows that can travel as JSON to `json_populate_recordset`: the same columns each, every value a
@@ -272,6 +274,9 @@ export class Repository {
    */
   async createMany(payloads: Record<string, unknown>[], opts: WriteOptions = {}): Promise<Record<string, unknown>[]> {
     this.assertCan('create');
+    // read-only child rows (a payment's splits) are not written on create
+    const simple = !childFields(this.e).some(([, f]) => !f.readOnly) && !Object.values(this.e.fields).some((f) => f.through) && !this.e.afterWrite;
+    if (simple && payloads.length > BATCHED_FROM) return this.createBatched(payloads, opts);
     const many = payloads.length > 1 || !!opts.rowNumbers;
     const prefix = (i: number) => (many ? `rows.${opts.rowNumbers?.[i] ?? i + 1}.` : '');
     const errors: Record<string, FieldError> = { ...opts.errors };
@@ -330,43 +335,7 @@ export class Repository {
       const audit = (rows: Record<string, unknown>[], from: number) => writeAudit(trx, this.e, this.actor, rows.map((after, i) => ({
         id: after.id as number, op: 'create', action: opts.action, ...auditDiff(null, after, this.secrets(prepared[from + i].row)),
       })));
-      // read-only child rows (a payment's splits) are not written on create
       const simple = !hasChildren && !Object.values(this.e.fields).some((f) => f.through) && !this.e.afterWrite;
-      if (simple && prepared.length > 500) {
-        // many rows (an import): a batch at a time — its rows as one JSON parameter that
-        // json_populate_recordset reads, answered as a snapshot reads them (RETURNING), checked
-        // against the caller's scope and given their audit rows — so that only one batch's
-        // columns and audit rows are held at once
-        const out: Record<string, unknown>[] = [];
-        const select = selectColumns(this.e).join(', ');
-        // a simple entity's rows are written from their picked fields alone
-        for (const p of prepared) p.data = EMPTY_ROW;
-        for (let from = 0; from < prepared.length; from += INSERT_BATCH) {
-          opts.signal?.throwIfAborted();
-          const values = prepared.slice(from, from + INSERT_BATCH).map(({ row }) => columns(row));
-          let rows: Record<string, unknown>[];
-          try {
-            if (plainRows(this.e, values)) {
-              const cols = Object.keys(values[0]).map((c) => `"${c}"`).join(', ');
-              const table = `"${this.e.table}"`;
-              rows = (await trx.raw(`INSERT INTO ${table} AS t (${cols}) SELECT ${cols} FROM json_populate_recordset(NULL::${table}, ?::json) RETURNING ${select}`, [JSON.stringify(values)])).rows;
-              // ids are drawn in the order the rows are inserted
-              rows.sort((x, y) => Number(x.id) - Number(y.id));
-              await loadChildren(trx, this.e, rows);
-            } else {
-              const ids: number[] = [];
-              for (let i = 0; i < values.length; i += 500) ids.push(...(await trx(this.e.table).insert(values.slice(i, i + 500)).returning('id')).map((r: { id: number }) => r.id));
-              const afters = await this.snapshots(trx, ids);
-              rows = ids.map((id) => afters.get(id)!);
-            }
-          } catch (err) { throw translateDbError(err, this.e); }
-          for (const after of rows) this.checkAfter('create', after);
-          await audit(rows, from);
-          out.push(...rows);
-          opts.onProgress?.(out.length, prepared.length);
-        }
-        return out;
-      }
       const ids: number[] = [];
       try {
         const values = prepared.map(({ row }) => columns(row));
@@ -388,6 +357,135 @@ export class Repository {
       await audit(rows, 0);
       opts.onProgress?.(rows.length, rows.length);
       return rows;
+    });
+  }
+
+  /**
+   * createMany of many rows of a simple entity (an import), a batch of INSERT_BATCH rows at a time
+   * and pipelined: each batch is prepared, validated and its references checked (the Node
+   * process's work) while the batch before it is being written (the database's), on the
+   * transaction's one connection. A batch is written — one statement inserting its rows as one
+   * JSON parameter that json_populate_recordset reads, answered as a snapshot reads them
+   * (RETURNING), each row checked against the caller's scope after, and one audit row a row —
+   * only while no row so far has an error; after the first bad row the rest are still checked,
+   * so that the answer lists all of a file's errors, and the transaction is rolled back.
+   */
+  private async createBatched(payloads: Record<string, unknown>[], opts: WriteOptions): Promise<Record<string, unknown>[]> {
+    const prefix = (i: number) => `rows.${opts.rowNumbers?.[i] ?? i + 1}.`;
+    const errors: Record<string, FieldError> = { ...opts.errors };
+    let bad = Object.keys(errors).length > 0;
+    const scope = Object.entries(this.scopeValues()).filter(([col]) => col !== 'id');
+    const setDefaults = Object.entries(this.rowSetDefaults());
+    const validate = validatorOf(this.e, 'create', opts.fields);
+    const defaults = Object.entries(this.e.fields).filter(([, f]) => f.default !== undefined && f.type !== 'children');
+    const touching = Object.values(this.e.fields).some((f) => f.within || f.form);
+    const touched = (row: Record<string, unknown>) => (touching ? new Set(Object.keys(row)) : EMPTY_SET);
+    const select = selectColumns(this.e).join(', ');
+    const table = `"${this.e.table}"`;
+    const total = payloads.length;
+    return this.transaction(async (trx) => {
+      /** the rows of each batch written, by batch */
+      const written: Record<string, unknown>[][] = [];
+      let done = 0;
+      // the connection takes one statement at a time: the database's work (the checks, the inserts,
+      // the audit rows) is queued here in order, while this process prepares the next batch; after
+      // the first failure (which aborts the transaction) nothing more is sent, and it is the answer
+      let queue: Promise<unknown> = Promise.resolve();
+      let failed: { err: unknown } | undefined;
+      const serial = <T>(fn: () => Promise<T>): Promise<T> => {
+        const p = queue.then(() => {
+          if (failed) throw failed.err;
+          // an abort stops the import before its next statement
+          opts.signal?.throwIfAborted();
+          return fn();
+        });
+        queue = p.catch((err) => { failed ??= { err }; });
+        return p;
+      };
+      const steps: Promise<unknown>[] = [];
+      /** a batch's rows inserted and answered as a snapshot reads them */
+      const insert = async (values: Record<string, unknown>[], json: string | null): Promise<Record<string, unknown>[]> => {
+        try {
+          if (json !== null) {
+            const cols = Object.keys(values[0]).map((c) => `"${c}"`).join(', ');
+            const rows: Record<string, unknown>[] = (await trx.raw(`INSERT INTO ${table} AS t (${cols}) SELECT ${cols} FROM json_populate_recordset(NULL::${table}, ?::json) RETURNING ${select}`, [json])).rows;
+            // ids are drawn in the order the rows are inserted
+            return rows.sort((x, y) => Number(x.id) - Number(y.id));
+          }
+          const ids: number[] = [];
+          for (let i = 0; i < values.length; i += 500) ids.push(...(await trx(this.e.table).insert(values.slice(i, i + 500)).returning('id')).map((r: { id: number }) => r.id));
+          const afters = await this.snapshots(trx, ids);
+          return ids.map((id) => afters.get(id)!);
+        } catch (err) { throw translateDbError(err, this.e); }
+      };
+      /** an inserted batch's rows checked against the caller's scope, and their audit rows */
+      const finish = async (k: number, rows: Record<string, unknown>[], json: string | null, secrets: string[][]) => {
+        if (json !== null) await serial(() => loadChildren(trx, this.e, rows));
+        for (const after of rows) this.checkAfter('create', after);
+        const entries = rows.map((after, i) => ({ id: after.id as number, op: 'create' as const, action: opts.action, ...auditDiff(null, after, secrets[i]) }));
+        await serial(() => writeAudit(trx, this.e, this.actor, entries));
+        written[k] = rows;
+        opts.onProgress?.((done += rows.length), total);
+      };
+      try {
+        for (let from = 0; from < total; from += INSERT_BATCH) {
+          opts.signal?.throwIfAborted();
+          const batch = payloads.slice(from, from + INSERT_BATCH);
+          const checked: { row: Record<string, unknown>; key: string; touched: Set<string> }[] = [];
+          const rows = batch.map((payload, j) => {
+            const data = normalisePayload(this.e, payload);
+            for (const [col, v] of scope) {
+              // naming another scope than one's own is refused, even for a column the row copies from a reference
+              if (data[col] != null && !this.ctx.trusted && Number(data[col]) !== v) throw forbidden();
+              // the caller's scope fills scope columns left empty
+              if (data[col] == null) data[col] = v;
+            }
+            for (const [col, v] of setDefaults) if (data[col] == null) data[col] = v;
+            const row = this.pick(data, 'create', opts.fields);
+            if (this.e.workflow) row[this.e.workflow.field] = this.e.workflow.initial;
+            for (const [name, f] of defaults) if (row[name] === undefined) row[name] = f.default;
+            const refused = validate(data);
+            // rows the validator refused are not looked up in the database (their values may not be of their type)
+            if (refused) {
+              bad = true;
+              for (const [k, v] of Object.entries(refused)) errors[prefix(from + j) + k] ??= v;
+            } else checked.push({ row, key: prefix(from + j), touched: touched(row) });
+            return row;
+          });
+          const found = await serial(async () => ({ ...(await this.referenceErrors(trx, checked, this.e.fields)), ...(await this.withinErrors(trx, checked)) }));
+          for (const [k, v] of Object.entries(found)) { errors[k] ??= v; bad = true; }
+          // after the first bad row nothing more is written: the rows are only checked
+          if (bad) continue;
+          await serial(async () => {
+            await this.deriveFields(trx, rows);
+            await checkForms(trx, this.ctx.model, this.ctx.lang, this.e, rows.map((row) => ({ row, touched: touched(row) })));
+          });
+          // a scope column the row leaves empty — one it copies from a reference too (a payment with no subject yet) — is the caller's
+          for (const row of rows) for (const [col, v] of scope) if (row[col] == null) row[col] = v;
+          for (const row of rows) if (!this.can('create', row)) throw forbidden();
+          if (!this.ctx.trusted && privilegeFields(this.e).length) await serial(async () => { for (const row of rows) await assertPrivileges(trx, this.e, this.ctx.principal, null, row); });
+          const secrets = rows.map((row) => this.secrets(row));
+          for (const row of rows) await this.hashPasswords(row);
+          const values = rows.map((row) => ({ ...this.toColumns(row), ...(this.e.view ?? {}), created_by: this.actor, updated_by: this.actor }));
+          // the JSON is built here, while the batch before is being written
+          const json = plainRows(this.e, values) ? JSON.stringify(values) : null;
+          // the batch's insert is queued now; its scope check and audit rows once it is answered,
+          // behind the next batch's insert (the database is not left waiting while they are built)
+          const k = written.length;
+          written.push([]);
+          const finished = serial(() => insert(values, json)).then((rows) => finish(k, rows, json, secrets));
+          finished.catch((err) => { failed ??= { err }; });
+          steps.push(finished);
+        }
+        await Promise.all(steps);
+        opts.signal?.throwIfAborted();
+      } catch (err) {
+        // a failed write aborts the transaction: the first failure, not what failed after it, is the answer
+        await Promise.allSettled(steps);
+        throw failed ? failed.err : err;
+      }
+      if (bad) throw importRowsError(errors);
+      return written.flat();
     });
   }
 

@@ -1,5 +1,6 @@
 import knexFactory from 'knex';
 import { cpus, loadavg } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { openDatabase } from '../../api/db/connection.ts';
 import { loadMetadata } from '../../api/meta/load.ts';
 import { migrate } from '../../api/db/migrator.ts';
@@ -22,7 +23,7 @@ import type { Principal } from '../../api/auth/ability.ts';
  * Prints the figures; docs/performance.md keeps them with the machine.
  */
 const url = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const DB = 'ecofond_bench_import';
+const DB = process.env.BENCH_IMPORT_DB || 'ecofond_bench_import';
 const N = Number(process.env.BENCH_IMPORT_ROWS || 100_000);
 const BAD_ROW = Number(process.env.BENCH_BAD_ROW || 50_001);
 const KNOWN = Number(process.env.BENCH_KNOWN_PAYERS ?? 0.001);
@@ -78,26 +79,48 @@ if (process.env.BENCH_TRACE) {
     trace.set(k, e);
   });
 }
+// the database's CPU time: its backends' on this machine (/proc, a local server only), read before and after
+const backendCpu = async (): Promise<Map<number, number>> => {
+  const out = new Map<number, number>();
+  for (const { pid } of (await knex.raw('SELECT pid FROM pg_stat_activity WHERE datname = current_database()')).rows as { pid: number }[]) {
+    try {
+      const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      out.set(pid, (Number(f[11]) + Number(f[12])) * (1000 / 100));
+    } catch { /* not on this machine */ }
+  }
+  return out;
+};
+const db0 = await backendCpu();
 t = performance.now();
+const cpu0 = process.cpuUsage();
 const began: Record<string, number> = { read: 0 };
 const result = await importStatement({ knex, repo, stackId: stack.id as number, file: good, onProgress: (d, _t, s) => { stages.push(`${s} ${d}`); began[s] ??= performance.now() - t; } });
 const ms = performance.now() - t;
+const cpu = process.cpuUsage(cpu0);
+const db1 = await backendCpu();
+const dbCpu = [...db1].reduce((sum, [pid, ms]) => sum + ms - (db0.get(pid) ?? 0), 0);
 const at = [...Object.entries(began), ['end', ms] as const];
 console.log(`stages: ${at.slice(0, -1).map(([s, v], i) => `${s} ${((at[i + 1][1] as number) - (v as number)).toFixed(0)} ms`).join(', ')}`);
 console.log(`import of ${N} rows: ${ms.toFixed(0)} ms (${Math.round(N / (ms / 1000))} rows/s), ${JSON.stringify(result)}`);
+console.log(`the Node process's CPU time during the import: ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms (user ${(cpu.user / 1000).toFixed(0)}, system ${(cpu.system / 1000).toFixed(0)}); the database's backends' CPU time: ${db1.size ? `${dbCpu.toFixed(0)} ms` : 'not on this machine'}; load average now ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
 console.log(`peak RSS ${mb(peak())} (before the import ${mb(rssBefore)}); progress reports: ${stages.length}, last "${stages.at(-1)}"`);
 for (const [k, v] of [...trace].sort((a, b) => b[1].ms - a[1].ms).slice(0, 15)) console.log(`  ${v.n} × ${v.ms.toFixed(0)} ms  ${k}`);
 // the database's own floor on this machine now: the same rows copied inside the server (no client,
 // no checks, no audit rows) — their indexes, foreign keys and triggers — then rolled back
 const cols = 'stack_id, paid_on, number, amount, purpose, payer, payer_inn, payer_account, payment_type, income_type_id, income_code, status, created_by, updated_by';
 let floor = Number.NaN;
+let floorCpu = Number.NaN;
 await knex.transaction(async (trx) => {
+  const pid = (await trx.raw('SELECT pg_backend_pid() AS pid')).rows[0].pid as number;
+  const stat = () => { try { const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' '); return (Number(f[11]) + Number(f[12])) * 10; } catch { return Number.NaN; } };
+  const c0 = stat();
   const t0 = performance.now();
   await trx.raw(`INSERT INTO payments (${cols}) SELECT ${cols} FROM payments WHERE stack_id = ?`, [stack.id as number]);
   floor = performance.now() - t0;
+  floorCpu = stat() - c0;
   throw new Error('rolled back');
 }).catch(() => undefined);
-console.log(`the database alone inserting the same ${N} rows (INSERT … SELECT, rolled back): ${floor.toFixed(0)} ms`);
+console.log(`the database alone inserting the same ${N} rows (INSERT … SELECT, rolled back): ${floor.toFixed(0)} ms, its backend's CPU time ${floorCpu.toFixed(0)} ms`);
 const [{ n: audit }] = await knex('audit_log').where({ entity: 'payments' }).count<{ n: number }[]>({ n: '*' });
 console.log(`payments written: ${(await knex('payments').where({ stack_id: stack.id }).count({ n: '*' }))[0].n}, payment audit rows: ${audit}`);
 
