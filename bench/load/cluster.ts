@@ -14,6 +14,8 @@ const PORT = Number(process.env.PORT);
 
 if (cluster.isPrimary) {
   cluster.schedulingPolicy = cluster.SCHED_RR;
+  // BENCH_CPU_PROF=<dir>: each worker writes a V8 CPU profile there when it stops
+  if (process.env.BENCH_CPU_PROF) cluster.setupPrimary({ execArgv: [...process.execArgv, '--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] });
   const pids: number[] = [];
   // one after another: each start makes the year partitions and reloads the books; no need to race them
   for (let i = 0; i < N; i++) {

@@ -43,6 +43,11 @@ const MIX: [Kind, number][] = [
   ['landing', 30], ['map', 30], ['stats', 15],
   ['staff-list', 10], ['staff-read', 7], ['staff-update', 3], ['staff-action', 3], ['staff-export', 2],
 ];
+/** BENCH_ONLY=map,stats: only those kinds (each kind's cost measured alone). */
+const ONLY = process.env.BENCH_ONLY ? process.env.BENCH_ONLY.split(',') : null;
+if (ONLY) for (const m of MIX) if (!ONLY.includes(m[0])) m[1] = 0;
+/** BENCH_THINK_MS: a client's pause after each answer (exponential, this mean); 0 — the default — is a closed loop at saturation. */
+const THINK = Number(process.env.BENCH_THINK_MS || 0);
 const TARGETS: Partial<Record<Kind, number>> = { 'staff-list': 300, map: 100 };
 
 // ---------------------------------------------------------------- the database
@@ -65,7 +70,13 @@ async function prepare(): Promise<void> {
       await seed(db.knex, model, { demo: true });
     }
     const marker = await db.knex.raw('select * from bench_national').then((r) => r.rows, () => null);
-    if (marker) log(`bench_national: ${JSON.stringify(marker)}`);
+    if (marker) {
+      log(`bench_national: ${JSON.stringify(marker)}`);
+      // bench/national writes finished_at when the whole database is built
+      if (marker.some((m: { finished_at?: unknown }) => !m.finished_at) && process.env.BENCH_UNFINISHED !== '1') {
+        throw new Error(`${DB} is still being built (bench_national.finished_at is empty); BENCH_UNFINISHED=1 runs on it anyway`);
+      }
+    }
     const counts = await db.knex.raw(`select (select reltuples::bigint from pg_class where relname = 'plantings') as plantings_est,
       (select count(*) from payments) as payments, (select count(*) from subjects) as subjects,
       (select count(*) from subject_reports) as reports, (select count(*) from offences) as offences`);
@@ -385,6 +396,7 @@ async function client(i: number, until: () => boolean): Promise<void> {
     else if (kind === 'map') await timed(kind, 'GET', mapViewport(), { lang });
     else if (kind === 'stats') await timed(kind, 'GET', stats(), { lang });
     else if (!(await staffRequest(kind, s))) await timed('staff-list', 'GET', listQuery(pick(s.entities)), { token: s.token });
+    if (THINK > 0) await new Promise((r) => setTimeout(r, -Math.log(1 - Math.random()) * THINK));
   }
 }
 
@@ -452,6 +464,7 @@ try {
   let total = 0;
   let errors = 0;
   log(`\nbench/load: ${CLIENTS} clients for ${SECONDS} s (after ${WARMUP} s of warm-up) on ${DB}, ${PROCESSES} server processes (Node cluster, round-robin), ${os.cpus().length} cores`);
+  if (THINK > 0) log(`each client pauses ${THINK} ms on average (exponential) after each answer`);
   log(`mix: ${MIX.map(([k, w]) => `${k} ${w}`).join(', ')} (per cent of picks); staff as ${staff.map((s) => s.username).join(', ')} in turn`);
   log('| kind | requests | share | p50 ms | p99 ms | max ms | errors | target |');
   log('|---|---:|---:|---:|---:|---:|---:|---|');
@@ -459,6 +472,7 @@ try {
   for (const t of tallies.values()) { total += t.ms.length; all.push(...t.ms); }
   const missed: string[] = [];
   for (const [k, t] of tallies) {
+    if (!t.ms.length) continue;
     const ms = [...t.ms].sort((a, b) => a - b);
     errors += t.errors;
     const target = TARGETS[k];
