@@ -171,8 +171,10 @@ const json = (a: Answer) => JSON.parse(a.body.toString());
 
 // ---------------------------------------------------------------- what is measured
 
-interface Tally { ms: number[]; errors: number; statuses: Map<number, number>; first: string[] }
-const tallies = new Map<Kind, Tally>(MIX.map(([k]) => [k, { ms: [], errors: 0, statuses: new Map(), first: [] }]));
+interface Tally { ms: number[]; errors: number; statuses: Map<number, number>; first: string[]; slowest: [number, string][] }
+const tallies = new Map<Kind, Tally>(MIX.map(([k]) => [k, { ms: [], errors: 0, statuses: new Map(), first: [], slowest: [] }]));
+/** BENCH_SLOWEST: how many of each kind's slowest requests to print (default 0). */
+const SLOWEST = Number(process.env.BENCH_SLOWEST || 0);
 let measuring = false;
 let warmupErrors = 0;
 const warmupFirst: string[] = [];
@@ -190,6 +192,11 @@ async function timed(kind: Kind, method: string, path: string, o: { token?: stri
   if (!measuring) return a;
   const t = tallies.get(kind)!;
   t.ms.push(ms);
+  if (SLOWEST && (t.slowest.length < SLOWEST || ms > t.slowest[t.slowest.length - 1][0])) {
+    t.slowest.push([ms, `${method} ${path}`]);
+    t.slowest.sort((a, b) => b[0] - a[0]);
+    t.slowest.length = Math.min(t.slowest.length, SLOWEST);
+  }
   if (!ok) {
     t.errors++;
     t.statuses.set(a.status, (t.statuses.get(a.status) ?? 0) + 1);
@@ -449,7 +456,8 @@ try {
   const ours = new Set<number>();
   {
     const k = knexFactory({ client: 'pg', connection: benchUrl('postgres'), pool: { min: 0, max: 1 } });
-    for (const r of (await k.raw('select pid from pg_stat_activity where datname = ?', [DB])).rows) ours.add(Number(r.pid));
+    // the API's pools and LISTEN connections name themselves (api/db/connection.ts); a generator's or another bench's do not
+    for (const r of (await k.raw("select pid from pg_stat_activity where datname = ? and application_name like 'ecofond%'", [DB])).rows) ours.add(Number(r.pid));
     await k.destroy();
   }
   let pgOurs = 0;
@@ -490,6 +498,7 @@ try {
     for (const f of t.first) log(`  ${f}`);
   }
   log(`errors: ${errors}`);
+  for (const [k, t] of tallies) if (t.slowest.length) log(`slowest ${k}:\n${t.slowest.map(([ms, p]) => `  ${ms.toFixed(0)} ms ${p}`).join('\n')}`);
   const cpu = procs.map((p, i) => cpu1[i] - cpu0[i]);
   log(`CPU during the run (s of ${wall.toFixed(0)} s wall): server workers ${cpu.slice(1).map((c) => c.toFixed(1)).join(' + ')} (${cpu.slice(1).reduce((a, b) => a + b, 0).toFixed(1)} s, ${((cpu.slice(1).reduce((a, b) => a + b, 0) / wall) * 100).toFixed(0)} % of a core), cluster primary ${cpu[0].toFixed(1)}, PostgreSQL backends of ${DB} ${pgOurs.toFixed(1)} (all postgres processes ${pgAll.toFixed(1)}), the load clients (this process) ${((self.user + self.system) / 1e6).toFixed(1)}`);
   const serverCpu = cpu.reduce((a, b) => a + b, 0);
