@@ -1,3 +1,4 @@
+import { PUBLIC_DATA, ensureVersionTriggers, publicTables } from './data-version.ts';
 import type { Knex } from 'knex';
 import { readdirSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -60,6 +61,8 @@ const name = (file: string) => file.split(/[\\/]/).pop()!.replace(/\.(ts|js|mjs)
 
 export async function migrate(knex: Knex, model: MetaModel, dirs: string[] = [DEFAULT_MIGRATIONS_DIR]): Promise<string[]> {
   const [, done] = await knex.migrate.latest({ migrationSource: new DirectorySource(dirs, model), tableName: 'knex_migrations' });
+  // the version triggers of the public statistics' tables follow the reports' metadata (api/db/data-version.ts)
+  if (await knex.schema.hasTable('data_versions')) await ensureVersionTriggers(knex, PUBLIC_DATA, publicTables(model));
   return done as string[];
 }
 

@@ -9,6 +9,8 @@ import { canOpenReport, resolveReportPaging, resolveReportParams, type ReportPar
 import { REPORT_MAX_ROWS, runReport } from '../reports/run.ts';
 import { exportReport } from '../reports/export.ts';
 import { refTable, sortExpression } from '../engine/sql.ts';
+import { PUBLIC_DATA, versionedCache } from '../db/data-version.ts';
+import { todayTashkent } from '../meta/today.ts';
 import { exportQuery, queueReportExport } from '../jobs/export-kinds.ts';
 
 /**
@@ -38,7 +40,11 @@ export function reportRoutes(model: MetaModel, knex: Knex, guard: Middleware<App
     // a page (`page`, `perPage`): its rows, with the row count and the totals of every row
     const { paging, errors: pagingErrors } = resolveReportPaging(ctx.query, Math.min(r.maxRows ?? REPORT_MAX_ROWS, REPORT_MAX_ROWS));
     if (errors || pagingErrors) throw validationError({ ...errors, ...pagingErrors });
-    ctx.body = await runReport(principal ? knex : reads, model, r, params, ctx.state.lang, new Date(), paging);
+    const now = new Date();
+    const run = () => runReport(principal ? knex : reads, model, r, params, ctx.state.lang, now, paging);
+    // the public's answers are kept while the data they read is unchanged (api/db/data-version.ts)
+    ctx.body = principal ? await run()
+      : await versionedCache(reads, PUBLIC_DATA).get(reads, JSON.stringify([r.name, ctx.state.lang, todayTashkent(now), params, paging]), run);
   };
   const download = async (ctx: AppContext, r: ReportMeta, principal: Principal | null) => {
     // staff's large reports become jobs (202, api/jobs/export-kinds.ts); the public's always stream

@@ -6,6 +6,7 @@ import { compilePayloadValidator, type PayloadValidator } from '../../engine/pay
 import { normalisePayload } from '../../engine/normalise.ts';
 import { layerForZoom, cellSize, parseBbox } from '../../map/grid.ts';
 import { RateLimiter } from '../../http/rate-limit.ts';
+import { PUBLIC_DATA, versionedCache } from '../../db/data-version.ts';
 import { currentYearTashkent } from '../../meta/today.ts';
 import { sendResource, storeUpload } from '../../engine/files.ts';
 import { selectPublic, visible } from '../../http/public-entity-routes.ts';
@@ -105,11 +106,12 @@ export const PUBLIC_HANDLERS: Record<string, RouteHandler> = {
     const irrigated = ctx.query.irrigation === '1' || ctx.query.irrigation === 'true';
     cache(ctx, 30);
     if (layer === 'regions') {
-      const rows = irrigated
+      // the same fourteen counts for every viewport: kept while the plantings are unchanged (api/db/data-version.ts)
+      const rows = await versionedCache(knex, PUBLIC_DATA).get(knex, `map-regions:${irrigated}`, async () => irrigated
         ? await knex('regions as r').join('planting_facts as s', 's.region_id', 'r.id').where('s.irrigation', true).groupBy('r.id')
           .select('r.id', knex.raw('r.centre[0] as lng'), knex.raw('r.centre[1] as lat'), knex.raw('sum(s.trees)::bigint as trees'))
         : await knex('regions as r').join('planting_stats as s', 's.region_id', 'r.id').groupBy('r.id')
-          .select('r.id', knex.raw('r.centre[0] as lng'), knex.raw('r.centre[1] as lat'), knex.raw('sum(s.trees)::bigint as trees'));
+          .select('r.id', knex.raw('r.centre[0] as lng'), knex.raw('r.centre[1] as lat'), knex.raw('sum(s.trees)::bigint as trees')));
       ctx.body = { layer, items: rows.filter((r: { trees: number }) => Number(r.trees) > 0).map((r: { id: number; lng: number; lat: number; trees: number }) => [r.lng, r.lat, Number(r.trees), r.id]) };
       return;
     }
