@@ -116,7 +116,10 @@ async function prepareDatabase(): Promise<boolean> {
       const db = openDatabase({ url: benchUrl(DB), poolMax: 1 });
       const done = await db.knex.raw(`select params, finished_at from bench_national`).then((r) => r.rows[0]).catch(() => undefined);
       await db.close();
-      if (done?.finished_at && JSON.stringify(done.params) === JSON.stringify(JSON.parse(JSON.stringify(PARAMS)))) return true;
+      // (jsonb keeps its keys in its own order: compared key by key)
+      const same = done && Object.keys(done.params).length === Object.keys(PARAMS).length
+        && Object.entries(PARAMS).every(([k, v]) => done.params[k] === v);
+      if (done?.finished_at && same) return true;
       log(done ? `${DB}: ${done.finished_at ? `other sizes (${JSON.stringify(done.params)})` : 'an unfinished run'} — generating again` : `${DB}: no record of a generated run — generating again`);
       await admin.raw(`drop database ${DB} with (force)`);
     }
