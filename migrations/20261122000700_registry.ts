@@ -10,6 +10,23 @@ import type { MigrationHelpers } from '../api/db/migrator.ts';
 const ENTITIES = ['tree-species', 'plantings', 'public-plantings', 'hundred-yo-trees'];
 const LEVELS = '(1, 0.1), (2, 0.02), (3, 0.004)';
 
+/**
+ * The map cells and the statistics of a set of plantings (`rows`: a transition table, or
+ * `plantings` itself to build them afresh, as bench/national does after a bulk load), added to or
+ * (sign '-') taken out of the aggregates: what the triggers below run.
+ */
+export const plantingsAggregateOf = (rows: string, sign: '' | '-'): [string, string] => [`
+        INSERT INTO planting_cells AS c (level, cx, cy, trees, lng_sum, lat_sum)
+          SELECT l.level, floor(x.location[0] / l.size)::int, floor(x.location[1] / l.size)::int,
+                 ${sign}sum(x.count), ${sign}sum(x.location[0] * x.count), ${sign}sum(x.location[1] * x.count)
+            FROM ${rows} x CROSS JOIN (VALUES ${LEVELS}) AS l(level, size) GROUP BY 1, 2, 3
+          ON CONFLICT (level, cx, cy) DO UPDATE SET trees = c.trees + excluded.trees,
+             lng_sum = c.lng_sum + excluded.lng_sum, lat_sum = c.lat_sum + excluded.lat_sum`, `
+        INSERT INTO planting_stats AS s (region_id, year, species_id, source, plantings, trees)
+          SELECT x.region_id, extract(year FROM x.planted_on)::int, x.species_id, x.source, ${sign}count(*), ${sign}sum(x.count)
+            FROM ${rows} x GROUP BY 1, 2, 3, 4
+          ON CONFLICT (region_id, year, species_id, source) DO UPDATE SET plantings = s.plantings + excluded.plantings, trees = s.trees + excluded.trees`];
+
 export async function up(knex: Knex, h: MigrationHelpers): Promise<void> {
   await h.createEntityTables(ENTITIES);
   for (const sql of [
@@ -25,28 +42,10 @@ export async function up(knex: Knex, h: MigrationHelpers): Promise<void> {
     `CREATE FUNCTION plantings_aggregate() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
       IF TG_OP IN ('DELETE', 'UPDATE') THEN
-        INSERT INTO planting_cells AS c (level, cx, cy, trees, lng_sum, lat_sum)
-          SELECT l.level, floor(o.location[0] / l.size)::int, floor(o.location[1] / l.size)::int,
-                 -sum(o.count), -sum(o.location[0] * o.count), -sum(o.location[1] * o.count)
-            FROM old_rows o CROSS JOIN (VALUES ${LEVELS}) AS l(level, size) GROUP BY 1, 2, 3
-          ON CONFLICT (level, cx, cy) DO UPDATE SET trees = c.trees + excluded.trees,
-             lng_sum = c.lng_sum + excluded.lng_sum, lat_sum = c.lat_sum + excluded.lat_sum;
-        INSERT INTO planting_stats AS s (region_id, year, species_id, source, plantings, trees)
-          SELECT o.region_id, extract(year FROM o.planted_on)::int, o.species_id, o.source, -count(*), -sum(o.count)
-            FROM old_rows o GROUP BY 1, 2, 3, 4
-          ON CONFLICT (region_id, year, species_id, source) DO UPDATE SET plantings = s.plantings + excluded.plantings, trees = s.trees + excluded.trees;
+        ${plantingsAggregateOf('old_rows', '-').join(';\n')};
       END IF;
       IF TG_OP IN ('INSERT', 'UPDATE') THEN
-        INSERT INTO planting_cells AS c (level, cx, cy, trees, lng_sum, lat_sum)
-          SELECT l.level, floor(n.location[0] / l.size)::int, floor(n.location[1] / l.size)::int,
-                 sum(n.count), sum(n.location[0] * n.count), sum(n.location[1] * n.count)
-            FROM new_rows n CROSS JOIN (VALUES ${LEVELS}) AS l(level, size) GROUP BY 1, 2, 3
-          ON CONFLICT (level, cx, cy) DO UPDATE SET trees = c.trees + excluded.trees,
-             lng_sum = c.lng_sum + excluded.lng_sum, lat_sum = c.lat_sum + excluded.lat_sum;
-        INSERT INTO planting_stats AS s (region_id, year, species_id, source, plantings, trees)
-          SELECT n.region_id, extract(year FROM n.planted_on)::int, n.species_id, n.source, count(*), sum(n.count)
-            FROM new_rows n GROUP BY 1, 2, 3, 4
-          ON CONFLICT (region_id, year, species_id, source) DO UPDATE SET plantings = s.plantings + excluded.plantings, trees = s.trees + excluded.trees;
+        ${plantingsAggregateOf('new_rows', '').join(';\n')};
       END IF;
       DELETE FROM planting_cells WHERE trees = 0;
       DELETE FROM planting_stats WHERE plantings = 0;

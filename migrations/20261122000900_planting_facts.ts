@@ -18,7 +18,8 @@ const DBH_CLASS = (alias: string) =>
         ELSE 1 + width_bucket(${alias}.circumference_cm / pi(), ARRAY[${DBH_CLASS_BOUNDS_CM.join(', ')}]::float8[]) END`;
 const LEVELS = '(1, 0.1), (2, 0.02), (3, 0.004)';
 
-const factsOf = (rows: string, sign: '' | '-'): [string, string] => [`
+/** The facts of a set of plantings (a transition table, or `plantings` itself to build them afresh, as bench/national does), added or taken out. */
+export const factsOf = (rows: string, sign: '' | '-'): [string, string] => [`
   INSERT INTO planting_facts AS f (year, month, region_id, species_id, source, org_id, dbh_class, irrigation, plantings, trees, confirmed, area_ha)
     SELECT extract(year FROM x.planted_on)::int, extract(month FROM x.planted_on)::int, x.region_id, x.species_id, x.source,
            coalesce(x.org_id, 0), ${DBH_CLASS('x')}, x.irrigation,
