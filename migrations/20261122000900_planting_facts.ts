@@ -13,7 +13,7 @@ import type { MigrationHelpers } from '../api/db/migrator.ts';
  * a sapling, class 1.
  */
 export const DBH_CLASS_BOUNDS_CM = [7.62, 15.24, 30.48, 45.72, 60.96, 76.2, 91.44, 106.68];
-const DBH_CLASS = (alias: string) =>
+export const DBH_CLASS = (alias: string) =>
   `CASE WHEN ${alias}.circumference_cm IS NULL OR ${alias}.circumference_cm <= 0 THEN 1
         ELSE 1 + width_bucket(${alias}.circumference_cm / pi(), ARRAY[${DBH_CLASS_BOUNDS_CM.join(', ')}]::float8[]) END`;
 const LEVELS = '(1, 0.1), (2, 0.02), (3, 0.004)';

@@ -46,6 +46,13 @@ async function expectAggregatesRight(): Promise<void> {
   expect(await rows('SELECT year, month, region_id, species_id, source, org_id, irrigation, sum(plantings) AS n, sum(trees) AS t FROM planting_facts GROUP BY 1, 2, 3, 4, 5, 6, 7 HAVING sum(plantings) <> 0 ORDER BY 1, 2, 3, 4, 5, 6, 7'))
     .toEqual(await rows(`SELECT extract(year FROM planted_on)::int AS y, extract(month FROM planted_on)::int AS m, region_id, species_id, source, coalesce(org_id, 0) AS o, irrigation, count(*) AS n, sum(count) AS t
       FROM plantings GROUP BY 1, 2, 3, 4, 5, 6, 7 ORDER BY 1, 2, 3, 4, 5, 6, 7`));
+  // the public statistics' year facts (migration 20261130000300_planting_year_facts)
+  expect(await rows('SELECT year, region_id, species_id, source, irrigation, sum(plantings) AS n, sum(trees) AS t FROM planting_year_facts GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5'))
+    .toEqual(await rows(`SELECT extract(year FROM planted_on)::int AS y, region_id, species_id, source, irrigation, count(*) AS n, sum(count) AS t
+      FROM plantings GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5`));
+  expect(await rows('SELECT year, region_id, species_id, source, dbh_class, irrigation, plantings, trees, confirmed, area_ha FROM planting_year_facts ORDER BY 1, 2, 3, 4, 5, 6'))
+    .toEqual(await rows(`SELECT year, region_id, species_id, source, dbh_class, irrigation, sum(plantings) AS n, sum(trees) AS t, sum(confirmed) AS c, sum(area_ha) AS a
+      FROM planting_facts GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 1, 2, 3, 4, 5, 6`));
 }
 
 describe('plantings partitioned by year', () => {

@@ -24,9 +24,9 @@ export function tablesNamed(sql: string): string[] {
   return [...out];
 }
 
-/** The tables of the public data: what the public reports read, and the map's region layer (planting_stats, planting_facts, regions — read by public reports too). */
+/** The tables of the public data: what the public reports read, and the map's region layer (planting_stats, planting_year_facts, regions). */
 export function publicTables(model: MetaModel): string[] {
-  const out = new Set<string>(['planting_stats', 'planting_facts', 'regions']);
+  const out = new Set<string>(['planting_stats', 'planting_year_facts', 'regions']);
   for (const r of model.reports.values()) if (r.public) for (const t of tablesNamed(r.query)) out.add(t);
   return [...out].sort();
 }

@@ -1,19 +1,20 @@
 import { plantingsAggregateOf } from '../../migrations/20261122000700_registry.ts';
 import { factsOf } from '../../migrations/20261122000900_planting_facts.ts';
+import { YEAR_FACTS_FROM_FACTS } from '../../migrations/20261130000300_planting_year_facts.ts';
 
 type Query = (sql: string) => Promise<Record<string, unknown>[]>;
 
 /**
- * The plantings' aggregates (planting_cells, planting_stats, planting_facts) built afresh from the
+ * The plantings' aggregates (planting_cells, planting_stats, planting_facts, planting_year_facts) built afresh from the
  * whole table, set-wise, by the statements their triggers run on a transition table
  * (migrations 20261122000700_registry and 20261122000900_planting_facts), run here on `plantings`
  * itself: after a bulk load with those triggers off, once over 20 million rows instead of an upsert
  * per chunk into two million cells.
  */
 export async function rebuildPlantingAggregates(q: Query): Promise<void> {
-  await q('truncate planting_cells, planting_stats, planting_facts');
+  await q('truncate planting_cells, planting_stats, planting_facts, planting_year_facts');
   // the cells first: the facts' statement adds the irrigated trees to them
-  for (const sql of [...plantingsAggregateOf('plantings', ''), ...factsOf('plantings', '')]) await q(sql);
+  for (const sql of [...plantingsAggregateOf('plantings', ''), ...factsOf('plantings', ''), YEAR_FACTS_FROM_FACTS]) await q(sql);
 }
 
 /** Each aggregate against a count from its base table. */
@@ -24,6 +25,7 @@ export const CHECKS: [string, string, string][] = [
   ['trees: planting_cells level 3', `select sum(trees) as v from planting_cells where level = 3`, `select sum(count) as v from plantings`],
   ['irrigated trees: planting_cells level 2', `select sum(irrigated) as v from planting_cells where level = 2`, `select sum(count) as v from plantings where irrigation`],
   ['trees: planting_facts', `select sum(trees) as v from planting_facts`, `select sum(count) as v from plantings`],
+  ['irrigated trees: planting_year_facts', `select sum(trees) as v from planting_year_facts where irrigation`, `select sum(count) as v from plantings where irrigation`],
   ['offences with a place: offence_cells level 0', `select sum(n) as v from offence_cells where level = 0 and grp = 0`, `select count(*) as v from offences where location is not null`],
   ['paid: fund_ledger_months', `select sum(amount) as v from fund_ledger_months where kind = 'paid'`, `select sum(amount) as v from payments where status = 'confirmed' and subject_id is not null`],
   ['accrued: fund_ledger_months', `select sum(amount) as v from fund_ledger_months where kind = 'accrued'`, `select sum(amount) as v from subject_reports where status = 'accepted' and amount is not null`],
