@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { DBH_CLASS } from './20261122000900_planting_facts.ts';
+import { aggregateTriggersSql, dropAggregateTriggersSql } from '../api/db/statement-triggers.ts';
 
 /**
  * The public statistics' facts: `planting_facts` without the month and the executing organisation
@@ -33,29 +34,11 @@ export async function up(knex: Knex): Promise<void> {
       PRIMARY KEY (year, region_id, species_id, source, dbh_class, irrigation))`,
     'CREATE INDEX planting_year_facts_region ON planting_year_facts (region_id, year)',
     'CREATE INDEX planting_year_facts_emptied ON planting_year_facts (year) WHERE plantings = 0',
-    `CREATE FUNCTION plantings_year_facts() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
-      IF TG_OP IN ('DELETE', 'UPDATE') THEN ${yearFactsOf('old_rows', '-')};
-      END IF;
-      IF TG_OP IN ('INSERT', 'UPDATE') THEN ${yearFactsOf('new_rows', '')};
-      END IF;
-      DELETE FROM planting_year_facts WHERE plantings = 0;
-      RETURN NULL;
-    END $$`,
-    `CREATE TRIGGER plantings_year_facts_insert AFTER INSERT ON plantings REFERENCING NEW TABLE AS new_rows
-      FOR EACH STATEMENT EXECUTE FUNCTION plantings_year_facts()`,
-    `CREATE TRIGGER plantings_year_facts_update AFTER UPDATE ON plantings REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-      FOR EACH STATEMENT EXECUTE FUNCTION plantings_year_facts()`,
-    `CREATE TRIGGER plantings_year_facts_delete AFTER DELETE ON plantings REFERENCING OLD TABLE AS old_rows
-      FOR EACH STATEMENT EXECUTE FUNCTION plantings_year_facts()`,
+    ...aggregateTriggersSql('plantings', 'plantings_year_facts', (rows, sign) => [yearFactsOf(rows, sign)], ['DELETE FROM planting_year_facts WHERE plantings = 0']),
     YEAR_FACTS_FROM_FACTS,
   ]) await knex.raw(sql);
 }
 
 export async function down(knex: Knex): Promise<void> {
-  for (const sql of [
-    'DROP TRIGGER IF EXISTS plantings_year_facts_insert ON plantings', 'DROP TRIGGER IF EXISTS plantings_year_facts_update ON plantings',
-    'DROP TRIGGER IF EXISTS plantings_year_facts_delete ON plantings', 'DROP FUNCTION IF EXISTS plantings_year_facts()',
-    'DROP TABLE IF EXISTS planting_year_facts',
-  ]) await knex.raw(sql);
+  for (const sql of [...dropAggregateTriggersSql('plantings', 'plantings_year_facts'), 'DROP TABLE IF EXISTS planting_year_facts']) await knex.raw(sql);
 }
