@@ -274,36 +274,20 @@ export class Repository {
    */
   async createMany(payloads: Record<string, unknown>[], opts: WriteOptions = {}): Promise<Record<string, unknown>[]> {
     this.assertCan('create');
-    // read-only child rows (a payment's splits) are not written on create
-    const simple = !childFields(this.e).some(([, f]) => !f.readOnly) && !Object.values(this.e.fields).some((f) => f.through) && !this.e.afterWrite;
+    const simple = this.simpleCreate();
     if (simple && payloads.length > BATCHED_FROM) return this.createBatched(payloads, opts);
     const many = payloads.length > 1 || !!opts.rowNumbers;
     const prefix = (i: number) => (many ? `rows.${opts.rowNumbers?.[i] ?? i + 1}.` : '');
     const errors: Record<string, FieldError> = { ...opts.errors };
-    const scope = this.scopeValues();
-    const setDefaults = Object.entries(this.rowSetDefaults());
-    const validate = validatorOf(this.e, 'create', opts.fields);
-    const defaults = Object.entries(this.e.fields).filter(([, f]) => f.default !== undefined && f.type !== 'children');
+    const prepare = this.createPreparer(opts);
     /** rows the validator refused: not looked up in the database (their values may not be of their type) */
     const refused = new Set<number>();
     const prepared = payloads.map((payload, i) => {
-      const data = normalisePayload(this.e, payload);
-      for (const [col, v] of Object.entries(scope)) {
-        if (col === 'id') continue;
-        // naming another scope than one's own is refused, even for a column the row copies from a reference
-        if (data[col] != null && !this.ctx.trusted && Number(data[col]) !== v) throw forbidden();
-        // the caller's scope fills scope columns left empty
-        if (data[col] == null) data[col] = v;
-      }
-      for (const [col, v] of setDefaults) if (data[col] == null) data[col] = v;
-      const bad = validate(data);
+      const { data, row, bad } = prepare(payload);
       if (bad) {
         refused.add(i);
         for (const [k, v] of Object.entries(bad)) errors[prefix(i) + k] ??= v;
       }
-      const row = this.pick(data, 'create', opts.fields);
-      if (this.e.workflow) row[this.e.workflow.field] = this.e.workflow.initial;
-      for (const [name, f] of defaults) if (row[name] === undefined) row[name] = f.default;
       return { data, row };
     });
     if (!many && Object.keys(errors).length) throw validationError(errors);
@@ -326,19 +310,10 @@ export class Repository {
       if (Object.keys(errors).length) throw many ? importRowsError(errors) : validationError(errors);
       await this.deriveFields(trx, prepared.map((p) => p.row));
       await checkForms(trx, this.ctx.model, this.ctx.lang, this.e, prepared.map(({ row }) => ({ row, touched: touched(row) })));
-      // a scope column the row leaves empty — one it copies from a reference too (a payment with no subject yet) — is the caller's
-      for (const { row } of prepared) for (const [col, v] of Object.entries(scope)) if (col !== 'id' && row[col] == null) row[col] = v;
-      for (const { row } of prepared) if (!this.can('create', row)) throw forbidden();
-      if (!this.ctx.trusted) for (const { row } of prepared) await assertPrivileges(trx, this.e, this.ctx.principal, null, row);
-      for (const { row } of prepared) await this.hashPasswords(row);
-      const columns = (row: Record<string, unknown>) => ({ ...this.toColumns(row), ...(this.e.view ?? {}), created_by: this.actor, updated_by: this.actor });
-      const audit = (rows: Record<string, unknown>[], from: number) => writeAudit(trx, this.e, this.actor, rows.map((after, i) => ({
-        id: after.id as number, op: 'create', action: opts.action, ...auditDiff(null, after, this.secrets(prepared[from + i].row)),
-      })));
-      const simple = !hasChildren && !Object.values(this.e.fields).some((f) => f.through) && !this.e.afterWrite;
+      await this.authorizeCreates(trx, prepared.map(({ row }) => row));
       const ids: number[] = [];
       try {
-        const values = prepared.map(({ row }) => columns(row));
+        const values = prepared.map(({ row }) => this.createColumns(row));
         if (simple) {
           for (let i = 0; i < values.length; i += 500) ids.push(...(await trx(this.e.table).insert(values.slice(i, i + 500)).returning('id')).map((r: { id: number }) => r.id));
         } else {
@@ -354,10 +329,64 @@ export class Repository {
       const afters = await this.snapshots(trx, ids);
       const rows = ids.map((id) => afters.get(id)!);
       for (const after of rows) this.checkAfter('create', after);
-      await audit(rows, 0);
+      await writeAudit(trx, this.e, this.actor, rows.map((after, i) => ({
+        id: after.id as number, op: 'create', action: opts.action, ...auditDiff(null, after, this.secrets(prepared[i].row)),
+      })));
       opts.onProgress?.(rows.length, rows.length);
       return rows;
     });
+  }
+
+  /** An entity whose created rows are written from their own columns alone: no writable child rows (a payment's read-only splits are not written on create), no join table, no after-write hook. */
+  private simpleCreate(): boolean {
+    return !childFields(this.e).some(([, f]) => !f.readOnly) && !Object.values(this.e.fields).some((f) => f.through) && !this.e.afterWrite;
+  }
+
+  /**
+   * A created row as the caller sent it, prepared (createMany, createBatched): normalised, the
+   * caller's scope filled in (naming another is refused), the row set's defaults, validated (`bad`:
+   * the validator's errors), picked to the fields a create may write, the workflow's first state
+   * and the fields' defaults.
+   */
+  private createPreparer(opts: WriteOptions): (payload: Record<string, unknown>) => { data: Record<string, unknown>; row: Record<string, unknown>; bad: Record<string, FieldError> | null } {
+    const scope = Object.entries(this.scopeValues()).filter(([col]) => col !== 'id');
+    const setDefaults = Object.entries(this.rowSetDefaults());
+    const validate = validatorOf(this.e, 'create', opts.fields);
+    const defaults = Object.entries(this.e.fields).filter(([, f]) => f.default !== undefined && f.type !== 'children');
+    return (payload) => {
+      const data = normalisePayload(this.e, payload);
+      for (const [col, v] of scope) {
+        // naming another scope than one's own is refused, even for a column the row copies from a reference
+        if (data[col] != null && !this.ctx.trusted && Number(data[col]) !== v) throw forbidden();
+        // the caller's scope fills scope columns left empty
+        if (data[col] == null) data[col] = v;
+      }
+      for (const [col, v] of setDefaults) if (data[col] == null) data[col] = v;
+      const bad = validate(data);
+      const row = this.pick(data, 'create', opts.fields);
+      if (this.e.workflow) row[this.e.workflow.field] = this.e.workflow.initial;
+      for (const [name, f] of defaults) if (row[name] === undefined) row[name] = f.default;
+      return { data, row, bad };
+    };
+  }
+
+  /**
+   * Created rows, checked and derived, made ready to insert: a scope column a row leaves empty — one
+   * it copies from a reference too (a payment with no subject yet) — is the caller's; each row
+   * within the caller's right; the roles and actions it carries held by the caller; passwords hashed.
+   */
+  private async authorizeCreates(trx: Knex.Transaction, rows: Record<string, unknown>[], onConnection: (fn: () => Promise<void>) => Promise<void> = (fn) => fn()): Promise<void> {
+    const scope = Object.entries(this.scopeValues()).filter(([col]) => col !== 'id');
+    for (const row of rows) for (const [col, v] of scope) if (row[col] == null) row[col] = v;
+    for (const row of rows) if (!this.can('create', row)) throw forbidden();
+    // the roles' lookups are statements: `onConnection` queues them (createBatched's pipeline)
+    if (!this.ctx.trusted && privilegeFields(this.e).length) await onConnection(async () => { for (const row of rows) await assertPrivileges(trx, this.e, this.ctx.principal, null, row); });
+    for (const row of rows) await this.hashPasswords(row);
+  }
+
+  /** A created row's columns as inserted: the entity's view columns and who made it. */
+  private createColumns(row: Record<string, unknown>): Record<string, unknown> {
+    return { ...this.toColumns(row), ...(this.e.view ?? {}), created_by: this.actor, updated_by: this.actor };
   }
 
   /**
@@ -374,10 +403,7 @@ export class Repository {
     const prefix = (i: number) => `rows.${opts.rowNumbers?.[i] ?? i + 1}.`;
     const errors: Record<string, FieldError> = { ...opts.errors };
     let bad = Object.keys(errors).length > 0;
-    const scope = Object.entries(this.scopeValues()).filter(([col]) => col !== 'id');
-    const setDefaults = Object.entries(this.rowSetDefaults());
-    const validate = validatorOf(this.e, 'create', opts.fields);
-    const defaults = Object.entries(this.e.fields).filter(([, f]) => f.default !== undefined && f.type !== 'children');
+    const prepare = this.createPreparer(opts);
     const touching = Object.values(this.e.fields).some((f) => f.within || f.form);
     const touched = (row: Record<string, unknown>) => (touching ? new Set(Object.keys(row)) : EMPTY_SET);
     const select = selectColumns(this.e).join(', ');
@@ -433,18 +459,7 @@ export class Repository {
           const batch = payloads.slice(from, from + INSERT_BATCH);
           const checked: { row: Record<string, unknown>; key: string; touched: Set<string> }[] = [];
           const rows = batch.map((payload, j) => {
-            const data = normalisePayload(this.e, payload);
-            for (const [col, v] of scope) {
-              // naming another scope than one's own is refused, even for a column the row copies from a reference
-              if (data[col] != null && !this.ctx.trusted && Number(data[col]) !== v) throw forbidden();
-              // the caller's scope fills scope columns left empty
-              if (data[col] == null) data[col] = v;
-            }
-            for (const [col, v] of setDefaults) if (data[col] == null) data[col] = v;
-            const row = this.pick(data, 'create', opts.fields);
-            if (this.e.workflow) row[this.e.workflow.field] = this.e.workflow.initial;
-            for (const [name, f] of defaults) if (row[name] === undefined) row[name] = f.default;
-            const refused = validate(data);
+            const { row, bad: refused } = prepare(payload);
             // rows the validator refused are not looked up in the database (their values may not be of their type)
             if (refused) {
               bad = true;
@@ -460,13 +475,9 @@ export class Repository {
             await this.deriveFields(trx, rows);
             await checkForms(trx, this.ctx.model, this.ctx.lang, this.e, rows.map((row) => ({ row, touched: touched(row) })));
           });
-          // a scope column the row leaves empty — one it copies from a reference too (a payment with no subject yet) — is the caller's
-          for (const row of rows) for (const [col, v] of scope) if (row[col] == null) row[col] = v;
-          for (const row of rows) if (!this.can('create', row)) throw forbidden();
-          if (!this.ctx.trusted && privilegeFields(this.e).length) await serial(async () => { for (const row of rows) await assertPrivileges(trx, this.e, this.ctx.principal, null, row); });
           const secrets = rows.map((row) => this.secrets(row));
-          for (const row of rows) await this.hashPasswords(row);
-          const values = rows.map((row) => ({ ...this.toColumns(row), ...(this.e.view ?? {}), created_by: this.actor, updated_by: this.actor }));
+          await this.authorizeCreates(trx, rows, serial);
+          const values = rows.map((row) => this.createColumns(row));
           // the JSON is built here, while the batch before is being written
           const json = plainRows(this.e, values) ? JSON.stringify(values) : null;
           // the batch's insert is queued now; its scope check and audit rows once it is answered,
