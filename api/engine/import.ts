@@ -3,9 +3,8 @@ import { LANGS } from '../meta/types.ts';
 import { fieldCaption } from '../meta/load.ts';
 import { translate } from '../meta/captions.ts';
 import { ApiError, importRowsError, type FieldError } from '../http/errors.ts';
-import { isIsoDate } from '../meta/today.ts';
 import { refTable, sortExpression } from './sql.ts';
-import { readXlsxRows, type XlsxCell } from './xlsx-read.ts';
+import { cellDate, readXlsxRows, type XlsxCell } from './xlsx-read.ts';
 import type { Repository } from './repository.ts';
 
 /**
@@ -19,9 +18,9 @@ import type { Repository } from './repository.ts';
  * transaction — all or nothing, errors by row number (the first hundred and their count).
  */
 
-/** Rows a file holds at most (ECOFOND_IMPORT_MAX_ROWS, 200 000 by default, as a statement). */
+/** Rows an imported file holds at most — a bank statement's too (ECOFOND_IMPORT_MAX_ROWS, 200 000 by default). */
 export const IMPORT_MAX_ROWS = Number(process.env.ECOFOND_IMPORT_MAX_ROWS || 200_000);
-/** The largest file taken, in bytes (ECOFOND_IMPORT_MAX_MB, 50 MB by default, as a statement): more is a 400. */
+/** The largest imported file taken — a bank statement's too — in bytes (ECOFOND_IMPORT_MAX_MB, 50 MB by default): more is a 400. */
 export const IMPORT_MAX_BYTES = Number(process.env.ECOFOND_IMPORT_MAX_MB || 50) * 1024 * 1024;
 
 /** Kinds of field a cell can hold; columns of other kinds (the row's id, files, geometry, children) are not read. */
@@ -173,10 +172,9 @@ export async function importRows(repo: Repository, file: Uint8Array, opts: Impor
         }
         case 'date': {
           if (s === '') { p[c.name] = null; break; }
-          const dmy = /^(\d{1,2})[./](\d{1,2})[./](\d{4})$/.exec(s);
-          const iso = v instanceof Date ? v.toISOString().slice(0, 10) : dmy ? `${dmy[3]}-${dmy[2].padStart(2, '0')}-${dmy[1].padStart(2, '0')}` : s;
-          if (!isIsoDate(iso)) err(row, c.name, 'validation.wrong_format');
-          p[c.name] = isIsoDate(iso) ? iso : null;
+          const iso = cellDate(v);
+          if (!iso) err(row, c.name, 'validation.wrong_format');
+          p[c.name] = iso;
           break;
         }
         case 'datetime': {

@@ -1,6 +1,7 @@
 import { createInflateRaw } from 'node:zlib';
 import { unzipSync } from 'fflate';
 import { ApiError } from '../http/errors.ts';
+import { isIsoDate } from '../meta/today.ts';
 
 /**
  * A streaming .xlsx reader for imports: the first sheet's rows, one at a time, as cell values —
@@ -20,6 +21,19 @@ import { ApiError } from '../http/errors.ts';
  */
 
 export type XlsxCell = string | number | boolean | Date | null;
+
+/** A cell as 'YYYY-MM-DD': an Excel date, or text written dd.mm.yyyy or yyyy-mm-dd; null when it is none of them (the statement's and the generic import's dates). */
+export function cellDate(v: XlsxCell): string | null {
+  if (v instanceof Date) {
+    if (Number.isNaN(v.getTime())) return null;
+    const s = v.toISOString().slice(0, 10);
+    return isIsoDate(s) ? s : null;
+  }
+  const s = v == null ? '' : String(v).trim();
+  const dmy = /^(\d{1,2})[./](\d{1,2})[./](\d{4})$/.exec(s);
+  const iso = dmy ? `${dmy[3]}-${dmy[2].padStart(2, '0')}-${dmy[1].padStart(2, '0')}` : s;
+  return isIsoDate(iso) ? iso : null;
+}
 
 export interface XlsxReadOptions {
   /** rows with content at most (the header row included); more is a 400 naming the limit */

@@ -1,9 +1,10 @@
 import type { FieldError } from '../http/errors.ts';
 import { ApiError } from '../http/errors.ts';
-import { isIsoDate, todayTashkent } from '../meta/today.ts';
+import { todayTashkent } from '../meta/today.ts';
 import { FORMATS } from '../meta/formats.ts';
 import { isBadText } from '../http/input-guard.ts';
-import { readXlsxRows, type XlsxCell } from '../engine/xlsx-read.ts';
+import { cellDate, readXlsxRows, type XlsxCell } from '../engine/xlsx-read.ts';
+import { IMPORT_MAX_ROWS } from '../engine/import.ts';
 
 /**
  * A bank statement as an .xlsx: the first sheet, a header row, then one payment per row in the
@@ -25,25 +26,10 @@ export interface SheetPayment {
   payment_type: 'card' | 'cash';
 }
 
-/** Rows a statement holds at most (ECOFOND_IMPORT_MAX_ROWS, 200 000 by default). */
-export const MAX_ROWS = Number(process.env.ECOFOND_IMPORT_MAX_ROWS || 200_000);
 
 function text(v: XlsxCell): string {
   if (v == null) return '';
   return String(v).trim();
-}
-
-/** A cell as 'YYYY-MM-DD': an Excel date, or text written dd.mm.yyyy or yyyy-mm-dd. */
-export function sheetDate(v: XlsxCell): string | null {
-  if (v instanceof Date) {
-    if (Number.isNaN(v.getTime())) return null;
-    const s = v.toISOString().slice(0, 10);
-    return isIsoDate(s) ? s : null;
-  }
-  const s = text(v);
-  const dmy = /^(\d{1,2})[./](\d{1,2})[./](\d{4})$/.exec(s);
-  const iso = dmy ? `${dmy[3]}-${dmy[2].padStart(2, '0')}-${dmy[1].padStart(2, '0')}` : s;
-  return isIsoDate(iso) ? iso : null;
 }
 
 /** A cell as an exact amount with at most 2 decimals: "1 234 567,50", "1234567.50" or a number. */
@@ -94,7 +80,7 @@ export async function readPaymentSheet(file: Uint8Array, opts: SheetOptions = {}
     const err = (field: string, key: string) => { errors[`rows.${r}.${field}`] ??= { key }; };
     // a NUL (written `_x0000_` in the file) or a broken surrogate cannot be stored: the row's error, by column
     PAYMENT_COLUMNS.forEach((name, i) => { if (isBadText(text(cell(i)))) err(name, 'validation.bad_characters'); });
-    const paidOn = sheetDate(cell(0));
+    const paidOn = cellDate(cell(0));
     if (!paidOn) err('paid_on', 'validation.wrong_format');
     else if (paidOn > today) err('paid_on', 'validation.future_date');
     const number = text(cell(1));
@@ -113,7 +99,7 @@ export async function readPaymentSheet(file: Uint8Array, opts: SheetOptions = {}
       row: r, paid_on: paidOn ?? '', number, amount: amount ?? '', payer: cut(text(cell(3)), 500) || null, payer_inn: inn || null,
       payer_account: account || null, purpose: cut(text(cell(6)), 2000) || null, income_code: text(cell(7)) || null, payment_type: type ?? 'card',
     });
-  }, { maxRows: MAX_ROWS + 1, signal: opts.signal, onProgress: opts.onProgress });
+  }, { maxRows: IMPORT_MAX_ROWS + 1, signal: opts.signal, onProgress: opts.onProgress });
   if (!payments.length && !Object.keys(errors).length) throw new ApiError('badRequest', 'errors.import_file');
   return { payments, errors };
 }

@@ -8,6 +8,7 @@ import { calculateCompensation } from '../../domain/compensation.ts';
 import { parseTiyin, formatTiyin } from '../../domain/money.ts';
 import { currentYearTashkent } from '../../meta/today.ts';
 import { rawBody } from '../../http/raw-body.ts';
+import { IMPORT_MAX_BYTES } from '../../engine/import.ts';
 import { importStatement } from './statement-import.ts';
 import { queueStatementImport } from './statement-job.ts';
 import { jobView } from '../../jobs/queue.ts';
@@ -15,8 +16,6 @@ import { backgroundParam } from '../../jobs/export-kinds.ts';
 import { signableReport } from './reports.ts';
 import { canonicalContent } from '../../esign/canonical.ts';
 
-/** The largest statement file taken, in MB (ECOFOND_IMPORT_MAX_MB, 50 by default). */
-const IMPORT_LIMIT = Number(process.env.ECOFOND_IMPORT_MAX_MB || 50) * 1024 * 1024;
 
 function calculatorValidator(reports: EntityMeta) {
   return compileSchema({
@@ -47,7 +46,7 @@ export const FUND_HANDLERS: Record<string, RouteHandler> = {
   'fund.importStatement': async (ctx, rc) => {
     rc.repo('payments').assertCan('create');
     const background = backgroundParam(ctx.query.background);
-    const file = await rawBody(ctx, IMPORT_LIMIT, 'errors.import_file');
+    const file = await rawBody(ctx, IMPORT_MAX_BYTES, 'errors.import_file');
     if (background) {
       // `?background=1`: a job of the caller's with a progress (statement-job.ts); 202 and the job
       const job = await queueStatementImport(rc.knex, rc.model, { userId: rc.principal!.id, lang: rc.lang, stackId: rc.row!.id as number, number: String(rc.row!.number ?? rc.row!.id), file });
