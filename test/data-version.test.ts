@@ -79,24 +79,24 @@ describe('answers kept by the version of their data', () => {
   });
 
   it('a write between reading the version and the answer is never cached as current', async () => {
-    const cache = new VersionedCache('test-race');
+    const cache = new VersionedCache(api.db.knex, 'test-race');
     const k = api.db.knex;
     await k('data_versions').insert({ name: 'test-race', version: 1 }).onConflict('name').merge();
     let calls = 0;
     // the data changes while the answer is computed (and its version rises after it was read)
-    const first = await cache.get(k, 'x', async () => {
+    const first = await cache.get('x', async () => {
       calls++;
       await k('data_versions').where({ name: 'test-race' }).increment('version', 1);
       return 'old';
     });
     expect(first).toBe('old');
-    expect(await cache.get(k, 'x', async () => { calls++; return 'new'; })).toBe('new');
-    expect(await cache.get(k, 'x', async () => { calls++; return 'newer'; })).toBe('new');
+    expect(await cache.get('x', async () => { calls++; return 'new'; })).toBe('new');
+    expect(await cache.get('x', async () => { calls++; return 'newer'; })).toBe('new');
     expect(calls).toBe(2);
     // one computation for callers asking at once
     await k('data_versions').where({ name: 'test-race' }).increment('version', 1);
     let slow = 0;
-    const all = await Promise.all([1, 2, 3].map(() => cache.get(k, 'x', async () => { slow++; await new Promise((r) => setTimeout(r, 30)); return 'once'; })));
+    const all = await Promise.all([1, 2, 3].map(() => cache.get('x', async () => { slow++; await new Promise((r) => setTimeout(r, 30)); return 'once'; })));
     expect(all).toEqual(['once', 'once', 'once']);
     expect(slow).toBe(1);
   });
@@ -105,8 +105,8 @@ describe('answers kept by the version of their data', () => {
     expect(versionedCache(api.db.knex, PUBLIC_DATA)).toBe(versionedCache(api.db.knex, PUBLIC_DATA));
     const other = { } as never;
     expect(versionedCache(other, PUBLIC_DATA)).not.toBe(versionedCache(api.db.knex, PUBLIC_DATA));
-    const small = new VersionedCache('test-race', 3);
-    for (const key of ['a', 'b', 'c', 'd', 'e']) await small.get(api.db.knex, key, async () => key);
+    const small = new VersionedCache(api.db.knex, 'test-race', 3);
+    for (const key of ['a', 'b', 'c', 'd', 'e']) await small.get(key, async () => key);
     expect(small.size).toBe(3);
   });
 });

@@ -51,7 +51,7 @@ export async function ensureVersionTriggers(knex: Knex, name: string, tables: st
 interface Entry { version: string; value: unknown; bytes: number }
 
 /**
- * A process's cache of answers keyed by the version of one set of tables: at most `maxEntries`
+ * A process's cache of answers on one database (a pool) keyed by the version of one set of tables: at most `maxEntries`
  * answers of at most `maxBytes` together (least recently used go first), and one computation at a
  * time for the same key and version (the others wait for it).
  */
@@ -60,16 +60,16 @@ export class VersionedCache {
   private running = new Map<string, Promise<unknown>>();
   private bytes = 0;
 
-  constructor(readonly name: string, readonly maxEntries = 2000, readonly maxBytes = 64 * 1024 * 1024) {}
+  constructor(readonly knex: Knex, readonly name: string, readonly maxEntries = 2000, readonly maxBytes = 64 * 1024 * 1024) {}
 
-  async version(knex: Knex): Promise<string> {
-    const row = await knex('data_versions').where({ name: this.name }).first('version');
+  async version(): Promise<string> {
+    const row = await this.knex('data_versions').where({ name: this.name }).first('version');
     return String(row?.version ?? 0);
   }
 
   /** The answer for `key` at the data's current version: the cached one, or `compute()`'s, kept. */
-  async get<T>(knex: Knex, key: string, compute: () => Promise<T>): Promise<T> {
-    const version = await this.version(knex);
+  async get<T>(key: string, compute: () => Promise<T>): Promise<T> {
+    const version = await this.version();
     const hit = this.entries.get(key);
     if (hit && hit.version === version) {
       this.entries.delete(key);
@@ -115,6 +115,6 @@ export function versionedCache(knex: Knex, name: string): VersionedCache {
   let byName = caches.get(knex);
   if (!byName) caches.set(knex, byName = new Map());
   let c = byName.get(name);
-  if (!c) byName.set(name, c = new VersionedCache(name));
+  if (!c) byName.set(name, c = new VersionedCache(knex, name));
   return c;
 }

@@ -44,7 +44,7 @@ export function reportRoutes(model: MetaModel, knex: Knex, guard: Middleware<App
     const run = () => runReport(principal ? knex : reads, model, r, params, ctx.state.lang, now, paging);
     // the public's answers are kept while the data they read is unchanged (api/db/data-version.ts)
     ctx.body = principal ? await run()
-      : await versionedCache(reads, PUBLIC_DATA).get(reads, JSON.stringify([r.name, ctx.state.lang, todayTashkent(now), params, paging]), run);
+      : await versionedCache(reads, PUBLIC_DATA).get(JSON.stringify([r.name, ctx.state.lang, todayTashkent(now), params, paging]), run);
   };
   const download = async (ctx: AppContext, r: ReportMeta, principal: Principal | null) => {
     // staff's large reports become jobs (202, api/jobs/export-kinds.ts); the public's always stream

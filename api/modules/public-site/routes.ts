@@ -107,7 +107,7 @@ export const PUBLIC_HANDLERS: Record<string, RouteHandler> = {
     cache(ctx, 30);
     if (layer === 'regions') {
       // the same fourteen counts for every viewport: kept while the plantings are unchanged (api/db/data-version.ts)
-      const rows = await versionedCache(knex, PUBLIC_DATA).get(knex, `map-regions:${irrigated}`, async () => irrigated
+      const rows = await versionedCache(knex, PUBLIC_DATA).get(`map-regions:${irrigated}`, async () => irrigated
         ? await knex('regions as r').join('planting_year_facts as s', 's.region_id', 'r.id').where('s.irrigation', true).groupBy('r.id')
           .select('r.id', knex.raw('r.centre[0] as lng'), knex.raw('r.centre[1] as lat'), knex.raw('sum(s.trees)::bigint as trees'))
         : await knex('regions as r').join('planting_stats as s', 's.region_id', 'r.id').groupBy('r.id')
