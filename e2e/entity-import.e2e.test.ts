@@ -1,8 +1,6 @@
-import { join } from 'node:path';
-import ExcelJS from 'exceljs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { adminSession, type AdminSession, api, expectNoRawKeys, shot } from './support';
+import { adminSession, type AdminSession, api, expectNoRawKeys, shot, writeSheet } from './support';
 
 /**
  * The generic import of a reference book (docs/reference-books.md, "Importing a book"): on the
@@ -21,16 +19,8 @@ let page: Page;
 let dir: string;
 let region: { id: number; name: string };
 
-async function xlsx(name: string, data: unknown[][]): Promise<string> {
-  const wb = new ExcelJS.Workbook();
-  const ws = wb.addWorksheet('Tumanlar');
-  // the header as the export writes it (the list's captions in Uzbek)
-  ws.addRow(['Viloyat', 'MHOBT (SOATO)', 'Nomi', 'Faol']);
-  for (const r of data) ws.addRow(r);
-  const file = join(dir, name);
-  await wb.xlsx.writeFile(file);
-  return file;
-}
+// the header as the export writes it (the list's captions in Uzbek)
+const xlsx = (name: string, data: unknown[][]) => writeSheet(dir, name, 'Tumanlar', ['Viloyat', 'MHOBT (SOATO)', 'Nomi', 'Faol'], data);
 
 beforeAll(async () => {
   session = await adminSession(baseUrl, 'entity-import');

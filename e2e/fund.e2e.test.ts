@@ -1,8 +1,6 @@
-import { join } from 'node:path';
-import ExcelJS from 'exceljs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { adminSession, type AdminSession, api, expectNoRawKeys, type PageProblems, shot } from './support';
+import { adminSession, type AdminSession, api, expectNoRawKeys, type PageProblems, shot, writeSheet } from './support';
 
 /**
  * The fund's screens: a bank statement imported into a payment stack from an .xlsx as a background
@@ -32,15 +30,7 @@ let dir: string;
 let subject: Subject;
 let stackId: number;
 
-async function xlsx(name: string, data: unknown[][]): Promise<string> {
-  const wb = new ExcelJS.Workbook();
-  const ws = wb.addWorksheet('Koʻchirma');
-  ws.addRow(['Sana', 'Raqam', 'Summa', 'Toʻlovchi', 'STIR', 'Hisob raqami', 'Maqsad', 'Tushum kodi', 'Turi']);
-  for (const r of data) ws.addRow(r);
-  const file = join(dir, name);
-  await wb.xlsx.writeFile(file);
-  return file;
-}
+const xlsx = (name: string, data: unknown[][]) => writeSheet(dir, name, 'Koʻchirma', ['Sana', 'Raqam', 'Summa', 'Toʻlovchi', 'STIR', 'Hisob raqami', 'Maqsad', 'Tushum kodi', 'Turi'], data);
 
 beforeAll(async () => {
   session = await adminSession(baseUrl, 'fund');

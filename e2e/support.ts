@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ExcelJS from 'exceljs';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 
@@ -129,4 +130,15 @@ export async function shot(page: Page, name: string, opts: { quiet?: boolean } =
 /** The text of the app bar's page title. */
 export async function pageTitle(page: Page): Promise<string> {
   return (await page.locator('#react-admin-title').innerText()).trim();
+}
+
+/** An .xlsx of one sheet — its header row, then the rows — written in `dir` as `name`, for a test to upload; answers its path. */
+export async function writeSheet(dir: string, name: string, sheet: string, header: string[], rows: unknown[][]): Promise<string> {
+  const wb = new ExcelJS.Workbook();
+  const ws = wb.addWorksheet(sheet);
+  ws.addRow(header);
+  for (const r of rows) ws.addRow(r);
+  const file = join(dir, name);
+  await wb.xlsx.writeFile(file);
+  return file;
 }
