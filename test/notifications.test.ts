@@ -29,7 +29,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const worker = (knex = api.db.knex, over: WorkerOptions = {}) => new NotificationWorker(knex, {
   transports: { smtpHost: '127.0.0.1', smtpPort, smtpIgnoreTls: true, smsUrl: gatewayUrl, timeoutMs: 5000 },
-  backoffMs: 100, maxAttempts: 3, pollMs: 50, ...over,
+  backoffMs: 100, maxAttempts: 3, pollMs: 50, model: api.model, ...over,
 });
 
 beforeAll(async () => {
@@ -122,6 +122,35 @@ describe('a suggestion\'s answer reaches its sender by the method they chose', (
     expect(text).toContain('Rahmat, bahorda ekamiz');
     expect(sms).toEqual([{ to: '+998971112233', text: `Ecofond: ${bySms.body.id}-таклифга жавоб: Taklifingiz qabul qilindi` }]);
     expect((await api.db.knex('notification_recipients').whereIn('id', rows.map((r) => r.id)).pluck('delivery_state'))).toEqual(['sent', 'sent']);
+    // the suggestions are told: delivered, through the engine (one audit row each, by nobody)
+    expect(await api.db.knex('suggestions').whereIn('id', [byMail.body.id, bySms.body.id]).orderBy('id').pluck('reply_state')).toEqual(['sent', 'sent']);
+    const audits = await api.db.knex('audit_log').where({ entity: 'suggestion', action: 'reply-delivered' }).whereIn('record_id', [byMail.body.id, bySms.body.id]).select('user_id', 'before', 'after');
+    expect(audits).toHaveLength(2);
+    expect(audits.map((a) => [a.user_id, a.before.reply_state, a.after.reply_state])).toEqual([[null, 'pending', 'sent'], [null, 'pending', 'sent']]);
+    const read = await api.get(`/api/notification/suggestion/${bySms.body.id}`);
+    expect(read.body.reply_state).toBe('sent');
+  });
+
+  it('an answer that cannot be delivered marks the suggestion failed; one never tried stays pending', async () => {
+    await api.db.knex('notification_recipients').update({ delivery_state: 'failed' }).where({ delivery_state: 'queued' });
+    const bySms = await suggest({ reply_method: 'sms', phone: '971112244' }, 'uz', '10.9.0.4');
+    expect(bySms.status, JSON.stringify(bySms.body)).toBe(201);
+    expect((await api.post(`/api/notification/suggestion/${bySms.body.id}/actions/answer`, { answer: 'Rahmat' })).status).toBe(200);
+    expect((await api.get(`/api/notification/suggestion/${bySms.body.id}`)).body.reply_state).toBe('pending');
+    gatewayFails = true;
+    try {
+      // a first failure is retried later: still pending
+      await worker(api.db.knex, { backoffMs: 60_000 }).drain();
+      expect((await api.get(`/api/notification/suggestion/${bySms.body.id}`)).body.reply_state).toBe('pending');
+      await api.db.knex('notification_recipients').where({ delivery_state: 'queued' }).update({ next_at: api.db.knex.fn.now() });
+      await worker(api.db.knex, { maxAttempts: 2 }).drain();
+    } finally { gatewayFails = false; }
+    expect((await api.get(`/api/notification/suggestion/${bySms.body.id}`)).body.reply_state).toBe('failed');
+    // without the metadata the worker sends but tells nobody (a worker run apart from the API)
+    const again = await suggest({ reply_method: 'sms', phone: '971112255' }, 'uz', '10.9.0.5');
+    expect((await api.post(`/api/notification/suggestion/${again.body.id}/actions/answer`, { answer: 'Rahmat' })).status).toBe(200);
+    await worker(api.db.knex, { model: undefined }).drain();
+    expect((await api.get(`/api/notification/suggestion/${again.body.id}`)).body.reply_state).toBe('pending');
   });
 
   it('a signed-in sender who asked for it gets the answer in the back-office; a refused answer sends nothing', async () => {
@@ -137,6 +166,8 @@ describe('a suggestion\'s answer reaches its sender by the method they chose', (
       .where({ 'n.source_entity': 'suggestion', 'n.source_id': s.body.id }).select('r.user_id', 'r.channel', 'r.subject');
     // in-app only, though the user has an e-mail: the method they chose
     expect(rows).toEqual([{ user_id: uid, channel: 'in_app', subject: 'На ваше предложение ответили' }]);
+    await worker().drain();
+    expect((await api.get(`/api/notification/suggestion/${s.body.id}`)).body.reply_state).toBe('sent');
   });
 });
 

@@ -102,6 +102,39 @@ export async function notifyMove(trx: Knex.Transaction, model: MetaModel, e: Ent
   await notify(trx, model, { type: meta.type, to, vars: { ...rowVars(e, row), ...extra }, source: { entity: e.name, id: row.id as number } }, principal);
 }
 
+/** A notification's deliveries all settled: sent (at least one reached its recipient) or failed (every one failed for good). */
+export interface DeliverySettled { id: number; state: 'sent' | 'failed' }
+/** What the row that caused notifications learns of their delivery (a suggestion's `reply_state`): its ids and states. */
+export type SettledListener = (knex: Knex, model: MetaModel, settled: DeliverySettled[]) => Promise<void>;
+const settledListeners = new Map<string, SettledListener>();
+
+/** The hook point for a source entity: called by the delivery worker after deliveries of that entity's notifications settle. */
+export function onDeliverySettled(entity: string, listener: SettledListener): () => void {
+  settledListeners.set(entity, listener);
+  return () => { if (settledListeners.get(entity) === listener) settledListeners.delete(entity); };
+}
+
+/**
+ * Tells each listening source entity how the given notifications' deliveries ended: per source row,
+ * `sent` once one of its deliveries is sent, `failed` once every one failed; a row with a delivery
+ * still queued is not told yet. One query; nothing when no entity listens.
+ */
+export async function deliveriesSettled(knex: Knex, model: MetaModel, notificationIds: number[]): Promise<void> {
+  const entities = [...settledListeners.keys()];
+  if (!entities.length || !notificationIds.length) return;
+  const { rows } = await knex.raw(`SELECT n.source_entity AS entity, n.source_id AS id,
+      CASE WHEN bool_or(r.delivery_state = 'sent') THEN 'sent' WHEN bool_and(r.delivery_state = 'failed') THEN 'failed' END AS state
+    FROM notifications n JOIN notification_recipients r ON r.notification_id = n.id
+    WHERE n.id = ANY(?::bigint[]) AND n.source_entity = ANY(?::text[]) AND n.source_id IS NOT NULL
+    GROUP BY 1, 2`, [notificationIds, entities]);
+  const byEntity = new Map<string, DeliverySettled[]>();
+  for (const r of rows as { entity: string; id: number | string; state: 'sent' | 'failed' | null }[]) {
+    if (!r.state) continue;
+    byEntity.set(r.entity, [...(byEntity.get(r.entity) ?? []), { id: Number(r.id), state: r.state }]);
+  }
+  for (const [entity, settled] of byEntity) await settledListeners.get(entity)!(knex, model, settled);
+}
+
 /** The method an address is reached by: e-mail when it holds `@`, else SMS. */
 export const channelOf = (address: string): Channel => (address.includes('@') ? 'email' : 'sms');
 

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { emailTransport, PermanentFailure, smsTransport, transportConfigFromEnv, type Transport, type TransportConfig } from './transports.ts';
-import { onQueued } from './queue.ts';
+import { deliveriesSettled, onQueued } from './queue.ts';
+import type { MetaModel } from '../meta/types.ts';
 import { envNumber } from '../db/worker-support.ts';
 
 export interface WorkerOptions {
@@ -20,6 +21,8 @@ export interface WorkerOptions {
   /** transports by channel, instead of those the config makes (tests) */
   send?: Partial<Record<'email' | 'sms', Transport>>;
   log?: (line: string) => void;
+  /** the metadata, for telling the rows that caused notifications how their delivery ended (queue.ts `onDeliverySettled`); without it they are not told */
+  model?: MetaModel;
 }
 
 /** The worker's settings from the environment (docs/notifications.md). */
@@ -42,10 +45,13 @@ export function workerOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Work
  * under a lease, sent outside any transaction, and then marked sent, or — on a failure —
  * retried after `backoffMs · 2^(attempt-1)` until `maxAttempts`, then failed with the reason. A
  * worker that dies mid-send leaves its deliveries queued; they are taken again when the lease ends
- * (at least once). Runs the same on PostgreSQL and on embedded PGlite.
+ * (at least once). When a notification's deliveries have settled, the row that caused it is told
+ * (queue.ts `deliveriesSettled`: a suggestion's `reply_state`), given the metadata. Runs the same
+ * on PostgreSQL and on embedded PGlite.
  */
 export class NotificationWorker {
-  readonly o: Required<Omit<WorkerOptions, 'send' | 'transports' | 'log'>>;
+  readonly o: Required<Omit<WorkerOptions, 'send' | 'transports' | 'log' | 'model'>>;
+  private readonly model: MetaModel | null;
   private readonly transports: Record<'email' | 'sms', Transport>;
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
@@ -64,6 +70,7 @@ export class NotificationWorker {
     const cfg = opts.transports ?? {};
     this.transports = { email: opts.send?.email ?? emailTransport(cfg), sms: opts.send?.sms ?? smsTransport(cfg) };
     this.log = opts.log ?? (() => undefined);
+    this.model = opts.model ?? null;
   }
 
   /** Polls the queue, and is woken when a transaction queueing deliveries commits in this process. */
@@ -122,9 +129,16 @@ export class NotificationWorker {
         ORDER BY next_at, id LIMIT ? FOR UPDATE SKIP LOCKED),
       done AS (
         UPDATE notification_recipients r SET delivery_state = 'sent', sent_at = now(), attempts = r.attempts + 1
-        FROM due WHERE r.id = due.id RETURNING 1)
-      SELECT count(*)::int AS n FROM done`, [this.o.inAppBatch]);
+        FROM due WHERE r.id = due.id RETURNING r.notification_id)
+      SELECT count(*)::int AS n, coalesce(array_agg(DISTINCT notification_id), '{}') AS notifications FROM done`, [this.o.inAppBatch]);
+    await this.settled((rows[0].notifications as (number | string)[]).map(Number));
     return rows[0].n;
+  }
+
+  /** Tells the rows that caused these notifications how their deliveries ended; a failure there is logged, the deliveries stay as they are. */
+  private async settled(notificationIds: number[]): Promise<void> {
+    if (!this.model || !notificationIds.length) return;
+    await deliveriesSettled(this.knex, this.model, notificationIds).catch((err) => this.log(`notifications: telling the sources of ${notificationIds.length} notifications: ${(err as Error).message}`));
   }
 
   private async external(): Promise<number> {
@@ -134,17 +148,20 @@ export class NotificationWorker {
         ORDER BY next_at, id LIMIT ? FOR UPDATE SKIP LOCKED)
       UPDATE notification_recipients r SET attempts = r.attempts + 1, next_at = now() + make_interval(secs => ?::float8 / 1000)
       FROM due WHERE r.id = due.id
-      RETURNING r.id, r.channel, r.address, r.subject, r.body, r.attempts`, [this.o.batch, this.o.leaseMs]);
+      RETURNING r.id, r.notification_id, r.channel, r.address, r.subject, r.body, r.attempts`, [this.o.batch, this.o.leaseMs]);
+    const settled = new Set<number>();
     // taking a row moves its next_at past the lease: it is not due again unless this worker dies
-    await Promise.all((rows as { id: number; channel: 'email' | 'sms'; address: string; subject: string; body: string; attempts: number }[]).map(async (d) => {
+    await Promise.all((rows as { id: number; notification_id: number | string; channel: 'email' | 'sms'; address: string; subject: string; body: string; attempts: number }[]).map(async (d) => {
       try {
         await this.transports[d.channel]({ address: d.address, subject: d.subject, body: d.body });
         await this.knex('notification_recipients').where({ id: d.id }).update({ delivery_state: 'sent', sent_at: this.knex.fn.now(), error: null });
+        settled.add(Number(d.notification_id));
       } catch (err) {
         const reason = String((err as Error)?.message ?? err).slice(0, 2000);
         const last = err instanceof PermanentFailure || d.attempts >= this.o.maxAttempts;
         if (last) {
           await this.knex('notification_recipients').where({ id: d.id }).update({ delivery_state: 'failed', error: reason });
+          settled.add(Number(d.notification_id));
           this.log(`notifications: delivery ${d.id} (${d.channel}) failed: ${reason}`);
         } else {
           const delay = this.o.backoffMs * 2 ** (d.attempts - 1);
@@ -152,6 +169,7 @@ export class NotificationWorker {
         }
       }
     }));
+    await this.settled([...settled]);
     return rows.length;
   }
 }

@@ -1,5 +1,7 @@
 import { onSuggestionAnswered } from '../site-content/suggestions.ts';
-import { LANGS, notify } from '../../notify/queue.ts';
+import { LANGS, notify, onDeliverySettled } from '../../notify/queue.ts';
+import { ANONYMOUS } from '../../auth/ability.ts';
+import { Repository } from '../../engine/repository.ts';
 import type { Lang } from '../../meta/types.ts';
 
 /**
@@ -7,10 +9,22 @@ import type { Lang } from '../../meta/types.ts';
  * docs/notifications.md): a notification of type `suggestion-answered` queued in the answer's
  * transaction — to the sender's e-mail or phone (an address-only delivery: a visitor is nobody's
  * account) in the language the suggestion was written in, or, for a signed-in sender who asked so,
- * in-app to them. The worker sends it; a refused answer queues nothing.
+ * in-app to them. The worker sends it; a refused answer queues nothing. When the delivery has
+ * settled the worker tells the suggestion: its `reply_state` becomes `sent` or `failed`, written
+ * through the engine (one audit row, action `reply-delivered`).
  */
 export function deliverSuggestionAnswers(): () => void {
-  return onSuggestionAnswered(async (ctx, row) => {
+  const settled = onDeliverySettled('suggestion', async (knex, model, rows) => {
+    const e = model.entities.get('suggestion')!;
+    const repo = new Repository({ knex, model, principal: ANONYMOUS, lang: 'uz', trusted: true }, e);
+    for (const { id, state } of rows) {
+      // a suggestion deleted meanwhile has nothing to tell
+      const row = await knex(e.table).where({ id }).first('reply_state');
+      if (!row || row.reply_state === state) continue;
+      await repo.update(id, { reply_state: state }, undefined, { fields: ['reply_state'], anyVersion: true, action: 'reply-delivered' });
+    }
+  });
+  const answered = onSuggestionAnswered(async (ctx, row) => {
     const vars = { id: row.id, sender_name: row.sender_name, answer: row.answer };
     const source = { entity: 'suggestion', id: row.id as number };
     const lang: Lang = LANGS.includes(row.lang_code as Lang) ? row.lang_code as Lang : 'uz';
@@ -21,4 +35,5 @@ export function deliverSuggestionAnswers(): () => void {
       await notify(ctx.trx, ctx.model, { type: 'suggestion-answered', to: { user_id: Number(row.sender_user_id) }, vars, channels: ['in_app'], source }, ctx.principal);
     }
   });
+  return () => { settled(); answered(); };
 }
