@@ -222,7 +222,8 @@ async function createIndexes(knex: Knex, e: EntityMeta, later: Set<string> = new
   // a scoped user's default list: their rows in the default order, without a scan of everyone's
   const sortCol = e.list.sort[0];
   for (const scopeCol of new Set(Object.values(e.scope ?? {}))) {
-    if (scopeCol !== sortCol && e.fields[sortCol]?.type !== 'text3') {
+    // sorted by id, the scope column's own (scope, id) index below is that index already
+    if (scopeCol !== sortCol && sortCol !== 'id' && e.fields[sortCol]?.type !== 'text3') {
       await knex.raw('CREATE INDEX ?? ON ?? (??, ??, id)', [`${e.table}_${scopeCol}_${sortCol}_idx`, e.table, scopeCol, sortCol]);
     }
   }
