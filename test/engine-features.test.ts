@@ -228,12 +228,13 @@ describe('counting large lists', () => {
     const { parseListParams } = await import('../api/engine/list-params.ts');
     const e = api.model.entities.get('areas')!;
     const principal = { id: 1, username: 'admin', actions: new Set([3011]), region_id: null, branch_id: null, subject_id: null };
-    const repo = new Repository({ knex: api.db.knex, model: api.model, principal, lang: 'uz', countLimit: 5 }, e);
+    const [{ n }] = await api.db.knex('areas').count<{ n: number }[]>({ n: '*' });
+    // a cap of half the table: its statistics, whatever they say, never call it big (ten times the cap)
+    const repo = new Repository({ knex: api.db.knex, model: api.model, principal, lang: 'uz', countLimit: Math.ceil(Number(n) / 2) }, e);
     const sql: string[] = [];
     const on = (q: { sql: string }) => sql.push(q.sql);
     api.db.knex.on('query', on);
     try {
-      const [{ n }] = await api.db.knex('areas').count<{ n: number }[]>({ n: '*' });
       const ids = (await api.db.knex('areas').orderBy('id').limit(3).pluck('id')).map(Number);
       sql.length = 0;
       const byId = await repo.list(parseListParams(e, { id: ids.join(',') }));
@@ -248,6 +249,44 @@ describe('counting large lists', () => {
       expect(sql.some((s) => /explain/i.test(s))).toBe(false);
     } finally {
       api.db.knex.off('query', on);
+    }
+  });
+
+  it('on a table its statistics call big, asks the estimate first and counts only where it is small', async () => {
+    const { Repository } = await import('../api/engine/repository.ts');
+    const { parseListParams } = await import('../api/engine/list-params.ts');
+    const { forgetTableRows } = await import('../api/db/table-rows.ts');
+    const e = api.model.entities.get('areas')!;
+    const principal = { id: 1, username: 'admin', actions: new Set([3011]), region_id: null, branch_id: null, subject_id: null };
+    await api.db.knex.raw('ANALYZE areas');
+    forgetTableRows(api.db.knex);
+    const [{ n }] = await api.db.knex('areas').count<{ n: number }[]>({ n: '*' });
+    expect(Number(n)).toBeGreaterThan(40);
+    // the table holds twenty times the cap: big
+    const repo = new Repository({ knex: api.db.knex, model: api.model, principal, lang: 'uz', countLimit: Math.floor(Number(n) / 20) }, e);
+    const sql: string[] = [];
+    const on = (q: { sql: string }) => sql.push(q.sql);
+    api.db.knex.on('query', on);
+    try {
+      // every area: the estimate (the table's size) is far past the cap — no count is made
+      const all = await repo.list(parseListParams(e, { range: '[0,9]' }));
+      expect(all).toMatchObject({ exact: false });
+      expect(all.total).toBeGreaterThan(2 * Math.floor(Number(n) / 20));
+      expect(all.rows).toHaveLength(10);
+      expect(sql.filter((s) => /explain/i.test(s))).toHaveLength(1);
+      expect(sql.filter((s) => /count\(/i.test(s))).toEqual([]);
+      // one area by its code: estimated at a row or two, so counted — exactly
+      const [one] = await api.db.knex('areas').orderBy('id').limit(1).select('soato');
+      const exact = await api.db.knex('areas').whereRaw('soato ilike ?', [`%${one.soato}%`]).count({ n: '*' });
+      sql.length = 0;
+      const few = await repo.list(parseListParams(e, { q: one.soato }));
+      expect(few).toMatchObject({ total: Number(exact[0].n), exact: true });
+      expect(sql.filter((s) => /count\(/i.test(s))).toHaveLength(1);
+      // as a count alone (an export's) too
+      expect(await repo.count(parseListParams(e, {}))).toMatchObject({ exact: false });
+    } finally {
+      api.db.knex.off('query', on);
+      forgetTableRows(api.db.knex);
     }
   });
 });

@@ -407,7 +407,7 @@ class Builder {
               headers: {
                 'Content-Range': { schema: { type: 'string' }, description: `\`${e.name} 0-24/319\`` },
                 'X-Total-Count': { schema: { type: 'integer' }, description: 'rows matching the filters' },
-                'X-Total-Exact': { schema: { type: 'string', enum: ['true', 'false'] }, description: 'false: the total is the planner\'s estimate (beyond 10 000 rows)' },
+                'X-Total-Exact': { schema: { type: 'string', enum: ['true', 'false'] }, description: 'false: the total is the planner\'s estimate (beyond 10 000 rows, or estimated beyond them on a large table)' },
               },
             },
             ...this.errors(r),
