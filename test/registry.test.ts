@@ -58,6 +58,14 @@ describe('the map', () => {
     const mid = (await api.get(`/api/public/map/plantings?bbox=${uz}&zoom=8`, { token: '' })).body;
     expect(mid).toMatchObject({ layer: 'cells', size: 0.1 });
     expect(mid.items.map((i: number[]) => i[2]).sort((x: number, y: number) => x - y)).toEqual([7, 90]);
+    // asked column by column, or as one range for a box wider than any screen: the same cells
+    const tashkentView = (await api.get('/api/public/map/plantings?bbox=68.9,41.1,69.6,41.5&zoom=11', { token: '' })).body;
+    const wide = (await api.get('/api/public/map/plantings?bbox=-179,-80,179,80&zoom=11', { token: '' })).body;
+    expect(tashkentView).toMatchObject({ layer: 'cells', size: 0.02 });
+    const trees = (items: number[][]) => items.map((i) => i[2]).sort((x, y) => x - y);
+    expect(trees(tashkentView.items)).toEqual([30, 60]);
+    expect(trees(wide.items)).toEqual([7, 30, 60]);
+    expect((await api.get('/api/public/map/plantings?bbox=69.4,41.1,69.6,41.5&zoom=11', { token: '' })).body.items).toEqual([]);
     const close = (await api.get('/api/public/map/plantings?bbox=69.2,41.3,69.3,41.35&zoom=16', { token: '' })).body;
     expect(close.layer).toBe('trees');
     expect(close.items.map((i: number[]) => i[2]).sort((x: number, y: number) => x - y)).toEqual([30, 60]);

@@ -18,6 +18,8 @@ import { ANONYMOUS } from '../../auth/ability.ts';
 /** The national aim: trees and bushes planted a year. */
 export const ANNUAL_GOAL = 200_000_000;
 const MAX_TREES_IN_VIEW = 3000;
+/** the widest view asked column by column (a 4K screen at a level's lowest zoom spans ~300 columns of its cells) */
+const MAX_CELL_COLUMNS = 1000;
 
 /** Public submissions (and photo uploads) per address an hour, counted in the database: every server process shares them. */
 const limiters = new WeakMap<Knex, RateLimiter>();
@@ -117,10 +119,15 @@ export const PUBLIC_HANDLERS: Record<string, RouteHandler> = {
     }
     if (layer === 'cells') {
       const size = cellSize(level!);
+      // each column of cells its own range of the index (`cx = ANY`): a range of columns reads every
+      // cell of those columns from the south of the country to its north, up to 50 times the view's
+      // (zoom 13: 7 ms against 0.7 at 20 M plantings); a box wider than any screen keeps the range
+      const [cx0, cx1] = [Math.floor(minLng / size), Math.floor(maxLng / size)];
       const q = knex('planting_cells').where({ level })
-        .whereBetween('cx', [Math.floor(minLng / size), Math.floor(maxLng / size)])
         .whereBetween('cy', [Math.floor(minLat / size), Math.floor(maxLat / size)])
         .select('trees', 'irrigated', 'lng_sum', 'lat_sum');
+      if (cx1 - cx0 < MAX_CELL_COLUMNS) q.whereRaw('cx = ANY(?::int[])', [Array.from({ length: cx1 - cx0 + 1 }, (_, i) => cx0 + i)]);
+      else q.whereBetween('cx', [cx0, cx1]);
       if (irrigated) q.where('irrigated', '>', 0);
       const rows = await q;
       ctx.body = {
