@@ -23,6 +23,7 @@ export interface DatabaseOptions {
   dataDir?: string;
   /** the schema to use on a real server (tests use one each) */
   searchPath?: string;
+  /** connections a pool opens at most (`DATABASE_POOL_MAX`, default 10), the read replica's pool likewise */
   poolMax?: number;
   /** embedded: start from this dumped data directory (tests) */
   loadDataDir?: Blob;
@@ -111,6 +112,7 @@ export function databaseFromEnv(env: NodeJS.ProcessEnv = process.env): Database 
   return openDatabase({
     url: env.DATABASE_URL || undefined, dataDir: dataDir(env),
     readUrl: env.DATABASE_READ_URL || undefined, listenUrl: env.DATABASE_LISTEN_URL || undefined,
+    poolMax: Number(env.DATABASE_POOL_MAX) > 0 ? Math.floor(Number(env.DATABASE_POOL_MAX)) : undefined,
   });
 }
 
