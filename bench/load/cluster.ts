@@ -1,4 +1,5 @@
 import cluster from 'node:cluster';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { startServer } from '../../api/server.ts';
 
 /**
@@ -7,7 +8,8 @@ import { startServer } from '../../api/server.ts';
  * chat hub, the notification and job workers) on DATABASE_URL, PORT. The primary hands each new
  * connection to the next worker (round-robin, Node's default on Linux) and then stays out of the
  * way — the kernel passes the socket, no byte goes through it. Prints
- * `{"port":…,"primary":pid,"workers":[pid…]}` once every worker listens.
+ * `{"port":…,"primary":pid,"workers":[pid…]}` once every worker listens. A worker given SIGUSR2
+ * prints its event loop's delays since the last one (`event-loop {"pid","p50","p99","max"}`, ms).
  */
 const N = Math.max(1, Number(process.env.BENCH_PROCESSES || 2));
 const PORT = Number(process.env.PORT);
@@ -39,6 +41,14 @@ if (cluster.isPrimary) {
   console.log(JSON.stringify({ port: PORT, primary: process.pid, workers: pids }));
 } else {
   const running = await startServer({ port: PORT, host: '127.0.0.1', log: (s) => console.error(`[${process.pid}] ${s}`) });
+  // SIGUSR2: the event loop's delays since the last SIGUSR2, as one line on stderr (bench/load asks at the run's start and end)
+  const delays = monitorEventLoopDelay({ resolution: 5 });
+  delays.enable();
+  process.on('SIGUSR2', () => {
+    const ms = (ns: number) => Math.round(ns / 1e5) / 10;
+    console.error(`event-loop ${JSON.stringify({ pid: process.pid, p50: ms(delays.percentile(50)), p99: ms(delays.percentile(99)), max: ms(delays.max) })}`);
+    delays.reset();
+  });
   process.send!({ listening: true });
   const stop = async () => { await running.close(); process.exit(0); };
   process.once('SIGTERM', stop);

@@ -4,6 +4,7 @@ import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import knexFactory from 'knex';
 import { openDatabase } from '../../api/db/connection.ts';
 import { loadMetadata } from '../../api/meta/load.ts';
@@ -98,6 +99,9 @@ function freePort(): Promise<number> {
   });
 }
 
+/** The workers' event-loop lines (bench/load/cluster.ts answers SIGUSR2 with one). */
+const loopLines: string[] = [];
+
 async function startCluster(): Promise<{ child: ChildProcess; port: number; workers: number[]; primary: number }> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./cluster.ts', import.meta.url))], {
@@ -105,7 +109,10 @@ async function startCluster(): Promise<{ child: ChildProcess; port: number; work
     env: { ...process.env, DATABASE_URL: benchUrl(DB), PORT: String(port), BENCH_PROCESSES: String(PROCESSES) },
   });
   let err = '';
-  child.stderr!.on('data', (d: Buffer) => { err = (err + d.toString()).slice(-20_000); });
+  child.stderr!.on('data', (d: Buffer) => {
+    err = (err + d.toString()).slice(-20_000);
+    for (const m of d.toString().matchAll(/event-loop (\{[^\n]*\})/g)) loopLines.push(m[1]);
+  });
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (d: Buffer) => {
@@ -179,22 +186,29 @@ const tallies = new Map<Kind, Tally>(MIX.map(([k]) => [k, { ms: [], errors: 0, s
 /** BENCH_SLOWEST: how many of each kind's slowest requests to print (default 0). */
 const SLOWEST = Number(process.env.BENCH_SLOWEST || 0);
 let measuring = false;
+/** BENCH_SLOW_MS: requests slower than this are counted per second of the run, to see whether they come together (default 200) */
+const SLOW_MS = Number(process.env.BENCH_SLOW_MS || 200);
+const slowAt = new Map<number, number>();
+let runStart = 0;
 let warmupErrors = 0;
 const warmupFirst: string[] = [];
 
 /** Makes a request, times it and counts it under its kind; a status other than 2xx is an error (202 for an export's job is not). */
 async function timed(kind: Kind, method: string, path: string, o: { token?: string; body?: unknown; lang?: string } = {}): Promise<Answer> {
   const t0 = process.hrtime.bigint();
+  // a request counts when it started in the measured run
+  const counted = measuring;
   const a = await request(method, path, o);
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
   const ok = a.status >= 200 && a.status < 300;
   if (!ok) {
     const line = `${a.status} ${method} ${path} ${a.body.toString().slice(0, 240)}`;
-    if (!measuring) { warmupErrors++; if (warmupFirst.length < 5) warmupFirst.push(line); return a; }
+    if (!counted) { warmupErrors++; if (warmupFirst.length < 5) warmupFirst.push(line); return a; }
   }
-  if (!measuring) return a;
+  if (!counted) return a;
   const t = tallies.get(kind)!;
   t.ms.push(ms);
+  if (ms > SLOW_MS) { const sec = Math.floor((Date.now() - ms - runStart) / 1000); slowAt.set(sec, (slowAt.get(sec) ?? 0) + 1); }
   if (SLOWEST && (t.slowest.length < SLOWEST || ms > t.slowest[t.slowest.length - 1][0])) {
     t.slowest.push([ms, `${method} ${path}`]);
     t.slowest.sort((a, b) => b[0] - a[0]);
@@ -435,21 +449,36 @@ try {
   regions = (json(await request('GET', '/api/public/regions')) as { id: number; centre: { lng: number; lat: number } }[])
     .map((r) => ({ id: Number(r.id), lng: r.centre.lng, lat: r.centre.lat }));
   await gatherStaff();
-  if (WARMUP > 0) {
-    const end = Date.now() + WARMUP * 1000;
-    await Promise.all(Array.from({ length: CLIENTS }, (_, i) => client(i, () => Date.now() >= end)));
-    log(`warm-up: ${WARMUP} s${warmupErrors ? `, ${warmupErrors} errors: ${warmupFirst.join(' | ')}` : ''}`);
-  }
-  const loadStart = loadavg();
+  // one run of the clients from the warm-up's start to the end: measuring starts WARMUP seconds in,
+  // while they are spread out by their pauses (clients started afresh after a warm-up all asked at
+  // once: a burst of 200 requests no browser makes, which was the run's slowest second)
   const procs = [cluster.primary, ...cluster.workers];
-  const cpu0 = procs.map((p) => cpuSeconds(p) ?? 0);
-  const pg0 = postgresCpu();
-  const self0 = process.cpuUsage();
-  measuring = true;
-  const t0 = Date.now();
-  const end = t0 + SECONDS * 1000;
+  const ownLoop = monitorEventLoopDelay({ resolution: 5 });
+  let loadStart = loadavg();
+  let cpu0 = procs.map((p) => cpuSeconds(p) ?? 0);
+  let pg0 = postgresCpu();
+  let self0 = process.cpuUsage();
+  let t0 = Date.now();
+  const startMeasuring = () => {
+    if (WARMUP > 0) log(`warm-up: ${WARMUP} s${warmupErrors ? `, ${warmupErrors} errors: ${warmupFirst.join(' | ')}` : ''}`);
+    loadStart = loadavg();
+    cpu0 = procs.map((p) => cpuSeconds(p) ?? 0);
+    pg0 = postgresCpu();
+    self0 = process.cpuUsage();
+    // the event loops' delays over the run: the workers' (SIGUSR2 resets, then reports) and this process's own
+    for (const w of cluster.workers) { try { process.kill(w, 'SIGUSR2'); } catch { /* gone */ } }
+    ownLoop.enable();
+    measuring = true;
+    t0 = Date.now();
+    runStart = t0;
+  };
+  const end = Date.now() + (WARMUP + SECONDS) * 1000;
+  if (WARMUP > 0) setTimeout(startMeasuring, WARMUP * 1000); else startMeasuring();
   await Promise.all(Array.from({ length: CLIENTS }, (_, i) => client(i, () => Date.now() >= end)));
   measuring = false;
+  ownLoop.disable();
+  loopLines.length = 0;
+  for (const w of cluster.workers) { try { process.kill(w, 'SIGUSR2'); } catch { /* gone */ } }
   const wall = (Date.now() - t0) / 1000;
   const cpu1 = procs.map((p) => cpuSeconds(p) ?? 0);
   const pg1 = postgresCpu();
@@ -506,6 +535,11 @@ try {
   log(`CPU during the run (s of ${wall.toFixed(0)} s wall): server workers ${cpu.slice(1).map((c) => c.toFixed(1)).join(' + ')} (${cpu.slice(1).reduce((a, b) => a + b, 0).toFixed(1)} s, ${((cpu.slice(1).reduce((a, b) => a + b, 0) / wall) * 100).toFixed(0)} % of a core), cluster primary ${cpu[0].toFixed(1)}, PostgreSQL backends of ${DB} ${pgOurs.toFixed(1)} (all postgres processes ${pgAll.toFixed(1)}), the load clients (this process) ${((self.user + self.system) / 1e6).toFixed(1)}`);
   const serverCpu = cpu.reduce((a, b) => a + b, 0);
   log(`CPU a request: server processes ${((serverCpu / total) * 1000).toFixed(2)} ms, PostgreSQL (this database's backends) ${((pgOurs / total) * 1000).toFixed(2)} ms`);
+  const ms = (ns: number) => (ns / 1e6).toFixed(1);
+  const slowTotal = [...slowAt.values()].reduce((a, b) => a + b, 0);
+  log(`requests over ${SLOW_MS} ms by the second they started in (second: count): ${[...slowAt].sort((a, b) => a[0] - b[0]).map(([k, v]) => `${k}: ${v}`).join(', ') || 'none'} — ${slowTotal} in ${slowAt.size} of ${Math.ceil(wall)} seconds`);
+  await new Promise((r) => setTimeout(r, 200));
+  log(`event-loop delay (ms, p50 / p99 / max): server workers ${loopLines.map((l) => { const x = JSON.parse(l); return `${x.p50} / ${x.p99} / ${x.max}`; }).join(', ') || 'not reported'}; the load clients ${ms(ownLoop.percentile(50))} / ${ms(ownLoop.percentile(99))} / ${ms(ownLoop.max)}`);
   log(`load average: before start ${loadBefore}, at the run's start ${loadStart}, at its end ${loadEnd}`);
   log(`payments' attachments put back after the run: ${restored}`);
   log(`targets (staff lists p99 < 300 ms, map p99 < 100 ms, 0 errors): ${!missed.length && !errors ? 'met' : `NOT met${missed.length ? ` (${missed.join(', ')})` : ''}${errors ? ` (${errors} errors)` : ''}`}`);
