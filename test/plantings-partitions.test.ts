@@ -127,10 +127,13 @@ describe('plantings partitioned by year', () => {
 
   it('makes the coming years\' partitions at a start, and leaves a year the default partition holds rows of', async () => {
     expect(await ensureYearPartitions(k, new Date(Date.UTC(year, 5, 1)))).toEqual([]);
-    expect(await ensureYearPartitions(k, new Date(Date.UTC(year + 4, 5, 1)))).toEqual([`plantings_y${year + 4}`, `plantings_y${year + 5}`]);
+    // every table partitioned by year gets them (offences too: migrations/20261201000300_offences_by_year.ts)
+    const made = await ensureYearPartitions(k, new Date(Date.UTC(year + 4, 5, 1)));
+    expect(made.filter((t) => t.startsWith('plantings_'))).toEqual([`plantings_y${year + 4}`, `plantings_y${year + 5}`]);
+    expect(made.filter((t) => t.startsWith('offences_')).sort()).toEqual([`offences_y${year + 4}`, `offences_y${year + 5}`]);
     // 2001's rows are in the default partition: that year is not split off there
     await plant('2001-06-01', 2);
-    expect(await ensureYearPartitions(k, new Date(Date.UTC(2001, 5, 1)))).toEqual(['plantings_y2002']);
+    expect((await ensureYearPartitions(k, new Date(Date.UTC(2001, 5, 1)))).filter((t) => t.startsWith('plantings_'))).toEqual(['plantings_y2002']);
     await expectAggregatesRight();
   });
 
