@@ -69,7 +69,7 @@ export async function startServer(opts: StartOptions = {}): Promise<Running> {
   const url = `http://localhost:${actualPort}`;
   log(`ecofond is listening on ${url} (API ${url}/api, back-office ${url}/admin/)`);
   // the notification worker runs in the server's process (docs/notifications.md); ECOFOND_NOTIFY_WORKER=off leaves the queue to another process
-  const worker = process.env.ECOFOND_NOTIFY_WORKER === 'off' ? null : new NotificationWorker(db.knex, { ...workerOptionsFromEnv(), log, model }).start();
+  const worker = process.env.ECOFOND_NOTIFY_WORKER === 'off' ? null : new NotificationWorker(db.knex, { ...workerOptionsFromEnv(), log, model: () => live.current }).start();
   // background jobs (large exports, imports: docs/jobs.md) likewise; ECOFOND_JOBS_WORKER=off leaves them to another process
   const jobs = process.env.ECOFOND_JOBS_WORKER === 'off' ? null : new JobWorker(db.knex, () => live.current, { ...jobWorkerOptionsFromEnv(), log }).start();
   return {

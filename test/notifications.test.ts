@@ -29,7 +29,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const worker = (knex = api.db.knex, over: WorkerOptions = {}) => new NotificationWorker(knex, {
   transports: { smtpHost: '127.0.0.1', smtpPort, smtpIgnoreTls: true, smsUrl: gatewayUrl, timeoutMs: 5000 },
-  backoffMs: 100, maxAttempts: 3, pollMs: 50, model: api.model, ...over,
+  backoffMs: 100, maxAttempts: 3, pollMs: 50, model: () => api.model, ...over,
 });
 
 beforeAll(async () => {

@@ -21,8 +21,8 @@ export interface WorkerOptions {
   /** transports by channel, instead of those the config makes (tests) */
   send?: Partial<Record<'email' | 'sms', Transport>>;
   log?: (line: string) => void;
-  /** the metadata, for telling the rows that caused notifications how their delivery ended (queue.ts `onDeliverySettled`); without it they are not told */
-  model?: MetaModel;
+  /** the metadata as it is now (the server's live model), for telling the rows that caused notifications how their delivery ended (queue.ts `onDeliverySettled`); without it they are not told */
+  model?: () => MetaModel;
 }
 
 /** The worker's settings from the environment (docs/notifications.md). */
@@ -51,7 +51,7 @@ export function workerOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Work
  */
 export class NotificationWorker {
   readonly o: Required<Omit<WorkerOptions, 'send' | 'transports' | 'log' | 'model'>>;
-  private readonly model: MetaModel | null;
+  private readonly model: (() => MetaModel) | null;
   private readonly transports: Record<'email' | 'sms', Transport>;
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
@@ -138,7 +138,7 @@ export class NotificationWorker {
   /** Tells the rows that caused these notifications how their deliveries ended; a failure there is logged, the deliveries stay as they are. */
   private async settled(notificationIds: number[]): Promise<void> {
     if (!this.model || !notificationIds.length) return;
-    await deliveriesSettled(this.knex, this.model, notificationIds).catch((err) => this.log(`notifications: telling the sources of ${notificationIds.length} notifications: ${(err as Error).message}`));
+    await deliveriesSettled(this.knex, this.model(), notificationIds).catch((err) => this.log(`notifications: telling the sources of ${notificationIds.length} notifications: ${(err as Error).message}`));
   }
 
   private async external(): Promise<number> {
