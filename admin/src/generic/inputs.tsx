@@ -146,7 +146,8 @@ export function MetaInput({ field, mode }: { field: FieldMeta; mode: 'create' | 
   if (isDerived(field)) {
     if (mode === 'create') return null;
     return (
-      <Labeled label={field.label} sx={{ mb: 2 }}>
+      // read-only values sit side by side: a gap keeps one's label from running into the next
+      <Labeled label={field.label} sx={{ mb: 2, mr: 4, minWidth: 120 }}>
         <MetaField field={field} source={field.name} />
       </Labeled>
     );
