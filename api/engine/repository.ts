@@ -224,13 +224,16 @@ export class Repository {
     const { knex } = this.ctx;
     if (params.ids) return { total: params.ids.length, exact: true };
     const limit = this.ctx.countLimit ?? EXACT_COUNT_LIMIT;
+    let planned: number | undefined;
     if (await tableRows(this.db, this.e.table, this.ctx.knex) > 10 * limit) {
-      const planned = await this.planRows(params, op);
+      planned = await this.planRows(params, op);
       if (planned > limit) return { total: planned, exact: false, estimated: true };
     }
     const capped = this.filtered(op, params).select(knex.raw('1')).limit(limit + 1);
     const [{ n }] = await this.db.select(knex.raw('count(*)::int as n')).from(capped.as('c'));
-    return n <= limit ? { total: n, exact: true } : { total: n, exact: false };
+    if (n <= limit) return { total: n, exact: true };
+    // past the cap after all: the estimate asked already is the answer, not asked again
+    return planned === undefined ? { total: n, exact: false } : { total: Math.max(planned, limit + 1), exact: false, estimated: true };
   }
 
   /** The planner's estimate of the rows (at least one past the cap). */
