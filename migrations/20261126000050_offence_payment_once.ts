@@ -12,6 +12,8 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
+  // a database whose tables the metadata's builder made holds it as a constraint, not a bare index
+  await knex.raw('ALTER TABLE offence_payments DROP CONSTRAINT IF EXISTS offence_payments_payment_id_unique');
   await knex.raw('DROP INDEX IF EXISTS offence_payments_payment_id_unique');
   await knex.raw('CREATE INDEX IF NOT EXISTS offence_payments_payment_id_idx ON offence_payments (payment_id)');
 }

@@ -13,7 +13,8 @@ interface PgError { code?: string; constraint?: string; table?: string; column?:
  */
 export function translateDbError(err: unknown, e: EntityMeta, op: 'write' | 'delete' = 'write'): unknown {
   if (err instanceof ApiError) return err;
-  const pg = err as PgError;
+  const raw = err as PgError;
+  const pg: PgError = { code: raw.code, constraint: raw.constraint, table: ownTable(e, raw.table), column: raw.column, message: raw.message };
   const constraint = pg.constraint ?? '';
   switch (pg.code) {
     case '23505': {
@@ -54,6 +55,14 @@ export function translateDbError(err: unknown, e: EntityMeta, op: 'write' | 'del
 export function isDataError(err: unknown): boolean {
   const code = (err as PgError | null)?.code;
   return typeof code === 'string' && /^(22|54)[0-9A-Z]{3}$/.test(code);
+}
+
+/**
+ * A partition of the entity's table (api/db/partitions.ts names them `<table>_y<year>` and
+ * `<table>_other`) raises its errors under its own name: they are the entity's table's.
+ */
+function ownTable(e: EntityMeta, table: string | undefined): string | undefined {
+  return table && (table === `${e.table}_other` || new RegExp(`^${e.table}_y\\d{4}$`).test(table)) ? e.table : table;
 }
 
 function isChildTable(e: EntityMeta, table: string): boolean {
