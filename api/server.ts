@@ -8,9 +8,8 @@ import { seed } from '../seeds/index.ts';
 import type { MetaModel } from './meta/types.ts';
 import { staticSites } from './http/static.ts';
 import { attachChat } from './modules/chat/hub.ts';
-import { NotificationWorker, workerOptionsFromEnv } from './notify/worker.ts';
 import { LiveModel } from './meta/live.ts';
-import { JobWorker, jobWorkerOptionsFromEnv } from './jobs/worker.ts';
+import { startWorkers } from './workers.ts';
 import { ensureYearPartitions } from './db/partitions.ts';
 
 export interface StartOptions {
@@ -68,16 +67,15 @@ export async function startServer(opts: StartOptions = {}): Promise<Running> {
   const actualPort = typeof address === 'object' && address ? address.port : port;
   const url = `http://localhost:${actualPort}`;
   log(`ecofond is listening on ${url} (API ${url}/api, back-office ${url}/admin/)`);
-  // the notification worker runs in the server's process (docs/notifications.md); ECOFOND_NOTIFY_WORKER=off leaves the queue to another process
-  const worker = process.env.ECOFOND_NOTIFY_WORKER === 'off' ? null : new NotificationWorker(db.knex, { ...workerOptionsFromEnv(), log, model: () => live.current }).start();
-  // background jobs (large exports, imports: docs/jobs.md) likewise; ECOFOND_JOBS_WORKER=off leaves them to another process
-  const jobs = process.env.ECOFOND_JOBS_WORKER === 'off' ? null : new JobWorker(db.knex, () => live.current, { ...jobWorkerOptionsFromEnv(), log }).start();
+  // the notification worker (docs/notifications.md) and the background jobs (large exports, imports:
+  // docs/jobs.md) run in the server's process; ECOFOND_NOTIFY_WORKER=off / ECOFOND_JOBS_WORKER=off
+  // leave them to another process (`ecofond work`, api/workers.ts)
+  const workers = startWorkers(db.knex, live, log);
   return {
     server, db, model, live, url,
     close: async () => {
       await chat.close();
-      await worker?.stop();
-      await jobs?.stop();
+      await workers.stop();
       await new Promise<void>((r) => server.close(() => r()));
       await live.close();
       await db.close();

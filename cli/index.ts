@@ -5,6 +5,7 @@ import type { MetaModel } from '../api/meta/types.ts';
 import { migrate, rollbackAll } from '../api/db/migrator.ts';
 import { seed } from '../seeds/index.ts';
 import { startServer } from '../api/server.ts';
+import { startWorkProcess } from '../api/workers.ts';
 import { makeReference } from './make-reference.ts';
 import { makeEntity, makeModule, parseField } from './make-entity.ts';
 import { exportBooks, importBooks } from './meta-books.ts';
@@ -44,6 +45,15 @@ program.command('serve')
   .action(run(async (opts: { migrate?: boolean; seed?: boolean; demo?: boolean; port?: string }) => {
     const running = await startServer({ migrate: opts.migrate, seed: opts.seed, demo: opts.demo, port: opts.port ? Number(opts.port) : undefined });
     const stop = async () => { await running.close(); process.exit(0); };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  }));
+
+program.command('work')
+  .description('run the background workers alone, without HTTP: the job queue (large exports, imports) and notification deliveries (DATABASE_URL)')
+  .action(run(async () => {
+    const working = await startWorkProcess();
+    const stop = async () => { await working.stop(); process.exit(0); };
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   }));

@@ -179,8 +179,13 @@ describe('an entity that may be imported', () => {
     const before = await areasCount();
     const rows = Array.from({ length: 250 }, (_, i) => [regionA.id, String(21000 + i), `T ${i}`]);
     const file = await sheet(['region_id', 'soato', 'name'], rows);
+    const kept = () => readdirSync(jobsDir()).filter((f) => f.startsWith('import-'));
+    const others = kept();
     const queued = await upload(AREAS, file);
+    expect(kept().length).toBe(others.length + 1);
     expect((await api.post(`/api/jobs/${queued.body.id}/cancel`, {})).body.state).toBe('cancelled');
+    // its kept upload goes with the cancel, not a day later
+    expect(kept()).toEqual(others);
     expect(await run()).toBe(0);
     // a running import aborted while it writes: the transaction rolled back
     const admin = await api.db.knex('users').where({ username: 'admin' }).first('id');

@@ -10,7 +10,8 @@ import { jobsDir } from './worker.ts';
  * jobs' files under a random name and queues the job naming it (the file removed again if the
  * queueing fails); the job reads it by that name, checked, and removes it when it ends — kept only
  * for a job that runs again (its worker stopping or losing it; not a cancel, a refusal or a
- * success). The jobs' clean-up removes a file left a day.
+ * success). A job cancelled while still queued never runs: the cancel removes its file
+ * (`dropQueuedFile`). The jobs' clean-up removes a file left a day.
  */
 export async function queueWithFile(knex: Knex, prefix: string, file: Uint8Array, job: EnqueueInput): Promise<JobRow> {
   mkdirSync(jobsDir(), { recursive: true });
@@ -35,4 +36,12 @@ export async function withJobFile<T>(prefix: string, params: Record<string, unkn
     const again = signal.aborted && signal.reason !== JOB_CANCELLED;
     if (!again && existsSync(path)) unlinkSync(path);
   }
+}
+
+/** A queued job cancelled before it ran: its kept file (`params.file`, one of ours by its name) goes now. */
+export function dropQueuedFile(params: unknown): void {
+  const name = (params as { file?: unknown } | null)?.file;
+  if (typeof name !== 'string' || !/^[a-z]+-[0-9a-f-]{36}\.xlsx$/.test(name)) return;
+  const path = join(jobsDir(), name);
+  if (existsSync(path)) unlinkSync(path);
 }

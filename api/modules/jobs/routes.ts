@@ -8,6 +8,7 @@ import { ApiError, badParam, notFound } from '../../http/errors.ts';
 import { dataDir } from '../../db/connection.ts';
 import { jobSetting } from '../../auth/config.ts';
 import { JOB_CANCELLED, jobView, LOCAL_RUNS, type JobRow } from '../../jobs/queue.ts';
+import { dropQueuedFile } from '../../jobs/job-files.ts';
 
 /**
  * One's own background jobs (docs/jobs.md): the list, one job's progress, cancelling, and the
@@ -50,7 +51,7 @@ export const JOB_HANDLERS: Record<string, RouteHandler> = {
   },
 
   /**
-   * A queued job is cancelled at once; a running one is asked to stop — in this process at once,
+   * A queued job is cancelled at once (an import's kept file removed); a running one is asked to stop — in this process at once,
    * in another at its worker's next heartbeat — and stops at its next batch. Cancelling a cancelled
    * job changes nothing; a finished one cannot be (409).
    */
@@ -60,10 +61,12 @@ export const JOB_HANDLERS: Record<string, RouteHandler> = {
     if (job.state === 'done' || job.state === 'failed') throw new ApiError('workflow', 'errors.job_finished');
     if (job.state !== 'cancelled') {
       const hours = await jobSetting(knex, 'jobs.keep_hours');
-      await knex('jobs').where({ id, state: 'queued' }).update({
+      const [queued] = await knex('jobs').where({ id, state: 'queued' }).update({
         state: 'cancelled', cancel_requested: true, finished_at: knex.fn.now(),
         expires_at: knex.raw('now() + make_interval(secs => ?::float8)', [hours * 3600]),
-      });
+      }).returning('params');
+      // it never runs: an import's kept upload goes now
+      if (queued) dropQueuedFile(queued.params);
       await knex('jobs').where({ id, state: 'running' }).update({ cancel_requested: true });
       LOCAL_RUNS.get(id)?.abort(JOB_CANCELLED);
     }

@@ -1,0 +1,54 @@
+import type { Knex } from 'knex';
+import { databaseFromEnv, type Database } from './db/connection.ts';
+import { loadMetadata } from './meta/load.ts';
+import { LiveModel } from './meta/live.ts';
+import { NotificationWorker, workerOptionsFromEnv } from './notify/worker.ts';
+import { JobWorker, jobWorkerOptionsFromEnv } from './jobs/worker.ts';
+// the job kinds and the deliveries' listeners are registered by the modules the app imports
+import './app.ts';
+
+/**
+ * The background workers a process runs (docs/jobs.md, docs/notifications.md): the notification
+ * worker and the job worker (large exports and imports), each unless its variable says `off`
+ * (`ECOFOND_NOTIFY_WORKER`, `ECOFOND_JOBS_WORKER`). `serve` runs them beside the API; `work` runs
+ * them alone, without HTTP — a process of its own for the heavy jobs, started with the V8 flags
+ * that keep an export's memory flat (docs/scaling.md) while the API processes keep the defaults
+ * and set `ECOFOND_JOBS_WORKER=off`. Both read the live model (`live.current`), so a reference
+ * book changed elsewhere is seen through the model's LISTEN.
+ */
+export interface Workers { stop(): Promise<void> }
+
+export function startWorkers(knex: Knex, live: LiveModel, log: (line: string) => void): Workers {
+  const notify = process.env.ECOFOND_NOTIFY_WORKER === 'off' ? null : new NotificationWorker(knex, { ...workerOptionsFromEnv(), log, model: () => live.current }).start();
+  const jobs = process.env.ECOFOND_JOBS_WORKER === 'off' ? null : new JobWorker(knex, () => live.current, { ...jobWorkerOptionsFromEnv(), log }).start();
+  return {
+    stop: async () => {
+      await notify?.stop();
+      await jobs?.stop();
+    },
+  };
+}
+
+export interface Working { db: Database; live: LiveModel; stop(): Promise<void> }
+
+/** `ecofond work`: the workers alone, on the database of the environment (or `db`, a test's). */
+export async function startWorkProcess(opts: { db?: Database; log?: (line: string) => void } = {}): Promise<Working> {
+  const log = opts.log ?? ((s: string) => console.log(s));
+  // the embedded database belongs to the one process that opened it
+  if (!opts.db && !process.env.DATABASE_URL) throw new Error('ecofond work needs DATABASE_URL: the workers share a PostgreSQL server with the API processes');
+  const model = loadMetadata();
+  const db = opts.db ?? databaseFromEnv();
+  const live = new LiveModel(model, db.knex);
+  await live.reload();
+  if (db.listenUrl) await live.listen(db.listenUrl, log);
+  const workers = startWorkers(db.knex, live, log);
+  log(`ecofond workers: notifications ${process.env.ECOFOND_NOTIFY_WORKER === 'off' ? 'off' : 'on'}, jobs ${process.env.ECOFOND_JOBS_WORKER === 'off' ? 'off' : 'on'}`);
+  return {
+    db, live,
+    stop: async () => {
+      await workers.stop();
+      await live.close();
+      if (!opts.db) await db.close();
+    },
+  };
+}
