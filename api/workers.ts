@@ -4,8 +4,11 @@ import { loadMetadata } from './meta/load.ts';
 import { LiveModel } from './meta/live.ts';
 import { NotificationWorker, workerOptionsFromEnv } from './notify/worker.ts';
 import { JobWorker, jobWorkerOptionsFromEnv } from './jobs/worker.ts';
-// the job kinds and the deliveries' listeners are registered by the modules the app imports
-import './app.ts';
+// the job kinds and the deliveries' listeners register themselves where they are defined: the
+// generic export and import kinds, and the modules (a statement's import, a suggestion's answer)
+import './jobs/export-kinds.ts';
+import './jobs/import-kinds.ts';
+import './modules/index.ts';
 
 /**
  * The background workers a process runs (docs/jobs.md, docs/notifications.md): the notification

@@ -4,8 +4,6 @@ import { databaseFromEnv, type Database } from '../api/db/connection.ts';
 import type { MetaModel } from '../api/meta/types.ts';
 import { migrate, rollbackAll } from '../api/db/migrator.ts';
 import { seed } from '../seeds/index.ts';
-import { startServer } from '../api/server.ts';
-import { startWorkProcess } from '../api/workers.ts';
 import { makeReference } from './make-reference.ts';
 import { makeEntity, makeModule, parseField } from './make-entity.ts';
 import { exportBooks, importBooks } from './meta-books.ts';
@@ -43,6 +41,7 @@ program.command('serve')
   .option('--demo', 'allow the demo administrator password when ECOFOND_ADMIN_PASSWORD is unset')
   .addOption(new Option('-p, --port <port>', 'port').env('PORT'))
   .action(run(async (opts: { migrate?: boolean; seed?: boolean; demo?: boolean; port?: string }) => {
+    const { startServer } = await import('../api/server.ts');
     const running = await startServer({ migrate: opts.migrate, seed: opts.seed, demo: opts.demo, port: opts.port ? Number(opts.port) : undefined });
     const stop = async () => { await running.close(); process.exit(0); };
     process.once('SIGINT', stop);
@@ -52,6 +51,8 @@ program.command('serve')
 program.command('work')
   .description('run the background workers alone, without HTTP: the job queue (large exports, imports) and notification deliveries (DATABASE_URL)')
   .action(run(async () => {
+    // the workers without the HTTP stack: a lighter process for the heavy jobs
+    const { startWorkProcess } = await import('../api/workers.ts');
     const working = await startWorkProcess();
     const stop = async () => { await working.stop(); process.exit(0); };
     process.once('SIGINT', stop);

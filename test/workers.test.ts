@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { startTestApi, type TestApi } from './support/api.ts';
 import { startWorkProcess } from '../api/workers.ts';
+import { jobKinds } from '../api/jobs/queue.ts';
+import { execFileSync } from 'node:child_process';
 
 /**
  * `ecofond work` (api/workers.ts): the background workers without HTTP, beside API processes that
@@ -45,6 +47,16 @@ describe('ecofond work', () => {
     await wb.xlsx.load(file.raw);
     expect(wb.worksheets[0].rowCount).toBeGreaterThanOrEqual(1);
   });
+
+  it('registers, without the HTTP stack, every job kind the API queues', () => {
+    // a process of its own that imports the workers alone, as `ecofond work` does
+    const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e',
+      "await import('./api/workers.ts'); const q = await import('./api/jobs/queue.ts'); console.log(JSON.stringify(q.jobKinds()));"], { encoding: 'utf8' });
+    const alone: string[] = JSON.parse(out.trim().split('\n').at(-1)!);
+    // this process imported the whole app (startTestApi)
+    expect([...alone].sort()).toEqual([...jobKinds()].sort());
+    expect(alone).toEqual(expect.arrayContaining(['export', 'report-export', 'entity-import', 'statement-import']));
+  }, 60_000);
 
   it('refuses to start on the embedded database', async () => {
     const url = process.env.DATABASE_URL;
