@@ -163,7 +163,7 @@ describe('lists on a phone', () => {
             if (await drawer.isVisible()) await page.mouse.click(350, 700);
           }
           return drawer.isVisible();
-        }).toBe(false);
+        }, { timeout: 20_000 }).toBe(false);
         await shot(page, `numbers-list-360-${lang}`);
         await hint.getByRole('button').click();
         await expect.poll(() => page.locator('.RaDatagrid-tableWrapper').evaluate((el) => el.scrollLeft)).toBeGreaterThan(0);

@@ -31,6 +31,8 @@ describe('site content', () => {
     await page.keyboard.press('Enter');
     await page.keyboard.type('Ikkinchi xatboshi');
     await page.getByTestId('ed-bold').first().click();
+    // the mark is on (and the caret still in the text) before the bold words are typed
+    await expect.poll(() => page.getByTestId('ed-bold').first().getAttribute('aria-pressed'), { timeout: 10_000 }).toBe('true');
     await page.keyboard.type(' qalin');
     await shot(page, 'site-content-edit');
     await page.getByTestId('save-button').click();

@@ -13,7 +13,7 @@ import SaveIcon from '@mui/icons-material/Save';
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import { Title, useNotify, useTranslate } from 'react-admin';
 import { Link, useParams } from 'react-router-dom';
-import { EditorContent, useEditor, type Editor } from '@tiptap/react';
+import { EditorContent, useEditor, useEditorState, type Editor } from '@tiptap/react';
 import StarterKit from '@tiptap/starter-kit';
 import { requestJson } from '../api/http';
 import { errorMessage, useFetch } from '../api/useFetch';
@@ -50,7 +50,8 @@ function withLabels(html: string, labels: Map<string, string>): string {
 function Mark({ label, active, onClick, children, testId }: { label: string; active?: boolean; onClick: () => void; children: React.ReactNode; testId: string }) {
   return (
     <Tooltip title={label}>
-      <ToggleButton value={testId} size="small" selected={!!active} aria-label={label} aria-pressed={!!active} onClick={onClick} data-testid={testId}>
+      {/* a mouse press keeps the focus (and the caret) in the text: what is typed next takes the mark at once */}
+      <ToggleButton value={testId} size="small" selected={!!active} aria-label={label} aria-pressed={!!active} onMouseDown={(e) => e.preventDefault()} onClick={onClick} data-testid={testId}>
         {children}
       </ToggleButton>
     </Tooltip>
@@ -61,14 +62,23 @@ export function Toolbar({ editor }: { editor: Editor }) {
   const translate = useTranslate();
   const t = (k: string) => translate(`admin.editor.${k}`);
   const c = () => editor.chain().focus();
+  // the marks at the caret, followed as the text changes (TipTap 3 re-renders nothing by itself):
+  // a pressed button says so to a screen reader and to the eye
+  const on = useEditorState({
+    editor,
+    selector: ({ editor: e }) => ({
+      bold: e.isActive('bold'), italic: e.isActive('italic'), underline: e.isActive('underline'),
+      heading: e.isActive('heading', { level: 1 }), bullet: e.isActive('bulletList'), ordered: e.isActive('orderedList'),
+    }),
+  });
   return (
     <Stack direction="row" role="toolbar" aria-label={t('toolbar')} sx={{ flexWrap: 'wrap', gap: 0.5, p: 1, borderBottom: 1, borderColor: 'divider' }}>
-      <Mark label={t('bold')} testId="ed-bold" active={editor.isActive('bold')} onClick={() => c().toggleBold().run()}><FormatBoldIcon fontSize="small" /></Mark>
-      <Mark label={t('italic')} testId="ed-italic" active={editor.isActive('italic')} onClick={() => c().toggleItalic().run()}><FormatItalicIcon fontSize="small" /></Mark>
-      <Mark label={t('underline')} testId="ed-underline" active={editor.isActive('underline')} onClick={() => c().toggleUnderline().run()}><FormatUnderlinedIcon fontSize="small" /></Mark>
-      <Mark label={t('heading')} testId="ed-heading" active={editor.isActive('heading', { level: 1 })} onClick={() => c().toggleHeading({ level: 1 }).run()}><TitleIcon fontSize="small" /></Mark>
-      <Mark label={t('bullet')} testId="ed-bullet" active={editor.isActive('bulletList')} onClick={() => c().toggleBulletList().run()}><FormatListBulletedIcon fontSize="small" /></Mark>
-      <Mark label={t('ordered')} testId="ed-ordered" active={editor.isActive('orderedList')} onClick={() => c().toggleOrderedList().run()}><FormatListNumberedIcon fontSize="small" /></Mark>
+      <Mark label={t('bold')} testId="ed-bold" active={on.bold} onClick={() => c().toggleBold().run()}><FormatBoldIcon fontSize="small" /></Mark>
+      <Mark label={t('italic')} testId="ed-italic" active={on.italic} onClick={() => c().toggleItalic().run()}><FormatItalicIcon fontSize="small" /></Mark>
+      <Mark label={t('underline')} testId="ed-underline" active={on.underline} onClick={() => c().toggleUnderline().run()}><FormatUnderlinedIcon fontSize="small" /></Mark>
+      <Mark label={t('heading')} testId="ed-heading" active={on.heading} onClick={() => c().toggleHeading({ level: 1 }).run()}><TitleIcon fontSize="small" /></Mark>
+      <Mark label={t('bullet')} testId="ed-bullet" active={on.bullet} onClick={() => c().toggleBulletList().run()}><FormatListBulletedIcon fontSize="small" /></Mark>
+      <Mark label={t('ordered')} testId="ed-ordered" active={on.ordered} onClick={() => c().toggleOrderedList().run()}><FormatListNumberedIcon fontSize="small" /></Mark>
       <Mark label={t('hr')} testId="ed-hr" onClick={() => c().setHorizontalRule().run()}><HorizontalRuleIcon fontSize="small" /></Mark>
       <Mark label={t('undo')} testId="ed-undo" onClick={() => c().undo().run()}><UndoIcon fontSize="small" /></Mark>
       <Mark label={t('redo')} testId="ed-redo" onClick={() => c().redo().run()}><RedoIcon fontSize="small" /></Mark>
