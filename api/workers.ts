@@ -19,12 +19,13 @@ import './modules/index.ts';
  * and set `ECOFOND_JOBS_WORKER=off`. Both read the live model (`live.current`), so a reference
  * book changed elsewhere is seen through the model's LISTEN.
  */
-export interface Workers { stop(): Promise<void> }
+export interface Workers { notify: boolean; jobs: boolean; stop(): Promise<void> }
 
 export function startWorkers(knex: Knex, live: LiveModel, log: (line: string) => void): Workers {
   const notify = process.env.ECOFOND_NOTIFY_WORKER === 'off' ? null : new NotificationWorker(knex, { ...workerOptionsFromEnv(), log, model: () => live.current }).start();
   const jobs = process.env.ECOFOND_JOBS_WORKER === 'off' ? null : new JobWorker(knex, () => live.current, { ...jobWorkerOptionsFromEnv(), log }).start();
   return {
+    notify: !!notify, jobs: !!jobs,
     stop: async () => {
       await notify?.stop();
       await jobs?.stop();
@@ -45,7 +46,8 @@ export async function startWorkProcess(opts: { db?: Database; log?: (line: strin
   await live.reload();
   if (db.listenUrl) await live.listen(db.listenUrl, log);
   const workers = startWorkers(db.knex, live, log);
-  log(`ecofond workers: notifications ${process.env.ECOFOND_NOTIFY_WORKER === 'off' ? 'off' : 'on'}, jobs ${process.env.ECOFOND_JOBS_WORKER === 'off' ? 'off' : 'on'}`);
+  const onOff = (on: boolean) => (on ? 'on' : 'off');
+  log(`ecofond workers: notifications ${onOff(workers.notify)}, jobs ${onOff(workers.jobs)}`);
   return {
     db, live,
     stop: async () => {

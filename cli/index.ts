@@ -34,6 +34,13 @@ function run<A extends any[]>(fn: (...args: A) => Promise<void>) {
   };
 }
 
+/** A long-running command stops cleanly on SIGINT or SIGTERM. */
+function stopOnSignals(close: () => Promise<void>): void {
+  const stop = async () => { await close(); process.exit(0); };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
 program.command('serve')
   .description('start the server (API at /api, back-office at /admin/, public site at /)')
   .option('--migrate', 'run pending migrations first')
@@ -43,9 +50,7 @@ program.command('serve')
   .action(run(async (opts: { migrate?: boolean; seed?: boolean; demo?: boolean; port?: string }) => {
     const { startServer } = await import('../api/server.ts');
     const running = await startServer({ migrate: opts.migrate, seed: opts.seed, demo: opts.demo, port: opts.port ? Number(opts.port) : undefined });
-    const stop = async () => { await running.close(); process.exit(0); };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+    stopOnSignals(() => running.close());
   }));
 
 program.command('work')
@@ -54,9 +59,7 @@ program.command('work')
     // the workers without the HTTP stack: a lighter process for the heavy jobs
     const { startWorkProcess } = await import('../api/workers.ts');
     const working = await startWorkProcess();
-    const stop = async () => { await working.stop(); process.exit(0); };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+    stopOnSignals(() => working.stop());
   }));
 
 program.command('migrate')

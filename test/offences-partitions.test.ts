@@ -42,19 +42,15 @@ beforeAll(async () => {
 afterAll(async () => { await api?.close(); });
 
 const partitionOf = async (table: string, id: number) => (await k.raw(`SELECT tableoid::regclass::text AS p FROM ${table} WHERE id = ?`, [id])).rows[0]?.p;
-async function expectAggregatesRight(): Promise<void> {
-  for (const [what, a, b] of CHECKS.filter(([w]) => /offence_cells/.test(w))) {
-    const [x, y] = [(await k.raw(a)).rows[0].v, (await k.raw(b)).rows[0].v];
+/** The national checks of these aggregates (the offence map's cells, the fund's), each equal to what its rows sum to. */
+async function expectChecksRight(of: RegExp): Promise<void> {
+  for (const [what, x0, y0] of CHECKS.filter(([w]) => of.test(w))) {
+    const [x, y] = [(await k.raw(x0)).rows[0].v, (await k.raw(y0)).rows[0].v];
     expect(String(x), what).toBe(String(y));
   }
 }
-
-async function expectFundRight(): Promise<void> {
-  for (const [what, a, b] of CHECKS.filter(([w]) => /fund_/.test(w))) {
-    const [x, y] = [(await k.raw(a)).rows[0].v, (await k.raw(b)).rows[0].v];
-    expect(String(x), what).toBe(String(y));
-  }
-}
+const expectAggregatesRight = () => expectChecksRight(/offence_cells/);
+const expectFundRight = () => expectChecksRight(/fund_/);
 
 describe('payments and offences partitioned by year', () => {
   it('is partitioned: a partition a year around this one and a default one', async () => {

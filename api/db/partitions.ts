@@ -92,6 +92,15 @@ export async function partitionedTables(knex: Knex): Promise<Set<string>> {
   return new Set((rows as { relname: string }[]).map((r) => r.relname));
 }
 
+/** The partitions' names: one a year, and the default one. */
+const yearPartition = (table: string, y: number) => `${table}_y${y}`;
+const otherPartition = (table: string) => `${table}_other`;
+
+/** Whether `name` is one of `table`'s partitions as named here (a key violated in a partition names the partition). */
+export function isPartitionOf(name: string, table: string): boolean {
+  return name === otherPartition(table) || (name.startsWith(`${table}_y`) && /^\d{4}$/.test(name.slice(table.length + 2)));
+}
+
 const lit = (s: string) => `'${s.replace(/'/g, "''")}'`;
 const ident = (s: string) => `"${s.replace(/"/g, '""')}"`;
 
@@ -125,7 +134,7 @@ export async function partitionByYear(knex: Knex, table: string, column: string,
   const next = ident(`${table}_partitioned`);
   await knex.raw(`CREATE TABLE ${next} (LIKE ${t} INCLUDING DEFAULTS INCLUDING CONSTRAINTS INCLUDING STORAGE INCLUDING COMMENTS) PARTITION BY RANGE (${ident(column)})`);
   for (const y of wanted) await createYear(knex, `${table}_partitioned`, table, y);
-  await knex.raw(`CREATE TABLE ${ident(`${table}_other`)} PARTITION OF ${next} DEFAULT`);
+  await knex.raw(`CREATE TABLE ${ident(otherPartition(table))} PARTITION OF ${next} DEFAULT`);
   // the rows, before any index or trigger: they are moved, not written anew (the aggregates hold them already)
   await knex.raw(`INSERT INTO ${next} SELECT * FROM ${t}`);
   await knex.raw(`DROP TABLE ${t}`);
@@ -171,12 +180,12 @@ export async function unpartition(knex: Knex, table: string): Promise<void> {
 export async function ensureYearPartitions(knex: Knex, now: Date = new Date()): Promise<string[]> {
   const made: string[] = [];
   for (const table of await partitionedTables(knex)) {
-    if (!(await knex.schema.hasTable(`${table}_other`))) continue;
+    if (!(await knex.schema.hasTable(otherPartition(table)))) continue;
     for (const y of [now.getUTCFullYear(), now.getUTCFullYear() + 1]) {
-      if (await knex.schema.hasTable(`${table}_y${y}`)) continue;
+      if (await knex.schema.hasTable(yearPartition(table, y))) continue;
       try {
         await createYear(knex, table, table, y);
-        made.push(`${table}_y${y}`);
+        made.push(yearPartition(table, y));
       } catch {
         // the default partition holds rows of that year (or another process made it first): left as it is
       }
@@ -186,5 +195,5 @@ export async function ensureYearPartitions(knex: Knex, now: Date = new Date()): 
 }
 
 async function createYear(knex: Knex, parent: string, table: string, y: number): Promise<void> {
-  await knex.raw(`CREATE TABLE ${ident(`${table}_y${y}`)} PARTITION OF ${ident(parent)} FOR VALUES FROM ('${y}-01-01') TO ('${y + 1}-01-01')`);
+  await knex.raw(`CREATE TABLE ${ident(yearPartition(table, y))} PARTITION OF ${ident(parent)} FOR VALUES FROM ('${y}-01-01') TO ('${y + 1}-01-01')`);
 }

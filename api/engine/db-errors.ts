@@ -1,5 +1,6 @@
 import type { EntityMeta } from '../meta/types.ts';
 import { ApiError, validationError } from '../http/errors.ts';
+import { isPartitionOf } from '../db/partitions.ts';
 
 interface PgError { code?: string; constraint?: string; table?: string; column?: string; message?: string }
 
@@ -57,12 +58,9 @@ export function isDataError(err: unknown): boolean {
   return typeof code === 'string' && /^(22|54)[0-9A-Z]{3}$/.test(code);
 }
 
-/**
- * A partition of the entity's table (api/db/partitions.ts names them `<table>_y<year>` and
- * `<table>_other`) raises its errors under its own name: they are the entity's table's.
- */
+/** A partition of the entity's table (api/db/partitions.ts) raises its errors under its own name: they are the entity's table's. */
 function ownTable(e: EntityMeta, table: string | undefined): string | undefined {
-  return table && (table === `${e.table}_other` || new RegExp(`^${e.table}_y\\d{4}$`).test(table)) ? e.table : table;
+  return table && isPartitionOf(table, e.table) ? e.table : table;
 }
 
 function isChildTable(e: EntityMeta, table: string): boolean {

@@ -13,6 +13,9 @@ import { jobsDir } from './worker.ts';
  * success). A job cancelled while still queued never runs: the cancel removes its file
  * (`dropQueuedFile`). The jobs' clean-up removes a file left a day.
  */
+/** A kept file's name: its kind's prefix, a random UUID. */
+const KEPT_NAME = /^([a-z]+)-[0-9a-f-]{36}\.xlsx$/;
+
 export async function queueWithFile(knex: Knex, prefix: string, file: Uint8Array, job: EnqueueInput): Promise<JobRow> {
   mkdirSync(jobsDir(), { recursive: true });
   const name = `${prefix}-${randomUUID()}.xlsx`;
@@ -28,7 +31,7 @@ export async function queueWithFile(knex: Knex, prefix: string, file: Uint8Array
 /** Runs `use` with the job's kept file (undefined when it is gone) and removes the file after, as above. */
 export async function withJobFile<T>(prefix: string, params: Record<string, unknown>, signal: AbortSignal, use: (file: Buffer | undefined) => Promise<T>): Promise<T> {
   const name = String(params.file);
-  if (!new RegExp(`^${prefix}-[0-9a-f-]{36}\\.xlsx$`).test(name)) throw new Error(`bad ${prefix} file name ${name}`);
+  if (KEPT_NAME.exec(name)?.[1] !== prefix) throw new Error(`bad ${prefix} file name ${name}`);
   const path = join(jobsDir(), name);
   try {
     return await use(existsSync(path) ? readFileSync(path) : undefined);
@@ -41,7 +44,7 @@ export async function withJobFile<T>(prefix: string, params: Record<string, unkn
 /** A queued job cancelled before it ran: its kept file (`params.file`, one of ours by its name) goes now. */
 export function dropQueuedFile(params: unknown): void {
   const name = (params as { file?: unknown } | null)?.file;
-  if (typeof name !== 'string' || !/^[a-z]+-[0-9a-f-]{36}\.xlsx$/.test(name)) return;
+  if (typeof name !== 'string' || !KEPT_NAME.test(name)) return;
   const path = join(jobsDir(), name);
   if (existsSync(path)) unlinkSync(path);
 }
