@@ -175,6 +175,27 @@ describe('the users calls', () => {
     expect(await api.db.knex('user_roles').where({ user_id: admin }).pluck('role_id')).toEqual([adminRole]);
   });
 
+  it('keeps who made and changed rows when their account is deleted (no key rewrites them)', async () => {
+    const k = api.db.knex;
+    const adminRole = (await k('roles').where({ code: 'administrator' }).first('id')).id;
+    const leaver = await newUser('leaving_admin');
+    expect((await api.post(`/api/managing/users/${leaver.id}/add-user-roles`, { role_ids: [adminRole] })).status).toBe(200);
+    const token = (await login('leaving_admin', 'first-pass')).body.token;
+    const made = await api.post('/api/managing/users', { username: 'made_by_leaver', password: 'first-pass', fio: 'Qoldirilgan', lang_code: 'uz', kind: 'staff' }, { token });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const auditBefore = await k('audit_log').where({ user_id: leaver.id }).count<{ count: string }[]>('* as count');
+    expect(Number(auditBefore[0].count)).toBeGreaterThan(0);
+    expect((await api.del(`/api/managing/users/${leaver.id}`)).status).toBe(200);
+    expect(await k('users').where({ id: leaver.id }).first('id')).toBeUndefined();
+    // the row they made and the audit trail still name them; nothing was rewritten by the delete
+    expect(await k('users').where({ id: made.body.id }).first('created_by', 'updated_by')).toEqual({ created_by: leaver.id, updated_by: leaver.id });
+    expect(await k('audit_log').where({ user_id: leaver.id }).count<{ count: string }[]>('* as count')).toEqual(auditBefore);
+    // the history shows the change, its author no longer a name
+    const history = await api.get(`/api/managing/users/${made.body.id}/history`);
+    expect(history.status, JSON.stringify(history.body)).toBe(200);
+    expect(history.body.find((h: { op: string }) => h.op === 'create')).toMatchObject({ user_id: leaver.id, user_fio: null });
+  });
+
   it('keeps police and population users in their own views', async () => {
     const police = await api.post('/api/managing/mvd-users', { username: 'police_1', password: 'secret-12', fio: 'Militsiya', region_id: (await api.db.knex('regions').first('id')).id, organ: 'IIB' });
     expect(police.status, JSON.stringify(police.body)).toBe(201);

@@ -166,8 +166,9 @@ async function createEntityTable(knex: Knex, e: EntityMeta, model: MetaModel): P
     t.integer('version').notNullable().defaultTo(1);
     t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
     t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
-    t.bigInteger('created_by').nullable().references('id').inTable('users').onDelete('SET NULL');
-    t.bigInteger('updated_by').nullable().references('id').inTable('users').onDelete('SET NULL');
+    // who made and changed the row: a record of the past, not a key (migrations/20261203000200_actor_columns_unbound.ts)
+    t.bigInteger('created_by').nullable();
+    t.bigInteger('updated_by').nullable();
     if (e.softDelete) t.timestamp('deleted_at', { useTz: true }).nullable();
     for (const [name, f] of Object.entries(e.fields)) {
       if (f.unique) t.unique([name], { indexName: `${e.table}_${name}_unique` });
