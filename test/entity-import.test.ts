@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import ExcelJS from 'exceljs';
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { startTestApi, type TestApi } from './support/api.ts';
 import { loadMetadata } from '../api/meta/load.ts';
 import { translate } from '../api/meta/captions.ts';
@@ -77,7 +77,8 @@ describe('an entity that may be imported', () => {
     expect(wb.worksheets[0].getRow(2).values).toContain(regionB.name.ru);
     await api.db.knex('areas').whereIn('id', made.map((m) => m.id)).delete();
 
-    const kept = () => readdirSync(jobsDir()).filter((f) => f.startsWith('import-'));
+    // the jobs' directory is made by the first kept file (a fresh checkout has none)
+    const kept = () => (existsSync(jobsDir()) ? readdirSync(jobsDir()) : []).filter((f) => f.startsWith('import-'));
     const before = new Set(kept());
     const r = await upload(AREAS, file, { lang: 'ru' });
     expect(r.status, JSON.stringify(r.body)).toBe(202);
@@ -179,7 +180,8 @@ describe('an entity that may be imported', () => {
     const before = await areasCount();
     const rows = Array.from({ length: 250 }, (_, i) => [regionA.id, String(21000 + i), `T ${i}`]);
     const file = await sheet(['region_id', 'soato', 'name'], rows);
-    const kept = () => readdirSync(jobsDir()).filter((f) => f.startsWith('import-'));
+    // the jobs' directory is made by the first kept file (a fresh checkout has none)
+    const kept = () => (existsSync(jobsDir()) ? readdirSync(jobsDir()) : []).filter((f) => f.startsWith('import-'));
     const others = kept();
     const queued = await upload(AREAS, file);
     expect(kept().length).toBe(others.length + 1);

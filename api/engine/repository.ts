@@ -54,10 +54,29 @@ export interface WriteOptions {
    * numbers; answered with the engine's own, the first error of a field the one kept
    */
   errors?: Record<string, FieldError>;
-  /** createMany: rows written so far and all of them, after each batch */
+  /** createMany: rows written so far and all of them (createStream: those received so far), after each batch */
   onProgress?: (done: number, total: number) => void;
   /** createMany: stops between batches (the transaction is rolled back) */
   signal?: AbortSignal;
+}
+
+/**
+ * Created rows as they arrive (createStream): a file's rows read so far, their numbers in the file
+ * (which errors are keyed by), and errors the caller found in them (a sheet's cells).
+ */
+export interface RowChunk {
+  payloads: Record<string, unknown>[];
+  rowNumbers: readonly number[];
+  errors?: Record<string, FieldError>;
+}
+
+/** One locked row's change (Repository.changeMany): the row before it, the fields it sets, the payload (child rows), how it is recorded, and columns set besides (a workflow state). */
+export interface RowChange {
+  before: Record<string, unknown>;
+  changes: Record<string, unknown>;
+  data: Record<string, unknown>;
+  kind: ChangeKind;
+  extra?: Record<string, unknown>;
 }
 
 /** How a change is recorded and checked: the audit operation, the operation checked on the row after it, its hook. */
@@ -77,6 +96,9 @@ const EMPTY_SET: Set<string> = new Set();
 
 /** Rows a statement of a large createMany inserts. */
 const INSERT_BATCH = 5000;
+
+/** Rows of the first batch of a large createMany: fewer, so that the database starts while the rest are prepared. */
+const FIRST_BATCH = 1000;
 
 /** From this many rows a createMany of a simple entity is written in pipelined batches (createBatched). */
 const BATCHED_FROM = 500;
@@ -295,7 +317,10 @@ export class Repository {
   async createMany(payloads: Record<string, unknown>[], opts: WriteOptions = {}): Promise<Record<string, unknown>[]> {
     this.assertCan('create');
     const simple = this.simpleCreate();
-    if (simple && payloads.length > BATCHED_FROM) return this.createBatched(payloads, opts);
+    if (simple && payloads.length > BATCHED_FROM) {
+      const chunk: RowChunk = { payloads, rowNumbers: opts.rowNumbers ?? payloads.map((_, i) => i + 1) };
+      return this.createBatched((async function* () { yield chunk; })(), opts);
+    }
     const many = payloads.length > 1 || !!opts.rowNumbers;
     const prefix = (i: number) => (many ? `rows.${opts.rowNumbers?.[i] ?? i + 1}.` : '');
     const errors: Record<string, FieldError> = { ...opts.errors };
@@ -355,6 +380,18 @@ export class Repository {
       opts.onProgress?.(rows.length, rows.length);
       return rows;
     });
+  }
+
+  /**
+   * Creates rows as they arrive, all or nothing, as createMany creates many (an import read as it
+   * streams: the database writes the first rows while the rest are still being read). Only for an
+   * entity whose rows are written from their own columns (no writable child rows, join table or
+   * after-write hook). Errors are keyed by the chunks' row numbers; a source that fails fails the write.
+   */
+  async createStream(source: AsyncIterable<RowChunk>, opts: Omit<WriteOptions, 'rowNumbers' | 'errors'> = {}): Promise<Record<string, unknown>[]> {
+    this.assertCan('create');
+    if (!this.simpleCreate()) throw new Error(`createStream: ${this.e.name} is not written from its own columns alone`);
+    return this.createBatched(source, opts);
   }
 
   /** An entity whose created rows are written from their own columns alone: no writable child rows (a payment's read-only splits are not written on create), no join table, no after-write hook. */
@@ -419,8 +456,7 @@ export class Repository {
    * only while no row so far has an error; after the first bad row the rest are still checked,
    * so that the answer lists all of a file's errors, and the transaction is rolled back.
    */
-  private async createBatched(payloads: Record<string, unknown>[], opts: WriteOptions): Promise<Record<string, unknown>[]> {
-    const prefix = (i: number) => `rows.${opts.rowNumbers?.[i] ?? i + 1}.`;
+  private async createBatched(source: AsyncIterable<RowChunk>, opts: WriteOptions): Promise<Record<string, unknown>[]> {
     const errors: Record<string, FieldError> = { ...opts.errors };
     let bad = Object.keys(errors).length > 0;
     const prepare = this.createPreparer(opts);
@@ -428,7 +464,8 @@ export class Repository {
     const touched = (row: Record<string, unknown>) => (touching ? new Set(Object.keys(row)) : EMPTY_SET);
     const select = selectColumns(this.e).join(', ');
     const table = `"${this.e.table}"`;
-    const total = payloads.length;
+    /** rows received so far */
+    let total = 0;
     return this.transaction(async (trx) => {
       /** the rows of each batch written, by batch */
       const written: Record<string, unknown>[][] = [];
@@ -474,17 +511,20 @@ export class Repository {
         opts.onProgress?.((done += rows.length), total);
       };
       try {
-        for (let from = 0; from < total; from += INSERT_BATCH) {
+        for await (const batch of inBatches(source, FIRST_BATCH, INSERT_BATCH, (chunk) => {
+          total += chunk.payloads.length;
+          for (const [k, v] of Object.entries(chunk.errors ?? {})) { errors[k] ??= v; bad = true; }
+        })) {
           opts.signal?.throwIfAborted();
-          const batch = payloads.slice(from, from + INSERT_BATCH);
           const checked: { row: Record<string, unknown>; key: string; touched: Set<string> }[] = [];
-          const rows = batch.map((payload, j) => {
+          const rows = batch.payloads.map((payload, j) => {
             const { row, bad: refused } = prepare(payload);
+            const key = `rows.${batch.rowNumbers[j]}.`;
             // rows the validator refused are not looked up in the database (their values may not be of their type)
             if (refused) {
               bad = true;
-              for (const [k, v] of Object.entries(refused)) errors[prefix(from + j) + k] ??= v;
-            } else checked.push({ row, key: prefix(from + j), touched: touched(row) });
+              for (const [k, v] of Object.entries(refused)) errors[key + k] ??= v;
+            } else checked.push({ row, key, touched: touched(row) });
             return row;
           });
           const found = await serial(async () => ({ ...(await this.referenceErrors(trx, checked, this.e.fields)), ...(await this.withinErrors(trx, checked)) }));
@@ -552,30 +592,49 @@ export class Repository {
    * the caller's scope after the change, and one audit row.
    */
   async change(trx: Knex.Transaction, before: Record<string, unknown>, changes: Record<string, unknown>, data: Record<string, unknown>, kind: ChangeKind, extra: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
-    const id = before.id as number;
-    const children = this.childValues(data);
-    await this.checkReferences(trx, [{ ...changes, ...children }], this.e.fields, false);
-    await this.checkWithin(trx, [{ row: { ...before, ...changes }, touched: new Set(Object.keys(changes)) }], false);
-    if (!this.ctx.trusted) await assertPrivileges(trx, this.e, this.ctx.principal, before, { ...before, ...changes });
-    await this.deriveFields(trx, [changes]);
-    await checkForms(trx, this.ctx.model, this.ctx.lang, this.e, [{ row: { ...before, ...changes }, touched: new Set(Object.keys(changes)) }]);
-    // a scope column a change empties (a payment's subject taken away, and the region copied from it) stays the caller's
-    for (const [col, v] of Object.entries(this.scopeValues())) if (col !== 'id' && col in changes && changes[col] == null) changes[col] = v;
-    await this.hashPasswords(changes);
-    const values: Record<string, unknown> = { ...this.toColumns(changes), ...extra };
-    if (this.e.tracking !== false) Object.assign(values, { version: (before.version as number) + 1, updated_at: this.ctx.knex.fn.now(), updated_by: this.actor });
-    try {
-      const q = trx(this.e.table).where({ id });
-      if (this.e.tracking !== false) q.where({ version: before.version });
-      if (Object.keys(values).length && (await q.update(values)) !== 1) throw new ApiError('stale', 'errors.stale', { version: before.version });
-      await this.writeRelated(trx, id, changes, data, false);
-      const changed = new Set([...Object.keys(changes), ...Object.keys(children), ...Object.keys(extra)]);
-      await this.runHook(trx, kind.hook, id, before, changed, kind);
-    } catch (err) { throw translateDbError(err, this.e); }
-    const after = (await this.snapshots(trx, [id])).get(id)!;
-    this.checkAfter(kind.check, after);
-    await writeAudit(trx, this.e, this.actor, [{ id, op: kind.op, action: kind.action, ...auditDiff(before, after, this.secrets(changes)) }]);
+    const [after] = await this.changeMany(trx, [{ before, changes, data, kind, extra }]);
     return after;
+  }
+
+  /**
+   * Writes several locked rows' changes as `change` writes one, set-wise where the rows allow it
+   * (a workflow action on many rows): their references, rights, derived fields and forms checked
+   * and filled in one query a field for all of them, each row updated with its version checked and
+   * its hook run, then all of them read and checked against the caller's scope after the change,
+   * and one audit row each in one statement. The first failure is the answer.
+   */
+  async changeMany(trx: Knex.Transaction, items: RowChange[]): Promise<Record<string, unknown>[]> {
+    const children = items.map((x) => this.childValues(x.data));
+    await this.checkReferences(trx, items.map((x, i) => ({ ...x.changes, ...children[i] })), this.e.fields, false);
+    const touched = items.map((x) => ({ row: { ...x.before, ...x.changes }, touched: new Set(Object.keys(x.changes)) }));
+    await this.checkWithin(trx, touched, false);
+    if (!this.ctx.trusted) for (const x of items) await assertPrivileges(trx, this.e, this.ctx.principal, x.before, { ...x.before, ...x.changes });
+    await this.deriveFields(trx, items.map((x) => x.changes));
+    await checkForms(trx, this.ctx.model, this.ctx.lang, this.e, items.map((x) => ({ row: { ...x.before, ...x.changes }, touched: new Set(Object.keys(x.changes)) })));
+    const scope = Object.entries(this.scopeValues()).filter(([col]) => col !== 'id');
+    for (const { before, changes, data, kind, extra = {} } of items) {
+      const id = before.id as number;
+      // a scope column a change empties (a payment's subject taken away, and the region copied from it) stays the caller's
+      for (const [col, v] of scope) if (col in changes && changes[col] == null) changes[col] = v;
+      await this.hashPasswords(changes);
+      const values: Record<string, unknown> = { ...this.toColumns(changes), ...extra };
+      if (this.e.tracking !== false) Object.assign(values, { version: (before.version as number) + 1, updated_at: this.ctx.knex.fn.now(), updated_by: this.actor });
+      try {
+        const q = trx(this.e.table).where({ id });
+        if (this.e.tracking !== false) q.where({ version: before.version });
+        if (Object.keys(values).length && (await q.update(values)) !== 1) throw new ApiError('stale', 'errors.stale', { version: before.version });
+        await this.writeRelated(trx, id, changes, data, false);
+        const changed = new Set([...Object.keys(changes), ...Object.keys(this.childValues(data)), ...Object.keys(extra)]);
+        await this.runHook(trx, kind.hook, id, before, changed, kind);
+      } catch (err) { throw translateDbError(err, this.e); }
+    }
+    const ids = items.map((x) => x.before.id as number);
+    const afters = await this.snapshots(trx, ids);
+    items.forEach((x, i) => this.checkAfter(x.kind.check, afters.get(ids[i])!));
+    await writeAudit(trx, this.e, this.actor, items.map((x, i) => ({
+      id: ids[i], op: x.kind.op, action: x.kind.action, ...auditDiff(x.before, afters.get(ids[i])!, this.secrets(x.changes)),
+    })));
+    return ids.map((id) => afters.get(id)!);
   }
 
   async remove(ids: number[], opts: WriteOptions = {}): Promise<void> {
@@ -776,4 +835,28 @@ export class Repository {
 
 export function repository(ctx: EngineContext, e: EntityMeta): Repository {
   return new Repository(ctx, e);
+}
+
+/**
+ * Chunks regrouped into batches of `size` rows (the first of `first`, the last one smaller), each chunk handed to `seen`
+ * as it arrives: a large write takes its rows as a file is read.
+ */
+async function* inBatches(source: AsyncIterable<RowChunk>, first: number, size: number, seen: (chunk: RowChunk) => void): AsyncGenerator<{ payloads: Record<string, unknown>[]; rowNumbers: number[] }> {
+  let payloads: Record<string, unknown>[] = [];
+  let limit = first;
+  let rowNumbers: number[] = [];
+  for await (const chunk of source) {
+    seen(chunk);
+    for (let i = 0; i < chunk.payloads.length; i++) {
+      payloads.push(chunk.payloads[i]);
+      rowNumbers.push(chunk.rowNumbers[i]);
+      if (payloads.length === limit) {
+        yield { payloads, rowNumbers };
+        limit = size;
+        payloads = [];
+        rowNumbers = [];
+      }
+    }
+  }
+  if (payloads.length) yield { payloads, rowNumbers };
 }

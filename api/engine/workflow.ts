@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { ValidateFunction } from 'ajv';
 import type { EntityMeta, WorkflowActionMeta } from '../meta/types.ts';
-import type { Repository } from './repository.ts';
+import type { ChangeKind, Repository } from './repository.ts';
 import { normalisePayload } from './normalise.ts';
 import { compileSchema, fieldSchema, toFieldErrors } from './payload-schema.ts';
 import { ApiError, badRequest, notFound, validationError } from '../http/errors.ts';
@@ -90,12 +90,10 @@ export class Workflow {
 
   /** The action on the given rows, or on every row of the list's filters (`all`), all or nothing. */
   async runMany(name: string, input: ActionInput & { ids?: unknown; all?: unknown }, listParams?: ListParams): Promise<{ ids: number[]; changed: number }> {
-    const a = this.action(name);
-    // only an action the metadata offers on several rows runs on several rows
-    if (!a.bulk) throw notFound();
+    const a = this.bulkAction(name);
     const { comment, params } = this.params(a, input);
     const ids = input.ids;
-    if (input.all !== true && (!Array.isArray(ids) || !ids.length || ids.length > 100_000 || !ids.every((x) => Number.isSafeInteger(x) && x > 0))) throw badRequest('errors.select_rows');
+    if (input.all !== true) assertIds(ids);
     return this.repo.transaction(async (trx) => {
       await this.repo.checkReferences(trx, [params], a.params ?? {}, false);
       const q = this.repo.scoped(`wf:${name}`, trx).forUpdate().orderBy('t.id').select('t.id');
@@ -106,42 +104,95 @@ export class Workflow {
       const found: number[] = (await q).map((r: { id: number }) => r.id);
       if (input.all !== true && found.length !== new Set(ids as number[]).size) throw notFound();
       const before = await this.repo.snapshots(trx, found);
-      let changed = 0;
-      for (const id of found) changed += (await this.move(trx, before.get(id)!, name, a, params, comment)) ? 1 : 0;
-      return { ids: found, changed };
+      const moved = await this.moveMany(trx, found.map((id) => ({ row: before.get(id)!, params, comment })), name, a);
+      return { ids: found, changed: moved.filter(Boolean).length };
     });
+  }
+
+  /**
+   * The action on several sets of rows, each with its own parameters (an import attaching each
+   * payment to its payer), all or nothing and set-wise: the rows locked and read in one query, the
+   * parameters' references checked together, the moves written as `changeMany` writes them, their
+   * flow rows in one statement. A row named twice, or not the caller's to move, is a 404.
+   */
+  async runSets(name: string, sets: { ids: number[]; input: ActionInput }[]): Promise<{ ids: number[]; changed: number }> {
+    const a = this.bulkAction(name);
+    const checked = sets.map(({ ids, input }) => {
+      assertIds(ids);
+      return { ids, ...this.params(a, input) };
+    });
+    const all = checked.flatMap((x) => x.ids);
+    if (!all.length) return { ids: [], changed: 0 };
+    if (new Set(all).size !== all.length) throw notFound();
+    return this.repo.transaction(async (trx) => {
+      await this.repo.checkReferences(trx, checked.map((x) => x.params), a.params ?? {}, false);
+      const found = new Set<number>();
+      for (let i = 0; i < all.length; i += 10_000) {
+        const ids = all.slice(i, i + 10_000);
+        for (const r of await this.repo.scoped(`wf:${name}`, trx).forUpdate().whereIn('t.id', ids).orderBy('t.id').select('t.id')) found.add(r.id);
+      }
+      if (found.size !== all.length) throw notFound();
+      const before = await this.repo.snapshots(trx, all);
+      const moved = await this.moveMany(trx, checked.flatMap((x) => x.ids.map((id) => ({ row: before.get(id)!, params: x.params, comment: x.comment }))), name, a);
+      return { ids: all, changed: moved.filter(Boolean).length };
+    });
+  }
+
+  /** An action that may run on several rows at once; only such an action does. */
+  private bulkAction(name: string): WorkflowActionMeta {
+    const a = this.action(name);
+    if (!a.bulk) throw notFound();
+    return a;
   }
 
   /** Moves one locked row; false when an idempotent action had nothing to do. */
   private async move(trx: Knex.Transaction, row: Record<string, unknown>, name: string, a: WorkflowActionMeta, params: Record<string, unknown>, comment: string): Promise<boolean> {
+    const [moved] = await this.moveMany(trx, [{ row, params, comment }], name, a);
+    return moved;
+  }
+
+  /**
+   * Moves locked rows, each with its parameters: whether each moved (an idempotent action leaves
+   * a row already where it would take it). The first row in a state the action does not leave from
+   * refuses them all (409).
+   */
+  private async moveMany(trx: Knex.Transaction, moves: { row: Record<string, unknown>; params: Record<string, unknown>; comment: string }[], name: string, a: WorkflowActionMeta): Promise<boolean[]> {
     const wf = this.e.workflow!;
-    const from = row[wf.field] as string;
-    const to = a.to ?? from;
-    const changes: Record<string, unknown> = {};
-    for (const [n, v] of Object.entries(params)) if (n in this.e.fields) changes[n] = v;
-    for (const n of a.clear ?? []) changes[n] = null;
-    Object.assign(changes, a.set ?? {});
-    const derived = { ...changes };
-    await this.repo.deriveFields(trx, [derived]);
-    if (a.idempotent && from === to && Object.entries(derived).every(([n, v]) => JSON.stringify(row[n] ?? null) === JSON.stringify(v ?? null))) return false;
-    if (!a.from.includes(from)) {
+    const planned = moves.map(({ row, params, comment }) => {
+      const changes: Record<string, unknown> = {};
+      for (const [n, v] of Object.entries(params)) if (n in this.e.fields) changes[n] = v;
+      for (const n of a.clear ?? []) changes[n] = null;
+      Object.assign(changes, a.set ?? {});
+      const from = row[wf.field] as string;
+      return { row, params, comment, changes, derived: { ...changes }, from, to: a.to ?? from };
+    });
+    await this.repo.deriveFields(trx, planned.map((p) => p.derived));
+    const moving = planned.filter((p) => !(a.idempotent && p.from === p.to && Object.entries(p.derived).every(([n, v]) => JSON.stringify(p.row[n] ?? null) === JSON.stringify(v ?? null))));
+    for (const { row, from } of moving) {
+      if (a.from.includes(from)) continue;
       const { model, lang } = this.repo.ctx;
       throw new ApiError('workflow', 'errors.workflow_state', {
         action: translate(model, lang, a.label ?? `actions.${name}`), state: translate(model, lang, `enums.${wf.field}.${from}`), id: row.id,
       });
     }
+    const kind = (p: (typeof planned)[number]): ChangeKind => ({ op: 'action', action: name, check: `wf:${name}`, hook: a.hook, from: p.from, to: p.to, params: p.params });
     if (a.delete) {
-      // the row goes (its hook deletes or refuses what depends on it): a delete audit row naming the action, no flow row
-      await this.repo.removeLocked(trx, [row], { op: 'delete', action: name, check: `wf:${name}`, hook: a.hook, from, to: from, params });
-      return true;
+      // each row goes (its hook deletes or refuses what depends on it): a delete audit row naming the action, no flow row
+      for (const p of moving) await this.repo.removeLocked(trx, [p.row], { ...kind(p), op: 'delete', to: p.from });
+    } else if (moving.length) {
+      await this.repo.changeMany(trx, moving.map((p) => ({ before: p.row, changes: p.changes, data: {}, kind: kind(p), extra: { [wf.field]: p.to } })));
+      for (let i = 0; i < moving.length; i += 5000) {
+        await trx('flows').insert(moving.slice(i, i + 5000).map((p) => ({
+          entity: this.e.name, record_id: p.row.id, action: name, from_state: p.from, to_state: p.to, comment: p.comment || null, user_id: this.repo.actor,
+        })));
+      }
+      // each move's notification, queued in its transaction: it exists exactly when the move does
+      if (a.notify) {
+        for (const p of moving) await notifyMove(trx, this.repo.ctx.model, this.e, a.notify, { ...p.row, ...p.derived, [wf.field]: p.to }, { ...p.params, comment: p.comment, action: name }, this.repo.ctx.principal);
+      }
     }
-    await this.repo.change(trx, row, changes, {}, { op: 'action', action: name, check: `wf:${name}`, hook: a.hook, from, to, params }, { [wf.field]: to });
-    await trx('flows').insert({
-      entity: this.e.name, record_id: row.id, action: name, from_state: from, to_state: to, comment: comment || null, user_id: this.repo.actor,
-    });
-    // the move's notification, queued in its transaction: it exists exactly when the move does
-    if (a.notify) await notifyMove(trx, this.repo.ctx.model, this.e, a.notify, { ...row, ...derived, [wf.field]: to }, { ...params, comment, action: name }, this.repo.ctx.principal);
-    return true;
+    const moved = new Set(moving);
+    return planned.map((p) => moved.has(p));
   }
 
   /** The record's workflow history, oldest first. */
@@ -156,4 +207,9 @@ function normaliseParams(a: WorkflowActionMeta, input: ActionInput): Record<stri
   if (!a.params) return {};
   const picked = Object.fromEntries(Object.keys(a.params).filter((n) => n in input).map((n) => [n, input[n]]));
   return normalisePayload({ fields: a.params } as EntityMeta, picked);
+}
+
+/** Rows named for a bulk action: 1 to 100 000 positive ids, else a 400. */
+function assertIds(ids: unknown): asserts ids is number[] {
+  if (!Array.isArray(ids) || !ids.length || ids.length > 100_000 || !ids.every((x) => Number.isSafeInteger(x) && x > 0)) throw badRequest('errors.select_rows');
 }

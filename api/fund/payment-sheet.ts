@@ -60,22 +60,42 @@ export interface SheetOptions {
   onProgress?: (done: number, total: number) => void;
 }
 
+/** A statement's rows read so far, and the errors found in them. */
+export interface SheetChunk { payments: SheetPayment[]; errors: Record<string, FieldError> }
+
 /**
- * Reads a statement's rows (streaming: docs/payments-import.md) and checks every cell. Errors are
- * keyed `rows.<row number>.<field>`, the first of a cell the one kept; rows with errors are
- * answered too (their bad fields empty) so that the engine's checks can name theirs as well.
+ * Reads a statement's rows as the file streams (docs/payments-import.md), in chunks as they are
+ * inflated, and checks every cell; the reading runs ahead of the consumer, so that a database can
+ * write the first rows while the rest are read. Errors are keyed `rows.<row number>.<field>`, the
+ * first of a cell the one kept; rows with errors are given too (their bad fields empty) so that
+ * the engine's checks can name theirs as well. A file with no row is a 400 `errors.import_file`.
  */
-export async function readPaymentSheet(file: Uint8Array, opts: SheetOptions = {}): Promise<{ payments: SheetPayment[]; errors: Record<string, FieldError> }> {
+export async function* readPaymentSheet(file: Uint8Array, opts: SheetOptions = {}): AsyncGenerator<SheetChunk> {
   const today = todayTashkent();
-  const payments: SheetPayment[] = [];
-  const errors: Record<string, FieldError> = {};
   const innRe = new RegExp(FORMATS.inn_or_pinfl.pattern);
   const accountRe = new RegExp(FORMATS.account.pattern);
-  await readXlsxRows(file, (cells, r) => {
+  let chunk: SheetChunk = { payments: [], errors: {} };
+  let any = false;
+  const ready: SheetChunk[] = [];
+  let wake: (() => void) | undefined;
+  const flush = () => {
+    if (chunk.payments.length || Object.keys(chunk.errors).length) {
+      ready.push(chunk);
+      any = true;
+      chunk = { payments: [], errors: {} };
+    }
+    wake?.();
+  };
+  // the reading stops when the consumer does (an error, an abort, or it stops asking)
+  const stop = new AbortController();
+  const signal = opts.signal ? AbortSignal.any([opts.signal, stop.signal]) : stop.signal;
+  let ended: { err?: unknown } | undefined;
+  const reading = readXlsxRows(file, (cells, r) => {
     // row 1 is the header
     if (r === 1) return;
     const cell = (i: number) => cells[i] ?? null;
     if (PAYMENT_COLUMNS.every((_, i) => text(cell(i)) === '')) return;
+    const errors = chunk.errors;
     // the first error of a cell is the one shown
     const err = (field: string, key: string) => { errors[`rows.${r}.${field}`] ??= { key }; };
     // a NUL (written `_x0000_` in the file) or a broken surrogate cannot be stored: the row's error, by column
@@ -95,13 +115,29 @@ export async function readPaymentSheet(file: Uint8Array, opts: SheetOptions = {}
     const typeText = text(cell(8)).toLowerCase();
     const type = !typeText || CARD.has(typeText) ? 'card' : CASH.has(typeText) ? 'cash' : null;
     if (!type) err('payment_type', 'validation.wrong_value');
-    payments.push({
+    chunk.payments.push({
       row: r, paid_on: paidOn ?? '', number, amount: amount ?? '', payer: cut(text(cell(3)), 500) || null, payer_inn: inn || null,
       payer_account: account || null, purpose: cut(text(cell(6)), 2000) || null, income_code: text(cell(7)) || null, payment_type: type ?? 'card',
     });
-  }, { maxRows: IMPORT_MAX_ROWS + 1, signal: opts.signal, onProgress: opts.onProgress });
-  if (!payments.length && !Object.keys(errors).length) throw new ApiError('badRequest', 'errors.import_file');
-  return { payments, errors };
+  }, {
+    maxRows: IMPORT_MAX_ROWS + 1, signal,
+    // each inflated piece of the sheet's XML is a chunk
+    onProgress: (done, total) => { flush(); opts.onProgress?.(done, total); },
+  }).then(() => { flush(); ended = {}; }, (err: unknown) => { ended = { err }; }).finally(() => wake?.());
+  try {
+    for (;;) {
+      const next = ready.shift();
+      if (next) { yield next; continue; }
+      if (ended) break;
+      await new Promise<void>((resolve) => { wake = resolve; });
+      wake = undefined;
+    }
+    if (ended?.err) throw ended.err;
+    if (!any) throw new ApiError('badRequest', 'errors.import_file');
+  } finally {
+    stop.abort();
+    await reading;
+  }
 }
 
 const CARD = new Set(['card', 'karta', 'карта', 'plastik', 'transfer', 'oʻtkazma']);

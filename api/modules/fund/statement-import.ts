@@ -1,10 +1,9 @@
 import type { Knex } from 'knex';
-import type { Repository } from '../../engine/repository.ts';
-import type { FieldError } from '../../http/errors.ts';
+import type { Repository, RowChunk } from '../../engine/repository.ts';
 import { ApiError, importRowsError } from '../../http/errors.ts';
 import { Workflow } from '../../engine/workflow.ts';
 import { parseTiyin, formatTiyin } from '../../domain/money.ts';
-import { readPaymentSheet } from '../../fund/payment-sheet.ts';
+import { readPaymentSheet, type SheetPayment } from '../../fund/payment-sheet.ts';
 
 /**
  * A bank statement imported into a payment stack (docs/payments-import.md), as a function the
@@ -15,7 +14,7 @@ import { readPaymentSheet } from '../../fund/payment-sheet.ts';
  * subjects attached to them, and the stack's count and total updated.
  */
 
-export type ImportStage = 'read' | 'check' | 'write' | 'attach' | 'done';
+export type ImportStage = 'read' | 'write' | 'attach' | 'done';
 
 export interface StatementImport {
   knex: Knex;
@@ -26,8 +25,9 @@ export interface StatementImport {
   /** the .xlsx */
   file: Uint8Array;
   /**
-   * Progress for a progress bar: `done` of `total` (100), monotonic, and the stage it is at. The
-   * stages weigh read 0–30, check 30–40, write 40–90, attach 90–100.
+   * Progress for a progress bar: `done` of `total` (100), monotonic, and the stage it is at: `read`
+   * until the first rows are written, `write` (the file read and its rows written side by side)
+   * up to 90, `attach` 90–100.
    */
   onProgress?: (done: number, total: number, stage: ImportStage) => void;
   /** an abort stops the import between chunks or batches; nothing is written */
@@ -48,12 +48,16 @@ export async function importStatement(x: StatementImport): Promise<StatementImpo
     lastStage = stage;
     x.onProgress?.(at, 100, stage);
   };
+  // while the file is read and written side by side: the share of it read, times the share of
+  // the rows read so far that are written
+  let readShare = 0;
+  let written = 0;
+  const rows: SheetPayment[] = [];
+  const writing = () => progress(rows.length ? (90 * readShare * written) / rows.length : 0, written ? 'write' : 'read');
   const payments = x.repo('payments');
   payments.assertCan('create');
-  const { payments: rows, errors } = await readPaymentSheet(x.file, { signal, onProgress: (d, t) => progress((30 * d) / t, 'read') });
-  progress(30, 'check');
+  progress(0, 'read');
   const codes = new Map<string, number>((await knex('income_types').select('id', 'code')).map((r: { id: number; code: string }) => [r.code, r.id]));
-  rows.forEach((p) => { if (p.income_code && !codes.has(p.income_code)) errors[`rows.${p.row}.income_code`] ??= { key: 'validation.ref_not_found' }; });
   signal?.throwIfAborted();
   const result = await knex.transaction(async (trx) => {
     const stacks = x.repo('stack-payments').other('stack-payments', { trx });
@@ -61,13 +65,24 @@ export async function importStatement(x: StatementImport): Promise<StatementImpo
     if (!locked) throw new ApiError('notFound');
     if (await trx('payments').where({ stack_id: stackId }).first('id')) throw new ApiError('inUse', 'errors.stack_imported');
     const inTrx = payments.other('payments', { trx });
+    // the file's rows as it is read: the sheet's errors and the income codes' with them
+    const sheet = readPaymentSheet(x.file, { signal, onProgress: (d, t) => { readShare = d / t; writing(); } });
+    const chunks = (async function* (): AsyncGenerator<RowChunk> {
+      for await (const { payments: read, errors } of sheet) {
+        for (const p of read) {
+          if (p.income_code && !codes.has(p.income_code)) errors[`rows.${p.row}.income_code`] ??= { key: 'validation.ref_not_found' };
+          rows.push(p);
+        }
+        yield {
+          payloads: read.map(({ row: _row, income_code, ...p }) => ({ ...p, stack_id: stackId, income_type_id: income_code ? codes.get(income_code) ?? null : null })),
+          rowNumbers: read.map((p) => p.row), errors,
+        };
+      }
+    })();
     // the engine checks every row as a single create would — those the sheet found bad too, so
     // that the answer lists all of a file's errors — and refuses the file with the sheet's errors and its own
-    const created = await inTrx.createMany(rows.map(({ row: _row, income_code, ...p }) => ({
-      ...p, stack_id: stackId, income_type_id: income_code ? codes.get(income_code) ?? null : null,
-    })), {
-      action: 'import', rowNumbers: rows.map((r) => r.row), errors: errors as Record<string, FieldError>, signal,
-      onProgress: (done, total) => progress(40 + (50 * done) / total, 'write'),
+    const created = await inTrx.createStream(chunks, {
+      action: 'import', signal, onProgress: (done) => { written = done; writing(); },
     }).catch((err) => {
       // the engine's own refusal of a single row (a statement of one payment) is still the file's
       if (err instanceof ApiError && err.fieldErrors && err.messageKey !== 'errors.import_rows') throw importRowsError(err.fieldErrors);
@@ -83,20 +98,16 @@ export async function importStatement(x: StatementImport): Promise<StatementImpo
     const groups = new Map<number, number[]>();
     created.forEach((p, i) => {
       const subject = rows[i].payer_inn ? bySubject.get(rows[i].payer_inn!) : undefined;
-      if (subject) groups.set(subject, [...(groups.get(subject) ?? []), p.id as number]);
+      if (!subject) return;
+      const ids = groups.get(subject);
+      if (ids) ids.push(p.id as number);
+      else groups.set(subject, [p.id as number]);
     });
-    let attached = 0;
-    if (inTrx.can('wf:attach')) {
-      const workflow = new Workflow(inTrx);
-      let done = 0;
-      const all = [...groups.values()].reduce((n, ids) => n + ids.length, 0);
-      for (const [subject, ids] of groups) {
-        signal?.throwIfAborted();
-        attached += (await workflow.runMany('attach', { ids, subject_id: subject, comment: 'import: payer INN' })).changed;
-        done += ids.length;
-        progress(90 + (10 * done) / all, 'attach');
-      }
-    }
+    // set-wise: every payer's payments in one action (a flow row, a notification and an audit row each)
+    const attached = inTrx.can('wf:attach') && groups.size
+      ? (await new Workflow(inTrx).runSets('attach', [...groups].map(([subject, ids]) => ({ ids, input: { subject_id: subject, comment: 'import: payer INN' } })))).changed
+      : 0;
+    signal?.throwIfAborted();
     const total = rows.reduce((s, r) => s + parseTiyin(r.amount), 0n);
     await stacks.update(stackId, { rows_count: rows.length, total_amount: formatTiyin(total) }, undefined, { fields: ['rows_count', 'total_amount'], action: 'import', anyVersion: true });
     signal?.throwIfAborted();
