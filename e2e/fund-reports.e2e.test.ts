@@ -34,6 +34,9 @@ const number = (text: string) => text.replace(/[\s\u00a0\u202f]/g, '').replace('
 const totalOnScreen = async (column: string) => number(await page.getByTestId('report-totals').locator(`[data-column=${column}]`).innerText());
 
 async function openReport(path: string) {
+  // a whole page load: a change of the hash alone keeps the last report's table on screen until the
+  // new one answers, and a row of it (all subjects) was read as the new report's
+  await page.goto('about:blank');
   await page.goto(`${baseUrl}/admin/#/${path}`);
   await page.getByTestId('page-screen-report').waitFor();
   await page.locator('[data-testid=report-table], [data-testid=report-empty], [data-testid=report-error]').first().waitFor();
