@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { Database } from '../api/db/connection.ts';
 import { createUser } from '../cli/create-user.ts';
 import { testDatabase } from './support/db.ts';
+import { freePort } from './support/ports.ts';
 import { TEST_ADMIN_PASSWORD } from './support/template.ts';
 
 /**
@@ -20,14 +21,6 @@ if (!url) console.warn('test/two-processes.test.ts skipped: TEST_DATABASE_URL na
 
 const CLI = fileURLToPath(new URL('../cli/bin.mjs', import.meta.url));
 const PER_HOUR = 4;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => { const { port } = s.address() as net.AddressInfo; s.close(() => resolve(port)); });
-  });
-}
 
 /** `ecofond serve` on a port, resolved once it says it listens. */
 function serve(port: number, databaseUrl: string): Promise<ChildProcess> {
