@@ -1,13 +1,16 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { ADMIN_PASSWORD, prepare, ROWS, SCOPED_PASSWORD } from './setup.ts';
+import { ADMIN_PASSWORD, benchUrl, prepare, ROWS, SCOPED_PASSWORD } from './setup.ts';
+import { bouncerUnavailable, startBouncer, type Bouncer } from '../../test/support/pgbouncer.ts';
 
 /**
  * bench/api-list: 25 payments read by id, and one page of 25 out of ROWS payments, filtered by a date
  * range and sorted by date, over HTTP — the generic API (as the administrator and as a region-scoped user) against a minimal
  * node:http + pg floor running the same SQL. Prints requests/s, p50 and p99 of each and the ratios.
- * Needs a PostgreSQL server: BENCH_DATABASE_URL (default the local one).
+ * Needs a PostgreSQL server: BENCH_DATABASE_URL (default the local one). With BENCH_BOUNCER=n both
+ * servers' pools go through a PgBouncer in transaction mode with n server connections (Debian's
+ * pgbouncer, started and stopped here): what a pool in front costs a request.
  */
 const DURATION_MS = Number(process.env.BENCH_SECONDS || 10) * 1000;
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY || 16);
@@ -88,6 +91,14 @@ async function load(name: string, port: number, path: string, headers: Record<st
 }
 
 const { scopedRegion } = await prepare(log);
+let bouncer: Bouncer | undefined;
+if (Number(process.env.BENCH_BOUNCER) > 0) {
+  const why = await bouncerUnavailable(benchUrl());
+  if (why) throw new Error(`BENCH_BOUNCER: ${why}`);
+  bouncer = await startBouncer(benchUrl(), Number(process.env.BENCH_BOUNCER));
+  process.env.BENCH_SERVE_URL = bouncer.url;
+  log(`both servers through a PgBouncer in transaction mode, ${process.env.BENCH_BOUNCER} server connections (port ${bouncer.port})`);
+}
 const ours = await start('./serve-ours.ts');
 const floor = await start('./serve-floor.ts');
 try {
@@ -116,4 +127,5 @@ try {
   ours.child.kill();
   floor.child.kill();
   agent.destroy();
+  await bouncer?.stop();
 }

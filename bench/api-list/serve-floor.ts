@@ -1,6 +1,6 @@
 import http from 'node:http';
 import pg from 'pg';
-import { benchUrl } from './setup.ts';
+import { serveUrl } from './setup.ts';
 
 /**
  * The floor: node:http + pg running the same SQL the generic API runs for the bench's list call
@@ -12,7 +12,7 @@ import { benchUrl } from './setup.ts';
  */
 pg.types.setTypeParser(1082, (v: string) => v);
 pg.types.setTypeParser(20, (v: string) => Number(v));
-const pool = new pg.Pool({ connectionString: benchUrl(), max: 10 });
+const pool = new pg.Pool({ connectionString: serveUrl(), max: 10 });
 const LIMIT = 10000;
 const COLS = 't.id, t.payer, t.amount, t.paid_on, t.region_id, t.income_code, t.version, t.created_at, t.updated_at, t.created_by, t.updated_by';
 

@@ -1,10 +1,10 @@
 import { createApp } from '../../api/app.ts';
 import { openDatabase } from '../../api/db/connection.ts';
 import { LiveModel } from '../../api/meta/live.ts';
-import { benchModel, benchUrl } from './setup.ts';
+import { benchModel, benchUrl, serveUrl } from './setup.ts';
 
-/** The generic API on the bench database, in a process of its own, listening as a server does (its session cache told of changes); prints its port. */
-const db = openDatabase({ url: benchUrl(), poolMax: 10 });
+/** The generic API on the bench database (its pool through BENCH_SERVE_URL when set, its LISTEN direct), in a process of its own, listening as a server does (its session cache told of changes); prints its port. */
+const db = openDatabase({ url: serveUrl(), poolMax: 10 });
 const model = benchModel();
 const live = new LiveModel(model, db.knex);
 await live.listen(benchUrl());

@@ -24,6 +24,14 @@ export function benchUrl(): string {
   return u.toString();
 }
 
+/**
+ * The connection string both servers' pools use: the bench database, or what `BENCH_SERVE_URL`
+ * names (run.ts sets it to a PgBouncer in transaction mode before it with `BENCH_BOUNCER`).
+ */
+export function serveUrl(): string {
+  return process.env.BENCH_SERVE_URL || benchUrl();
+}
+
 /** A database with ROWS payments over five years and fourteen regions; reused when it is already there. */
 export async function prepare(log: (s: string) => void): Promise<{ scopedRegion: number }> {
   const model = benchModel();
