@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
-import { TestApi } from './support/api.ts';
+import type { TestApi } from './support/api.ts';
 import { testDatabase } from './support/db.ts';
 import { TEST_ADMIN_PASSWORD } from './support/template.ts';
 import { bouncerUnavailable, startBouncer, type Bouncer } from './support/pgbouncer.ts';
+import { startProductionServer, type ProductionServer } from './support/server.ts';
 import type { Database } from '../api/db/connection.ts';
-import { startServer, type Running } from '../api/server.ts';
 
 /**
  * A pool in front (docs/scaling.md): the server started as in production with DATABASE_URL naming
@@ -23,8 +23,6 @@ if (skip) console.warn(`test/pgbouncer.test.ts skipped: ${skip}`);
 
 const POOL = 2;
 const RANKS = 4500;
-const ENV = ['DATABASE_URL', 'DATABASE_LISTEN_URL', 'DATABASE_POOL_MAX', 'ECOFOND_NOTIFY_WORKER', 'ECOFOND_JOBS_POLL_MS', 'ECOFOND_JOBS_HEARTBEAT_MS'];
-const saved: Record<string, string | undefined> = {};
 const RANK = '/api/ecofund-sprav/rank';
 
 type Pool = { database: string; user: string; cl_active: string; cl_waiting: string; sv_active: string; sv_idle: string; sv_used: string; sv_tested: string; sv_login: string; pool_mode: string };
@@ -32,7 +30,7 @@ type Stats = { database: string; total_xact_count: string; total_query_count: st
 
 let db: Database;
 let bouncer: Bouncer;
-let server: Running;
+let server: ProductionServer;
 let api: TestApi;
 let dbName: string;
 
@@ -49,19 +47,14 @@ describe.skipIf(!!skip)('the server behind a PgBouncer in transaction mode', () 
     // enough rows for an export to take several of the cursor's batches of 2 000
     await db.knex.raw(`insert into rank (code, name) select 'pgb-' || i, jsonb_build_object('uz', 'Unvon ' || i) from generate_series(1, ${RANKS}) i`);
     bouncer = await startBouncer(db.url!, POOL);
-    for (const k of ENV) saved[k] = process.env[k];
-    Object.assign(process.env, {
-      DATABASE_URL: bouncer.url, DATABASE_LISTEN_URL: db.url, DATABASE_POOL_MAX: '10',
-      ECOFOND_NOTIFY_WORKER: 'off', ECOFOND_JOBS_POLL_MS: '200', ECOFOND_JOBS_HEARTBEAT_MS: '200',
+    server = await startProductionServer({
+      DATABASE_URL: bouncer.url, DATABASE_LISTEN_URL: db.url!, DATABASE_POOL_MAX: '10', ECOFOND_JOBS_POLL_MS: '200', ECOFOND_JOBS_HEARTBEAT_MS: '200',
     });
-    server = await startServer({ port: 0, host: '127.0.0.1', log: () => undefined });
-    api = new TestApi(server.db, server.model, server.server);
-    api.adminToken = await api.login('admin', TEST_ADMIN_PASSWORD);
+    api = server.api;
   }, 180_000);
 
   afterAll(async () => {
     await server?.close();
-    for (const k of ENV) { if (saved[k] === undefined) delete process.env[k]; else process.env[k] = saved[k]; }
     await bouncer?.stop();
     await db?.close();
   }, 60_000);

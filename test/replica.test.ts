@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestApi } from './support/api.ts';
+import type { TestApi } from './support/api.ts';
 import { testDatabase } from './support/db.ts';
-import { TEST_ADMIN_PASSWORD } from './support/template.ts';
 import { replicaUnavailable, startReplica, type Replica } from './support/replica.ts';
 import { APP_NAME, type Database } from '../api/db/connection.ts';
-import { startServer, type Running } from '../api/server.ts';
+import { startProductionServer, type ProductionServer } from './support/server.ts';
 import { todayTashkent } from '../api/meta/today.ts';
 
 /**
@@ -23,11 +22,10 @@ if (skip) console.warn(`test/replica.test.ts skipped: ${skip}`);
 const year = Number(todayTashkent().slice(0, 4));
 let replica: Replica;
 let db: Database;
-let server: Running;
+let running: ProductionServer;
+let server: ProductionServer['server'];
 let api: TestApi;
 let dbName: string;
-const saved: Record<string, string | undefined> = {};
-const ENV = ['DATABASE_URL', 'DATABASE_READ_URL', 'DATABASE_LISTEN_URL', 'ECOFOND_NOTIFY_WORKER', 'ECOFOND_PUBLIC_FORM_PER_HOUR'];
 
 describe.skipIf(!!skip)('public reads on a streaming replica', () => {
   beforeAll(async () => {
@@ -35,19 +33,14 @@ describe.skipIf(!!skip)('public reads on a streaming replica', () => {
     dbName = new URL(db.url!).pathname.slice(1);
     replica = await startReplica(primary!);
     console.log(`replica: base backup ${replica.figures.basebackupMs} ms (${(replica.figures.dataBytes / 2 ** 20).toFixed(1)} MB), started in ${replica.figures.startMs} ms on port ${replica.port}`);
-    for (const k of ENV) saved[k] = process.env[k];
-    Object.assign(process.env, {
-      DATABASE_URL: db.url, DATABASE_READ_URL: replica.url(dbName), DATABASE_LISTEN_URL: db.url,
-      ECOFOND_NOTIFY_WORKER: 'off', ECOFOND_PUBLIC_FORM_PER_HOUR: '100',
+    running = await startProductionServer({
+      DATABASE_URL: db.url!, DATABASE_READ_URL: replica.url(dbName), DATABASE_LISTEN_URL: db.url!, ECOFOND_PUBLIC_FORM_PER_HOUR: '100',
     });
-    server = await startServer({ port: 0, host: '127.0.0.1', log: () => undefined });
-    api = new TestApi(server.db, server.model, server.server);
-    api.adminToken = await api.login('admin', TEST_ADMIN_PASSWORD);
+    ({ server, api } = running);
   }, 300_000);
 
   afterAll(async () => {
-    await server?.close();
-    for (const k of ENV) { if (saved[k] === undefined) delete process.env[k]; else process.env[k] = saved[k]; }
+    await running?.close();
     await replica?.stop();
     await db?.close();
   }, 120_000);
