@@ -2,9 +2,10 @@
 /**
  * `npm run test:e2e` after the builds: the browser tests in two vitest processes side by side —
  * the sweep of every screen (its own server and database) with the public site's tests (their own
- * server), and all the others (the back-office's, the unit tests of the faces). Each process tests one after another, as the
- * tests share their server; the two together wait on the browser and the servers rather than the
- * processor, so side by side they take the time of the longer one, not the sum. The sweep's output
+ * server), and all the others (the back-office's, the unit tests of the faces). Each process tests
+ * one after another, as the tests share their server; the two together wait on the browser and the
+ * servers rather than the processor, so side by side they take the time of the longer one, not
+ * the sum. The sweep's output
  * is held back and printed after the others', so neither is interleaved. Extra arguments (file
  * filters, `-t`) go to both; a process given only filters the other has no file for finds none and
  * passes. With TEST_DATABASE_URL (CI) the two servers' databases are copies of one demo database

@@ -99,9 +99,11 @@ if (Number(process.env.BENCH_BOUNCER) > 0) {
   process.env.BENCH_SERVE_URL = bouncer.url;
   log(`both servers through a PgBouncer in transaction mode, ${process.env.BENCH_BOUNCER} server connections (port ${bouncer.port})`);
 }
-const ours = await start('./serve-ours.ts');
-const floor = await start('./serve-floor.ts');
+let ours: Awaited<ReturnType<typeof start>> | undefined;
+let floor: Awaited<ReturnType<typeof start>> | undefined;
 try {
+  ours = await start('./serve-ours.ts');
+  floor = await start('./serve-floor.ts');
   const adminToken = await login(ours.port, 'admin', ADMIN_PASSWORD);
   const scopedToken = await login(ours.port, 'bench_scoped', SCOPED_PASSWORD);
   const path = `/api/bench/bench-payments?${QUERY}&range=${encodeURIComponent('[0,24]')}`;
@@ -124,8 +126,8 @@ try {
   log(`\ngeneric/floor throughput: by id ${(oi.rps / fi.rps).toFixed(2)} (target ≥ 0.50), filtered list: administrator ${(oa.rps / fa.rps).toFixed(2)}, scoped ${(os.rps / fs.rps).toFixed(2)} (target ≥ 0.85)`);
   log(`scoped/administrator throughput: ${(os.rps / oa.rps).toFixed(2)} (target ≥ 0.80)`);
 } finally {
-  ours.child.kill();
-  floor.child.kill();
+  ours?.child.kill();
+  floor?.child.kill();
   agent.destroy();
   await bouncer?.stop();
 }
