@@ -60,6 +60,13 @@ describe('printed pages', () => {
     const cells = await cellTexts(page, '[data-testid=print-table-ingredients]');
     const amounts = await table.locator('tbody tr').evaluateAll((rows) => rows.map((r) => (r.lastElementChild as HTMLElement).innerText.trim()));
     expect(amounts).toHaveLength(report.ingredients.length);
+    // every value of the sheet, once each has come: a reference (the subject) is its own request,
+    // answered after the table's rows may be (the sheet shows only filled fields: none stays
+    // empty but a yes/no, which is an icon)
+    const sheet = page.locator('[data-testid=generic-print] dd');
+    await expect.poll(() => sheet.evaluateAll((dd) => dd.filter((d) => !(d as HTMLElement).innerText.trim() && !d.querySelector('svg')).length)).toBe(0);
+    const values = await sheet.evaluateAll((dd) => dd.map((d) => (d as HTMLElement).innerText.trim()));
+    expect(values.length).toBeGreaterThan(4);
     const printed = await print(page);
     expect(printed.size).toEqual([210, 297]);
     expect(printed.text).toContain(squash(heading));
@@ -67,8 +74,6 @@ describe('printed pages', () => {
     // the last two columns: coefficient 2 and the amount, each line's and the report's
     for (const a of amounts) expect(printed.text).toContain(squash(a));
     // and every value of the sheet: the report's base value and total among them
-    const values = await page.locator('[data-testid=generic-print] dd').evaluateAll((dd) => dd.map((d) => (d as HTMLElement).innerText.trim()).filter(Boolean));
-    expect(values.length).toBeGreaterThan(4);
     for (const v of values) expect(printed.text, `"${v}" on the paper`).toContain(squash(v));
     await page.screenshot({ path: '/tmp/shots-docs/print-report-1400.png', fullPage: true });
     await page.setViewportSize({ width: 360, height: 800 });
