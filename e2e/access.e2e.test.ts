@@ -107,7 +107,11 @@ describe('access managing of a role', () => {
     await toggleBanks(1);
     expect(await userSeesBanks()).toBe(true);
     await user.getByTestId(`menu-item-${BANKS}`).click();
-    await expect.poll(() => user.locator('tbody tr.RaDatagrid-row').count()).toBe(10);
+    await expect.poll(() => user.evaluate(() => window.location.hash)).toBe(`#/${BANKS}`);
+    // the list's first request after a new page load (its session read again, the role's actions
+    // with it): on a machine the browser step loads to a load average of 7 it took over 10 s once
+    const rows = user.locator('tbody tr.RaDatagrid-row');
+    await expect.poll(async () => (await rows.count()) || `no rows; the page says: ${(await user.locator('main').innerText().catch(() => '')).slice(0, 300)}`, { timeout: 30_000 }).toBe(10);
     await expectNoRawKeys(user);
   });
 
