@@ -1,13 +1,11 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import pg from 'pg';
 import { freePort } from './ports.ts';
-
-const run = promisify(execFile);
+import { postgresIds } from './os-user.ts';
 
 /** Where Debian's package puts it; PGBOUNCER overrides. */
 const BINARY = process.env.PGBOUNCER || '/usr/sbin/pgbouncer';
@@ -32,7 +30,7 @@ export async function bouncerUnavailable(databaseUrl: string | undefined): Promi
   if (!databaseUrl) return 'TEST_DATABASE_URL is not set: the test needs a PostgreSQL server behind the bouncer';
   if (!existsSync(BINARY)) return `${BINARY} is not installed (apt-get install pgbouncer; PGBOUNCER names another path)`;
   if (process.getuid?.() === 0) {
-    try { await run('id', ['-u', 'postgres']); } catch { return 'running as root and there is no postgres OS user to run pgbouncer as (it refuses root)'; }
+    if (!(await postgresIds())) return 'running as root and there is no postgres OS user to run pgbouncer as (it refuses root)';
   }
   return null;
 }
@@ -55,12 +53,9 @@ export async function startBouncer(databaseUrl: string, poolSize: number): Promi
     'max_client_conn = 500', 'server_lifetime = 3600', 'log_connections = 0', 'log_disconnections = 0',
   ].join('\n') + '\n');
   writeFileSync(join(root, 'users.txt'), `"${user}" ""\n`);
-  const asRoot = process.getuid?.() === 0;
-  const ids = asRoot
-    ? { uid: Number((await run('id', ['-u', 'postgres'])).stdout.trim()), gid: Number((await run('id', ['-g', 'postgres'])).stdout.trim()) }
-    : {};
-  if (ids.uid !== undefined) for (const f of [root, ini, join(root, 'users.txt')]) chownSync(f, ids.uid, ids.gid!);
-  const child: ChildProcess = spawn(BINARY, [ini], { ...ids, stdio: ['ignore', 'pipe', 'pipe'] });
+  const ids = process.getuid?.() === 0 ? await postgresIds() : null;
+  if (ids) for (const f of [root, ini, join(root, 'users.txt')]) chownSync(f, ids.uid, ids.gid);
+  const child: ChildProcess = spawn(BINARY, [ini], { ...(ids ?? {}), stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
   child.stdout!.on('data', (d: Buffer) => { log = (log + d.toString()).slice(-4000); });
   child.stderr!.on('data', (d: Buffer) => { log = (log + d.toString()).slice(-4000); });

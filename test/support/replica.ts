@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { freePort } from './ports.ts';
+import { postgresIds } from './os-user.ts';
 
 const run = promisify(execFile);
 
@@ -42,7 +43,7 @@ export async function replicaUnavailable(primaryUrl: string | undefined): Promis
   const bin = binDir(major);
   for (const tool of ['pg_basebackup', 'pg_ctl']) if (!existsSync(join(bin, tool))) return `${join(bin, tool)} is not installed`;
   if (process.getuid?.() === 0) {
-    try { await run('id', ['-u', 'postgres']); } catch { return 'running as root and there is no postgres OS user to run the server as'; }
+    if (!(await postgresIds())) return 'running as root and there is no postgres OS user to run the server as';
   }
   // the base backup copies the whole cluster — every database on it, other work's benches included
   const [{ bytes }] = await primaryQuery<{ bytes: string }>(primaryUrl, 'SELECT sum(pg_database_size(datname))::bigint::text AS bytes FROM pg_database');
@@ -73,8 +74,9 @@ export async function startReplica(primaryUrl: string): Promise<Replica> {
   const root = mkdtempSync(join(tmpdir(), 'ecofond-replica-'));
   const data = join(root, 'data');
   const asRoot = process.getuid?.() === 0;
-  const pgUid = asRoot ? Number((await run('id', ['-u', 'postgres'])).stdout.trim()) : -1;
-  const pgGid = asRoot ? Number((await run('id', ['-g', 'postgres'])).stdout.trim()) : -1;
+  const pgIds = asRoot ? await postgresIds() : null;
+  if (asRoot && !pgIds) throw new Error('running as root and there is no postgres OS user to run the server as');
+  const [pgUid, pgGid] = pgIds ? [pgIds.uid, pgIds.gid] : [-1, -1];
   if (asRoot) chownSync(root, pgUid, pgGid);
   const as = (cmd: string, args: string[], timeout = 600_000) => (asRoot ? run('runuser', ['-u', 'postgres', '--', cmd, ...args], { timeout }) : run(cmd, args, { timeout }));
   const port = await freePort();
