@@ -279,3 +279,33 @@ describe('the flood guard (spec §8: "Chat blocked for too many actions, try lat
     expect(await k('chats').count('* as n').first()).toEqual(before);
   });
 });
+
+describe('the flood guard under parallel requests', () => {
+  it('15 chats opened at once with 3 left: exactly 3 are opened, 12 refused, nothing else stored', async () => {
+    const k = api.db.knex;
+    const already = Number((await k('chats').where({ ip: '127.0.0.1' }).whereRaw("created_at > now() - interval '10 minutes'").count('* as n').first())!.n);
+    await setting('chat.chats_per_window', String(already + 3));
+    await setting('chat.messages_per_window', '1000');
+    await setting('chat.window_minutes', '10');
+    const before = Number((await k('chats').count('* as n').first())!.n);
+    const answers = await Promise.all(Array.from({ length: 15 }, (_, i) => api.post(OPEN, { name: `Parallel ${i}`, body: 'bir vaqtda' }, { token: '', lang: 'uk' })));
+    const statuses = answers.map((r) => r.status).sort();
+    expect(statuses.filter((s) => s === 201)).toHaveLength(3);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(12);
+    expect(answers.find((r) => r.status === 429)!.body).toMatchObject({ code: -112, message: 'Жуда кўп амал бажарилгани учун чат блокланди, кейинроқ уриниб кўринг' });
+    expect(Number((await k('chats').count('* as n').first())!.n)).toBe(before + 3);
+    await setting('chat.chats_per_window', '1000');
+  });
+
+  it('15 messages sent at once with 3 left: exactly 3 are stored', async () => {
+    const k = api.db.knex;
+    const chat = (await api.post(OPEN, { name: 'Parallel xabarlar' }, { token: '' })).body;
+    const already = Number((await k('messages').where({ ip: '127.0.0.1' }).whereRaw("created_at > now() - interval '10 minutes'").count('* as n').first())!.n);
+    await setting('chat.messages_per_window', String(already + 3));
+    const answers = await Promise.all(Array.from({ length: 15 }, (_, i) => visitorSend(chat.id, chat.token, { body: `xabar ${i}` }, { lang: 'ru' })));
+    expect(answers.filter((r) => r.status === 201), JSON.stringify(answers.map((r) => [r.status, r.body.message]))).toHaveLength(3);
+    expect(answers.filter((r) => r.status === 429)).toHaveLength(12);
+    expect(Number((await k('messages').where({ chat_id: chat.id }).count('* as n').first())!.n)).toBe(3);
+    await setting('chat.messages_per_window', '1000');
+  });
+});

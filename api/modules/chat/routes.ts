@@ -20,16 +20,29 @@ type Db = Knex | Knex.Transaction;
  * The flood guard (spec §8: "Chat blocked for too many actions, try later"): the address's stored
  * chats or messages of the last `chat.window_minutes`, counted in the database so that every server
  * process and a restart see the same count. At the limit the call is a 429 and nothing is stored.
+ * The count runs in the write's transaction under a transaction advisory lock on the address and the
+ * kind, so parallel requests of one address — through any process — count one after another, each
+ * seeing the rows the ones before it committed: the limit holds exactly, not "check, then write".
+ * The settings are read before the transaction opens (`floodLimits`): a transaction waiting for the
+ * lock holds its connection, so nothing in it may need a second one from the pool.
  */
-async function assertUnderLimit(db: Db, table: 'chats' | 'messages', ip: string): Promise<void> {
-  const limit = await chatSetting(db as Knex, table === 'chats' ? 'chat.chats_per_window' : 'chat.messages_per_window');
-  const minutes = await chatSetting(db as Knex, 'chat.window_minutes');
-  const { rows } = await db.raw(
+async function assertUnderLimit(trx: Knex.Transaction, table: 'chats' | 'messages', ip: string, limits: FloodLimits): Promise<void> {
+  const limit = table === 'chats' ? limits.chats : limits.messages;
+  // held to the transaction's end (commit or rollback): the next request of this address waits for it
+  await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`chat-${table}:${ip}`]);
+  const { rows } = await trx.raw(
     `select count(*)::int as n from (select 1 from ${table} where ip = ? and created_at > now() - make_interval(mins => ?) limit ?) s`,
-    [ip, minutes, limit],
+    [ip, limits.minutes, limit],
   );
   if (rows[0].n >= limit) throw new ApiError('tooManyAttempts', 'errors.chat_blocked');
 }
+
+interface FloodLimits { chats: number; messages: number; minutes: number }
+const floodLimits = async (knex: Knex): Promise<FloodLimits> => ({
+  chats: await chatSetting(knex, 'chat.chats_per_window'),
+  messages: await chatSetting(knex, 'chat.messages_per_window'),
+  minutes: await chatSetting(knex, 'chat.window_minutes'),
+});
 
 const addressOf = (ctx: AppContext) => String(ctx.ip || 'unknown').slice(0, 64);
 
@@ -78,8 +91,8 @@ async function messagesOf(qb: Knex.QueryBuilder, after: number) {
 }
 
 /** A visitor's or population user's message, through the engine as them (or nobody), limited per address. */
-async function writeVisitorMessage(rc: RouteContext, trx: Knex.Transaction, chatId: number, body: string, ip: string) {
-  await assertUnderLimit(trx, 'messages', ip);
+async function writeVisitorMessage(rc: RouteContext, trx: Knex.Transaction, chatId: number, body: string, ip: string, limits: FloodLimits) {
+  await assertUnderLimit(trx, 'messages', ip, limits);
   const principal = rc.principal ?? ANONYMOUS;
   return new Repository({ knex: rc.knex, model: rc.model, principal, lang: rc.lang, trusted: true, trx }, rc.model.entities.get('messages')!)
     .create({ chat_id: chatId, body, author: 'visitor', ip }, { fields: ['author', 'ip'] });
@@ -98,13 +111,14 @@ export const CHAT_HANDLERS: Record<string, RouteHandler> = {
     const ip = addressOf(ctx);
     const { token, hash } = newToken();
     const principal = rc.principal ?? ANONYMOUS;
+    const limits = await floodLimits(rc.knex);
     const out = await rc.knex.transaction(async (trx) => {
-      await assertUnderLimit(trx, 'chats', ip);
+      await assertUnderLimit(trx, 'chats', ip, limits);
       const chat = await new Repository({ knex: rc.knex, model: rc.model, principal, lang: rc.lang, trusted: true, trx }, rc.model.entities.get('chats')!)
         .create({
           visitor_name: name.trim() || null, user_id: principal.id > 0 ? principal.id : null, lang: rc.lang, ip, token_hash: hash,
         }, { fields: ['visitor_name', 'user_id', 'lang', 'ip', 'token_hash'] });
-      const first = body ? await writeVisitorMessage(rc, trx, Number(chat.id), body, ip) : null;
+      const first = body ? await writeVisitorMessage(rc, trx, Number(chat.id), body, ip, limits) : null;
       return { chat, first };
     });
     ctx.status = 201;
@@ -129,7 +143,8 @@ export const CHAT_HANDLERS: Record<string, RouteHandler> = {
     if (chat.status !== 'open') throw new ApiError('workflow', 'errors.chat_closed');
     const body = bodyOf(ctx, true)!;
     const ip = addressOf(ctx);
-    const row = await rc.knex.transaction((trx) => writeVisitorMessage(rc, trx, id, body, ip));
+    const limits = await floodLimits(rc.knex);
+    const row = await rc.knex.transaction((trx) => writeVisitorMessage(rc, trx, id, body, ip, limits));
     ctx.status = 201;
     ctx.body = messageOut(row);
   },
