@@ -194,7 +194,7 @@ async function seedAccessBooks(knex: Knex, model: MetaModel, log: (s: string) =>
   await seedJobSettings(knex);
 }
 
-/** The chat's flood guard (docs/chat.md), at its defaults until the fund changes it. */
+/** The chat's flood guard and socket bounds (docs/chat.md), at their defaults until the fund changes it. */
 async function seedChatSettings(knex: Knex): Promise<void> {
   if (!(await knex('app_configs_groups').where({ code: 'chat' }).first('id'))) {
     await knex('app_configs_groups').insert({ code: 'chat', name: JSON.stringify({ uz: 'Operator bilan chat', uk: 'Оператор билан чат', ru: 'Чат с оператором' }) });
@@ -204,6 +204,8 @@ async function seedChatSettings(knex: Knex): Promise<void> {
     'chat.messages_per_window': ['Bir manzildan oyna davomida yuborilishi mumkin boʻlgan xabarlar soni', 'Сколько сообщений можно отправить с одного адреса за окно'],
     'chat.chats_per_window': ['Bir manzildan oyna davomida ochilishi mumkin boʻlgan chatlar soni', 'Сколько чатов можно открыть с одного адреса за окно'],
     'chat.window_minutes': ['Chat cheklovi oynasi, daqiqa', 'Окно ограничения чата, минут'],
+    'chat.sockets_per_address': ['Bir manzildan bir server jarayoniga bir vaqtda ochiq chat ulanishlari soni', 'Сколько подключений к чату может держать один адрес в одном процессе сервера'],
+    'chat.sockets_total': ['Bir server jarayonidagi barcha ochiq chat ulanishlari soni', 'Сколько подключений к чату держит один процесс сервера всего'],
   };
   for (const key of Object.keys(CHAT_SETTINGS) as ChatSettingKey[]) {
     const [uz, ru] = descriptions[key];

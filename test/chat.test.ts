@@ -7,6 +7,7 @@ import { createUser } from '../cli/create-user.ts';
 import { clearConfigCache } from '../api/auth/config.ts';
 import { attachChat, type ChatHub } from '../api/modules/chat/hub.ts';
 import { createApp } from '../api/app.ts';
+import { openDatabase } from '../api/db/connection.ts';
 
 /**
  * Chat with an operator end to end (docs/chat.md): a visitor opens a chat and writes; an operator
@@ -307,5 +308,166 @@ describe('the flood guard under parallel requests', () => {
     expect(answers.filter((r) => r.status === 429)).toHaveLength(12);
     expect(Number((await k('messages').where({ chat_id: chat.id }).count('* as n').first())!.n)).toBe(3);
     await setting('chat.messages_per_window', '1000');
+  });
+});
+
+/** A raw socket (no hello): opened (101) or refused at the upgrade with its status and JSON body. */
+function rawSocket(o: { base?: string; headers?: Record<string, string>; query?: string } = {}): Promise<{ ws: WebSocket; status: number; body?: any }> {
+  const ws = new WebSocket(`${(o.base ?? api.url).replace('http', 'ws')}/api/chat/socket${o.query ?? ''}`, { headers: o.headers });
+  return new Promise((resolve, reject) => {
+    ws.on('open', () => resolve({ ws, status: 101 }));
+    ws.on('unexpected-response', (_req, res) => {
+      let text = '';
+      res.on('data', (d: Buffer) => { text += d.toString('utf8'); });
+      res.on('end', () => resolve({ ws, status: res.statusCode ?? 0, body: text ? JSON.parse(text) : undefined }));
+    });
+    ws.on('error', reject);
+  });
+}
+const until = async (cond: () => boolean, ms = 3000) => {
+  for (const end = Date.now() + ms; !cond(); await new Promise((r) => setTimeout(r, 20))) if (Date.now() > end) throw new Error('condition not met');
+};
+
+describe('the sockets one address may hold', () => {
+  it('past chat.sockets_per_address the upgrade is refused with 429 in the caller\'s language; a closed socket frees its place', async () => {
+    await until(() => hub.counts.sockets === 0);
+    await setting('chat.sockets_per_address', '3');
+    // ten at once: exactly three get through
+    const open = await Promise.all(Array.from({ length: 10 }, () => rawSocket()));
+    expect(open.filter((s) => s.status === 101)).toHaveLength(3);
+    expect(open.filter((s) => s.status === 429)).toHaveLength(7);
+    expect(open.find((s) => s.status === 429)!.body).toEqual({ code: -112, message: 'Bu manzildan chatga ulanishlar juda koʻp, keyinroq urinib koʻring', description: '' });
+    expect((await rawSocket({ headers: { Language: 'ru' } })).body.message).toBe('Слишком много подключений к чату с этого адреса, попробуйте позже');
+    expect((await rawSocket({ query: '?lang=uk' })).body.message).toBe('Бу манзилдан чатга уланишлар жуда кўп, кейинроқ уриниб кўринг');
+    expect(hub.counts.sockets).toBe(3);
+    // X-Forwarded-For is not believed without ECOFOND_TRUST_PROXY: it does not make a new address
+    expect((await rawSocket({ headers: { 'X-Forwarded-For': '203.0.113.7' } })).status).toBe(429);
+    // a socket that said hello counts the same; one that closes frees its place
+    const opened = open.filter((s) => s.status === 101);
+    opened[0].ws.close();
+    await until(() => hub.counts.sockets === 2);
+    const again = await rawSocket();
+    expect(again.status).toBe(101);
+    for (const s of [again, ...opened.slice(1)]) s.ws.close();
+    await until(() => hub.counts.sockets === 0);
+    await setting('chat.sockets_per_address', '20');
+  });
+
+  it('behind a trusted proxy the address is X-Forwarded-For\'s, as for the HTTP routes; past chat.sockets_total every address is refused with 503', async () => {
+    const trust = process.env.ECOFOND_TRUST_PROXY;
+    process.env.ECOFOND_TRUST_PROXY = '1';
+    const app = createApp({ knex: api.db.knex, model: api.model });
+    const server = await new Promise<Server>((r) => { const s = app.listen(0, '127.0.0.1', () => r(s)); });
+    const second = await attachChat(server, api.db, api.model);
+    if (trust === undefined) delete process.env.ECOFOND_TRUST_PROXY; else process.env.ECOFOND_TRUST_PROXY = trust;
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const from = (ip: string, lang = 'uz') => rawSocket({ base, headers: { 'X-Forwarded-For': `${ip}, 10.0.0.1`, Language: lang } });
+    try {
+      await setting('chat.sockets_per_address', '2');
+      const a = [await from('198.51.100.1'), await from('198.51.100.1'), await from('198.51.100.1')];
+      expect(a.map((s) => s.status)).toEqual([101, 101, 429]);
+      const b = await from('198.51.100.2');
+      expect(b.status).toBe(101);
+      await setting('chat.sockets_total', '3');
+      const c = await from('198.51.100.3', 'ru');
+      expect(c.status).toBe(503);
+      expect(c.body).toMatchObject({ message: 'Сервер чата перегружен, попробуйте позже' });
+      for (const s of [...a, b]) s.ws.close();
+    } finally {
+      await setting('chat.sockets_per_address', '20');
+      await setting('chat.sockets_total', '10000');
+      await second.close();
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+  });
+});
+
+describe('an operator who loses the chat', () => {
+  /** The socket's close code and reason, and when it closed. */
+  const closing = (s: Sock) => new Promise<{ code: number; reason: string; at: number }>((r) => s.ws.on('close', (code, reason) => r({ code, reason: String(reason), at: Date.now() })));
+
+  /** A fresh headquarters operator speaking `lang`, signed in, with a socket that said hello. */
+  let n = 0;
+  async function operator(lang: string, base = api.url) {
+    const username = `chatop${++n}`;
+    const id = await createUser(api.db.knex, { username, password: 'secret-pw', roles: ['headquarters'] });
+    await api.db.knex('users').where({ id }).update({ kind: 'staff', lang_code: lang });
+    const token = await api.login(username, 'secret-pw');
+    const sock = await socket({ session: token }, base);
+    expect(sock.events[0]).toEqual({ type: 'ready', role: 'operator' });
+    return { id, token, sock, closed: closing(sock) };
+  }
+
+  /** Blocks the user (its answer's time), then a visitor writes at once: the blocked socket must not hear it. */
+  async function blockAndWrite(id: number) {
+    const version = (await api.db.knex('users').where({ id }).first('version')).version;
+    const r = await api.post(`/api/managing/users/${id}/users-change-status`, { status: 'blocked', version });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const answered = Date.now();
+    const chat = (await api.post(OPEN, { name: 'Bloklangandan keyin', body: 'bu xabarni u koʻrmasligi kerak' }, { token: '' })).body;
+    return { answered, chat };
+  }
+
+  it('blocked: the socket hears nothing written after the block answers and is closed within 2 s, its reason in the operator\'s language', async () => {
+    const op = await operator('ru');
+    const witness = await operator('uz');
+    const { answered, chat } = await blockAndWrite(op.id);
+    // the other operator hears the message: it was sent
+    await witness.sock.next((e) => e.type === 'message' && e.chat === chat.id);
+    const c = await op.closed;
+    expect(op.sock.events.filter((e) => e.type === 'message' && e.chat === chat.id)).toEqual([]);
+    expect(c.code).toBe(4401);
+    expect(c.reason).toBe('Требуется вход в систему');
+    expect(c.at - answered).toBeLessThan(2000);
+    witness.sock.ws.close();
+  });
+
+  it('signed out, or the operator\'s action closed on their role: the socket closes at once (4401, 4403)', async () => {
+    const op = await operator('uk');
+    const t0 = Date.now();
+    expect((await api.post('/api/admin/auth/logout', {}, { token: op.token })).status).toBe(200);
+    const c = await op.closed;
+    expect(c.code).toBe(4401);
+    expect(c.reason).toBe('Тизимга кириш талаб қилинади');
+    expect(c.at - t0).toBeLessThan(2000);
+
+    // a role of its own with the operator screen (6938) and reading chats (6931)
+    const token = await api.userWithActions(`chatrole${n}`, [6938, 6931]);
+    await api.db.knex('users').where({ username: `chatrole${n}` }).update({ kind: 'staff', lang_code: 'uz' });
+    const sock = await socket({ session: token });
+    expect(sock.events[0]).toEqual({ type: 'ready', role: 'operator' });
+    const closed = closing(sock);
+    const role = (await api.db.knex('roles').where({ code: `test_chatrole${n}` }).first('id')).id;
+    const t1 = Date.now();
+    expect((await api.post('/api/user-role-access/update-access-status', { role_id: role, action_id: 6938, state: 0 })).status).toBe(200);
+    const chat = (await api.post(OPEN, { body: 'huquqsiz operatorga emas' }, { token: '' })).body;
+    const d = await closed;
+    expect(d.code).toBe(4403);
+    expect(d.reason).toBe('Bu amalga ruxsatingiz yoʻq');
+    expect(d.at - t1).toBeLessThan(2000);
+    expect(sock.events.filter((e) => e.type === 'message' && e.chat === chat.id)).toEqual([]);
+  });
+
+  it.skipIf(!process.env.TEST_DATABASE_URL)('blocked through one process, the operator\'s socket on another (its own pool and LISTEN) closes within 2 s', async () => {
+    const other = openDatabase({ url: api.db.url!, poolMax: 3 });
+    const app = createApp({ knex: other.knex, model: api.model });
+    const server = await new Promise<Server>((r) => { const s = app.listen(0, '127.0.0.1', () => r(s)); });
+    const second = await attachChat(server, other, api.model);
+    try {
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const op = await operator('uz', base);
+      const witness = await operator('uz', base);
+      const { answered, chat } = await blockAndWrite(op.id);
+      await witness.sock.next((e) => e.type === 'message' && e.chat === chat.id);
+      const c = await op.closed;
+      expect(c.code).toBe(4401);
+      expect(c.at - answered).toBeLessThan(2000);
+      expect(op.sock.events.filter((e) => e.type === 'message' && e.chat === chat.id)).toEqual([]);
+      witness.sock.ws.close();
+    } finally {
+      await second.close();
+      await new Promise<void>((r) => server.close(() => r()));
+      await other.close();
+    }
   });
 });

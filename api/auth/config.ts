@@ -85,12 +85,16 @@ export function clearConfigCache(knex: Knex): void {
 /**
  * The chat's flood guard (spec §8 "Chat blocked for too many actions, try later"; docs/chat.md):
  * at most `chat.messages_per_window` messages and `chat.chats_per_window` new chats from one address
- * in `chat.window_minutes`; the next one is refused with 429 and nothing is stored.
+ * in `chat.window_minutes`; the next one is refused with 429 and nothing is stored. Its sockets: at
+ * most `chat.sockets_per_address` open at once from one address and `chat.sockets_total` in all, in
+ * one server process; the next upgrade is refused (429, 503).
  */
 export const CHAT_SETTINGS = {
   'chat.messages_per_window': 30,
   'chat.chats_per_window': 3,
   'chat.window_minutes': 10,
+  'chat.sockets_per_address': 20,
+  'chat.sockets_total': 10_000,
 } as const;
 export type ChatSettingKey = keyof typeof CHAT_SETTINGS;
 
