@@ -47,8 +47,10 @@ describe('reference books made in the back-office', () => {
       const bad: BookSpec = { ...kinds, name: 'bad-book', fields: [{ name: 'region_id', type: 'ref', ref: 'no-such-book', caption: { uz: 'Viloyat', ru: '' } }] };
       const r = await a.call('POST', '/api/admin/ref-books', bad);
       expect(r.status).toBe(400);
-      expect(r.body.errors['fields.0.ref']).toContain('no entity "no-such-book"');
-      expect(r.body.errors['fields.0.caption.ru']).toContain('is empty');
+      // beside the inputs in the caller's language (the forms' own words); the loader's text in problems
+      expect(r.body.errors['fields.0.ref']).toBe('Tanlangan yozuv topilmadi');
+      expect(r.body.errors['fields.0.caption.ru']).toBe('Ushbu kiritma majburiy');
+      expect(r.body.problems.map((p: { message: string }) => p.message)).toEqual(expect.arrayContaining(['no entity "no-such-book"']));
       expect(r.body.problems.map((p: { file: string }) => p.file)).toContain('database:books/bad-book.json');
       expect(same(asFile(bad)).length).toBe(1);
       expect(same(r.body.problems)).toEqual(same(asFile(bad)));
@@ -56,15 +58,17 @@ describe('reference books made in the back-office', () => {
       const badSchema: BookSpec = { ...kinds, name: 'bad-book', fields: [{ name: 'size', type: 'string', maxLength: -1, caption: { uz: 'Oʻlcham', ru: 'Размер' } }] };
       const s = await a.call('POST', '/api/admin/ref-books', badSchema);
       expect(s.status).toBe(400);
-      expect(s.body.errors['fields.0.maxLength']).toContain('must be >= 1');
+      expect(s.body.errors['fields.0.maxLength']).toBe('Notoʻgʻri qiymat');
+      expect(s.body.problems.map((p: { message: string }) => p.message)).toContain('must be >= 1');
       expect(same(s.body.problems)).toEqual(same(asFile(badSchema)));
       const bad2 = await a.call('POST', '/api/admin/ref-books', { ...kinds, name: 'Bad Name' });
       expect(bad2.status).toBe(400);
       expect(bad2.body.errors.name).toBeTruthy();
       // a reference without its entity: the schema's missing property beside its own input
-      const noRef = await a.call('POST', '/api/admin/ref-books', { ...kinds, name: 'bad-book', fields: [{ name: 'region_id', type: 'ref', caption: { uz: 'Viloyat', ru: 'Регион' } }] });
+      const noRef = await a.call('POST', '/api/admin/ref-books', { ...kinds, name: 'bad-book', fields: [{ name: 'region_id', type: 'ref', caption: { uz: 'Viloyat', ru: 'Регион' } }] }, a.token, 'ru');
       expect(noRef.status).toBe(400);
-      expect(noRef.body.errors['fields.0.ref']).toContain("must have required property 'ref'");
+      expect(noRef.body.errors['fields.0.ref']).toBe('Обязательное поле');
+      expect(noRef.body.problems.map((p: { message: string }) => p.message)).toContain("must have required property 'ref'");
       // a kind of field a book cannot have
       const bad3 = await a.call('POST', '/api/admin/ref-books', { ...kinds, name: 'bad-book', fields: [{ name: 'doc', type: 'file', caption: { uz: 'Fayl', ru: 'Файл' } }] });
       expect(bad3.status).toBe(400);

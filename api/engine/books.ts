@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Knex } from 'knex';
 import type { EntityMeta, FieldMeta, Lang, MetaModel } from '../meta/types.ts';
 import { bookFile, DEFAULT_META_DIR, MetadataInvalid, type DbBook } from '../meta/load.ts';
-import { bookProblems, specToBook, BOOK_ACTIONS_FROM, BOOK_ACTIONS_TO, type BookProblem } from '../meta/books.ts';
+import { bookProblems, loaderText, specToBook, BOOK_ACTIONS_FROM, BOOK_ACTIONS_TO, type BookProblem } from '../meta/books.ts';
 import { buildModel, META_CHANNEL, readBooks, reloadAfterCommit, type LiveModel } from '../meta/live.ts';
 import { announceAuthChange } from '../auth/session-cache.ts';
 import pg from 'pg';
@@ -26,7 +26,7 @@ import { LIST_PARAMS } from './list-params.ts';
  */
 
 /** The caption key and arguments of a problem: its own, or the loader's text under its pointer. */
-export const problemText = (p: BookProblem): FieldError => (p.key ? { key: p.key, args: p.args } : { key: 'errors.book_problem', args: { pointer: p.pointer || '/', message: p.message } });
+export const problemText = (p: BookProblem): FieldError => (p.key ? { key: p.key, args: p.args } : loaderText(p.message) ?? { key: 'errors.book_problem', args: { pointer: p.pointer || '/', message: p.message } });
 
 /**
  * The book's definition does not check: every problem, as the files' loader says them. A 400: the

@@ -145,6 +145,19 @@ export function bookProblems(book: DbBook, model: MetaModel): BookProblem[] {
 }
 
 /**
+ * The loader's problems a screen's input meets most, said by the forms' own captions in the
+ * caller's language (the problem's text stays in the answer's `problems`): an input left empty (a
+ * property the schema requires, a caption empty in a language), a reference to no entity, a number
+ * under the schema's least. Undefined for the rest, which are said as the loader says them.
+ */
+export function loaderText(message: string): { key: string; args?: Record<string, unknown> } | undefined {
+  if (/^must have required property /.test(message) || /^caption "[^"]*" is empty in /.test(message)) return { key: 'validation.required' };
+  if (/^no entity "[^"]*"/.test(message)) return { key: 'validation.ref_not_found' };
+  if (/^must be >= /.test(message)) return { key: 'validation.wrong_value' };
+  return undefined;
+}
+
+/**
  * What the spec itself gets wrong, each under its input on the screen (`name`, `fields.2.name`):
  * a name not of the pattern, a field's name empty or not of the pattern, given twice, or one of the
  * built-in `code` and `name` (which a field of that name would silently replace). Checked before
