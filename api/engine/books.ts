@@ -253,7 +253,8 @@ function filesEntity(model: MetaModel, name: string): EntityMeta | undefined {
  * version, the times and authors) or a list's query parameter: 400 under the field.
  */
 async function reservedColumns(trx: Knex.Transaction, name: string, fields: Record<string, unknown> = {}): Promise<void> {
-  const { rows } = await trx.raw('SELECT DISTINCT attname FROM pg_attribute WHERE attnum < 0');
+  // every table has the same system columns: those of the books' own table, by its index
+  const { rows } = await trx.raw("SELECT attname FROM pg_attribute WHERE attrelid = 'meta_books'::regclass AND attnum < 0");
   const reserved = new Set<string>([...rows.map((r: { attname: string }) => r.attname), ...ENGINE_COLUMNS, ...LIST_PARAMS, 'q']);
   const bad = Object.keys(fields).filter((f) => reserved.has(f));
   if (bad.length) throw new BookInvalid(bad.map((f) => ({ file: bookFile(name), pointer: `/fields/${f}`, message: `"${f}" is a name the system keeps for itself`, key: 'errors.book_field_reserved', args: { field: f } })));
