@@ -14,6 +14,7 @@ import { freshEnvironment, startServer } from './server';
  */
 const baseUrl = inject('baseUrl');
 const PATH = '/api/ecofund-sprav/tree-kinds';
+const REMOVE_FIELD = 'Maydonni olib tashlash';
 
 let session: AdminSession;
 beforeAll(async () => { session = await adminSession(baseUrl, 'ref-books'); }, 240_000);
@@ -36,9 +37,15 @@ describe('the reference books screen', () => {
     await page.getByTestId('field-0-caption-ru').fill('Регион');
     await page.getByTestId('book-field-0').getByLabel(/Turi/).click();
     await page.getByRole('option', { name: 'Maʼlumotnomaga havola' }).click();
-    // saved without its reference: the schema's problem beside the reference's input
+    // saved without its reference, and with a field named as the built-in code: each problem beside its own input, in the user's language
+    await page.getByTestId('book-add-field').click();
+    await page.getByTestId('field-1-name').fill('code');
     await page.getByTestId('book-save').click();
-    await page.getByTestId('book-field-0').getByText("must have required property 'ref'").waitFor();
+    await page.getByTestId('book-field-1').getByText('«code» nomi tizimning oʻziga tegishli: maydonga boshqa nom bering').waitFor();
+    await page.getByTestId('book-field-1').getByRole('button', { name: REMOVE_FIELD }).click();
+    await page.getByTestId('book-save').click();
+    await page.getByTestId('book-field-0').getByText('Ushbu kiritma majburiy').waitFor();
+    expect(await page.getByTestId('book-errors').count()).toBe(0);
     await page.getByTestId('book-field-0').getByLabel('Maʼlumotnoma', { exact: true }).click();
     await page.getByRole('option', { name: 'Hududlar (viloyatlar)', exact: true }).click();
     await page.getByTestId('book-save').click();

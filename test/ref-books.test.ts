@@ -1,51 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createApp } from '../api/app.ts';
 import { DEFAULT_META_DIR, loadMetadata, MetadataInvalid } from '../api/meta/load.ts';
-import { LiveModel } from '../api/meta/live.ts';
-import type { Database } from '../api/db/connection.ts';
 import { testDatabase } from './support/db.ts';
-import { TEST_ADMIN_PASSWORD } from './support/template.ts';
+import { BooksApp as Instance } from './support/books-app.ts';
 import { exportBooks, importBooks } from '../cli/meta-books.ts';
 import { specToBook, type BookSpec } from '../api/meta/books.ts';
 import { createUser } from '../cli/create-user.ts';
 import ExcelJS from 'exceljs';
 import { JobWorker } from '../api/jobs/worker.ts';
-
-/** One app on a reloadable model over a test database, called over HTTP as the administrator. */
-class Instance {
-  token = '';
-  constructor(readonly db: Database, readonly live: LiveModel, readonly server: Server) {}
-  static async start(db: Database, listen = false): Promise<Instance> {
-    const live = await LiveModel.open(db.knex);
-    if (listen && db.url) await live.listen(db.url);
-    const app = createApp({ knex: db.knex, model: live.current, live });
-    const server = await new Promise<Server>((r) => { const s = app.listen(0, '127.0.0.1', () => r(s)); });
-    // a busy machine may leave more than Node's 5 s between two calls: the client's kept socket must still be open
-    server.keepAliveTimeout = 65_000;
-    const i = new Instance(db, live, server);
-    i.token = (await i.call('POST', '/api/admin/auth/login', { username: 'admin', password: TEST_ADMIN_PASSWORD }, '')).body.token;
-    return i;
-  }
-  async call(method: string, path: string, body?: unknown, token = this.token, lang = 'uz') {
-    const headers: Record<string, string> = { Language: lang };
-    if (token) headers.Authorization = `Bearer ${token}`;
-    if (body !== undefined) headers['Content-Type'] = 'application/json';
-    const res = await fetch(`http://127.0.0.1:${(this.server.address() as AddressInfo).port}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    const type = res.headers.get('content-type') ?? '';
-    const raw = Buffer.from(await res.arrayBuffer());
-    return { status: res.status, body: type.includes('json') ? JSON.parse(raw.toString('utf8')) : raw, headers: res.headers };
-  }
-  async close(closeDb = true) {
-    await new Promise<void>((r) => this.server.close(() => r()));
-    await this.live.close();
-    if (closeDb) await this.db.close();
-  }
-}
 
 const kinds: BookSpec = {
   name: 'tree-kinds', section: 'ecofund-sprav', caption: { uz: 'Daraxt turlari', ru: 'Виды деревьев' },
@@ -82,8 +47,10 @@ describe('reference books made in the back-office', () => {
       const bad: BookSpec = { ...kinds, name: 'bad-book', fields: [{ name: 'region_id', type: 'ref', ref: 'no-such-book', caption: { uz: 'Viloyat', ru: '' } }] };
       const r = await a.call('POST', '/api/admin/ref-books', bad);
       expect(r.status).toBe(400);
-      expect(r.body.errors['fields.0.ref']).toContain('no entity "no-such-book"');
-      expect(r.body.errors['fields.0.caption.ru']).toContain('is empty');
+      // beside the inputs in the caller's language (the forms' own words); the loader's text in problems
+      expect(r.body.errors['fields.0.ref']).toBe('Tanlangan yozuv topilmadi');
+      expect(r.body.errors['fields.0.caption.ru']).toBe('Ushbu kiritma majburiy');
+      expect(r.body.problems.map((p: { message: string }) => p.message)).toEqual(expect.arrayContaining(['no entity "no-such-book"']));
       expect(r.body.problems.map((p: { file: string }) => p.file)).toContain('database:books/bad-book.json');
       expect(same(asFile(bad)).length).toBe(1);
       expect(same(r.body.problems)).toEqual(same(asFile(bad)));
@@ -91,15 +58,17 @@ describe('reference books made in the back-office', () => {
       const badSchema: BookSpec = { ...kinds, name: 'bad-book', fields: [{ name: 'size', type: 'string', maxLength: -1, caption: { uz: 'Oʻlcham', ru: 'Размер' } }] };
       const s = await a.call('POST', '/api/admin/ref-books', badSchema);
       expect(s.status).toBe(400);
-      expect(s.body.errors['fields.0.maxLength']).toContain('must be >= 1');
+      expect(s.body.errors['fields.0.maxLength']).toBe('Notoʻgʻri qiymat');
+      expect(s.body.problems.map((p: { message: string }) => p.message)).toContain('must be >= 1');
       expect(same(s.body.problems)).toEqual(same(asFile(badSchema)));
       const bad2 = await a.call('POST', '/api/admin/ref-books', { ...kinds, name: 'Bad Name' });
       expect(bad2.status).toBe(400);
       expect(bad2.body.errors.name).toBeTruthy();
       // a reference without its entity: the schema's missing property beside its own input
-      const noRef = await a.call('POST', '/api/admin/ref-books', { ...kinds, name: 'bad-book', fields: [{ name: 'region_id', type: 'ref', caption: { uz: 'Viloyat', ru: 'Регион' } }] });
+      const noRef = await a.call('POST', '/api/admin/ref-books', { ...kinds, name: 'bad-book', fields: [{ name: 'region_id', type: 'ref', caption: { uz: 'Viloyat', ru: 'Регион' } }] }, a.token, 'ru');
       expect(noRef.status).toBe(400);
-      expect(noRef.body.errors['fields.0.ref']).toContain("must have required property 'ref'");
+      expect(noRef.body.errors['fields.0.ref']).toBe('Обязательное поле');
+      expect(noRef.body.problems.map((p: { message: string }) => p.message)).toContain("must have required property 'ref'");
       // a kind of field a book cannot have
       const bad3 = await a.call('POST', '/api/admin/ref-books', { ...kinds, name: 'bad-book', fields: [{ name: 'doc', type: 'file', caption: { uz: 'Fayl', ru: 'Файл' } }] });
       expect(bad3.status).toBe(400);

@@ -22,6 +22,12 @@ export async function createEntityTables(knex: Knex, names: string[], model: Met
   }
 }
 
+/**
+ * The columns createEntityTable gives every entity's table beside its fields (the id, the version,
+ * who made and changed the row and when, a soft delete's time): no field may be named as one.
+ */
+export const ENGINE_COLUMNS = ['id', 'version', 'created_at', 'updated_at', 'created_by', 'updated_by', 'deleted_at'] as const;
+
 export async function dropEntityTables(knex: Knex, names: string[], model: MetaModel = loadMetadata()): Promise<void> {
   for (const name of orderByReferences(names, model).reverse()) {
     const e = model.entities.get(name);

@@ -1,16 +1,18 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Knex } from 'knex';
 import type { EntityMeta, FieldMeta, Lang, MetaModel } from '../meta/types.ts';
-import { bookFile, DEFAULT_META_DIR, MetadataInvalid, type DbBook, type MetaProblem } from '../meta/load.ts';
-import { bookProblems, specToBook, BOOK_ACTIONS_FROM, BOOK_ACTIONS_TO } from '../meta/books.ts';
+import { bookFile, DEFAULT_META_DIR, MetadataInvalid, type DbBook } from '../meta/load.ts';
+import { bookProblems, loaderText, specToBook, BOOK_ACTIONS_FROM, BOOK_ACTIONS_TO, type BookProblem } from '../meta/books.ts';
 import { buildModel, META_CHANNEL, readBooks, reloadAfterCommit, type LiveModel } from '../meta/live.ts';
 import { announceAuthChange } from '../auth/session-cache.ts';
-import { addEntityColumns, createEntityTables, dropEntityTables } from '../db/entity-tables.ts';
+import pg from 'pg';
+import { addEntityColumns, createEntityTables, dropEntityTables, ENGINE_COLUMNS } from '../db/entity-tables.ts';
 import { syncActions } from '../../seeds/index.ts';
-import { ApiError, validationError } from '../http/errors.ts';
+import { ApiError, validationError, type FieldError } from '../http/errors.ts';
 import type { Principal } from '../auth/ability.ts';
 import type { HookContext, HookResult } from '../modules/types.ts';
 import { Repository } from './repository.ts';
+import { LIST_PARAMS } from './list-params.ts';
 
 /**
  * The database-held reference books (docs/reference-books.md). Their rows are the `meta-books`
@@ -23,10 +25,20 @@ import { Repository } from './repository.ts';
  * Only after the commit is the new model swapped in.
  */
 
-/** The book's definition does not check: every problem, as the files' loader says them. */
-export class BookInvalid extends Error {
-  constructor(readonly problems: MetaProblem[]) {
-    super(problems.map((p) => `${p.file}: ${p.pointer || '/'}: ${p.message}`).join('\n'));
+/** The caption key and arguments of a problem: its own, or the loader's text under its pointer. */
+export const problemText = (p: BookProblem): FieldError => (p.key ? { key: p.key, args: p.args } : loaderText(p.message) ?? { key: 'errors.book_problem', args: { pointer: p.pointer || '/', message: p.message } });
+
+/**
+ * The book's definition does not check: every problem, as the files' loader says them. A 400: the
+ * screen's call puts each beside its input (api/modules/system/books.ts); the generic route of
+ * `meta-books` (a book by its name alone) says them under `name`, or `definition`.
+ */
+export class BookInvalid extends ApiError {
+  constructor(readonly problems: BookProblem[]) {
+    const errors: Record<string, FieldError> = {};
+    for (const p of problems) errors[p.pointer === '/name' ? 'name' : 'definition'] ??= problemText(p);
+    super('validation', 'errors.validation', {}, errors, 'errors.validation_description');
+    this.message = problems.map((p) => `${p.file}: ${p.pointer || '/'}: ${p.message}`).join('\n');
     this.name = 'BookInvalid';
   }
 }
@@ -131,7 +143,10 @@ export async function bookSaved(ctx: HookContext): Promise<HookResult> {
   }
   const old = before ? bookOfRow(before) : undefined;
   const fileHeld = model.entities.get(name);
-  if (!old && fileHeld && !fileHeld.book && !o.fromFiles) throw refused('errors.book_file_held', { book: name });
+  if (!old && fileHeld && !fileHeld.book && !o.fromFiles) throw new BookInvalid([{ file: bookFile(name), pointer: '/name', message: `"${name}" is an entity of the metadata files`, key: 'errors.book_file_held', args: { book: name } }]);
+  const table = String(book.definition.table ?? name.replace(/-/g, '_'));
+  await ownTable(trx, model, name, table, fileHeld && !fileHeld.book ? fileHeld : undefined, !!old || !!o.fromFiles);
+  await reservedColumns(trx, name, book.definition.fields as Record<string, unknown>);
   const kept = old?.definition.access ?? (fileHeld ? fileHeld.access : undefined);
   const given = o.fromFiles && !kept ? book.definition.access as Record<string, number> | undefined : undefined;
   if (given) {
@@ -142,7 +157,12 @@ export async function bookSaved(ctx: HookContext): Promise<HookResult> {
   book = { ...book, definition: { ...book.definition, access } };
   const next = build(model, [...others, book], book);
   const was = old ? entityBefore(model, [...others, old], name) : fileHeld;
-  await alterTable(trx, next.entities.get(name)!, next, was);
+  await alterTable(trx, next.entities.get(name)!, next, was).catch((err) => {
+    // a relation of the same name the book's table would make (an index, a sequence) that no check above foresaw
+    const code = (err as { code?: string }).code;
+    if (code !== '42P07' && code !== '42710') throw err;
+    throw new BookInvalid([{ file: bookFile(name), pointer: '/name', message: String((err as Error).message), key: 'errors.book_table_taken', args: { table, by: /"([^"]+)"/.exec(String((err as Error).message))?.[1] ?? table } }]);
+  });
   await syncActions(trx, next);
   await grantToAdministrators(trx, Object.values(access));
   await told(trx);
@@ -158,14 +178,86 @@ export async function bookRemoved(ctx: HookContext): Promise<void> {
   const e = entityBefore(model, stored, name);
   const by = [...model.entities.values()].filter((x) => x.name !== name && refersTo(x, name)).map((x) => x.name);
   if (by.length) throw refused('errors.book_referenced', { book: name, by: by.join(', ') });
-  if (e && await trx.schema.hasTable(e.table)) {
+  // a table the book did not make (a file's, or the system's it once took) is never dropped, nor counted
+  const own = !!e && (await tableMark(trx, e.table)) === bookTableMark(name);
+  if (e && own) {
     const [{ n }] = await trx(e.table).count<{ n: number }[]>({ n: '*' });
     if (Number(n) > 0) throw refused('errors.book_has_rows', { book: name, count: Number(n) });
   }
   const next = build(model, stored.filter((b) => b.name !== name));
-  if (e && await trx.schema.hasTable(e.table)) await dropEntityTables(trx, [name], entityModel(model, e));
+  if (e && own) await dropEntityTables(trx, [name], entityModel(model, e));
   await syncActions(trx, next);
   await told(trx);
+}
+
+/**
+ * The mark a book's table carries (its comment, set when the book makes it): the one table the
+ * book may alter freely and the only one its removal drops. Migration
+ * 20261204000100_book_tables_marked marks the tables of books stored before the mark.
+ */
+export const bookTableMark = (name: string) => `ecofond:book:${name}`;
+
+/** The comment of a table of the schema (null without a table or a comment). */
+async function tableMark(trx: Knex.Transaction, table: string): Promise<string | null> {
+  const { rows } = await trx.raw(`SELECT obj_description(c.oid, 'pg_class') AS mark FROM pg_class c
+    WHERE c.relnamespace = current_schema()::regnamespace AND c.relname = ? AND c.relkind IN ('r', 'p')`, [table]);
+  return rows[0]?.mark ?? null;
+}
+
+/**
+ * What holds a name a book's table would take, read from the database's own catalogue (so a table
+ * added next year is protected as it is made) and the model: a relation of the schema (table,
+ * partitioned table, partition, view, materialized view, sequence, index, foreign table), a type,
+ * a future partition of a partitioned table (`<table>_y2031`, `<table>_other`), a schema, a
+ * relation of pg_catalog or information_schema, any `pg_` name, a table an entity of the model
+ * uses (its own, a child table, a join table). Undefined when the name is free.
+ */
+export async function tableHolder(db: Knex | Knex.Transaction, table: string, model: MetaModel, book?: string): Promise<string | undefined> {
+  if (table.startsWith('pg_')) return 'PostgreSQL';
+  for (const e of model.entities.values()) {
+    if (e.name === book) continue;
+    const tables = [e.table, ...Object.values(e.fields).flatMap((f) => [f.table, f.through?.table])];
+    if (tables.includes(table)) return e.name;
+  }
+  const { rows } = await db.raw(`WITH t AS (SELECT ?::text AS name)
+    SELECT c.relname AS holder FROM t, pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+     WHERE (n.nspname = current_schema() AND (c.relname = t.name OR (c.relkind = 'p' AND left(t.name, length(c.relname) + 1) = c.relname || '_')))
+        OR (n.nspname IN ('pg_catalog', 'information_schema') AND c.relname = t.name)
+    UNION ALL SELECT ty.typname FROM t, pg_type ty WHERE ty.typnamespace = current_schema()::regnamespace AND ty.typname = t.name
+    UNION ALL SELECT n.nspname FROM t, pg_namespace n WHERE n.nspname = t.name
+    LIMIT 1`, [table]);
+  return rows[0]?.holder;
+}
+
+/**
+ * A book's table is its own: the one it made (its mark says so), or — for a book the files hold
+ * too (meta:import) — the files' entity's; any other name the system holds is refused, 400 under
+ * `name`, before anything is written.
+ */
+async function ownTable(trx: Knex.Transaction, model: MetaModel, name: string, table: string, fileHeld: EntityMeta | undefined, existing: boolean): Promise<void> {
+  if ((await tableMark(trx, table)) === bookTableMark(name)) return;
+  if (existing && table === (fileHeld ?? filesEntity(model, name))?.table) return;
+  const by = await tableHolder(trx, table, model, name);
+  if (by) throw new BookInvalid([{ file: bookFile(name), pointer: '/name', message: `table "${table}" is held by "${by}"`, key: 'errors.book_table_taken', args: { table, by } }]);
+}
+
+/** The entity of that name the metadata files hold, if any (a book also written as a file). */
+function filesEntity(model: MetaModel, name: string): EntityMeta | undefined {
+  if (!model.entities.get(name)?.book) return undefined;
+  try { return buildModel(model.dir ?? DEFAULT_META_DIR, []).entities.get(name); } catch { return undefined; }
+}
+
+/**
+ * No field is named as a column every table has (PostgreSQL's system columns, read from the
+ * catalogue: `ctid`, `xmin`, `tableoid`…), one the engine gives every entity's table (the id, the
+ * version, the times and authors) or a list's query parameter: 400 under the field.
+ */
+async function reservedColumns(trx: Knex.Transaction, name: string, fields: Record<string, unknown> = {}): Promise<void> {
+  // every table has the same system columns: those of the books' own table, by its index
+  const { rows } = await trx.raw("SELECT attname FROM pg_attribute WHERE attrelid = 'meta_books'::regclass AND attnum < 0");
+  const reserved = new Set<string>([...rows.map((r: { attname: string }) => r.attname), ...ENGINE_COLUMNS, ...LIST_PARAMS, 'q']);
+  const bad = Object.keys(fields).filter((f) => reserved.has(f));
+  if (bad.length) throw new BookInvalid(bad.map((f) => ({ file: bookFile(name), pointer: `/fields/${f}`, message: `"${f}" is a name the system keeps for itself`, key: 'errors.book_field_reserved', args: { field: f } })));
 }
 
 /** The section a book made by its name alone is shown in. */
@@ -217,6 +309,8 @@ function refersTo(e: EntityMeta, name: string): boolean {
 async function alterTable(trx: Knex.Transaction, e: EntityMeta, next: MetaModel, was: EntityMeta | undefined): Promise<void> {
   if (!(await trx.schema.hasTable(e.table))) {
     await createEntityTables(trx, [e.name], next);
+    // the book's own table: the mark its edits and its removal go by
+    await trx.raw(`COMMENT ON TABLE ?? IS ${literal(bookTableMark(e.name))}`, [e.table]);
     return;
   }
   const [{ n }] = await trx(e.table).count<{ n: number }[]>({ n: '*' });
@@ -249,8 +343,9 @@ async function alterTable(trx: Knex.Transaction, e: EntityMeta, next: MetaModel,
     if (!!o.unique !== !!f.unique) {
       const idx = `${e.table}_${name}_unique`;
       if (f.unique) {
-        const dups = await trx(e.table).whereNotNull(name).groupBy(name).havingRaw('count(*) > 1').select(name).limit(1);
-        if (dups.length) throw refused('errors.book_rule_rows', { field: name, count: dups.length });
+        // the rows in the way: every row whose value another row holds too
+        const [{ c }] = await trx(e.table).whereIn(name, trx(e.table).whereNotNull(name).groupBy(name).havingRaw('count(*) > 1').select(name)).count<{ c: number }[]>({ c: '*' });
+        if (Number(c) > 0) throw refused('errors.book_rule_rows', { field: name, count: Number(c) });
         await trx.raw('ALTER TABLE ?? ADD CONSTRAINT ?? UNIQUE (??)', [e.table, idx, name]);
       } else await trx.raw('ALTER TABLE ?? DROP CONSTRAINT IF EXISTS ??', [e.table, idx]);
     }
@@ -260,7 +355,7 @@ async function alterTable(trx: Knex.Transaction, e: EntityMeta, next: MetaModel,
       if (Number(c) > 0) throw refused('errors.book_rule_rows', { field: name, count: Number(c) });
       const check = `${e.table}_${name}_enum`;
       await trx.raw('ALTER TABLE ?? DROP CONSTRAINT IF EXISTS ??', [e.table, check]);
-      await trx.raw(`ALTER TABLE ?? ADD CONSTRAINT ?? CHECK (?? IN (${values.map(() => '?').join(', ')}))`, [e.table, check, name, ...values]);
+      await trx.raw(`ALTER TABLE ?? ADD CONSTRAINT ?? CHECK (?? IN (${values.map(literal).join(', ')}))`, [e.table, check, name]);
     }
   }
   for (const name of Object.keys(old)) {
@@ -273,9 +368,16 @@ async function alterTable(trx: Knex.Transaction, e: EntityMeta, next: MetaModel,
   for (const name of added) {
     const f = e.fields[name];
     if (f.unique) await trx.raw('ALTER TABLE ?? ADD CONSTRAINT ?? UNIQUE (??)', [e.table, `${e.table}_${name}_unique`, name]);
-    if (f.type === 'enum') await trx.raw(`ALTER TABLE ?? ADD CONSTRAINT ?? CHECK (?? IN (${(f.values ?? []).map(() => '?').join(', ')}))`, [e.table, `${e.table}_${name}_enum`, name, ...(f.values ?? [])]);
+    if (f.type === 'enum') await trx.raw(`ALTER TABLE ?? ADD CONSTRAINT ?? CHECK (?? IN (${(f.values ?? []).map(literal).join(', ')}))`, [e.table, `${e.table}_${name}_enum`, name]);
   }
 }
+
+/**
+ * A value written into DDL as a quoted literal: PostgreSQL takes no bound parameter ($1) in ALTER
+ * TABLE or COMMENT, and knex's `?` becomes one. The pg client's quoting (doubled quotes, and E''
+ * with doubled backslashes when the value holds one).
+ */
+const literal = (v: string): string => pg.escapeLiteral(String(v));
 
 /** The administrators' role holds every action of the catalogue: the book's too. */
 async function grantToAdministrators(trx: Knex.Transaction, ids: number[]): Promise<void> {

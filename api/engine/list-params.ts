@@ -22,7 +22,9 @@ export interface ListParams {
   ids?: number[];
 }
 
-const RESERVED = new Set(['options', 'sort', 'range', 'filter', 'sortBy', 'descending', 'page', 'perPage', 'lang']);
+/** The list's own query parameters: never a filter's name (nor a reference book's field's, api/engine/books.ts). */
+export const LIST_PARAMS = ['options', 'sort', 'range', 'filter', 'sortBy', 'descending', 'page', 'perPage', 'lang'] as const;
+const RESERVED = new Set<string>(LIST_PARAMS);
 
 type Query = Record<string, string | string[] | undefined>;
 

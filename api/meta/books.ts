@@ -11,6 +11,18 @@ import { latinToCyrillic } from '../i18n/transliterate.ts';
  * which the loader checks with the same JSON Schema and second pass as the files.
  */
 
+/** A problem of a book: the loader's (file, JSON pointer, text) with, when it is ours, the caption key and arguments it is said by in the caller's language. */
+export interface BookProblem extends MetaProblem {
+  key?: string;
+  args?: Record<string, unknown>;
+}
+
+/** The fields every book has: a spec's own fields are named otherwise. */
+export const BUILT_IN_FIELDS = ['code', 'name'] as const;
+
+const BOOK_NAME = /^[a-z][a-z0-9-]*$/;
+const FIELD_NAME = /^[a-z][a-z0-9_]{0,40}$/;
+
 export const BOOK_FIELD_TYPES = ['string', 'integer', 'decimal', 'money', 'date', 'boolean', 'enum', 'ref'] as const;
 export type BookFieldType = typeof BOOK_FIELD_TYPES[number];
 
@@ -117,18 +129,52 @@ export function bookToSpec(book: DbBook): BookSpec {
  * exposure, views, documents) takes code and a metadata file; its fields are of the kinds a table can
  * be altered to; a reference names a file-held entity or another book.
  */
-export function bookProblems(book: DbBook, model: MetaModel): MetaProblem[] {
+export function bookProblems(book: DbBook, model: MetaModel): BookProblem[] {
   const file = bookFile(book.name);
-  const out: MetaProblem[] = [];
-  if (!/^[a-z][a-z0-9-]*$/.test(book.name)) out.push({ file, pointer: '/name', message: 'use lower-case letters, digits and dashes (e.g. tree-species)' });
+  const out: BookProblem[] = [];
+  if (!BOOK_NAME.test(book.name)) out.push({ file, pointer: '/name', message: 'use lower-case letters, digits and dashes (e.g. tree-species)', key: 'errors.book_name_pattern', args: { example: 'tree-species' } });
   const d = book.definition as Record<string, unknown>;
   for (const k of Object.keys(d ?? {})) if (!BOOK_KEYS.has(k)) out.push({ file, pointer: `/${k}`, message: `a reference book made on the screen has no "${k}": it takes a metadata file and code` });
   const fields = (d?.fields ?? {}) as Record<string, { type?: string }>;
   for (const [n, f] of Object.entries(fields)) {
     if (!STORED_TYPES.has(String(f?.type))) out.push({ file, pointer: `/fields/${n}/type`, message: `a reference book's field is one of ${BOOK_FIELD_TYPES.join(', ')}` });
-    if (!/^[a-z][a-z0-9_]{0,40}$/.test(n)) out.push({ file, pointer: `/fields/${n}`, message: 'a field name is lower-case letters, digits and underscores' });
+    if (!FIELD_NAME.test(n)) out.push({ file, pointer: `/fields/${n}`, message: 'a field name is lower-case letters, digits and underscores', key: 'errors.book_field_name', args: { field: n, example: 'tree_height' } });
   }
   if (book.menu && !model.menu.some((s) => s.route === `/${book.menu!.section}`)) out.push({ file, pointer: '/menu/section', message: `no menu section "${book.menu.section}"` });
+  return out;
+}
+
+/**
+ * The loader's problems a screen's input meets most, said by the forms' own captions in the
+ * caller's language (the problem's text stays in the answer's `problems`): an input left empty (a
+ * property the schema requires, a caption empty in a language), a reference to no entity, a number
+ * under the schema's least. Undefined for the rest, which are said as the loader says them.
+ */
+export function loaderText(message: string): { key: string; args?: Record<string, unknown> } | undefined {
+  if (/^must have required property /.test(message) || /^caption "[^"]*" is empty in /.test(message)) return { key: 'validation.required' };
+  if (/^no entity "[^"]*"/.test(message)) return { key: 'validation.ref_not_found' };
+  if (/^must be >= /.test(message)) return { key: 'validation.wrong_value' };
+  return undefined;
+}
+
+/**
+ * What the spec itself gets wrong, each under its input on the screen (`name`, `fields.2.name`):
+ * a name not of the pattern, a field's name empty or not of the pattern, given twice, or one of the
+ * built-in `code` and `name` (which a field of that name would silently replace). Checked before
+ * the spec becomes a definition, which keys the fields by name and would lose the last two.
+ */
+export function specProblems(spec: BookSpec): (BookProblem & { field: string })[] {
+  const file = bookFile(spec.name);
+  const out: (BookProblem & { field: string })[] = [];
+  if (!BOOK_NAME.test(spec.name)) out.push({ field: 'name', file, pointer: '/name', message: 'use lower-case letters, digits and dashes (e.g. tree-species)', key: 'errors.book_name_pattern', args: { example: 'tree-species' } });
+  const seen = new Set<string>();
+  (spec.fields ?? []).forEach((f, i) => {
+    const at = { field: `fields.${i}.name`, file, pointer: `/fields/${f.name}` };
+    if (!FIELD_NAME.test(f.name)) out.push({ ...at, message: 'a field name is lower-case letters, digits and underscores', key: 'errors.book_field_name', args: { field: f.name, example: 'tree_height' } });
+    else if ((BUILT_IN_FIELDS as readonly string[]).includes(f.name)) out.push({ ...at, message: `every book has "${f.name}" of its own`, key: 'errors.book_field_reserved', args: { field: f.name } });
+    else if (seen.has(f.name)) out.push({ ...at, message: `"${f.name}" is given twice`, key: 'errors.book_field_twice', args: { field: f.name } });
+    seen.add(f.name);
+  });
   return out;
 }
 
@@ -154,6 +200,6 @@ export function specFieldOf(pointer: string, spec: BookSpec): string {
   }
   if (parts[0] === 'menu' || parts[0] === 'module') return 'section';
   if (parts[0] === 'caption') return 'caption';
-  if (parts[0] === 'list' || parts[0] === 'access' || !parts[0]) return 'name';
+  if (parts[0] === 'list' || parts[0] === 'access' || parts[0] === 'table' || parts[0] === 'path' || !parts[0]) return 'name';
   return parts[0];
 }

@@ -101,6 +101,16 @@ export function RefBooks() {
   const sections = model.meta.menu.map((s) => ({ id: s.route.slice(1), name: translate(s.caption, { _: s.route }) }));
   const entities = [...model.byName.values()].filter((e) => e.kind === 'reference').map((e) => ({ id: e.name, name: translate(e.caption, { _: e.name }) }));
   const fieldErr = (i: number, prop: string) => errors[`fields.${i}.${prop}`];
+  // the server says each problem under the input it concerns (`name`, `fields.2.name`, `fields.0.caption.ru`), in the caller's language;
+  // one no input shows is said below the fields, never lost
+  const hasInput = (k: string): boolean => {
+    if (/^(name|section|caption(\.(uz|ru|uk))?)$/.test(k)) return true;
+    const m = /^fields\.(\d+)\.(name|type|ref|maxLength|values|caption(?:\.(?:uz|ru|uk))?)$/.exec(k);
+    const f = m ? spec?.fields[Number(m[1])] : undefined;
+    if (!m || !f) return false;
+    return m[2] === 'ref' ? f.type === 'ref' : m[2] === 'maxLength' ? f.type === 'string' : m[2] === 'values' ? f.type === 'enum' : true;
+  };
+  const unshown = Object.entries(errors).filter(([k]) => !hasInput(k));
 
   return (
     <Box sx={{ p: 2 }} data-testid="page-screen-ref-books">
@@ -157,7 +167,7 @@ export function RefBooks() {
                       {f.type === 'string' && (
                         <TextField size="small" type="number" sx={{ width: 110 }} label={translate('admin.ref_books.max_length')} value={f.maxLength ?? ''}
                           onChange={(e) => setField(i, { maxLength: e.target.value === '' ? undefined : Number(e.target.value) })}
-                          error={!!fieldErr(i, 'maxLength')} helperText={fieldErr(i, 'maxLength')} />
+                          error={!!fieldErr(i, 'maxLength')} helperText={fieldErr(i, 'maxLength')} slotProps={{ htmlInput: { 'data-testid': `field-${i}-maxLength` } }} />
                       )}
                       <FormControlLabel control={<Checkbox checked={!!f.required} onChange={(e) => setField(i, { required: e.target.checked })} />} label={translate('admin.ref_books.required')} />
                       <FormControlLabel control={<Checkbox checked={!!f.unique} onChange={(e) => setField(i, { unique: e.target.checked })} />} label={translate('admin.ref_books.unique')} />
@@ -179,7 +189,7 @@ export function RefBooks() {
                     {translate('admin.ref_books.add_field')}
                   </Button>
                 </Box>
-                {errors.fields && <Alert severity="error">{errors.fields}</Alert>}
+                {unshown.length > 0 && <Alert severity="error" data-testid="book-errors">{unshown.map(([k, v]) => <div key={k}>{v}</div>)}</Alert>}
                 <Stack direction="row" spacing={1}>
                   <Button variant="contained" disabled={busy} onClick={() => void save()} data-testid="book-save">{translate('admin.ref_books.save')}</Button>
                   {!isNew && <Button color="error" onClick={() => void remove(spec.name)} data-testid="book-delete">{translate('admin.ref_books.delete')}</Button>}

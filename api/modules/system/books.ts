@@ -2,9 +2,9 @@ import type { Hook, RouteHandler } from '../types.ts';
 import type { AppContext } from '../../http/middleware.ts';
 import { badRequest, ERROR_CODES, notFound } from '../../http/errors.ts';
 import { translate } from '../../meta/captions.ts';
-import { bookToSpec, specFieldOf, specToBook, type BookSpec } from '../../meta/books.ts';
+import { bookToSpec, specFieldOf, specProblems, specToBook, type BookProblem, type BookSpec } from '../../meta/books.ts';
 import { readBooks } from '../../meta/live.ts';
-import { BookInvalid, bookRemoved, bookSaved, deleteBook, saveBook } from '../../engine/books.ts';
+import { BookInvalid, bookRemoved, bookSaved, deleteBook, problemText, saveBook } from '../../engine/books.ts';
 import type { MetaModel } from '../../meta/types.ts';
 
 /**
@@ -26,6 +26,8 @@ export const BOOK_HANDLERS: Record<string, RouteHandler> = {
   'system.saveBook': async (ctx, { knex, live, model, principal, lang }) => {
     if (!live) throw new Error('the reference books screen needs the reloadable model');
     const spec = specOf(ctx.request.body);
+    const own = specProblems(spec);
+    if (own.length) return invalid(ctx, model, lang, spec, own);
     const access = { read: 0, create: 0, update: 0, delete: 0, export: 0 };
     try {
       const book = specToBook(spec, access);
@@ -33,7 +35,7 @@ export const BOOK_HANDLERS: Record<string, RouteHandler> = {
       const saved = await saveBook({ knex, live, principal: principal!, lang }, book);
       ctx.body = { ...bookToSpec(saved), path: live.current.entities.get(saved.name)?.path };
     } catch (err) {
-      if (err instanceof BookInvalid) return invalid(ctx, model, lang, spec, err);
+      if (err instanceof BookInvalid) return invalid(ctx, model, lang, spec, err.problems);
       throw err;
     }
   },
@@ -63,19 +65,24 @@ function specOf(body: unknown): BookSpec {
   return { name: b.name, section: b.section, caption: b.caption, fields: b.fields ?? [] };
 }
 
-/** 400 with every problem, each under the screen's field it concerns, and the problems as the files' loader gives them. */
-function invalid(ctx: AppContext, model: MetaModel, lang: Parameters<typeof translate>[1], spec: BookSpec, err: BookInvalid): void {
+/**
+ * 400 with every problem, each under the screen's field it concerns (a spec's own problem knows its
+ * input; the loader's by its JSON pointer), said in the caller's language, and the problems as the
+ * files' loader gives them.
+ */
+function invalid(ctx: AppContext, model: MetaModel, lang: Parameters<typeof translate>[1], spec: BookSpec, problems: (BookProblem & { field?: string })[]): void {
   const errors: Record<string, string> = {};
-  for (const p of err.problems) {
+  for (const p of problems) {
     // a missing property is the schema's problem of its parent: shown beside the input it is missing from
     const missing = /required property '([^']+)'/.exec(p.message);
-    const field = specFieldOf(missing ? `${p.pointer}/${missing[1]}` : p.pointer, spec);
-    const text = translate(model, lang, 'errors.book_problem', { pointer: p.pointer || '/', message: p.message });
+    const field = p.field ?? specFieldOf(missing ? `${p.pointer}/${missing[1]}` : p.pointer, spec);
+    const { key, args } = problemText(p);
+    const text = translate(model, lang, key, args);
     errors[field] = errors[field] ? `${errors[field]}; ${text}` : text;
   }
   ctx.status = 400;
   ctx.body = {
     code: ERROR_CODES.validation, message: translate(model, lang, 'errors.validation'), description: translate(model, lang, 'errors.validation_description'),
-    errors, problems: err.problems,
+    errors, problems: problems.map(({ file, pointer, message }) => ({ file, pointer, message })),
   };
 }
