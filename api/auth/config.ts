@@ -14,6 +14,9 @@ export const CONFIG_DEFAULTS = {
   'auth.code_minutes': 5,
   'auth.code_tries': 3,
   'auth.codes_per_hour': 5,
+  // anonymous code requests (forgot-password) an hour, from one address and for one account name
+  'auth.code_requests_per_address': 30,
+  'auth.code_requests_per_account': 20,
 } as const;
 
 export type ConfigKey = keyof typeof CONFIG_DEFAULTS;
