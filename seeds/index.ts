@@ -222,6 +222,7 @@ async function seedJobSettings(knex: Knex): Promise<void> {
   const descriptions: Record<JobSettingKey, [string, string]> = {
     'exports.background_rows': ['Shundan koʻp qatorli eksport fonda tayyorlanadi (jarayon chizigʻi va yuklab olish havolasi bilan)', 'Экспорт большего числа строк готовится в фоне (с полосой хода и ссылкой на файл)'],
     'jobs.keep_hours': ['Fonda tayyorlangan fayl necha soat saqlanadi', 'Сколько часов хранится файл, подготовленный в фоне'],
+    'jobs.per_user': ['Bir foydalanuvchining navbatda turgan yoki bajarilayotgan fon eksportlari soni (undan ortigʻi rad etiladi)', 'Сколько фоновых выгрузок одного пользователя может ждать или выполняться одновременно (сверх этого — отказ)'],
   };
   for (const key of Object.keys(JOB_SETTINGS) as JobSettingKey[]) {
     const [uz, ru] = descriptions[key];

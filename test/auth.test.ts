@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, type TestApi } from './support/api.ts';
 import { TEST_ADMIN_PASSWORD } from './support/template.ts';
 import { tokenHash } from '../api/auth/sessions.ts';
+import { clearConfigCache } from '../api/auth/config.ts';
 
 /** Sign-in, sessions and what the caller's actions open: login, logout, expiry, blocked users, /api/meta. */
 let api: TestApi;
@@ -40,6 +41,39 @@ describe('sign-in and sessions', () => {
     expect(unknown.status).toBe(401);
     const logs = await api.db.knex('login_logs').orderBy('id').select('username', 'success', 'reason');
     expect(logs.slice(-2)).toEqual([{ username: 'admin', success: false, reason: 'wrong_password' }, { username: 'ghost', success: false, reason: 'unknown_user' }]);
+  });
+
+  it('limits anonymous forgot-password requests per account name and per address, alike for every name', async () => {
+    const k = api.db.knex;
+    const set = async (key: string, value: string) => { await k('app_configs').insert({ key, value }).onConflict('key').merge(['value']); };
+    await set('auth.code_requests_per_account', '4');
+    await set('auth.code_requests_per_address', '10');
+    clearConfigCache(k);
+    const made = await api.post('/api/managing/users', { username: 'forgetful_one', password: 'secret-12', email: 'forgetful@example.uz', lang_code: 'uz', kind: 'staff' });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const forgot = (username: string, lang = 'uz') => api.post('/api/admin/auth/forgot-password', { username }, { token: '', lang });
+    const answers = async (username: string, n: number, lang?: string) => {
+      const out: [number, unknown][] = [];
+      for (let i = 0; i < n; i++) { const r = await forgot(username, lang); out.push([r.status, r.body]); }
+      return out;
+    };
+    // four for a name (its case folded), then the fifth is a 429 in the caller's language: for a known account as for an unknown one
+    const known = await answers('forgetful_one', 3);
+    known.push(...await answers('FORGETFUL_ONE', 2, 'ru'));
+    const unknown = await answers('nobody_at_all', 4);
+    unknown.push(...await answers('nobody_at_all', 1, 'ru'));
+    const sent = [200, { sent: true }];
+    const limited = [429, { code: -112, message: 'Слишком много запросов кода. Попробуйте позже', description: '' }];
+    expect(known).toEqual([sent, sent, sent, sent, limited]);
+    expect(unknown).toEqual(known);
+    // ten from this address so far: the next name is refused too, in its language
+    const next = await forgot('someone_else', 'uk');
+    expect([next.status, next.body.message]).toEqual([429, 'Код сўровлари жуда кўп. Бироздан кейин қайта уриниб кўринг']);
+    // counted in the shared table: one row a key and window
+    expect(await k('rate_limits').where('key', 'like', 'code-request-%').pluck('key')).toEqual(expect.arrayContaining(['code-request-ip:127.0.0.1', 'code-request-user:forgetful_one', 'code-request-user:nobody_at_all']));
+    await k('rate_limits').where('key', 'like', 'code-request-%').delete();
+    await k('app_configs').whereIn('key', ['auth.code_requests_per_account', 'auth.code_requests_per_address']).delete();
+    clearConfigCache(k);
   });
 
   it('ends the session on logout', async () => {

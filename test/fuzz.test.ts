@@ -5,15 +5,19 @@ import { badFieldValues, badFilterValues, badReportParamValues, filterKind, LONE
 import { filterMeta } from '../api/meta/load.ts';
 import { publicFilters } from '../api/http/public-entity-routes.ts';
 import { writableFields } from '../api/engine/payload-schema.ts';
+import { routeCatalogue } from '../api/http/catalogue.ts';
+import { MAX_JSON_DEPTH } from '../api/http/input-guard.ts';
 import type { EntityMeta, FieldMeta } from '../api/meta/types.ts';
 
 /**
  * Generated bad input, from the metadata, for every entity: one bad value in one field of an
  * otherwise valid create and update payload (children: in one field of the first child row), bad
  * values for every declared list filter, and bad sort, range, filter, options, page and perPage on
- * every list and export; then the public calls without a token and the login. Every answer must
+ * every list and export; then the public calls without a token and the login; then bodies nested
+ * thousands of levels deep to every route that takes one, and to the login. Every answer must
  * be a 400 — naming the field or parameter where it is one — never a 500, and no bad payload may
- * write a row (the entity's table, its child and join tables, audit_log) or change the row updated.
+ * write a row (the entity's table, its child and join tables, audit_log, app_errors) or change the
+ * row updated.
  */
 let api: TestApi;
 const formLimit = process.env.ECOFOND_PUBLIC_FORM_PER_HOUR;
@@ -260,6 +264,68 @@ describe('generated bad input never answers 500 nor writes a row', () => {
     ] as const) probes.push({ method: 'POST', path: '/api/admin/auth/login', body, token: '', named: field, label: `login ${short(body)}` });
     await pool(probes.map((p) => () => send(p)));
     written(before, await counts(['public_plantings']), 'public form');
+  });
+
+  it('refuses bodies nested thousands deep on every write route and the sign-in, storing nothing', { timeout: 300_000 }, async () => {
+    const k = api.db.knex;
+    const stored = async () => Object.fromEntries(await Promise.all(['app_errors', 'audit_log', 'login_logs'].map(async (t) => [t, Number((await k(t).count({ n: '*' }))[0].n)])));
+    const before = await stored();
+    const [failed, fiveHundreds] = [failures.length, stats.fiveHundreds];
+    const arrays = (n: number) => `${'['.repeat(n)}${']'.repeat(n)}`;
+    const objects = (n: number) => `${'{"a":'.repeat(n)}1${'}'.repeat(n)}`;
+    /** A raw JSON text (JSON.stringify of such a value would itself overflow), answered 400 naming `named` when given. */
+    const raw = async (method: string, path: string, text: string, named: string | null, label: string, token = api.adminToken, lang = 'uz') => {
+      stats.payloads++;
+      const headers: Record<string, string> = { 'Content-Type': 'application/json', Language: lang };
+      if (token) headers.Authorization = `Bearer ${token}`;
+      let status = 0;
+      let body: { errors?: Record<string, string> } = {};
+      try {
+        const res = await fetch(`${api.url}/api${path}`, { method, headers, body: text });
+        status = res.status;
+        body = (await res.json().catch(() => ({}))) as typeof body;
+      } catch (err) {
+        failures.push(`${label}: ${String(err)}`);
+        return body;
+      }
+      if (status >= 500) stats.fiveHundreds++;
+      if (status !== 400) failures.push(`${label}: ${status} ${short(body)}`);
+      else if (named !== null && !names(named)(body.errors)) failures.push(`${label}: 400 without ${named} in errors: ${short(body)}`);
+      return body;
+    };
+    const DEEP = 5000;
+    const tasks: (() => Promise<unknown>)[] = [];
+    // every route that takes a body (a DELETE's is never read); the guard answers before any of them runs
+    for (const r of routeCatalogue(api.model)) {
+      if (r.method !== 'post' && r.method !== 'put') continue;
+      const path = r.path.replace(/:[a-zA-Z_]+/g, '1');
+      const token = r.auth === 'public' ? '' : api.adminToken;
+      const label = `${r.method.toUpperCase()} ${r.path}`;
+      tasks.push(
+        () => raw(r.method, path, `{"deep":${arrays(DEEP)}}`, 'deep', `${label} deep arrays`, token),
+        () => raw(r.method, path, `{"name":"x","deep":${objects(DEEP)}}`, 'deep', `${label} deep objects`, token),
+        () => raw(r.method, path, arrays(DEEP), null, `${label} a deep array as the body`, token),
+      );
+    }
+    // the sign-in, without a session: ten times 20 000 deep, in each language
+    for (let i = 0; i < 10; i++) {
+      tasks.push(() => raw('POST', '/admin/auth/login', `{"username":${arrays(20_000)},"password":"x"}`, 'username', `login 20 000 deep #${i}`, '', ['uz', 'uk', 'ru'][i % 3]));
+    }
+    await pool(tasks.map((t) => async () => { await t(); }), 8);
+    // the parser itself holds: a million levels of arrays, 300 000 of objects, within the 2 MB limit
+    await raw('POST', '/admin/auth/login', arrays(1_000_000), null, 'login a million deep', '');
+    await raw('POST', '/admin/auth/login', objects(300_000), 'a', 'login 300 000 objects deep', '');
+    // the answer is in the caller's language, naming the field and the bound
+    const ru = await raw('POST', '/admin/auth/login', `{"username":${arrays(100)},"password":"x"}`, 'username', 'login 100 deep, ru', '', 'ru');
+    expect(ru.errors?.username).toBe(`Слишком глубокая вложенность данных (не более ${MAX_JSON_DEPTH} уровней)`);
+    const uk = await raw('POST', '/admin/auth/login', `{"username":${arrays(MAX_JSON_DEPTH)},"password":"x"}`, 'username', 'login at the bound + 1, uk', '', 'uk');
+    expect(uk.errors?.username).toBe(`Маълумотлар жуда чуқур ичма-ич жойлашган (кўпи билан ${MAX_JSON_DEPTH} даража)`);
+    // at the bound a body is read as usual: here a wrong type of username, not a depth
+    const atBound = await api.post('/api/admin/auth/login', { username: JSON.parse(arrays(MAX_JSON_DEPTH - 1)), password: 'x' }, { token: '' });
+    expect([atBound.status, atBound.body.errors?.username]).toEqual([400, 'Loginni kiriting']);
+    expect(failures.slice(failed)).toEqual([]);
+    expect(stats.fiveHundreds - fiveHundreds).toBe(0);
+    expect(await stored()).toEqual(before);
   });
 
   it('counted no 500 and no row written', () => {

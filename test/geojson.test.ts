@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, type TestApi } from './support/api.ts';
 import { samplePayload } from './support/samples.ts';
-import { polygonGeometry, signedArea, type Position } from '../api/engine/geojson.ts';
+import { geometryFields, polygonGeometry, signedArea, type Position } from '../api/engine/geojson.ts';
+import { publicFilters } from '../api/http/public-entity-routes.ts';
+import { filterMeta } from '../api/meta/load.ts';
+import { badFilterValues, filterKind } from './support/fuzz-values.ts';
 
 /**
  * GeoJSON (RFC 7946) of the lists of entities with a point or polygon field: `GET path/export.geojson`
@@ -169,5 +172,32 @@ describe('the public GeoJSON', () => {
     expect(priv.status).toBe(400);
     // an entity without a public geometry: none
     expect((await api.get('/api/public/entities/publications/geojson', { token: '' })).status).toBe(404);
+  });
+
+  it('refuses a malformed filter with a 400 naming it before any of the answer is sent, on every public map entity', { timeout: 120_000 }, async () => {
+    const mapped = [...api.model.entities.values()].filter((e) => e.public && geometryFields(e, e.public.fields));
+    expect(mapped.length).toBeGreaterThanOrEqual(10);
+    let probes = 0;
+    for (const e of mapped) {
+      const bad: [string, string][] = [];
+      for (const name of publicFilters(e)) {
+        const meta = filterMeta(e.list.filters![name]);
+        const col = (meta.fields ?? [name])[0];
+        const params = meta.op === 'range' ? [`from_${name}`, `to_${name}`] : [name];
+        for (const param of params) for (const v of badFilterValues(filterKind(meta.op, e.fields[col], col))) bad.push([param, v]);
+      }
+      // the reported one: SQL in a reference's filter
+      if (publicFilters(e).has('region_id')) bad.push(['region_id', '1 OR 1=1']);
+      expect(bad.length, `${e.name} has public filters`).toBeGreaterThan(0);
+      for (const [param, v] of bad) {
+        probes++;
+        const r = await api.get(`/api/public/entities/${e.name}/geojson?${param}=${encodeURIComponent(v)}`, { token: '', lang: 'ru' });
+        // a dropped answer would throw in fetch, or end as unparsable GeoJSON with a 200
+        expect([e.name, param, v.slice(0, 30), r.status]).toEqual([e.name, param, v.slice(0, 30), 400]);
+        expect(Object.keys(r.body.errors ?? {}), `${e.name} ${param}`).toContain(param);
+        expect(r.body.message).toMatch(/[а-яА-Я]/);
+      }
+    }
+    expect(probes).toBeGreaterThan(50);
   });
 });

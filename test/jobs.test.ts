@@ -273,4 +273,48 @@ describe('the job machinery', () => {
     expect(existsSync(file)).toBe(false);
     expect((await api.get(`/api/jobs/${r.body.id}`)).status).toBe(404);
   });
+
+  it('a user has at most jobs.per_user exports queued or running: 40 at once queue exactly that many, the rest 429', { timeout: 60_000 }, async () => {
+    const report = [...api.model.reports.values()].find((x) => typeof x.access === 'number' && Object.values(x.params).every((p) => !p.required || p.default !== undefined))!;
+    const token = await api.userWithActions('many_exports', [9131, 9135, report.access as number], { region_id: regionA });
+    const user = (await api.db.knex('users').where({ username: 'many_exports' }).first('id')).id;
+    const active = async () => Number((await api.db.knex('jobs').where({ user_id: user }).whereIn('state', ['queued', 'running']).count({ n: '*' }))[0].n);
+    const burst = await Promise.all(Array.from({ length: 40 }, (_, i) => api.get(`${path}/export?background=1`, { token, lang: ['uz', 'uk', 'ru'][i % 3] })));
+    const statuses = burst.map((r) => r.status);
+    expect(statuses.filter((x) => x === 202)).toHaveLength(3);
+    expect(statuses.filter((x) => x === 429)).toHaveLength(37);
+    expect(await active()).toBe(3);
+    const refused = burst.filter((r) => r.status === 429);
+    expect(new Set(refused.map((r) => r.body.message))).toEqual(new Set([
+      'Fon vazifalaringiz juda koʻp: bir vaqtda koʻpi bilan 3 ta. Ulardan biri tugashini kuting yoki bekor qiling',
+      'Фон вазифаларингиз жуда кўп: бир вақтда кўпи билан 3 та. Улардан бири тугашини кутинг ёки бекор қилинг',
+      'Слишком много фоновых задач: одновременно не более 3. Дождитесь окончания одной из них или отмените её',
+    ]));
+    expect(refused[0].body.code).toBe(-112);
+    // a report's export counts against the same bound; another user is not held by this one's
+    expect((await api.get(`/api/reports/${report.name}/export?background=1`, { token })).status).toBe(429);
+    const others = await api.get(`${path}/export?background=1`);
+    expect(others.status).toBe(202);
+    await api.db.knex('jobs').where({ id: others.body.id }).update({ state: 'cancelled', finished_at: api.db.knex.fn.now() });
+    // one cancelled makes room for one more
+    const [first] = burst.filter((r) => r.status === 202);
+    expect((await api.post(`/api/jobs/${first.body.id}/cancel`, {}, { token })).body.state).toBe('cancelled');
+    expect((await api.get(`${path}/export?background=1`, { token })).status).toBe(202);
+    expect((await api.get(`${path}/export?background=1`, { token })).status).toBe(429);
+    // the setting raises it, for the next request
+    await api.db.knex('app_configs').insert({ key: 'jobs.per_user', value: '5' }).onConflict('key').merge(['value']);
+    clearConfigCache(api.db.knex);
+    const more = await Promise.all(Array.from({ length: 10 }, () => api.get(`${path}/export?background=1`, { token })));
+    expect(more.filter((r) => r.status === 202)).toHaveLength(2);
+    expect(await active()).toBe(5);
+    await api.db.knex('app_configs').where({ key: 'jobs.per_user' }).update({ value: '3' });
+    clearConfigCache(api.db.knex);
+    // the queue alone, 40 at once with nothing before them to stagger them: still the bound
+    const raced = await Promise.allSettled(Array.from({ length: 40 }, () => enqueueJob(api.db.knex, { kind: 'test-steps', userId: user, lang: 'uz', params: {} }, { perUser: 8 })));
+    expect(raced.filter((x) => x.status === 'fulfilled')).toHaveLength(3);
+    expect(new Set(raced.filter((x) => x.status === 'rejected').map((x) => (x as PromiseRejectedResult).reason.messageKey))).toEqual(new Set(['errors.jobs_too_many']));
+    expect(await active()).toBe(8);
+    // nothing of theirs is left for the next tests' workers
+    await api.db.knex('jobs').where({ user_id: user, state: 'queued' }).update({ state: 'cancelled', finished_at: api.db.knex.fn.now() });
+  });
 });

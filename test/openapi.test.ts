@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runInNewContext } from 'node:vm';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { ValidateFunction } from 'ajv';
@@ -158,6 +159,31 @@ describe('the reference page', () => {
     const renderer = await api.get('/api/docs/redoc.standalone.js', { token: '' });
     expect(String(renderer.body)).toContain('Redoc');
     expect(String((await api.get('/api/docs/docs.js', { token: '' })).body)).toContain('/api/openapi.json');
+  });
+
+  it('has Redoc treat the document as untrusted: administrators\' captions are sanitised, not rendered as HTML', async () => {
+    // the installed Redoc reads the option (and sanitises with it)
+    expect(String((await api.get('/api/docs/redoc.standalone.js', { token: '' })).body)).toMatch(/sanitize=\w+\(\w+\.sanitize\|\|\w+\.untrustedSpec\)/);
+    // the page's script, as served, run with a browser's few globals it uses: what it gives Redoc
+    const script = String((await api.get('/api/docs/docs.js', { token: '' })).body);
+    const element = () => ({ textContent: '', hidden: true, value: '', add() {}, addEventListener() {} });
+    let options: Record<string, unknown> | undefined;
+    let drawn: () => void = () => undefined;
+    const done = new Promise<void>((r) => { drawn = r; });
+    runInNewContext(script, {
+      document: { querySelector: () => null, getElementById: element },
+      localStorage: { getItem: () => null },
+      location: { search: '' },
+      URLSearchParams,
+      Option: function Option() {},
+      fetch: async (url: string) => {
+        const r = await api.get(url, { token: '' });
+        return { ok: r.status === 200, status: r.status, json: async () => r.body };
+      },
+      window: { Redoc: { init: (_doc: unknown, o: Record<string, unknown>) => { options = o; drawn(); } } },
+    });
+    await done;
+    expect(options).toMatchObject({ untrustedSpec: true });
   });
 });
 

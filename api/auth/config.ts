@@ -14,6 +14,9 @@ export const CONFIG_DEFAULTS = {
   'auth.code_minutes': 5,
   'auth.code_tries': 3,
   'auth.codes_per_hour': 5,
+  // anonymous code requests (forgot-password) an hour, from one address and for one account name
+  'auth.code_requests_per_address': 30,
+  'auth.code_requests_per_account': 20,
 } as const;
 
 export type ConfigKey = keyof typeof CONFIG_DEFAULTS;
@@ -107,18 +110,20 @@ export async function chatSetting(knex: Knex, key: ChatSettingKey): Promise<numb
 /**
  * Background jobs (docs/jobs.md): an export of more rows than `exports.background_rows` runs as a
  * job instead of streaming in the request; a job's file and row are kept `jobs.keep_hours` after
- * it ends, then removed by the worker.
+ * it ends, then removed by the worker; a user may have `jobs.per_user` exports queued or running at
+ * once (counting every job of theirs queued or running), the next is refused.
  */
 export const JOB_SETTINGS = {
   'exports.background_rows': Number(process.env.ECOFOND_EXPORT_BACKGROUND_ROWS || 10_000),
   'jobs.keep_hours': 24,
+  'jobs.per_user': 3,
 } as const;
 export type JobSettingKey = keyof typeof JOB_SETTINGS;
 
-/** A job setting: the settings screen's value when it is a whole number ≥ 0 (hours may be fractional), else the default. */
+/** A job setting: the settings screen's value when it is a whole number ≥ 0 (≥ 1 jobs a user; hours may be fractional), else the default. */
 export async function jobSetting(knex: Knex, key: JobSettingKey): Promise<number> {
   const raw = (await values(knex)).get(key)?.trim();
   const n = raw ? Number(raw) : NaN;
-  const ok = key === 'jobs.keep_hours' ? Number.isFinite(n) && n > 0 : Number.isSafeInteger(n) && n >= 0;
+  const ok = key === 'jobs.keep_hours' ? Number.isFinite(n) && n > 0 : Number.isSafeInteger(n) && n >= (key === 'jobs.per_user' ? 1 : 0);
   return ok ? n : JOB_SETTINGS[key];
 }

@@ -2,7 +2,7 @@ import type { EntityMeta, FilterMeta } from '../meta/types.ts';
 import { filterMeta } from '../meta/load.ts';
 import { SYSTEM_COLUMNS } from '../meta/columns.ts';
 import { badParam } from '../http/errors.ts';
-import { badTextError, findBadText } from '../http/input-guard.ts';
+import { badTextError, findBadText, tooDeep } from '../http/input-guard.ts';
 
 export const PAGE_SIZES = [7, 10, 20, 25, 50, 100] as const;
 export const MAX_PAGE = 100;
@@ -28,10 +28,14 @@ const RESERVED = new Set<string>(LIST_PARAMS);
 
 type Query = Record<string, string | string[] | undefined>;
 
-/** A JSON parameter; text PostgreSQL cannot store inside it is named by the parameter (or, in `filter`, by the filter). */
+/**
+ * A JSON parameter; nested deeper than the body may be (MAX_JSON_DEPTH), it is a bad parameter; text
+ * PostgreSQL cannot store inside it is named by the parameter (or, in `filter`, by the filter).
+ */
 function parseJson(name: string, raw: string): unknown {
   let v: unknown;
   try { v = JSON.parse(raw); } catch { throw badParam(name); }
+  if (tooDeep(v) !== null) throw badParam(name);
   const bad = findBadText(v);
   if (bad !== null) throw badTextError(name === 'filter' && bad ? bad.split('.')[0] : name);
   return v;

@@ -30,6 +30,25 @@ describe('rich text allow-list', () => {
     expect(safeHref('mailto:a@b.uz')).toBe('mailto:a@b.uz');
   });
 
+  it('refuses a path a browser reads as another site: a backslash, or controls and spaces hiding one', () => {
+    // browsers read "\" as "/": each of these is //evil.example/x
+    for (const href of ['/\\evil.example/x', '\\\\evil.example/x', '\\/evil.example/x', '/&#92;evil.example/x',
+      '/\t\\evil.example/x', ' /\\evil.example', '/\n/evil.example/x', '/ /evil.example', '\u0000//evil.example', 'https:\\\\evil.example', 'https:/\\evil.example']) {
+      expect([href, safeHref(href)]).toEqual([href, null]);
+      expect(sanitizeHtml(`<a href="${href}">l</a>`)).toBe('<a>l</a>');
+    }
+    // a scheme with a tab or a line break in it, or a leading space, is still that scheme
+    for (const href of ['java\tscript:alert(1)', 'java\nscript:alert(1)', '  javascript:alert(1)', 'jav&#x0A;ascript:alert(1)']) expect(safeHref(href)).toBeNull();
+    // an entity the reader does not know stays text: the stored href says "&bsol;", not "\\"
+    expect(sanitizeHtml('<a href="/&bsol;evil.example/x">l</a>')).toBe('<a href="/&amp;bsol;evil.example/x" rel="noopener noreferrer">l</a>');
+    // a percent-escape is not decoded by the browser: a path of the site, kept as written
+    expect(safeHref('/%2F%5Cevil.example')).toBe('/%2F%5Cevil.example');
+    expect(safeHref('%2F%5Cevil.example')).toBeNull();
+    // leading spaces are dropped (as browsers do) and the site's paths kept
+    expect(safeHref('  /news/1')).toBe('/news/1');
+    expect(safeHref('https://lex.uz/docs/1')).toBe('https://lex.uz/docs/1');
+  });
+
   it('escapes text and balances tags', () => {
     expect(sanitizeHtml('1 < 2 & 3 > 2')).toBe('1 &lt; 2 &amp; 3 &gt; 2');
     expect(sanitizeHtml('&lt;script&gt;')).toBe('&lt;script&gt;');

@@ -16,11 +16,16 @@ const ALIASES: Record<string, string> = { b: 'strong', i: 'em', strike: 's', del
 const VOID = new Set(['br', 'hr']);
 const DROP_WITH_CONTENT = new Set(['script', 'style', 'iframe', 'object', 'embed', 'template', 'svg', 'math', 'noscript', 'textarea', 'select', 'title', 'head', 'xmp', 'noembed', 'noframes', 'plaintext']);
 
-/** A link's target when it is safe: http(s), mailto:, tel:, a path of the site or an anchor. */
+/**
+ * A link's target when it is safe: http(s), mailto:, tel:, a path of the site or an anchor. A
+ * backslash anywhere refuses it: browsers read `\` as `/` in a URL, so `/\evil.example` is
+ * `//evil.example`, another site; no link the editor writes has one.
+ * A percent-escape (`/%5Cevil.example`) is not decoded by the browser and stays a path of the site.
+ */
 export function safeHref(raw: string): string | null {
-  // browsers ignore control characters and whitespace inside a scheme ("java\tscript:")
+  // browsers ignore control characters and whitespace inside a scheme ("java\tscript:") and around the URL
   const v = decodeEntities(raw).replace(/[\u0000-\u0020\u007f-\u009f]/g, '');
-  if (!v) return null;
+  if (!v || v.includes('\\')) return null;
   if (/^(https?:\/\/|mailto:|tel:)/i.test(v)) return v;
   if (/^(\/(?!\/)|#)/.test(v)) return v;
   return null;

@@ -88,6 +88,9 @@ export function publicEntityRoutes(model: MetaModel, knex: Knex): Router<AppStat
       }
       return qb;
     };
+    // built here, before the answer starts, so that a malformed filter value (checked as it is
+    // applied) is a 400 naming it, not a 200 whose stream breaks off; each batch reads a clone
+    const filtered = base();
     const lang = ctx.state.lang;
     const out = new PassThrough();
     const writer = new FeatureWriter(out);
@@ -102,7 +105,7 @@ export function publicEntityRoutes(model: MetaModel, knex: Knex): Router<AppStat
         let truncated = false;
         while (sent < limit) {
           const batch = Math.min(GEOJSON_BATCH, limit - sent);
-          const rows: Record<string, unknown>[] = await selectPublic(knex, model, e, base().where('t.id', '>', last), lang).orderBy('t.id').limit(batch + 1);
+          const rows: Record<string, unknown>[] = await selectPublic(knex, model, e, filtered.clone().where('t.id', '>', last), lang).orderBy('t.id').limit(batch + 1);
           const page = rows.slice(0, batch).map((r) => shape(model, e, r, lang));
           await writer.features(page.map((r) => ({
             id: r.id as number, geometry: rowGeometry(r, g), properties: Object.fromEntries(Object.entries(r).filter(([k]) => k !== g.point && k !== g.polygon)),

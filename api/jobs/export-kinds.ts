@@ -22,6 +22,7 @@ import { enqueueJob, jobView, registerJobKind } from './queue.ts';
  * at most that many rows are looked at); over it, the export is queued as a job of its caller
  * and answered `202` with the job, instead of streaming. `?background=1` always queues, `?background=0`
  * always streams. The job runs the same writer into a file, as its owner stands when it runs.
+ * A user may have `jobs.per_user` jobs queued or running at once; one more export to queue is a 429.
  */
 
 export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -63,7 +64,7 @@ export async function queueListExport(ctx: AppContext, knex: Knex, model: MetaMo
   if (mode === undefined && count.exact) return false;
   const job = await enqueueJob(knex, {
     kind: 'export', userId: principal.id, lang: ctx.state.lang, params: { entity: e.name, format, query }, title: text3(model, e.caption), total: count.total,
-  });
+  }, { perUser: await jobSetting(knex, 'jobs.per_user') });
   answerQueued(ctx, model, job);
   return true;
 }
@@ -84,7 +85,7 @@ export async function queueReportExport(ctx: AppContext, knex: Knex, model: Meta
   } else total = await countReport(knex, r, params, ctx.state.lang);
   const job = await enqueueJob(knex, {
     kind: 'report-export', userId: principal.id, lang: ctx.state.lang, params: { report: r.name, query }, title: text3(model, r.caption), total,
-  });
+  }, { perUser: await jobSetting(knex, 'jobs.per_user') });
   answerQueued(ctx, model, job);
   return true;
 }

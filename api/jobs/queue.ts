@@ -83,14 +83,29 @@ export interface EnqueueInput {
   total?: number | null;
 }
 
-/** Queues a job (in the caller's transaction when given one) and wakes this process's worker after it commits. */
-export async function enqueueJob(db: Knex | Knex.Transaction, input: EnqueueInput): Promise<JobRow> {
-  const [row] = await db('jobs').insert({
+/** The states in which a job still waits for a worker or holds one: what `perUser` counts. */
+export const ACTIVE_STATES: JobState[] = ['queued', 'running'];
+
+/**
+ * Queues a job (in the caller's transaction when given one) and wakes this process's worker after
+ * it commits. With `perUser`, a user who already has that many jobs queued or running is refused
+ * (429, nothing queued): the count and the insert are one transaction under an advisory lock on the
+ * user, so parallel requests — through any server process — are counted one after another.
+ */
+export async function enqueueJob(db: Knex | Knex.Transaction, input: EnqueueInput, o: { perUser?: number } = {}): Promise<JobRow> {
+  const insert = async (t: Knex | Knex.Transaction) => (await t('jobs').insert({
     kind: input.kind, user_id: input.userId, lang: input.lang, params: JSON.stringify(input.params),
     title: input.title ? JSON.stringify(input.title) : null, progress_total: input.total ?? null,
-  }).returning('*');
+  }).returning('*'))[0] as JobRow;
+  const { perUser } = o;
+  const row = perUser === undefined ? await insert(db) : await db.transaction(async (trx) => {
+    await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`jobs-user:${input.userId}`]);
+    const [{ n }] = await trx('jobs').where({ user_id: input.userId }).whereIn('state', ACTIVE_STATES).count<{ n: number | string }[]>({ n: '*' });
+    if (Number(n) >= perUser) throw new ApiError('tooManyAttempts', 'errors.jobs_too_many', { max: perUser });
+    return insert(trx);
+  });
   wakers.afterCommit(db);
-  return row as JobRow;
+  return row;
 }
 
 export interface JobRow {

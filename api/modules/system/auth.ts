@@ -9,6 +9,8 @@ import { createSession, revokeSession } from '../../auth/sessions.ts';
 import { beginAttempt, endAttempt } from '../../auth/lockout.ts';
 import { checkCode as checkOneTimeCode, sendCode, type CodePurpose } from '../../auth/codes.ts';
 import { Repository } from '../../engine/repository.ts';
+import { RateLimiter } from '../../http/rate-limit.ts';
+import { configNumber, type ConfigKey } from '../../auth/config.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
@@ -84,10 +86,35 @@ const logout: RouteHandler = async (ctx, { knex }) => {
   ctx.body = { ok: true };
 };
 
+/** The anonymous code requests' limiters (the `rate_limits` table, shared by every server process), by name and limit. */
+const codeLimiters = new WeakMap<Knex, Map<string, RateLimiter>>();
+async function codeLimiter(knex: Knex, name: string, key: ConfigKey): Promise<RateLimiter> {
+  const limit = Math.max(1, await configNumber(knex, key));
+  let byName = codeLimiters.get(knex);
+  if (!byName) codeLimiters.set(knex, (byName = new Map()));
+  const id = `${name}:${limit}`;
+  let l = byName.get(id);
+  if (!l) byName.set(id, (l = new RateLimiter(knex, name, limit, 3600_000)));
+  return l;
+}
+
+/**
+ * An anonymous request for a code (forgot-password, or a confirmation by name) is counted per client
+ * address (`auth.code_requests_per_address`) and per account name as given, case folded
+ * (`auth.code_requests_per_account`), each an hour; beyond either, a 429 — the same for every name,
+ * known or not, so the limit tells no accounts apart.
+ */
+async function limitCodeRequests(knex: Knex, ip: string, username: string): Promise<void> {
+  const byAddress = await codeLimiter(knex, 'code-request-ip', 'auth.code_requests_per_address');
+  const byAccount = await codeLimiter(knex, 'code-request-user', 'auth.code_requests_per_account');
+  if (!(await byAddress.take(ip)) || !(await byAccount.take(username.toLowerCase()))) throw new ApiError('tooManyAttempts', 'errors.code_requests_too_many');
+}
+
 /**
  * Sends a code: to the signed-in user (to confirm their contact: they are told where it went), or
  * — anonymously, to reset a forgotten password — to the named user; the anonymous answer is the
- * same whether the name is known, has a contact or not, and whether a code was sent this time.
+ * same whether the name is known, has a contact or not, and whether a code was sent this time;
+ * anonymous requests are limited per address and per name (limitCodeRequests).
  */
 const send = (purpose: CodePurpose): RouteHandler => async (ctx, { knex, model, principal }) => {
   if (principal && purpose === 'confirm') {
@@ -99,6 +126,7 @@ const send = (purpose: CodePurpose): RouteHandler => async (ctx, { knex, model, 
   const username = str(bodyOf(ctx).username).trim();
   if (!username) throw validationError({ username: { key: 'validation.username_required' } });
   if (username.length > 100) throw validationError({ username: { key: 'validation.max_length', args: { limit: 100 } } });
+  await limitCodeRequests(knex, ctx.ip, username);
   const user = await findUser(knex, username);
   if (user && user.status === 'active' && (user.email || user.phone)) await sendCode(knex, model, user, purpose);
   ctx.body = { sent: true };

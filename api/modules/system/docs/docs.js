@@ -4,7 +4,7 @@
  * public calls — and draws it with Redoc, served from our own origin. The page's policy allows
  * Redoc's <style> elements by this answer's nonce (<meta property="csp-nonce">), given to Redoc.
  * A large document is drawn a part (a group of tags) at a time: `?part=<group>`, or all with
- * `?part=*`.
+ * `?part=*`. The document is untrusted (`untrustedSpec`): its texts are administrators'.
  */
 (function () {
   'use strict';
@@ -85,6 +85,9 @@
       document.getElementById('part-label').hidden = false;
     }
     window.Redoc.init(group ? part(doc, group) : doc, {
+      // the document carries administrators' captions and descriptions (reference books, reports):
+      // Redoc renders them as Markdown with HTML, so it sanitises them (DOMPurify) as untrusted
+      untrustedSpec: true,
       nonce: nonce,
       nativeScrollbars: true,
       jsonSampleExpandLevel: 2,
