@@ -234,6 +234,21 @@ describe('access managing', () => {
     expect((await api.post('/api/user-role-access/set-action', { role_id: 999999, all: true })).status).toBe(404);
   });
 
+  it('keeps every one of parallel grants to one role, and every one of parallel revokes', async () => {
+    await api.userWithActions('parallel', []);
+    const role = (await api.db.knex('roles').where({ code: 'test_parallel' }).first('id')).id;
+    const actions = (await api.db.knex('app_actions').where({ module: 'ecofund-sprav' }).orderBy('id').limit(40).pluck('id')).map(Number);
+    expect(actions).toHaveLength(40);
+    const held = async () => (await api.db.knex('role_actions').where({ role_id: role, state: 1 }).orderBy('action_id').pluck('action_id')).map(Number);
+    const all = (state: 0 | 1) => Promise.all(actions.map((action_id) => api.post('/api/user-role-access/update-access-status', { role_id: role, action_id, state })));
+    expect((await all(1)).map((r) => r.status)).toEqual(actions.map(() => 200));
+    expect(await held()).toEqual(actions);
+    // one audit row each
+    expect(Number((await api.db.knex('audit_log').where({ entity: 'user-roles', record_id: role, action: 'set-action' }).count('* as n').first())!.n)).toBe(40);
+    expect((await all(0)).map((r) => r.status)).toEqual(actions.map(() => 200));
+    expect(await held()).toEqual([]);
+  });
+
   it('is refused to those without the access-managing actions', async () => {
     const token = await api.userWithActions('no_access', [3001]);
     expect((await api.get('/api/user-role-access/1', { token })).status).toBe(403);

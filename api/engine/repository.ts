@@ -560,7 +560,13 @@ export class Repository {
     });
   }
 
-  async update(id: number, payload: Record<string, unknown>, expectedVersion: unknown, opts: WriteOptions = {}): Promise<Record<string, unknown>> {
+  /**
+   * Updates a row: the payload as sent, or — a read-modify-write (a role's actions with one added,
+   * a read mark moved forward, a sum recounted) — a function of the row as it stands once locked,
+   * so that parallel writes of one row each build on the one before them and none is lost; it
+   * answers null when there is nothing to change (the row is answered as it is, no audit row).
+   */
+  async update(id: number, payload: Record<string, unknown> | ((before: Record<string, unknown>, trx: Knex.Transaction) => Promise<Record<string, unknown> | null> | Record<string, unknown> | null), expectedVersion: unknown, opts: WriteOptions = {}): Promise<Record<string, unknown>> {
     this.assertCan('update');
     let version: number | undefined;
     if (!opts.anyVersion) {
@@ -568,16 +574,27 @@ export class Repository {
       version = Number(expectedVersion);
       if (!Number.isSafeInteger(version)) throw validationError({ version: { key: 'validation.wrong_format' } });
     }
-    const data = normalisePayload(this.e, payload);
-    const errors = validatorOf(this.e, 'update', opts.fields)(data);
-    if (errors) throw validationError(errors);
+    const validated = (raw: Record<string, unknown>) => {
+      const data = normalisePayload(this.e, raw);
+      const errors = validatorOf(this.e, 'update', opts.fields)(data);
+      if (errors) throw validationError(errors);
+      return data;
+    };
+    const sent = typeof payload === 'function' ? undefined : validated(payload);
     return this.transaction(async (trx) => {
       // a log table (tracking: false) has no version: only a route's own change (anyVersion) updates one
       const locked = await this.scoped('update', trx).where('t.id', id).forUpdate().first(this.e.tracking === false ? ['t.id'] : ['t.id', 't.version']);
       if (!locked) throw notFound();
       if (version !== undefined && locked.version !== version) throw new ApiError('stale', 'errors.stale', { version: locked.version });
+      // read after the lock, in a statement of its own: it sees every write committed before it
       const before = (await this.snapshots(trx, [id])).get(id)!;
       if (!opts.fields?.length) this.assertEditable(before);
+      let data = sent;
+      if (!data) {
+        const computed = await (payload as (before: Record<string, unknown>, trx: Knex.Transaction) => Promise<Record<string, unknown> | null>)(before, trx);
+        if (!computed) return this.answer(before);
+        data = validated(computed);
+      }
       const changes = this.pick(data, 'update', opts.fields);
       if (!this.can('update', { ...before, ...changes })) throw forbidden();
       const after = await this.change(trx, before, changes, data, { op: 'update', check: 'update', action: opts.action, hook: this.e.afterWrite });
