@@ -118,6 +118,12 @@ describe('one-time codes and passwords', () => {
     expect(Object.keys(invalid.body.errors).sort()).toEqual(['email', 'lang_code', 'phone']);
     const edited = await api.post('/api/admin/auth/edit-user-info', { fio: 'Yangi Ism', phone: '(93) 555-44-33', lang_code: 'ru' }, { token: t2 });
     expect(edited.body.user).toMatchObject({ fio: 'Yangi Ism', phone: '935554433', lang_code: 'ru' });
+    // a photo is one's own upload, not another's file named by its id
+    const put = (token: string) => fetch(`${api.url}/api/resources/upload?name=p.png`, { method: 'POST', body: Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex'), headers: { Authorization: `Bearer ${token}` } }).then(async (r) => ((await r.json()) as { id: number }).id);
+    const theirs = await put(api.adminToken);
+    expect((await api.post('/api/admin/auth/edit-user-info', { img_resource_id: theirs }, { token: t2 })).body.errors).toEqual({ img_resource_id: 'Fayl topilmadi' });
+    const mine = await put(t2);
+    expect((await api.post('/api/admin/auth/edit-user-info', { img_resource_id: mine }, { token: t2 })).body.user.img_resource_id).toBe(mine);
   });
 });
 
