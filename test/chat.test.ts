@@ -136,6 +136,17 @@ describe('a visitor and an operator', () => {
     other.ws.close();
   });
 
+  it('keeps the furthest of parallel read marks: a mark never moves back', async () => {
+    const at = Number((await api.db.knex('chats').where({ id: chat.id }).first('operator_read_id')).operator_read_id);
+    // sent furthest first: the earlier marks reach the row after it
+    const marks = Array.from({ length: 40 }, (_, i) => at + 40 - i);
+    const answers = await Promise.all(marks.map((upTo, i) => api.post(`${CHATS}/${chat.id}/read`, { upTo }, { token: i % 2 ? tokens.operator1 : tokens.operator2 })));
+    expect(answers.map((r) => r.status)).toEqual(marks.map(() => 200));
+    expect(Number((await api.db.knex('chats').where({ id: chat.id }).first('operator_read_id')).operator_read_id)).toBe(at + 40);
+    // an earlier mark afterwards changes nothing
+    expect((await api.post(`${CHATS}/${chat.id}/read`, { upTo: at + 1 }, { token: tokens.operator1 })).body.operator_read_id).toBe(at + 40);
+  });
+
   it('nobody else reads or writes the chat, nor listens to it', async () => {
     const other = (await api.post(OPEN, { name: 'Boshqa' }, { token: '' })).body;
     expect((await visitorGet(chat.id, other.token)).status).toBe(404);

@@ -118,6 +118,12 @@ describe('one-time codes and passwords', () => {
     expect(Object.keys(invalid.body.errors).sort()).toEqual(['email', 'lang_code', 'phone']);
     const edited = await api.post('/api/admin/auth/edit-user-info', { fio: 'Yangi Ism', phone: '(93) 555-44-33', lang_code: 'ru' }, { token: t2 });
     expect(edited.body.user).toMatchObject({ fio: 'Yangi Ism', phone: '935554433', lang_code: 'ru' });
+    // a photo is one's own upload, not another's file named by its id
+    const put = (token: string) => fetch(`${api.url}/api/resources/upload?name=p.png`, { method: 'POST', body: Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex'), headers: { Authorization: `Bearer ${token}` } }).then(async (r) => ((await r.json()) as { id: number }).id);
+    const theirs = await put(api.adminToken);
+    expect((await api.post('/api/admin/auth/edit-user-info', { img_resource_id: theirs }, { token: t2 })).body.errors).toEqual({ img_resource_id: 'Fayl topilmadi' });
+    const mine = await put(t2);
+    expect((await api.post('/api/admin/auth/edit-user-info', { img_resource_id: mine }, { token: t2 })).body.user.img_resource_id).toBe(mine);
   });
 });
 
@@ -232,6 +238,21 @@ describe('access managing', () => {
     expect((await api.get('/api/managing/users', { token })).status).toBe(200);
     expect((await api.post('/api/user-role-access/set-action', { role_id: role })).status).toBe(400);
     expect((await api.post('/api/user-role-access/set-action', { role_id: 999999, all: true })).status).toBe(404);
+  });
+
+  it('keeps every one of parallel grants to one role, and every one of parallel revokes', async () => {
+    await api.userWithActions('parallel', []);
+    const role = (await api.db.knex('roles').where({ code: 'test_parallel' }).first('id')).id;
+    const actions = (await api.db.knex('app_actions').where({ module: 'ecofund-sprav' }).orderBy('id').limit(40).pluck('id')).map(Number);
+    expect(actions).toHaveLength(40);
+    const held = async () => (await api.db.knex('role_actions').where({ role_id: role, state: 1 }).orderBy('action_id').pluck('action_id')).map(Number);
+    const all = (state: 0 | 1) => Promise.all(actions.map((action_id) => api.post('/api/user-role-access/update-access-status', { role_id: role, action_id, state })));
+    expect((await all(1)).map((r) => r.status)).toEqual(actions.map(() => 200));
+    expect(await held()).toEqual(actions);
+    // one audit row each
+    expect(Number((await api.db.knex('audit_log').where({ entity: 'user-roles', record_id: role, action: 'set-action' }).count('* as n').first())!.n)).toBe(40);
+    expect((await all(0)).map((r) => r.status)).toEqual(actions.map(() => 200));
+    expect(await held()).toEqual([]);
   });
 
   it('is refused to those without the access-managing actions', async () => {

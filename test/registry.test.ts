@@ -48,6 +48,30 @@ describe('aggregates follow every write', () => {
   });
 });
 
+describe('what the aggregates need, validation asks', () => {
+  it('an empty irrigation (the facts count by it) is a 400 under the field in uz, uk and ru; left out, it is false and counted so', async () => {
+    const row = (await plant(samarkand, 39.66, 66.97, 4)).body;
+    expect(row.irrigation).toBe(false);
+    for (const [lang, text] of [['uz', 'Ushbu kiritma majburiy'], ['uk', 'Ушбу киритма мажбурий'], ['ru', 'Обязательное поле']]) {
+      const r = await api.put(`${PLANTINGS}/${row.id}`, { irrigation: null, version: row.version }, { lang });
+      expect(r.status, JSON.stringify(r.body)).toBe(400);
+      expect(r.body.errors).toEqual({ irrigation: text });
+    }
+    const created = await api.post(PLANTINGS, { species_id: species, count: 1, planted_on: `${year}-03-15`, region_id: samarkand, location: { lat: 39.66, lng: 66.97 }, irrigation: null });
+    expect(created.body.errors).toEqual({ irrigation: 'Ushbu kiritma majburiy' });
+    const watered = await api.put(`${PLANTINGS}/${row.id}`, { irrigation: true, version: row.version });
+    expect(watered.status).toBe(200);
+    const facts = await api.db.knex('planting_facts').where({ region_id: samarkand, species_id: species, year }).groupBy('irrigation').select('irrigation', api.db.knex.raw('sum(trees)::int as trees'));
+    const registry = await api.db.knex('plantings').where({ region_id: samarkand, species_id: species }).whereRaw('extract(year from planted_on) = ?', [year]).groupBy('irrigation').select('irrigation', api.db.knex.raw('sum(count)::int as trees'));
+    const byIrrigation = (rows: { irrigation: boolean; trees: number }[]) => Object.fromEntries(rows.map((r) => [String(r.irrigation), r.trees]));
+    expect(byIrrigation(facts)).toEqual(byIrrigation(registry));
+    expect(byIrrigation(facts).true).toBe(4);
+    expect((await api.del(`${PLANTINGS}/${row.id}`)).status).toBe(200);
+    // and the table says what the metadata says
+    expect((await api.db.knex('information_schema.columns').where({ table_name: 'plantings', column_name: 'irrigation' }).first('is_nullable')).is_nullable).toBe('NO');
+  });
+});
+
 describe('the map', () => {
   it('answers each zoom from the right aggregate', async () => {
     await plant(samarkand, 39.6542, 66.9597, 7);

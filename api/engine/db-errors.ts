@@ -36,7 +36,8 @@ export function translateDbError(err: unknown, e: EntityMeta, op: 'write' | 'del
       return field ? validationError({ [field]: { key: 'validation.wrong_value' } }) : new ApiError('validation', 'errors.validation', {}, undefined, 'validation.wrong_value');
     }
     case '23502': {
-      const field = columnField(e, pg.table, pg.column);
+      // a trigger's aggregate (planting_facts) refusing the null a row brought names the row's field of that name
+      const field = columnField(e, pg.table, pg.column) ?? copiedField(e, pg.table, pg.column);
       return field ? validationError({ [field]: { key: 'validation.required' } }) : new ApiError('validation', 'errors.validation', {}, undefined, 'validation.required');
     }
     case '40001': case '40P01': return new ApiError('stale', 'errors.stale');
@@ -86,6 +87,18 @@ function columnField(e: EntityMeta, table: string | undefined, column: string | 
     if (f.type === 'children' && f.table === table && f.fields?.[column]) return name;
   }
   return undefined;
+}
+
+/**
+ * The field a column of another table (not the entity's nor a child table's) is named after: a
+ * statement trigger copies the row's columns into an aggregate's under their own names, so a NOT
+ * NULL there is the field's. The metadata says such fields are required (docs/metadata.md), so
+ * this is the last line, not the check.
+ */
+function copiedField(e: EntityMeta, table: string | undefined, column: string | undefined): string | undefined {
+  if (!table || !column || table === e.table || isChildTable(e, table)) return undefined;
+  const f = e.fields[column];
+  return f && f.type !== 'children' && !f.through ? column : undefined;
 }
 
 /** `… for index "<table>_<column>_idx"` (a value too large for a btree index) → the column's field. */

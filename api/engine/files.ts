@@ -141,44 +141,72 @@ export async function sendResource(ctx: Context, knex: Knex, id: number, cacheCo
 
 const FILE_TYPES = new Set(['file', 'image', 'files']);
 
+/** A column that keeps file ids: a field of the entity, or a column of one of its child tables (`child`, under the children field `parent`). */
+export interface FileColumn { field: string; f: FieldMeta; child?: FieldMeta; parent?: string }
+
+const fileColumnsOf = new WeakMap<EntityMeta, FileColumn[]>();
+
 /** Where an entity keeps file ids: its own columns, and its child tables' columns. */
-export function fileColumns(e: EntityMeta): { field: string; f: FieldMeta; child?: FieldMeta }[] {
-  const out: { field: string; f: FieldMeta; child?: FieldMeta }[] = [];
+export function fileColumns(e: EntityMeta): FileColumn[] {
+  let out = fileColumnsOf.get(e);
+  if (out) return out;
+  out = [];
   for (const [name, f] of Object.entries(e.fields)) {
     if (FILE_TYPES.has(f.type)) out.push({ field: name, f });
-    if (f.type === 'children') for (const [cn, cf] of Object.entries(f.fields ?? {})) if (FILE_TYPES.has(cf.type)) out.push({ field: cn, f: cf, child: f });
+    if (f.type === 'children') for (const [cn, cf] of Object.entries(f.fields ?? {})) if (FILE_TYPES.has(cf.type)) out.push({ field: cn, f: cf, child: f, parent: name });
+  }
+  fileColumnsOf.set(e, out);
+  return out;
+}
+
+/** A condition "this row (alias t) holds the file x.id" — x the candidate ids' set. */
+function holds(knex: Knex, col: FileColumn): Knex.Raw {
+  const match = (alias: string) => (col.f.type === 'files' ? `${alias}.${q(col.field)} @> ARRAY[x.id]` : `${alias}.${q(col.field)} = x.id`);
+  if (!col.child) return knex.raw(match('t'));
+  return knex.raw(`exists (select 1 from ${q(col.child.table!)} c where c.${q(col.child.parentKey ?? 'parent_id')} = t.id and ${match('c')})`);
+}
+
+/**
+ * The files of `ids` the caller may read: those they uploaded, those a row they may read holds (in
+ * their scope), and those a workflow step of a row they may read carries. Set-wise: one query for
+ * the uploads, then one an entity with file columns (all the ids still unanswered at once), until
+ * every id is answered; in the caller's transaction when given one.
+ */
+export async function readableFiles(db: Knex | Knex.Transaction, model: MetaModel, principal: Principal, ids: readonly number[], lang: 'uz' | 'uk' | 'ru' = 'uz', knex: Knex = db as Knex): Promise<Set<number>> {
+  const out = new Set<number>();
+  const wanted = [...new Set(ids)].filter((id) => Number.isSafeInteger(id) && id > 0);
+  if (!wanted.length) return out;
+  let open: number[] = [];
+  for (let i = 0; i < wanted.length; i += 5000) {
+    for (const r of await db('resources').whereIn('id', wanted.slice(i, i + 5000)).select('id', 'created_by')) {
+      if (r.created_by !== null && Number(r.created_by) === principal.id) out.add(Number(r.id));
+      else open.push(Number(r.id));
+    }
+  }
+  const ctx = { knex, model, principal, lang, trx: db === knex ? undefined : (db as Knex.Transaction) };
+  const settle = (found: unknown[]) => {
+    for (const id of found) out.add(Number(id));
+    open = open.filter((id) => !out.has(id));
+  };
+  for (const e of model.entities.values()) {
+    if (!open.length) return out;
+    if (!allows(e, 'read', principal)) continue;
+    const cols = fileColumns(e);
+    if (!cols.length) continue;
+    const rows = new Repository(ctx, e).scoped('read', db).where((w) => { for (const c of cols) w.orWhere(holds(knex, c)); }).select(knex.raw('1'));
+    settle(await db.select('x.id').from(knex.raw('unnest(?::bigint[]) as x(id)', [open])).whereExists(rows).pluck('x.id'));
+  }
+  if (!open.length) return out;
+  const flows = await db('flows').whereIn('resource_id', open).select('entity', 'record_id', 'resource_id');
+  for (const f of flows) {
+    const e = model.entities.get(f.entity);
+    if (!e || out.has(Number(f.resource_id)) || !allows(e, 'read', principal)) continue;
+    if (await new Repository(ctx, e).scoped('read', db).where('t.id', f.record_id).first('t.id')) out.add(Number(f.resource_id));
   }
   return out;
 }
 
-/** A condition "this row holds the file" over an entity's rows (alias t). */
-function holds(knex: Knex, col: { field: string; f: FieldMeta; child?: FieldMeta }, id: number): Knex.Raw {
-  const match = (alias: string) => (col.f.type === 'files' ? `${alias}.${q(col.field)} @> ARRAY[?]::bigint[]` : `${alias}.${q(col.field)} = ?`);
-  if (!col.child) return knex.raw(match('t'), [id]);
-  return knex.raw(`exists (select 1 from ${q(col.child.table!)} c where c.${q(col.child.parentKey ?? 'parent_id')} = t.id and ${match('c')})`, [id]);
-}
-
-/**
- * Whether the caller may read a file: they uploaded it, or they may read a row that holds it (in
- * their scope), or a workflow step of a row they may read carries it.
- */
+/** Whether the caller may read a file (readableFiles of one id). */
 export async function mayReadFile(knex: Knex, model: MetaModel, principal: Principal, id: number, lang: 'uz' | 'uk' | 'ru' = 'uz'): Promise<boolean> {
-  const resource = await knex('resources').where({ id }).first('id', 'created_by');
-  if (!resource) return false;
-  if (resource.created_by !== null && Number(resource.created_by) === principal.id) return true;
-  for (const e of model.entities.values()) {
-    if (!allows(e, 'read', principal)) continue;
-    const cols = fileColumns(e);
-    if (!cols.length) continue;
-    const repo = new Repository({ knex, model, principal, lang }, e);
-    const hit = await repo.scoped('read').where((w) => { for (const c of cols) w.orWhere(holds(knex, c, id)); }).first('t.id');
-    if (hit) return true;
-  }
-  const flows = await knex('flows').where({ resource_id: id }).select('entity', 'record_id');
-  for (const f of flows) {
-    const e = model.entities.get(f.entity);
-    if (!e || !allows(e, 'read', principal)) continue;
-    if (await new Repository({ knex, model, principal, lang }, e).scoped('read').where('t.id', f.record_id).first('t.id')) return true;
-  }
-  return false;
+  return (await readableFiles(knex, model, principal, [id], lang)).has(id);
 }

@@ -192,7 +192,7 @@ export function compilePayloadValidator(e: EntityMeta, mode: 'create' | 'update'
   const validate: ValidateFunction = ajv.compile(payloadSchema(e, mode));
   return (data) => {
     if (validate(data)) return null;
-    return toFieldErrors(e, validate.errors ?? []);
+    return toFieldErrors(e, validate.errors ?? [], data);
   };
 }
 
@@ -200,8 +200,15 @@ function fieldOf(path: string): string {
   return path.split('/').filter(Boolean).join('.');
 }
 
-/** ajv's errors → one message key per field, the most telling first. */
-export function toFieldErrors(e: EntityMeta, errors: ErrorObject[]): Record<string, FieldError> {
+/** The value at an ajv instance path (`/lines/0/amount`) of the validated data. */
+function valueAt(data: unknown, path: string): unknown {
+  let v = data;
+  for (const seg of path.split('/').filter(Boolean)) v = v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[seg.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
+  return v;
+}
+
+/** ajv's errors → one message key per field, the most telling first; a null where the field takes none (`data` given) is "required". */
+export function toFieldErrors(e: EntityMeta, errors: ErrorObject[], data?: unknown): Record<string, FieldError> {
   const out: Record<string, FieldError> = {};
   const put = (field: string, err: FieldError) => { if (!out[field]) out[field] = err; };
   // required and type errors of the field itself beat errors of the anyOf null branch
@@ -217,6 +224,10 @@ export function toFieldErrors(e: EntityMeta, errors: ErrorObject[]): Record<stri
     if (polygon) {
       // a polygon's errors are the field's, not its points'
       put(polygon.field, polygonMessage(err, polygon.inner));
+      continue;
+    }
+    if (data !== undefined && err.keyword === 'type' && valueAt(data, err.instancePath) === null) {
+      put(field, { key: 'validation.required' });
       continue;
     }
     const meta = e.fields[field.split('.')[0]];

@@ -57,7 +57,8 @@ export async function referenceErrors(trx: Knex | Knex.Transaction, c: Reference
       const accept = f.type === 'image' ? (f.accept ?? ['image/*']).filter((a) => a.startsWith('image/')) : f.accept;
       for (const { row, key } of using) {
         const mine = idsOf(row[name]).map((id) => files.get(id));
-        if (mine.some((x) => !x)) errors[`${key}${name}`] = { key: 'validation.ref_not_found' };
+        // the same words as for a file that is not the caller's to read (Repository.fileErrors): neither tells it exists
+        if (mine.some((x) => !x)) errors[`${key}${name}`] = { key: 'validation.file_not_found' };
         else if (mine.some((x) => !acceptsMime(accept, x!.mime))) errors[`${key}${name}`] = { key: 'validation.file_type', args: { types: (accept ?? []).join(', ') } };
         else if (limit !== undefined && mine.some((x) => x!.size > limit)) errors[`${key}${name}`] = { key: 'validation.file_size', args: { mb: f.maxSizeMb } };
       }

@@ -15,6 +15,7 @@ import { auditDiff, rowHistory, writeAudit, type AuditOp } from './audit.ts';
 import { referenceErrors, withinErrors } from './references.ts';
 import { assertPrivileges, privilegeFields } from './privileges.ts';
 import { checkForms } from './forms.ts';
+import { fileColumns, readableFiles } from './files.ts';
 import { HOOKS } from '../modules/index.ts';
 import { tableRows } from '../db/table-rows.ts';
 import { translate } from '../meta/captions.ts';
@@ -351,6 +352,7 @@ export class Repository {
       });
       for (const [k, v] of Object.entries(await this.referenceErrors(trx, checked, this.e.fields))) errors[k] ??= v;
       for (const [k, v] of Object.entries(await this.withinErrors(trx, checked))) errors[k] ??= v;
+      for (const [k, v] of Object.entries(await this.fileErrors(trx, checked))) errors[k] ??= v;
       checked.length = 0;
       if (Object.keys(errors).length) throw many ? importRowsError(errors) : validationError(errors);
       await this.deriveFields(trx, prepared.map((p) => p.row));
@@ -527,7 +529,7 @@ export class Repository {
             } else checked.push({ row, key, touched: touched(row) });
             return row;
           });
-          const found = await serial(async () => ({ ...(await this.referenceErrors(trx, checked, this.e.fields)), ...(await this.withinErrors(trx, checked)) }));
+          const found = await serial(async () => ({ ...(await this.fileErrors(trx, checked)), ...(await this.referenceErrors(trx, checked, this.e.fields)), ...(await this.withinErrors(trx, checked)) }));
           for (const [k, v] of Object.entries(found)) { errors[k] ??= v; bad = true; }
           // after the first bad row nothing more is written: the rows are only checked
           if (bad) continue;
@@ -560,7 +562,13 @@ export class Repository {
     });
   }
 
-  async update(id: number, payload: Record<string, unknown>, expectedVersion: unknown, opts: WriteOptions = {}): Promise<Record<string, unknown>> {
+  /**
+   * Updates a row: the payload as sent, or — a read-modify-write (a role's actions with one added,
+   * a read mark moved forward, a sum recounted) — a function of the row as it stands once locked,
+   * so that parallel writes of one row each build on the one before them and none is lost; it
+   * answers null when there is nothing to change (the row is answered as it is, no audit row).
+   */
+  async update(id: number, payload: Record<string, unknown> | ((before: Record<string, unknown>, trx: Knex.Transaction) => Promise<Record<string, unknown> | null> | Record<string, unknown> | null), expectedVersion: unknown, opts: WriteOptions = {}): Promise<Record<string, unknown>> {
     this.assertCan('update');
     let version: number | undefined;
     if (!opts.anyVersion) {
@@ -568,16 +576,27 @@ export class Repository {
       version = Number(expectedVersion);
       if (!Number.isSafeInteger(version)) throw validationError({ version: { key: 'validation.wrong_format' } });
     }
-    const data = normalisePayload(this.e, payload);
-    const errors = validatorOf(this.e, 'update', opts.fields)(data);
-    if (errors) throw validationError(errors);
+    const validated = (raw: Record<string, unknown>) => {
+      const data = normalisePayload(this.e, raw);
+      const errors = validatorOf(this.e, 'update', opts.fields)(data);
+      if (errors) throw validationError(errors);
+      return data;
+    };
+    const sent = typeof payload === 'function' ? undefined : validated(payload);
     return this.transaction(async (trx) => {
       // a log table (tracking: false) has no version: only a route's own change (anyVersion) updates one
       const locked = await this.scoped('update', trx).where('t.id', id).forUpdate().first(this.e.tracking === false ? ['t.id'] : ['t.id', 't.version']);
       if (!locked) throw notFound();
       if (version !== undefined && locked.version !== version) throw new ApiError('stale', 'errors.stale', { version: locked.version });
+      // read after the lock, in a statement of its own: it sees every write committed before it
       const before = (await this.snapshots(trx, [id])).get(id)!;
       if (!opts.fields?.length) this.assertEditable(before);
+      let data = sent;
+      if (!data) {
+        const computed = await (payload as (before: Record<string, unknown>, trx: Knex.Transaction) => Promise<Record<string, unknown> | null>)(before, trx);
+        if (!computed) return this.answer(before);
+        data = validated(computed);
+      }
       const changes = this.pick(data, 'update', opts.fields);
       if (!this.can('update', { ...before, ...changes })) throw forbidden();
       const after = await this.change(trx, before, changes, data, { op: 'update', check: 'update', action: opts.action, hook: this.e.afterWrite });
@@ -606,6 +625,8 @@ export class Repository {
   async changeMany(trx: Knex.Transaction, items: RowChange[]): Promise<Record<string, unknown>[]> {
     const children = items.map((x) => this.childValues(x.data));
     await this.checkReferences(trx, items.map((x, i) => ({ ...x.changes, ...children[i] })), this.e.fields, false);
+    const unreadable = await this.fileErrors(trx, items.map((x, i) => ({ row: { ...x.changes, ...children[i] }, key: '', before: x.before })));
+    if (Object.keys(unreadable).length) throw validationError(unreadable);
     const touched = items.map((x) => ({ row: { ...x.before, ...x.changes }, touched: new Set(Object.keys(x.changes)) }));
     await this.checkWithin(trx, touched, false);
     if (!this.ctx.trusted) for (const x of items) await assertPrivileges(trx, this.e, this.ctx.principal, x.before, { ...x.before, ...x.changes });
@@ -754,6 +775,48 @@ export class Repository {
   /** The reference errors of rows, each keyed by its row's prefix. */
   private referenceErrors(trx: Knex | Knex.Transaction, located: { row: Record<string, unknown>; key: string }[], fields: Record<string, FieldMeta>): Promise<Record<string, FieldError>> {
     return referenceErrors(trx, { model: this.ctx.model, principal: this.ctx.trusted ? null : this.ctx.principal }, located, fields);
+  }
+
+  /**
+   * The files rows newly hold (not held by the row before them: what a row already holds stays)
+   * are the caller's to read — their own upload, or a file of a row they may read: else "file not
+   * found" beside the field (`files`, a child row's `lines.0.file`), as for a file that does not
+   * exist, so a file's existence is not told. Nothing for a trusted write, an entity without file
+   * columns, or rows that bring no file: then no query at all.
+   */
+  private async fileErrors(db: Knex | Knex.Transaction, located: { row: Record<string, unknown>; key: string; before?: Record<string, unknown> | null }[]): Promise<Record<string, FieldError>> {
+    if (this.ctx.trusted) return {};
+    const cols = fileColumns(this.e);
+    if (!cols.length) return {};
+    const idsOf = (v: unknown): number[] => (v == null ? [] : Array.isArray(v) ? v : [v]).map(Number);
+    /** the file ids of a row's column, each under the key its error takes */
+    const each = (row: Record<string, unknown>, key: string, fn: (k: string, ids: number[]) => void) => {
+      for (const c of cols) {
+        if (!c.parent) { if (row[c.field] != null) fn(key + c.field, idsOf(row[c.field])); continue; }
+        const children = row[c.parent];
+        if (Array.isArray(children)) children.forEach((r, i) => { if (r && typeof r === 'object' && (r as Record<string, unknown>)[c.field] != null) fn(`${key}${c.parent}.${i}.${c.field}`, idsOf((r as Record<string, unknown>)[c.field])); });
+      }
+    };
+    const added: { key: string; ids: number[] }[] = [];
+    const wanted = new Set<number>();
+    let held = new Set<number>();
+    const add = (k: string, ids: number[]) => {
+      const fresh = held.size ? ids.filter((id) => !held.has(id)) : ids;
+      if (!fresh.length) return;
+      added.push({ key: k, ids: fresh });
+      for (const id of fresh) wanted.add(id);
+    };
+    const hold = (_: string, ids: number[]) => { for (const id of ids) held.add(id); };
+    for (const { row, key, before } of located) {
+      if (held.size) held = new Set();
+      if (before) each(before, '', hold);
+      each(row, key, add);
+    }
+    if (!wanted.size) return {};
+    const readable = await readableFiles(db, this.ctx.model, this.ctx.principal, [...wanted], this.ctx.lang, this.ctx.knex);
+    const errors: Record<string, FieldError> = {};
+    for (const { key, ids } of added) if (ids.some((id) => !readable.has(id))) errors[key] ??= { key: 'validation.file_not_found' };
+    return errors;
   }
 
   /** References that must agree with the row's other fields (`within`) do: a 400 beside the reference. */

@@ -24,13 +24,15 @@ function moduleCaption(model: MetaModel, lang: 'uz' | 'uk' | 'ru', module: strin
 /**
  * A role's actions opened (state 1) or closed (0): one action, a module's or all. The change is a
  * write of the role's `actions` through the engine — so the caller must hold every action the role
- * has and gets, and it is audited.
+ * has and gets, and it is audited — computed from the role as it stands locked (Repository.update
+ * with a function), so that parallel grants to one role all hold.
  */
 async function setState(ctx: AppContext, rc: RouteContext, state: 0 | 1, target: { action_id?: unknown; category?: unknown; all?: unknown }): Promise<void> {
   const { knex } = rc;
   const repo = rc.repo();
   const roleId = roleIdOf(bodyOf(ctx).role_id);
-  const role = await repo.getOne(roleId, 'update');
+  // a role the caller may not change is a 404 before the target is looked at
+  await repo.getOne(roleId, 'update');
   const q = knex('app_actions');
   if (target.action_id !== undefined) {
     const id = typeof target.action_id === 'string' && /^\d{1,9}$/.test(target.action_id) ? Number(target.action_id) : target.action_id;
@@ -40,9 +42,12 @@ async function setState(ctx: AppContext, rc: RouteContext, state: 0 | 1, target:
   else if (target.all !== true) throw badRequest('errors.select_rows');
   const actionIds: number[] = (await q.pluck('id')).map(Number);
   if (!actionIds.length) throw notFound();
-  const current = new Set((role.actions as number[]).map(Number));
-  for (const a of actionIds) if (state === 1) current.add(a); else current.delete(a);
-  await repo.update(roleId, { actions: [...current] }, undefined, { fields: ['actions'], action: state ? 'set-action' : 'not-allow', anyVersion: true });
+  // the role's actions as they stand once its row is locked: parallel grants to one role each add to the last
+  await repo.update(roleId, (role) => {
+    const current = new Set((role.actions as number[]).map(Number));
+    for (const a of actionIds) if (state === 1) current.add(a); else current.delete(a);
+    return { actions: [...current] };
+  }, undefined, { fields: ['actions'], action: state ? 'set-action' : 'not-allow', anyVersion: true });
   ctx.body = { role_id: roleId, state, actions: actionIds.length };
 }
 

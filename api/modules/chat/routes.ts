@@ -211,11 +211,16 @@ export const CHAT_HANDLERS: Record<string, RouteHandler> = {
     } else if (typeof raw === 'number' && Number.isSafeInteger(raw) && raw >= 0) {
       upTo = raw;
     } else throw validationError({ upTo: { key: 'validation.wrong_format' } });
-    const current = Number(row.operator_read_id ?? 0);
+    let current = Number(row.operator_read_id ?? 0);
     if (upTo > current) {
       await rc.knex.transaction(async (trx) => {
-        await rc.repo('chats').other('chats', { trx }).update(Number(row.id), { operator_read_id: upTo }, undefined, { fields: ['operator_read_id'], anyVersion: true, action: 'read' });
-        await notifyChat(trx, { type: 'read', chat: Number(row.id), upTo });
+        // compared with the mark as it stands locked: of two operators reading at once, the later mark stays
+        let moved = false;
+        await rc.repo('chats').other('chats', { trx }).update(Number(row.id), (chat) => {
+          current = Number(chat.operator_read_id ?? 0);
+          return upTo > current ? ((moved = true), { operator_read_id: upTo }) : null;
+        }, undefined, { fields: ['operator_read_id'], anyVersion: true, action: 'read' });
+        if (moved) await notifyChat(trx, { type: 'read', chat: Number(row.id), upTo });
       });
     }
     ctx.body = { id: row.id, operator_read_id: Math.max(upTo, current) };

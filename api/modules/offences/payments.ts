@@ -9,10 +9,10 @@ import { syncFactOfOffence } from './people-facts.ts';
 /** The offence a payment counts for is told what its confirmed payments now add up to (through the engine: audited), and so is the people fact it came from. */
 async function refreshOffence(ctx: HookContext, offenceId: unknown): Promise<void> {
   if (!offenceId) return;
-  const offence = await ctx.trx('offences').where({ id: offenceId }).first('id', 'fine_amount');
+  const offence = await ctx.trx('offences').where({ id: offenceId }).first('id');
   if (!offence) return;
-  const state = await offencePaid(ctx.trx, offence.id, offence.fine_amount);
-  await ctx.repo('offences').update(offence.id, state, undefined, { fields: ['paid_amount', 'payment_status'], anyVersion: true, action: 'payments' });
+  // summed once the offence is locked: two payments of one offence confirmed at once both count
+  await ctx.repo('offences').update(offence.id, (locked, trx) => offencePaid(trx, locked.id, locked.fine_amount), undefined, { fields: ['paid_amount', 'payment_status'], anyVersion: true, action: 'payments' });
   // the people fact the offence came from follows, and records its informant's incentive once paid
   await syncFactOfOffence(ctx, offence.id);
 }

@@ -11,6 +11,7 @@ import { checkCode as checkOneTimeCode, sendCode, type CodePurpose } from '../..
 import { Repository } from '../../engine/repository.ts';
 import { RateLimiter } from '../../http/rate-limit.ts';
 import { configNumber, type ConfigKey } from '../../auth/config.ts';
+import { readableFiles } from '../../engine/files.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
@@ -172,6 +173,10 @@ const editUserInfo: RouteHandler = async (ctx, { knex, model, principal, lang })
   if ('fio' in body && !str(body.fio).trim()) throw validationError({ fio: { key: 'validation.required' } });
   const changes = Object.fromEntries(fields.filter((f) => f in body).map((f) => [f, body[f]]));
   const account = ownAccount(knex, model, principal!.id, principal!.username, lang);
+  // the account's own write is trusted, so the photo is checked here as the engine checks a file: one the caller may read, or the one it has
+  const photo = changes.img_resource_id;
+  if (Number.isSafeInteger(photo) && Number((await account.getOne(principal!.id)).img_resource_id) !== photo
+    && !(await readableFiles(knex, model, principal!, [photo as number], lang)).has(photo as number)) throw validationError({ img_resource_id: { key: 'validation.file_not_found' } });
   const user = Object.keys(changes).length
     ? await account.update(principal!.id, changes, undefined, { fields, action: 'edit-user-info', anyVersion: true })
     : await knex('users').where({ id: principal!.id }).first();
