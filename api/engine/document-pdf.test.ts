@@ -23,7 +23,7 @@ describe('a document drawn as a PDF', () => {
   });
 
   it('draws a 20,000-letter word in well under the time it took pdfkit alone (28 s)', async () => {
-    let pdf = Buffer.alloc(0);
+    let pdf: Buffer = Buffer.alloc(0);
     const took = await seconds(async () => { pdf = await blocksToPdf([{ kind: 'p', runs: [{ text: 'ў'.repeat(20_000) }] }], info); });
     expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
     expect(took).toBeLessThan(5);
@@ -35,7 +35,7 @@ describe('a document drawn as a PDF', () => {
     expect(body).toHaveLength(limit);
     expect(placeholders).toBeGreaterThan(2340);
     const blocks = fillBlocks(parseTemplate(body), RESERVED_VALUES);
-    let pdf = Buffer.alloc(0);
+    let pdf: Buffer = Buffer.alloc(0);
     await blocksToPdf([{ kind: 'p', runs: [{ text: 'warm-up' }] }], info);
     const took = await seconds(async () => { pdf = await blocksToPdf(blocks, info); });
     expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');

@@ -53,7 +53,7 @@ export async function blocksToPdf(blocks: Block[], info: PdfInfo): Promise<Buffe
   // the regular face is the document's default font, cached by its path; registering the same file
   // again under a name makes pdfkit (0.20) re-read and re-parse the font on every switch to that name
   // (its cache finds the face already open under the font's own name and does not keep the alias):
-  // 1.5 ms a run, which made a print of the largest template take 10+ s
+  // 1.5 ms a run, which made a print of the largest template take 29 s
   const FACE = { regular: FONTS.regular, bold: 'bold', italic: 'italic', boldItalic: 'boldItalic' } as const;
   for (const name of ['bold', 'italic', 'boldItalic'] as const) doc.registerFont(name, FONTS[name]);
   let face: keyof typeof FACE = 'regular';
