@@ -4,6 +4,8 @@ import { extractText, getDocumentProxy } from 'unpdf';
 import { startTestApi, type TestApi } from './support/api.ts';
 import { todayTashkent } from '../api/meta/today.ts';
 import { dateInWords } from '../api/domain/words.ts';
+import { printPool } from '../api/engine/document-print.ts';
+import { largestTemplate } from './support/large-template.ts';
 
 /**
  * Template documents end to end on a real server and database (docs/template-documents.md): a
@@ -239,5 +241,104 @@ describe('offences print their decree', () => {
     const pdf = await api.get(`/api/issued-documents/${r.body.id}/pdf`);
     expect(pdf.status).toBe(200);
     expect((await pdfText(pdf.raw)).replace(/\s+/g, ' ')).toContain(OFFENDER);
+  });
+});
+
+describe('printing off the event loop, within its bounds', () => {
+  const k = () => api.db.knex;
+  const counts = async () => ({
+    issued: Number((await k()('issued_documents').count<{ count: string }[]>('id as count'))[0].count),
+    files: Number((await k()('resources').count<{ count: string }[]>('id as count'))[0].count),
+  });
+  /** sets print limits (docs/template-documents.md) for one call, and puts them back */
+  const withEnv = async <T>(env: Record<string, string>, f: () => Promise<T>): Promise<T> => {
+    const before = Object.fromEntries(Object.keys(env).map((n) => [n, process.env[n]]));
+    Object.assign(process.env, env);
+    try { return await f(); } finally {
+      for (const [n, v] of Object.entries(before)) { if (v === undefined) delete process.env[n]; else process.env[n] = v; }
+    }
+  };
+  let largest = 0;
+  let placeholders = 0;
+
+  beforeAll(async () => {
+    const limit = api.model.entities.get('template-documents')!.fields.body.maxLength!;
+    const t = largestTemplate(limit);
+    placeholders = t.placeholders;
+    const type = await k()('template_document_types').where({ code: 'PROTOCOL' }).first('id');
+    const created = await api.post('/api/ecoinspection-dictionaries/template-documents', { type_id: type.id, name: 'Eng katta', language: 'uz', is_active: true, body: t.body, fields: [] });
+    expect(created.status, JSON.stringify(created.body).slice(0, 500)).toBe(201);
+    largest = created.body.id;
+    expect(await k()('template_documents').where({ id: largest }).first('body').then((r) => r.body.length)).toBe(limit);
+  });
+
+  it('answers /api/health within 200 ms all the while the largest template prints, then issues it', async () => {
+    const before = await counts();
+    let done = false;
+    const started = performance.now();
+    const printing = api.post(`${P}/${protocolId}/documents`, { template_id: largest }, { token: inspectorA }).finally(() => { done = true; });
+    const waits: number[] = [];
+    while (!done) {
+      const t = performance.now();
+      const h = await api.get('/api/health', { token: '' });
+      expect(h.status).toBe(200);
+      waits.push(performance.now() - t);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const r = await printing;
+    const took = performance.now() - started;
+    expect(r.status, JSON.stringify(r.body).slice(0, 500)).toBe(201);
+    // the print took its time (seconds), and the server answered all through it
+    expect(placeholders).toBeGreaterThan(2340);
+    expect(Math.max(...waits), `health waits ${waits.map((w) => w.toFixed(0)).join(' ')} ms while the print took ${took.toFixed(0)} ms`).toBeLessThan(200);
+    expect(waits.length).toBeGreaterThan(5);
+    expect(r.body.text).toContain('Қўчқоров Ҳамид Ғайратович');
+    const pdf = await api.get(`/api/issued-documents/${r.body.id}/pdf`, { token: inspectorA });
+    expect(Buffer.from(pdf.raw).subarray(0, 5).toString()).toBe('%PDF-');
+    expect(await counts()).toEqual({ issued: before.issued + 1, files: before.files + 1 });
+    expect(await k()('audit_log').where({ entity: 'issued-documents', record_id: r.body.id, op: 'create' })).toHaveLength(1);
+  });
+
+  it('ends a print past its time bound and says so in the caller\'s language, writing nothing', async () => {
+    const before = await counts();
+    const r = await withEnv({ ECOFOND_PRINT_TIMEOUT_MS: '50' }, () => api.post(`${P}/${protocolId}/documents`, { template_id: largest }, { token: inspectorA, lang: 'ru' }));
+    expect(r.status).toBe(422);
+    expect(r.body.code).toBe(-114);
+    expect(r.body.message).toBe('Документ не удалось напечатать за 1 с и 256 МБ. Сократите шаблон');
+    // its worker was ended, not left drawing
+    expect(printPool().workers).toBe(0);
+    expect(await counts()).toEqual(before);
+    // and the next print has a worker of its own
+    const again = await api.post(`${P}/${protocolId}/documents`, { template_id: largest }, { token: inspectorA, lang: 'uk' });
+    expect(again.status).toBe(201);
+  });
+
+  it('refuses a print beyond the queue with a 503 to try again, and prints the one it took', async () => {
+    const before = await counts();
+    const [a, b] = await withEnv({ ECOFOND_PRINT_WORKERS: '1', ECOFOND_PRINT_QUEUE: '0' }, () => Promise.all([
+      api.post(`${P}/${protocolId}/documents`, { template_id: largest }, { token: inspectorA, lang: 'uk' }),
+      api.post(`${P}/${protocolId}/documents`, { template_id: largest }, { token: inspectorA, lang: 'uk' }),
+    ]));
+    const busy = a.status === 503 ? a : b;
+    expect([a.status, b.status].sort()).toEqual([201, 503]);
+    expect(busy.body.message).toBe('Ҳозир жуда кўп ҳужжат чоп этилмоқда. Бироздан кейин қайта уриниб кўринг');
+    expect(busy.headers.get('retry-after')).toBe('5');
+    expect(await counts()).toEqual({ issued: before.issued + 1, files: before.files + 1 });
+  });
+
+  it('refuses a document its values fill past the bound before drawing it', async () => {
+    const type = await k()('template_document_types').where({ code: 'PROTOCOL' }).first('id');
+    const textType = await k()('td_field_types').where({ code: 'TEXT' }).first('id');
+    const t = await api.post('/api/ecoinspection-dictionaries/template-documents', {
+      type_id: type.id, name: 'Izohlar', language: 'uz', is_active: true,
+      body: '<p><span data-field="NOTE" data-kind="own">NOTE</span></p>'.repeat(201),
+      fields: [{ code: 'NOTE', name: { uz: 'Izoh', uk: 'Изоҳ', ru: 'Примечание' }, field_type_id: textType.id, required: true }],
+    });
+    expect(t.status, JSON.stringify(t.body)).toBe(201);
+    const before = await counts();
+    const r = await api.post(`${P}/${protocolId}/documents`, { template_id: t.body.id, values: { NOTE: 'x'.repeat(2000) } }, { token: inspectorA });
+    expect(r.status).toBe(422);
+    expect(r.body.message).toBe('Toʻldirilgan hujjat juda uzun: 402000 belgi, koʻpi bilan 400000. Shablonni yoki kiritilgan qiymatlarni qisqartiring');
+    expect(await counts()).toEqual(before);
   });
 });

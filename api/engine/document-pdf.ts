@@ -16,6 +16,18 @@ const FONTS = {
   boldItalic: join(FONT_DIR, 'DejaVuSans-BoldOblique.ttf'),
 };
 
+/**
+ * A run's text with a zero-width space after every 20 characters of an unbroken stretch (no space,
+ * tab or line end between them). pdfkit breaks a word wider than the line by measuring its whole
+ * remainder again after every line and caching each remainder's layout — quadratic in time and
+ * memory: one 20,000-letter word took 28 s and 840 MB. Twenty characters of the widest glyph fit
+ * any line, so pdfkit never splits a word itself; the break falls at a stretch's 20th character,
+ * invisibly. NBSP and other non-breaking characters count as letters.
+ */
+export function breakable(text: string): string {
+  return text.replace(/[^ \t\n\r\u200b]{20}(?=[^ \t\n\r\u200b])/gu, '$&\u200b');
+}
+
 const SIZE: Record<Block['kind'], number> = { h1: 15, h2: 13, h3: 12, p: 11, li: 11, quote: 11, hr: 11 };
 const MM = 72 / 25.4;
 
@@ -38,7 +50,14 @@ export async function blocksToPdf(blocks: Block[], info: PdfInfo): Promise<Buffe
     font: FONTS.regular,
     bufferPages: false,
   } as PDFKit.PDFDocumentOptions);
-  for (const [name, file] of Object.entries(FONTS)) doc.registerFont(name, file);
+  // the regular face is the document's default font, cached by its path; registering the same file
+  // again under a name makes pdfkit (0.20) re-read and re-parse the font on every switch to that name
+  // (its cache finds the face already open under the font's own name and does not keep the alias):
+  // 1.5 ms a run, which made a print of the largest template take 29 s
+  const FACE = { regular: FONTS.regular, bold: 'bold', italic: 'italic', boldItalic: 'boldItalic' } as const;
+  for (const name of ['bold', 'italic', 'boldItalic'] as const) doc.registerFont(name, FONTS[name]);
+  let face: keyof typeof FACE = 'regular';
+  const use = (f: keyof typeof FACE) => { if (f !== face) { doc.font(FACE[f]); face = f; } };
   const chunks: Buffer[] = [];
   doc.on('data', (c: Buffer) => chunks.push(c));
   const done = new Promise<Buffer>((resolve, reject) => {
@@ -62,14 +81,15 @@ export async function blocksToPdf(blocks: Block[], info: PdfInfo): Promise<Buffe
     const runs = b.runs.length ? b.runs : [{ text: ' ' }];
     doc.fontSize(SIZE[b.kind]);
     if (b.marker) {
-      doc.font('regular').text(`${b.marker} `, x - 5 * MM, doc.y, { continued: false, lineBreak: false, width: 5 * MM });
+      use('regular');
+      doc.text(`${b.marker} `, x - 5 * MM, doc.y, { continued: false, lineBreak: false, width: 5 * MM });
       doc.moveUp();
     }
     runs.forEach((r, i) => {
       const bold = heading || r.bold;
-      doc.font(bold && r.italic ? 'boldItalic' : bold ? 'bold' : r.italic ? 'italic' : 'regular');
+      use(bold && r.italic ? 'boldItalic' : bold ? 'bold' : r.italic ? 'italic' : 'regular');
       const opts = { continued: i < runs.length - 1, underline: !!r.underline, align, width: width - indent, lineGap: 2 } as PDFKit.Mixins.TextOptions;
-      const text = r.text || (i < runs.length - 1 ? '' : ' ');
+      const text = breakable(r.text) || (i < runs.length - 1 ? '' : ' ');
       if (i === 0) doc.text(text, x, doc.y, opts);
       else doc.text(text, opts);
     });

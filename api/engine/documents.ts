@@ -7,8 +7,8 @@ import { translate } from '../meta/captions.ts';
 import { todayTashkent, isIsoDate } from '../meta/today.ts';
 import { formatTiyinForDisplay, parseTiyin } from '../domain/money.ts';
 import { amountInWords, dateInWords, numberInWords } from '../domain/words.ts';
-import { blocksToHtml, blocksToText, fillBlocks, parseTemplate, printablePage } from './document-html.ts';
-import { blocksToPdf } from './document-pdf.ts';
+import { printablePage } from './document-html.ts';
+import { printInWorker } from './document-print.ts';
 import { storeBytes } from './files.ts';
 import { Repository } from './repository.ts';
 
@@ -199,20 +199,19 @@ export async function issueDocument(c: EngineCaller, e: EntityMeta, row: Record<
     if (words !== undefined) values[`${code}_WORDS`] = words;
   }
 
-  const blocks = fillBlocks(parseTemplate(template.body ?? ''), values);
   const titleValue = row[e.titleField];
   const title = `${template.name}${titleValue !== undefined && titleValue !== null && typeof titleValue !== 'object' ? ` № ${titleValue}` : ''}`.slice(0, 255);
-  const html = blocksToHtml(blocks);
-  const pdf = await blocksToPdf(blocks, { title, lang, issuedAt: now });
+  // filling and drawing are CPU work of up to seconds: a worker thread does them (document-print.ts)
+  const { html, text, pdf } = await printInWorker({ body: template.body ?? '', values, title, lang, issuedAt: now.getTime() });
 
   return knex.transaction(async (trx) => {
-    const file = await storeBytes(trx, { name: `${title.replace(/[\\/:*?"<>|]+/g, '_')}.pdf`, mime: 'application/pdf', body: pdf, userId: c.principal.id || null });
+    const file = await storeBytes(trx, { name: `${title.replace(/[\\/:*?"<>|]+/g, '_')}.pdf`, mime: 'application/pdf', body: Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength), userId: c.principal.id || null });
     const repo = new Repository({ ...c, trx, trusted: true }, model.entities.get(ISSUED)!);
     const doc = await repo.create({
       entity: e.name, record_id: Number(row.id), type_id: type.id, template_id: template!.id, template_version: template!.version,
       language: lang, title, html, pdf: file.id,
     });
-    return { ...doc, text: blocksToText(blocks) };
+    return { ...doc, text };
   });
 }
 

@@ -6,7 +6,7 @@ import type { AppState, AppContext } from './middleware.ts';
 import { Repository } from '../engine/repository.ts';
 import { documentsOf, issueDocument, issuedDocument } from '../engine/documents.ts';
 import { sendResource } from '../engine/files.ts';
-import { badRequest, notFound } from './errors.ts';
+import { ApiError, badRequest, notFound } from './errors.ts';
 import { idParam } from './module-routes.ts';
 
 /**
@@ -29,8 +29,14 @@ export function documentRoutes(model: MetaModel, knex: Knex, guard: Middleware<A
       const row = await new Repository(caller(ctx), e).getOne(idParam(ctx.params.id));
       const b = ctx.request.body;
       if (b !== undefined && (!b || typeof b !== 'object' || Array.isArray(b))) throw badRequest('errors.bad_body');
+      try {
+        ctx.body = await issueDocument(caller(ctx), e, row, (b ?? {}) as Record<string, unknown>);
+      } catch (err) {
+        // every print worker busy and the queue full (api/engine/document-print.ts)
+        if (err instanceof ApiError && err.kind === 'busy') ctx.set('Retry-After', '5');
+        throw err;
+      }
       ctx.status = 201;
-      ctx.body = await issueDocument(caller(ctx), e, row, (b ?? {}) as Record<string, unknown>);
     });
   }
   if (printing.length) {

@@ -18,6 +18,8 @@ export const ERROR_CODES = {
   userBlocked: -111,
   tooManyAttempts: -112,
   workflow: -113,
+  unprocessable: -114,
+  busy: -115,
 } as const;
 
 export type ErrorKind = keyof typeof ERROR_CODES;
@@ -37,6 +39,10 @@ const STATUS: Record<ErrorKind, number> = {
   userBlocked: 401,
   tooManyAttempts: 429,
   workflow: 409,
+  /** well-formed, but the server will not do it: a document too long or too heavy to print */
+  unprocessable: 422,
+  /** the server is at its bound for this work now: try again shortly */
+  busy: 503,
 };
 
 /** A field error: a caption key and its arguments, translated when the answer is written. */

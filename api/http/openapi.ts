@@ -483,9 +483,9 @@ class Builder {
         });
       case 'issueDocument':
         return this.add(r, {
-          ...base, summary: `${caption}: issue a document`, description: 'A template filled from the row, stored with its PDF.',
+          ...base, summary: `${caption}: issue a document`, description: 'A template filled from the row, stored with its PDF; drawn in a worker thread within bounds (docs/template-documents.md).',
           requestBody: { content: { 'application/json': { schema: { type: 'object', properties: { template_id: ID, values: { type: 'object' } } } } } },
-          responses: { 201: json({ type: 'object' }, 'the issued document'), ...this.errors(r) },
+          responses: { 201: json({ type: 'object' }, 'the issued document'), ...this.errors(r, [409, 422, 503]) },
         });
       case 'history':
         return this.add(r, {
@@ -744,6 +744,8 @@ function commonComponents(model: MetaModel, lang: Lang) {
       E403: error(403, ['forbidden'], 'the caller\'s roles lack the action this needs'),
       E404: error(404, ['notFound'], 'no such row, or one outside the caller\'s scope'),
       E409: error(409, ['stale', 'inUse', 'workflow'], 'the row changed since it was read, is referenced by other rows, or is in a state the action does not leave from'),
+      E422: error(422, ['unprocessable'], 'well-formed, but more than the server will do: a document too long or too heavy to print'),
+      E503: error(503, ['busy'], 'the server is at its bound for this work now: try again after `Retry-After` seconds'),
     },
     parameters: {
       Language: { name: 'Language', in: 'header', required: false, schema: { type: 'string', enum: ['uz', 'uk', 'ru'], default: 'uz' }, description: 'the language of captions and messages: `uk` is Uzbek Cyrillic; anything else is `uz`' },
