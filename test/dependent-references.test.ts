@@ -47,7 +47,7 @@ afterAll(async () => { await api?.close(); });
 const notInRegion = (lang: string) => translate(api.model, lang as never, 'validation.not_within', { field: translate(api.model, lang as never, 'fields.region_id') });
 
 let inn = 520000000;
-const subject = (over: Record<string, unknown> = {}) => ({ inn: String(++inn), name: `“Sinov ${inn}” MChJ`, category_id: category, ...over });
+const subject = (over: Record<string, unknown> = {}): Record<string, unknown> => ({ inn: String(++inn), name: `“Sinov ${inn}” MChJ`, category_id: category, ...over });
 
 describe('a district of the row\'s region', () => {
   it('refuses a subject whose district is of another region: 400 beside area_id, in uz, uk and ru; nothing written', async () => {
@@ -89,7 +89,7 @@ describe('a district of the row\'s region', () => {
     const err = await repo.createMany(rows).then(() => null, (e) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect(err.fieldErrors).toEqual({ 'rows.2.area_id': { key: 'validation.not_within', args: { field: translate(api.model, 'uz', 'fields.region_id') } } });
-    expect(await api.db.knex('subjects').whereIn('inn', rows.map((r) => r.inn)).first('id')).toBeUndefined();
+    expect(await api.db.knex('subjects').whereIn('inn', rows.map((r) => String(r.inn))).first('id')).toBeUndefined();
   });
 
   it('refuses an imported file with a mismatched row, naming its row and column; nothing written', { timeout: 60_000 }, async () => {
@@ -106,11 +106,17 @@ describe('a district of the row\'s region', () => {
     await new JobWorker(api.db.knex, () => api.model, { pollMs: 50, heartbeatMs: 20, leaseMs: 60_000 }).drain();
     const done = await api.get(`/api/jobs/${job.id}`, { lang: 'ru' });
     expect(done.body).toMatchObject({ state: 'failed', error: { code: -105, errors: { 'rows.3.area_id': notInRegion('ru') } } });
-    expect(await api.db.knex('subjects').whereIn('inn', rows.map((r) => r.inn)).first('id')).toBeUndefined();
+    expect(await api.db.knex('subjects').whereIn('inn', rows.map((r) => String(r.inn))).first('id')).toBeUndefined();
   });
 });
 
 describe('the pickers\' lists, as the caller\'s scope', () => {
+  it('tells the back-office which field a reference depends on (GET /api/meta)', async () => {
+    const meta = await api.get('/api/meta', { token: fundToken });
+    const fields = meta.body.entities.find((e: { name: string }) => e.name === 'subject').fields as { name: string; within?: Record<string, string> }[];
+    expect(fields.find((f) => f.name === 'area_id')?.within).toEqual({ region_id: 'region_id' });
+  });
+
   it('gives a region\'s fund user their region only, and its districts only', async () => {
     const regions = await api.get('/api/ecofund-sprav/regions?range=[0,99]', { token: fundToken });
     expect(regions.status).toBe(200);
