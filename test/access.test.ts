@@ -267,6 +267,8 @@ async function inRegion(name: string, side: Side, depth: number): Promise<number
   if (name === 'subject') return subjectOf(side);
   const e = model.entities.get(name);
   if (!e) return undefined;
+  // the regions themselves: the side's region
+  if (e.scope?.region === 'id') return regionOf(side);
   // a reference back to a row being made (a cycle) is left as the sample has it
   if (e.scope?.region) return depth > 3 || making.has(e.name) ? undefined : (await sidesOf(e))[side === 'A' ? 'a' : 'b'].id;
   if (!e.fields.region_id) return undefined;
@@ -292,7 +294,7 @@ async function scopedRow(e: EntityMeta, side: Side, depth = 0): Promise<Row> {
   }
   const { over, force } = await scopedValues(e, side, depth);
   const row = await fx.create(e, over);
-  await api.db.knex(e.table).where({ id: row.id }).update(force);
+  if (Object.keys(force).length) await api.db.knex(e.table).where({ id: row.id }).update(force);
   return fx.fresh(e, row.id);
 }
 
@@ -301,7 +303,8 @@ async function scopedValues(e: EntityMeta, side: Side, depth = 0): Promise<{ ove
   const scope = e.scope!;
   const regionSource = e.fields[scope.region!]?.from?.split('.')[0];
   const over: Record<string, unknown> = {};
-  const force: Record<string, unknown> = { [scope.region!]: regionOf(side) };
+  // a region is in its own region: a new one is of neither side, and its users are given it (scopeOf)
+  const force: Record<string, unknown> = scope.region === 'id' ? {} : { [scope.region!]: regionOf(side) };
   if (scope.subject && scope.subject !== 'id') force[scope.subject] = subjectOf(side);
   for (const [name, f] of Object.entries(e.fields)) {
     if (f.type !== 'ref' || !f.ref || f.ref === e.name) continue;
@@ -321,9 +324,9 @@ async function scopedValues(e: EntityMeta, side: Side, depth = 0): Promise<{ ove
 }
 
 type Who = 'region' | 'subject';
-/** The scope of the region-B or subject-B user whose row this is: for the subjects themselves, the row itself. */
+/** The scope of the region-B or subject-B user whose row this is: for the subjects (the regions) themselves, the row itself. */
 function scopeOf(who: Who, e: EntityMeta, own: Row): Scope {
-  if (who === 'region') return { region_id: regionB };
+  if (who === 'region') return { region_id: e.scope!.region === 'id' ? own.id : regionB };
   return { subject_id: e.scope!.subject === 'id' ? own.id : subjectB };
 }
 /** References a scoped user's workflow parameters take: their own region and subject. */
@@ -419,8 +422,8 @@ describe('4. out of scope: another region\'s (or subject\'s) row is a 404', () =
           } else expectStatus(theirs, [400, 403], `${key} in ${who} A`);
           expect(await count(), `${key} made a row in ${who} A`).toBe(before);
         });
-        // a subject's user does not make subjects
-        if (who === 'region' || e.scope!.subject !== 'id') {
+        // a subject's user does not make subjects, nor a region's regions
+        if (who === 'region' ? e.scope!.region !== 'id' : e.scope!.subject !== 'id') {
           check(`${key} as a ${who}-B user holding ${create.actions.join(', ')}: made in its own ${who}`, async () => {
             const { b } = await sidesOf(e, who);
             const token = await probes.token(create.actions, scopeOf(who, e, b));
@@ -446,7 +449,7 @@ describe('4. out of scope: another region\'s (or subject\'s) row is a 404', () =
           const page = await call({ method: 'get', path: `/api${e.path}?sort=${encodeURIComponent('["id","DESC"]')}&range=[0,99]`, token });
           expectStatus(page, [200], key);
           const column = who === 'region' ? e.scope!.region! : e.scope!.subject!;
-          const mine = who === 'region' ? regionB : scope.subject_id;
+          const mine = who === 'region' ? scope.region_id : scope.subject_id;
           const others = (page.body as Row[]).filter((x) => x[column] !== undefined && x[column] !== mine);
           expect(others.map((x) => x.id), `${key}: rows of another ${who}`).toEqual([]);
           expect((page.body as Row[]).map((x) => x.id)).not.toContain(a.id);

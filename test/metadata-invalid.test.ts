@@ -65,6 +65,22 @@ describe('metadata validation', () => {
     expect(problemsOf(ref({ code: 'area_id' }))).toContainEqual(expect.objectContaining({ pointer: '/fields/mahalla_id/within/code', message: 'mahalla has no "eq" list filter "code" for the form to offer the rows that agree' }));
   });
 
+  it('refuses a reference within a field that holds another kind of value than the referenced column', () => {
+    const ref = (own: object, within: object) => ({ ...base, fields: { ...base.fields, ...own, area_id: { type: 'ref', ref: 'areas', within } } });
+    // a district's region_id refers to regions: the row's field must too
+    expect(problemsOf(ref({ region_id: { type: 'ref', ref: 'subject' } }, { region_id: 'region_id' })))
+      .toContainEqual(expect.objectContaining({ pointer: '/fields/area_id/within/region_id', message: '"region_id" must be a ref to regions, as areas.region_id is' }));
+    expect(problemsOf(ref({ region_id: { type: 'integer' } }, { region_id: 'region_id' })))
+      .toContainEqual(expect.objectContaining({ pointer: '/fields/area_id/within/region_id', message: '"region_id" must be a ref to regions, as areas.region_id is' }));
+    expect(problemsOf(ref({}, { region_id: 'area_id' })))
+      .toContainEqual(expect.objectContaining({ pointer: '/fields/area_id/within/region_id', message: '"area_id" cannot agree with itself' }));
+    // a column of another kind than a reference is compared with a field of its own type
+    expect(problemsOf(ref({ soato: { type: 'integer' } }, { soato: 'soato' })))
+      .toContainEqual(expect.objectContaining({ pointer: '/fields/area_id/within/soato', message: '"soato" (integer) cannot be compared with areas.soato (string)' }));
+    // the region field of the row, a ref to regions as the district's: valid
+    expect(() => loadMetadata(fixtureMetaDir([ref({ region_id: { type: 'ref', ref: 'regions' } }, { region_id: 'region_id' })]))).not.toThrow();
+  });
+
   it('refuses unknown properties, references, columns and captions', () => {
     expect(problemsOf({ ...base, colour: 'red' })).toContainEqual(expect.objectContaining({ pointer: '', message: 'unknown property "colour"' }));
     expect(problemsOf({ ...base, fields: { ...base.fields, x_id: { type: 'ref', ref: 'nowhere' } } }))

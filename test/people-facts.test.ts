@@ -90,10 +90,15 @@ describe('sending a fact', () => {
 
   it('staff type one in; a district outside the region, and a fact without its description, are refused beside the field', async () => {
     const area = await api.db.knex('areas').where({ region_id: r2 }).first('id');
+    // to the region's staff another region's district does not exist (the districts are region-scoped)
     const wrong = await api.post(FACTS, fact({ area_id: area.id }), { token: tokens.reviewer, lang: 'ru' });
     expect(wrong.status).toBe(400);
-    expect(Object.keys(wrong.body.errors)).toEqual(['area_id']);
-    expect(wrong.body.errors.area_id).toContain('Регион');
+    expect(wrong.body.errors).toEqual({ area_id: 'Выбранная запись не найдена' });
+    // to whoever may see it, it is not of the fact's region
+    const outside = await api.post(FACTS, fact({ area_id: area.id }), { lang: 'ru' });
+    expect(outside.status).toBe(400);
+    expect(Object.keys(outside.body.errors)).toEqual(['area_id']);
+    expect(outside.body.errors.area_id).toContain('Регион');
     const empty = await api.post(FACTS, fact({ description: '' }), { token: tokens.reviewer });
     expect(empty.status).toBe(400);
     expect(Object.keys(empty.body.errors)).toEqual(['description']);

@@ -517,11 +517,20 @@ function checkFields(
       else if (base !== '/fields') problems.push({ file: e.file, pointer: `${pointer}/within`, message: 'within is for an entity\'s own fields, not a child table\'s' });
       else {
         for (const [column, own] of Object.entries(f.within)) {
-          if (!(own in fields)) problems.push({ file: e.file, pointer: `${pointer}/within/${column}`, message: `"${own}" is not a field beside "${name}"` });
+          const at = `${pointer}/within/${column}`;
+          const mine = fields[own];
+          const theirs = t.fields[column];
+          if (!mine) problems.push({ file: e.file, pointer: at, message: `"${own}" is not a field beside "${name}"` });
+          else if (own === name) problems.push({ file: e.file, pointer: at, message: `"${name}" cannot agree with itself` });
           const filter = t.list.filters?.[column];
           const op = typeof filter === 'string' ? filter : filter?.op;
-          if (!t.fields[column]) problems.push({ file: e.file, pointer: `${pointer}/within/${column}`, message: `"${column}" is not a field of ${f.ref}` });
-          else if (op !== 'eq') problems.push({ file: e.file, pointer: `${pointer}/within/${column}`, message: `${f.ref} has no "eq" list filter "${column}" for the form to offer the rows that agree` });
+          if (!theirs) problems.push({ file: e.file, pointer: at, message: `"${column}" is not a field of ${f.ref}` });
+          else if (op !== 'eq') problems.push({ file: e.file, pointer: at, message: `${f.ref} has no "eq" list filter "${column}" for the form to offer the rows that agree` });
+          // the two hold the same kind of value: a reference to the same entity (a district's region and the row's region), or values of one type
+          if (mine && theirs) {
+            if (theirs.type === 'ref' && (mine.type !== 'ref' || mine.ref !== theirs.ref)) problems.push({ file: e.file, pointer: at, message: `"${own}" must be a ref to ${theirs.ref}, as ${f.ref}.${column} is` });
+            else if (theirs.type !== 'ref' && (mine.type !== theirs.type || !['string', 'integer', 'enum', 'boolean'].includes(mine.type))) problems.push({ file: e.file, pointer: at, message: `"${own}" (${mine.type}) cannot be compared with ${f.ref}.${column} (${theirs.type})` });
+          }
         }
       }
     }

@@ -1,11 +1,11 @@
-import { lazy, Suspense, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useRef, type ReactNode } from 'react';
 import { Box, Typography } from '@mui/material';
 import {
   ArrayInput, AutocompleteArrayInput, AutocompleteInput, BooleanInput, DateInput, DateTimeInput, Labeled, NumberInput, PasswordInput,
-  ReferenceArrayInput, ReferenceInput, SelectInput, SimpleFormIterator, TextInput, required, useTranslate,
+  ReferenceArrayInput, ReferenceInput, SelectInput, SimpleFormIterator, TextInput, required, useDataProvider, useTranslate,
   type Validator,
 } from 'react-admin';
-import { useWatch } from 'react-hook-form';
+import { useFormContext, useWatch } from 'react-hook-form';
 import { useMeta } from '../meta/store';
 import type { EntityMeta, FieldMeta } from '../meta/types';
 import type { MetaModel } from '../meta/model';
@@ -105,10 +105,39 @@ function Text3Input({ field, disabled }: { field: FieldMeta; disabled?: boolean 
  * A reference `within` other fields of the form (a mahalla within the chosen district) offers only
  * the rows that agree with what is chosen there: the referenced list filtered by those values.
  */
-function useWithin(field: FieldMeta): Record<string, unknown> {
+function useWithin(field: FieldMeta, reference: string | undefined): Record<string, unknown> {
   const pairs = Object.entries(field.within ?? {});
   const values = (useWatch({ name: pairs.map(([, own]) => own), disabled: !pairs.length }) ?? []) as unknown[];
+  useKeepWithin(field, reference, pairs, values);
   return Object.fromEntries(pairs.map(([column], i) => [column, values[i]]).filter(([, v]) => v != null && v !== ''));
+}
+
+const same = (a: unknown, b: unknown) => String(a ?? '') === String(b ?? '');
+
+/**
+ * When a field the reference agrees with changes (another region chosen, or the region emptied),
+ * the row chosen in the reference is looked up and, when it no longer agrees (a district of the
+ * region before), the reference is emptied: the form never holds a pair the server would refuse,
+ * and a district's mahalla goes with the district in turn. Values the form opens with are left.
+ */
+function useKeepWithin(field: FieldMeta, reference: string | undefined, pairs: [string, string][], values: unknown[]): void {
+  const form = useFormContext();
+  const dataProvider = useDataProvider();
+  const key = JSON.stringify(values.map((v) => String(v ?? '')));
+  const seen = useRef(key);
+  useEffect(() => {
+    if (!pairs.length || !reference || seen.current === key) return;
+    seen.current = key;
+    const chosen = form.getValues(field.name);
+    if (chosen == null || chosen === '') return;
+    let live = true;
+    dataProvider.getMany(reference, { ids: [chosen] }).then(({ data }) => {
+      const row = data[0] as Record<string, unknown> | undefined;
+      if (!live || !same(form.getValues(field.name), chosen)) return;
+      if (!row || pairs.some(([column, own]) => !same(row[column], form.getValues(own)))) form.setValue(field.name, null, { shouldDirty: true, shouldValidate: true });
+    }, () => undefined);
+    return () => { live = false; };
+  }, [key]); // eslint-disable-line react-hooks/exhaustive-deps
 }
 
 function RefInput({ field, model, multiple, disabled }: { field: FieldMeta; model: MetaModel; multiple?: boolean; disabled?: boolean }) {
@@ -120,7 +149,7 @@ function RefInput({ field, model, multiple, disabled }: { field: FieldMeta; mode
   const filterToQuery = (q: string) => (search && q ? { [search]: q } : {});
   const sort = { field: target.list.sort[0], order: target.list.sort[1].toUpperCase() as 'ASC' | 'DESC' };
   const optionText = (r: Record<string, unknown>) => titleOf(target, r as never, lang);
-  const within = useWithin(field);
+  const within = useWithin(field, reference);
   if (multiple) {
     return (
       <ReferenceArrayInput source={field.name} reference={reference} sort={sort} perPage={50}>
