@@ -2,13 +2,13 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { startTestApi, type TestApi } from './support/api.ts';
-import { createUser } from '../cli/create-user.ts';
-import { clearConfigCache } from '../api/auth/config.ts';
-import { attachChat, type ChatHub } from '../api/modules/chat/hub.ts';
-import { createApp } from '../api/app.ts';
-import { openDatabase } from '../api/db/connection.ts';
-import { needsPostgres, skipBecause } from './support/skip.ts';
+import { startTestApi, type TestApi } from '../../../test/support/api.ts';
+import { createUser } from '../../../cli/create-user.ts';
+import { clearConfigCache } from '../../auth/config.ts';
+import { attachChat, type ChatHub } from './hub.ts';
+import { createApp } from '../../app.ts';
+import { openDatabase } from '../../db/connection.ts';
+import { needsPostgres, skipBecause } from '../../../test/support/skip.ts';
 
 /**
  * Chat with an operator end to end (docs/chat.md): a visitor opens a chat and writes; an operator
