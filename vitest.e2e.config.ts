@@ -8,6 +8,8 @@ import { defineConfig } from 'vitest/config';
  */
 export default defineConfig({
   test: {
+    // after vitest's summary: the tests that did not run here and why (a skip is never a pass)
+    reporters: ['default', './test/support/skip-reporter.ts'],
     projects: [
       {
         test: {

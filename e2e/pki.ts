@@ -21,6 +21,8 @@ const { generateKeys, issueCertificate, privateKeyPem } = (await import(/* @vite
 };
 
 export const hasOpenssl = spawnSync('openssl', ['version']).status === 0;
+/** Why a test signing with a key file cannot run here, or nothing when it can. */
+export const noOpenssl = hasOpenssl ? undefined : 'no `openssl` on PATH: it writes the PKCS#12 key file';
 
 interface Config { id: number; key: string; value: string; version: number }
 

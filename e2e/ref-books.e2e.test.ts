@@ -119,8 +119,7 @@ describe('a second server process on the same PostgreSQL database', () => {
       await admin.raw(`CREATE DATABASE ${name}`);
     } catch (err) {
       await admin.destroy();
-      console.warn(`skipped: no PostgreSQL server at ${url} for two server processes (${(err as Error).message})`);
-      ctx.skip();
+      ctx.skip(`no PostgreSQL server at ${url} for two server processes (${(err as Error).message})`);
       return;
     }
     const dbUrl = Object.assign(new URL(url), { pathname: `/${name}` }).toString();

@@ -1,7 +1,8 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { adminSession, type AdminSession, api, expectNoRawKeys, type PageProblems, shot } from './support';
-import { hasOpenssl, trustedKeyFile } from './pki';
+import { noOpenssl, trustedKeyFile } from './pki';
+import { skipBecause } from '../test/support/skip';
 
 /**
  * Compensation reports: one made on its form (with files uploaded as they are chosen), not signed;
@@ -135,7 +136,7 @@ describe('a compensation report, sent from the signing dialog', () => {
     await shot(page, 'report-saved-unsigned', { quiet: true });
   });
 
-  it.skipIf(!hasOpenssl)('is sent signed with a PKCS#12 key file, which the server verifies: signed, with its signer and time', async () => {
+  it('is sent signed with a PKCS#12 key file, which the server verifies: signed, with its signer and time', skipBecause(noOpenssl), async () => {
     const p12 = await trustedKeyFile(page, dir, { ca: `Sinov CA ${uid}`, cn: 'Direktor Sinov', org: subject.name, inn: subject.inn, file: 'direktor.p12', password: 'maxfiy12' });
     await openReport();
     await page.getByTestId('workflow-send').click();
@@ -168,7 +169,7 @@ describe('a compensation report, sent from the signing dialog', () => {
     await expectNoRawKeys(page);
   });
 
-  it.skipIf(!hasOpenssl)('asks for the comment a rejection needs, beside its box', async () => {
+  it('asks for the comment a rejection needs, beside its box', skipBecause(noOpenssl), async () => {
     await page.getByTestId('workflow-reject').click();
     const dialog = page.getByTestId('workflow-dialog');
     await expect.poll(() => dialog.innerText()).toContain(`${report.id} raqamli yozuv holatini oʻzgartirasizmi?`);

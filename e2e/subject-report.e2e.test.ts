@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { adminSession, type AdminSession, api, expectNoRawKeys, launch, shot, signedIn as signedInAs } from './support';
-import { hasOpenssl, trustedKeyFile } from './pki';
+import { noOpenssl, trustedKeyFile } from './pki';
+import { skipBecause } from '../test/support/skip';
 
 /**
  * A subject's work with the demo users, end to end: the enterprise's user (`subject`) signs in,
@@ -48,7 +49,7 @@ afterAll(async () => {
 });
 
 describe("a subject's compensation report, from its user to the region's fund", () => {
-  it.skipIf(!hasOpenssl)('the subject user fills a report, signs it with the key file and sends it', async () => {
+  it('the subject user fills a report, signs it with the key file and sends it', skipBecause(noOpenssl), async () => {
     // the subject's key file, issued by a CA the server trusts (added beside any the deployment has)
     const p12 = await trustedKeyFile(admin.page, dir, { ca: 'Demo CA', cn: 'Direktor Demo', org: subject.name, inn: subject.inn, file: 'kalit.p12', password: 'maxfiy12' });
 
@@ -102,7 +103,7 @@ describe("a subject's compensation report, from its user to the region's fund", 
     await close();
   });
 
-  it.skipIf(!hasOpenssl)("the region's fund user finds it in the region's list and accepts it", async () => {
+  it("the region's fund user finds it in the region's list and accepts it", skipBecause(noOpenssl), async () => {
     const { page, problems, close } = await signedIn('fund');
     await page.goto(`${baseUrl}/admin/#/ecofund/subject-report-yearly/${reportId}/show`);
     await page.getByTestId('entity-show').waitFor();
@@ -114,7 +115,7 @@ describe("a subject's compensation report, from its user to the region's fund", 
     await close();
   });
 
-  it.skipIf(!hasOpenssl)('the History tab shows both changes with who made each', async () => {
+  it('the History tab shows both changes with who made each', skipBecause(noOpenssl), async () => {
     const { page, problems, close } = await signedIn('fund');
     await page.goto(`${baseUrl}/admin/#/ecofund/subject-report-yearly/${reportId}/show`);
     await page.getByTestId('show-tab-history').click();

@@ -31,6 +31,15 @@ async function newUser(username: string, extra: Record<string, unknown> = {}) {
   return r.body as { id: number; version: number };
 }
 
+/** A subject (a taxpayer) in the first region, for users bound to one. */
+async function subjectRow(inn: string): Promise<number> {
+  const region = (await api.db.knex('regions').orderBy('id').first('id')).id;
+  const category = (await api.db.knex('subject_categories').first('id')).id;
+  const r = await api.post('/api/ecofund/subject', { inn, name: `Subyekt ${inn}`, region_id: region, category_id: category });
+  expect(r.status, JSON.stringify(r.body)).toBe(201);
+  return r.body.id;
+}
+
 describe('lockout', () => {
   it('locks a username after repeated failures and lets an administrator unlock it', async () => {
     await setConfig('auth.lock_after_failures', 3);
@@ -63,7 +72,7 @@ describe('one-time codes and passwords', () => {
     const u = await newUser('forgetful', { email: 'forgetful@example.uz' });
     const token = (await login('forgetful', 'first-pass')).body.token;
     const sent = await api.post('/api/admin/auth/forgot-password', { username: 'forgetful' }, { token: '' });
-    // the anonymous answer says nothing of the account: the same for every name (test/security-defects.test.ts)
+    // the anonymous answer says nothing of the account: the same for every name (and for a burst of resets, below)
     expect(sent.body).toEqual({ sent: true });
     expect((await api.db.knex('notification_recipients').where({ user_id: u.id }).orderBy('id', 'desc').first()).address).toBe('forgetful@example.uz');
     const code = await lastCode(u.id);
@@ -210,6 +219,15 @@ describe('the users calls', () => {
     expect(mvd.body.map((x: { username: string }) => x.username)).toEqual(['police_1']);
     expect((await api.get(`/api/managing/population-users/${police.body.id}`)).status).toBe(404);
   });
+
+  it('keeps a user\'s subject set from the back-office', async () => {
+    const owner = await subjectRow('400000007');
+    const u = await api.post('/api/managing/users', { username: 'subject_user_7', password: 'secret-12', lang_code: 'uz', kind: 'subject', subject_id: owner });
+    expect(u.body.subject_id).toBe(owner);
+    const other = await subjectRow('400000008');
+    const changed = await api.put(`/api/managing/users/${u.body.id}`, { ...u.body, subject_id: other });
+    expect(changed.body.subject_id).toBe(other);
+  });
 });
 
 describe('access managing', () => {
@@ -267,5 +285,30 @@ describe('access managing', () => {
     const session = await api.db.knex('sessions').where({ token_hash: tokenHash(token) }).first('id');
     expect((await api.del(`/api/admin/sessions/${session.id}`)).status).toBe(200);
     expect((await api.get('/api/meta', { token })).status).toBe(401);
+  });
+});
+
+describe('sign-in and password reset hold against bursts', () => {
+  it('counts 30 parallel wrong passwords one after another: the lock comes at the limit', async () => {
+    await api.db.knex('app_configs').insert({ key: 'auth.ip_lock_after_failures', value: '1000' }).onConflict('key').merge();
+    await api.userWithActions('burst_target', []);
+    const answers = await Promise.all(Array.from({ length: 30 }, () => api.post('/api/admin/auth/login', { username: 'burst_target', password: 'wrong-pass' }, { token: '' })));
+    const statuses = answers.map((r) => r.status);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(5);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(25);
+    expect((await api.post('/api/admin/auth/login', { username: 'burst_target', password: 'secret-pw' }, { token: '' })).status).toBe(429);
+  });
+
+  it('sends one code for a burst of resets, and answers every name alike', async () => {
+    const withMail = (await api.post('/api/managing/users', { username: 'reset_mail', password: 'secret-12', email: 'reset@example.uz', lang_code: 'uz', kind: 'staff' })).body.id;
+    await api.post('/api/managing/users', { username: 'reset_none', password: 'secret-12', lang_code: 'uz', kind: 'staff' });
+    const burst = await Promise.all(Array.from({ length: 20 }, () => api.post('/api/admin/auth/forgot-password', { username: 'reset_mail' }, { token: '' })));
+    expect(new Set(burst.map((r) => JSON.stringify([r.status, r.body])))).toEqual(new Set([JSON.stringify([200, { sent: true }])]));
+    expect(await api.db.knex('notification_recipients').where({ user_id: withMail }).count('* as n').first()).toMatchObject({ n: 1 });
+    expect(await api.db.knex('one_time_codes').where({ user_id: withMail }).count('* as n').first()).toMatchObject({ n: 1 });
+    const none = await api.post('/api/admin/auth/forgot-password', { username: 'reset_none' }, { token: '' });
+    const unknown = await api.post('/api/admin/auth/forgot-password', { username: 'reset_nobody' }, { token: '' });
+    expect([none.status, none.body]).toEqual([200, { sent: true }]);
+    expect([unknown.status, unknown.body]).toEqual([200, { sent: true }]);
   });
 });

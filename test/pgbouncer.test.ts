@@ -6,6 +6,7 @@ import { TEST_ADMIN_PASSWORD } from './support/template.ts';
 import { bouncerUnavailable, startBouncer, type Bouncer } from './support/pgbouncer.ts';
 import { startProductionServer, type ProductionServer } from './support/server.ts';
 import type { Database } from '../api/db/connection.ts';
+import { skipBecause } from './support/skip.ts';
 
 /**
  * A pool in front (docs/scaling.md): the server started as in production with DATABASE_URL naming
@@ -19,7 +20,6 @@ import type { Database } from '../api/db/connection.ts';
  */
 const url = process.env.TEST_DATABASE_URL;
 const skip = await bouncerUnavailable(url);
-if (skip) console.warn(`test/pgbouncer.test.ts skipped: ${skip}`);
 
 const POOL = 2;
 const RANKS = 4500;
@@ -40,7 +40,7 @@ async function sheetRows(raw: ArrayBuffer): Promise<number> {
   return wb.worksheets[0].rowCount;
 }
 
-describe.skipIf(!!skip)('the server behind a PgBouncer in transaction mode', () => {
+describe('the server behind a PgBouncer in transaction mode', skipBecause(skip), () => {
   beforeAll(async () => {
     db = await testDatabase();
     dbName = new URL(db.url!).pathname.slice(1);

@@ -3,13 +3,14 @@ import knexFactory, { type Knex } from 'knex';
 import { RateLimiter } from '../api/http/rate-limit.ts';
 import type { Database } from '../api/db/connection.ts';
 import { testDatabase } from './support/db.ts';
+import { needsPostgres, skipBecause } from './support/skip.ts';
 
 /**
  * The shared per-key limit of the public forms (api/http/rate-limit.ts, the UNLOGGED `rate_limits`):
  * attempts made at the same moment on as many connections — as many requests, through any number
  * of processes — meet on the key's row, so exactly the limit gets through, never "check, then count".
  */
-describe.skipIf(!process.env.TEST_DATABASE_URL)('the rate limiter under parallel attempts', () => {
+describe('the rate limiter under parallel attempts', skipBecause(needsPostgres('a burst on as many connections as attempts; embedded PGlite has one')), () => {
   let db: Database;
   let wide: Knex;
   beforeAll(async () => {

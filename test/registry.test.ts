@@ -131,3 +131,15 @@ describe('the public planting form', () => {
     expect(r.body.message).toBe('Слишком много отправок. Попробуйте позже');
   });
 });
+
+describe('the public passport of a planting', () => {
+  it('gives the public passport only what the plantings\' public block opens', async () => {
+    const p = await api.post('/api/ecofund-plantings/plantings', { species_id: species, count: 1, planted_on: '2024-04-01', region_id: tashkent, location: { lat: 41.3, lng: 69.2 }, responsible: 'Aliyev Vali' });
+    expect(p.status, JSON.stringify(p.body)).toBe(201);
+    const passport = await api.get(`/api/public/plantings/${p.body.id}`, { token: '' });
+    expect(passport.status).toBe(200);
+    expect(JSON.stringify(passport.body)).not.toContain('Aliyev');
+    expect(passport.body).not.toHaveProperty('responsible');
+    expect(passport.body.species).toHaveProperty('uz');
+  });
+});

@@ -5,6 +5,7 @@ import { replicaUnavailable, startReplica, type Replica } from './support/replic
 import { APP_NAME, type Database } from '../api/db/connection.ts';
 import { startProductionServer, type ProductionServer } from './support/server.ts';
 import { todayTashkent } from '../api/meta/today.ts';
+import { skipBecause } from './support/skip.ts';
 
 /**
  * Public reads on a read replica (docs/scaling.md): a streaming replica of the local server is
@@ -17,7 +18,6 @@ import { todayTashkent } from '../api/meta/today.ts';
  */
 const primary = process.env.TEST_DATABASE_URL;
 const skip = await replicaUnavailable(primary);
-if (skip) console.warn(`test/replica.test.ts skipped: ${skip}`);
 
 const year = Number(todayTashkent().slice(0, 4));
 let replica: Replica;
@@ -27,7 +27,7 @@ let server: ProductionServer['server'];
 let api: TestApi;
 let dbName: string;
 
-describe.skipIf(!!skip)('public reads on a streaming replica', () => {
+describe('public reads on a streaming replica', skipBecause(skip), () => {
   beforeAll(async () => {
     db = await testDatabase();
     dbName = new URL(db.url!).pathname.slice(1);

@@ -12,6 +12,7 @@ import { createUser } from '../cli/create-user.ts';
 import type { MetaModel } from '../api/meta/types.ts';
 import { testDatabase } from './support/db.ts';
 import { TEST_ADMIN_PASSWORD } from './support/template.ts';
+import { needsPostgres, skipBecause } from './support/skip.ts';
 
 /**
  * The session cache (docs/sessions.md): a signed-in request served from it costs no query, an
@@ -118,7 +119,7 @@ describe('the session cache in one process', () => {
   });
 });
 
-describe.skipIf(!process.env.TEST_DATABASE_URL)('the session cache across two processes on one PostgreSQL database', () => {
+describe('the session cache across two processes on one PostgreSQL database', skipBecause(needsPostgres('two processes need one; embedded PGlite is a single process')), () => {
   let a: Instance;
   let b: Instance;
   let admin = '';

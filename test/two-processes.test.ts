@@ -8,6 +8,7 @@ import { createUser } from '../cli/create-user.ts';
 import { testDatabase } from './support/db.ts';
 import { freePort } from './support/ports.ts';
 import { TEST_ADMIN_PASSWORD } from './support/template.ts';
+import { needsPostgres, skipBecause } from './support/skip.ts';
 
 /**
  * Two API processes (`node cli/bin.mjs serve`) on one fresh PostgreSQL database behind one port — a
@@ -16,8 +17,7 @@ import { TEST_ADMIN_PASSWORD } from './support/template.ts';
  * ends it in both, a sign-in lockout counted through both holds in both, and the public forms'
  * flood guard counts the attempts made through both.
  */
-const url = process.env.TEST_DATABASE_URL;
-if (!url) console.warn('test/two-processes.test.ts skipped: TEST_DATABASE_URL names no PostgreSQL server (two processes need one; embedded PGlite is a single process)');
+const noServer = needsPostgres('two processes need one; embedded PGlite is a single process');
 
 const CLI = fileURLToPath(new URL('../cli/bin.mjs', import.meta.url));
 const PER_HOUR = 4;
@@ -70,7 +70,7 @@ function call(port: number, method: string, path: string, o: { token?: string; b
   });
 }
 
-describe.skipIf(!url)('two API processes behind one port share sessions, sign-in lockout and rate limits', () => {
+describe('two API processes behind one port share sessions, sign-in lockout and rate limits', skipBecause(noServer), () => {
   let db: Database;
   const children: ChildProcess[] = [];
   let proxy: Awaited<ReturnType<typeof roundRobin>>;

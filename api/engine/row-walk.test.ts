@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Knex } from 'knex';
 import { openDatabase, type Database } from '../db/connection.ts';
 import { isPglite, startWalk, walkRows, type WalkSource } from './row-walk.ts';
+import { needsPostgres, skipBecause } from '../../test/support/skip.ts';
 
 /**
  * The walk the exports read from, on both databases: every row once in the query's order, in
@@ -30,7 +31,7 @@ const expected = Array.from({ length: ROWS }, (_, i) => i + 1).sort((a, b) => (b
 
 for (const kind of ['pglite', 'postgres'] as const) {
   const url = process.env.TEST_DATABASE_URL;
-  describe.skipIf(kind === 'postgres' && !url)(`the row walk on ${kind}`, () => {
+  describe(`the row walk on ${kind}`, skipBecause(kind === 'postgres' && needsPostgres('the walk by one server-side cursor')), () => {
     let db: Database;
     const schema = `walk_${process.pid}`;
     beforeAll(async () => {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromBase64, openKeyFile } from './pkcs12';
+import { skipBecause } from '../../../test/support/skip';
 
 // the server's test PKI and verifier, loaded at run time so that the admin's type check (DOM
 // typings) does not take in the API's sources
@@ -27,7 +28,7 @@ const { verifyDetachedSignature } = (await import(/* @vite-ignore */ VERIFY)) as
 const hasOpenssl = spawnSync('openssl', ['version']).status === 0;
 const INN = '301234567';
 
-describe.skipIf(!hasOpenssl)('PKCS#12 key file provider', () => {
+describe('PKCS#12 key file provider', skipBecause(!hasOpenssl && 'no `openssl` on PATH: it writes the .p12 key files opened here'), () => {
   let dir: string;
   let ca: TestCert;
   const files: Record<string, ArrayBuffer> = {};

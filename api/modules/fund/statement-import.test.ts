@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
-import { startTestApi, type TestApi } from './support/api.ts';
-import { statementFile, statementRow, STATEMENT_HEADER } from './support/statement.ts';
-import { Repository } from '../api/engine/repository.ts';
-import { importStatement } from '../api/modules/fund/statement-import.ts';
-import type { Principal } from '../api/auth/ability.ts';
+import { startTestApi, type TestApi } from '../../../test/support/api.ts';
+import { statementFile, statementRow, STATEMENT_HEADER } from '../../../test/support/statement.ts';
+import { Repository } from '../../engine/repository.ts';
+import { importStatement } from './statement-import.ts';
+import type { Principal } from '../../auth/ability.ts';
 import { readdirSync } from 'node:fs';
-import { JobWorker, jobsDir } from '../api/jobs/worker.ts';
+import { JobWorker, jobsDir } from '../../jobs/worker.ts';
 
 /**
  * A bank statement at size (docs/payments-import.md, bench/import for 100 000 rows): a few

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi } from './support/api.ts';
-import { createUser } from '../cli/create-user.ts';
+import { startTestApi, type TestApi } from '../../../test/support/api.ts';
+import { createUser } from '../../../cli/create-user.ts';
 
 /**
  * Offences end to end through the API (docs/offences.md): the workflow with its wrong-state 409s and

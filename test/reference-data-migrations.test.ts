@@ -3,7 +3,11 @@ import { startTestApi, type TestApi } from './support/api.ts';
 import { up } from '../migrations/20261124001100_income_types_needs_review.ts';
 import { addEntityColumns, dropEntityColumns } from '../api/db/entity-tables.ts';
 
-/** Data for review is a field (income types' needs_review), never a marker in the name users read. */
+/**
+ * Migrations of existing reference data: income types needing review carry a field (needs_review),
+ * never a marker in the name users read; Uzbek Cyrillic names written by earlier rules are
+ * written again, those a person wrote kept.
+ */
 let api: TestApi;
 const PATH = '/api/ecofund-sprav/income-types';
 const enc = (v: unknown) => encodeURIComponent(JSON.stringify(v));

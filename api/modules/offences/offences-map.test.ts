@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi } from './support/api.ts';
-import { createUser } from '../cli/create-user.ts';
-import { OFFENCE_GRID, nextZoom } from '../api/map/grid.ts';
-import { OFFENCE_CELL_SETS, OFFENCE_MAP_LEVELS } from '../migrations/20261126000100_offence_map.ts';
-import { CELL_SETS, cellTile, splitPeriod } from '../api/modules/offences/map.ts';
+import { startTestApi, type TestApi } from '../../../test/support/api.ts';
+import { createUser } from '../../../cli/create-user.ts';
+import { OFFENCE_GRID, nextZoom } from '../../map/grid.ts';
+import { OFFENCE_CELL_SETS, OFFENCE_MAP_LEVELS } from '../../../migrations/20261126000100_offence_map.ts';
+import { CELL_SETS, cellTile, splitPeriod } from './map.ts';
 
 /**
  * The offences map (docs/offences.md, "Offences map"): every cluster's count — and its count by

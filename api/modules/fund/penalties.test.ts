@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi } from './support/api.ts';
+import { startTestApi, type TestApi } from '../../../test/support/api.ts';
 
 /** Penya from a debt and the payments after its due date; protocol fines within their article's interval; the calculator. */
 let api: TestApi;

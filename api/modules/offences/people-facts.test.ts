@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi } from './support/api.ts';
-import { createUser } from '../cli/create-user.ts';
-import { todayTashkent } from '../api/meta/today.ts';
+import { startTestApi, type TestApi } from '../../../test/support/api.ts';
+import { createUser } from '../../../cli/create-user.ts';
+import { todayTashkent } from '../../meta/today.ts';
 
 /**
  * People facts end to end through the API (docs/offences.md, "People facts"): sent by a population

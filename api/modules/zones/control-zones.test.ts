@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi } from './support/api.ts';
+import { startTestApi, type TestApi } from '../../../test/support/api.ts';
 
 /**
  * Control zones end to end over HTTP: a folder tree whose folders define fields, the zone's form

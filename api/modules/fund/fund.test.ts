@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
-import { startTestApi, type TestApi } from './support/api.ts';
+import { startTestApi, type TestApi } from '../../../test/support/api.ts';
 
 /**
  * The fund end to end over HTTP: subjects and their operations, a bank statement imported into a

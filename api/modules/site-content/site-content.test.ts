@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi } from './support/api.ts';
-import { createUser } from '../cli/create-user.ts';
-import { onSuggestionAnswered } from '../api/modules/site-content/suggestions.ts';
+import { startTestApi, type TestApi } from '../../../test/support/api.ts';
+import { createUser } from '../../../cli/create-user.ts';
+import { onSuggestionAnswered } from './suggestions.ts';
 
 /**
  * The public site's content and the public's suggestions (docs/site-content.md): the public reads

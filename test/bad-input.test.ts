@@ -9,9 +9,10 @@ import { translate } from '../api/meta/captions.ts';
 import type { Lang } from '../api/meta/types.ts';
 
 /**
- * The classes of bad input an outside audit answered with 500s (or silently took), one small
- * case each: every one is a 400 naming the field or parameter, in the caller's language, and
- * writes nothing.
+ * Bad input, one small case of each class (NUL characters, lone surrogates, ids and filter values
+ * out of range, values that would be silently changed or ignored, what the fuzzing found): every
+ * one is a 400 naming the field or parameter, in the caller's language, and writes nothing — never
+ * a 500. test/fuzz.test.ts throws such values at every entity.
  */
 let api: TestApi;
 beforeAll(async () => { api = await startTestApi(); });

@@ -2,12 +2,13 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { startTestApi, type TestApi } from './support/api.ts';
-import { createUser } from '../cli/create-user.ts';
-import { clearConfigCache } from '../api/auth/config.ts';
-import { attachChat, type ChatHub } from '../api/modules/chat/hub.ts';
-import { createApp } from '../api/app.ts';
-import { openDatabase } from '../api/db/connection.ts';
+import { startTestApi, type TestApi } from '../../../test/support/api.ts';
+import { createUser } from '../../../cli/create-user.ts';
+import { clearConfigCache } from '../../auth/config.ts';
+import { attachChat, type ChatHub } from './hub.ts';
+import { createApp } from '../../app.ts';
+import { openDatabase } from '../../db/connection.ts';
+import { needsPostgres, skipBecause } from '../../../test/support/skip.ts';
 
 /**
  * Chat with an operator end to end (docs/chat.md): a visitor opens a chat and writes; an operator
@@ -459,7 +460,7 @@ describe('an operator who loses the chat', () => {
     expect(sock.events.filter((e) => e.type === 'message' && e.chat === chat.id)).toEqual([]);
   });
 
-  it.skipIf(!process.env.TEST_DATABASE_URL)('blocked through one process, the operator\'s socket on another (its own pool and LISTEN) closes within 2 s', async () => {
+  it('blocked through one process, the operator\'s socket on another (its own pool and LISTEN) closes within 2 s', skipBecause(needsPostgres('a second pool and LISTEN need a server; embedded PGlite has one connection')), async () => {
     const other = openDatabase({ url: api.db.url!, poolMax: 3 });
     const app = createApp({ knex: other.knex, model: api.model });
     const server = await new Promise<Server>((r) => { const s = app.listen(0, '127.0.0.1', () => r(s)); });
