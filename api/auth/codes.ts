@@ -1,6 +1,6 @@
 import { createHash, randomInt } from 'node:crypto';
 import type { Knex } from 'knex';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../kernel/errors.ts';
 import { configNumber } from './config.ts';
 import type { MetaModel, Lang } from '../meta/types.ts';
 import { notify } from '../notify/queue.ts';

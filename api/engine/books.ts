@@ -8,7 +8,7 @@ import { announceAuthChange } from '../auth/session-cache.ts';
 import pg from 'pg';
 import { addEntityColumns, createEntityTables, dropEntityTables, ENGINE_COLUMNS } from '../db/entity-tables.ts';
 import { syncActions } from '../../seeds/index.ts';
-import { ApiError, validationError, type FieldError } from '../http/errors.ts';
+import { ApiError, validationError, type FieldError } from '../kernel/errors.ts';
 import type { Principal } from '../auth/ability.ts';
 import type { HookContext, HookResult } from '../modules/types.ts';
 import { Repository } from './repository.ts';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { EntityMeta, FieldMeta, MetaModel } from '../meta/types.ts';
 import type { Principal } from '../auth/ability.ts';
 import { allows } from '../auth/ability.ts';
-import { ApiError, notFound, validationError } from '../http/errors.ts';
+import { ApiError, notFound, validationError } from '../kernel/errors.ts';
 import { rawBody } from '../http/raw-body.ts';
 import { dataDir } from '../db/connection.ts';
 import { Repository } from './repository.ts';

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { ValidateFunction } from 'ajv';
 import type { EntityMeta, Lang, MetaModel } from '../meta/types.ts';
 import { compileSchema } from './payload-schema.ts';
-import { validationError, type FieldError } from '../http/errors.ts';
+import { validationError, type FieldError } from '../kernel/errors.ts';
 import { translate } from '../meta/captions.ts';
 import { FORMS } from '../modules/index.ts';
 

@@ -1,7 +1,7 @@
 import type { EntityMeta, FilterMeta } from '../meta/types.ts';
 import { filterMeta } from '../meta/load.ts';
 import { SYSTEM_COLUMNS } from '../meta/columns.ts';
-import { badParam } from '../http/errors.ts';
+import { badParam } from '../kernel/errors.ts';
 import { badTextError, findBadText, tooDeep } from '../http/input-guard.ts';
 
 export const PAGE_SIZES = [7, 10, 20, 25, 50, 100] as const;

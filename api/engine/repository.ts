@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { EntityMeta, FieldMeta, Lang, MetaModel } from '../meta/types.ts';
 import type { Principal, EntityAbility, Operation } from '../auth/ability.ts';
 import { actorOf, applyAbility, canOnRow, entityAbility, rowSetConditions } from '../auth/ability.ts';
-import { ApiError, forbidden, importRowsError, notFound, validationError, type FieldError } from '../http/errors.ts';
+import { ApiError, forbidden, importRowsError, notFound, validationError, type FieldError } from '../kernel/errors.ts';
 import { refTable, selectColumns, sortExpression, toColumnValue } from './sql.ts';
 import type { ListParams } from './list-params.ts';
 import { compilePayloadValidator, writableFields, type PayloadValidator } from './payload-schema.ts';

@@ -4,7 +4,7 @@ import type { EntityMeta, WorkflowActionMeta } from '../meta/types.ts';
 import type { ChangeKind, Repository } from './repository.ts';
 import { normalisePayload } from './normalise.ts';
 import { compileSchema, fieldSchema, toFieldErrors } from './payload-schema.ts';
-import { ApiError, badRequest, notFound, validationError } from '../http/errors.ts';
+import { ApiError, badRequest, notFound, validationError } from '../kernel/errors.ts';
 import { translate } from '../meta/captions.ts';
 import type { ListParams } from './list-params.ts';
 import { notifyMove } from '../notify/queue.ts';

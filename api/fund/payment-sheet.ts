@@ -1,5 +1,5 @@
-import type { FieldError } from '../http/errors.ts';
-import { ApiError } from '../http/errors.ts';
+import type { FieldError } from '../kernel/errors.ts';
+import { ApiError } from '../kernel/errors.ts';
 import { todayTashkent } from '../meta/today.ts';
 import { FORMATS } from '../meta/formats.ts';
 import { isBadText } from '../http/input-guard.ts';

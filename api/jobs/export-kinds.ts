@@ -4,7 +4,7 @@ import { LANGS } from '../meta/types.ts';
 import { translate } from '../meta/captions.ts';
 import type { Principal } from '../auth/ability.ts';
 import type { AppContext } from '../http/middleware.ts';
-import { badParam, forbidden, notFound, validationError } from '../http/errors.ts';
+import { badParam, forbidden, notFound, validationError } from '../kernel/errors.ts';
 import { Repository } from '../engine/repository.ts';
 import { parseListParams } from '../engine/list-params.ts';
 import { writeExport, type ExportFormat } from '../engine/export.ts';

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { EntityMeta, Lang, MetaModel, Text3 } from '../meta/types.ts';
 import { LANGS } from '../meta/types.ts';
 import { translate } from '../meta/captions.ts';
-import { ApiError, notFound } from '../http/errors.ts';
+import { ApiError, notFound } from '../kernel/errors.ts';
 import { Repository } from '../engine/repository.ts';
 import { importRows } from '../engine/import.ts';
 import { registerJobKind, type JobRow } from './queue.ts';

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { RouteHandler } from '../types.ts';
 import type { AppContext } from '../../http/middleware.ts';
-import { ApiError, badRequest, notFound, validationError } from '../../http/errors.ts';
+import { ApiError, badRequest, notFound, validationError } from '../../kernel/errors.ts';
 import { compilePayloadValidator, type PayloadValidator } from '../../engine/payload-schema.ts';
 import { normalisePayload } from '../../engine/normalise.ts';
 import { layerForZoom, cellSize, parseBbox } from '../../map/grid.ts';

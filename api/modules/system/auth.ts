@@ -3,7 +3,7 @@ import type { RouteHandler } from '../types.ts';
 import type { AppContext } from '../../http/middleware.ts';
 import type { MetaModel } from '../../meta/types.ts';
 import type { Principal } from '../../auth/ability.ts';
-import { ApiError, validationError, type FieldError } from '../../http/errors.ts';
+import { ApiError, validationError, type FieldError } from '../../kernel/errors.ts';
 import { verifyPassword } from '../../auth/password.ts';
 import { createSession, revokeSession } from '../../auth/sessions.ts';
 import { beginAttempt, endAttempt } from '../../auth/lockout.ts';
