@@ -18,6 +18,9 @@ import { LANGS } from '../api/meta/types.ts';
 import { CONFIG_DEFAULTS, FUND_SETTINGS, SITE_SETTINGS, type FundSettingKey, type SiteSettingKey } from '../api/auth/config.ts';
 import { CHAT_SETTINGS, JOB_SETTINGS, type ChatSettingKey, type JobSettingKey } from '../api/auth/config.ts';
 import { refreshSpeciesBenefits } from '../api/modules/registry/species-benefits.ts';
+import { syncActions } from '../api/db/actions.ts';
+
+export { syncActions };
 
 const data = (file: string) => JSON.parse(readFileSync(new URL(`./data/${file}`, import.meta.url), 'utf8'));
 
@@ -56,20 +59,6 @@ export async function seed(knex: Knex, model: MetaModel, opts: SeedOptions = {})
     await seedSuggestionsDemo(knex, log);
     // announcements to the demo users, so their bells are not empty
     await seedNotificationsDemo(knex, model, log);
-  }
-}
-
-/** The action catalogue follows the metadata; each action is named in three languages from its captions. */
-export async function syncActions(knex: Knex, model: MetaModel): Promise<void> {
-  const rows = [...model.actions].map(([id, a]) => {
-    const name = Object.fromEntries(LANGS.map((lang) => {
-      const own = translate(model, lang, a.caption);
-      return [lang, a.entityCaption ? `${translate(model, lang, a.entityCaption)} — ${own}` : own];
-    }));
-    return { id, caption: a.caption, name: JSON.stringify(name), module: a.module, kind: a.kind };
-  });
-  for (let i = 0; i < rows.length; i += 500) {
-    await knex('app_actions').insert(rows.slice(i, i + 500)).onConflict('id').merge(['caption', 'name', 'module', 'kind']);
   }
 }
 

@@ -8,7 +8,7 @@ import { layerForZoom, cellSize, parseBbox } from '../../map/grid.ts';
 import { RateLimiter } from '../../http/rate-limit.ts';
 import { PUBLIC_DATA, versionedCache } from '../../db/data-version.ts';
 import { currentYearTashkent } from '../../meta/today.ts';
-import { sendResource, storeUpload } from '../../engine/files.ts';
+import { sendResource, storeUpload } from '../../http/uploads.ts';
 import { selectPublic, visible } from '../../http/public-entity-routes.ts';
 import { benefitsOf, benefitsPerTree, BENEFITS_SOURCE, dbhClassOf, dbhFromCircumference } from '../../domain/ecosystem-benefits.ts';
 import type { EntityMeta } from '../../meta/types.ts';

@@ -1,5 +1,6 @@
 import type { RouteHandler } from '../types.ts';
-import { mayReadFile, sendResource, storeUpload, UPLOAD_LIMIT_MB } from '../../engine/files.ts';
+import { mayReadFile, UPLOAD_LIMIT_MB } from '../../engine/files.ts';
+import { sendResource, storeUpload } from '../../http/uploads.ts';
 import { notFound } from '../../kernel/errors.ts';
 
 /**
