@@ -19,6 +19,7 @@ import { CONFIG_DEFAULTS, FUND_SETTINGS, SITE_SETTINGS, type FundSettingKey, typ
 import { CHAT_SETTINGS, JOB_SETTINGS, type ChatSettingKey, type JobSettingKey } from '../api/auth/config.ts';
 import { refreshSpeciesBenefits } from '../api/modules/registry/species-benefits.ts';
 import { syncActions } from '../api/db/actions.ts';
+import { withModules } from './modules.ts';
 
 export { syncActions };
 
@@ -39,7 +40,8 @@ export interface SeedOptions {
  * system roles exist, the administrator exists, and empty reference books get their reference data.
  * Rows an administrator has edited are never overwritten.
  */
-export async function seed(knex: Knex, model: MetaModel, opts: SeedOptions = {}): Promise<void> {
+export async function seed(knex: Knex, given: MetaModel, opts: SeedOptions = {}): Promise<void> {
+  const model = withModules(given);
   const log = opts.log ?? (() => undefined);
   await syncActions(knex, model);
   const roleIds = await syncRoles(knex, model);
