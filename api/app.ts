@@ -10,7 +10,7 @@ import { documentRoutes } from './http/document-routes.ts';
 import { moduleRoutes } from './http/module-routes.ts';
 import { reportRoutes } from './http/report-routes.ts';
 import { publicEntityRoutes } from './http/public-entity-routes.ts';
-import { checkModules } from './modules/index.ts';
+import { buildRegistry, type Registry } from './registry.ts';
 import { inputGuard } from './http/input-guard.ts';
 import { indexRoutes } from './http/route-index.ts';
 import { LiveModel } from './meta/live.ts';
@@ -26,6 +26,8 @@ export interface AppOptions {
   model: MetaModel;
   /** the reloadable model (docs/reference-books.md): the app follows its swaps; without it, `model` for good */
   live?: LiveModel;
+  /** the modules' registry (api/registry.ts), built once by start-up; default: every module's */
+  registry?: Registry;
   /** extra middleware mounted after the API (static back-office and public site) */
   statics?: Koa.Middleware[];
 }
@@ -33,12 +35,14 @@ export interface AppOptions {
 /**
  * The Koa application: /api with the modules' declared routes (metadata/modules/), the public
  * blocks' and the reports' routes, and the generic entity routes — all derived from the metadata
- * (api/http/catalogue.ts lists them). Refuses to start when the metadata names a hook or handler
- * no module defines.
+ * (api/meta/catalogue.ts lists them). Refuses to start when the metadata names a hook or handler
+ * no module defines. The model (and each one the live model swaps in) is bound to the registry, so
+ * the engine finds the modules' hooks, forms and listeners through it.
  */
-export function createApp({ knex, reads = knex, model, live, statics = [] }: AppOptions): Koa<AppState> {
-  const problems = checkModules(live?.current ?? model);
+export function createApp({ knex, reads = knex, model, live, statics = [], registry = buildRegistry() }: AppOptions): Koa<AppState> {
+  const problems = registry.check(live?.current ?? model);
   if (problems.length) throw new MetadataInvalid(problems);
+  registry.bind(model);
   const app = new Koa<AppState>();
   app.proxy = process.env.ECOFOND_TRUST_PROXY === '1';
   app.use(securityHeaders());
@@ -47,11 +51,12 @@ export function createApp({ knex, reads = knex, model, live, statics = [] }: App
   // everything derived from the model — the error captions, every route — is built once per model;
   // a request takes the stack of the model current when it starts and keeps it to its end. Every app
   // runs on a reloadable model (a server's own, shared with its LISTEN; or one of its own here)
-  const liveModel = live ?? new LiveModel(model, knex, model.dir);
+  const liveModel = live ?? new LiveModel(model, knex, model.dir, registry);
+  if (liveModel.modelSetup !== registry) liveModel.use(registry);
   const stacks = new WeakMap<MetaModel, ApiStack>();
   const stackOf = (m: MetaModel) => {
     let s = stacks.get(m);
-    if (!s) { s = apiStack(m, knex, reads, liveModel); stacks.set(m, s); }
+    if (!s) { s = apiStack(m, knex, reads, liveModel, registry); stacks.set(m, s); }
     return s;
   };
   liveModel.onPrepare(stackOf);
@@ -74,10 +79,10 @@ export function createApp({ knex, reads = knex, model, live, statics = [] }: App
 interface ApiStack { middleware: Koa.Middleware<AppState>; router: Router<AppState> }
 
 /** The API of one model: its error handler and every route the catalogue lists. */
-function apiStack(model: MetaModel, knex: Knex, reads: Knex, live: LiveModel): ApiStack {
+function apiStack(model: MetaModel, knex: Knex, reads: Knex, live: LiveModel, registry: Registry): ApiStack {
   const api = new Router<AppState>({ prefix: '/api' });
   const guard = authenticate(knex);
-  for (const r of [moduleRoutes(model, knex, live, reads), publicEntityRoutes(model, reads), reportRoutes(model, knex, guard, reads), documentRoutes(model, knex, guard), entityRoutes(model, knex, guard)]) {
+  for (const r of [moduleRoutes(model, knex, registry.handlers, live, reads), publicEntityRoutes(model, reads), reportRoutes(model, knex, guard, reads), documentRoutes(model, knex, guard), entityRoutes(model, knex, guard)]) {
     api.use(r.routes(), r.allowedMethods());
   }
   indexRoutes(api);

@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type Koa from 'koa';
 import { createApp } from './app.ts';
+import { buildRegistry } from './registry.ts';
 import { databaseFromEnv, type Database } from './db/connection.ts';
 import { loadMetadata } from './meta/load.ts';
 import { migrate } from './db/migrator.ts';
@@ -34,7 +35,9 @@ export interface Running {
 /** Loads and checks the metadata, opens the database, migrates and seeds if asked, and listens. */
 export async function startServer(opts: StartOptions = {}): Promise<Running> {
   const log = opts.log ?? ((s: string) => console.log(s));
-  const model = loadMetadata();
+  // the modules' registry, built once: the model, and every model the live model builds, bound to it
+  const registry = buildRegistry();
+  const model = registry.bind(loadMetadata());
   const db = databaseFromEnv();
   log(`Database: ${db.kind === 'pglite' ? 'embedded PostgreSQL (PGlite)' : 'PostgreSQL server'}`);
   if (opts.migrate) {
@@ -45,7 +48,7 @@ export async function startServer(opts: StartOptions = {}): Promise<Running> {
   const parts = await ensureYearPartitions(db.knex);
   if (parts.length) log(`Partitions made: ${parts.join(', ')}`);
   // the files' model with the reference books the database holds (docs/reference-books.md)
-  const live = new LiveModel(model, db.knex);
+  const live = new LiveModel(model, db.knex, undefined, registry);
   await live.reload();
   if (opts.seed) await seed(db.knex, live.current, { adminPassword: process.env.ECOFOND_ADMIN_PASSWORD, demo: opts.demo, log });
   if (db.reads !== db.knex) log('Public reads: the read replica (DATABASE_READ_URL)');
@@ -53,7 +56,7 @@ export async function startServer(opts: StartOptions = {}): Promise<Running> {
   // role (docs/sessions.md); LISTEN holds its connection, so behind a transaction-pooling proxy
   // (PgBouncer) it takes a direct one: DATABASE_LISTEN_URL
   if (db.listenUrl) await live.listen(db.listenUrl, log);
-  const app: Koa = createApp({ knex: db.knex, reads: db.reads, model, live, statics: staticSites(db.knex) });
+  const app: Koa = createApp({ knex: db.knex, reads: db.reads, model, live, registry, statics: staticSites(db.knex) });
   const port = opts.port ?? Number(process.env.PORT || 8080);
   const host = opts.host ?? process.env.HOST ?? '0.0.0.0';
   const server = await new Promise<Server>((resolve, reject) => {

@@ -4,11 +4,7 @@ import { loadMetadata } from './meta/load.ts';
 import { LiveModel } from './meta/live.ts';
 import { NotificationWorker, workerOptionsFromEnv } from './notify/worker.ts';
 import { JobWorker, jobWorkerOptionsFromEnv } from './jobs/worker.ts';
-// the job kinds and the deliveries' listeners register themselves where they are defined: the
-// generic export and import kinds, and the modules (a statement's import, a suggestion's answer)
-import './jobs/export-kinds.ts';
-import './jobs/import-kinds.ts';
-import './modules/index.ts';
+import { buildRegistry } from './registry.ts';
 
 /**
  * The background workers a process runs (docs/jobs.md, docs/notifications.md): the notification
@@ -17,11 +13,14 @@ import './modules/index.ts';
  * them alone, without HTTP — a process of its own for the heavy jobs, started with the V8 flags
  * that keep an export's memory flat (docs/scaling.md) while the API processes keep the defaults
  * and set `ECOFOND_JOBS_WORKER=off`. Both read the live model (`live.current`), so a reference
- * book changed elsewhere is seen through the model's LISTEN.
+ * book changed elsewhere is seen through the model's LISTEN. The live model carries the modules'
+ * registry (api/registry.ts: the job kinds, the hooks a job's writes run, the workflow's listeners);
+ * one given without is bound to the registry of every module here.
  */
 export interface Workers { notify: boolean; jobs: boolean; stop(): Promise<void> }
 
 export function startWorkers(knex: Knex, live: LiveModel, log: (line: string) => void): Workers {
+  if (!live.modelSetup) live.use(buildRegistry());
   const notify = process.env.ECOFOND_NOTIFY_WORKER === 'off' ? null : new NotificationWorker(knex, { ...workerOptionsFromEnv(), log, model: () => live.current }).start();
   const jobs = process.env.ECOFOND_JOBS_WORKER === 'off' ? null : new JobWorker(knex, () => live.current, { ...jobWorkerOptionsFromEnv(), log }).start();
   return {
@@ -42,7 +41,7 @@ export async function startWorkProcess(opts: { db?: Database; log?: (line: strin
   if (!opts.db && !process.env.DATABASE_URL) throw new Error('ecofond work needs DATABASE_URL: the workers share a PostgreSQL server with the API processes');
   const model = loadMetadata();
   const db = opts.db ?? databaseFromEnv();
-  const live = new LiveModel(model, db.knex);
+  const live = new LiveModel(model, db.knex, undefined, buildRegistry());
   await live.reload();
   if (db.listenUrl) await live.listen(db.listenUrl, log);
   const workers = startWorkers(db.knex, live, log);

@@ -12,6 +12,7 @@ import { bookProblems } from '../api/meta/books.ts';
 import { createUser } from './create-user.ts';
 import { fillUzbekCyrillic } from './fill-uk.ts';
 import { writeRolesDoc, ROLES_DOC } from './roles-doc.ts';
+import type { Registry } from '../api/registry.ts';
 
 const program = new Command();
 program.name('ecofond').description('ecofond: metadata-driven API, back-office and public site of the environmental fund');
@@ -97,8 +98,7 @@ program.command('meta:validate')
       } finally { await db.close(); }
     }
     // hooks and handlers the metadata names must exist in a module
-    const { checkModules } = await import('../api/modules/index.ts');
-    const problems = checkModules(model);
+    const problems = (await modules()).check(model);
     if (problems.length) throw new MetadataInvalid(problems);
     console.log(`Metadata is valid: ${model.entities.size} entities${process.env.DATABASE_URL ? ` (${books} reference book${books === 1 ? '' : 's'} held in the database)` : ''}, ${model.reports.size} reports, ${model.routes.length} module routes, ${model.menu.length} menu sections, ${model.actions.size} action ids.`);
   }));
@@ -116,7 +116,7 @@ program.command('meta:import <names...>')
   .description('take the named entities of the metadata files into the database as reference books (their tables made or altered, action ids granted)')
   .option('--root <dir>', 'project folder to read from', process.cwd())
   .action(run(async (names: string[], opts: { root: string }) => withDatabase(async (db) => {
-    const live = await LiveModel.open(db.knex);
+    const live = await LiveModel.open(db.knex, undefined, await modules());
     await importBooks(db.knex, live, opts.root, names);
     console.log(`Imported: ${names.join(', ')}. Running servers on this database take them at once.`);
   })));
@@ -203,9 +203,20 @@ program.command('i18n:fill-uk')
     if (opts.check && (r.changed.length || r.stale.length)) throw new Error('Uzbek Cyrillic catalogues are out of date: run `npx ecofond i18n:fill-uk`');
   }));
 
-/** Opens the configured database with the checked metadata, runs fn, and closes it. */
+/**
+ * The modules' registry (api/registry.ts), built once for the command that needs it: the hooks a
+ * seed's or a book's writes run, the names meta:validate checks. Imported when first asked, so the
+ * commands that need no module load none.
+ */
+let registry: Promise<Registry> | undefined;
+function modules(): Promise<Registry> {
+  registry ??= import('../api/registry.ts').then((r) => r.buildRegistry());
+  return registry;
+}
+
+/** Opens the configured database with the checked metadata (bound to the modules' registry), runs fn, and closes it. */
 async function withDatabase(fn: (db: Database, model: MetaModel) => Promise<void>): Promise<void> {
-  const model = loadMetadata();
+  const model = (await modules()).bind(loadMetadata());
   const db = databaseFromEnv();
   try { await fn(db, model); } finally { await db.close(); }
 }

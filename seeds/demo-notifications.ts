@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { MetaModel } from '../api/meta/types.ts';
 import type { Principal } from '../api/auth/ability.ts';
 import { Repository } from '../api/engine/repository.ts';
+import { withModules } from './modules.ts';
 
 /**
  * Demo notifications, written once (when no announcement is there yet): a few announcements from
@@ -17,7 +18,8 @@ export const DEMO_ANNOUNCEMENTS: { role?: string; title: string; text: string }[
   { role: 'population', title: 'Takliflaringizni kutamiz', text: 'Mahallangizni koʻkalamzorlashtirish boʻyicha takliflaringizni saytdagi shakl orqali yuboring.' },
 ];
 
-export async function seedNotificationsDemo(knex: Knex, model: MetaModel, log: (s: string) => void): Promise<void> {
+export async function seedNotificationsDemo(knex: Knex, given: MetaModel, log: (s: string) => void): Promise<void> {
+  const model = withModules(given);
   const e = model.entities.get('notification');
   if (!e) return;
   const type = await knex('notification_types').where({ code: 'announcement' }).first('id');

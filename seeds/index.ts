@@ -18,6 +18,10 @@ import { LANGS } from '../api/meta/types.ts';
 import { CONFIG_DEFAULTS, FUND_SETTINGS, SITE_SETTINGS, type FundSettingKey, type SiteSettingKey } from '../api/auth/config.ts';
 import { CHAT_SETTINGS, JOB_SETTINGS, type ChatSettingKey, type JobSettingKey } from '../api/auth/config.ts';
 import { refreshSpeciesBenefits } from '../api/modules/registry/species-benefits.ts';
+import { syncActions } from '../api/db/actions.ts';
+import { withModules } from './modules.ts';
+
+export { syncActions };
 
 const data = (file: string) => JSON.parse(readFileSync(new URL(`./data/${file}`, import.meta.url), 'utf8'));
 
@@ -36,7 +40,8 @@ export interface SeedOptions {
  * system roles exist, the administrator exists, and empty reference books get their reference data.
  * Rows an administrator has edited are never overwritten.
  */
-export async function seed(knex: Knex, model: MetaModel, opts: SeedOptions = {}): Promise<void> {
+export async function seed(knex: Knex, given: MetaModel, opts: SeedOptions = {}): Promise<void> {
+  const model = withModules(given);
   const log = opts.log ?? (() => undefined);
   await syncActions(knex, model);
   const roleIds = await syncRoles(knex, model);
@@ -56,20 +61,6 @@ export async function seed(knex: Knex, model: MetaModel, opts: SeedOptions = {})
     await seedSuggestionsDemo(knex, log);
     // announcements to the demo users, so their bells are not empty
     await seedNotificationsDemo(knex, model, log);
-  }
-}
-
-/** The action catalogue follows the metadata; each action is named in three languages from its captions. */
-export async function syncActions(knex: Knex, model: MetaModel): Promise<void> {
-  const rows = [...model.actions].map(([id, a]) => {
-    const name = Object.fromEntries(LANGS.map((lang) => {
-      const own = translate(model, lang, a.caption);
-      return [lang, a.entityCaption ? `${translate(model, lang, a.entityCaption)} — ${own}` : own];
-    }));
-    return { id, caption: a.caption, name: JSON.stringify(name), module: a.module, kind: a.kind };
-  });
-  for (let i = 0; i < rows.length; i += 500) {
-    await knex('app_actions').insert(rows.slice(i, i + 500)).onConflict('id').merge(['caption', 'name', 'module', 'kind']);
   }
 }
 

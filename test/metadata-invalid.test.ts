@@ -5,7 +5,7 @@ import { loadMetadata, MetadataInvalid } from '../api/meta/load.ts';
 import { fixtureMetaDir } from './support/fixture-model.ts';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { checkModules } from '../api/modules/index.ts';
+import { checkModules } from '../api/registry.ts';
 
 /** A malformed metadata file is refused with its path, the JSON pointer and the reason. */
 const cli = fileURLToPath(new URL('../cli/bin.mjs', import.meta.url));

@@ -49,9 +49,9 @@ describe('ecofond work', () => {
   });
 
   it('registers, without the HTTP stack, every job kind the API queues', () => {
-    // a process of its own that imports the workers alone, as `ecofond work` does
+    // a process of its own that builds the workers' registry alone (api/registry.ts), as `ecofond work` does
     const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e',
-      "await import('./api/workers.ts'); const q = await import('./api/jobs/queue.ts'); console.log(JSON.stringify(q.jobKinds()));"], { encoding: 'utf8' });
+      "await import('./api/workers.ts'); (await import('./api/registry.ts')).buildRegistry(); const q = await import('./api/jobs/queue.ts'); console.log(JSON.stringify(q.jobKinds()));"], { encoding: 'utf8' });
     const alone: string[] = JSON.parse(out.trim().split('\n').at(-1)!);
     // this process imported the whole app (startTestApi)
     expect([...alone].sort()).toEqual([...jobKinds()].sort());

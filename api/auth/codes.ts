@@ -1,16 +1,24 @@
 import { createHash, randomInt } from 'node:crypto';
 import type { Knex } from 'knex';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../kernel/errors.ts';
 import { configNumber } from './config.ts';
 import type { MetaModel, Lang } from '../meta/types.ts';
-import { notify } from '../notify/queue.ts';
 
 export type CodePurpose = 'confirm' | 'reset';
+
+/**
+ * What sends a code: queues its notification in the code's transaction and answers the row (null
+ * when the type is unknown or inactive). The notifications' queue (api/notify/queue.ts's `notify`),
+ * handed in by the caller (the system module's sign-in routes): auth does not know notifications.
+ */
+export type CodeSender = (trx: Knex.Transaction, model: MetaModel, input: {
+  type: string; to: { user_id: number }; channels: ('email' | 'sms')[]; vars: Record<string, unknown>; secret: Record<string, string>;
+}) => Promise<Record<string, unknown> | null>;
 
 const hash = (code: string) => createHash('sha256').update(code).digest('hex');
 
 /**
- * Sends a six-digit one-time code through the user's notification method: a notification of type
+ * Sends a six-digit one-time code through the user's notification method (through `send`): a notification of type
  * `password-reset` or `confirm-code` by e-mail (or SMS when the user has no e-mail), queued in the
  * transaction that stores the code and delivered by the notification worker (docs/notifications.md).
  * Only the code's hash is stored; it expires after `auth.code_minutes`.
@@ -20,7 +28,7 @@ const hash = (code: string) => createHash('sha256').update(code).digest('hex');
  * check and the sending run under a lock on the user, in every server process. Answers where the
  * code went, or null when none was sent.
  */
-export async function sendCode(knex: Knex, model: MetaModel, user: { id: number; email: string | null; phone: string | null; lang_code: Lang }, purpose: CodePurpose): Promise<{ channel: string; address: string } | null> {
+export async function sendCode(knex: Knex, model: MetaModel, user: { id: number; email: string | null; phone: string | null; lang_code: Lang }, purpose: CodePurpose, send: CodeSender): Promise<{ channel: string; address: string } | null> {
   const channel = user.email ? 'email' : user.phone ? 'sms' : null;
   if (!channel) throw new ApiError('validation', 'errors.no_contact');
   const [minutes, tries, perHour] = await Promise.all([configNumber(knex, 'auth.code_minutes'), configNumber(knex, 'auth.code_tries'), configNumber(knex, 'auth.codes_per_hour')]);
@@ -36,7 +44,7 @@ export async function sendCode(knex: Knex, model: MetaModel, user: { id: number;
     await trx('one_time_codes').insert({ user_id: user.id, purpose, code_hash: hash(code), expires_at: new Date(Date.now() + minutes * 60_000) });
     // delivered like every notification (docs/notifications.md): queued in this transaction, sent by the worker;
     // the code is rendered into the message but not kept on the notification row nor in its audit
-    const queued = await notify(trx, model, {
+    const queued = await send(trx, model, {
       type: purpose === 'reset' ? 'password-reset' : 'confirm-code', to: { user_id: user.id }, channels: [channel === 'email' ? 'email' : 'sms'],
       vars: { minutes }, secret: { code },
     });

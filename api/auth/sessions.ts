@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Principal } from './ability.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../kernel/errors.ts';
 import { configNumber } from './config.ts';
 import { announceAuthChange, type SessionCache, type SessionPrincipal } from './session-cache.ts';
 

@@ -7,11 +7,10 @@ import { buildModel, META_CHANNEL, readBooks, reloadAfterCommit, type LiveModel 
 import { announceAuthChange } from '../auth/session-cache.ts';
 import pg from 'pg';
 import { addEntityColumns, createEntityTables, dropEntityTables, ENGINE_COLUMNS } from '../db/entity-tables.ts';
-import { syncActions } from '../../seeds/index.ts';
-import { ApiError, validationError, type FieldError } from '../http/errors.ts';
+import { syncActions } from '../db/actions.ts';
+import { ApiError, validationError, type FieldError } from '../kernel/errors.ts';
 import type { Principal } from '../auth/ability.ts';
-import type { HookContext, HookResult } from '../modules/types.ts';
-import { Repository } from './repository.ts';
+import { pluginsOf, Repository, type HookContext, type HookResult } from './repository.ts';
 import { LIST_PARAMS } from './list-params.ts';
 
 /**
@@ -244,7 +243,7 @@ async function ownTable(trx: Knex.Transaction, model: MetaModel, name: string, t
 /** The entity of that name the metadata files hold, if any (a book also written as a file). */
 function filesEntity(model: MetaModel, name: string): EntityMeta | undefined {
   if (!model.entities.get(name)?.book) return undefined;
-  try { return buildModel(model.dir ?? DEFAULT_META_DIR, []).entities.get(name); } catch { return undefined; }
+  try { return buildModel(model.dir ?? DEFAULT_META_DIR, [], pluginsOf(model)).entities.get(name); } catch { return undefined; }
 }
 
 /**
@@ -287,7 +286,7 @@ function build(before: MetaModel, books: DbBook[], book?: DbBook): MetaModel {
   const own = book ? bookProblems(book, before) : [];
   if (own.length) throw new BookInvalid(own);
   try {
-    return buildModel(before.dir ?? DEFAULT_META_DIR, books);
+    return buildModel(before.dir ?? DEFAULT_META_DIR, books, pluginsOf(before));
   } catch (err) {
     if (err instanceof MetadataInvalid) throw new BookInvalid(err.problems);
     throw err;

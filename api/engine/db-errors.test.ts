@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isDataError, translateDbError } from './db-errors.ts';
 import { loadMetadata } from '../meta/load.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../kernel/errors.ts';
 
 const model = loadMetadata();
 const reports = model.entities.get('subject-report-yearly')!;

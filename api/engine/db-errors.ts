@@ -1,5 +1,5 @@
 import type { EntityMeta } from '../meta/types.ts';
-import { ApiError, validationError } from '../http/errors.ts';
+import { ApiError, validationError } from '../kernel/errors.ts';
 import { isPartitionOf } from '../db/partitions.ts';
 
 interface PgError { code?: string; constraint?: string; table?: string; column?: string; message?: string }

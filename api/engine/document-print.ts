@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../kernel/errors.ts';
 import type { RenderInput, RenderOutput } from './document-render.ts';
 
 /**

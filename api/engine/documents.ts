@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { EntityMeta, FieldMeta, Lang, MetaModel } from '../meta/types.ts';
 import type { Principal } from '../auth/ability.ts';
-import { ApiError, notFound, validationError, type FieldError } from '../http/errors.ts';
+import { ApiError, notFound, validationError, type FieldError } from '../kernel/errors.ts';
 import { resolveDocumentPath, type PathStep } from '../meta/document-paths.ts';
 import { translate } from '../meta/captions.ts';
 import { todayTashkent, isIsoDate } from '../meta/today.ts';

@@ -4,7 +4,7 @@ import type { Knex } from 'knex';
 import type { EntityMeta, FieldMeta } from '../meta/types.ts';
 import { fieldCaption } from '../meta/load.ts';
 import { translate } from '../meta/captions.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../kernel/errors.ts';
 import { columnSelect, q, refTable, sortExpression } from './sql.ts';
 import { parseListParams, type ListParams } from './list-params.ts';
 import { excelDecimalFmt, excelNumFmt, excelValue, formatCoordinate, isPlainInteger, MONEY_DECIMALS } from '../../shared/numbers.ts';

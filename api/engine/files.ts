@@ -1,16 +1,13 @@
 import type { Knex } from 'knex';
-import type { Context } from 'koa';
 import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EntityMeta, FieldMeta, MetaModel } from '../meta/types.ts';
 import type { Principal } from '../auth/ability.ts';
-import { allows } from '../auth/ability.ts';
-import { ApiError, notFound, validationError } from '../http/errors.ts';
-import { rawBody } from '../http/raw-body.ts';
+import { ApiError, validationError } from '../kernel/errors.ts';
 import { dataDir } from '../db/connection.ts';
 import { Repository } from './repository.ts';
-import { q } from './sql.ts';
+import { filesReadable } from './file-access.ts';
 
 /**
  * Files: what an upload is (read from its bytes, never from the client), where it is kept (once
@@ -80,14 +77,11 @@ export function randomId(): number {
 }
 
 /**
- * Stores the request body as a file: `?name=` required, type read from the bytes (and limited to
- * images — or images and videos, a video up to `videoLimitMb` — when asked), kept once per content,
- * registered in `resources` under a random id.
+ * Stores an uploaded file's bytes (api/http/uploads.ts reads them from the request): type read from
+ * the bytes (and limited to images — or images and videos, a video up to `videoLimitMb` — when
+ * asked), kept once per content, registered in `resources` under a random id.
  */
-export async function storeUpload(knex: Knex, ctx: Context, o: { limitMb: number; userId: number | null; imagesOnly?: boolean; videoLimitMb?: number }) {
-  const name = String(ctx.query.name ?? '').replace(/[\\/\0]/g, '_').trim().slice(0, 255);
-  if (!name) throw validationError({ name: { key: 'validation.required' } });
-  const body = await rawBody(ctx, Math.max(o.limitMb, o.videoLimitMb ?? 0) * 1024 * 1024);
+export async function storeUploaded(knex: Knex, name: string, body: Buffer, o: UploadLimits) {
   const mime = sniffMime(body, name);
   const video = o.videoLimitMb !== undefined && !!mime?.startsWith('video/');
   if (!mime || (o.imagesOnly && !mime.startsWith('image/') && !video)) throw validationError({ file: { key: o.imagesOnly ? (o.videoLimitMb ? 'errors.image_video_type' : 'errors.image_type') : 'errors.file_type' } });
@@ -95,6 +89,9 @@ export async function storeUpload(knex: Knex, ctx: Context, o: { limitMb: number
   if (body.length > limitMb * 1024 * 1024) throw new ApiError('tooLarge', 'errors.file_too_large', { mb: limitMb });
   return storeBytes(knex, { name, mime, body, userId: o.userId });
 }
+
+/** What an upload may be: its size in MB (a video's apart), images only, and who uploads it. */
+export interface UploadLimits { limitMb: number; userId: number | null; imagesOnly?: boolean; videoLimitMb?: number }
 
 /**
  * Keeps bytes the server made or checked (an upload, a printed document's PDF) as a file: once per
@@ -123,87 +120,13 @@ export async function storeBytes(knex: Knex | Knex.Transaction, o: { name: strin
 }
 
 /**
- * Answers a stored file: images and PDFs inline, others as attachments. A stored file is the
- * uploader's bytes: it is sandboxed, so nothing in it can run as the site.
- */
-export async function sendResource(ctx: Context, knex: Knex, id: number, cacheControl: string): Promise<void> {
-  if (!Number.isSafeInteger(id) || id < 1) throw notFound();
-  const row = await knex('resources').where({ id }).first();
-  if (!row) throw notFound();
-  const file = join(dataDir(), row.storage_path);
-  if (!existsSync(file)) throw new ApiError('notFound');
-  ctx.type = row.mime;
-  ctx.set('Content-Disposition', `${row.mime.startsWith('image/') || row.mime === 'application/pdf' ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(row.original_name)}`);
-  ctx.set('Cache-Control', cacheControl);
-  if (row.mime !== 'application/pdf') ctx.set('Content-Security-Policy', "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox");
-  ctx.body = createReadStream(file);
-}
-
-const FILE_TYPES = new Set(['file', 'image', 'files']);
-
-/** A column that keeps file ids: a field of the entity, or a column of one of its child tables (`child`, under the children field `parent`). */
-export interface FileColumn { field: string; f: FieldMeta; child?: FieldMeta; parent?: string }
-
-const fileColumnsOf = new WeakMap<EntityMeta, FileColumn[]>();
-
-/** Where an entity keeps file ids: its own columns, and its child tables' columns. */
-export function fileColumns(e: EntityMeta): FileColumn[] {
-  let out = fileColumnsOf.get(e);
-  if (out) return out;
-  out = [];
-  for (const [name, f] of Object.entries(e.fields)) {
-    if (FILE_TYPES.has(f.type)) out.push({ field: name, f });
-    if (f.type === 'children') for (const [cn, cf] of Object.entries(f.fields ?? {})) if (FILE_TYPES.has(cf.type)) out.push({ field: cn, f: cf, child: f, parent: name });
-  }
-  fileColumnsOf.set(e, out);
-  return out;
-}
-
-/** A condition "this row (alias t) holds the file x.id" — x the candidate ids' set. */
-function holds(knex: Knex, col: FileColumn): Knex.Raw {
-  const match = (alias: string) => (col.f.type === 'files' ? `${alias}.${q(col.field)} @> ARRAY[x.id]` : `${alias}.${q(col.field)} = x.id`);
-  if (!col.child) return knex.raw(match('t'));
-  return knex.raw(`exists (select 1 from ${q(col.child.table!)} c where c.${q(col.child.parentKey ?? 'parent_id')} = t.id and ${match('c')})`);
-}
-
-/**
- * The files of `ids` the caller may read: those they uploaded, those a row they may read holds (in
- * their scope), and those a workflow step of a row they may read carries. Set-wise: one query for
- * the uploads, then one an entity with file columns (all the ids still unanswered at once), until
- * every id is answered; in the caller's transaction when given one.
+ * The files of `ids` the caller may read (file-access.ts's filesReadable, each entity's rows read
+ * through the caller's repository): those they uploaded, those a row they may read holds, those a
+ * workflow step of a row they may read carries; in the caller's transaction when given one.
  */
 export async function readableFiles(db: Knex | Knex.Transaction, model: MetaModel, principal: Principal, ids: readonly number[], lang: 'uz' | 'uk' | 'ru' = 'uz', knex: Knex = db as Knex): Promise<Set<number>> {
-  const out = new Set<number>();
-  const wanted = [...new Set(ids)].filter((id) => Number.isSafeInteger(id) && id > 0);
-  if (!wanted.length) return out;
-  let open: number[] = [];
-  for (let i = 0; i < wanted.length; i += 5000) {
-    for (const r of await db('resources').whereIn('id', wanted.slice(i, i + 5000)).select('id', 'created_by')) {
-      if (r.created_by !== null && Number(r.created_by) === principal.id) out.add(Number(r.id));
-      else open.push(Number(r.id));
-    }
-  }
   const ctx = { knex, model, principal, lang, trx: db === knex ? undefined : (db as Knex.Transaction) };
-  const settle = (found: unknown[]) => {
-    for (const id of found) out.add(Number(id));
-    open = open.filter((id) => !out.has(id));
-  };
-  for (const e of model.entities.values()) {
-    if (!open.length) return out;
-    if (!allows(e, 'read', principal)) continue;
-    const cols = fileColumns(e);
-    if (!cols.length) continue;
-    const rows = new Repository(ctx, e).scoped('read', db).where((w) => { for (const c of cols) w.orWhere(holds(knex, c)); }).select(knex.raw('1'));
-    settle(await db.select('x.id').from(knex.raw('unnest(?::bigint[]) as x(id)', [open])).whereExists(rows).pluck('x.id'));
-  }
-  if (!open.length) return out;
-  const flows = await db('flows').whereIn('resource_id', open).select('entity', 'record_id', 'resource_id');
-  for (const f of flows) {
-    const e = model.entities.get(f.entity);
-    if (!e || out.has(Number(f.resource_id)) || !allows(e, 'read', principal)) continue;
-    if (await new Repository(ctx, e).scoped('read', db).where('t.id', f.record_id).first('t.id')) out.add(Number(f.resource_id));
-  }
-  return out;
+  return filesReadable(db, model, principal, ids, knex, (e) => new Repository(ctx, e).scoped('read', db));
 }
 
 /** Whether the caller may read a file (readableFiles of one id). */

@@ -3,7 +3,7 @@ import type { EntityMeta, FieldMeta } from '../meta/types.ts';
 import type { ListParams } from './list-params.ts';
 import { q, searchExpression } from './sql.ts';
 import { isIsoDate, isIsoDateTime } from '../meta/today.ts';
-import { badParam } from '../http/errors.ts';
+import { badParam } from '../kernel/errors.ts';
 
 /** A list filter of the metadata as SQL on a query over the entity's rows (alias `t`). */
 export function applyFilter(qb: Knex.QueryBuilder, e: EntityMeta, f: ListParams['filters'][number]): void {

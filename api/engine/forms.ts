@@ -2,9 +2,8 @@ import type { Knex } from 'knex';
 import type { ValidateFunction } from 'ajv';
 import type { EntityMeta, Lang, MetaModel } from '../meta/types.ts';
 import { compileSchema } from './payload-schema.ts';
-import { validationError, type FieldError } from '../http/errors.ts';
+import { validationError, type FieldError } from '../kernel/errors.ts';
 import { translate } from '../meta/captions.ts';
-import { FORMS } from '../modules/index.ts';
 
 /**
  * Forms whose fields are data (a control zone's values): a `json` field with a `form` holds an
@@ -12,6 +11,22 @@ import { FORMS } from '../modules/index.ts';
  * value that breaks its field's rule is a 400 with the error under `<field>.<property>`, naming the
  * property's caption in the caller's language; the back-office renders the same schema.
  */
+/**
+ * The JSON Schema a form's values must meet, for the row's `form.by` reference (a zone's fields),
+ * in the caller's language, with a caption per property so that an error names the field; and a
+ * way to turn ajv's errors into field errors keyed by the form's property names.
+ */
+export interface FormSchema {
+  schema: Record<string, unknown>;
+  uiSchema: Record<string, unknown>;
+  /** property name → its caption in the caller's language */
+  captions: Record<string, string>;
+  errors(ajvErrors: { keyword: string; instancePath: string; params: Record<string, unknown> }[]): { code: string; key: string; args: Record<string, unknown> }[];
+}
+
+/** A module's form schema of a row's reference (found by name from a field's `form.schema`); null when the reference has none. */
+export type FormSchemaProvider = (db: Knex | Knex.Transaction, byId: number, lang: Lang) => Promise<FormSchema | null>;
+
 const compiled = new Map<string, ValidateFunction>();
 const COMPILED_MAX = 500;
 
@@ -36,7 +51,7 @@ export function formFields(e: EntityMeta): string[] {
  * against its schema for the row's reference; an empty value is checked as `{}` (so a required
  * property is still asked for) once the reference is set.
  */
-export async function checkForms(db: Knex | Knex.Transaction, model: MetaModel, lang: Lang, e: EntityMeta, rows: { row: Record<string, unknown>; touched: Set<string> }[]): Promise<void> {
+export async function checkForms(db: Knex | Knex.Transaction, model: MetaModel, lang: Lang, e: EntityMeta, forms: Readonly<Record<string, FormSchemaProvider>>, rows: { row: Record<string, unknown>; touched: Set<string> }[]): Promise<void> {
   const names = formFields(e);
   if (!names.length) return;
   const errors: Record<string, FieldError> = {};
@@ -46,7 +61,8 @@ export async function checkForms(db: Knex | Knex.Transaction, model: MetaModel, 
       if (!touched.has(name) && !touched.has(form.by)) continue;
       const by = row[form.by];
       if (by == null) continue;
-      const provider = FORMS[form.schema];
+      const provider = forms[form.schema];
+      if (!provider) throw new Error(`form schema "${form.schema}" is not defined`);
       const fs = await provider(db, Number(by), lang);
       if (!fs) continue;
       const value = row[name] ?? {};

@@ -2,7 +2,7 @@ import type { EntityMeta, FieldMeta, Lang, MetaModel } from '../meta/types.ts';
 import { LANGS } from '../meta/types.ts';
 import { fieldCaption } from '../meta/load.ts';
 import { translate } from '../meta/captions.ts';
-import { ApiError, importRowsError, type FieldError } from '../http/errors.ts';
+import { ApiError, importRowsError, type FieldError } from '../kernel/errors.ts';
 import { refTable, sortExpression } from './sql.ts';
 import { cellDate, readXlsxRows, type XlsxCell } from './xlsx-read.ts';
 import type { Repository } from './repository.ts';

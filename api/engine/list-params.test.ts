@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseListParams } from './list-params.ts';
 import { loadMetadata } from '../meta/load.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../kernel/errors.ts';
 
 const areas = loadMetadata().entities.get('areas')!;
 const enc = (v: unknown) => JSON.stringify(v);

@@ -1,8 +1,8 @@
 import type { EntityMeta, FilterMeta } from '../meta/types.ts';
 import { filterMeta } from '../meta/load.ts';
 import { SYSTEM_COLUMNS } from '../meta/columns.ts';
-import { badParam } from '../http/errors.ts';
-import { badTextError, findBadText, tooDeep } from '../http/input-guard.ts';
+import { badParam } from '../kernel/errors.ts';
+import { badTextError, findBadText, tooDeep } from '../kernel/input-text.ts';
 
 export const PAGE_SIZES = [7, 10, 20, 25, 50, 100] as const;
 export const MAX_PAGE = 100;

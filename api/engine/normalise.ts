@@ -1,7 +1,7 @@
 import type { EntityMeta, FieldMeta } from '../meta/types.ts';
 import { normaliseFormatted } from '../meta/formats.ts';
 import { isIsoDate } from '../meta/today.ts';
-import { badRequest } from '../http/errors.ts';
+import { badRequest } from '../kernel/errors.ts';
 import { sanitizeRich } from './rich-html.ts';
 
 /** Trims strings, turns '' into null for optional fields, strips typing masks (never letters) from formatted values and opens closed polygon rings. */

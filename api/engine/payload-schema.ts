@@ -4,7 +4,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { EntityMeta, FieldMeta } from '../meta/types.ts';
 import { FORMATS } from '../meta/formats.ts';
 import { todayTashkent, currentYearTashkent, isIsoDate, isIsoDateTime, MIN_YEAR, MAX_YEAR } from '../meta/today.ts';
-import type { FieldError } from '../http/errors.ts';
+import type { FieldError } from '../kernel/errors.ts';
 
 /**
  * Builds the JSON Schema of an entity's write payload from its metadata and compiles it with ajv.

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { EntityMeta } from '../meta/types.ts';
 import type { Principal } from '../auth/ability.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../kernel/errors.ts';
 
 /**
  * Nobody grants, takes away or takes over rights they do not hold. A row whose field carries

@@ -3,7 +3,7 @@ import type { FieldMeta, MetaModel } from '../meta/types.ts';
 import type { Principal } from '../auth/ability.ts';
 import { scopeConditions } from '../auth/ability.ts';
 import { refTable } from './sql.ts';
-import type { FieldError } from '../http/errors.ts';
+import type { FieldError } from '../kernel/errors.ts';
 
 /**
  * What written rows refer to must be there and be the caller's to refer to: a referenced row that

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { EntityMeta, FieldMeta, Lang, MetaModel } from '../meta/types.ts';
 import type { Principal, EntityAbility, Operation } from '../auth/ability.ts';
 import { actorOf, applyAbility, canOnRow, entityAbility, rowSetConditions } from '../auth/ability.ts';
-import { ApiError, forbidden, importRowsError, notFound, validationError, type FieldError } from '../http/errors.ts';
+import { ApiError, forbidden, importRowsError, notFound, validationError, type FieldError } from '../kernel/errors.ts';
 import { refTable, selectColumns, sortExpression, toColumnValue } from './sql.ts';
 import type { ListParams } from './list-params.ts';
 import { compilePayloadValidator, writableFields, type PayloadValidator } from './payload-schema.ts';
@@ -14,13 +14,14 @@ import { childFields, loadChildren, patchChildren, replaceChildren, writeJoin } 
 import { auditDiff, rowHistory, writeAudit, type AuditOp } from './audit.ts';
 import { referenceErrors, withinErrors } from './references.ts';
 import { assertPrivileges, privilegeFields } from './privileges.ts';
-import { checkForms } from './forms.ts';
-import { fileColumns, readableFiles } from './files.ts';
-import { HOOKS } from '../modules/index.ts';
+import { checkForms, type FormSchemaProvider } from './forms.ts';
+import { fileColumns, filesReadable } from './file-access.ts';
 import { tableRows } from '../db/table-rows.ts';
 import { translate } from '../meta/captions.ts';
 import { fieldCaption } from '../meta/load.ts';
-import type { HookResult } from '../modules/types.ts';
+import type { Events } from '../kernel/events.ts';
+import type { EngineEvents } from './events.ts';
+import type { ModelSetup } from '../meta/live.ts';
 
 /** Lists count exactly up to this many rows; beyond it the planner's estimate is given (docs/performance.md). */
 export const EXACT_COUNT_LIMIT = Number(process.env.ECOFOND_EXACT_COUNT_LIMIT || 10000);
@@ -39,6 +40,73 @@ export interface EngineContext {
    * the caller's rights and scope are not asked again; validation, references and the audit row are
    */
   trusted?: boolean;
+}
+
+/**
+ * What a hook receives: the transaction of the write it belongs to, the entity, the row as it now
+ * stands (children included), the row before the write (null on create), the caller, and a way to
+ * write other entities' rows through the engine in the same transaction.
+ */
+export interface HookContext {
+  trx: Knex.Transaction;
+  model: MetaModel;
+  entity: EntityMeta;
+  /** the row after the write, as the engine reads it (children included) */
+  row: Record<string, unknown>;
+  /** the row before the write; null when it was created */
+  before: Record<string, unknown> | null;
+  /** 'create', 'update', or the workflow action's name */
+  action: string;
+  /** a workflow move's states (empty for plain writes) */
+  from: string;
+  to: string;
+  /** a workflow action's parameters, validated */
+  params?: Record<string, unknown>;
+  /** the fields this write set */
+  changed: ReadonlySet<string>;
+  principal: Principal;
+  lang: Lang;
+  /**
+   * Another entity's repository in this transaction, writing on the caller's behalf: the write
+   * that runs the hook was allowed, so the caller's rights are not asked again; validation, the
+   * after-check of what is written and the audit row are the engine's as always.
+   */
+  repo(entity: string): Repository;
+}
+
+/**
+ * What a hook may give back: new values of the row's own computed fields (`computedBy`, read-only),
+ * and of its read-only child tables — an array of rows replaces the child rows, an array of rows
+ * that all carry `id` updates those child rows' computed columns. The engine writes them in the
+ * same transaction and they are part of the write's one audit row.
+ */
+export type HookResult = Record<string, unknown>;
+
+export type Hook = (ctx: HookContext) => Promise<HookResult | void>;
+
+/**
+ * What the engine calls but does not own: the modules' hooks and form schemas, found by name from
+ * the metadata, and the events it emits. Start-up builds them once from the modules
+ * (api/registry.ts's buildRegistry) and binds every model it serves to them (`bind`, also each
+ * model a reload builds); the engine reads them from the model it is given (pluginsOf).
+ */
+export interface EnginePlugins extends ModelSetup {
+  hooks: Readonly<Record<string, Hook>>;
+  forms: Readonly<Record<string, FormSchemaProvider>>;
+  events: Events<EngineEvents>;
+}
+
+const pluginsByModel = new WeakMap<MetaModel, EnginePlugins>();
+
+/** Binds a model to the plug-ins its engine calls (start-up does it: api/registry.ts). */
+export function bindPlugins(model: MetaModel, plugins: EnginePlugins): MetaModel {
+  pluginsByModel.set(model, plugins);
+  return model;
+}
+
+/** The plug-ins a model was bound to; a model no start-up bound has none (a hook it names is an error). */
+export function pluginsOf(model: MetaModel): EnginePlugins | undefined {
+  return pluginsByModel.get(model);
 }
 
 export interface WriteOptions {
@@ -356,7 +424,7 @@ export class Repository {
       checked.length = 0;
       if (Object.keys(errors).length) throw many ? importRowsError(errors) : validationError(errors);
       await this.deriveFields(trx, prepared.map((p) => p.row));
-      await checkForms(trx, this.ctx.model, this.ctx.lang, this.e, prepared.map(({ row }) => ({ row, touched: touched(row) })));
+      await checkForms(trx, this.ctx.model, this.ctx.lang, this.e, pluginsOf(this.ctx.model)?.forms ?? {}, prepared.map(({ row }) => ({ row, touched: touched(row) })));
       await this.authorizeCreates(trx, prepared.map(({ row }) => row));
       const ids: number[] = [];
       try {
@@ -535,7 +603,7 @@ export class Repository {
           if (bad) continue;
           await serial(async () => {
             await this.deriveFields(trx, rows);
-            await checkForms(trx, this.ctx.model, this.ctx.lang, this.e, rows.map((row) => ({ row, touched: touched(row) })));
+            await checkForms(trx, this.ctx.model, this.ctx.lang, this.e, pluginsOf(this.ctx.model)?.forms ?? {}, rows.map((row) => ({ row, touched: touched(row) })));
           });
           const secrets = rows.map((row) => this.secrets(row));
           await this.authorizeCreates(trx, rows, serial);
@@ -631,7 +699,7 @@ export class Repository {
     await this.checkWithin(trx, touched, false);
     if (!this.ctx.trusted) for (const x of items) await assertPrivileges(trx, this.e, this.ctx.principal, x.before, { ...x.before, ...x.changes });
     await this.deriveFields(trx, items.map((x) => x.changes));
-    await checkForms(trx, this.ctx.model, this.ctx.lang, this.e, items.map((x) => ({ row: { ...x.before, ...x.changes }, touched: new Set(Object.keys(x.changes)) })));
+    await checkForms(trx, this.ctx.model, this.ctx.lang, this.e, pluginsOf(this.ctx.model)?.forms ?? {}, items.map((x) => ({ row: { ...x.before, ...x.changes }, touched: new Set(Object.keys(x.changes)) })));
     const scope = Object.entries(this.scopeValues()).filter(([col]) => col !== 'id');
     for (const { before, changes, data, kind, extra = {} } of items) {
       const id = before.id as number;
@@ -813,7 +881,9 @@ export class Repository {
       each(row, key, add);
     }
     if (!wanted.size) return {};
-    const readable = await readableFiles(db, this.ctx.model, this.ctx.principal, [...wanted], this.ctx.lang, this.ctx.knex);
+    const { knex, model, principal, lang } = this.ctx;
+    const as = { knex, model, principal, lang, trx: db === knex ? undefined : (db as Knex.Transaction) };
+    const readable = await filesReadable(db, model, principal, [...wanted], knex, (e) => new Repository(as, e).scoped('read', db));
     const errors: Record<string, FieldError> = {};
     for (const { key, ids } of added) if (ids.some((id) => !readable.has(id))) errors[key] ??= { key: 'validation.file_not_found' };
     return errors;
@@ -863,8 +933,8 @@ export class Repository {
   /** Calls a named hook with the row as it now stands, and writes what it computed. */
   private async runHook(trx: Knex.Transaction, name: string | undefined, id: number, before: Record<string, unknown> | null, changed: Set<string>, kind: ChangeKind): Promise<void> {
     if (!name) return;
-    const hook = HOOKS[name];
-    if (!hook) throw new Error(`hook "${name}" is not defined`);
+    const hook = pluginsOf(this.ctx.model)?.hooks[name];
+    if (!hook) throw new Error(`hook "${name}" is not defined${pluginsOf(this.ctx.model) ? '' : ': the model is bound to no modules (api/registry.ts)'}`);
     const row = (await this.snapshots(trx, [id])).get(id)!;
     const result = await hook({
       trx, model: this.ctx.model, entity: this.e, row, before, action: kind.action ?? kind.op, from: kind.from ?? '', to: kind.to ?? '', params: kind.params,

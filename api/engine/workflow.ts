@@ -1,13 +1,12 @@
 import type { Knex } from 'knex';
 import type { ValidateFunction } from 'ajv';
 import type { EntityMeta, WorkflowActionMeta } from '../meta/types.ts';
-import type { ChangeKind, Repository } from './repository.ts';
+import { pluginsOf, type ChangeKind, type Repository } from './repository.ts';
 import { normalisePayload } from './normalise.ts';
 import { compileSchema, fieldSchema, toFieldErrors } from './payload-schema.ts';
-import { ApiError, badRequest, notFound, validationError } from '../http/errors.ts';
+import { ApiError, badRequest, notFound, validationError } from '../kernel/errors.ts';
 import { translate } from '../meta/captions.ts';
 import type { ListParams } from './list-params.ts';
-import { notifyMove } from '../notify/queue.ts';
 
 const paramValidators = new WeakMap<WorkflowActionMeta, ValidateFunction>();
 
@@ -186,9 +185,16 @@ export class Workflow {
           entity: this.e.name, record_id: p.row.id, action: name, from_state: p.from, to_state: p.to, comment: p.comment || null, user_id: this.repo.actor,
         })));
       }
-      // each move's notification, queued in its transaction: it exists exactly when the move does
-      if (a.notify) {
-        for (const p of moving) await notifyMove(trx, this.repo.ctx.model, this.e, a.notify, { ...p.row, ...p.derived, [wf.field]: p.to }, { ...p.params, comment: p.comment, action: name }, this.repo.ctx.principal);
+      // each move told in its transaction (api/engine/events.ts): the notifications module queues the
+      // action's `notify` there, so a notification exists exactly when the move does
+      const events = pluginsOf(this.repo.ctx.model)?.events;
+      if (events?.has('workflow.moved')) {
+        const { model, principal } = this.repo.ctx;
+        for (const p of moving) {
+          await events.emit('workflow.moved', {
+            trx, model, entity: this.e, action: name, notify: a.notify, row: { ...p.row, ...p.derived, [wf.field]: p.to }, extra: { ...p.params, comment: p.comment, action: name }, principal,
+          });
+        }
       }
     }
     const moved = new Set(moving);

@@ -4,7 +4,7 @@ import ExcelJS from 'exceljs';
 import { zipSync, strToU8 } from 'fflate';
 import { isDateFormat, readXlsxRows, xmlDecode, type XlsxCell } from './xlsx-read.ts';
 import { XlsxStreamWriter } from './xlsx-stream.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../kernel/errors.ts';
 
 async function rows(file: Uint8Array, opts = {}): Promise<[number, XlsxCell[]][]> {
   const out: [number, XlsxCell[]][] = [];

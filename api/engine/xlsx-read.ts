@@ -1,6 +1,6 @@
 import { createInflateRaw } from 'node:zlib';
 import { unzipSync } from 'fflate';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../kernel/errors.ts';
 import { isIsoDate } from '../meta/today.ts';
 
 /**

@@ -1,8 +1,8 @@
-import type { FieldError } from '../http/errors.ts';
-import { ApiError } from '../http/errors.ts';
+import type { FieldError } from '../kernel/errors.ts';
+import { ApiError } from '../kernel/errors.ts';
 import { todayTashkent } from '../meta/today.ts';
 import { FORMATS } from '../meta/formats.ts';
-import { isBadText } from '../http/input-guard.ts';
+import { isBadText } from '../kernel/input-text.ts';
 import { cellDate, readXlsxRows, type XlsxCell } from '../engine/xlsx-read.ts';
 import { IMPORT_MAX_ROWS } from '../engine/import.ts';
 

@@ -5,7 +5,7 @@ import type { MetaModel } from '../meta/types.ts';
 import type { AppState, AppContext } from './middleware.ts';
 import { Repository } from '../engine/repository.ts';
 import { documentsOf, issueDocument, issuedDocument } from '../engine/documents.ts';
-import { sendResource } from '../engine/files.ts';
+import { sendResource } from './uploads.ts';
 import { ApiError, badRequest, notFound } from './errors.ts';
 import { idParam } from './module-routes.ts';
 
@@ -13,7 +13,7 @@ import { idParam } from './module-routes.ts';
  * The documents of the entities that print them (`documents` in their metadata,
  * docs/template-documents.md): at a record — what it may print and what was issued, and printing
  * one — and an issued document's page and PDF, for whoever may read its record.
- * api/http/catalogue.ts lists the same routes.
+ * api/meta/catalogue.ts lists the same routes.
  */
 export function documentRoutes(model: MetaModel, knex: Knex, guard: Middleware<AppState>): Router<AppState> {
   const router = new Router<AppState>();

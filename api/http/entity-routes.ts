@@ -21,7 +21,7 @@ import { jobView } from '../jobs/queue.ts';
  * entity with a point or polygon field, its GeoJSON export), an import from .xlsx for an entity
  * that allows it (a background job: api/jobs/import-kinds.ts), get one (and its
  * audit history), create, update, delete and bulk delete at its path, and its workflow actions and
- * flows. No entity has handler code of its own; api/http/catalogue.ts lists the same routes.
+ * flows. No entity has handler code of its own; api/meta/catalogue.ts lists the same routes.
  */
 export function entityRoutes(model: MetaModel, knex: Knex, guard: Middleware<AppState>): Router<AppState> {
   const router = new Router<AppState>();

@@ -7,7 +7,7 @@ import { forbidden, validationError } from './errors.ts';
 import { ANONYMOUS } from '../auth/ability.ts';
 import { Repository } from '../engine/repository.ts';
 import { FORMATS, normaliseFormatted } from '../meta/formats.ts';
-import { HANDLERS } from '../modules/index.ts';
+import type { RouteHandler } from './route-context.ts';
 import type { LiveModel } from '../meta/live.ts';
 
 /** `:id` of a path: a positive safe integer, else a 400 naming it. */
@@ -37,12 +37,12 @@ export function optionalAuth(knex: Knex) {
  * the action id, the operation on its entity — the row at `:id` read in the caller's scope for it,
  * so another's row is a 404 before any handler runs — and its typed path parameters.
  */
-export function moduleRoutes(model: MetaModel, knex: Knex, live?: LiveModel, reads: Knex = knex): Router<AppState> {
+export function moduleRoutes(model: MetaModel, knex: Knex, handlers: Readonly<Record<string, RouteHandler>>, live?: LiveModel, reads: Knex = knex): Router<AppState> {
   const router = new Router<AppState>();
   const guard = authenticate(knex);
   const optional = optionalAuth(knex);
   for (const r of model.routes) {
-    const handler = HANDLERS[r.handler];
+    const handler = handlers[r.handler];
     if (!handler) throw new Error(`no module defines the handler "${r.handler}" (${r.file})`);
     const auth = r.auth === 'public' ? [] : r.auth === 'optional' ? [optional] : [guard];
     // a route declared `"reads": "replica"` (a GET that writes nothing and needs no read of its own

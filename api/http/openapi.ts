@@ -10,7 +10,7 @@ import { MAX_OFFSET, MAX_PAGE } from '../engine/list-params.ts';
 import { GEOJSON_TYPE, geometryFields } from '../engine/geojson.ts';
 import { publicFilters, MAX_LAYER_FEATURES } from './public-entity-routes.ts';
 import { ERROR_CODES } from './errors.ts';
-import { mayCall, routeCatalogue, type ApiRoute } from './catalogue.ts';
+import { mayCall, routeCatalogue, type ApiRoute } from '../meta/catalogue.ts';
 
 /**
  * The OpenAPI 3.1 document of the API, generated from the metadata for one caller: the routes of

@@ -8,7 +8,7 @@ import { applyFilter } from '../engine/filters.ts';
 import { columnSelect, q, refTable, sortExpression } from '../engine/sql.ts';
 import { filterMeta, SYSTEM_REFS } from '../meta/load.ts';
 import { translate } from '../meta/captions.ts';
-import { sendResource } from '../engine/files.ts';
+import { sendResource } from './uploads.ts';
 import { parseBbox } from '../map/grid.ts';
 import { FeatureWriter, GEOJSON_TYPE, geometryFields, rowGeometry } from '../engine/geojson.ts';
 import { PassThrough } from 'node:stream';

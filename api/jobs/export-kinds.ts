@@ -4,7 +4,7 @@ import { LANGS } from '../meta/types.ts';
 import { translate } from '../meta/captions.ts';
 import type { Principal } from '../auth/ability.ts';
 import type { AppContext } from '../http/middleware.ts';
-import { badParam, forbidden, notFound, validationError } from '../http/errors.ts';
+import { badParam, forbidden, notFound, validationError } from '../kernel/errors.ts';
 import { Repository } from '../engine/repository.ts';
 import { parseListParams } from '../engine/list-params.ts';
 import { writeExport, type ExportFormat } from '../engine/export.ts';
@@ -14,7 +14,7 @@ import { canOpenReport, resolveReportParams } from '../reports/params.ts';
 import { REPORT_SETTINGS, reportBindings } from '../reports/run.ts';
 import { writeReport } from '../reports/export.ts';
 import { refTable, sortExpression } from '../engine/sql.ts';
-import { enqueueJob, jobView, registerJobKind } from './queue.ts';
+import { enqueueJob, jobView, type JobRun } from './queue.ts';
 
 /**
  * Large exports as background jobs (docs/exports.md, "Background exports"): `GET …/export` of a
@@ -121,7 +121,7 @@ async function paramTitles(knex: Knex, model: MetaModel, r: ReportMeta, params: 
 }
 
 // a list's export: the same writer as the route's, into the job's file, as its owner stands now
-registerJobKind('export', async ({ knex, model, principal, lang, params, signal, progress, output }) => {
+const exportJob: JobRun = async ({ knex, model, principal, lang, params, signal, progress, output }) => {
   const entity = String(params.entity);
   const format = params.format === 'geojson' ? 'geojson' : 'xlsx';
   const e = model.entities.get(entity);
@@ -132,10 +132,10 @@ registerJobKind('export', async ({ knex, model, principal, lang, params, signal,
   });
   progress(rows);
   return { rows };
-});
+};
 
 // a report's export: its parameters resolved again for its owner as they stand now (a scoped user's own region forced)
-registerJobKind('report-export', async ({ knex, model, principal, lang, params, signal, progress, output }) => {
+const reportExportJob: JobRun = async ({ knex, model, principal, lang, params, signal, progress, output }) => {
   const r = model.reports.get(String(params.report));
   if (!r) throw notFound();
   if (!canOpenReport(r, principal as Principal)) throw forbidden();
@@ -149,4 +149,7 @@ registerJobKind('report-export', async ({ knex, model, principal, lang, params, 
   });
   progress(rows);
   return { rows };
-});
+};
+
+/** The export job kinds, registered by start-up's registry (api/registry.ts). */
+export const EXPORT_JOB_KINDS: Record<string, JobRun> = { export: exportJob, 'report-export': reportExportJob };

@@ -2,10 +2,10 @@ import type { Knex } from 'knex';
 import type { EntityMeta, Lang, MetaModel, Text3 } from '../meta/types.ts';
 import { LANGS } from '../meta/types.ts';
 import { translate } from '../meta/captions.ts';
-import { ApiError, notFound } from '../http/errors.ts';
+import { ApiError, notFound } from '../kernel/errors.ts';
 import { Repository } from '../engine/repository.ts';
 import { importRows } from '../engine/import.ts';
-import { registerJobKind, type JobRow } from './queue.ts';
+import type { JobRow, JobRun } from './queue.ts';
 import { queueWithFile, withJobFile } from './job-files.ts';
 
 /**
@@ -24,7 +24,7 @@ export async function queueEntityImport(knex: Knex, model: MetaModel, e: EntityM
   return queueWithFile(knex, 'import', o.file, { kind: ENTITY_IMPORT, userId: o.userId, lang: o.lang, params: { entity: e.name }, title, total: 100 });
 }
 
-registerJobKind(ENTITY_IMPORT, async ({ knex, model, principal, lang, params, progress, signal }) => withJobFile('import', params, signal, async (file) => {
+const entityImportJob: JobRun = async ({ knex, model, principal, lang, params, progress, signal }) => withJobFile('import', params, signal, async (file) => {
   // the entity as the model stands now: a book removed or no longer importable in between is a 404
   const e = model.entities.get(String(params.entity));
   if (!e?.import) throw notFound();
@@ -32,4 +32,7 @@ registerJobKind(ENTITY_IMPORT, async ({ knex, model, principal, lang, params, pr
   const repo = new Repository({ knex, model, principal, lang }, e);
   const result = await importRows(repo, file, { signal, onProgress: (done, total) => progress(done, total) });
   return { ...result };
-}));
+});
+
+/** The import job kinds, registered by start-up's registry (api/registry.ts). */
+export const IMPORT_JOB_KINDS: Record<string, JobRun> = { [ENTITY_IMPORT]: entityImportJob };

@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import type { Lang, MetaModel, Text3 } from '../meta/types.ts';
 import type { Principal } from '../auth/ability.ts';
 import { translate } from '../meta/captions.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../kernel/errors.ts';
 import { Wakers } from '../db/worker-support.ts';
 
 /**

@@ -7,9 +7,8 @@ import type { MetaModel } from '../meta/types.ts';
 import { dataDir } from '../db/connection.ts';
 import { principalForUser } from '../auth/sessions.ts';
 import { jobSetting } from '../auth/config.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../kernel/errors.ts';
 import { JOB_CANCELLED, jobKind, jobKinds, LOCAL_RUNS, onJobQueued, storedError, type JobRow } from './queue.ts';
-import './export-kinds.ts';
 import { envNumber } from '../db/worker-support.ts';
 
 export interface JobWorkerOptions {

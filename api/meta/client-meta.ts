@@ -4,7 +4,7 @@ import { fieldCaption, filterMeta } from './load.ts';
 import { allows, OPERATIONS, type Principal } from '../auth/ability.ts';
 import { FORMATS } from './formats.ts';
 import { SYSTEM_COLUMNS } from './columns.ts';
-import { mayCall, routeCatalogue } from '../http/catalogue.ts';
+import { mayCall, routeCatalogue } from './catalogue.ts';
 
 /**
  * What `GET /api/meta` answers: the entities the caller may read with their fields, lists, forms

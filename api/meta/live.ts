@@ -2,8 +2,17 @@ import type { Knex } from 'knex';
 import pg from 'pg';
 import { APP_NAME } from '../db/connection.ts';
 import type { MetaModel } from './types.ts';
-import { DEFAULT_META_DIR, loadMetadata, MetadataInvalid, type DbBook } from './load.ts';
-import { checkModules } from '../modules/index.ts';
+import { DEFAULT_META_DIR, loadMetadata, MetadataInvalid, type DbBook, type MetaProblem } from './load.ts';
+
+/**
+ * What start-up hands a model it serves (api/registry.ts's registry): a check of the names the
+ * metadata gives the modules (hooks, handlers, form schemas) and the binding of the model to them,
+ * asked of every model built here before it may be swapped in.
+ */
+export interface ModelSetup {
+  check(model: MetaModel): MetaProblem[];
+  bind(model: MetaModel): MetaModel;
+}
 
 /** The channel a process tells the others on that the database-held books changed. */
 export const META_CHANNEL = 'ecofond_meta';
@@ -25,18 +34,27 @@ export class LiveModel {
 
   readonly dir: string;
 
-  constructor(model: MetaModel, readonly knex: Knex, dir?: string) {
+  constructor(model: MetaModel, readonly knex: Knex, dir?: string, private setup?: ModelSetup) {
     this.dir = dir ?? model.dir ?? DEFAULT_META_DIR;
-    this.current = model;
+    this.current = setup ? setup.bind(model) : model;
     lives.add(new WeakRef(this));
   }
 
   /** Opens the model of the files and the database's books (the books table may not exist yet). */
-  static async open(knex: Knex, dir: string = DEFAULT_META_DIR): Promise<LiveModel> {
-    const live = new LiveModel(loadMetadata(dir), knex, dir);
+  static async open(knex: Knex, dir: string = DEFAULT_META_DIR, setup?: ModelSetup): Promise<LiveModel> {
+    const live = new LiveModel(loadMetadata(dir), knex, dir, setup);
     await live.reload();
     return live;
   }
+
+  /** The modules every model built from now on is checked against and bound to; the current model is bound at once. */
+  use(setup: ModelSetup): void {
+    this.setup = setup;
+    setup.bind(this.current);
+  }
+
+  /** The setup models are built with (start-up's registry), if any. */
+  get modelSetup(): ModelSetup | undefined { return this.setup; }
 
   /** Runs on every new model before it is swapped in; what throws stops the swap. */
   onPrepare(fn: (m: MetaModel) => void): void {
@@ -46,7 +64,7 @@ export class LiveModel {
 
   /** The model of the files with these books, checked; throws MetadataInvalid with every problem. */
   build(books: DbBook[]): MetaModel {
-    return buildModel(this.dir, books);
+    return buildModel(this.dir, books, this.setup);
   }
 
   /** Swaps in a model already built and checked. */
@@ -128,12 +146,15 @@ export class LiveModel {
   }
 }
 
-/** The model of the files in dir with these books, checked; throws MetadataInvalid with every problem. */
-export function buildModel(dir: string, books: DbBook[]): MetaModel {
+/**
+ * The model of the files in dir with these books, checked (the modules' names too, given a setup,
+ * and bound to them); throws MetadataInvalid with every problem.
+ */
+export function buildModel(dir: string, books: DbBook[], setup?: ModelSetup): MetaModel {
   const model = loadMetadata(dir, books);
-  const problems = checkModules(model);
+  const problems = setup?.check(model) ?? [];
   if (problems.length) throw new MetadataInvalid(problems);
-  return model;
+  return setup ? setup.bind(model) : model;
 }
 
 /** This process's live models (an app's, a second app's in a test): each reloads after a book change commits. */

@@ -8,6 +8,9 @@ import type {
   ActionInfo, EntityMeta, FieldMeta, Lang, MenuSectionMeta, MetaModel, FilterMeta,
 } from './types.ts';
 import { LANGS } from './types.ts';
+import type { DbBook } from './types.ts';
+
+export type { DbBook } from './types.ts';
 import { flattenCaptions } from './captions.ts';
 import { SYSTEM_COLUMNS, SYSTEM_REFS } from './columns.ts';
 import { documentPathProblems } from './document-paths.ts';
@@ -15,16 +18,6 @@ import { REPORT_PAGING_PARAMS } from '../reports/params.ts';
 
 export const DEFAULT_META_DIR = fileURLToPath(new URL('../../metadata/', import.meta.url));
 
-/**
- * A reference book held in the database (docs/reference-books.md): its entity metadata exactly as
- * a file would hold it, its own captions, and where the menu shows it.
- */
-export interface DbBook {
-  name: string;
-  definition: Record<string, unknown>;
-  captions: Record<Lang, Record<string, string>>;
-  menu?: { section: string; ordering?: number };
-}
 
 /** Where a database-held book's problems are reported: a file-like name. */
 export const bookFile = (name: string) => `database:books/${name}.json`;

@@ -407,7 +407,18 @@ export interface MetaModel {
   /** action ids named anywhere, with a caption key for the catalogue */
   actions: Map<number, ActionInfo>;
   /** the database-held reference books it was built with (docs/reference-books.md) */
-  books?: import('./load.ts').DbBook[];
+  books?: DbBook[];
   /** the metadata folder it was loaded from (a reload reads the same one) */
   dir?: string;
+}
+
+/**
+ * A reference book held in the database (docs/reference-books.md): its entity metadata exactly as
+ * a file would hold it, its own captions, and where the menu shows it.
+ */
+export interface DbBook {
+  name: string;
+  definition: Record<string, unknown>;
+  captions: Record<Lang, Record<string, string>>;
+  menu?: { section: string; ordering?: number };
 }

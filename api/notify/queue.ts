@@ -4,6 +4,8 @@ import type { EntityMeta, Lang, MetaModel, NotifyMeta } from '../meta/types.ts';
 import { ANONYMOUS, type Principal } from '../auth/ability.ts';
 import { inLang, render, type Text3 } from './render.ts';
 import { Wakers } from '../db/worker-support.ts';
+import { Repository } from '../engine/repository.ts';
+import type { WorkflowMoved } from '../engine/events.ts';
 
 export type Channel = 'in_app' | 'email' | 'sms';
 export const LANGS: Lang[] = ['uz', 'uk', 'ru'];
@@ -61,7 +63,6 @@ export async function notify(db: Knex | Knex.Transaction, model: MetaModel, inpu
     if (!role) return null;
     to.role_id = role.id;
   }
-  const { Repository } = await import('../engine/repository.ts');
   const e = model.entities.get('notification')!;
   const repo = new Repository({ knex: db as Knex, model, principal, lang: 'uz', trx: (db as Knex.Transaction).isTransaction ? db as Knex.Transaction : undefined, trusted: true }, e);
   const payload = {
@@ -100,6 +101,11 @@ export async function notifyMove(trx: Knex.Transaction, model: MetaModel, e: Ent
   }
   if (meta.to.role) to.role = meta.to.role;
   await notify(trx, model, { type: meta.type, to, vars: { ...rowVars(e, row), ...extra }, source: { entity: e.name, id: row.id as number } }, principal);
+}
+
+/** The engine's `workflow.moved` event, heard by the notifications module: the action's `notify`, queued in the move's transaction. */
+export async function notifyMoved(m: WorkflowMoved): Promise<void> {
+  if (m.notify) await notifyMove(m.trx, m.model, m.entity, m.notify, m.row, m.extra, m.principal);
 }
 
 /** A notification's deliveries all settled: sent (at least one reached its recipient) or failed (every one failed for good). */

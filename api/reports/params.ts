@@ -1,7 +1,7 @@
 import type { Principal } from '../auth/ability.ts';
 import type { ReportMeta, ReportParamMeta } from '../meta/types.ts';
 import { currentYearTashkent, isIsoDate, todayTashkent } from '../meta/today.ts';
-import type { FieldError } from '../http/errors.ts';
+import type { FieldError } from '../kernel/errors.ts';
 
 export type ReportParams = Record<string, string | number | null>;
 

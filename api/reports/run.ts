@@ -3,7 +3,7 @@ import type { Lang, MetaModel, ReportColumnMeta, ReportMeta } from '../meta/type
 import { translate } from '../meta/captions.ts';
 import { currentYearTashkent, todayTashkent } from '../meta/today.ts';
 import { addDecimal, divRoundHalfUp, formatFixed, parseDecimal, pow10, type Decimal } from '../domain/decimal.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../kernel/errors.ts';
 import type { ReportPaging, ReportParams } from './params.ts';
 
 /** Reports refuse to answer with more rows than this unless a page is asked for (`page`, `perPage`: runReportPage); a page holds at most this many. */

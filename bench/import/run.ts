@@ -3,6 +3,7 @@ import { cpus, loadavg } from 'node:os';
 import { readFileSync } from 'node:fs';
 import { openDatabase } from '../../api/db/connection.ts';
 import { loadMetadata } from '../../api/meta/load.ts';
+import { buildRegistry } from '../../api/registry.ts';
 import { migrate } from '../../api/db/migrator.ts';
 import { seed } from '../../seeds/index.ts';
 import { Repository } from '../../api/engine/repository.ts';
@@ -35,7 +36,7 @@ await admin.raw(`CREATE DATABASE ${DB}`);
 await admin.destroy();
 const db = openDatabase({ url: withDatabase(url, DB), poolMax: 4 });
 const knex = db.knex;
-const model = loadMetadata();
+const model = buildRegistry().bind(loadMetadata());
 await migrate(knex, model);
 await seed(knex, model, { adminPassword: 'bench-password' });
 

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Hook } from '../types.ts';
-import { ApiError } from '../../http/errors.ts';
+import { ApiError } from '../../kernel/errors.ts';
 import { revokeUserSessions } from '../../auth/sessions.ts';
 import { announceAuthChange } from '../../auth/session-cache.ts';
 

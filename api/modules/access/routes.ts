@@ -1,6 +1,6 @@
 import type { RouteHandler, RouteContext } from '../types.ts';
 import type { AppContext } from '../../http/middleware.ts';
-import { badRequest, notFound, validationError } from '../../http/errors.ts';
+import { badRequest, notFound, validationError } from '../../kernel/errors.ts';
 import { translate } from '../../meta/captions.ts';
 import { Workflow } from '../../engine/workflow.ts';
 import { assertPrivileges } from '../../engine/privileges.ts';

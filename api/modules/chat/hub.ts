@@ -11,7 +11,7 @@ import { principalForToken, tokenHash } from '../../auth/sessions.ts';
 import type { Principal } from '../../auth/ability.ts';
 import { AUTH_CHANNEL, sessionCacheOf, type AuthChange, type SessionPrincipal } from '../../auth/session-cache.ts';
 import { chatSetting } from '../../auth/config.ts';
-import { ApiError, ERROR_CODES } from '../../http/errors.ts';
+import { ApiError, ERROR_CODES } from '../../kernel/errors.ts';
 import { Repository } from '../../engine/repository.ts';
 import { CHAT_CHANNEL } from './events.ts';
 import { visitorChat } from './routes.ts';

@@ -3,7 +3,7 @@ import type { RouteHandler, RouteContext } from '../types.ts';
 import type { AppContext } from '../../http/middleware.ts';
 import type { Principal } from '../../auth/ability.ts';
 import { ANONYMOUS } from '../../auth/ability.ts';
-import { ApiError, badParam, notFound, validationError } from '../../http/errors.ts';
+import { ApiError, badParam, notFound, validationError } from '../../kernel/errors.ts';
 import { Repository } from '../../engine/repository.ts';
 import { newToken, tokenHash } from '../../auth/sessions.ts';
 import { chatSetting } from '../../auth/config.ts';

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { ApiError, validationError } from '../../http/errors.ts';
+import { ApiError, validationError } from '../../kernel/errors.ts';
 import { checkFineMultiple, fineOn } from '../../domain/fines.ts';
 import { formatTiyin } from '../../domain/money.ts';
 

@@ -1,5 +1,5 @@
 import type { Hook } from '../types.ts';
-import { validationError } from '../../http/errors.ts';
+import { validationError } from '../../kernel/errors.ts';
 import { parseTiyin, formatTiyin } from '../../domain/money.ts';
 import { splitIncome } from '../../domain/income-split.ts';
 

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Hook } from '../types.ts';
-import { ApiError, validationError } from '../../http/errors.ts';
+import { ApiError, validationError } from '../../kernel/errors.ts';
 import { baseValueOn } from '../../domain/base-value.ts';
 import { calculateCompensation } from '../../domain/compensation.ts';
 import { formatTiyin } from '../../domain/money.ts';

@@ -1,6 +1,6 @@
 import type { RouteHandler } from '../types.ts';
 import type { EntityMeta } from '../../meta/types.ts';
-import { ApiError, validationError } from '../../http/errors.ts';
+import { ApiError, validationError } from '../../kernel/errors.ts';
 import { normalisePayload } from '../../engine/normalise.ts';
 import { compileSchema, fieldSchema, toFieldErrors } from '../../engine/payload-schema.ts';
 import { baseValueOn } from '../../domain/base-value.ts';

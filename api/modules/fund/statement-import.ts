@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Repository, RowChunk } from '../../engine/repository.ts';
-import { ApiError, importRowsError } from '../../http/errors.ts';
+import { ApiError, importRowsError } from '../../kernel/errors.ts';
 import { Workflow } from '../../engine/workflow.ts';
 import { parseTiyin, formatTiyin } from '../../domain/money.ts';
 import { readPaymentSheet, type SheetPayment } from '../../fund/payment-sheet.ts';

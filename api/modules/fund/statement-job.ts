@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { LANGS, type Lang, type MetaModel, type Text3 } from '../../meta/types.ts';
 import { translate } from '../../meta/captions.ts';
 import { Repository } from '../../engine/repository.ts';
-import { registerJobKind, type JobRow } from '../../jobs/queue.ts';
+import type { JobRow, JobRun } from '../../jobs/queue.ts';
 import { queueWithFile, withJobFile } from '../../jobs/job-files.ts';
 import { importStatement } from './statement-import.ts';
 
@@ -23,11 +23,14 @@ export async function queueStatementImport(knex: Knex, model: MetaModel, o: { us
   return queueWithFile(knex, 'statement', o.file, { kind: KIND, userId: o.userId, lang: o.lang, params: { stack_id: o.stackId }, title, total: 100 });
 }
 
-registerJobKind(KIND, async ({ knex, model, principal, lang, params, progress, signal }) => withJobFile('statement', params, signal, async (file) => {
+const statementImportJob: JobRun = async ({ knex, model, principal, lang, params, progress, signal }) => withJobFile('statement', params, signal, async (file) => {
   if (!file) throw new Error('the statement file is gone');
   const repo = (entity: string) => new Repository({ knex, model, principal, lang }, model.entities.get(entity)!);
   const result = await importStatement({
     knex, repo, stackId: Number(params.stack_id), file, signal, onProgress: (done, total) => progress(done, total),
   });
   return { ...result };
-}));
+});
+
+/** The fund's job kinds (its ModuleDef's `jobs`, registered by the registry). */
+export const FUND_JOBS: Record<string, JobRun> = { [KIND]: statementImportJob };

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Hook, HookContext } from '../types.ts';
-import { ApiError, validationError } from '../../http/errors.ts';
+import { ApiError, validationError } from '../../kernel/errors.ts';
 import { translate } from '../../meta/captions.ts';
 import { assertPrivileges } from '../../engine/privileges.ts';
 

@@ -4,7 +4,7 @@ import type { Knex } from 'knex';
 import type { RouteHandler } from '../types.ts';
 import type { AppContext } from '../../http/middleware.ts';
 import type { Principal } from '../../auth/ability.ts';
-import { ApiError, badParam, notFound } from '../../http/errors.ts';
+import { ApiError, badParam, notFound } from '../../kernel/errors.ts';
 import { dataDir } from '../../db/connection.ts';
 import { jobSetting } from '../../auth/config.ts';
 import { JOB_CANCELLED, jobView, LOCAL_RUNS, type JobRow } from '../../jobs/queue.ts';

@@ -1,5 +1,5 @@
 import type { Hook } from '../types.ts';
-import { ApiError } from '../../http/errors.ts';
+import { ApiError } from '../../kernel/errors.ts';
 import { LANGS, pending, queueDeliveries } from '../../notify/queue.ts';
 import { unknownPlaceholder, variableNames, type Text3 } from '../../notify/render.ts';
 

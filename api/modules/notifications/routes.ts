@@ -1,7 +1,7 @@
 import type { RouteHandler } from '../types.ts';
 import type { AppContext } from '../../http/middleware.ts';
 import { Repository } from '../../engine/repository.ts';
-import { badParam, notFound, validationError } from '../../http/errors.ts';
+import { badParam, notFound, validationError } from '../../kernel/errors.ts';
 import type { Principal } from '../../auth/ability.ts';
 import type { Knex } from 'knex';
 import type { Lang, MetaModel } from '../../meta/types.ts';

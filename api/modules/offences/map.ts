@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { RouteHandler } from '../types.ts';
 import type { EntityMeta } from '../../meta/types.ts';
 import type { Repository } from '../../engine/repository.ts';
-import { badParam } from '../../http/errors.ts';
+import { badParam } from '../../kernel/errors.ts';
 import { parseListParams, type ListParams } from '../../engine/list-params.ts';
 import { applyFilter } from '../../engine/filters.ts';
 import { abilityColumns, applyAbility } from '../../auth/ability.ts';

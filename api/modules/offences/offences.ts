@@ -1,5 +1,5 @@
 import type { Hook } from '../types.ts';
-import { validationError, type FieldError } from '../../http/errors.ts';
+import { validationError, type FieldError } from '../../kernel/errors.ts';
 import { fineOfRow } from '../fund/fine-rule.ts';
 import { formatTiyin, parseTiyin } from '../../domain/money.ts';
 import { offencePaymentStatus } from '../../domain/offence-payments.ts';

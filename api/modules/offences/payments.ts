@@ -1,5 +1,5 @@
 import type { Hook, HookContext } from '../types.ts';
-import { ApiError, validationError } from '../../http/errors.ts';
+import { ApiError, validationError } from '../../kernel/errors.ts';
 import { formatTiyin, parseTiyin } from '../../domain/money.ts';
 import { splitIncome } from '../../domain/income-split.ts';
 import { decreeNumberIn } from '../../domain/offence-payments.ts';

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Hook, HookContext, HookResult } from '../types.ts';
-import { ApiError, validationError } from '../../http/errors.ts';
+import { ApiError, validationError } from '../../kernel/errors.ts';
 import { actorOf } from '../../auth/ability.ts';
 import { todayTashkent } from '../../meta/today.ts';
 import { formatTiyin, parseTiyin } from '../../domain/money.ts';

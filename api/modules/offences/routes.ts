@@ -1,6 +1,6 @@
 import type { RouteHandler, RouteContext } from '../types.ts';
 import type { AppContext } from '../../http/middleware.ts';
-import { ApiError } from '../../http/errors.ts';
+import { ApiError } from '../../kernel/errors.ts';
 import { parseListParams } from '../../engine/list-params.ts';
 import { Workflow } from '../../engine/workflow.ts';
 import { decreeNumberIn } from '../../domain/offence-payments.ts';

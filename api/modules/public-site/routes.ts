@@ -1,14 +1,14 @@
 import type { Knex } from 'knex';
 import type { RouteHandler } from '../types.ts';
 import type { AppContext } from '../../http/middleware.ts';
-import { ApiError, badRequest, notFound, validationError } from '../../http/errors.ts';
+import { ApiError, badRequest, notFound, validationError } from '../../kernel/errors.ts';
 import { compilePayloadValidator, type PayloadValidator } from '../../engine/payload-schema.ts';
 import { normalisePayload } from '../../engine/normalise.ts';
 import { layerForZoom, cellSize, parseBbox } from '../../map/grid.ts';
 import { RateLimiter } from '../../http/rate-limit.ts';
 import { PUBLIC_DATA, versionedCache } from '../../db/data-version.ts';
 import { currentYearTashkent } from '../../meta/today.ts';
-import { sendResource, storeUpload } from '../../engine/files.ts';
+import { sendResource, storeUpload } from '../../http/uploads.ts';
 import { selectPublic, visible } from '../../http/public-entity-routes.ts';
 import { benefitsOf, benefitsPerTree, BENEFITS_SOURCE, dbhClassOf, dbhFromCircumference } from '../../domain/ecosystem-benefits.ts';
 import type { EntityMeta } from '../../meta/types.ts';

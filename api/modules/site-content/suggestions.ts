@@ -1,5 +1,5 @@
 import type { Hook, HookContext, HookResult, RouteHandler } from '../types.ts';
-import { ApiError, validationError } from '../../http/errors.ts';
+import { ApiError, validationError } from '../../kernel/errors.ts';
 import { actorOf, ANONYMOUS } from '../../auth/ability.ts';
 import { normalisePayload } from '../../engine/normalise.ts';
 import { compilePayloadValidator, type PayloadValidator } from '../../engine/payload-schema.ts';

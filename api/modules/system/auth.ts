@@ -3,11 +3,12 @@ import type { RouteHandler } from '../types.ts';
 import type { AppContext } from '../../http/middleware.ts';
 import type { MetaModel } from '../../meta/types.ts';
 import type { Principal } from '../../auth/ability.ts';
-import { ApiError, validationError, type FieldError } from '../../http/errors.ts';
+import { ApiError, validationError, type FieldError } from '../../kernel/errors.ts';
 import { verifyPassword } from '../../auth/password.ts';
 import { createSession, revokeSession } from '../../auth/sessions.ts';
 import { beginAttempt, endAttempt } from '../../auth/lockout.ts';
 import { checkCode as checkOneTimeCode, sendCode, type CodePurpose } from '../../auth/codes.ts';
+import { notify } from '../../notify/queue.ts';
 import { Repository } from '../../engine/repository.ts';
 import { RateLimiter } from '../../http/rate-limit.ts';
 import { configNumber, type ConfigKey } from '../../auth/config.ts';
@@ -120,7 +121,7 @@ async function limitCodeRequests(knex: Knex, ip: string, username: string): Prom
 const send = (purpose: CodePurpose): RouteHandler => async (ctx, { knex, model, principal }) => {
   if (principal && purpose === 'confirm') {
     const user = await knex('users').where({ id: principal.id }).first();
-    const sent = await sendCode(knex, model, user, purpose);
+    const sent = await sendCode(knex, model, user, purpose, notify);
     ctx.body = { sent: true, ...(sent ?? {}) };
     return;
   }
@@ -129,7 +130,7 @@ const send = (purpose: CodePurpose): RouteHandler => async (ctx, { knex, model, 
   if (username.length > 100) throw validationError({ username: { key: 'validation.max_length', args: { limit: 100 } } });
   await limitCodeRequests(knex, ctx.ip, username);
   const user = await findUser(knex, username);
-  if (user && user.status === 'active' && (user.email || user.phone)) await sendCode(knex, model, user, purpose);
+  if (user && user.status === 'active' && (user.email || user.phone)) await sendCode(knex, model, user, purpose, notify);
   ctx.body = { sent: true };
 };
 

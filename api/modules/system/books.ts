@@ -1,6 +1,6 @@
 import type { Hook, RouteHandler } from '../types.ts';
 import type { AppContext } from '../../http/middleware.ts';
-import { badRequest, ERROR_CODES, notFound } from '../../http/errors.ts';
+import { badRequest, ERROR_CODES, notFound } from '../../kernel/errors.ts';
 import { translate } from '../../meta/captions.ts';
 import { bookToSpec, specFieldOf, specProblems, specToBook, type BookProblem, type BookSpec } from '../../meta/books.ts';
 import { readBooks } from '../../meta/live.ts';

@@ -1,6 +1,7 @@
 import type { RouteHandler } from '../types.ts';
-import { mayReadFile, sendResource, storeUpload, UPLOAD_LIMIT_MB } from '../../engine/files.ts';
-import { notFound } from '../../http/errors.ts';
+import { mayReadFile, UPLOAD_LIMIT_MB } from '../../engine/files.ts';
+import { sendResource, storeUpload } from '../../http/uploads.ts';
+import { notFound } from '../../kernel/errors.ts';
 
 /**
  * `resources/upload`: the file is the request body (its name in `?name=`), typed by its bytes and

@@ -1,5 +1,5 @@
 import type { Hook } from '../types.ts';
-import { validationError } from '../../http/errors.ts';
+import { validationError } from '../../kernel/errors.ts';
 
 const day = (v: unknown) => (v == null ? '' : String(v).slice(0, 10));
 
