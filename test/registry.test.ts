@@ -1,64 +1,134 @@
-import { describe, expect, it } from 'vitest';
-import { buildRegistry } from '../api/registry.ts';
-import { Events } from '../api/kernel/events.ts';
-import { MODULES } from '../api/modules/index.ts';
-import { loadMetadata } from '../api/meta/load.ts';
-import { pluginsOf } from '../api/engine/repository.ts';
-import { jobKind } from '../api/jobs/queue.ts';
-import type { EngineEvents } from '../api/engine/events.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApi, type TestApi } from './support/api.ts';
+import { todayTashkent } from '../api/meta/today.ts';
 
-describe('the modules registry (api/registry.ts)', () => {
-  it('collects every module once: hooks, handlers, forms, job kinds and the workflow listener', () => {
-    const r = buildRegistry();
-    expect(r.modules).toBe(MODULES);
-    expect(Object.keys(r.hooks).length).toBeGreaterThan(10);
-    expect(r.handlers['system.health']).toBeTypeOf('function');
-    expect(Object.keys(r.jobs).sort()).toEqual(expect.arrayContaining(['entity-import', 'export', 'report-export', 'statement-import']));
-    // the worker finds each kind by name once the registry is built: nothing registers itself on import
-    for (const kind of Object.keys(r.jobs)) expect(jobKind(kind)).toBe(r.jobs[kind]);
-    expect(r.events.has('workflow.moved')).toBe(true);
-    expect(r.check(loadMetadata())).toEqual([]);
-  });
+/**
+ * The greening registry and its public face: plantings kept in the map's cells and the statistics
+ * by every write, the map's viewport at each zoom, the public planting form with moderation.
+ */
+let api: TestApi;
+let tashkent: number;
+let samarkand: number;
+let species: number;
+const PLANTINGS = '/api/ecofund-plantings/plantings';
+const year = Number(todayTashkent().slice(0, 4));
 
-  it('refuses a hook, handler or job kind two modules define', () => {
-    const hook = async () => undefined;
-    expect(() => buildRegistry([{ name: 'a', hooks: { 'x.y': hook } }, { name: 'b', hooks: { 'x.y': hook } }])).toThrow('hook "x.y" of module b is defined twice');
-    expect(() => buildRegistry([{ name: 'a', jobs: { export: async () => undefined } }])).toThrow('job kind "export" of module a is defined twice');
-  });
+beforeAll(async () => {
+  process.env.ECOFOND_PUBLIC_FORM_PER_HOUR = '4';
+  api = await startTestApi();
+  tashkent = (await api.db.knex('regions').where({ soato: '1726' }).first('id')).id;
+  samarkand = (await api.db.knex('regions').where({ soato: '1718' }).first('id')).id;
+  species = (await api.db.knex('tree_species').where({ code: 'PLA_OR' }).first('id')).id;
+});
+afterAll(async () => { await api?.close(); });
 
-  it('binds a model to the engine: the engine finds the hooks through the model it is given', () => {
-    const model = loadMetadata();
-    expect(pluginsOf(model)).toBeUndefined();
-    const r = buildRegistry();
-    expect(r.bind(model)).toBe(model);
-    expect(pluginsOf(model)?.hooks).toBe(r.hooks);
-  });
+const plant = (region: number, lat: number, lng: number, count: number, planted_on = `${year}-03-15`) =>
+  api.post(PLANTINGS, { species_id: species, count, planted_on, region_id: region, location: { lat, lng }, place_type: 'street' });
 
-  it('a model the registry lacks a name of does not check', () => {
-    const r = buildRegistry([]);
-    const problems = r.check(loadMetadata());
-    expect(problems.some((p) => /no module defines the hook/.test(p.message))).toBe(true);
-    expect(problems.some((p) => /no module defines the handler "system.health"/.test(p.message))).toBe(true);
+const cells = async () => api.db.knex('planting_cells').where({ level: 1 }).orderBy(['cx', 'cy']).select('cx', 'cy', 'trees');
+
+describe('aggregates follow every write', () => {
+  it('adds, moves and removes trees in the cells and the statistics', async () => {
+    const a = (await plant(tashkent, 41.31, 69.24, 120)).body;
+    await plant(tashkent, 41.33, 69.28, 30);
+    const b = (await plant(samarkand, 39.65, 66.96, 50)).body;
+    expect(await cells()).toEqual([{ cx: 669, cy: 396, trees: 50 }, { cx: 692, cy: 413, trees: 150 }]);
+    const moved = await api.put(`${PLANTINGS}/${b.id}`, { location: { lat: 41.31, lng: 69.24 }, region_id: tashkent, count: 60, version: b.version });
+    expect(moved.status).toBe(200);
+    expect(await cells()).toEqual([{ cx: 692, cy: 413, trees: 210 }]);
+    await api.del(`${PLANTINGS}/${a.id}`);
+    expect(await cells()).toEqual([{ cx: 692, cy: 413, trees: 90 }]);
+    // the statistics match the registry exactly
+    const summary = (await api.get(`/api/public/stats/summary?year=${year}`, { token: '' })).body;
+    const registry = await api.db.knex('plantings').whereRaw('extract(year from planted_on) = ?', [year]).sum('count as n').first();
+    expect(summary.trees).toBe(Number(registry!.n));
+    expect(summary).toMatchObject({ goal: 200000000, year });
+    expect(summary.by_region.find((r: { region_id: number }) => r.region_id === tashkent).trees).toBe(90);
+    expect(summary.by_region).toHaveLength(14);
   });
 });
 
-describe('the kernel events (api/kernel/events.ts)', () => {
-  it('calls listeners in turn, each awaited, and what one throws is the emitter\'s', async () => {
-    const events = new Events<{ tick: number }>();
-    const seen: string[] = [];
-    events.on('tick', async (n) => { await new Promise((r) => setTimeout(r, 5)); seen.push(`a${n}`); });
-    const off = events.on('tick', (n) => { seen.push(`b${n}`); });
-    await events.emit('tick', 1);
-    off();
-    await events.emit('tick', 2);
-    expect(seen).toEqual(['a1', 'b1', 'a2']);
-    events.on('tick', () => { throw new Error('refused'); });
-    await expect(events.emit('tick', 3)).rejects.toThrow('refused');
+describe('what the aggregates need, validation asks', () => {
+  it('an empty irrigation (the facts count by it) is a 400 under the field in uz, uk and ru; left out, it is false and counted so', async () => {
+    const row = (await plant(samarkand, 39.66, 66.97, 4)).body;
+    expect(row.irrigation).toBe(false);
+    for (const [lang, text] of [['uz', 'Ushbu kiritma majburiy'], ['uk', 'Ушбу киритма мажбурий'], ['ru', 'Обязательное поле']]) {
+      const r = await api.put(`${PLANTINGS}/${row.id}`, { irrigation: null, version: row.version }, { lang });
+      expect(r.status, JSON.stringify(r.body)).toBe(400);
+      expect(r.body.errors).toEqual({ irrigation: text });
+    }
+    const created = await api.post(PLANTINGS, { species_id: species, count: 1, planted_on: `${year}-03-15`, region_id: samarkand, location: { lat: 39.66, lng: 66.97 }, irrigation: null });
+    expect(created.body.errors).toEqual({ irrigation: 'Ushbu kiritma majburiy' });
+    const watered = await api.put(`${PLANTINGS}/${row.id}`, { irrigation: true, version: row.version });
+    expect(watered.status).toBe(200);
+    const facts = await api.db.knex('planting_facts').where({ region_id: samarkand, species_id: species, year }).groupBy('irrigation').select('irrigation', api.db.knex.raw('sum(trees)::int as trees'));
+    const registry = await api.db.knex('plantings').where({ region_id: samarkand, species_id: species }).whereRaw('extract(year from planted_on) = ?', [year]).groupBy('irrigation').select('irrigation', api.db.knex.raw('sum(count)::int as trees'));
+    const byIrrigation = (rows: { irrigation: boolean; trees: number }[]) => Object.fromEntries(rows.map((r) => [String(r.irrigation), r.trees]));
+    expect(byIrrigation(facts)).toEqual(byIrrigation(registry));
+    expect(byIrrigation(facts).true).toBe(4);
+    expect((await api.del(`${PLANTINGS}/${row.id}`)).status).toBe(200);
+    // and the table says what the metadata says
+    expect((await api.db.knex('information_schema.columns').where({ table_name: 'plantings', column_name: 'irrigation' }).first('is_nullable')).is_nullable).toBe('NO');
+  });
+});
+
+describe('the map', () => {
+  it('answers each zoom from the right aggregate', async () => {
+    await plant(samarkand, 39.6542, 66.9597, 7);
+    const uz = '55.9,37.1,73.2,45.6';
+    const regions = (await api.get(`/api/public/map/plantings?bbox=${uz}&zoom=5`, { token: '' })).body;
+    expect(regions.layer).toBe('regions');
+    expect(regions.items.map((i: number[]) => i[2]).sort((x: number, y: number) => x - y)).toEqual([7, 90]);
+    const mid = (await api.get(`/api/public/map/plantings?bbox=${uz}&zoom=8`, { token: '' })).body;
+    expect(mid).toMatchObject({ layer: 'cells', size: 0.1 });
+    expect(mid.items.map((i: number[]) => i[2]).sort((x: number, y: number) => x - y)).toEqual([7, 90]);
+    // asked column by column, or as one range for a box wider than any screen: the same cells
+    const tashkentView = (await api.get('/api/public/map/plantings?bbox=68.9,41.1,69.6,41.5&zoom=11', { token: '' })).body;
+    const wide = (await api.get('/api/public/map/plantings?bbox=-179,-80,179,80&zoom=11', { token: '' })).body;
+    expect(tashkentView).toMatchObject({ layer: 'cells', size: 0.02 });
+    const trees = (items: number[][]) => items.map((i) => i[2]).sort((x, y) => x - y);
+    expect(trees(tashkentView.items)).toEqual([30, 60]);
+    expect(trees(wide.items)).toEqual([7, 30, 60]);
+    expect((await api.get('/api/public/map/plantings?bbox=69.4,41.1,69.6,41.5&zoom=11', { token: '' })).body.items).toEqual([]);
+    const close = (await api.get('/api/public/map/plantings?bbox=69.2,41.3,69.3,41.35&zoom=16', { token: '' })).body;
+    expect(close.layer).toBe('trees');
+    expect(close.items.map((i: number[]) => i[2]).sort((x: number, y: number) => x - y)).toEqual([30, 60]);
+    const passport = await api.get(`/api/public/plantings/${close.items[0][3]}`, { token: '' });
+    expect(passport.body).toMatchObject({ latin_name: 'Platanus orientalis', region: { uz: 'Toshkent shahri' } });
+    expect((await api.get('/api/public/map/plantings?bbox=1,2,3&zoom=5', { token: '' })).status).toBe(400);
+    expect((await api.get('/api/public/map/plantings?bbox=70,40,60,30&zoom=5', { token: '' })).status).toBe(400);
+  });
+});
+
+describe('the public planting form', () => {
+  const form = (over: Record<string, unknown> = {}) => ({
+    first_name: 'Dilnoza', last_name: 'Karimova', species_id: species, count: 3, planted_on: `${year}-04-01`,
+    location: { lat: 40.78, lng: 72.34 }, ...over,
   });
 
-  it('is typed by the engine: workflow.moved carries the move', () => {
-    const events = new Events<EngineEvents>();
-    expect(events.has('workflow.moved')).toBe(false);
+  it('refuses a future date and a missing location with clear messages, saves for moderation, and counts once approved', async () => {
+    const bad = await api.post('/api/public/plantings', form({ planted_on: '2999-01-01', location: undefined }), { token: '', lang: 'ru' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors).toEqual({ planted_on: 'Дата не может быть позже сегодняшней', location: 'Обязательное поле' });
+    const ok = await api.post('/api/public/plantings', form(), { token: '' });
+    expect(ok.status).toBe(201);
+    expect(ok.body.status).toBe('pending');
+    const before = (await api.get(`/api/public/stats/summary?year=${year}`, { token: '' })).body.trees;
+    const approved = await api.post(`/api/ecofund-plantings/public-plantings/${ok.body.id}/actions/approve`, {});
+    expect(approved.status, JSON.stringify(approved.body)).toBe(200);
+    const after = (await api.get(`/api/public/stats/summary?year=${year}`, { token: '' })).body;
+    expect(after.trees).toBe(before + 3);
+    expect(after.by_source.public).toBe(3);
+    const andijon = after.by_region.find((r: { name: { uz: string } }) => r.name.uz === 'Andijon viloyati');
+    expect(andijon.trees).toBe(3);
+  });
+
+  it('limits submissions per address', async () => {
+    let last = 0;
+    for (let i = 0; i < 4; i++) last = (await api.post('/api/public/plantings', form(), { token: '' })).status;
+    expect(last).toBe(429);
+    const r = await api.post('/api/public/plantings', form(), { token: '', lang: 'ru' });
+    expect(r.body.message).toBe('Слишком много отправок. Попробуйте позже');
   });
 });
 
