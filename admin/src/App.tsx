@@ -21,7 +21,7 @@ import { EntityCreate, EntityEdit, EntityList, EntityShow } from './generic/Enti
 import { ExtensionsContext } from './generic/extensions';
 import { ParamListPage, ReportPage, ScreenPage } from './pages/RoutePages';
 import { EXTENSIONS } from './screens/registry';
-import { titleOf } from './generic/fields';
+import { titleOf } from './generic/titleOf';
 import { theme } from './theme';
 import { PrintPage } from './print/PrintPage';
 import { IssuedDocumentPage } from './documents/IssuedDocumentPage';

@@ -13,7 +13,9 @@ import { Link } from 'react-router-dom';
 import { useMeta } from '../meta/store';
 import type { MetaModel, RelatedList } from '../meta/model';
 import type { EntityMeta, FieldMeta } from '../meta/types';
-import { MetaField, useLang, type MetaFieldProps } from './fields';
+import { MetaField } from './MetaField';
+import { useLang } from './useLang';
+import type { MetaFieldProps } from './MetaFieldProps';
 import { RecordName } from './RecordName';
 import { DATAGRID_SX } from './listLayout';
 import { OffscreenColumns } from './OffscreenColumns';
@@ -22,7 +24,10 @@ import { defaultsOf, isDerived, MetaInput } from './inputs';
 import { filterInputs } from './filters';
 import { ExportButton, hasGeoJson } from './ExportButton';
 import { EntityImportButton } from './ImportButton';
-import { AllRowsActionsButton, BulkWorkflowButtons, bulkActions, WorkflowButtons } from './WorkflowButtons';
+import { WorkflowButtons } from './WorkflowButtons';
+import { BulkWorkflowButtons } from './BulkWorkflowButtons';
+import { AllRowsActionsButton } from './AllRowsActionsButton';
+import { bulkActions } from './workflowActions';
 import { FlowHistory } from './FlowHistory';
 import { RecordHistory } from './RecordHistory';
 import { JsonTable } from './JsonTable';
@@ -419,7 +424,7 @@ function MainTab({ entity }: { entity: EntityMeta }) {
         {json.length > 0 && (
           <Box className={json.map((f) => `ra-field-${f.name}`).join(' ')} data-testid="json-fields">
             <Divider sx={{ mb: 1.5 }} />
-            <JsonTable fields={json} />
+            <JsonTable fields={json} view={MetaField} />
           </Box>
         )}
       </Box>

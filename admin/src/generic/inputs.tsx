@@ -10,7 +10,9 @@ import { useMeta } from '../meta/store';
 import type { EntityMeta, FieldMeta } from '../meta/types';
 import type { MetaModel } from '../meta/model';
 import { formatPassport, formatPhone, parsePassport, parsePhone, todayTashkent } from './format';
-import { MetaField, titleOf, useLang } from './fields';
+import { MetaField } from './MetaField';
+import { titleOf } from './titleOf';
+import { useLang } from './useLang';
 import { FileInput } from './files';
 import { DecimalInput } from './DecimalInput';
 
