@@ -9,7 +9,7 @@ import type { EntityMeta, FieldMeta } from '../meta/types';
 import { i18n } from '../i18n';
 import type { MetaFieldProps } from './MetaFieldProps';
 import { useLang } from './useLang';
-import { FilesField } from './files';
+import { FilesField } from './FilesField';
 import { entityOfEntry, jsonSummary } from './audit';
 import { JsonTable } from './JsonTable';
 import { RecordName } from './RecordName';

@@ -13,7 +13,7 @@ import { formatPassport, formatPhone, parsePassport, parsePhone, todayTashkent }
 import { MetaField } from './MetaField';
 import { titleOf } from './titleOf';
 import { useLang } from './useLang';
-import { FileInput } from './files';
+import { FileInput } from './FileInput';
 import { DecimalInput } from './DecimalInput';
 
 /** The OpenLayers pickers are heavy: they load as their own chunks (OpenLayers shared), the first time a form has a point or a polygon. */
