@@ -19,8 +19,8 @@ import { isPlainInteger } from '../../../shared/numbers';
 import { FlagBadge } from './FlagBadge';
 import { FormValuesView } from './FormValuesView';
 
-/** A polygon's small map, in the OpenLayers chunk of the polygon input: loaded when a page shows one. */
-const PolygonView = lazy(() => import('./PolygonInput').then((m) => ({ default: m.PolygonView })));
+/** A polygon's small map, with OpenLayers in a chunk of its own: loaded when a page shows one. */
+const PolygonView = lazy(() => import('./PolygonView').then((m) => ({ default: m.PolygonView })));
 
 function get(record: RaRecord | undefined, path: string): unknown {
   return path.split('.').reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), record);
