@@ -8,7 +8,7 @@ import { Button, useNotify, useRecordContext, useTranslate } from 'react-admin';
 import { Link, useNavigate } from 'react-router-dom';
 import { requestJson } from '../api/http';
 import { errorMessage, useFetch } from '../api/useFetch';
-import { useLang } from '../generic/fields';
+import { useLang } from '../generic/useLang';
 import { formatDateTime } from '../generic/format';
 import type { EntityMeta } from '../meta/types';
 import { downloadIssuedPdf } from './download';

@@ -17,7 +17,7 @@ import { EditorContent, useEditor, useEditorState, type Editor } from '@tiptap/r
 import StarterKit from '@tiptap/starter-kit';
 import { requestJson } from '../api/http';
 import { errorMessage, useFetch } from '../api/useFetch';
-import { useLang } from '../generic/fields';
+import { useLang } from '../generic/useLang';
 import { useMeta } from '../meta/store';
 import { TemplateField, type FieldAttrs } from './fieldNode';
 

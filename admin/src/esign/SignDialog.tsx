@@ -10,7 +10,7 @@ import { useFetch, errorMessage } from '../api/useFetch';
 import { i18n } from '../i18n';
 import type { EntityMeta, WorkflowActionMeta } from '../meta/types';
 import { formatDate, formatNumber } from '../generic/format';
-import { useRunAction } from '../generic/WorkflowButtons';
+import { useRunAction } from '../generic/useRunAction';
 import { ESignFailure, type CertificateInfo, type SigningKey } from './types';
 import { eimzoKeys, eimzoSigningKey, type EimzoKey } from './eimzo';
 import { fromBase64, openKeyFile } from './pkcs12';

@@ -1,8 +1,10 @@
 import { Box, Typography } from '@mui/material';
+import type { ComponentType } from 'react';
 import { RecordContextProvider, useTranslate } from 'react-admin';
 import { i18n } from '../i18n';
 import type { FieldMeta } from '../meta/types';
-import { MetaField, useLang } from './fields';
+import type { MetaFieldProps } from './MetaFieldProps';
+import { useLang } from './useLang';
 import { HIDDEN_VALUE, idsNotIn, isEmptyValue, plainValue, showsDelta } from './audit';
 
 const exists = (k: string) => i18n.exists(k);
@@ -15,8 +17,11 @@ const exists = (k: string) => i18n.exists(k);
  * `other` is the value on the change's other side: of two long lists of references only what one
  * has and the other does not is shown (`+` added on the after side, `−` taken away on the before
  * side), with how many stayed.
+ *
+ * `view` shows a value as the list does (MetaField, handed in by the caller: MetaField shows a
+ * JSON value as a JsonTable of AuditValues, so this file does not import it).
  */
-export function AuditValue({ field, value, other, side }: { field: FieldMeta; value: unknown; other?: unknown; side?: 'before' | 'after' }) {
+export function AuditValue({ field, value, other, side, view }: { field: FieldMeta; value: unknown; other?: unknown; side?: 'before' | 'after'; view: ComponentType<MetaFieldProps> }) {
   const translate = useTranslate();
   const lang = useLang();
   if (isEmptyValue(value)) return <Typography component="span" color="text.disabled" data-value="empty">—</Typography>;
@@ -31,7 +36,7 @@ export function AuditValue({ field, value, other, side }: { field: FieldMeta; va
     return (
       <Box component="span" sx={{ display: 'inline-flex', alignItems: 'center', flexWrap: 'wrap', gap: 0.5 }}>
         {own.length > 0 && <Typography component="span" sx={{ fontWeight: 600, color: side === 'after' ? 'success.main' : 'error.main' }}>{side === 'after' ? '+' : '−'}</Typography>}
-        {own.length > 0 && <Shown field={field} value={own} />}
+        {own.length > 0 && <Shown field={field} value={own} view={view} />}
         {kept > 0 && <Typography component="span" variant="body2" color="text.secondary">({translate('admin.history.unchanged', { count: kept })})</Typography>}
       </Box>
     );
@@ -40,7 +45,7 @@ export function AuditValue({ field, value, other, side }: { field: FieldMeta; va
   if (typeof value === 'string' && value.length > LONG_TEXT) {
     return <Box component="span" title={value} sx={{ overflowWrap: 'anywhere' }} data-value="long">{`${value.slice(0, LONG_TEXT)}…`}</Box>;
   }
-  return <Shown field={field} value={value} />;
+  return <Shown field={field} value={value} view={view} />;
 }
 
 /** Text longer than this is shown cut in the trail. */
@@ -50,11 +55,11 @@ const LONG_TEXT = 160;
 const AS_CELL = new Set(['polygon', 'children', 'file', 'files', 'image']);
 
 /** The value in a row of its own, shown as the list shows its field kind; text whole and wrapped. */
-function Shown({ field, value }: { field: FieldMeta; value: unknown }) {
+function Shown({ field, value, view: View }: { field: FieldMeta; value: unknown; view: ComponentType<MetaFieldProps> }) {
   return (
     <RecordContextProvider value={{ id: `audit-${field.name}`, [field.name]: value }}>
       <Box component="span" sx={{ display: 'inline-flex', verticalAlign: 'middle', maxWidth: '100%', minWidth: 0, overflowWrap: 'anywhere' }}>
-        <MetaField field={field} source={field.name} inList={AS_CELL.has(field.type)} />
+        <View field={field} source={field.name} inList={AS_CELL.has(field.type)} />
       </Box>
     </RecordContextProvider>
   );

@@ -1,14 +1,12 @@
 import { useCallback, useRef, useState } from 'react';
 import { Box, CircularProgress } from '@mui/material';
 import UploadFileIcon from '@mui/icons-material/UploadFile';
-import { Button, HttpError, useNotify, useRefresh, useTranslate } from 'react-admin';
+import { Button, HttpError, useNotify } from 'react-admin';
 import { LONG_TIMEOUT, request } from '../api/http';
 import { errorMessage } from '../api/useFetch';
 import { announceJob, isActive, type Job } from '../api/jobs';
-import type { EntityMeta } from '../meta/types';
 import { JobProgress } from './JobProgress';
 import { ImportErrorsDialog, importFailure, type ImportFailure } from './ImportErrors';
-import { formatNumber } from './format';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
@@ -38,7 +36,7 @@ export interface ImportButtonProps {
  * and in the app bar's list. When it ends: done → `onDone`; failed with row errors → the errors
  * dialog (row, field, message; the first hundred and their count); failed otherwise → its message.
  * The statement's import (screens/StackImport.tsx) and every importable entity's list
- * (EntityImportButton below) use it.
+ * (EntityImportButton.tsx) use it.
  */
 export function ImportButton({ url, label, testId, heading, column, caption, order, onDone, disabled }: ImportButtonProps) {
   const notify = useNotify();
@@ -87,24 +85,4 @@ export function ImportButton({ url, label, testId, heading, column, caption, ord
       {failure && <ImportErrorsDialog heading={heading} failure={failure} column={column} caption={caption} onClose={() => setFailure(null)} />}
     </>
   );
-}
-
-/**
- * "Import (.xlsx)" on the list of an entity whose metadata allows it (`"import": true`), for whoever
- * may create its rows: a file laid out as the list's export (POST <path>/import); the list refreshed when done.
- */
-export function EntityImportButton({ entity }: { entity: EntityMeta }) {
-  const translate = useTranslate();
-  const notify = useNotify();
-  const refresh = useRefresh();
-  const label = useCallback((name: string) => {
-    const f = entity.fields.find((x) => x.name === name);
-    return f ? translate(f.label) : name;
-  }, [entity, translate]);
-  const done = useCallback((j: Job) => {
-    notify('admin.import.entity_done', { type: 'success', messageArgs: { imported: formatNumber(Number(j.result?.imported ?? 0), 0) } });
-    refresh();
-  }, [notify, refresh]);
-  if (!entity.import || !entity.can.create) return null;
-  return <ImportButton url={`${entity.path}/import`} label="admin.import.entity_button" testId="import-xlsx" heading="admin.import.file_errors_title" caption={label} onDone={done} />;
 }

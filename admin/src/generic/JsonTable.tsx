@@ -1,10 +1,12 @@
 import { Box, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import type { ComponentType } from 'react';
 import { useRecordContext, useTranslate } from 'react-admin';
 import { i18n } from '../i18n';
 import { useMeta } from '../meta/store';
 import type { FieldMeta } from '../meta/types';
 import { captionOf, changesOf, entityOfEntry, isEmptyValue } from './audit';
 import { AuditValue } from './AuditValue';
+import type { MetaFieldProps } from './MetaFieldProps';
 
 const exists = (k: string) => i18n.exists(k);
 const asObject = (v: unknown): Record<string, unknown> | null =>
@@ -15,9 +17,9 @@ const asObject = (v: unknown): Record<string, unknown> | null =>
  * key, captioned by the field it is of, and a column for each JSON field with the key's value in
  * it, as the list shows such a value. The fields are those of the entity the row names in its
  * `entity` column where it has one; other keys by `fields.<key>`. With two fields side by side,
- * this is the change's diff: field, before, after.
+ * this is the change's diff: field, before, after. `view` shows each value (MetaField: see AuditValue).
  */
-export function JsonTable({ fields }: { fields: FieldMeta[] }) {
+export function JsonTable({ fields, view }: { fields: FieldMeta[]; view: ComponentType<MetaFieldProps> }) {
   const record = useRecordContext();
   const model = useMeta();
   const translate = useTranslate();
@@ -33,7 +35,7 @@ export function JsonTable({ fields }: { fields: FieldMeta[] }) {
         {fields.map((f) => (
           <Box key={f.name} sx={{ display: 'flex', gap: 1 }}>
             {fields.length > 1 && <Typography variant="body2" color="text.secondary">{translate(f.label)}:</Typography>}
-            <AuditValue field={{ ...f, type: 'json' }} value={record[f.name]} />
+            <AuditValue field={{ ...f, type: 'json' }} value={record[f.name]} view={view} />
           </Box>
         ))}
       </Box>
@@ -65,7 +67,7 @@ export function JsonTable({ fields }: { fields: FieldMeta[] }) {
                 return (
                   <TableCell key={f.name} data-testid={`json-cell-${f.name}`} sx={pair && has ? { bgcolor: i === 0 ? 'rgba(211, 47, 47, 0.05)' : 'rgba(46, 125, 50, 0.06)' } : undefined}>
                     {has
-                      ? <AuditValue field={r.field} value={v![r.key]} other={other} side={pair ? (i === 0 ? 'before' : 'after') : undefined} />
+                      ? <AuditValue field={r.field} value={v![r.key]} other={other} side={pair ? (i === 0 ? 'before' : 'after') : undefined} view={view} />
                       : <Typography component="span" color="text.disabled">—</Typography>}
                   </TableCell>
                 );

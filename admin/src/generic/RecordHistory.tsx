@@ -6,6 +6,7 @@ import { useMeta } from '../meta/store';
 import type { EntityMeta } from '../meta/types';
 import { captionOf, changesOf, entityOfEntry, whatKey, type AuditEntry } from './audit';
 import { AuditValue } from './AuditValue';
+import { MetaField } from './MetaField';
 import { formatDateTime } from './format';
 
 const exists = (k: string) => i18n.exists(k);
@@ -96,13 +97,13 @@ function Changes({ entry, entity }: { entry: AuditEntry; entity: EntityMeta }) {
           <Typography component="span" variant="body2" sx={{ fontWeight: 600 }}>{captionOf(c.field, translate, exists)}:</Typography>
           {entry.before && (
             <Box component="span" sx={{ color: entry.after ? 'text.secondary' : undefined, minWidth: 0 }} data-testid="history-before">
-              <AuditValue field={c.field} value={c.before} other={c.after} side={entry.after ? 'before' : undefined} />
+              <AuditValue field={c.field} value={c.before} other={c.after} side={entry.after ? 'before' : undefined} view={MetaField} />
             </Box>
           )}
           {entry.before && entry.after && <Typography component="span" color="text.secondary" aria-hidden>→</Typography>}
           {entry.after && (
             <Box component="span" sx={{ minWidth: 0 }} data-testid="history-after">
-              <AuditValue field={c.field} value={c.after} other={c.before} side={entry.before ? 'after' : undefined} />
+              <AuditValue field={c.field} value={c.after} other={c.before} side={entry.before ? 'after' : undefined} view={MetaField} />
             </Box>
           )}
         </Box>

@@ -1,7 +1,8 @@
 import { useGetManyAggregate, type RaRecord } from 'react-admin';
 import { useMeta } from '../meta/store';
 import type { EntityMeta } from '../meta/types';
-import { titleOf, useLang } from './fields';
+import { titleOf } from './titleOf';
+import { useLang } from './useLang';
 
 /**
  * The row an entity's title field refers to, when the title field is a reference (a planting's

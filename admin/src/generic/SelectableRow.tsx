@@ -2,7 +2,8 @@ import { useMemo } from 'react';
 import { ThemeProvider, type Theme } from '@mui/material/styles';
 import { DatagridBody, DatagridRow, useRecordContext, useTranslate, type DatagridBodyProps, type DatagridRowProps } from 'react-admin';
 import type { EntityMeta } from '../meta/types';
-import { titleOf, useLang } from './fields';
+import { titleOf } from './titleOf';
+import { useLang } from './useLang';
 
 /**
  * A list row whose selection checkbox is named after the row ("«Chinor» qatorini tanlash" in the

@@ -1,6 +1,6 @@
 import { createContext, useContext, type ComponentType, type ReactElement } from 'react';
 import type { EntityMeta, FilterMeta } from '../meta/types';
-import type { MetaFieldProps } from './fields';
+import type { MetaFieldProps } from './MetaFieldProps';
 
 /**
  * What the spec's special screens add to the generated ones, by entity name: more buttons on a

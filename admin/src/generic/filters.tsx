@@ -5,7 +5,7 @@ import {
 } from 'react-admin';
 import type { MetaModel } from '../meta/model';
 import type { EntityMeta, FilterMeta } from '../meta/types';
-import { titleOf } from './fields';
+import { titleOf } from './titleOf';
 import type { Lang } from './format';
 import { i18n } from '../i18n';
 

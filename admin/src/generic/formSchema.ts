@@ -2,7 +2,7 @@ import type { RJSFValidationError } from '@rjsf/utils';
 import { useMeta } from '../meta/store';
 import type { FieldMeta } from '../meta/types';
 import { useFetch } from '../api/useFetch';
-import { useLang } from './fields';
+import { useLang } from './useLang';
 
 /** A form's JSON Schema and layout as the API makes them from data (a control zone's field definitions). */
 export interface FormSchemaAnswer {

@@ -10,8 +10,10 @@ import { useMeta } from '../meta/store';
 import type { EntityMeta, FieldMeta } from '../meta/types';
 import type { MetaModel } from '../meta/model';
 import { formatPassport, formatPhone, parsePassport, parsePhone, todayTashkent } from './format';
-import { MetaField, titleOf, useLang } from './fields';
-import { FileInput } from './files';
+import { MetaField } from './MetaField';
+import { titleOf } from './titleOf';
+import { useLang } from './useLang';
+import { FileInput } from './FileInput';
 import { DecimalInput } from './DecimalInput';
 
 /** The OpenLayers pickers are heavy: they load as their own chunks (OpenLayers shared), the first time a form has a point or a polygon. */

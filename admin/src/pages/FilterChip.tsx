@@ -1,7 +1,8 @@
 import { Chip } from '@mui/material';
 import { useGetOne, useTranslate } from 'react-admin';
 import { i18n } from '../i18n';
-import { titleOf, useLang } from '../generic/fields';
+import { titleOf } from '../generic/titleOf';
+import { useLang } from '../generic/useLang';
 import { useMeta } from '../meta/store';
 import type { EntityMeta } from '../meta/types';
 

@@ -2,7 +2,7 @@ import { ResourceContextProvider } from 'react-admin';
 import { Navigate, useParams } from 'react-router-dom';
 import { PARAMS_SEGMENT, substituteFilter, type RouteInfo } from '../meta/model';
 import type { ScreenDef } from '../generic/extensions';
-import { EntityList } from '../generic/EntityViews';
+import { EntityList } from '../generic/EntityList';
 import { filterFromSegment } from '../reports/params';
 import { ReportScreen } from '../reports/ReportScreen';
 import { Forbidden } from './Forbidden';

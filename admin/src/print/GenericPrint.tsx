@@ -1,6 +1,7 @@
 import { Box, Typography } from '@mui/material';
 import { RecordContextProvider, ResourceContextProvider, useTranslate, type RaRecord } from 'react-admin';
-import { MetaField, useLang } from '../generic/fields';
+import { MetaField } from '../generic/MetaField';
+import { useLang } from '../generic/useLang';
 import { useRecordName } from '../generic/RecordName';
 import { formatDate, todayTashkent } from '../generic/format';
 import { useMeta } from '../meta/store';

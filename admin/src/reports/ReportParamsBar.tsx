@@ -3,7 +3,7 @@ import { Box } from '@mui/material';
 import { AutocompleteInput, DateInput, Form, ReferenceInput, SelectInput, TextInput, required, useTranslate, type Validator } from 'react-admin';
 import { useWatch } from 'react-hook-form';
 import { useMeta } from '../meta/store';
-import { useLang } from '../generic/fields';
+import { useLang } from '../generic/useLang';
 import { refProps } from '../generic/filters';
 import { todayTashkent } from '../generic/format';
 import { coerceParam, sameParams, yearChoices } from './params';

@@ -1,5 +1,5 @@
 import { useFetch, type FetchState } from '../api/useFetch';
-import { useLang } from '../generic/fields';
+import { useLang } from '../generic/useLang';
 import { toQuery } from './params';
 import type { ParamValues, ReportPage, ReportResult } from './types';
 

@@ -13,7 +13,8 @@ import { request } from '../api/http';
 import { errorMessage, useFetch } from '../api/useFetch';
 import { i18n } from '../i18n';
 import { useMeta } from '../meta/store';
-import { titleOf, useLang } from '../generic/fields';
+import { titleOf } from '../generic/titleOf';
+import { useLang } from '../generic/useLang';
 import { formatNumber } from '../generic/format';
 
 interface Action { id: number; name: string; kind: string; state: number }

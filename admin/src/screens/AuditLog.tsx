@@ -6,7 +6,7 @@ import { useMeta } from '../meta/store';
 import type { MetaModel } from '../meta/model';
 import type { FilterMeta } from '../meta/types';
 import type { EntityExtension } from '../generic/extensions';
-import type { MetaFieldProps } from '../generic/fields';
+import type { MetaFieldProps } from '../generic/MetaFieldProps';
 import { actionKey, entityOfEntry, NAMED_CHANGES } from '../generic/audit';
 
 /**

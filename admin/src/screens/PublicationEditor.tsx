@@ -8,7 +8,7 @@ import { Title, useNotify, useTranslate } from 'react-admin';
 import { Link, useParams } from 'react-router-dom';
 import { requestJson } from '../api/http';
 import { errorMessage } from '../api/useFetch';
-import { useLang } from '../generic/fields';
+import { useLang } from '../generic/useLang';
 import { useMeta } from '../meta/store';
 
 /** TipTap: its own chunk, as in the generic form. */

@@ -3,52 +3,34 @@ import { Box, Chip, Stack, Table, TableBody, TableCell, TableHead, TableRow, Too
 import CheckIcon from '@mui/icons-material/Check';
 import PentagonOutlinedIcon from '@mui/icons-material/PentagonOutlined';
 import CloseIcon from '@mui/icons-material/Close';
-import { ReferenceArrayField, ReferenceField, RecordContextProvider, useListContext, useLocaleState, useRecordContext, useTranslate, type RaRecord } from 'react-admin';
+import { ReferenceArrayField, ReferenceField, RecordContextProvider, useListContext, useRecordContext, useTranslate, type RaRecord } from 'react-admin';
 import { useMeta } from '../meta/store';
 import type { EntityMeta, FieldMeta } from '../meta/types';
-import { i18n, wireLangOf } from '../i18n';
-import { FilesField } from './files';
+import { i18n } from '../i18n';
+import type { MetaFieldProps } from './MetaFieldProps';
+import { useLang } from './useLang';
+import { FilesField } from './FilesField';
 import { entityOfEntry, jsonSummary } from './audit';
 import { JsonTable } from './JsonTable';
 import { RecordName } from './RecordName';
-import { formatCoordinate, formatDate, formatDateTime, formatDecimal, formatNumber, formatPassport, formatPhone, text3, truncate, type Lang } from './format';
+import { RecordTitle } from './RecordTitle';
+import { formatCoordinate, formatDate, formatDateTime, formatDecimal, formatNumber, formatPassport, formatPhone, text3, truncate } from './format';
 import { isPlainInteger } from '../../../shared/numbers';
 import { FlagBadge } from './FlagBadge';
 import { FormValuesView } from './FormValuesView';
 
-/** A polygon's small map, in the OpenLayers chunk of the polygon input: loaded when a page shows one. */
-const PolygonView = lazy(() => import('./PolygonInput').then((m) => ({ default: m.PolygonView })));
-
-/** The language shown, as the API spells it. */
-export function useLang(): Lang {
-  const [locale] = useLocaleState();
-  return wireLangOf(locale);
-}
+/** A polygon's small map, with OpenLayers in a chunk of its own: loaded when a page shows one. */
+const PolygonView = lazy(() => import('./PolygonView').then((m) => ({ default: m.PolygonView })));
 
 function get(record: RaRecord | undefined, path: string): unknown {
   return path.split('.').reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), record);
 }
 
 /** The words of rich text: tags dropped, blocks apart, entities read. */
-export function htmlText(html: string): string {
+function htmlText(html: string): string {
   if (!html) return '';
   const doc = new DOMParser().parseFromString(html.replace(/<\/(p|h[1-6]|li|blockquote)>/gi, '$&\n'), 'text/html');
   return (doc.body.textContent ?? '').replace(/\n{2,}/g, '\n').trim();
-}
-
-/** The text that names a row of an entity: its title field, in the language shown. */
-export function titleOf(e: EntityMeta | undefined, record: RaRecord | undefined, lang: Lang): string {
-  if (!record) return '';
-  // a title that is a reference is another row's id: the row's own number says more (RecordName shows the name)
-  if (e?.fields.find((f) => f.name === e.titleField)?.type === 'ref') return record.id !== undefined ? `#${record.id}` : '';
-  const v = e ? record[e.titleField] : undefined;
-  const s = text3(v, lang);
-  return s || (record.id !== undefined ? `#${record.id}` : '');
-}
-
-export function RecordTitle({ entity }: { entity?: EntityMeta }) {
-  const record = useRecordContext();
-  return <span><RecordName entity={entity} record={record} /></span>;
 }
 
 /**
@@ -65,16 +47,6 @@ const LIST_TEXT = {
   display: '-webkit-box', WebkitLineClamp: 2, WebkitBoxOrient: 'vertical', overflow: 'hidden',
   whiteSpace: 'normal', overflowWrap: 'break-word', maxWidth: '24ch', minWidth: '6ch',
 } as const;
-
-export interface MetaFieldProps {
-  field: FieldMeta;
-  /** for Datagrid's header: the sort key and the caption key */
-  source: string;
-  label?: string;
-  sortable?: boolean;
-  inList?: boolean;
-  textAlign?: 'left' | 'right';
-}
 
 /** Shows one value of the current record by its field kind. */
 export function MetaField({ field, inList }: MetaFieldProps) {
@@ -173,7 +145,7 @@ export function MetaField({ field, inList }: MetaFieldProps) {
       // a list cell says the keys and values in a line; a page, a table of them (a form's, captioned by its schema)
       if (empty) return null;
       if (field.form && !inList) return <FormValuesView field={field} />;
-      if (!inList) return <JsonTable fields={[field]} />;
+      if (!inList) return <JsonTable fields={[field]} view={MetaField} />;
       const summary = jsonSummary(model, entityOfEntry(model, record.entity), v, lang, translate, (k) => i18n.exists(k));
       // a summary of changed values is a glimpse (the row's page shows them whole): narrower than text,
       // so that the audit log's two of them leave its other columns room at 1400 px

@@ -1,100 +1,13 @@
-import { useEffect, useRef, useState } from 'react';
-import { Box, CircularProgress, FormHelperText, IconButton, Link as MuiLink, Stack, Tooltip, Typography } from '@mui/material';
-import AttachFileIcon from '@mui/icons-material/AttachFile';
-import CloseIcon from '@mui/icons-material/Close';
-import ImageIcon from '@mui/icons-material/Image';
-import InsertDriveFileIcon from '@mui/icons-material/InsertDriveFile';
+import { useRef, useState } from 'react';
+import { Box, CircularProgress, FormHelperText, Stack, Typography } from '@mui/material';
 import UploadFileIcon from '@mui/icons-material/UploadFile';
-import { Button, FieldTitle, Labeled, useInput, useNotify, useTranslate, type Validator } from 'react-admin';
-import { accepts, downloadFile, fileBlob, fileInfo, formatSize, uploadFile, type ResourceInfo } from '../api/files';
+import { Button, FieldTitle, Labeled, useInput, useTranslate, type Validator } from 'react-admin';
+import { accepts, uploadFile } from '../api/files';
 import { errorMessage } from '../api/useFetch';
 import type { FieldMeta } from '../meta/types';
 import { DEFAULT_MAX_MB, describeFileLimits, describeFileTypes } from './fileTypes';
-
-const idsOf = (v: unknown): number[] => (Array.isArray(v) ? v : v === null || v === undefined || v === '' ? [] : [v]).map(Number).filter((n) => Number.isSafeInteger(n) && n > 0);
-
-/** A stored file's name, type and size, asked once per id. */
-function useFileInfo(id: number): ResourceInfo | undefined {
-  const [info, setInfo] = useState<ResourceInfo>();
-  useEffect(() => {
-    let live = true;
-    fileInfo(id).then((i) => { if (live) setInfo(i); }).catch(() => undefined);
-    return () => { live = false; };
-  }, [id]);
-  return info;
-}
-
-/** An image file shown from a blob fetched with the token. */
-export function ImagePreview({ id, size = 96 }: { id: number; size?: number }) {
-  const [url, setUrl] = useState<string>();
-  useEffect(() => {
-    let live = true;
-    let made: string | undefined;
-    fileBlob(id).then(({ blob }) => {
-      if (!live) return;
-      made = URL.createObjectURL(blob);
-      setUrl(made);
-    }).catch(() => undefined);
-    return () => { live = false; if (made) URL.revokeObjectURL(made); };
-  }, [id]);
-  return (
-    <Box sx={{ width: size, height: size, border: 1, borderColor: 'divider', borderRadius: 1, display: 'flex', alignItems: 'center', justifyContent: 'center', overflow: 'hidden', bgcolor: 'grey.50' }}>
-      {url ? <img src={url} alt="" style={{ maxWidth: '100%', maxHeight: '100%', objectFit: 'contain' }} data-testid={`image-preview-${id}`} /> : <CircularProgress size={18} />}
-    </Box>
-  );
-}
-
-/** One stored file: its name as a link that downloads it, its size, and a preview for images. */
-function FileItem({ id, image, onRemove }: { id: number; image?: boolean; onRemove?: () => void }) {
-  const info = useFileInfo(id);
-  const translate = useTranslate();
-  const notify = useNotify();
-  const isImage = image || info?.mime.startsWith('image/');
-  const download = () => downloadFile(id).catch((err) => {
-    const m = errorMessage(err);
-    notify(m, { type: 'error', messageArgs: { _: m } });
-  });
-  return (
-    <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5, py: 0.5 }} data-testid={`file-${id}`}>
-      {isImage ? <ImagePreview id={id} size={image ? 96 : 48} /> : <InsertDriveFileIcon color="action" />}
-      <Box sx={{ minWidth: 0 }}>
-        <Tooltip title={translate('admin.file.download')}>
-          <MuiLink component="button" type="button" onClick={() => void download()} sx={{ textAlign: 'left', wordBreak: 'break-all' }}>
-            {info?.original_name ?? `#${id}`}
-          </MuiLink>
-        </Tooltip>
-        {info?.size ? <Typography variant="caption" color="text.secondary" sx={{ display: 'block' }}>{formatSize(info.size)}</Typography> : null}
-      </Box>
-      {onRemove && (
-        <IconButton size="small" onClick={onRemove} aria-label={translate('admin.file.remove')} data-testid={`file-remove-${id}`}>
-          <CloseIcon fontSize="small" />
-        </IconButton>
-      )}
-    </Box>
-  );
-}
-
-/** The files of a `file`, `image` or `files` value on a show page; a count in a list. */
-export function FilesField({ field, value, inList }: { field: FieldMeta; value: unknown; inList?: boolean }) {
-  const translate = useTranslate();
-  const ids = idsOf(value);
-  if (!ids.length) {
-    return <Typography variant="body2" color="text.secondary">{translate(field.type === 'image' ? 'admin.empty.no_photo' : 'admin.empty.no_files')}</Typography>;
-  }
-  if (inList) {
-    const Icon = field.type === 'image' ? ImageIcon : AttachFileIcon;
-    return (
-      <Box component="span" sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5, color: 'text.secondary' }}>
-        <Icon fontSize="small" />{field.type === 'files' ? ids.length : null}
-      </Box>
-    );
-  }
-  return (
-    <Stack spacing={0.5}>
-      {ids.map((id) => <FileItem key={id} id={id} image={field.type === 'image'} />)}
-    </Stack>
-  );
-}
+import { idsOf } from './fileIds';
+import { FileItem } from './FileItem';
 
 /**
  * The input of a `file`, `image` or `files` field: choosing files uploads each at once (the raw
