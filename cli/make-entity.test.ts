@@ -38,7 +38,7 @@ describe('make:module and make:entity', () => {
   it('write the module, its registration, menu section and captions; the entity, its captions, menu item, migration and test', async () => {
     expect(moduleFiles).toEqual([
       'metadata/modules/green-belts.json', 'metadata/menu.json', 'metadata/i18n/uz.json', 'metadata/i18n/uk.json', 'metadata/i18n/ru.json',
-      'api/modules/green-belts/index.ts', 'api/modules/green-belts/green-belts.test.ts', 'api/modules/index.ts',
+      'api/modules/green-belts/hooks.ts', 'api/modules/green-belts/index.ts', 'api/modules/green-belts/green-belts.test.ts', 'api/modules/index.ts',
     ]);
     expect(entityFiles).toEqual([
       'metadata/entities/green-belts/belt-plots.json', 'metadata/i18n/uz.json', 'metadata/i18n/uk.json', 'metadata/i18n/ru.json',
@@ -61,6 +61,8 @@ describe('make:module and make:entity', () => {
     const ctx = { body: undefined as unknown };
     await mod.greenBeltsModule.handlers['green-belts.summary'](ctx, { model: api.model, lang: 'ru' });
     expect(ctx.body).toEqual({ module: 'green-belts', name: 'Зелёные пояса', entities: ['belt-plots'] });
+    // its hook, by the name an entity's afterWrite gives it
+    expect(mod.greenBeltsModule.hooks['green-belts.written']).toBeTypeOf('function');
   });
 
   it('the entity is live after the migration: menu, CRUD with its reference, filters, export', async () => {

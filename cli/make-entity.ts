@@ -164,7 +164,7 @@ export interface MakeModuleOptions {
 
 /**
  * A module: its routes file (one route, `GET /<module>/summary`, behind an action id of its own),
- * its folder in api/modules with the handler and a test, its registration, a menu section with
+ * its folder in api/modules with a hook, the handler and a test, its registration, a menu section with
  * captions. Its first entity is `make:entity <name> --module <module>`.
  */
 export function makeModule(o: MakeModuleOptions): string[] {
@@ -199,8 +199,23 @@ export function makeModule(o: MakeModuleOptions): string[] {
 
   const dir = join(o.root, 'api', 'modules', o.name);
   mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'hooks.ts'), `import type { Hook } from '../types.ts';
+
+/**
+ * ${o.uz}: the module's hooks, found by name — an entity of the module names one in its metadata
+ * (\`"afterWrite": "${o.name}.written"\`, or a workflow action's \`hook\`). A hook runs in the write's
+ * transaction, returns the values it computes and writes other entities through \`ctx.repo(...)\`.
+ */
+export const HOOKS: Record<string, Hook> = {
+  '${o.name}.written': async () => {
+    // nothing to compute yet: return the row's computed fields here ({ field: value })
+  },
+};
+`);
+  written.push(join(dir, 'hooks.ts'));
   writeFileSync(join(dir, 'index.ts'), `import type { ModuleDef, RouteHandler } from '../types.ts';
 import { translate } from '../../meta/captions.ts';
+import { HOOKS } from './hooks.ts';
 
 /** ${o.uz} (metadata/modules/${o.name}.json), scaffolded by \`ecofond make:module\`. */
 const HANDLERS: Record<string, RouteHandler> = {
@@ -209,21 +224,32 @@ const HANDLERS: Record<string, RouteHandler> = {
   },
 };
 
+/** What start-up's registry (api/registry.ts) takes in from the module: its hooks and route handlers by name. */
 export const ${ident}Module: ModuleDef = {
   name: '${o.name}',
+  hooks: HOOKS,
   handlers: HANDLERS,
 };
 `);
   written.push(join(dir, 'index.ts'));
   writeFileSync(join(dir, `${o.name}.test.ts`), `import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, type TestApi } from '../../../test/support/api.ts';
+import { buildRegistry } from '../../registry.ts';
+import { loadMetadata } from '../../meta/load.ts';
 
-/** Module "${o.name}", scaffolded by \`ecofond make:module\`: its route answers the administrator, and nobody unsigned. */
+/** Module "${o.name}", scaffolded by \`ecofond make:module\`: start-up registers it, and its route answers the administrator, and nobody unsigned. */
 let api: TestApi;
 beforeAll(async () => { api = await startTestApi(); });
 afterAll(async () => { await api?.close(); });
 
 describe('module ${o.name}', () => {
+  it('is registered by start-up: its hook and handler by name, the metadata checked against them', () => {
+    const registry = buildRegistry();
+    expect(registry.hooks['${o.name}.written']).toBeTypeOf('function');
+    expect(registry.handlers['${o.name}.summary']).toBeTypeOf('function');
+    expect(registry.check(loadMetadata())).toEqual([]);
+  });
+
   it('answers its summary to the administrator only', async () => {
     const r = await api.get('/api/${o.name}/summary', { lang: 'ru' });
     expect(r.status).toBe(200);
