@@ -139,19 +139,19 @@ function useKeepWithin(field: FieldMeta, reference: string | undefined, pairs: [
       if (!row || pairs.some(([column, own]) => !same(row[column], form.getValues(own)))) form.setValue(field.name, null, { shouldDirty: true, shouldValidate: true });
     }, () => undefined);
     return () => { live = false; };
-  }, [key]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [key]); // eslint-disable-line react-hooks/exhaustive-deps -- when the values agreed with change, not on each render's new arrays
 }
 
 function RefInput({ field, model, multiple, disabled }: { field: FieldMeta; model: MetaModel; multiple?: boolean; disabled?: boolean }) {
   const lang = useLang();
   const reference = model.resourceOf(field.ref);
   const target = field.ref ? model.byName.get(field.ref) : undefined;
+  const within = useWithin(field, reference); // before the early return: a hook is called on every render
   if (!reference || !target) return <NumberInput source={field.name} label={field.label} disabled={disabled} validate={validatorsFor(field)} />;
   const search = target.list.filters.find((x) => x.op === 'search')?.name;
   const filterToQuery = (q: string) => (search && q ? { [search]: q } : {});
   const sort = { field: target.list.sort[0], order: target.list.sort[1].toUpperCase() as 'ASC' | 'DESC' };
   const optionText = (r: Record<string, unknown>) => titleOf(target, r as never, lang);
-  const within = useWithin(field, reference);
   if (multiple) {
     return (
       <ReferenceArrayInput source={field.name} reference={reference} sort={sort} perPage={50}>
