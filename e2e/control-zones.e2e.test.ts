@@ -21,7 +21,6 @@ let inspector: Page;
 let inspectorProblems: PageProblems;
 let closeInspector: () => Promise<void>;
 let folderId: number;
-let zone: { id: number; code: string; region_id: number };
 
 beforeAll(async () => {
   session = await adminSession(baseUrl, 'zones');
@@ -40,7 +39,7 @@ beforeAll(async () => {
     method: 'POST', body: { code: `E2E-${uid}`, name: { uz: `Sinov papkasi ${uid}`, uk: `Синов папкаси ${uid}`, ru: `Тестовая папка ${uid}` } },
   });
   folderId = folder.id;
-  zone = await api(page, '/api/ecoinspection-dictionaries/control-zone', 'uz', {
+  await api(page, '/api/ecoinspection-dictionaries/control-zone', 'uz', {
     method: 'POST',
     body: { folder_id: folderId, code: `E2E-Z-${uid}`, name: { uz: `Sinov koʻli ${uid}`, ru: `Тестовое озеро ${uid}` }, region_id: seen.region_id,
       outline: [[69.2, 41.3], [69.21, 41.3], [69.21, 41.31], [69.2, 41.31]] },

@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { adminSession, type AdminSession, api, expectNoRawKeys, launch, shot, signedIn as signedInAs } from './support';
 import { noOpenssl, trustedKeyFile } from './pki';
@@ -15,7 +15,6 @@ import { skipBecause } from '../test/support/skip';
  */
 
 const baseUrl = inject('baseUrl');
-const notification = (page: Page) => page.getByTestId('notification');
 const today = new Date(Date.now() + 5 * 3600_000).toISOString().slice(0, 10);
 const year = Number(today.slice(0, 4));
 

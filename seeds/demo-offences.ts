@@ -115,7 +115,7 @@ export async function seedOffencesDemo(knex: Knex, log: (s: string) => void = ()
         const mahalla = area ? mahallas.find((m: { area_id: number }) => m.area_id === area.id) as { id: number; name: { uz: string } } | undefined : undefined;
         n++;
         const decree = path.status === 'draft' ? null : `${region.soato.slice(-2)}-${String(n).padStart(5, '0')}`;
-        let amount: string | null = null;
+        let amount: string | null;
         try { amount = await fineOfRow(trx, { fineId: fine.id, multiple, date, dateField: 'offence_date' }); } catch { amount = null; }
         const [row] = await trx('offences').insert({
           number: `HB-${region.soato.slice(-4)}-${k + 1}`, offence_date: date, opened_on: date, status: path.status, region_id: region.id,

@@ -278,7 +278,7 @@ describe('generated bad input never answers 500 nor writes a row', () => {
       stats.payloads++;
       const headers: Record<string, string> = { 'Content-Type': 'application/json', Language: lang };
       if (token) headers.Authorization = `Bearer ${token}`;
-      let status = 0;
+      let status: number;
       let body: { errors?: Record<string, string> } = {};
       try {
         const res = await fetch(`${api.url}/api${path}`, { method, headers, body: text });

@@ -16,7 +16,7 @@ let r2 = 0;
 let regionToken = '';
 const year = Number(todayTashkent().slice(0, 4));
 const STATES = ['draft', 'review', 'returned', 'mvd', 'closed'];
-let rows: { region_id: number; inspector_id: number; status: string; fine_amount: string; paid_amount: string; mvd_sent: boolean; offence_date: string }[] = [];
+const rows: { region_id: number; inspector_id: number; status: string; fine_amount: string; paid_amount: string; mvd_sent: boolean; offence_date: string }[] = [];
 
 let seed = 375;
 const rnd = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648; };

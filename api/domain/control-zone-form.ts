@@ -149,7 +149,7 @@ export function zoneValueErrors(defs: ZoneFieldDef[], errors: SchemaError[]): Zo
   for (const e of [...errors].sort((a, b) => rank(a) - rank(b))) {
     const segs = e.instancePath.split('/').filter(Boolean);
     let code = segs[0] ?? '';
-    let key = 'validation.wrong_format';
+    let key: string;
     let args: Record<string, unknown> = {};
     if (e.keyword === 'required') {
       code = String(e.params.missingProperty);

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { EntityMeta, FieldMeta, MetaModel } from '../meta/types.ts';
+import type { MetaModel } from '../meta/types.ts';
 import type { Principal } from '../auth/ability.ts';
 import { ApiError, validationError } from '../kernel/errors.ts';
 import { dataDir } from '../db/connection.ts';

@@ -95,7 +95,7 @@ export class FeatureWriter {
     if (this.out.destroyed) return Promise.reject(new Error('the reader went away'));
     if (this.out.write(text)) return Promise.resolve();
     return new Promise((resolve, reject) => {
-      const done = (err?: Error) => { this.out.off('drain', ok); this.out.off('close', closed); err ? reject(err) : resolve(); };
+      const done = (err?: Error) => { this.out.off('drain', ok); this.out.off('close', closed); if (err) reject(err); else resolve(); };
       const ok = () => done();
       const closed = () => done(new Error('the reader went away'));
       this.out.once('drain', ok);

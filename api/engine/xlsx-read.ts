@@ -184,7 +184,6 @@ export async function readXlsxRows(file: Uint8Array, onRow: (cells: XlsxCell[], 
   const maxRows = opts.maxRows ?? Infinity;
   let rows = 0;
   let lastRow = 0;
-  let found = false;
   let pending = '';
   const decoder = new TextDecoder();
   const rowRe = /<row\b([^>]*?)(?:\/>|>([\s\S]*?)<\/row>)/g;
@@ -246,7 +245,6 @@ export async function readXlsxRows(file: Uint8Array, onRow: (cells: XlsxCell[], 
 
   const entry = zipEntry(file, sheet);
   if (!entry) throw badFile();
-  found = true;
   if (entry.method === 0) feed(entry.data, true);
   else if (entry.method === 8) {
     const inflate = createInflateRaw({ chunkSize: 256 * 1024 });
@@ -275,6 +273,5 @@ export async function readXlsxRows(file: Uint8Array, onRow: (cells: XlsxCell[], 
     } finally { inflate.destroy(); }
     feed(new Uint8Array(0), true);
   } else throw badFile();
-  if (!found) throw badFile();
   return rows;
 }

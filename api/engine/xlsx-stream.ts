@@ -187,7 +187,7 @@ export class XlsxStreamWriter {
     this.check();
     if (!this.out.writableNeedDrain) return;
     await new Promise<void>((resolve, reject) => {
-      const done = (err?: Error) => { this.out.off('drain', ok); this.out.off('close', closed); this.out.off('error', closed); err ? reject(err) : resolve(); };
+      const done = (err?: Error) => { this.out.off('drain', ok); this.out.off('close', closed); this.out.off('error', closed); if (err) reject(err); else resolve(); };
       const ok = () => done();
       const closed = () => done(new Error('the reader went away'));
       this.out.once('drain', ok);
@@ -213,7 +213,7 @@ export class XlsxStreamWriter {
     this.check();
     if (this.out.writableFinished || this.out.destroyed) return;
     await new Promise<void>((resolve, reject) => {
-      const done = (err?: Error) => { this.out.off('finish', ok); this.out.off('close', ok); this.out.off('error', done); err ? reject(err) : resolve(); };
+      const done = (err?: Error) => { this.out.off('finish', ok); this.out.off('close', ok); this.out.off('error', done); if (err) reject(err); else resolve(); };
       const ok = () => done();
       this.out.once('finish', ok);
       this.out.once('close', ok);

@@ -93,7 +93,7 @@ export function loadTrustedCAs(input: TrustedCAs): pkijs.Certificate[] {
       try {
         out.push(parseCertificate(der));
       } catch (e) {
-        throw new TypeError(`trustedCAs: a certificate cannot be read (${(e as Error).message})`);
+        throw new TypeError(`trustedCAs: a certificate cannot be read (${(e as Error).message})`, { cause: e });
       }
     }
   }

@@ -67,7 +67,7 @@ const rssBefore = peak();
 const stack = await repo('stack-payments').create({ number: 'BENCH-1', statement_date: '2025-12-01' });
 // BENCH_ONLY_BAD=1: only the file with a bad row (what reading and checking cost, nothing written)
 if (!process.env.BENCH_ONLY_BAD) {
-let stages: string[] = [];
+const stages: string[] = [];
 // BENCH_TRACE=1: the import's statements, counted and timed by their first words
 const trace = new Map<string, { n: number; ms: number }>();
 if (process.env.BENCH_TRACE) {

@@ -298,7 +298,7 @@ interface Staff {
   reports: number[];
   exports: string[];
 }
-let staff: Staff[] = [];
+const staff: Staff[] = [];
 
 async function signIn(username: string): Promise<string> {
   const a = await request('POST', '/api/admin/auth/login', { body: { username, password: PASSWORD } });
@@ -306,7 +306,7 @@ async function signIn(username: string): Promise<string> {
   return json(a).token;
 }
 
-async function listRows(token: string, path: string): Promise<any[]> {
+async function listRows(token: string, path: string): Promise<Record<string, unknown>[]> {
   const a = await request('GET', path, { token });
   if (a.status !== 200) throw new Error(`${path}: ${a.status} ${a.body.toString().slice(0, 300)}`);
   return json(a);

@@ -78,7 +78,7 @@ export async function startBouncer(databaseUrl: string, poolSize: number): Promi
     }
   } catch (err) {
     await stop();
-    throw new Error(`${(err as Error).message}\npgbouncer's log:\n${log}`);
+    throw new Error(`${(err as Error).message}\npgbouncer's log:\n${log}`, { cause: err });
   }
   const url = new URL(databaseUrl);
   url.hostname = '127.0.0.1';

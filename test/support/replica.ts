@@ -159,7 +159,7 @@ export async function startReplica(primaryUrl: string): Promise<Replica> {
   } catch (err) {
     const log = existsSync(join(root, 'log')) ? readFileSync(join(root, 'log'), 'utf8').slice(-2000) : '';
     await stop();
-    throw new Error(`${(err as Error).message}${log ? `\nreplica log:\n${log}` : ''}`);
+    throw new Error(`${(err as Error).message}${log ? `\nreplica log:\n${log}` : ''}`, { cause: err });
   }
 }
 

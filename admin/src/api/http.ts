@@ -113,7 +113,7 @@ async function send<T>(url: string, opts: RequestOptions, consume: (res: Respons
 }
 
 async function toHttpError(res: Response): Promise<HttpError> {
-  let body: ApiErrorBody = {};
+  let body: ApiErrorBody;
   try {
     const text = await res.text();
     body = text ? (JSON.parse(text) as ApiErrorBody) : {};

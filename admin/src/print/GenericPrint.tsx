@@ -1,7 +1,6 @@
 import { Box, Typography } from '@mui/material';
 import { RecordContextProvider, ResourceContextProvider, useTranslate, type RaRecord } from 'react-admin';
 import { MetaField } from '../generic/MetaField';
-import { useLang } from '../generic/useLang';
 import { useRecordName } from '../generic/RecordName';
 import { formatDate, todayTashkent } from '../generic/format';
 import { useMeta } from '../meta/store';
@@ -21,7 +20,6 @@ const TABULAR = new Set(['children', 'json']);
 export function GenericPrint({ entity, record, resource }: { entity: EntityMeta; record: RaRecord; resource: string }) {
   const translate = useTranslate();
   const model = useMeta();
-  const lang = useLang();
   const name = useRecordName(entity, record);
   const filled = (v: unknown) => v !== null && v !== undefined && v !== '' && !(Array.isArray(v) && !v.length);
   // what paper cannot show, and what the row leaves empty, is left out

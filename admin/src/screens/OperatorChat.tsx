@@ -55,7 +55,7 @@ export function OperatorChat() {
       setInbox((rows) => rows?.map((r) => (r.id === id ? { ...r, unread: 0 } : r)) ?? rows);
       if (c.messages.length) void markRead(id);
     } catch (e) { notify(errorMessage(e), { type: 'error' }); }
-  }, [base, markRead, notify, translate]);
+  }, [base, markRead, notify]);
 
   // the socket: every chat's events, as they are committed (opened once: the handlers are read through refs)
   const handlers = useRef({ loadInbox, markRead, open });
