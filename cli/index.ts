@@ -18,8 +18,7 @@ const program = new Command();
 program.name('ecofond').description('ecofond: metadata-driven API, back-office and public site of the environmental fund');
 
 /** Runs a command; a metadata problem prints its file, pointer and reason and exits 1. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-function run<A extends any[]>(fn: (...args: A) => Promise<void>) {
+function run<A extends unknown[]>(fn: (...args: A) => Promise<void>) {
   return async (...args: A) => {
     try {
       await fn(...args);

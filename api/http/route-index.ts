@@ -1,10 +1,8 @@
 import type Router from '@koa/router';
 
-type AnyRouter = Router<any, any>;
-type Layer = AnyRouter['stack'][number];
 
 /** The first segment after /api of a route's path, when it is plain text (lower case: routes match case-insensitively). */
-const routeKey = (layer: Layer): string | undefined => (layer.methods.length && typeof layer.path === 'string'
+const routeKey = (layer: { methods: string[]; path: unknown }): string | undefined => (layer.methods.length && typeof layer.path === 'string'
   ? /^\/api\/([^/:*(?{\\]+)(?:\/|$)/i.exec(layer.path)?.[1]?.toLowerCase()
   : undefined);
 
@@ -16,7 +14,8 @@ const routeKey = (layer: Layer): string | undefined => (layer.methods.length && 
  * first segments never match the same path, so the matches — and which route answers — are the same.
  * Call it once every route is registered.
  */
-export function indexRoutes(router: AnyRouter): void {
+export function indexRoutes<S, C>(router: Router<S, C>): void {
+  type Layer = Router<S, C>['stack'][number];
   const stack = router.stack;
   const keys = new Set(stack.map(routeKey).filter((k): k is string => k !== undefined));
   const groups = new Map<string, Layer[]>();
@@ -25,7 +24,7 @@ export function indexRoutes(router: AnyRouter): void {
   router.match = (path: string, method: string) => {
     const first = /^\/api\/([^/]+)/i.exec(path)?.[1]?.toLowerCase();
     const layers = (first !== undefined && groups.get(first)) || others;
-    const result: ReturnType<AnyRouter['match']> = { path: [], pathAndMethod: [], route: false };
+    const result: ReturnType<Router<S, C>['match']> = { path: [], pathAndMethod: [], route: false };
     const m = method.toUpperCase();
     for (const layer of layers) {
       if (!layer.match(path)) continue;

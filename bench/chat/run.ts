@@ -54,13 +54,13 @@ const stop = () => { for (const s of servers) s.proc.kill('SIGTERM'); };
 process.on('exit', stop);
 
 const addressOf = (i: number) => `127.0.${1 + Math.floor(i / 250)}.${1 + (i % 250)}`;
-function post(port: number, agent: http.Agent, localAddress: string, path: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
+function post(port: number, agent: http.Agent, localAddress: string, path: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: Record<string, unknown> }> {
   const data = JSON.stringify(body);
   return new Promise((resolve, reject) => {
     const req = http.request({ host: '127.0.0.1', port, path, method: 'POST', agent, localAddress, headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(data), Language: 'uz', ...headers } }, (res) => {
       let text = '';
       res.on('data', (c) => { text += c; });
-      res.on('end', () => resolve({ status: res.statusCode!, body: text ? JSON.parse(text) : null }));
+      res.on('end', () => resolve({ status: res.statusCode!, body: text ? JSON.parse(text) : {} }));
     });
     req.on('error', reject);
     req.end(data);

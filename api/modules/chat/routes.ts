@@ -60,13 +60,24 @@ function bodyOf(ctx: AppContext, required: boolean): string | undefined {
   return text;
 }
 
+/** A chat's row as its visitor's calls read it. */
+interface VisitorChatRow {
+  id: number;
+  status: string;
+  visitor_name: string | null;
+  lang: string;
+  user_id: number | string | null;
+  token_hash: string | null;
+  created_at: Date;
+}
+
 /**
  * The chat a public caller may use: theirs by the token they were given when they opened it, or —
  * a population user signed in — by their session. Anyone else's chat is not found.
  */
-export async function visitorChat(db: Db, id: number, token: string | undefined, principal: Principal | null): Promise<Record<string, any>> {
+export async function visitorChat(db: Db, id: number, token: string | undefined, principal: Principal | null): Promise<VisitorChatRow> {
   const q = db('chats').where({ id });
-  const chat = await q.first('id', 'status', 'visitor_name', 'lang', 'user_id', 'token_hash', 'created_at');
+  const chat: VisitorChatRow | undefined = await q.first('id', 'status', 'visitor_name', 'lang', 'user_id', 'token_hash', 'created_at');
   if (!chat) throw notFound();
   const byToken = !!token && token.length <= 100 && chat.token_hash === tokenHash(token);
   const byUser = !!principal && principal.id > 0 && Number(chat.user_id) === principal.id;
