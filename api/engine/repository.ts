@@ -406,6 +406,7 @@ export class Repository {
     });
     if (!many && Object.keys(errors).length) throw validationError(errors);
     // what is written from here on is each row's normalised copy: the caller's payloads may go
+    // eslint-disable-next-line no-useless-assignment -- drops this call's hold on them for the collector
     payloads = [];
     // a large write holds one copy of its rows less: what a row needs besides its columns (its
     // child values, the fields it touched) is computed only for entities that have such fields

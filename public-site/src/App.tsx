@@ -75,7 +75,7 @@ export function App() {
       else if (performance.now() < deadline) requestAnimationFrame(focusTitle);
     };
     if (!loc.anchor) requestAnimationFrame(focusTitle);
-  }, [loc.path]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [loc.path]); // eslint-disable-line react-hooks/exhaustive-deps -- on navigation only, not when the anchor moves within the page
 
   // an anchor in the address (#/path#section) scrolls there smoothly
   useEffect(() => {

@@ -135,8 +135,7 @@ export function useApi<T>(path: string | null): Loaded<T> {
       (error: unknown) => { if (live) setState({ path, error: error instanceof ApiError ? error : new ApiError(0, undefined, String(error)) }); },
     );
     return () => { live = false; };
-    // the language only changes error messages: no refetch for it
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the language only changes error messages: no refetch for it
   }, [path, nonce]);
   const reload = useCallback(() => { if (path) cache.delete(path); setState({ path: null }); setNonce((n) => n + 1); }, [path]);
   const current = state.path === path;

@@ -152,8 +152,7 @@ export function TemplateEditor() {
     // each placeholder shows its field's caption in the language shown (the stored markup keeps only its code)
     const labels = new Map([...reservedFields, ...ownFields].map((f) => [f.code, f.label]));
     editor.commands.setContent(withLabels(row.body ?? '', labels), { emitUpdate: false });
-    // the body is set once per loaded row; saving keeps what is typed
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the body is set once per loaded row; saving keeps what is typed
   }, [editor, row?.id, ready]);
   const insert = (f: FieldAttrs) => {
     if (!editor) return;

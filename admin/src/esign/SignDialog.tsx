@@ -127,7 +127,7 @@ function EimzoPanel({ onKey }: { onKey: (k: SigningKey | null, c?: CertificateIn
       .then((keys) => { if (live) setState({ phase: 'keys', keys }); })
       .catch((err) => { if (live) setState({ phase: 'error', error: failureKey(err) }); });
     return () => { live = false; };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the keys are read again on a new attempt only; onKey is the parent's callback
   }, [attempt]);
 
   const choose = async (i: number) => {

@@ -68,7 +68,7 @@ export default function PointInput({ source, label, required }: { source: string
     } else {
       marker.current.setGeometry(undefined);
     }
-  }, [value?.lat, value?.lng]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [value?.lat, value?.lng]); // eslint-disable-line react-hooks/exhaustive-deps -- follows the coordinates, not the value object each render makes
 
   const setPart = (part: 'lat' | 'lng', raw: string) => {
     const n = raw === '' ? NaN : Number(raw);

@@ -29,7 +29,7 @@ function useAvailableWidth(el: RefObject<HTMLElement | null>, key: string): numb
     const ro = new ResizeObserver(measure);
     ro.observe(h);
     return () => ro.disconnect();
-  }, [key]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [key]); // eslint-disable-line react-hooks/exhaustive-deps -- measured again when the shape changes; the ref object itself never does
   return width;
 }
 
@@ -47,13 +47,13 @@ export function PolygonView({ value, height = 220 }: { value: unknown; height?: 
     fit(m, g);
     map.current = m;
     return () => { m.setTarget(undefined); map.current = null; };
-  }, [key]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [key]); // eslint-disable-line react-hooks/exhaustive-deps -- the map is made anew when the ring's content changes, not the array each render makes
   useEffect(() => {
     const m = map.current;
     if (!m || !ring) return;
     m.updateSize();
     fit(m, toGeometry(ring));
-  }, [width]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [width]); // eslint-disable-line react-hooks/exhaustive-deps -- refitted when the width changes; a new ring remakes the map above
   if (!ring) return null;
   return (
     <Box

@@ -95,6 +95,7 @@ export function ReportParamsBar({ defs, values, onChange }: Props) {
       setGeneration((g) => g + 1);
     }
   }, [values]);
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- the form starts from the URL's values once a generation, not on each change it writes itself
   const record = useMemo(() => ({ ...values }), [generation]);
   // a parameter the server fills from the user's own region (or branch, subject) is not offered
   const names = Object.keys(defs).filter((n) => (defs[n] as { fixed?: number }).fixed === undefined);

@@ -63,7 +63,7 @@ export default function FeatureMap({ items, label, color = '#2e7d32', onOpen, he
       pixelOf: (lng: number, lat: number) => map.getPixelFromCoordinate(fromLonLat([lng, lat])),
     };
     return () => { map.setTarget(undefined); map.dispose(); };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- remade when the items' content changes, not the array; the language retitles it below
   }, [JSON.stringify(items), color]);
   useEffect(() => { retitleControls(el.current, t); }, [t]);
 

@@ -36,19 +36,19 @@ export default function LocationPicker({ value, onPick, focus, describedBy, labe
     };
     mapRef.current = map;
     return () => { map.setTarget(undefined); map.dispose(); mapRef.current = null; };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the map is built once, at the value it opens with; later values move the marker below
   }, []);
 
   useEffect(() => {
     marker.current.setGeometry(value ? new Point(fromLonLat([value.lng, value.lat])) : undefined);
-  }, [value?.lat, value?.lng]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [value?.lat, value?.lng]); // eslint-disable-line react-hooks/exhaustive-deps -- follows the coordinates, not the value object
 
   // an outside change (geolocation, typed coordinates) centres the map there
   useEffect(() => {
     if (!focus || !value || !mapRef.current) return;
     const view = mapRef.current.getView();
     view.animate({ center: fromLonLat([value.lng, value.lat]), zoom: Math.max(view.getZoom() ?? 5, 14), duration: 300 });
-  }, [focus]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [focus]); // eslint-disable-line react-hooks/exhaustive-deps -- centres on an outside change only, not on a click on the map
 
   useEffect(() => { retitleControls(el.current, t); }, [t]);
 

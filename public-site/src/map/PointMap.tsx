@@ -23,7 +23,7 @@ export default function PointMap({ lat, lng, label }: { lat: number; lng: number
       style: markerStyle,
     }));
     return () => { map.setTarget(undefined); map.dispose(); };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the map is made anew for another point; the language retitles it below
   }, [lat, lng]);
   useEffect(() => { retitleControls(el.current, t); }, [t]);
 

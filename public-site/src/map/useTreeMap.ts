@@ -118,8 +118,7 @@ export function useTreeMap({ initial, regions, enabledRef }: {
       map.setTarget(undefined);
       map.dispose();
     };
-    // the map is built once; the language and the layers are applied below
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the map is built once; the language and the layers are applied below
   }, []);
   useEffect(() => { setNamesRef.current?.(lang); }, [lang]);
   useEffect(() => { retitleControls(el.current, t); }, [t]);
