@@ -64,38 +64,54 @@ function nullable(f: FieldMeta): boolean {
 
 interface Decl { name: string; text: string }
 
-function fieldLines(fields: Record<string, FieldMeta>, typeName: string, decls: Decl[]): string[] {
-  const lines: string[] = [];
+/** One property of a row type: its name, its TypeScript type, and whether a row may lack it. */
+export interface RowProp { name: string; type: string; optional?: boolean; child?: RowProp[]; table?: string }
+
+/** The engine's columns of an entity's row, as api/engine/sql.ts selects them. */
+function engineProps(e: EntityMeta): RowProp[] {
+  const base: RowProp[] = [{ name: 'id', type: 'number' }];
+  if (e.tracking === false) return [...base, { name: 'created_at', type: 'Date' }];
+  return [...base, { name: 'version', type: 'number' }, { name: 'created_at', type: 'Date' }, { name: 'updated_at', type: 'Date' },
+    { name: 'created_by', type: 'number | null' }, { name: 'updated_by', type: 'number | null' }];
+}
+
+/** The properties of the rows of these fields (sorted); a children field's own rows under `child`. */
+function fieldProps(fields: Record<string, FieldMeta>, typeName: string): RowProp[] {
+  const props: RowProp[] = [];
   for (const name of Object.keys(fields).sort()) {
     const f = fields[name];
     if (f.type === 'password') continue; // never read
     if (f.type === 'children') {
-      const child = `${typeName}${pascal(name)}`;
-      childDecl(f, child, decls);
-      lines.push(`  ${prop(name)}?: ${child}Row[];`);
+      // a child table of the engine's own (parentKey) is read without id and ordering (api/engine/children.ts)
+      const own: RowProp[] = f.parentKey ? [] : [{ name: 'id', type: 'number' }, { name: 'ordering', type: 'number' }];
+      props.push({ name, type: `${typeName}${pascal(name)}Row[]`, optional: true, table: f.table, child: [...own, ...fieldProps(f.fields ?? {}, `${typeName}${pascal(name)}`)] });
       continue;
     }
     const t = valueType(f);
-    lines.push(`  ${prop(name)}: ${nullable(f) ? `${t} | null` : t};`);
+    props.push({ name, type: nullable(f) ? `${t} | null` : t });
   }
-  return lines;
+  return props;
 }
 
-function childDecl(f: FieldMeta, typeName: string, decls: Decl[]): void {
-  // a child table of the engine's own (parentKey) is read without id and ordering (api/engine/children.ts)
-  const own = f.parentKey ? [] : ['  id: number;', '  ordering: number;'];
-  const lines = [...own, ...fieldLines(f.fields ?? {}, typeName, decls)];
-  decls.push({ name: `${typeName}Row`, text: `/** A child row of \`${f.table}\`. */\nexport interface ${typeName}Row {\n${lines.join('\n')}\n}\n` });
+/** An entity's row as the engine reads it: the engine's columns, then its fields (sorted). */
+export function rowProps(e: EntityMeta): RowProp[] {
+  return [...engineProps(e), ...fieldProps(e.fields, pascal(e.name))];
+}
+
+function interfaceText(doc: string, typeName: string, props: RowProp[], decls: Decl[]): string {
+  const lines: string[] = [];
+  for (const p of props) {
+    if (p.child) {
+      const child = p.type.slice(0, -2);
+      decls.push({ name: child, text: interfaceText(`A child row of \`${p.table}\`.`, child, p.child, decls) });
+    }
+    lines.push(`  ${prop(p.name)}${p.optional ? '?' : ''}: ${p.type};`);
+  }
+  return `/** ${doc} */\nexport interface ${typeName} {\n${lines.join('\n')}\n}\n`;
 }
 
 function entityDecl(e: EntityMeta, decls: Decl[]): string {
-  const typeName = pascal(e.name);
-  // the engine's columns as api/engine/sql.ts selects them
-  const engine = e.tracking === false
-    ? ['  id: number;', '  created_at: Date;']
-    : ['  id: number;', '  version: number;', '  created_at: Date;', '  updated_at: Date;', '  created_by: number | null;', '  updated_by: number | null;'];
-  const lines = [...engine, ...fieldLines(e.fields, typeName, decls)];
-  return `/** A row of \`${e.name}\` (table \`${e.table}\`, ${e.file}). */\nexport interface ${typeName}Row {\n${lines.join('\n')}\n}\n`;
+  return interfaceText(`A row of \`${e.name}\` (table \`${e.table}\`, ${e.file}).`, `${pascal(e.name)}Row`, rowProps(e), decls);
 }
 
 /** The text of the generated file for the model's entities (the database-held reference books aside). */
