@@ -9,6 +9,7 @@ import type { Principal } from '../api/auth/ability.ts';
 import type { Database } from '../api/db/connection.ts';
 import type { EntityRows } from '../api/meta/rows.generated.ts';
 import { testDatabase } from '../test/support/db.ts';
+import { rowHook, type HookContext } from '../api/modules/types.ts';
 import { ROWS_FILE, rowProps, rowTypes, writeRowTypes, type RowProp } from './meta-types.ts';
 
 const model = loadMetadata();
@@ -98,6 +99,18 @@ describe('the row types against the rows the engine reads', () => {
     // the seeded reference books and system tables: enums, money, dates, times, text3, refs, children
     expect(checked.length).toBeGreaterThan(20);
   }, 120_000);
+});
+
+/** A hook typed for one entity's row reads that row; run for another entity it refuses. */
+describe('rowHook', () => {
+  const hook = rowHook('penya', async ({ row }) => ({ amount: row.debt }));
+  const ctx = (entity: string) => ({ entity: model.entities.get(entity)!, row: { debt: '10.00' } }) as unknown as HookContext;
+  it('hands the hook its entity\'s row', async () => {
+    expect(await hook(ctx('penya'))).toEqual({ amount: '10.00' });
+  });
+  it('throws when run for another entity', () => {
+    expect(() => hook(ctx('offences'))).toThrow('a hook of penya was run for offences');
+  });
 });
 
 /** The text of one interface of the generated file. */
