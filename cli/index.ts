@@ -13,7 +13,7 @@ import { bookProblems } from '../api/meta/books.ts';
 import { createUser } from './create-user.ts';
 import { fillUzbekCyrillic } from './fill-uk.ts';
 import { writeRolesDoc, ROLES_DOC } from './roles-doc.ts';
-import { writeRowTypes, ROWS_FILE } from './meta-types.ts';
+import { writeRowTypes, ROWS_FILE, SCHEMA_FILE } from './meta-types.ts';
 import type { Registry } from '../api/registry.ts';
 
 const program = new Command();
@@ -106,13 +106,13 @@ program.command('meta:validate')
   }));
 
 program.command('meta:types')
-  .description(`write ${ROWS_FILE}: each entity's row type as the engine reads it, and EntityRows, from the metadata`)
+  .description(`write ${ROWS_FILE} (each entity's row type as the engine reads it, and EntityRows) from the metadata, and ${SCHEMA_FILE} (an entity file's type) from its schema`)
   .option('--root <dir>', 'project folder', process.cwd())
-  .option('--check', `only check that ${ROWS_FILE} is current (exits 1 naming the first difference when it is not)`)
+  .option('--check', 'only check that both are current (exits 1 naming the first difference when one is not)')
   .action(run(async (opts: { root: string; check?: boolean }) => {
     const r = writeRowTypes(loadMetadata(join(opts.root, 'metadata')), opts.root, opts.check);
-    if (opts.check && !r.current) throw new Error(`${r.difference}\n${ROWS_FILE} is out of date: run \`npx ecofond meta:types\``);
-    console.log(r.current ? `${ROWS_FILE} is up to date.` : `wrote ${ROWS_FILE}`);
+    if (opts.check && !r.current) throw new Error(`${r.difference}\nThe generated types are out of date: run \`npx ecofond meta:types\``);
+    console.log(r.current ? `${ROWS_FILE} and ${SCHEMA_FILE} are up to date.` : `wrote ${ROWS_FILE} and ${SCHEMA_FILE}`);
   }));
 
 program.command('meta:export [names...]')

@@ -10,7 +10,7 @@ import type { Database } from '../api/db/connection.ts';
 import type { EntityRows } from '../api/meta/rows.generated.ts';
 import { testDatabase } from '../test/support/db.ts';
 import { rowHook, type HookContext } from '../api/modules/types.ts';
-import { ROWS_FILE, rowProps, rowTypes, writeRowTypes, type RowProp } from './meta-types.ts';
+import { ROWS_FILE, SCHEMA_FILE, rowProps, rowTypes, schemaTypes, writeRowTypes, type RowProp } from './meta-types.ts';
 
 const model = loadMetadata();
 
@@ -20,6 +20,15 @@ describe('meta:types', () => {
 
   it('is current (run `npx ecofond meta:types` after changing an entity\'s fields)', () => {
     expect(readFileSync(ROWS_FILE, 'utf8')).toBe(text);
+    expect(readFileSync(SCHEMA_FILE, 'utf8')).toBe(schemaTypes(JSON.parse(readFileSync('metadata/schema/entity.schema.json', 'utf8'))));
+  });
+
+  it('types an entity file from the schema: its fields, enums and tuples', () => {
+    const files = schemaTypes(JSON.parse(readFileSync('metadata/schema/entity.schema.json', 'utf8')));
+    expect(files).toContain('export type EntityField = {\n  type: "string" | "integer" | "decimal" | "money"');
+    expect(files).toContain('  onDelete?: "restrict" | "cascade" | "set null";');
+    expect(files).toContain('    sort: [EntityIdentifier, "asc" | "desc"];');
+    expect(files).toMatch(/^ {2}fields: Record<string, EntityField>;$/m);
   });
 
   it('types an enum as its values, money as an exact string, a ref as a number, children as their rows', () => {
@@ -52,7 +61,7 @@ describe('meta:types', () => {
     try {
       cpSync('metadata', join(root, 'metadata'), { recursive: true });
       mkdirSync(dirname(join(root, ROWS_FILE)), { recursive: true });
-      writeFileSync(join(root, ROWS_FILE), readFileSync(ROWS_FILE, 'utf8'));
+      for (const f of [ROWS_FILE, SCHEMA_FILE]) writeFileSync(join(root, f), readFileSync(f, 'utf8'));
       const file = join(root, 'metadata/entities/ecofund/payments.json');
       const payments = JSON.parse(readFileSync(file, 'utf8'));
       expect(writeRowTypes(loadMetadata(join(root, 'metadata')), root, true)).toEqual({ current: true });
@@ -61,7 +70,7 @@ describe('meta:types', () => {
       const r = spawnSync(process.execPath, ['cli/bin.mjs', 'meta:types', '--check', '--root', root], { encoding: 'utf8' });
       expect(r.status).toBe(1);
       expect(r.stderr).toContain('has "  amount: string;", the metadata gives "  amount: number;"');
-      expect(r.stderr).toContain('out of date: run `npx ecofond meta:types`');
+      expect(r.stderr).toContain('The generated types are out of date: run `npx ecofond meta:types`');
       // without --check it writes the file, and then it is current
       expect(writeRowTypes(loadMetadata(join(root, 'metadata')), root)).toEqual({ current: false });
       expect(writeRowTypes(loadMetadata(join(root, 'metadata')), root, true)).toEqual({ current: true });

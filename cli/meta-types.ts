@@ -134,20 +134,91 @@ export function rowTypes(model: MetaModel): string {
 }
 
 /**
- * Writes the row types (or with `check` only compares): true when the file was current. The text
+ * Writes the row types and the entity files' types (or with `check` only compares): current when
+ * both were. The text
  * is compared whole, and a check names the first line that differs.
  */
 export function writeRowTypes(model: MetaModel, root: string, check = false): { current: boolean; difference?: string } {
-  const path = join(root, ROWS_FILE);
-  const want = rowTypes(model);
+  const rows = writeGenerated(root, ROWS_FILE, rowTypes(model), check);
+  const schema = JSON.parse(readFileSync(join(root, 'metadata/schema/entity.schema.json'), 'utf8'));
+  const files = writeGenerated(root, SCHEMA_FILE, schemaTypes(schema), check);
+  return { current: rows.current && files.current, difference: [rows.difference, files.difference].filter(Boolean).join('\n') || undefined };
+}
+
+function writeGenerated(root: string, file: string, want: string, check: boolean): { current: boolean; difference?: string } {
+  const path = join(root, file);
   let have: string | null = null;
   try { have = readFileSync(path, 'utf8'); } catch { /* none yet */ }
   if (have === want) return { current: true };
   if (!check) { writeFileSync(path, want); return { current: false }; }
-  if (have === null) return { current: false, difference: `${ROWS_FILE} does not exist` };
+  if (have === null) return { current: false, difference: `${file} does not exist` };
   const a = have.split('\n');
   const b = want.split('\n');
   let i = 0;
   while (i < a.length && i < b.length && a[i] === b[i]) i++;
-  return { current: false, difference: `${ROWS_FILE}:${i + 1}: has ${JSON.stringify(a[i] ?? '(end of file)')}, the metadata gives ${JSON.stringify(b[i] ?? '(end of file)')}` };
+  return { current: false, difference: `${file}:${i + 1}: has ${JSON.stringify(a[i] ?? '(end of file)')}, the metadata gives ${JSON.stringify(b[i] ?? '(end of file)')}` };
+}
+
+/** The generated file of the entity files' types, from metadata/schema/entity.schema.json. */
+export const SCHEMA_FILE = 'api/meta/schema.generated.ts';
+
+type Schema = {
+  type?: string | string[]; enum?: unknown[]; const?: unknown; $ref?: string; description?: string;
+  properties?: Record<string, Schema>; required?: string[]; additionalProperties?: boolean | Schema;
+  items?: Schema; prefixItems?: Schema[]; oneOf?: Schema[]; anyOf?: Schema[];
+};
+
+/**
+ * A JSON Schema (the subset entity.schema.json uses) as a TypeScript type: types, enums, consts,
+ * `$ref`s to its `$defs` (by name), objects (closed or a record), arrays and tuples, `oneOf`/`anyOf`
+ * unions. What narrows without changing the shape (patterns, `if`/`then`, lengths) is left out.
+ */
+function schemaType(s: Schema, indent: string): string {
+  if (s.$ref) return `Entity${pascal(s.$ref.replace('#/$defs/', ''))}`;
+  if (s.const !== undefined) return JSON.stringify(s.const);
+  if (s.enum) return s.enum.map((v) => JSON.stringify(v)).join(' | ');
+  const alts = s.oneOf ?? s.anyOf;
+  if (alts) return alts.map((a) => schemaType(a, indent)).join(' | ');
+  const types = Array.isArray(s.type) ? s.type : s.type ? [s.type] : [];
+  if (!types.length && !s.properties) return 'unknown';
+  return (types.length ? types : ['object']).map((t) => {
+    switch (t) {
+      case 'string': return 'string';
+      case 'number': case 'integer': return 'number';
+      case 'boolean': return 'boolean';
+      case 'null': return 'null';
+      case 'array':
+        if (s.prefixItems) return `[${s.prefixItems.map((p) => schemaType(p, indent)).join(', ')}]`;
+        return `${wrap(schemaType(s.items ?? {}, indent))}[]`;
+      case 'object': {
+        if (!s.properties) return `Record<string, ${s.additionalProperties && s.additionalProperties !== true ? schemaType(s.additionalProperties, indent) : 'unknown'}>`;
+        const inner = `${indent}  `;
+        const req = new Set(s.required ?? []);
+        const lines = Object.entries(s.properties).map(([n, p]) =>
+          `${p.description ? `${inner}/** ${p.description.replace(/\*\//g, '*\\/')} */\n` : ''}${inner}${prop(n)}${req.has(n) ? '' : '?'}: ${schemaType(p, inner)};`);
+        return `{\n${lines.join('\n')}\n${indent}}`;
+      }
+      default: throw new Error(`meta:types: the schema type ${t} is not known`);
+    }
+  }).join(' | ');
+}
+
+const wrap = (t: string) => (/[|&]/.test(t) && !t.startsWith('{') ? `(${t})` : t);
+
+/** The text of the generated file of the entity files' types. */
+export function schemaTypes(schema: Schema & { $defs?: Record<string, Schema> }): string {
+  const defs = Object.keys(schema.$defs ?? {}).sort().map((n) => {
+    const d = schema.$defs![n];
+    return `${d.description ? `/** ${d.description} */\n` : ''}export type Entity${pascal(n)} = ${schemaType(d, '')};\n`;
+  });
+  const { $defs: _, ...root } = schema;
+  void _;
+  return `// GENERATED by \`npx ecofond meta:types\` from metadata/schema/entity.schema.json: do not edit.
+// CI checks it is current (\`npx ecofond meta:types --check\`); api/meta/types.ts is checked against it.
+/* eslint-disable */
+
+${defs.join('\n')}
+/** An entity file (metadata/entities/<module>/<name>.json) as the schema allows it. */
+export type EntityFile = ${schemaType(root, '')};
+`;
 }
