@@ -1,4 +1,5 @@
 import { Command, Option } from 'commander';
+import { join } from 'node:path';
 import { loadMetadata, MetadataInvalid, formatProblem } from '../api/meta/load.ts';
 import { databaseFromEnv, type Database } from '../api/db/connection.ts';
 import type { MetaModel } from '../api/meta/types.ts';
@@ -12,6 +13,7 @@ import { bookProblems } from '../api/meta/books.ts';
 import { createUser } from './create-user.ts';
 import { fillUzbekCyrillic } from './fill-uk.ts';
 import { writeRolesDoc, ROLES_DOC } from './roles-doc.ts';
+import { writeRowTypes, ROWS_FILE, SCHEMA_FILE } from './meta-types.ts';
 import type { Registry } from '../api/registry.ts';
 
 const program = new Command();
@@ -100,6 +102,16 @@ program.command('meta:validate')
     const problems = (await modules()).check(model);
     if (problems.length) throw new MetadataInvalid(problems);
     console.log(`Metadata is valid: ${model.entities.size} entities${process.env.DATABASE_URL ? ` (${books} reference book${books === 1 ? '' : 's'} held in the database)` : ''}, ${model.reports.size} reports, ${model.routes.length} module routes, ${model.menu.length} menu sections, ${model.actions.size} action ids.`);
+  }));
+
+program.command('meta:types')
+  .description(`write ${ROWS_FILE} (each entity's row type as the engine reads it, and EntityRows) from the metadata, and ${SCHEMA_FILE} (an entity file's type) from its schema`)
+  .option('--root <dir>', 'project folder', process.cwd())
+  .option('--check', 'only check that both are current (exits 1 naming the first difference when one is not)')
+  .action(run(async (opts: { root: string; check?: boolean }) => {
+    const r = writeRowTypes(loadMetadata(join(opts.root, 'metadata')), opts.root, opts.check);
+    if (opts.check && !r.current) throw new Error(`${r.difference}\nThe generated types are out of date: run \`npx ecofond meta:types\``);
+    console.log(r.current ? `${ROWS_FILE} and ${SCHEMA_FILE} are up to date.` : `wrote ${ROWS_FILE} and ${SCHEMA_FILE}`);
   }));
 
 program.command('meta:export [names...]')

@@ -72,7 +72,7 @@ export function parseListParams(e: EntityMeta, query: Query): ListParams {
   const sortable = new Set([...e.list.columns, ...(e.list.sortable ?? []), e.list.sort[0], 'id']);
   const sort: ListParams['sort'] = [];
   let offset = 0;
-  let limit = e.list.perPage ?? 25;
+  let limit: number = e.list.perPage ?? 25;
   const rawFilters: Record<string, unknown> = {};
 
   const sortRaw = one(query.sort);

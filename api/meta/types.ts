@@ -2,7 +2,11 @@
  * The typed shape of the metadata tree (metadata/*.json), as validated by
  * metadata/schema/*.schema.json. The JSON Schema is the truth for what a
  * file may say; these types are what the engine reads after validation.
+ * FieldMeta and EntityMeta are checked against the types `npx ecofond meta:types` generates from
+ * entity.schema.json (schema.generated.ts, the checks at the end): a property the schema gains,
+ * loses or retypes is a type error here until these say the same.
  */
+import type { EntityField, EntityFile } from './schema.generated.ts';
 
 export type Lang = 'uz' | 'uk' | 'ru';
 export const LANGS: readonly Lang[] = ['uz', 'uk', 'ru'];
@@ -129,7 +133,7 @@ export interface FilterMeta {
 export interface ListMeta {
   columns: string[];
   sort: [string, 'asc' | 'desc'];
-  perPage?: number;
+  perPage?: 7 | 10 | 20 | 25 | 50 | 100;
   /** fields (besides the columns) that may be sorted on; default: columns */
   sortable?: string[];
   filters?: Record<string, FilterOp | FilterMeta>;
@@ -422,3 +426,26 @@ export interface DbBook {
   captions: Record<Lang, Record<string, string>>;
   menu?: { section: string; ordering?: number };
 }
+
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+/** Same, and the same properties (an optional property one side lacks is assignable, so keys are compared too). */
+type Exact<A, B> = Same<A, B> extends true ? Same<keyof A, keyof B> : false;
+type Agree<T extends true> = T;
+type Part<K extends keyof EntityFile> = NonNullable<EntityFile[K]>;
+/** An entity file as the loader completes it: table, path, kind and title field filled in, the file named. */
+type LoadedFile = Omit<EntityFile, '$schema' | 'table' | 'path' | 'kind' | 'titleField'> & Required<Pick<EntityFile, 'table' | 'path' | 'kind' | 'titleField'>>;
+/** These types say exactly what entity.schema.json does (an entity's `file` and `book` are the loader's). */
+export type MetaTypesAgreeWithSchema = [
+  Agree<Exact<FieldMeta, EntityField>>,
+  Agree<Exact<Omit<EntityMeta, 'file' | 'book'>, LoadedFile>>,
+  Agree<Exact<AccessMeta, Part<'access'>>>,
+  Agree<Exact<ScopeMeta, Part<'scope'>>>,
+  Agree<Exact<RowSetMeta, Part<'rows'>[string]>>,
+  Agree<Exact<ListMeta, Part<'list'>>>,
+  Agree<Exact<WorkflowMeta, Part<'workflow'>>>,
+  Agree<Exact<WorkflowActionMeta, Part<'workflow'>['actions'][string]>>,
+  Agree<Exact<NotifyMeta, NonNullable<Part<'workflow'>['actions'][string]['notify']>>>,
+  Agree<Exact<ConstraintMeta, Part<'constraints'>[number]>>,
+  Agree<Exact<DocumentsMeta, Part<'documents'>>>,
+  Agree<Exact<PublicExposure, Part<'public'>>>,
+];

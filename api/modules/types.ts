@@ -1,4 +1,5 @@
-import type { Hook } from '../engine/repository.ts';
+import type { Hook, HookContext, HookResult } from '../engine/repository.ts';
+import type { EntityName, EntityRows } from '../meta/rows.generated.ts';
 import type { FormSchemaProvider } from '../engine/forms.ts';
 import type { RouteHandler } from '../http/route-context.ts';
 import type { Listener } from '../kernel/events.ts';
@@ -14,6 +15,21 @@ import type { JobRun } from '../jobs/queue.ts';
 export type { Hook, HookContext, HookResult } from '../engine/repository.ts';
 export type { FormSchema, FormSchemaProvider } from '../engine/forms.ts';
 export type { RouteContext, RouteHandler } from '../http/route-context.ts';
+
+/** A hook's context with its row (and the row before) typed as the entity's row (api/meta/rows.generated.ts). */
+export type RowHookContext<N extends EntityName> = Omit<HookContext, 'row' | 'before'> & { row: EntityRows[N]; before: EntityRows[N] | null };
+
+/**
+ * A hook of one entity, reading `ctx.row` as that entity's generated row type instead of casting
+ * each value. The engine hands a hook the row as it reads it (docs/metadata.md, "Row types"); run
+ * for another entity's row the hook throws rather than read a row of another shape.
+ */
+export function rowHook<N extends EntityName>(entity: N, fn: (ctx: RowHookContext<N>) => Promise<HookResult | void>): Hook {
+  return (ctx) => {
+    if (ctx.entity.name !== entity) throw new Error(`a hook of ${entity} was run for ${ctx.entity.name}`);
+    return fn(ctx as unknown as RowHookContext<N>);
+  };
+}
 
 /**
  * A module: the behaviour of a part of the domain that metadata cannot say. Its hooks are found by

@@ -5,9 +5,11 @@ import { formatTiyin } from '../../domain/money.ts';
 
 /** What a row's fine is computed from: its article (the `fine` book), the chosen multiple and the date it is reckoned on. */
 export interface FineInput {
-  fineId: unknown;
-  multiple: unknown;
-  date: unknown;
+  fineId: number | null;
+  /** a decimal's exact text; null or '' when none is chosen */
+  multiple: string | null;
+  /** 'YYYY-MM-DD' */
+  date: string;
   /** the row's date field, named in the error when no base value is in force on it */
   dateField: string;
   /** the row's multiple field, named in the interval warning */
@@ -21,15 +23,15 @@ export interface FineInput {
  * force on the row's date (api/domain/fines.ts). Null when no multiple is chosen.
  */
 export async function fineOfRow(trx: Knex | Knex.Transaction, o: FineInput): Promise<string | null> {
-  if (o.multiple === null || o.multiple === undefined || o.multiple === '') return null;
+  if (o.multiple === null || o.multiple === '') return null;
   const multipleField = o.multipleField ?? 'fine_multiple';
   if (o.fineId) {
     const article = await trx('fine').where({ id: o.fineId }).first('min_multiple', 'max_multiple');
-    const warning = article ? checkFineMultiple(String(o.multiple), article) : null;
+    const warning = article ? checkFineMultiple(o.multiple, article) : null;
     if (warning) throw validationError({ [multipleField]: { key: warning.key, args: warning.args } });
   }
   try {
-    const fine = fineOn(String(o.multiple), await trx('min_oklads').select('start_date', 'amount'), o.date as string);
+    const fine = fineOn(o.multiple, await trx('min_oklads').select('start_date', 'amount'), o.date);
     return formatTiyin(fine.amount);
   } catch (err) {
     if (err instanceof RangeError) throw new ApiError('validation', 'errors.base_value_missing', {}, { [o.dateField]: { key: 'errors.base_value_missing' } });

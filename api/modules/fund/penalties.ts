@@ -1,4 +1,4 @@
-import type { Hook } from '../types.ts';
+import { rowHook, type Hook } from '../types.ts';
 import { calculatePenya } from '../../domain/penya.ts';
 import { fineOfRow } from './fine-rule.ts';
 import { formatTiyin, parseTiyin } from '../../domain/money.ts';
@@ -9,17 +9,17 @@ import { formatTiyin, parseTiyin } from '../../domain/money.ts';
  * fine as its multiple of the base value in force on the protocol's date, within the article's interval.
  */
 export const PENALTY_HOOKS: Record<string, Hook> = {
-  'penya.calculate': async ({ trx, row: p }) => {
+  'penya.calculate': rowHook('penya', async ({ trx, row: p }) => {
     const payments = await trx('payments').where({ subject_id: p.subject_id, status: 'confirmed' })
-      .where('paid_on', '>', p.due_date as string).where('paid_on', '<=', p.as_of as string).select('paid_on', 'amount');
+      .where('paid_on', '>', p.due_date).where('paid_on', '<=', p.as_of).select('paid_on', 'amount');
     const result = calculatePenya({
-      debt: parseTiyin(String(p.debt)), dueDate: p.due_date as string, asOf: p.as_of as string, rate: String(p.daily_rate),
+      debt: parseTiyin(p.debt), dueDate: p.due_date, asOf: p.as_of, rate: p.daily_rate,
       payments: payments.map((x: { paid_on: string; amount: string }) => ({ date: x.paid_on, amount: parseTiyin(x.amount) })),
     });
     const paid = payments.reduce((s: bigint, x: { amount: string }) => s + parseTiyin(x.amount), 0n);
     return { overdue_days: result.days, paid: formatTiyin(paid), amount: formatTiyin(result.amount) };
-  },
-  'protocols.fine': async ({ trx, row: p }) => ({
-    fine_amount: await fineOfRow(trx, { fineId: p.fine_id, multiple: p.fine_multiple, date: p.protocol_date, dateField: 'protocol_date' }),
   }),
+  'protocols.fine': rowHook('subject-protocols', async ({ trx, row: p }) => ({
+    fine_amount: await fineOfRow(trx, { fineId: p.fine_id, multiple: p.fine_multiple, date: p.protocol_date, dateField: 'protocol_date' }),
+  })),
 };

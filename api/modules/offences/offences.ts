@@ -1,4 +1,4 @@
-import type { Hook } from '../types.ts';
+import { rowHook, type Hook } from '../types.ts';
 import { validationError, type FieldError } from '../../kernel/errors.ts';
 import { fineOfRow } from '../fund/fine-rule.ts';
 import { formatTiyin, parseTiyin } from '../../domain/money.ts';
@@ -6,14 +6,12 @@ import { offencePaymentStatus } from '../../domain/offence-payments.ts';
 import type { Knex } from 'knex';
 
 /** What an offence's confirmed payments add up to, and the state that gives against its fine. */
-export async function offencePaid(trx: Knex | Knex.Transaction, offenceId: unknown, fineAmount: unknown): Promise<{ paid_amount: string; payment_status: string }> {
+export async function offencePaid(trx: Knex | Knex.Transaction, offenceId: number, fineAmount: string | null): Promise<{ paid_amount: string; payment_status: string }> {
   const { s } = (await trx('offence_payments').where({ offence_id: offenceId, status: 'confirmed' }).sum('amount as s').first()) ?? {};
   const paid = parseTiyin(String(s ?? '0'));
-  const fine = fineAmount === null || fineAmount === undefined ? null : parseTiyin(String(fineAmount));
+  const fine = fineAmount === null ? null : parseTiyin(fineAmount);
   return { paid_amount: formatTiyin(paid), payment_status: offencePaymentStatus(fine, paid) };
 }
-
-type Offender = { id: number; offender_kind: string; full_name: string | null; inn: string | null; subject_id: number | null };
 
 /**
  * Every write of an offence: its fine by the one rule protocols use (the article's interval, the
@@ -22,10 +20,10 @@ type Offender = { id: number; offender_kind: string; full_name: string | null; i
  * payments say (paid, partly paid, unpaid).
  */
 export const OFFENCE_HOOKS: Record<string, Hook> = {
-  'offences.afterWrite': async ({ trx, row, model }) => {
+  'offences.afterWrite': rowHook('offences', async ({ trx, row, model }) => {
     const fine_amount = await fineOfRow(trx, { fineId: row.fine_id, multiple: row.fine_multiple, date: row.offence_date, dateField: 'offence_date' });
     const errors: Record<string, FieldError> = {};
-    const offenders = (row.offenders as Offender[] | undefined) ?? [];
+    const offenders = row.offenders ?? [];
     const subjects = model.entities.get('subject')!.table;
     const patched: Record<string, unknown>[] = [];
     for (const [i, o] of offenders.entries()) {
@@ -41,5 +39,5 @@ export const OFFENCE_HOOKS: Record<string, Hook> = {
     }
     if (Object.keys(errors).length) throw validationError(errors);
     return { fine_amount, ...(patched.length ? { offenders: patched } : {}), ...(await offencePaid(trx, row.id, fine_amount)) };
-  },
+  }),
 };

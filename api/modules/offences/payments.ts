@@ -1,4 +1,5 @@
-import type { Hook, HookContext } from '../types.ts';
+import { rowHook, type Hook, type HookContext } from '../types.ts';
+import type { OffencesRow } from '../../meta/rows.generated.ts';
 import { ApiError, validationError } from '../../kernel/errors.ts';
 import { formatTiyin, parseTiyin } from '../../domain/money.ts';
 import { splitIncome } from '../../domain/income-split.ts';
@@ -12,7 +13,7 @@ async function refreshOffence(ctx: HookContext, offenceId: unknown): Promise<voi
   const offence = await ctx.trx('offences').where({ id: offenceId }).first('id');
   if (!offence) return;
   // summed once the offence is locked: two payments of one offence confirmed at once both count
-  await ctx.repo('offences').update(offence.id, (locked, trx) => offencePaid(trx, locked.id, locked.fine_amount), undefined, { fields: ['paid_amount', 'payment_status'], anyVersion: true, action: 'payments' });
+  await ctx.repo('offences').update(offence.id, (locked, trx) => offencePaid(trx, offence.id, (locked as unknown as OffencesRow).fine_amount), undefined, { fields: ['paid_amount', 'payment_status'], anyVersion: true, action: 'payments' });
   // the people fact the offence came from follows, and records its informant's incentive once paid
   await syncFactOfOffence(ctx, offence.id);
 }
@@ -24,19 +25,19 @@ async function refreshOffence(ctx: HookContext, offenceId: unknown): Promise<voi
  * cancelling the confirmation undoes both.
  */
 export const OFFENCE_PAYMENT_HOOKS: Record<string, Hook> = {
-  'offencePayments.check': async ({ trx, row }) => {
+  'offencePayments.check': rowHook('offences-payment', async ({ trx, row }) => {
     const income = await trx('income_types').where({ id: row.income_type_id }).first('group');
     if (income?.group !== 'fine') throw validationError({ income_type_id: { key: 'errors.not_fine_income' } });
-  },
-  'offencePayments.attachByDecree': async ({ trx, row, principal }) => {
-    const number = (row.decree_number as string | null) || decreeNumberIn(row.purpose as string | null);
+  }),
+  'offencePayments.attachByDecree': rowHook('offences-payment', async ({ trx, row, principal }) => {
+    const number = row.decree_number || decreeNumberIn(row.purpose);
     if (!number) throw new ApiError('validation', 'errors.no_decree_number', {}, { decree_number: { key: 'errors.no_decree_number' } });
     const q = trx('offences').where({ decree_number: number }).whereNot({ status: 'draft' });
     if (principal.region_id != null) q.where({ region_id: principal.region_id });
     const offences = await q.orderBy('id').limit(2).select('id', 'region_id');
     if (offences.length !== 1) throw new ApiError('validation', 'errors.decree_not_found', { number }, { decree_number: { key: 'errors.decree_not_found', args: { number } } });
     return { offence_id: offences[0].id, region_id: offences[0].region_id, decree_number: number };
-  },
+  }),
   'offencePayments.confirm': async (ctx) => {
     const { trx, row } = ctx;
     if (!row.offence_id) throw validationError({ offence_id: { key: 'validation.required' } });
