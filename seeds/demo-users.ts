@@ -144,13 +144,13 @@ async function demoInspections(trx: Knex.Transaction, place: DemoPlace, admin: n
     subject_id: place.subject.id, region_id: place.regionId, debt: '3000000.00', due_date: `${year}-07-25`, as_of: `${year}-12-31`, daily_rate: '0.033', ...by,
   }).returning('id');
   // the same rules the engine's writes run: the hooks compute, the demo data takes what they computed
-  const compute = async (table: string, id: number, hook: string) => {
+  const compute = async (entity: string, table: string, id: number, hook: string) => {
     const row = await trx(table).where({ id }).first();
-    const result = await PENALTY_HOOKS[hook]({ trx, row } as unknown as HookContext);
+    const result = await PENALTY_HOOKS[hook]({ trx, row, entity: { name: entity } } as unknown as HookContext);
     if (result) await trx(table).where({ id }).update(result);
   };
-  await compute('protocols', protocol.id, 'protocols.fine');
-  await compute('penya', penya.id, 'penya.calculate');
+  await compute('subject-protocols', 'protocols', protocol.id, 'protocols.fine');
+  await compute('penya', 'penya', penya.id, 'penya.calculate');
 }
 
 /** A place of the demo region where residents may plant (the population user's one list), if it has none. */
