@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import { startTestApi, type TestApi } from './support/api.ts';
+import { newSubject } from './support/subjects.ts';
 
 /**
  * The audit trail of changes made outside a plain create or update (docs/architecture.md, "One
@@ -12,11 +13,7 @@ let regionOne = 0;
 let category = 0;
 const k = () => api.db.knex;
 
-async function subject(inn: string, region: number): Promise<number> {
-  const r = await api.post('/api/ecofund/subject', { inn, name: `Subyekt ${inn}`, region_id: region, category_id: category });
-  expect(r.status, JSON.stringify(r.body)).toBe(201);
-  return r.body.id;
-}
+const subject = (inn: string, region: number) => newSubject(api, inn, region, category);
 
 beforeAll(async () => {
   api = await startTestApi();

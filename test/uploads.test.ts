@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { startTestApi, type TestApi } from './support/api.ts';
+import { newSubject } from './support/subjects.ts';
 
 /**
  * Uploaded files (docs/architecture.md, "Files are the rows' files"): an upload gets a random id
@@ -26,11 +27,7 @@ async function upload(body: Buffer, name: string, token = api.adminToken): Promi
 }
 const download = (id: number, token: string) => fetch(`${api.url}/api/resources/${id}`, { headers: { Authorization: `Bearer ${token}` } }).then((r) => r.status);
 
-async function subject(inn: string, region: number): Promise<number> {
-  const r = await api.post('/api/ecofund/subject', { inn, name: `Subyekt ${inn}`, region_id: region, category_id: category });
-  expect(r.status, JSON.stringify(r.body)).toBe(201);
-  return r.body.id;
-}
+const subject = (inn: string, region: number) => newSubject(api, inn, region, category);
 
 beforeAll(async () => {
   process.env.ECOFOND_DATA_DIR = mkdtempSync(join(tmpdir(), 'ecofond-uploads-'));

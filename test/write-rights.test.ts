@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, type TestApi } from './support/api.ts';
+import { newSubject } from './support/subjects.ts';
 
 /**
  * The write path's checks of rights (docs/architecture.md, "One write path", "Rows that carry
@@ -14,11 +15,7 @@ let regionTwo = 0;
 let category = 0;
 const k = () => api.db.knex;
 
-async function subject(inn: string, region: number): Promise<number> {
-  const r = await api.post('/api/ecofund/subject', { inn, name: `Subyekt ${inn}`, region_id: region, category_id: category });
-  expect(r.status, JSON.stringify(r.body)).toBe(201);
-  return r.body.id;
-}
+const subject = (inn: string, region: number) => newSubject(api, inn, region, category);
 
 beforeAll(async () => {
   api = await startTestApi();
