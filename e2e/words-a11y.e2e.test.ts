@@ -137,7 +137,8 @@ describe.each(LANGS)('the back-office in %s', (lang) => {
     await snap(`${lang}-subject-form`);
   });
 
-  it.runIf(lang === 'uk')('Uzbek Cyrillic reads as a native reader expects: Субъект, I тоифа, Excel, ID', async () => {
+  // a check of the Uzbek Cyrillic captions: it belongs to the uk pass alone (elsewhere it is not a skipped test, it is no test)
+  if (lang === 'uk') it('Uzbek Cyrillic reads as a native reader expects: Субъект, I тоифа, Excel, ID', async () => {
     for (const [key, value] of Object.entries(m.captions)) for (const re of WRONG_UK) expect(value, key).not.toMatch(re);
     expect(m.captions['entity.subject']).toBe('Субъектлар');
     expect(m.captions['enums.danger_level.II']).toBe('II тоифа');
