@@ -84,6 +84,7 @@ export async function startServer(opts: StartOptions = {}): Promise<Running> {
   return {
     server, db, model, live, url,
     close: async () => {
+      watchChat(undefined);
       await chat.close();
       await workers.stop();
       await new Promise<void>((r) => server.close(() => r()));
