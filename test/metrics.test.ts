@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { promisify } from 'node:util';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestApi, type TestApi } from './support/api.ts';
@@ -16,6 +17,7 @@ import { watchPool } from '../api/observability/metrics.ts';
  */
 const TOKEN = 'metrics-test-token-5b1f0c';
 const PROMETHEUS = '/usr/bin/prometheus';
+const PROMTOOL = '/usr/bin/promtool';
 let api: TestApi;
 const saved = process.env.ECOFOND_METRICS_TOKEN;
 
@@ -124,4 +126,17 @@ describe('Prometheus scraping the server', skipBecause(!existsSync(PROMETHEUS) &
     expect(up, output).toBe(1);
     expect(health).toBeGreaterThanOrEqual(20);
   }, 120_000);
+});
+
+describe('the alerting rules (ops/prometheus/alerts.yml)', skipBecause(!existsSync(PROMTOOL) && `${PROMTOOL} is not installed (Debian's prometheus package)`), () => {
+  it('are valid rules naming only metrics the server exports', async () => {
+    const out = await promisify(execFile)(PROMTOOL, ['check', 'rules', 'ops/prometheus/alerts.yml']);
+    expect(out.stdout).toMatch(/SUCCESS: \d+ rules found/);
+    process.env.ECOFOND_METRICS_TOKEN = TOKEN;
+    const exported = await (await metrics(TOKEN)).text();
+    const rules = readFileSync('ops/prometheus/alerts.yml', 'utf8');
+    for (const name of new Set(rules.match(/\b(ecofond_[a-z_0-9]+|nodejs_[a-z_0-9]+)/g))) {
+      expect(exported, name).toContain(`# TYPE ${name.replace(/_bucket$/, '')} `);
+    }
+  });
 });
