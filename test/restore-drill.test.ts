@@ -161,5 +161,5 @@ describe('the restore drill: pgBackRest full + incremental + WAL to a moment, wi
     expect(info.stdout).toMatch(/full backup/);
     expect(info.stdout).toMatch(/incr backup/);
     timings.total = Date.now() - t0;
-  }, 180_000);
+  }, 300_000);
 });
