@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { startTestApi, type TestApi } from './support/api.ts';
 import { freePort } from './support/ports.ts';
 import { skipBecause } from './support/skip.ts';
-import { watchPool } from '../api/observability/metrics.ts';
+import { watchChat, watchPool } from '../api/observability/metrics.ts';
 
 /**
  * GET /api/metrics (docs/operations.md): absent without ECOFOND_METRICS_TOKEN, 401 without the
@@ -45,14 +45,19 @@ describe('/api/metrics', () => {
     expect((await metrics(api.adminToken)).status).toBe(401);
   });
 
-  it('counts requests by route template and status, the pool, the jobs queue and sign-in failures', async () => {
+  it('counts requests by route template and status, the pool, the jobs queue, deliveries, chat sockets and sign-in failures', async () => {
     process.env.ECOFOND_METRICS_TOKEN = TOKEN;
     expect((await api.get('/api/health')).status).toBe(200);
     expect((await api.get('/api/ecofund-sprav/rank/999999999')).status).toBe(404);
     expect((await api.post('/api/admin/auth/login', { username: 'admin', password: 'not-the-password' }, { token: '' })).status).toBeGreaterThanOrEqual(400);
     const [admin] = await api.db.knex('users').where({ username: 'admin' }).pluck('id');
     await api.db.knex('jobs').insert({ kind: 'metrics-test', user_id: admin, state: 'queued', created_at: api.db.knex.raw("now() - interval '90 seconds'") });
+    // a reset code queued as an e-mail delivery (no worker runs here), and the chat's counts as a server's hub gives them
+    await api.db.knex('users').where({ id: admin }).update({ email: 'admin@ecofond.test' });
+    expect((await api.post('/api/admin/auth/forgot-password', { username: 'admin' }, { token: '' })).status).toBe(200);
+    watchChat(() => ({ operators: 2, visitors: 5 }));
     const res = await metrics(TOKEN);
+    watchChat(undefined);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
     const text = await res.text();
@@ -67,6 +72,9 @@ describe('/api/metrics', () => {
     const age = Number(/^ecofond_jobs_oldest_queued_seconds\{kind="metrics-test"\} (\S+)$/m.exec(text)?.[1]);
     expect(age).toBeGreaterThanOrEqual(89);
     expect(text).toMatch(/^ecofond_sign_in_failures_last_5m\{reason="wrong_password"\} [1-9]/m);
+    expect(text).toMatch(/^ecofond_notification_deliveries\{transport="email",state="queued"\} 1$/m);
+    expect(text).toMatch(/^ecofond_chat_sockets\{side="operators"\} 2$/m);
+    expect(text).toMatch(/^ecofond_chat_sockets\{side="visitors"\} 5$/m);
     for (const name of ['ecofond_notification_deliveries', 'ecofond_chat_sockets', 'ecofond_replica_lag_seconds', 'ecofond_job_rows_per_second', 'process_cpu_seconds_total']) {
       expect(text).toContain(`# TYPE ${name} `);
     }
