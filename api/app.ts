@@ -15,6 +15,7 @@ import { inputGuard } from './http/input-guard.ts';
 import { indexRoutes } from './http/route-index.ts';
 import { LiveModel } from './meta/live.ts';
 import { AUTH_CHANNEL, sessionCacheOf } from './auth/session-cache.ts';
+import { observeRequests } from './http/observe.ts';
 
 export interface AppOptions {
   knex: Knex;
@@ -46,6 +47,7 @@ export function createApp({ knex, reads = knex, model, live, statics = [], regis
   const app = new Koa<AppState>();
   app.proxy = process.env.ECOFOND_TRUST_PROXY === '1';
   app.use(securityHeaders());
+  app.use(observeRequests());
   app.use(cors());
   app.use(language());
   // everything derived from the model — the error captions, every route — is built once per model;

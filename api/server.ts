@@ -12,6 +12,8 @@ import { attachChat } from './modules/chat/hub.ts';
 import { LiveModel } from './meta/live.ts';
 import { startWorkers } from './workers.ts';
 import { ensureYearPartitions } from './db/partitions.ts';
+import { log as logger } from './observability/log.ts';
+import { watchChat, watchPool, watchReplica } from './observability/metrics.ts';
 
 export interface StartOptions {
   port?: number;
@@ -19,6 +21,7 @@ export interface StartOptions {
   migrate?: boolean;
   seed?: boolean;
   demo?: boolean;
+  /** where start-up's and the workers' lines go; default the structured log (api/observability/log.ts) */
   log?: (line: string) => void;
 }
 
@@ -34,7 +37,7 @@ export interface Running {
 
 /** Loads and checks the metadata, opens the database, migrates and seeds if asked, and listens. */
 export async function startServer(opts: StartOptions = {}): Promise<Running> {
-  const log = opts.log ?? ((s: string) => console.log(s));
+  const log = opts.log ?? ((s: string) => logger.info(s));
   // the modules' registry, built once: the model, and every model the live model builds, bound to it
   const registry = buildRegistry();
   const model = registry.bind(loadMetadata());
@@ -66,6 +69,10 @@ export async function startServer(opts: StartOptions = {}): Promise<Running> {
   server.keepAliveTimeout = 65_000;
   // the chat's WebSocket (/api/chat/socket) on the same server, fed by LISTEN/NOTIFY (docs/chat.md)
   const chat = await attachChat(server, db, model);
+  // what /api/metrics reads of this process: its pools, the replica's lag, the chat's sockets (docs/operations.md)
+  watchPool('primary', db.knex);
+  if (db.reads !== db.knex) { watchPool('reads', db.reads); watchReplica(db.reads); }
+  watchChat(() => chat.counts);
   const address = server.address();
   const actualPort = typeof address === 'object' && address ? address.port : port;
   const url = `http://localhost:${actualPort}`;
@@ -77,6 +84,7 @@ export async function startServer(opts: StartOptions = {}): Promise<Running> {
   return {
     server, db, model, live, url,
     close: async () => {
+      watchChat(undefined);
       await chat.close();
       await workers.stop();
       await new Promise<void>((r) => server.close(() => r()));

@@ -5,6 +5,7 @@ import { LiveModel } from './meta/live.ts';
 import { NotificationWorker, workerOptionsFromEnv } from './notify/worker.ts';
 import { JobWorker, jobWorkerOptionsFromEnv } from './jobs/worker.ts';
 import { buildRegistry } from './registry.ts';
+import { log as logger } from './observability/log.ts';
 
 /**
  * The background workers a process runs (docs/jobs.md, docs/notifications.md): the notification
@@ -36,7 +37,7 @@ export interface Working { db: Database; live: LiveModel; stop(): Promise<void> 
 
 /** `ecofond work`: the workers alone, on the database of the environment (or `db`, a test's). */
 export async function startWorkProcess(opts: { db?: Database; log?: (line: string) => void } = {}): Promise<Working> {
-  const log = opts.log ?? ((s: string) => console.log(s));
+  const log = opts.log ?? ((s: string) => logger.info(s));
   // the embedded database belongs to the one process that opened it
   if (!opts.db && !process.env.DATABASE_URL) throw new Error('ecofond work needs DATABASE_URL: the workers share a PostgreSQL server with the API processes');
   const model = loadMetadata();

@@ -64,6 +64,28 @@ program.command('work')
     stopOnSignals(() => working.stop());
   }));
 
+program.command('backup')
+  .description('the embedded database and the files of ECOFOND_DATA_DIR into one archive (.tar.gz), with the server stopped; a PostgreSQL server is backed up with ops/pgbackrest.sh (docs/operations.md)')
+  .argument('<archive>', 'the archive to write')
+  .action(run(async (archive: string) => {
+    const { backupEmbedded } = await import('./backup.ts');
+    const { dataDir } = await import('../api/db/connection.ts');
+    const t = Date.now();
+    const m = await backupEmbedded(dataDir(), archive);
+    console.log(`Backed up ${dataDir()} to ${archive}: the database (last migration ${m.migration ?? 'none'}) and ${m.files} files, in ${((Date.now() - t) / 1000).toFixed(1)} s.`);
+  }));
+
+program.command('restore')
+  .description('an archive of `ecofond backup` into ECOFOND_DATA_DIR (empty, or moved aside with --replace), with the server stopped')
+  .argument('<archive>', 'the archive to read')
+  .option('--replace', 'move a folder that already holds data aside (to <folder>.replaced-<time>) first')
+  .action(run(async (archive: string, opts: { replace?: boolean }) => {
+    const { restoreEmbedded } = await import('./backup.ts');
+    const { dataDir } = await import('../api/db/connection.ts');
+    const m = await restoreEmbedded(archive, dataDir(), { replace: opts.replace });
+    console.log(`Restored the backup of ${m.madeAt} (last migration ${m.migration ?? 'none'}, ${m.files} files) into ${dataDir()}${m.replacedTo ? `; what was there is in ${m.replacedTo}` : ''}.`);
+  }));
+
 program.command('migrate')
   .description('run pending migrations (DATABASE_URL, or the embedded database in ECOFOND_DATA_DIR)')
   .option('--rollback-all', 'undo every migration instead')

@@ -25,7 +25,9 @@ const PER_HOUR = 4;
 /** `ecofond serve` on a port, resolved once it says it listens. */
 function serve(port: number, databaseUrl: string): Promise<ChildProcess> {
   const child = spawn(process.execPath, [CLI, 'serve', '--port', String(port)], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, HOST: '127.0.0.1', ECOFOND_NOTIFY_WORKER: 'off', ECOFOND_PUBLIC_FORM_PER_HOUR: String(PER_HOUR), ECOFOND_TRUST_PROXY: '' },
+    env: { ...process.env, DATABASE_URL: databaseUrl, HOST: '127.0.0.1', ECOFOND_NOTIFY_WORKER: 'off', ECOFOND_PUBLIC_FORM_PER_HOUR: String(PER_HOUR), ECOFOND_TRUST_PROXY: '',
+      // the start-up line it waits for is in the JSON log, which is silent under the tests unless asked
+      ECOFOND_LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   return new Promise((resolve, reject) => {

@@ -10,6 +10,7 @@ import { principalForToken } from '../auth/sessions.ts';
 import { sessionCacheOf } from '../auth/session-cache.ts';
 import type { Principal } from '../auth/ability.ts';
 import { isDataError } from '../engine/db-errors.ts';
+import { errorFields, log } from '../observability/log.ts';
 
 export interface AppState {
   requestId: string;
@@ -112,7 +113,8 @@ export function errorHandler(model: MetaModel, knex: Knex): Koa.Middleware<AppSt
         ? { code: ERROR_CODES.badRequest, message: t('errors.bad_value'), description: '', requestId: ctx.state.requestId }
         : { code: ERROR_CODES.system, message: t('errors.system'), description: '', requestId: ctx.state.requestId };
       const e = err as Error;
-      if (process.env.NODE_ENV !== 'test' && !process.env.VITEST) console.error(`[${ctx.state.requestId}]`, e);
+      // the log has the error's kind and stack under the request id; its message, which may quote the input, is in app_errors
+      log.error({ reqId: ctx.state.requestId, userId: ctx.state.principal?.id ?? null, method: ctx.method, status: ctx.status, err: errorFields(e) }, dataError ? 'data error' : 'system error');
       // the message may quote the bad input: keep it storable
       const clean = (s: string, n: number) => (s.slice(0, n) as unknown as { toWellFormed(): string }).toWellFormed().replace(/\u0000/g, '\uFFFD');
       await knex('app_errors').insert({
