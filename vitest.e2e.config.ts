@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
  * The back-office's tests, apart from the API's (vitest.config.ts): unit tests of admin/src, and
  * the browser tests of e2e/ against a real server on a fresh embedded database, in headless
  * Debian Chromium (/usr/bin/chromium). `npm run test:e2e` builds admin/dist first and runs the
- * sweep beside the rest (e2e/run.mjs).
+ * files in lanes side by side (e2e/run.mjs).
  */
 export default defineConfig({
   test: {
@@ -20,23 +20,11 @@ export default defineConfig({
         },
       },
       {
+        // the back-office's browser tests, the sweep of every screen among them (one file a language);
+        // e2e/run.mjs runs them in lanes, each lane a process with a server and database of its own
         test: {
           name: 'e2e',
           include: ['e2e/**/*.e2e.test.ts'],
-          exclude: ['e2e/sweep.e2e.test.ts'],
-          globalSetup: ['e2e/global-setup.ts'],
-          pool: 'forks',
-          fileParallelism: false,
-          testTimeout: 120_000,
-          expect: { poll: { timeout: 10_000, interval: 100 } },
-          hookTimeout: 240_000,
-        },
-      },
-      {
-        // the sweep of every screen: a server and database of its own, so e2e/run.mjs runs it beside the others
-        test: {
-          name: 'sweep',
-          include: ['e2e/sweep.e2e.test.ts'],
           globalSetup: ['e2e/global-setup.ts'],
           pool: 'forks',
           fileParallelism: false,

@@ -34,6 +34,17 @@ describe('the modules registry (api/registry.ts)', () => {
     expect(pluginsOf(model)?.hooks).toBe(r.hooks);
   });
 
+  it("runs each module's load() once per process, when a registry first holds it, never on import", () => {
+    let loads = 0;
+    const mod = { name: 'loader', load: () => { loads += 1; } };
+    expect(loads).toBe(0);
+    buildRegistry([mod]);
+    buildRegistry([mod]);
+    expect(loads).toBe(1);
+    // the notifications module subscribes to the suggestions' answers in its load(), not as a side effect of importing it
+    expect(MODULES.find((m) => m.name === 'notifications')?.load).toBeTypeOf('function');
+  });
+
   it('a model the registry lacks a name of does not check', () => {
     const r = buildRegistry([]);
     const problems = r.check(loadMetadata());

@@ -30,6 +30,9 @@ export interface Registry extends EnginePlugins {
 /** The core's job kinds: list and report exports, entity imports (docs/jobs.md). */
 const CORE_JOBS: Record<string, JobRun> = { ...EXPORT_JOB_KINDS, ...IMPORT_JOB_KINDS };
 
+/** The modules whose `load()` has run in this process. */
+const LOADED = new WeakSet<ModuleDef>();
+
 /** The modules' names alone (no job kinds registered, no listeners): what checkModules asks of. */
 function collectOnly(modules: readonly ModuleDef[] = MODULES): Pick<Registry, 'hooks' | 'handlers' | 'forms'> {
   const all = <T>(kind: 'hooks' | 'handlers' | 'forms') => Object.assign({}, ...modules.map((m) => m[kind] ?? {})) as Record<string, T>;
@@ -55,6 +58,10 @@ export function buildRegistry(modules: readonly ModuleDef[] = MODULES): Registry
   const events = new Events<EngineEvents>();
   for (const m of modules) {
     for (const [name, fn] of Object.entries(m.on ?? {}) as [keyof EngineEvents, Listener<EngineEvents[keyof EngineEvents]>][]) events.on(name, fn);
+  }
+  // each module's own start-up work, once per process however many registries are built (tests build several)
+  for (const m of modules) {
+    if (m.load && !LOADED.has(m)) { LOADED.add(m); m.load(); }
   }
   // the jobs' worker and the routes that queue a job find a kind by its name in the queue's table
   for (const [kind, run] of Object.entries(jobs)) registerJobKind(kind, run);

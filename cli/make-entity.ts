@@ -229,6 +229,8 @@ export const ${ident}Module: ModuleDef = {
   name: '${o.name}',
   hooks: HOOKS,
   handlers: HANDLERS,
+  // start-up work beyond names (subscribing to another module's callbacks), run once by the registry
+  load: () => {},
 };
 `);
   written.push(join(dir, 'index.ts'));

@@ -1,44 +1,58 @@
 #!/usr/bin/env node
 /**
- * `npm run test:e2e` after the builds: the browser tests in two vitest processes side by side —
- * the sweep of every screen (its own server and database) with the public site's tests (their own
- * server), and all the others (the back-office's, the unit tests of the faces). Each process tests
- * one after another, as the tests share their server; the two together wait on the browser and the
- * servers rather than the processor, so side by side they take the time of the longer one, not
- * the sum. The sweep's output
- * is held back and printed after the others', so neither is interleaved. Extra arguments (file
- * filters, `-t`) go to both; a process given only filters the other has no file for finds none and
- * passes. With TEST_DATABASE_URL (CI) the two servers' databases are copies of one demo database
- * the first of them prepares (e2e/server.ts `testDatabase`, named by E2E_RUN_ID); it is dropped here
- * at the end.
+ * `npm run test:e2e` after the builds: the browser tests in lanes side by side. A lane is one vitest
+ * process with a server of its own (a copy of one demo database on a PostgreSQL server, e2e/server.ts
+ * `testDatabase`); within a lane the files run one after another, as they share that server. The
+ * lanes wait on the browser and the servers more than on the processor, so side by side they take
+ * the time of the longest, not the sum.
+ *
+ * Files go to lanes by their last measured time (e2e/timings.json, seconds a file; a file not in it
+ * counts as the median), the longest first into the lane with the least so far. The public site's
+ * files stay together in one lane: they share one embedded server whose set-up is a minute of
+ * processor. The sweep of every screen is one file a language, so it spreads over the lanes too.
+ * After the run it prints each lane's time and the slowest files, and writes the times measured to
+ * artifacts/e2e/timings.json (E2E_RECORD=1 writes them to e2e/timings.json, to commit).
+ *
+ * E2E_LANES sets the number of lanes (default 3 on a PostgreSQL server, 2 on embedded databases,
+ * where each lane migrates and seeds its own and the lanes after the first start E2E_LANE_DELAY
+ * seconds apart, default 90). Extra arguments (file filters, `-t`) run those files in one process,
+ * as by hand. With TEST_DATABASE_URL (CI) the run's databases are dropped at the end.
  */
 import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const OUT = join(ROOT, 'artifacts', 'e2e');
 const args = process.argv.slice(2);
 const onServer = process.env.E2E_EMBEDDED !== '1' && !!process.env.TEST_DATABASE_URL;
 process.env.E2E_RUN_ID = `${process.pid}${Date.now().toString(36)}`;
-const vitest = (projects, capture) => new Promise((resolve) => {
-  const child = spawn(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', '--config', 'vitest.e2e.config.ts', '--passWithNoTests',
-    ...projects.flatMap((p) => ['--project', p]), ...args], { stdio: capture ? ['ignore', 'pipe', 'pipe'] : 'inherit', env: process.env });
+
+/** Files under dir (relative to the root) whose name matches. */
+function files(dir, re) {
+  const abs = join(ROOT, dir);
+  if (!existsSync(abs)) return [];
+  return readdirSync(abs, { recursive: true, withFileTypes: true })
+    .filter((d) => d.isFile() && re.test(d.name))
+    .map((d) => relative(ROOT, join(d.parentPath ?? d.path, d.name)))
+    .filter((f) => !f.includes('node_modules'))
+    .sort();
+}
+
+const vitest = (lane, filters, capture, projects = []) => new Promise((resolvePromise) => {
+  const report = lane == null ? [] : ['--reporter=default', '--reporter=./test/support/skip-reporter.ts', '--reporter=json', `--outputFile.json=${join(OUT, `lane-${lane}.json`)}`];
+  const child = spawn(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', '--config', 'vitest.e2e.config.ts', '--passWithNoTests', ...projects.flatMap((p) => ['--project', p]), ...report, ...filters], {
+    cwd: ROOT, stdio: capture ? ['ignore', 'pipe', 'pipe'] : 'inherit', env: process.env,
+  });
   const out = [];
   if (capture) { child.stdout.on('data', (d) => out.push(d)); child.stderr.on('data', (d) => out.push(d)); }
-  child.on('close', (code) => resolve({ code: code ?? 1, out: Buffer.concat(out) }));
+  child.on('close', (code) => resolvePromise({ code: code ?? 1, out: Buffer.concat(out) }));
 });
 
-// on embedded databases the sweep starts once the others' servers are up: three of them migrated and
-// seeded at once crowd two cores (E2E_SWEEP_DELAY seconds, default 90); on a PostgreSQL server the
-// demo database is prepared once and copied, so it starts at once
-const delay = Number(process.env.E2E_SWEEP_DELAY ?? (onServer ? 0 : 90)) * 1000;
-// the public site's tests go with the sweep: the back-office's alone are the longer process (on a
-// 2-core machine where they took 1 268 s with the public site's 155 s among them, the sweep 917 s)
-const [others, sweep] = await Promise.all([
-  vitest(['admin-unit', 'e2e'], false),
-  new Promise((r) => setTimeout(r, delay)).then(() => vitest(['sweep', 'public-site'], true)),
-]);
-process.stdout.write('\n== the sweep of every screen and the public site\'s tests (run beside the tests above)\n');
-process.stdout.write(sweep.out);
-if (onServer) {
+async function dropDatabases() {
+  if (!onServer) return;
   const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
   try {
     await client.connect();
@@ -50,4 +64,74 @@ if (onServer) {
     await client.end().catch(() => undefined);
   }
 }
-process.exit(others.code || sweep.code);
+
+if (args.length) {
+  // by hand: these files (or tests) in one process
+  const { code } = await vitest(null, args, false);
+  await dropDatabases();
+  process.exit(code);
+}
+
+const units = [...files('admin/src', /\.test\.tsx?$/), ...files('shared', /\.test\.ts$/), ...files('public-site/src', /\.test\.tsx?$/)];
+const backOffice = files('e2e', /\.e2e\.test\.ts$/);
+const publicSite = files('public-site/e2e', /\.test\.ts$/);
+const timingsFile = join(ROOT, 'e2e', 'timings.json');
+const known = existsSync(timingsFile) ? JSON.parse(readFileSync(timingsFile, 'utf8')) : {};
+const measured = Object.values(known).filter((v) => typeof v === 'number').sort((a, b) => a - b);
+const median = measured.length ? measured[Math.floor(measured.length / 2)] : 30;
+const weight = (f) => (typeof known[f] === 'number' ? known[f] : median);
+
+// the items to place: each back-office file alone, the public site's files as one
+const items = [
+  ...backOffice.map((f) => ({ files: [f], seconds: weight(f) })),
+  ...(publicSite.length ? [{ files: publicSite, seconds: publicSite.reduce((s, f) => s + weight(f), 0) }] : []),
+].sort((a, b) => b.seconds - a.seconds);
+const laneCount = Math.max(1, Math.min(items.length, Number(process.env.E2E_LANES ?? (onServer ? 3 : 2))));
+const lanes = Array.from({ length: laneCount }, () => ({ files: [], seconds: 0 }));
+for (const item of items) {
+  const lane = lanes.reduce((a, b) => (b.seconds < a.seconds ? b : a));
+  lane.files.push(...item.files);
+  lane.seconds += item.seconds;
+}
+lanes[0].files.push(...units);
+
+mkdirSync(OUT, { recursive: true });
+const delay = Number(process.env.E2E_LANE_DELAY ?? (onServer ? 0 : 90)) * 1000;
+process.stdout.write(`== browser tests in ${laneCount} lanes (planned from e2e/timings.json):\n${lanes.map((l, i) => `   lane ${i + 1}: ${l.files.length} files, ~${Math.round(l.seconds)} s`).join('\n')}\n`);
+const started = Date.now();
+const results = await Promise.all(lanes.map(async (lane, i) => {
+  if (i > 0 && delay) await new Promise((r) => setTimeout(r, i * delay));
+  const t0 = Date.now();
+  // vitest matches a filter as a part of a path (e2e/numbers.e2e.test.ts is a part of the public
+  // site's): a lane without the public site's files leaves its project out
+  const projects = lane.files.some((f) => publicSite.includes(f)) ? [] : ['admin-unit', 'e2e'];
+  const r = await vitest(i, lane.files.map((f) => join(ROOT, f)), i > 0, projects);
+  return { ...r, seconds: (Date.now() - t0) / 1000 };
+}));
+for (const [i, r] of results.entries()) {
+  if (i === 0) continue;
+  process.stdout.write(`\n== lane ${i + 1} of ${laneCount} (ran beside the tests above)\n`);
+  process.stdout.write(r.out);
+}
+
+// where the time went: each file's time from the lanes' JSON reports
+const times = {};
+for (let i = 0; i < laneCount; i++) {
+  const file = join(OUT, `lane-${i}.json`);
+  if (!existsSync(file)) continue;
+  for (const t of JSON.parse(readFileSync(file, 'utf8')).testResults ?? []) {
+    const name = relative(ROOT, t.name);
+    if (units.includes(name) || !(t.endTime > t.startTime)) continue;
+    times[name] = Math.round((t.endTime - t.startTime) / 100) / 10;
+  }
+}
+const sorted = Object.fromEntries(Object.entries(times).sort(([a], [b]) => a.localeCompare(b)));
+writeFileSync(join(OUT, 'timings.json'), `${JSON.stringify(sorted, null, 2)}\n`);
+if (process.env.E2E_RECORD === '1') writeFileSync(timingsFile, `${JSON.stringify(sorted, null, 2)}\n`);
+const slowest = Object.entries(times).sort((a, b) => b[1] - a[1]).slice(0, 8);
+process.stdout.write(`\n== where the time went: ${Math.round((Date.now() - started) / 1000)} s in all\n`);
+for (const [i, r] of results.entries()) process.stdout.write(`   lane ${i + 1}: ${Math.round(r.seconds)} s (planned ~${Math.round(lanes[i].seconds)} s), ${r.code ? 'FAILED' : 'passed'}\n`);
+process.stdout.write(`   slowest files: ${slowest.map(([f, s]) => `${f} ${s} s`).join(', ')}\n`);
+
+await dropDatabases();
+process.exit(results.reduce((c, r) => c || r.code, 0));

@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { api, missingKeys, rawKeys, ROOT } from './support';
 
 /**
- * The sweep of the back-office (e2e/sweep.e2e.test.ts): every menu item that is a list, its create
+ * The sweep of the back-office (e2e/sweep-{uz,uk,ru}.e2e.test.ts): every menu item that is a list, its create
  * screen from the create button, and its first row's page and form from the row's buttons, in one
  * language. What it finds comes back as lines ("<lang> <route> <screen>: <problem>"), all of them,
  * so that one run says everything that is wrong.

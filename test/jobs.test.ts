@@ -13,7 +13,9 @@ import { seed } from '../seeds/index.ts';
 import { createApp } from '../api/app.ts';
 import { clearConfigCache } from '../api/auth/config.ts';
 import { JobWorker } from '../api/jobs/worker.ts';
-import { enqueueJob, JOB_CANCELLED, registerJobKind } from '../api/jobs/queue.ts';
+import { enqueueJob, JOB_CANCELLED, type JobRun } from '../api/jobs/queue.ts';
+import { buildRegistry } from '../api/registry.ts';
+import { MODULES } from '../api/modules/index.ts';
 import { writeExport } from '../api/engine/export.ts';
 import { principalForUser } from '../api/auth/sessions.ts';
 
@@ -64,7 +66,7 @@ async function setThreshold(n: number): Promise<void> {
 // a kind that moves step by step when the test lets it: progress and cancelling without timing
 const gates: (() => void)[] = [];
 const step = () => new Promise<void>((r) => gates.push(r));
-registerJobKind('test-steps', async ({ progress, signal, params }) => {
+const testSteps: JobRun = async ({ progress, signal, params }) => {
   const n = Number(params.steps ?? 3);
   for (let i = 1; i <= n; i++) {
     await step();
@@ -72,7 +74,9 @@ registerJobKind('test-steps', async ({ progress, signal, params }) => {
     progress(i, n);
   }
   return { steps: n };
-});
+};
+// the kind comes in as a module's job, the way start-up registers every kind (api/registry.ts)
+const registry = buildRegistry([...MODULES, { name: 'test-jobs', jobs: { 'test-steps': testSteps } }]);
 const release = async () => { while (!gates.length) await new Promise((r) => setTimeout(r, 5)); gates.shift()!(); };
 const job = (id: number) => api.db.knex('jobs').where({ id }).first();
 async function until<T>(f: () => Promise<T>, ok: (v: T) => boolean, ms = 10_000): Promise<T> {
@@ -87,7 +91,7 @@ async function until<T>(f: () => Promise<T>, ok: (v: T) => boolean, ms = 10_000)
 
 beforeAll(async () => {
   const m = fixtureModel([fixture], { uz: names, uk: names, ru: names });
-  api = await startTestApi(m);
+  api = await startTestApi(m, registry);
   const k = api.db.knex;
   await createEntityTables(k, ['job-rows'], m);
   await seed(k, m, {});

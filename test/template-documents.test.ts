@@ -116,7 +116,8 @@ describe('printing a protocol from a template', () => {
     const text: string = r.body.text;
     expect(text).toContain('№ 123456, 24.11.2026 (икки минг йигирма олтинчи йил йигирма тўртинчи ноябрь)');
     expect(text).toContain(`Ҳуқуқбузар: ${OFFENDER}; субъект: ${SUBJECT} (301234567)`);
-    expect(text).toContain('Жарима: 1 200 000.50 сўм (бир миллион икки юз минг сўм 50 тийин)');
+    // money as the screens show it (shared/numbers.ts): a comma and no-break spaces
+    expect(text).toContain('Жарима: 1\u00a0200\u00a0000,50 сўм (бир миллион икки юз минг сўм 50 тийин)');
     expect(text).toContain('Инспектор: Olimov Baxtiyor;');
     expect(text).toContain('Муддат: 31.12.2026');
     const today = todayTashkent();
@@ -136,6 +137,7 @@ describe('printing a protocol from a template', () => {
     expect(text).toContain(OFFENDER);
     expect(text).toContain(SUBJECT);
     expect(text).toContain('бир миллион икки юз минг сўм 50 тийин');
+    expect(text).toContain('1 200 000,50');
     pdfSha = createHash('sha256').update(Buffer.from(r.raw)).digest('hex');
   });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatTiyin, formatTiyinForDisplay, parseTiyin, TIYIN_PER_SOM } from './money.ts';
+import { formatMoney } from '../../shared/numbers.ts';
 
 describe('money in tiyin', () => {
   it('parses the API numeric strings into tiyin', () => {
@@ -33,14 +34,16 @@ describe('money in tiyin', () => {
     expect(() => formatTiyin(5 as unknown as bigint)).toThrow(TypeError);
   });
 
-  it('formats for display: 2 decimals, space thousands (spec §9)', () => {
-    expect(formatTiyinForDisplay(123_456_750n)).toBe('1 234 567.50');
-    expect(formatTiyinForDisplay(41_200_000n)).toBe('412 000.00');
-    expect(formatTiyinForDisplay(99_999n)).toBe('999.99');
-    expect(formatTiyinForDisplay(100_000n)).toBe('1 000.00');
-    expect(formatTiyinForDisplay(0n)).toBe('0.00');
-    expect(formatTiyinForDisplay(-123_450n)).toBe('-1 234.50');
-    expect(formatTiyinForDisplay(99_999_999_999_999n)).toBe('999 999 999 999.99');
+  it('formats for display as the screens do: 2 decimals, a comma, no-break space thousands (spec §9)', () => {
+    const nb = (t: string) => t.replace(/ /g, '\u00a0');
+    expect(formatTiyinForDisplay(123_456_750n)).toBe(nb('1 234 567,50'));
+    expect(formatTiyinForDisplay(41_200_000n)).toBe(nb('412 000,00'));
+    expect(formatTiyinForDisplay(99_999n)).toBe('999,99');
+    expect(formatTiyinForDisplay(100_000n)).toBe(nb('1 000,00'));
+    expect(formatTiyinForDisplay(0n)).toBe('0,00');
+    expect(formatTiyinForDisplay(-123_450n)).toBe(nb('-1 234,50'));
+    expect(formatTiyinForDisplay(99_999_999_999_999n)).toBe(nb('999 999 999 999,99'));
+    expect(formatTiyinForDisplay(137_500_000n, 'ru')).toBe(formatMoney('1375000.00', 'ru'));
   });
 
   it('round-trips', () => {

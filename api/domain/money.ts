@@ -4,6 +4,7 @@
  * tiyin and back, and format them for display as the spec asks (§9: 2 decimals, space thousands).
  */
 import { parseDecimal, rescale } from './decimal.ts';
+import { formatMoney } from '../../shared/numbers.ts';
 
 /** An amount of money in tiyin (1 soʻm = 100 tiyin). */
 export type Tiyin = bigint;
@@ -54,8 +55,11 @@ export function formatTiyin(value: Tiyin): string {
   return `${sign}${som}.${tiyin}`;
 }
 
-/** 123456750n → "1 234 567.50": for display, 2 decimals and thousands separated by a space. */
-export function formatTiyinForDisplay(value: Tiyin): string {
-  const { sign, som, tiyin } = splitTiyin(value);
-  return `${sign}${som.replace(/\B(?=(\d{3})+(?!\d))/g, ' ')}.${tiyin}`;
+/**
+ * 123456750n → "1 234 567,50": for display, through the one formatter of the screens, the Excel
+ * files and the printed documents alike (shared/numbers.ts: 2 decimals, a comma, no-break space
+ * thousands), so a printed act says what the screen says.
+ */
+export function formatTiyinForDisplay(value: Tiyin, lang?: string): string {
+  return formatMoney(formatTiyin(value), lang);
 }

@@ -6,6 +6,7 @@ import { resolveDocumentPath, type PathStep } from '../meta/document-paths.ts';
 import { translate } from '../meta/captions.ts';
 import { todayTashkent, isIsoDate } from '../meta/today.ts';
 import { formatTiyinForDisplay, parseTiyin } from '../domain/money.ts';
+import { formatDecimal } from '../../shared/numbers.ts';
 import { amountInWords, dateInWords, numberInWords } from '../domain/words.ts';
 import { printablePage } from './document-html.ts';
 import { printInWorker } from './document-print.ts';
@@ -44,9 +45,12 @@ function printable(model: MetaModel, lang: Lang, name: string, f: FieldMeta, v: 
       const t = v as Record<string, string | undefined>;
       return t[lang] || t.uz || t.ru || t.uk || '';
     }
-    case 'money': return formatTiyinForDisplay(parseTiyin(String(v)));
+    // one number formatter for the screen, Excel and the printed page (shared/numbers.ts)
+    case 'money': return formatTiyinForDisplay(parseTiyin(String(v)), lang);
+    case 'decimal': return formatDecimal(v, lang);
     case 'date': return formatDate(String(v));
-    case 'datetime': return formatDate(v instanceof Date ? v.toISOString() : String(v));
+    // a moment is printed as Tashkent's day, not UTC's
+    case 'datetime': return formatDate(todayTashkent(v instanceof Date ? v : new Date(String(v))));
     case 'boolean': return v ? '✓' : '—';
     case 'enum': return translate(model, lang, `enums.${name}.${String(v)}`);
     default: return String(v);

@@ -1,3 +1,4 @@
+import { datedFileName } from '../meta/today.ts';
 import { PassThrough, type Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import type { Knex } from 'knex';
@@ -115,7 +116,7 @@ async function startXlsx(repo: Repository, params: ListParams, out: Writable, op
       throw err;
     }
   })();
-  return { filename: `${e.name}-${new Date().toISOString().slice(0, 10)}.xlsx`, done };
+  return { filename: datedFileName(e.name, 'xlsx'), done };
 }
 
 /**
@@ -163,7 +164,7 @@ async function startGeoJson(repo: Repository, params: ListParams, out: Writable,
       throw err;
     }
   })();
-  return { filename: `${e.name}-${new Date().toISOString().slice(0, 10)}.geojson`, done };
+  return { filename: datedFileName(e.name, 'geojson'), done };
 }
 
 /** A row's list columns as a feature's properties (see exportGeoJson). */

@@ -1,3 +1,4 @@
+import { datedFileName } from '../meta/today.ts';
 import type { Knex } from 'knex';
 import type { EntityMeta, Lang, MetaModel, ReportMeta, Text3 } from '../meta/types.ts';
 import { LANGS } from '../meta/types.ts';
@@ -26,7 +27,6 @@ import { enqueueJob, jobView, type JobRun } from './queue.ts';
  */
 
 export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-const stamp = () => new Date().toISOString().slice(0, 10);
 const text3 = (model: MetaModel, key: string): Text3 => Object.fromEntries(LANGS.map((l) => [l, translate(model, l, key)])) as Text3;
 
 /** `?background=`: true (always a job), false (always the stream), undefined (decided by the count); anything else is a 400 naming it. */
@@ -126,7 +126,7 @@ const exportJob: JobRun = async ({ knex, model, principal, lang, params, signal,
   const format = params.format === 'geojson' ? 'geojson' : 'xlsx';
   const e = model.entities.get(entity);
   if (!e) throw notFound();
-  const out = output(`${e.name}-${stamp()}.${format}`, format === 'geojson' ? GEOJSON_TYPE : XLSX_TYPE);
+  const out = output(datedFileName(e.name, format), format === 'geojson' ? GEOJSON_TYPE : XLSX_TYPE);
   const { rows } = await writeExport({ knex, model, principal, lang }, entity, format, (params.query ?? {}) as Record<string, unknown>, out, {
     signal, onBatch: (n) => progress(n),
   });
@@ -143,7 +143,7 @@ const reportExportJob: JobRun = async ({ knex, model, principal, lang, params, s
   if (resolved.errors) throw validationError(resolved.errors);
   const total = await countReport(knex, r, resolved.params, lang);
   progress(0, total);
-  const out = output(`${r.name}-${stamp()}.xlsx`, XLSX_TYPE);
+  const out = output(datedFileName(r.name, 'xlsx'), XLSX_TYPE);
   const { rows } = await writeReport(knex, model, r, resolved.params, lang, await paramTitles(knex, model, r, resolved.params, lang), out, {
     signal, onBatch: (n) => progress(n),
   });

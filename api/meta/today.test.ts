@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { currentYearTashkent, isIsoDate, todayTashkent } from './today.ts';
+import { currentYearTashkent, datedFileName, isIsoDate, todayTashkent } from './today.ts';
 
 describe('Tashkent\'s calendar', () => {
   it('turns the day at 19:00 UTC', () => {
@@ -18,5 +18,13 @@ describe('Tashkent\'s calendar', () => {
     expect(isIsoDate('1000-01-01')).toBe(true);
     expect(isIsoDate('9999-12-31')).toBe(true);
     expect(isIsoDate('10000-01-01')).toBe(false);
+  });
+});
+
+describe('datedFileName', () => {
+  it("dates a file by Tashkent's day: an export at 20:00 UTC on 1 December is the 2nd's", () => {
+    expect(datedFileName('payments', 'xlsx', new Date('2026-12-01T20:00:00Z'))).toBe('payments-2026-12-02.xlsx');
+    expect(datedFileName('payments', 'xlsx', new Date('2026-12-01T18:59:59Z'))).toBe('payments-2026-12-01.xlsx');
+    expect(datedFileName('offences', 'geojson', new Date('2026-12-31T19:00:00Z'))).toBe('offences-2027-01-01.geojson');
   });
 });

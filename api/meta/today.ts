@@ -13,6 +13,15 @@ export function todayTashkent(now: Date = new Date()): string {
 let lastMinute = NaN;
 let lastDay = '';
 
+/**
+ * A file's name dated by Tashkent's day, as users there date it: `payments-2026-12-02.xlsx` for an
+ * export made at 20:00 UTC on 1 December (01:00 on the 2nd in Tashkent). Every download and job file
+ * the system names goes through here, never through the UTC day of `toISOString()`.
+ */
+export function datedFileName(base: string, ext: string, now: Date = new Date()): string {
+  return `${base}-${todayTashkent(now)}.${ext}`;
+}
+
 /** The current year in Tashkent. */
 export function currentYearTashkent(now: Date = new Date()): number {
   return Number(todayTashkent(now).slice(0, 4));

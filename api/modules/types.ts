@@ -47,5 +47,11 @@ export interface ModuleDef {
   on?: { [K in keyof EngineEvents]?: Listener<EngineEvents[K]> };
   /** background job kinds this module runs (docs/jobs.md), registered by the registry */
   jobs?: Record<string, JobRun>;
+  /**
+   * The module's start-up work beyond names (NocoBase's plugin `load()`): subscribing to another
+   * module's or the notification queue's callbacks. The registry calls it once per process, the
+   * first time a registry holding the module is built; importing the module does nothing.
+   */
+  load?: () => void;
 }
 

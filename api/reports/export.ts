@@ -1,3 +1,4 @@
+import { datedFileName } from '../meta/today.ts';
 import { PassThrough, type Writable } from 'node:stream';
 import type { Knex } from 'knex';
 import type { MetaModel, Lang, ReportMeta } from '../meta/types.ts';
@@ -112,5 +113,5 @@ async function startReport(knex: Knex, model: MetaModel, r: ReportMeta, params: 
       throw err;
     }
   })();
-  return { filename: `${r.name}-${new Date().toISOString().slice(0, 10)}.xlsx`, done };
+  return { filename: datedFileName(r.name, 'xlsx'), done };
 }

@@ -1,3 +1,4 @@
+import type { Registry } from '../../api/registry.ts';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../../api/app.ts';
@@ -58,9 +59,9 @@ export class TestApi {
   }
 }
 
-export async function startTestApi(model: MetaModel = loadMetadata()): Promise<TestApi> {
+export async function startTestApi(model: MetaModel = loadMetadata(), registry?: Registry): Promise<TestApi> {
   const db = await testDatabase();
-  const app = createApp({ knex: db.knex, model });
+  const app = createApp({ knex: db.knex, model, registry });
   const server = await new Promise<Server>((resolve) => { const s = app.listen(0, '127.0.0.1', () => resolve(s)); });
   const api = new TestApi(db, model, server);
   api.adminToken = await api.login('admin', TEST_ADMIN_PASSWORD);

@@ -38,7 +38,9 @@ function attr(name: pkijs.RelativeDistinguishedNames, oid: string): string | und
   return typeof v === 'string' ? v.trim() : undefined;
 }
 
-const dateOf = (d: Date | undefined) => (d ? d.toISOString().slice(0, 10) : undefined);
+// a certificate's dates as Tashkent's calendar reads them (a key valid from 00:30 on the 2nd there is not the 1st's)
+const tashkentDay = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Tashkent', year: 'numeric', month: '2-digit', day: '2-digit' });
+const dateOf = (d: Date | undefined) => (d && !Number.isNaN(d.getTime()) ? tashkentDay.format(d) : undefined);
 
 export function describeCertificate(cert: pkijs.Certificate): CertificateInfo {
   const s = cert.subject;
