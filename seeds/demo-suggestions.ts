@@ -2,8 +2,8 @@ import type { Knex } from 'knex';
 
 /**
  * Demo suggestions, written once (when there are none): from the public site, in each state of
- * their workflow — new, answered (the answer stored, waiting for the notifications module to
- * deliver it), closed — each with its flow rows as the engine would write them.
+ * their workflow — new, answered (the answer stored and delivered: `reply_state`
+ * sent), closed — each with its flow rows as the engine would write them.
  */
 const ROWS: { topic: string; text: string; sender_name: string; reply_method: string; email?: string; phone?: string; status: string; answer?: string }[] = [
   { topic: 'greening', text: 'Mahallamizdagi bogʻchaga yangi koʻchatlar ekishni taklif qilaman, yer tayyor.', sender_name: 'Dilnoza Karimova', reply_method: 'email', email: 'dilnoza@example.uz', status: 'new' },
@@ -22,7 +22,9 @@ export async function seedSuggestionsDemo(knex: Knex, log: (s: string) => void):
     const [row] = await knex('suggestions').insert({
       topic: r.topic, text: r.text, sender_name: r.sender_name, reply_method: r.reply_method, email: r.email ?? null, phone: r.phone ?? null,
       source: 'public', status: r.status, answer: r.answer ?? null,
-      answered_at: answered ? new Date().toISOString() : null, answered_by: answered ? admin?.id ?? null : null, reply_state: answered ? 'pending' : null,
+      answered_at: answered ? new Date().toISOString() : null, answered_by: answered ? admin?.id ?? null : null,
+      // the demo's answer was delivered the day it was given: a `pending` here would wait for a delivery no queue holds
+      reply_state: answered ? 'sent' : null,
       created_at: created, updated_at: created,
     }).returning('id');
     if (r.status !== 'new' && await knex.schema.hasTable('flows')) {

@@ -10,6 +10,7 @@ import { seedOffencesDemo } from './demo-offences.ts';
 import { seedPeopleFactsDemo } from './demo-people-facts.ts';
 import { seedSiteContent } from './site-content.ts';
 import { seedSuggestionsDemo } from './demo-suggestions.ts';
+import { seedBooksDemo } from './demo-books.ts';
 import { seedNotificationsDemo } from './demo-notifications.ts';
 import { seedNotifications } from './notifications.ts';
 import { latinToCyrillic } from '../api/i18n/transliterate.ts';
@@ -61,6 +62,8 @@ export async function seed(knex: Knex, given: MetaModel, opts: SeedOptions = {})
     await seedSuggestionsDemo(knex, log);
     // announcements to the demo users, so their bells are not empty
     await seedNotificationsDemo(knex, model, log);
+    // the screens the rest leaves empty: foundations, practical applications, expertise requests, branches, the public's trees, chats, files
+    await seedBooksDemo(knex, log);
   }
 }
 
@@ -107,6 +110,18 @@ async function fillIfEmpty(knex: Knex, model: MetaModel, entity: string, rows: R
   log(`${entity}: ${rows.length} rows`);
 }
 
+/** A reference row's references by another book's code (`report_category: 'AIR'`) as the row's id there (`report_category_id`). */
+const BY_CODE: Record<string, string> = { report_category: 'report_categories', report_type: 'report_types' };
+async function byCode(knex: Knex, row: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const out = { ...row };
+  for (const [key, table] of Object.entries(BY_CODE)) {
+    if (!(key in out)) continue;
+    out[`${key}_id`] = (await knex(table).where({ code: out[key] }).first('id'))?.id ?? null;
+    delete out[key];
+  }
+  return out;
+}
+
 async function seedReferenceBooks(knex: Knex, model: MetaModel, log: (s: string) => void): Promise<void> {
   const regions = data('regions.json').regions as { soato: string; uz: string; uk: string; ru: string; centre: { lat: number; lng: number } }[];
   await fillIfEmpty(knex, model, 'regions', regions.map((r, i) => ({
@@ -126,7 +141,9 @@ async function seedReferenceBooks(knex: Knex, model: MetaModel, log: (s: string)
   })), log);
   await seedAccessBooks(knex, model, log);
   for (const [entity, rows] of Object.entries(REFERENCE_ROWS)) {
-    await fillIfEmpty(knex, model, entity, rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v && typeof v === 'object' && 'uz' in (v as object) ? t3(v as Text3) : v]))), log);
+    const resolved: Record<string, unknown>[] = [];
+    for (const r of rows) resolved.push(await byCode(knex, Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v && typeof v === 'object' && 'uz' in (v as object) ? t3(v as Text3) : v]))));
+    await fillIfEmpty(knex, model, entity, resolved, log);
   }
   // the public site's menu, sections and texts (docs/site-content.md)
   await seedSiteContent(knex, model, log);

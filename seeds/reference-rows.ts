@@ -57,6 +57,10 @@ export const REFERENCE_ROWS: Record<string, Row[]> = {
     { code: '7777100', group: 'quota', budget_percent: '0', fund_percent: '100', organisation_percent: '0', name: { uz: 'Kvota tushumlari (100%)', ru: 'Квотные поступления (100%)' }, needs_review: true },
     { code: '4444480', group: 'quota', budget_percent: '20', fund_percent: '80', organisation_percent: '0', name: { uz: 'Kvota tushumlari (80%)', ru: 'Квотные поступления (80%)' } },
     { code: '5555540', group: 'quota', budget_percent: '60', fund_percent: '40', organisation_percent: '0', name: { uz: 'Kvota tushumlari (40%)', ru: 'Квотные поступления (40%)' } },
+    // the spec's quotas of 70 % and 32 % name no code: these follow its quota codes' own scheme (five
+    // repeated digits and the fund's percent, as 4444480 and 5555540) and wait for the fund's word (docs/domain-rules.md §2)
+    { code: '8888870', group: 'quota', budget_percent: '30', fund_percent: '70', organisation_percent: '0', name: { uz: 'Kvota tushumlari (70%)', ru: 'Квотные поступления (70%)' }, needs_review: true },
+    { code: '9999932', group: 'quota', budget_percent: '68', fund_percent: '32', organisation_percent: '0', name: { uz: 'Kvota tushumlari (32%)', ru: 'Квотные поступления (32%)' }, needs_review: true },
     { code: '3422207', group: 'other', budget_percent: '0', fund_percent: '100', organisation_percent: '0', name: { uz: 'Boshqa tushumlar (3422207)', ru: 'Прочие поступления (3422207)' }, needs_review: true },
     { code: '3422208', group: 'other', budget_percent: '0', fund_percent: '100', organisation_percent: '0', name: { uz: 'Boshqa tushumlar (3422208)', ru: 'Прочие поступления (3422208)' }, needs_review: true },
     { code: '3422222', group: 'other', budget_percent: '0', fund_percent: '100', organisation_percent: '0', name: { uz: 'Boshqa tushumlar (3422222)', ru: 'Прочие поступления (3422222)' }, needs_review: true },
@@ -71,6 +75,72 @@ export const REFERENCE_ROWS: Record<string, Row[]> = {
   ],
   'report-categories': [
     s('AIR', 'Atmosfera havosi', 'Атмосферный воздух'), s('WATER', 'Suv resurslari', 'Водные ресурсы'), s('WASTE', 'Chiqindilar', 'Отходы'),
+  ],
+  // the activities of the classification of economic activities (OKED, rev. 2) a subject of the fund is most often in; the code is OKED's five digits
+  'subject-activities': [
+    { ...s('AGRI', 'Don ekinlari, dukkakli va moyli ekinlar yetishtirish', 'Выращивание зерновых, бобовых и масличных культур'), oked: '01110' },
+    { ...s('COAL', 'Toshkoʻmir qazib olish', 'Добыча каменного угля'), oked: '05100' },
+    { ...s('OIL', 'Xom neft qazib olish', 'Добыча сырой нефти'), oked: '06100' },
+    { ...s('GAS', 'Tabiiy gaz qazib olish', 'Добыча природного газа'), oked: '06200' },
+    { ...s('ORE', 'Rangli metallar rudalarini qazib olish', 'Добыча руд цветных металлов'), oked: '07290' },
+    { ...s('TEXTILE', 'Toʻqimachilik tolalarini tayyorlash va yigirish', 'Подготовка и прядение текстильных волокон'), oked: '13100' },
+    { ...s('REFINE', 'Neftni qayta ishlash mahsulotlari ishlab chiqarish', 'Производство продуктов нефтепереработки'), oked: '19200' },
+    { ...s('FERTIL', 'Oʻgʻitlar va azot birikmalari ishlab chiqarish', 'Производство удобрений и азотных соединений'), oked: '20150' },
+    { ...s('CEMENT', 'Sement ishlab chiqarish', 'Производство цемента'), oked: '23510' },
+    { ...s('STEEL', 'Choʻyan, poʻlat va ferroqotishmalar ishlab chiqarish', 'Производство чугуна, стали и ферросплавов'), oked: '24100' },
+    { ...s('COPPER', 'Mis ishlab chiqarish', 'Производство меди'), oked: '24440' },
+    { ...s('POWER', 'Elektr energiyasi ishlab chiqarish', 'Производство электроэнергии'), oked: '35110' },
+    { ...s('WATER', 'Suvni yigʻish, tozalash va taqsimlash', 'Забор, очистка и распределение воды'), oked: '36000' },
+    { ...s('WASTE', 'Xavfli boʻlmagan chiqindilarni yigʻish', 'Сбор неопасных отходов'), oked: '38110' },
+    { ...s('BUILD', 'Turar joy va noturar joy binolari qurilishi', 'Строительство жилых и нежилых зданий'), oked: '41200' },
+    { ...s('TRUCK', 'Avtomobil transportida yuk tashish', 'Грузовые перевозки автомобильным транспортом'), oked: '49410' },
+  ],
+  // the reports a subject hands the fund, by its report categories (code REPORT_CATEGORY…): the yearly statistical 2-TP forms and the compensation calculations
+  'report-types': [
+    { ...s('2TP_AIR', '2-TP (havo): atmosfera havosini muhofaza qilish toʻgʻrisida hisobot', '2-ТП (воздух): отчёт об охране атмосферного воздуха'), period: 'year', report_category: 'AIR' },
+    { ...s('2TP_WATER', '2-TP (suv xoʻjaligi): suvdan foydalanish toʻgʻrisida hisobot', '2-ТП (водхоз): отчёт об использовании воды'), period: 'year', report_category: 'WATER' },
+    { ...s('2TP_WASTE', '2-TP (chiqindilar): chiqindilar hosil boʻlishi va joylashtirilishi toʻgʻrisida hisobot', '2-ТП (отходы): отчёт об образовании и размещении отходов'), period: 'year', report_category: 'WASTE' },
+    { ...s('COMP_AIR', 'Atmosferaga chiqarilgan moddalar uchun kompensatsiya toʻlovlari hisob-kitobi', 'Расчёт компенсационных платежей за выбросы в атмосферу'), period: 'q1', report_category: 'AIR' },
+    { ...s('COMP_WATER', 'Suv obyektlariga tashlamalar uchun kompensatsiya toʻlovlari hisob-kitobi', 'Расчёт компенсационных платежей за сбросы в водные объекты'), period: 'q1', report_category: 'WATER' },
+    { ...s('COMP_WASTE', 'Chiqindilarni joylashtirish uchun kompensatsiya toʻlovlari hisob-kitobi', 'Расчёт компенсационных платежей за размещение отходов'), period: 'q1', report_category: 'WASTE' },
+  ],
+  // the sections of those reports (report_type: the report type's code, resolved at seed time)
+  'child-report-types': [
+    { ...s('2TP_AIR_STAT', 'Statsionar manbalardan chiqarilgan moddalar', 'Выбросы от стационарных источников'), report_type: '2TP_AIR' },
+    { ...s('2TP_AIR_CLEAN', 'Chang-gaz tozalash uskunalari', 'Пылегазоочистные установки'), report_type: '2TP_AIR' },
+    { ...s('2TP_WATER_IN', 'Suv olish', 'Забор воды'), report_type: '2TP_WATER' },
+    { ...s('2TP_WATER_OUT', 'Oqova suvlarni tashlash', 'Сброс сточных вод'), report_type: '2TP_WATER' },
+    { ...s('2TP_WASTE_GEN', 'Chiqindilar hosil boʻlishi', 'Образование отходов'), report_type: '2TP_WASTE' },
+    { ...s('2TP_WASTE_PLACE', 'Chiqindilarni joylashtirish', 'Размещение отходов'), report_type: '2TP_WASTE' },
+    { ...s('COMP_AIR_LIMIT', 'Belgilangan me’yor doirasidagi chiqarmalar', 'Выбросы в пределах нормативов'), report_type: 'COMP_AIR' },
+    { ...s('COMP_AIR_OVER', 'Me’yordan ortiq chiqarmalar', 'Сверхнормативные выбросы'), report_type: 'COMP_AIR' },
+    { ...s('COMP_WATER_OVER', 'Me’yordan ortiq tashlamalar', 'Сверхнормативные сбросы'), report_type: 'COMP_WATER' },
+    { ...s('COMP_WASTE_OVER', 'Limitdan ortiq joylashtirilgan chiqindilar', 'Размещение отходов сверх лимита'), report_type: 'COMP_WASTE' },
+  ],
+  // how the ministry's staff is organised: the groups the users are gathered in
+  'user-groups': [
+    s('CENTRAL', 'Markaziy apparat', 'Центральный аппарат'), s('REGIONAL', 'Hududiy boshqarmalar', 'Территориальные управления'),
+    s('DISTRICT', 'Tuman (shahar) inspeksiyalari', 'Районные (городские) инспекции'), s('FUND', 'Jamgʻarma xodimlari', 'Сотрудники фонда'),
+    s('EXTERNAL', 'Tashqi tashkilotlar', 'Внешние организации'),
+  ],
+  // the kinds of account the spec's roles come in
+  'user-types': [
+    s('STAFF', 'Vazirlik xodimi', 'Сотрудник министерства'), s('BRANCH', 'Filial xodimi', 'Сотрудник филиала'),
+    s('SUBJECT', 'Subyekt (korxona) foydalanuvchisi', 'Пользователь субъекта (предприятия)'), s('MVD', 'Ichki ishlar organlari xodimi', 'Сотрудник органов внутренних дел'),
+    s('POPULATION', 'Aholi vakili', 'Представитель населения'),
+  ],
+  // the actions' groups on the access screen, by what an action does
+  'app-action-groups': [
+    s('VIEW', 'Koʻrish', 'Просмотр'), s('EDIT', 'Kiritish va tahrirlash', 'Ввод и редактирование'), s('WORKFLOW', 'Holatni oʻzgartirish', 'Смена статуса'),
+    s('REPORTS', 'Hisobotlar', 'Отчёты'), s('EXPORT', 'Eksport', 'Экспорт'), s('ADMIN', 'Tizim boshqaruvi', 'Администрирование системы'),
+  ],
+  // the files the system takes, by kind (docs/uploads: a field's accept and size come from here)
+  'resource-types': [
+    { ...s('IMAGE', 'Rasmlar', 'Изображения'), mime_patterns: 'image/jpeg,image/png,image/webp', max_size_mb: '10' },
+    { ...s('PDF', 'PDF hujjatlar', 'Документы PDF'), mime_patterns: 'application/pdf', max_size_mb: '20' },
+    { ...s('OFFICE', 'Word va Excel hujjatlari', 'Документы Word и Excel'), mime_patterns: 'application/vnd.openxmlformats-officedocument.*', max_size_mb: '20' },
+    { ...s('VIDEO', 'Video', 'Видео'), mime_patterns: 'video/mp4,video/webm', max_size_mb: '100' },
+    { ...s('ARCHIVE', 'Arxivlar', 'Архивы'), mime_patterns: 'application/zip', max_size_mb: '50' },
   ],
   'rank': [
     s('LT', 'Leytenant', 'Лейтенант'), s('SLT', 'Katta leytenant', 'Старший лейтенант'), s('CPT', 'Kapitan', 'Капитан'),

@@ -15,7 +15,7 @@ import { formatTiyin, parseTiyin } from '../api/domain/money.ts';
 const NAMES = ['formation-report-one', 'pkm290', 'report-three', 'payments-report', 'assembled-report', 'information-report', 'first-app-report',
   'second-app-report', 'third-app-report', 'second-payment-report', 'report-0185', 'monitoring-report', 'reporting-monitoring',
   'report-compensation-payments-analis', 'compensation-report', 'report-analysis-by-subject-category', 'report-yearly-analysis-by-subject',
-  'report-acceptance-analysis', 'planting-status-report'];
+  'report-acceptance-analysis', 'planting-status-report', 'pkm375'];
 const ACTIONS = NAMES.map((_, i) => 5601 + i);
 
 let api: TestApi;
@@ -199,6 +199,14 @@ describe('totals reconcile with the ledgers and with each other', () => {
     expect(l.amount).toBe(l.paymentsAmount); // the splits add up to the payments, to the tiyin
     for (const r of [pkm, three]) expect(r.totals).toMatchObject({ payments: l.count, amount: l.amount, budget: l.budget, fund: l.fund, organisation: l.organisation });
     expect(app2.totals.amount).toBe(l.amount);
+    // decision 375's formation of the fund by its sources: every income code of the book, its sums those of its splits
+    const bySource = await report('pkm375');
+    expect(bySource.totals).toMatchObject({ payments: l.count, amount: l.amount, budget: l.budget, fund: l.fund, organisation: l.organisation });
+    expect(bySource.rows.map((r) => r.income_code)).toEqual(expect.arrayContaining([...ledger.groups.keys()].filter((c) => ledger.splits.some((x) => x.income_code === c))));
+    for (const group of ['compensation', 'tree_felling', 'fine']) {
+      const rows = bySource.rows.filter((r) => ledger.groups.get(r.income_code) === group);
+      expect(sum(rows.map((r) => r.amount)), group).toBe(confirmedSplits({ group }).amount);
+    }
     expect(app2.totals.compensation).toBe(confirmedSplits({ group: 'compensation' }).amount);
     expect(app2.totals.fine).toBe(confirmedSplits({ group: 'fine' }).amount);
     expect(info.totals.paid).toBe(l.amount);

@@ -169,6 +169,22 @@ describe('a suggestion\'s answer reaches its sender by the method they chose', (
     await worker().drain();
     expect((await api.get(`/api/notification/suggestion/${s.body.id}`)).body.reply_state).toBe('sent');
   });
+
+  it('an answer nothing can carry (its notification type switched off) is failed at once, not pending for ever', async () => {
+    const k = api.db.knex;
+    const s = await suggest({ reply_method: 'email', email: 'nobody-hears@example.uz' }, 'uz', '10.9.0.6');
+    expect(s.status, JSON.stringify(s.body)).toBe(201);
+    await k('notification_types').where({ code: 'suggestion-answered' }).update({ is_active: false });
+    try {
+      const a = await api.post(`/api/notification/suggestion/${s.body.id}/actions/answer`, { answer: 'Rahmat' });
+      expect(a.status, JSON.stringify(a.body)).toBe(200);
+      expect(a.body.reply_state).toBe('failed');
+    } finally {
+      await k('notification_types').where({ code: 'suggestion-answered' }).update({ is_active: true });
+    }
+    expect(Number((await k('notification_recipients as r').join('notifications as n', 'n.id', 'r.notification_id')
+      .where({ 'n.source_entity': 'suggestion', 'n.source_id': s.body.id }).count({ n: '*' }))[0].n)).toBe(0);
+  });
 });
 
 describe('templates', () => {

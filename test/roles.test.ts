@@ -37,7 +37,7 @@ beforeAll(async () => {
   regionId = Number((await api.db.knex('users').where({ username: 'fund' }).first('region_id')).region_id);
   branchId = Number((await api.db.knex('users').where({ username: 'branch' }).first('branch_id')).branch_id);
   signer = await trustTestCA(api);
-}, 120_000);
+}, 300_000);
 afterAll(async () => { await api?.close(); });
 
 describe('the demo users', () => {

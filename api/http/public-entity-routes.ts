@@ -25,10 +25,17 @@ const COUNT_LIMIT = 10_000;
  * the database, only rows matching `public.where` are seen, and only declared filters apply.
  * `knex` is the app's read pool: a read replica's when DATABASE_READ_URL is set (docs/scaling.md).
  */
+/**
+ * The spec's own names of public collections (§7 "sections") where the entity is named otherwise:
+ * `/public/entities/sections` is the public site's sections, `site-section`, under either name.
+ */
+export const PUBLIC_COLLECTION_NAMES: Readonly<Record<string, string>> = { sections: 'site-section' };
+
 export function publicEntityRoutes(model: MetaModel, knex: Knex): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/public' });
   const exposed = (ctx: AppContext): EntityMeta => {
-    const e = model.entities.get(String(ctx.params.entity));
+    const name = String(ctx.params.entity);
+    const e = model.entities.get(Object.hasOwn(PUBLIC_COLLECTION_NAMES, name) ? PUBLIC_COLLECTION_NAMES[name] : name);
     if (!e?.public) throw notFound();
     return e;
   };

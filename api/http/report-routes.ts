@@ -8,6 +8,7 @@ import { forbidden, notFound, validationError } from './errors.ts';
 import { canOpenReport, resolveReportPaging, resolveReportParams, type ReportParams } from '../reports/params.ts';
 import { REPORT_MAX_ROWS, runReport } from '../reports/run.ts';
 import { exportReport } from '../reports/export.ts';
+import { runOnLatest, yearParam } from '../reports/latest.ts';
 import { refTable, sortExpression } from '../engine/sql.ts';
 import { PUBLIC_DATA, versionedCache } from '../db/data-version.ts';
 import { todayTashkent } from '../meta/today.ts';
@@ -41,7 +42,10 @@ export function reportRoutes(model: MetaModel, knex: Knex, guard: Middleware<App
     const { paging, errors: pagingErrors } = resolveReportPaging(ctx.query, Math.min(r.maxRows ?? REPORT_MAX_ROWS, REPORT_MAX_ROWS));
     if (errors || pagingErrors) throw validationError({ ...errors, ...pagingErrors });
     const now = new Date();
-    const run = () => runReport(principal ? knex : reads, model, r, params, ctx.state.lang, now, paging);
+    // on the latest period that has data (api/reports/latest.ts): a year not asked for moves back to it
+    const year = yearParam(r);
+    const yearAsked = !!year && ctx.query[year] !== undefined && ctx.query[year] !== '';
+    const run = () => runOnLatest(r, params, yearAsked, (p) => runReport(principal ? knex : reads, model, r, p, ctx.state.lang, now, paging));
     // the public's answers are kept while the data they read is unchanged (api/db/data-version.ts)
     ctx.body = principal ? await run()
       : await versionedCache(reads, PUBLIC_DATA).get(JSON.stringify([r.name, ctx.state.lang, todayTashkent(now), params, paging]), run);

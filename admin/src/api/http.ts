@@ -1,5 +1,6 @@
 import { HttpError } from 'react-admin';
-import { currentCode, wireLangOf, type WireLang } from '../i18n';
+import { currentCode, i18n, wireLangOf, type WireLang } from '../i18n';
+import { errorHead } from './errorHead';
 import { getToken } from './session';
 
 /** Spec §9: base timeout 60 s; uploads and Excel 120 s. */
@@ -120,10 +121,10 @@ async function toHttpError(res: Response): Promise<HttpError> {
   } catch {
     body = {};
   }
-  const message = typeof body.message === 'string' && body.message ? body.message : res.statusText || `HTTP ${res.status}`;
-  const title = typeof body.code === 'number' ? `${message} (${body.code})` : message;
-  remember(title, typeof body.description === 'string' ? body.description : undefined);
-  const out: ApiErrorBody = { ...body, message: title };
+  // not the API's answer (a bare "Internal Server Error", a proxy's page): the spec's default error, "System error (-201)"
+  const { title, code, description } = errorHead(body, i18n.t('admin.errors.system'));
+  remember(title, description);
+  const out: ApiErrorBody = { ...body, code, message: title };
   if (body.errors && typeof body.errors === 'object' && Object.keys(body.errors).length) {
     out.errors = { ...body.errors, root: { serverError: title } };
   } else {

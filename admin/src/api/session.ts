@@ -1,3 +1,5 @@
+import { clearClientState } from './clientState';
+
 /** The signed-in user, kept in localStorage: token, user and actions from `admin/auth/login`. */
 export interface SessionUser {
   id: number;
@@ -36,6 +38,8 @@ export function setSession(s: Session): void {
 
 export function clearSession(): void {
   localStorage.removeItem(KEY);
+  // the rest of the client state goes with the user (spec §4: "Session ends on logout")
+  clearClientState();
 }
 
 /** Why the last session ended, shown once on the sign-in page (a caption key). */

@@ -6,6 +6,7 @@ import DashboardIcon from '@mui/icons-material/Dashboard';
 import { Menu, MenuItemLink, useSidebarState, useTranslate } from 'react-admin';
 import { useLocation } from 'react-router-dom';
 import { useMeta } from '../meta/store';
+import { lastCategoryId, setLastCategoryId } from '../api/clientState';
 import type { MenuSectionMeta } from '../meta/types';
 import { DEFAULT_ITEM_ICON, DEFAULT_SECTION_ICON, iconFor } from './icons';
 
@@ -22,7 +23,11 @@ export function AppMenu() {
   const location = useLocation();
   const [sidebarOpen] = useSidebarState();
   const active = meta.meta.menu.find((s) => location.pathname === s.route || location.pathname.startsWith(`${s.route}/`))?.route;
-  const [open, setOpen] = useState<Record<string, boolean>>(() => (active ? { [active]: true } : {}));
+  // the section open: the page's, else the one the user last opened (the client state's last category id)
+  const [open, setOpen] = useState<Record<string, boolean>>(() => {
+    const last = active ?? lastCategoryId();
+    return last ? { [last]: true } : {};
+  });
   // a page opened from elsewhere (a link, a param route) opens its section
   useEffect(() => { if (active) setOpen((o) => (o[active] ? o : { ...o, [active]: true })); }, [active]);
 
@@ -37,7 +42,7 @@ export function AppMenu() {
           <List key={s.route} disablePadding dense data-testid={`menu-section-${s.route.slice(1)}`}>
             <Tooltip title={sidebarOpen ? '' : caption} placement="right">
               <ListItemButton
-                onClick={() => setOpen((o) => ({ ...o, [s.route]: !isOpen }))}
+                onClick={() => { if (!isOpen) setLastCategoryId(s.route); setOpen((o) => ({ ...o, [s.route]: !isOpen })); }}
                 aria-expanded={isOpen}
                 sx={{ pl: 2 }}
                 data-testid={`menu-section-button-${s.route.slice(1)}`}

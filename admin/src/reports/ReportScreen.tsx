@@ -19,6 +19,7 @@ import { paramLabelKey } from './paramLabels';
 import { useReport } from './useReport';
 import { useReportParams } from './useReportParams';
 import { toQuery } from './params';
+import { rememberReportTemplate, reportTemplate } from '../api/clientState';
 
 /** Rows a page of a report's table may hold (the API's paging: `page`, `perPage`; totals are always of every row). */
 export const REPORT_PAGE_SIZES = [25, 50, 100, 500];
@@ -49,7 +50,7 @@ export function ReportScreen({ route }: { route: RouteInfo }) {
   const translate = useTranslate();
   const navigate = useNavigate();
   const meta = model.report(route.report);
-  const { values, setValues } = useReportParams(route, meta?.params);
+  const { values, setValues, given } = useReportParams(route, meta?.params);
   // a required parameter with no value and no default (a detail's organisation): ask for it first
   const missing = Object.entries(meta?.params ?? {}).filter(([n, d]) => d.required && values[n] === undefined).map(([n, d]) => translate(paramLabelKey(n, d)));
   // the table's page: the API answers it with the row count and the totals of every row; new parameters start again at the first
@@ -62,6 +63,23 @@ export function ReportScreen({ route }: { route: RouteInfo }) {
   const chart = data ? (data.chart === undefined ? meta?.chart : data.chart) : null;
   const rows = data?.rows ?? [];
   const isDetail = route.params.includes(PARAMS_SEGMENT);
+  // the latest period that has data (api/reports/latest.ts): a year the URL does not name moves to it;
+  // a year chosen stays, and the screen says it is empty with a link to that one
+  const period = data?.period;
+  const yearChosen = given.includes('year');
+  useEffect(() => {
+    if (period?.empty && period.latest && !yearChosen && values.year !== period.latest) setValues({ ...values, year: period.latest });
+  }, [period?.empty, period?.latest, yearChosen]); // eslint-disable-line react-hooks/exhaustive-deps
+  // the report template (client state): a report opened with no parameters in its URL takes the user's last choice
+  useEffect(() => {
+    const template = route.report && !given.length && !isDetail ? reportTemplate(route.report) : null;
+    if (template) setValues({ ...values, ...template });
+  }, [route.report]); // eslint-disable-line react-hooks/exhaustive-deps
+  useEffect(() => {
+    if (route.report && given.length) rememberReportTemplate(route.report, Object.fromEntries(given.filter((k) => values[k] !== undefined).map((k) => [k, values[k]])));
+  }, [route.report, valuesKey]); // eslint-disable-line react-hooks/exhaustive-deps
+  // a chart of nothing but zeros says nothing: an empty period draws none
+  const charted = !!chart && chart.series?.length > 0 && !period?.empty && rows.some((row) => chart.series.some((s) => Number(row[s] ?? 0) !== 0));
 
   return (
     <Box sx={{ mt: 2, mb: 4 }} data-testid="page-screen-report" data-report={route.report}>
@@ -99,6 +117,13 @@ export function ReportScreen({ route }: { route: RouteInfo }) {
         <Alert severity="info" role="status" sx={{ mt: 2 }} data-testid="report-missing">{translate('admin.report.choose', { params: missing.join(', ') })}</Alert>
       )}
 
+      {period?.empty && yearChosen && (
+        <Alert severity="info" role="status" sx={{ mt: 2 }} data-testid="report-period-empty"
+          action={period.latest ? <Button color="inherit" size="small" onClick={() => setValues({ ...values, year: period.latest! })} data-testid="report-period-latest">{translate('admin.report.open_latest', { year: period.latest })}</Button> : undefined}>
+          {translate(period.latest ? 'admin.report.period_empty' : 'admin.report.period_empty_none', { year: period.year, latest: period.latest ?? '' })}
+        </Alert>
+      )}
+
       {!error && !data && loading && <Card sx={{ mt: 2 }}><Loading text={translate('admin.report.loading')} /></Card>}
 
       {data && !error && (
@@ -114,7 +139,7 @@ export function ReportScreen({ route }: { route: RouteInfo }) {
             </Card>
           ) : (
             <>
-              {chart && chart.series?.length > 0 && (
+              {charted && chart && (
                 <Card sx={{ mt: 2, breakInside: 'avoid' }}>
                   <CardContent>
                     <ChartBoundary fallback={<Typography color="text.secondary" role="alert">{translate('admin.report.chart_failed')}</Typography>}>

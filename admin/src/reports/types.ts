@@ -80,6 +80,8 @@ export interface ReportResult {
   page?: { page: number; perPage: number } | null;
   chart?: ReportChartDef | null;
   drill?: ReportDrill | null;
+  /** the year shown, the newest year with figures up to it (null: none), whether the one shown is empty, and whether the API moved a year not asked for to that one */
+  period?: { year: number; latest: number | null; empty: boolean; moved: boolean };
 }
 
 /** A page of a report's rows as the table asks for it (`page` from 1). */

@@ -10,6 +10,8 @@ export interface ReportParamsState {
   values: ParamValues;
   /** puts new parameters into the URL (which runs the report again) */
   setValues: (values: Record<string, unknown>) => void;
+  /** the parameters the URL names (the others are their defaults) */
+  given: string[];
 }
 
 /**
@@ -47,5 +49,6 @@ export function useReportParams(route: RouteInfo, defs: Record<string, ReportPar
     }
   }, [inSegment, route.path, route.params, routeParams, navigate, setSearch]);
 
-  return { values, setValues };
+  const given = useMemo(() => Object.keys(raw).filter((k) => raw[k] !== undefined && raw[k] !== ''), [raw]);
+  return { values, setValues, given };
 }

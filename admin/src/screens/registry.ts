@@ -11,6 +11,8 @@ import { TemplateEditor } from '../documents/TemplateEditor';
 import { PublicationEditor } from './PublicationEditor';
 import { OperatorChat } from './OperatorChat';
 import { TemplateVariables } from './TemplateVariables';
+import { FineInterval } from './FineInterval';
+import { SubjectInnHint } from './SubjectInnHint';
 
 /**
  * The spec's special screens: what the metadata cannot say. Everything else about these entities
@@ -25,8 +27,13 @@ export const EXTENSIONS: Extensions = {
     // a subject found by INN; its balance for a year
     // a notification template's body: the placeholders its type allows, beside it
     'notification-templates': { formHints: { body: TemplateVariables } },
+    // the chosen fine article's interval of minimum-wage multiples, as soon as it is chosen (spec §5)
+    offences: { formHints: { fine_id: FineInterval } },
+    'subject-protocols': { formHints: { fine_id: FineInterval } },
     subject: {
       listActions: InnSearch,
+      // the spec's "fill the reference form before adding or searching a subject", under the INN until one is typed
+      formHints: { inn: SubjectInnHint },
       showTabs: [{ key: 'balance', label: 'admin.balance.title', Component: SubjectBalance }],
     },
   },

@@ -29,11 +29,14 @@ export function deliverSuggestionAnswers(): () => void {
     const source = { entity: 'suggestion', id: row.id as number };
     const lang: Lang = LANGS.includes(row.lang_code as Lang) ? row.lang_code as Lang : 'uz';
     const address = row.reply_method === 'email' ? row.email : row.reply_method === 'sms' ? row.phone : null;
+    let sent: Record<string, unknown> | null = null;
     if (typeof address === 'string' && address) {
-      await notify(ctx.trx, ctx.model, { type: 'suggestion-answered', to: { address: { to: address, lang } }, vars, source }, ctx.principal);
+      sent = await notify(ctx.trx, ctx.model, { type: 'suggestion-answered', to: { address: { to: address, lang } }, vars, source }, ctx.principal);
     } else if (row.reply_method === 'in_app' && row.sender_user_id != null) {
-      await notify(ctx.trx, ctx.model, { type: 'suggestion-answered', to: { user_id: Number(row.sender_user_id) }, vars, channels: ['in_app'], source }, ctx.principal);
+      sent = await notify(ctx.trx, ctx.model, { type: 'suggestion-answered', to: { user_id: Number(row.sender_user_id) }, vars, channels: ['in_app'], source }, ctx.principal);
     }
+    // a delivery queued will settle the answer's reply_state; none (the type or its template off, no address) never will
+    return !!sent && !!(await ctx.trx('notification_recipients').where({ notification_id: sent.id }).first('id'));
   });
   return () => { settled(); answered(); };
 }

@@ -42,6 +42,8 @@ describe('site content: what the public reads', () => {
     // no filter on what is not public
     expect((await pub('site-content?is_published=false')).status).toBe(400);
     expect((await pub('site-section')).body.rows.map((r: { code: string }) => r.code)).toEqual(['about', 'contacts', 'landing']);
+    // under the spec's own name of the collection too (§7: "sections")
+    expect((await pub('sections')).body.rows.map((r: { code: string }) => r.code)).toEqual(['about', 'contacts', 'landing']);
   });
 
   it('an unpublished text is not public, and comes back once published', async () => {

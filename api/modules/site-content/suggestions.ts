@@ -18,7 +18,8 @@ import { limiter } from '../public-site/routes.ts';
  * (api/modules/notifications/suggestions.ts). The sender's language (`lang_code`) is the one the
  * form was sent in.
  */
-export type SuggestionAnsweredListener = (ctx: HookContext, row: Record<string, unknown>) => Promise<void>;
+/** A delivery listener answers whether it queued the answer for delivery (`false`: nothing will carry it); nothing said is not counted. */
+export type SuggestionAnsweredListener = (ctx: HookContext, row: Record<string, unknown>) => Promise<boolean | void>;
 const answeredListeners: SuggestionAnsweredListener[] = [];
 
 /** The hook point for delivering an answer: called in the answer's transaction with the answered row. */
@@ -35,10 +36,20 @@ export const SUGGESTION_HOOKS: Record<string, Hook> = {
     return { source: actor === null ? 'public' : Number(row.sender_user_id ?? 0) === actor ? 'population' : 'staff' } as HookResult;
   },
 
-  /** The answer: stored with who and when, waiting to be delivered; then every registered listener runs. */
+  /**
+   * The answer: stored with who and when, waiting to be delivered (`pending`, until the delivery
+   * settles it `sent` or `failed`); then every registered listener runs. When the listeners queued
+   * nothing that could ever settle it (no active type or template, no address), it is `failed` at
+   * once — a `pending` nothing will end would say forever that the answer is on its way.
+   */
   'suggestion.answered': async (ctx) => {
     const out = { answered_at: new Date().toISOString(), answered_by: actorOf(ctx.principal), reply_state: 'pending' };
-    for (const l of answeredListeners) await l(ctx, { ...ctx.row, ...out });
+    const queued: boolean[] = [];
+    for (const l of answeredListeners) {
+      const said = await l(ctx, { ...ctx.row, ...out });
+      if (typeof said === 'boolean') queued.push(said);
+    }
+    if (queued.length && !queued.some(Boolean)) out.reply_state = 'failed';
     return out;
   },
 };
