@@ -97,8 +97,16 @@ export function openDatabase(opts: DatabaseOptions = {}): Database {
     extensions: { pg_trgm },
     parsers: { [DATE]: (v: string) => v, [INT8]: (v: string) => Number(v) },
   });
+  // the pool's one connection is created by waiting for the embedded server to start, which on a
+  // busy machine takes longer than tarn's 30 s to create a resource: the same bound as acquiring
+  // (knex-pglite refuses a pool configuration, so the settings are extended rather than given)
+  class SlowStartClient extends (ClientPgLite as unknown as typeof knexFactory.Client) {
+    override getPoolSettings(poolConfig: unknown) {
+      return { ...(super.getPoolSettings as (c: unknown) => object)(poolConfig), createTimeoutMillis: 300_000 };
+    }
+  }
   const knex = knexFactory({
-    client: ClientPgLite as unknown as typeof knexFactory.Client,
+    client: SlowStartClient,
     dialect: 'postgres',
     connection: () => ({ pglite }) as object,
     // the one connection waits for the embedded server to start, which on a busy machine (a test
