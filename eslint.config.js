@@ -24,11 +24,11 @@ export const READ_PATH_PENDING = [
   'api/modules/chat/hub.ts', 'api/modules/chat/routes.ts',
   'api/modules/fund/fine-rule.ts', 'api/modules/fund/payments.ts', 'api/modules/fund/penalties.ts', 'api/modules/fund/reports.ts',
   'api/modules/fund/routes.ts', 'api/modules/fund/statement-import.ts', 'api/modules/fund/statement-job.ts', 'api/modules/fund/subjects.ts',
-  'api/modules/notifications/hooks.ts', 'api/modules/notifications/routes.ts', 'api/modules/notifications/suggestions.ts',
+  'api/modules/notifications/routes.ts', 'api/modules/notifications/suggestions.ts',
   'api/modules/offences/map.ts', 'api/modules/offences/offences.ts', 'api/modules/offences/payments.ts', 'api/modules/offences/people-facts.ts', 'api/modules/offences/routes.ts',
   'api/modules/registry/species-benefits.ts',
   'api/modules/system/auth.ts',
-  'api/modules/zones/forms.ts', 'api/modules/zones/hooks.ts',
+  'api/modules/zones/forms.ts',
 ];
 
 export default tseslint.config(

@@ -25,7 +25,6 @@ const PENDING_COUNTS: Record<string, number> = {
   'api/modules/fund/statement-import.ts': 2,
   'api/modules/fund/statement-job.ts': 1,
   'api/modules/fund/subjects.ts': 7,
-  'api/modules/notifications/hooks.ts': 2,
   'api/modules/notifications/routes.ts': 2,
   'api/modules/notifications/suggestions.ts': 1,
   'api/modules/offences/map.ts': 1,
@@ -36,7 +35,6 @@ const PENDING_COUNTS: Record<string, number> = {
   'api/modules/registry/species-benefits.ts': 2,
   'api/modules/system/auth.ts': 3,
   'api/modules/zones/forms.ts': 3,
-  'api/modules/zones/hooks.ts': 2,
 };
 
 const root = join(import.meta.dirname, '..');
