@@ -11,6 +11,7 @@ import { sessionCacheOf } from '../auth/session-cache.ts';
 import type { Principal } from '../auth/ability.ts';
 import { isDataError } from '../engine/db-errors.ts';
 import { errorFields, log } from '../observability/log.ts';
+import { logAppError } from '../read-models/system-log.ts';
 
 export interface AppState {
   requestId: string;
@@ -117,10 +118,10 @@ export function errorHandler(model: MetaModel, knex: Knex): Koa.Middleware<AppSt
       log.error({ reqId: ctx.state.requestId, userId: ctx.state.principal?.id ?? null, method: ctx.method, status: ctx.status, err: errorFields(e) }, dataError ? 'data error' : 'system error');
       // the message may quote the bad input: keep it storable
       const clean = (s: string, n: number) => (s.slice(0, n) as unknown as { toWellFormed(): string }).toWellFormed().replace(/\u0000/g, '\uFFFD');
-      await knex('app_errors').insert({
+      await logAppError(knex, {
         request_id: ctx.state.requestId, user_id: ctx.state.principal?.id ?? null, method: ctx.method,
         path: clean(ctx.path, 500), status: ctx.status, message: clean(String(e?.message ?? e), 2000), stack: clean(String(e?.stack ?? ''), 20000),
-      }).catch(() => undefined);
+      });
     }
   };
 }

@@ -57,6 +57,11 @@ export function moduleRoutes(model: MetaModel, knex: Knex, handlers: Readonly<Re
         if (!e) throw new Error(`route ${r.name}: no entity "${name}"`);
         return new Repository({ knex: db, model, principal: principal ?? ANONYMOUS, lang }, e);
       };
+      const trustedRepo = (name: string, trx?: Knex.Transaction) => {
+        const e = model.entities.get(name);
+        if (!e) throw new Error(`route ${r.name}: no entity "${name}"`);
+        return new Repository({ knex, model, principal: principal ?? ANONYMOUS, lang, trusted: true, trx }, e);
+      };
       const id = r.path.includes('/:id') ? idParam(ctx.params.id) : undefined;
       const params = Object.fromEntries(Object.entries(r.params ?? {}).map(([name, f]) => [name, pathParam(name, f, ctx.params[name])]));
       let row: Record<string, unknown> | undefined;
@@ -65,7 +70,7 @@ export function moduleRoutes(model: MetaModel, knex: Knex, handlers: Readonly<Re
         own.assertCan(r.op);
         if (id !== undefined) row = await own.getOne(id, r.op);
       }
-      await handler(ctx, { knex: db, model, live, route: r, lang, principal, entity: r.entity ? model.entities.get(r.entity) : undefined, repo, row, id, params });
+      await handler(ctx, { knex: db, model, live, route: r, lang, principal, entity: r.entity ? model.entities.get(r.entity) : undefined, repo, trustedRepo, row, id, params });
     });
   }
   return router;

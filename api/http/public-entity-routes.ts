@@ -5,8 +5,8 @@ import type { AppState, AppContext } from './middleware.ts';
 import { badParam, notFound } from './errors.ts';
 import { parseListParams, type ListParams } from '../engine/list-params.ts';
 import { applyFilter } from '../engine/filters.ts';
-import { columnSelect, q, refTable, sortExpression } from '../engine/sql.ts';
-import { filterMeta, SYSTEM_REFS } from '../meta/load.ts';
+import { columnSelect, q, sortExpression } from '../engine/sql.ts';
+import { publicFilters, selectPublic, visible } from '../engine/public-read.ts';
 import { translate } from '../meta/captions.ts';
 import { sendResource } from './uploads.ts';
 import { parseBbox } from '../map/grid.ts';
@@ -17,6 +17,8 @@ import { sanitizeRich } from '../engine/rich-html.ts';
 /** A map layer answers at most this many features a viewport (zoom in for the rest). */
 export const MAX_LAYER_FEATURES = 2000;
 const COUNT_LIMIT = 10_000;
+
+export { publicFilters } from '../engine/public-read.ts';
 
 /**
  * What entities show the public (their metadata's `public`): a list and one row at
@@ -212,50 +214,6 @@ function publicListParams(e: EntityMeta, raw: Record<string, string | string[] |
   }
   if (own.includes('perPage') && query.perPage === undefined) query.perPage = '20';
   return parseListParams(e, query);
-}
-
-/** The rows of an entity the public may see: its view's and `public.where`'s column values, not deleted. */
-export function visible(knex: Knex, e: EntityMeta): Knex.QueryBuilder {
-  const qb = knex(`${e.table} as t`);
-  for (const [col, v] of Object.entries({ ...(e.view ?? {}), ...(e.public!.where ?? {}) })) qb.where(`t.${col}`, v);
-  if (e.softDelete) qb.whereNull('t.deleted_at');
-  return qb;
-}
-
-/** Filters the public may use: those declared public, and region and search when their fields are public. */
-export function publicFilters(e: EntityMeta): Set<string> {
-  const pub = e.public!;
-  const fields = new Set(pub.fields);
-  const out = new Set(pub.filters ?? []);
-  for (const name of ['region_id', 'q']) {
-    const f = e.list.filters?.[name];
-    if (f && (filterMeta(f).fields ?? [name]).every((c) => fields.has(c))) out.add(name);
-  }
-  return out;
-}
-
-/** The public fields: text3 in the caller's language, a reference's title beside its id as `<field>_name`, references' titles as `<field>_names`. */
-export function selectPublic(knex: Knex, model: MetaModel, e: EntityMeta, qb: Knex.QueryBuilder, lang: Lang): Knex.QueryBuilder {
-  const cols = ['t.id'];
-  for (const name of e.public!.fields) {
-    const f = e.fields[name];
-    if (f.type === 'text3') cols.push(`${sortExpression(e, name, lang, 't')} AS ${q(name)}`);
-    else cols.push(columnSelect(name, f, 't'));
-    if (f.type === 'refs' && f.ref && !SYSTEM_REFS.includes(f.ref)) {
-      const target = model.entities.get(f.ref)!;
-      const ids = f.through
-        ? `x.id IN (SELECT j.${q(f.through.refKey)} FROM ${q(f.through.table)} j WHERE j.${q(f.through.key)} = t.id)`
-        : `x.id = ANY(t.${q(name)})`;
-      cols.push(`(SELECT coalesce(json_agg(${sortExpression(target, target.titleField, lang, 'x')} ORDER BY x.id), '[]') FROM ${q(refTable(model, f.ref))} x WHERE ${ids}) AS ${q(`${name}_names`)}`);
-    }
-    if (f.type === 'ref' && f.ref && !SYSTEM_REFS.includes(f.ref)) {
-      const target = model.entities.get(f.ref)!;
-      const alias = `r_${name}`;
-      qb.leftJoin(`${refTable(model, f.ref)} as ${alias}`, `${alias}.id`, `t.${name}`);
-      cols.push(`${sortExpression(target, target.titleField, lang, alias)} AS ${q(`${name}_name`)}`);
-    }
-  }
-  return qb.select(knex.raw(cols.join(', ')));
 }
 
 /** Enum values get their caption beside them as `<field>_name`; rich text is sanitised. */

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { pruneRateLimits } from '../read-models/system-log.ts';
 
 /**
  * A per-key limit of `limit` attempts in a sliding window of `windowMs`, shared by every server
@@ -37,7 +38,7 @@ export class RateLimiter {
     if (now - this.lastSweep > 60_000) {
       this.lastSweep = now;
       // windows older than the previous one count for nothing any more
-      this.knex('rate_limits').where('bucket', '<', bucket - 1).where('key', 'like', `${this.name}:%`).delete().catch(() => undefined);
+      void pruneRateLimits(this.knex, this.name, bucket - 1);
     }
     return rows.length > 0;
   }

@@ -20,6 +20,13 @@ export interface RouteContext {
   entity?: EntityMeta;
   /** the caller's repository of an entity (default: the route's) */
   repo(entity?: string): Repository;
+  /**
+   * An entity's repository writing (and reading) on the caller's behalf — as nobody on a public
+   * route — after the handler checked what the route must (a limit, a form's own rule): the caller's
+   * right and scope are not asked again; validation, references, the hook and the one audit row
+   * are the engine's as always. On the primary pool, in `trx` when given.
+   */
+  trustedRepo(entity: string, trx?: Knex.Transaction): Repository;
   /** the row at `:id`, read in the caller's scope for the route's operation */
   row?: Record<string, unknown>;
   /** `:id`, checked */

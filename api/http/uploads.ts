@@ -6,6 +6,7 @@ import { ApiError, notFound, validationError } from './errors.ts';
 import { rawBody } from './raw-body.ts';
 import { dataDir } from '../db/connection.ts';
 import { storeUploaded, type UploadLimits } from '../engine/files.ts';
+import { storedFile } from '../read-models/files.ts';
 
 /**
  * Stores the request body as a file: `?name=` required, the bytes read within the limit, then
@@ -24,7 +25,7 @@ export async function storeUpload(knex: Knex, ctx: Context, o: UploadLimits) {
  */
 export async function sendResource(ctx: Context, knex: Knex, id: number, cacheControl: string): Promise<void> {
   if (!Number.isSafeInteger(id) || id < 1) throw notFound();
-  const row = await knex('resources').where({ id }).first();
+  const row = await storedFile(knex, id);
   if (!row) throw notFound();
   const file = join(dataDir(), row.storage_path);
   if (!existsSync(file)) throw new ApiError('notFound');

@@ -9,18 +9,19 @@ import { dataDir } from '../../db/connection.ts';
 import { jobSetting } from '../../auth/config.ts';
 import { JOB_CANCELLED, jobView, LOCAL_RUNS, type JobRow } from '../../jobs/queue.ts';
 import { dropQueuedFile } from '../../jobs/job-files.ts';
+import { cancelOwnJob, ownJob as readOwnJob, ownJobs } from '../../read-models/jobs.ts';
 
 /**
  * One's own background jobs (docs/jobs.md): the list, one job's progress, cancelling, and the
  * file. Every call sees the caller's own jobs only: another's job does not exist for them (404).
  */
 
-const mine = (knex: Knex, p: Principal) => knex('jobs').where({ user_id: p.id });
+const mine = ownJobs;
 
 async function ownJob(knex: Knex, p: Principal, id: number): Promise<JobRow> {
-  const job = await mine(knex, p).where({ id }).first();
+  const job = await readOwnJob(knex, p, id);
   if (!job) throw notFound();
-  return job as JobRow;
+  return job;
 }
 
 function pageOf(ctx: AppContext): { limit: number; offset: number } {
@@ -61,13 +62,9 @@ export const JOB_HANDLERS: Record<string, RouteHandler> = {
     if (job.state === 'done' || job.state === 'failed') throw new ApiError('workflow', 'errors.job_finished');
     if (job.state !== 'cancelled') {
       const hours = await jobSetting(knex, 'jobs.keep_hours');
-      const [queued] = await knex('jobs').where({ id, state: 'queued' }).update({
-        state: 'cancelled', cancel_requested: true, finished_at: knex.fn.now(),
-        expires_at: knex.raw('now() + make_interval(secs => ?::float8)', [hours * 3600]),
-      }).returning('params');
+      const queued = await cancelOwnJob(knex, principal!, id, hours);
       // it never runs: an import's kept upload goes now
-      if (queued) dropQueuedFile(queued.params);
-      await knex('jobs').where({ id, state: 'running' }).update({ cancel_requested: true });
+      if (queued) dropQueuedFile(queued);
       LOCAL_RUNS.get(id)?.abort(JOB_CANCELLED);
     }
     ctx.body = jobView(model, lang, await ownJob(knex, principal!, id));

@@ -15,14 +15,14 @@ function checkTexts(tpl: { subject?: unknown; body?: unknown }, variables: strin
 
 export const NOTIFICATION_HOOKS: Record<string, Hook> = {
   /** A template saved: its placeholders in every language are variables its type declares. */
-  'notifications.checkTemplate': async ({ trx, row }) => {
-    const type = await trx('notification_types').where({ id: row.type_id }).first('variables');
+  'notifications.checkTemplate': async ({ repo, row }) => {
+    const type = await repo('notification-types').scoped('read').where('t.id', row.type_id as number).first('t.variables');
     checkTexts(row, type?.variables ?? null);
   },
   /** A type's variables changed: its templates must still use only those. */
-  'notifications.checkType': async ({ trx, row, changed }) => {
+  'notifications.checkType': async ({ repo, row, changed }) => {
     if (!changed.has('variables')) return;
-    for (const tpl of await trx('notification_templates').where({ type_id: row.id }).select('subject', 'body')) {
+    for (const tpl of await repo('notification-templates').scoped('read').where('t.type_id', row.id as number).select('t.subject', 't.body')) {
       try { checkTexts(tpl, row.variables as string | null); } catch (err) {
         if (err instanceof ApiError) throw new ApiError('validation', err.messageKey, err.args, { variables: { key: err.messageKey, args: err.args } });
         throw err;

@@ -9,17 +9,15 @@ import { RateLimiter } from '../../http/rate-limit.ts';
 import { PUBLIC_DATA, versionedCache } from '../../db/data-version.ts';
 import { currentYearTashkent } from '../../meta/today.ts';
 import { sendResource, storeUpload } from '../../http/uploads.ts';
-import { selectPublic, visible } from '../../http/public-entity-routes.ts';
+import { publicColumns, publicEntity, selectPublic, visible } from '../../engine/public-read.ts';
+import { cellsInView, publicAggregates, treesByRegionCentre, yearByRegion, yearBySource, yearBySpecies, type PublicAggregates } from '../../read-models/public-stats.ts';
+import { formUploads } from '../../read-models/files.ts';
 import { benefitsOf, benefitsPerTree, BENEFITS_SOURCE, dbhClassOf, dbhFromCircumference } from '../../domain/ecosystem-benefits.ts';
-import type { EntityMeta } from '../../meta/types.ts';
-import { Repository } from '../../engine/repository.ts';
-import { ANONYMOUS } from '../../auth/ability.ts';
+import type { EntityMeta, MetaModel } from '../../meta/types.ts';
 
 /** The national aim: trees and bushes planted a year. */
 export const ANNUAL_GOAL = 200_000_000;
 const MAX_TREES_IN_VIEW = 3000;
-/** the widest view asked column by column (a 4K screen at a level's lowest zoom spans ~300 columns of its cells) */
-const MAX_CELL_COLUMNS = 1000;
 
 /** Public submissions (and photo uploads) per address an hour, counted in the database: every server process shares them. */
 const limiters = new WeakMap<Knex, RateLimiter>();
@@ -35,6 +33,20 @@ const yearOf = (raw: unknown) => {
   if (!Number.isInteger(year) || year < 2000 || year > 2100) throw badRequest('errors.bad_param', { name: 'year' });
   return year;
 };
+/** An entity's public block, or a 404: every read here is of what a block opens (api/engine/public-read.ts). */
+const exposed = (model: MetaModel, name: string): EntityMeta => {
+  const e = publicEntity(model, name);
+  if (!e) throw notFound();
+  return e;
+};
+/** The public's scope over the plantings' aggregates, or a 404 (api/read-models/public-stats.ts). */
+const aggregates = (model: MetaModel): PublicAggregates => {
+  const scope = publicAggregates(model);
+  if (!scope) throw notFound();
+  return scope;
+};
+/** The active rows among the public ones, when the block opens `is_active` (it says which the forms offer). */
+const active = (e: EntityMeta, qb: Knex.QueryBuilder): Knex.QueryBuilder => (e.public!.fields.includes('is_active') ? qb.where('t.is_active', true) : qb);
 const validators = new WeakMap<EntityMeta, PayloadValidator>();
 const formValidator = (e: EntityMeta) => {
   let v = validators.get(e);
@@ -45,51 +57,58 @@ const formValidator = (e: EntityMeta) => {
 /**
  * The public site's calls, without sign-in (metadata/modules/public-site.json): statistics from
  * the aggregates, the map's viewport, a planting's public passport, the species and regions, and
- * the public planting form (rate-limited per address; saved for moderation).
+ * the public planting form (rate-limited per address; saved for moderation). Entities are read
+ * through their public blocks (api/engine/public-read.ts: the block's rows and fields only, as the
+ * generic public routes read them), the aggregates through api/read-models/public-stats.ts.
  */
 export const PUBLIC_HANDLERS: Record<string, RouteHandler> = {
 
-  'public-site.regions': async (ctx, { knex }) => {
+  /** The active public regions in their order, each name in the three languages, its centre as { lat, lng }. */
+  'public-site.regions': async (ctx, { knex, model }) => {
+    const e = exposed(model, 'regions');
+    const cols: (string | Knex.Raw)[] = publicColumns(e, ['id', 'soato', 'name']);
+    if (e.public!.fields.includes('centre')) cols.push(knex.raw(`json_build_object('lat', t.centre[1], 'lng', t.centre[0]) as centre`));
+    const qb = active(e, visible(knex, e));
+    if (e.public!.fields.includes('ordering')) qb.orderBy('t.ordering');
     cache(ctx, 3600);
-    ctx.body = await knex('regions').where({ is_active: true }).orderBy('ordering')
-      .select('id', 'soato', 'name', knex.raw(`json_build_object('lat', centre[1], 'lng', centre[0]) as centre`));
+    ctx.body = await qb.orderBy('t.id').select(cols);
   },
 
-  'public-site.species': async (ctx, { knex }) => {
+  /** The active public species by latin name, each name in the three languages. */
+  'public-site.species': async (ctx, { knex, model }) => {
+    const e = exposed(model, 'tree-species');
+    const qb = active(e, visible(knex, e));
+    if (e.public!.fields.includes('latin_name')) qb.orderBy('t.latin_name');
     cache(ctx, 3600);
-    ctx.body = await knex('tree_species').where({ is_active: true }).orderBy('latin_name').select('id', 'code', 'latin_name', 'name', 'kind');
+    ctx.body = await qb.orderBy('t.id').select(publicColumns(e, ['id', 'code', 'latin_name', 'name', 'kind']));
   },
 
   /** This year's count against the 200 million aim, by region, from the aggregates. */
-  'public-site.statsSummary': async (ctx, { knex }) => {
-    cache(ctx, 60);
+  'public-site.statsSummary': async (ctx, { knex, model }) => {
+    const scope = aggregates(model);
     const year = yearOf(ctx.query.year);
-    const byRegion = await knex('regions as r').leftJoin('planting_stats as s', (j) => j.on('s.region_id', 'r.id').andOn('s.year', knex.raw('?', [year])))
-      .groupBy('r.id').orderBy('r.ordering')
-      .select('r.id as region_id', 'r.name', knex.raw('coalesce(sum(s.trees), 0)::bigint as trees'), knex.raw('coalesce(sum(s.plantings), 0)::bigint as plantings'));
-    const trees = byRegion.reduce((s: number, r: { trees: number }) => s + Number(r.trees), 0);
-    const bySource = await knex('planting_stats').where({ year }).groupBy('source').select('source', knex.raw('sum(trees)::bigint as trees'));
+    const [byRegion, bySource] = await Promise.all([yearByRegion(knex, scope, year), yearBySource(knex, scope, year)]);
+    const trees = byRegion.reduce((s, r) => s + r.trees, 0);
+    cache(ctx, 60);
     ctx.body = {
       year, goal: ANNUAL_GOAL, trees, progress: trees / ANNUAL_GOAL,
-      plantings: byRegion.reduce((s: number, r: { plantings: number }) => s + Number(r.plantings), 0),
-      by_source: Object.fromEntries(bySource.map((r: { source: string; trees: number }) => [r.source, Number(r.trees)])),
-      by_region: byRegion.map((r: { trees: number; plantings: number }) => ({ ...r, trees: Number(r.trees), plantings: Number(r.plantings) })),
+      plantings: byRegion.reduce((s, r) => s + r.plantings, 0),
+      by_source: bySource,
+      by_region: byRegion,
     };
   },
 
   /** Trees by species for a year (and a region). */
-  'public-site.statsSpecies': async (ctx, { knex }) => {
-    cache(ctx, 60);
+  'public-site.statsSpecies': async (ctx, { knex, model }) => {
+    const scope = aggregates(model);
     const year = yearOf(ctx.query.year);
-    const q = knex('planting_stats as s').join('tree_species as t', 't.id', 's.species_id').where('s.year', year)
-      .groupBy('t.id').orderBy('trees', 'desc')
-      .select('t.id as species_id', 't.name', 't.latin_name', 't.kind', knex.raw('sum(s.trees)::bigint as trees'));
+    let region: number | undefined;
     if (ctx.query.region_id !== undefined) {
-      const region = Number(ctx.query.region_id);
+      region = Number(ctx.query.region_id);
       if (!Number.isSafeInteger(region)) throw badRequest('errors.bad_param', { name: 'region_id' });
-      q.where('s.region_id', region);
     }
-    ctx.body = (await q).map((r: { trees: number }) => ({ ...r, trees: Number(r.trees) }));
+    cache(ctx, 60);
+    ctx.body = await yearBySpecies(knex, scope, year, region);
   },
 
   /**
@@ -97,7 +116,8 @@ export const PUBLIC_HANDLERS: Record<string, RouteHandler> = {
    * zoom, cells of a grid at middle zoom, single plantings (at most 3 000) when zoomed in — always
    * from the aggregates or an index, never a scan of the registry.
    */
-  'public-site.mapPlantings': async (ctx, { knex }) => {
+  'public-site.mapPlantings': async (ctx, { knex, model }) => {
+    const scope = aggregates(model);
     const bbox = parseBbox(ctx.query.bbox);
     const zoom = Number(ctx.query.zoom);
     if (!bbox) throw badRequest('errors.bad_param', { name: 'bbox' });
@@ -109,27 +129,14 @@ export const PUBLIC_HANDLERS: Record<string, RouteHandler> = {
     cache(ctx, 30);
     if (layer === 'regions') {
       // the same fourteen counts for every viewport: kept while the plantings are unchanged (api/db/data-version.ts)
-      const rows = await versionedCache(knex, PUBLIC_DATA).get(`map-regions:${irrigated}`, async () => irrigated
-        ? await knex('regions as r').join('planting_year_facts as s', 's.region_id', 'r.id').where('s.irrigation', true).groupBy('r.id')
-          .select('r.id', knex.raw('r.centre[0] as lng'), knex.raw('r.centre[1] as lat'), knex.raw('sum(s.trees)::bigint as trees'))
-        : await knex('regions as r').join('planting_stats as s', 's.region_id', 'r.id').groupBy('r.id')
-          .select('r.id', knex.raw('r.centre[0] as lng'), knex.raw('r.centre[1] as lat'), knex.raw('sum(s.trees)::bigint as trees')));
-      ctx.body = { layer, items: rows.filter((r: { trees: number }) => Number(r.trees) > 0).map((r: { id: number; lng: number; lat: number; trees: number }) => [r.lng, r.lat, Number(r.trees), r.id]) };
+      const rows = await versionedCache(knex, PUBLIC_DATA).get(`map-regions:${irrigated}`, () => treesByRegionCentre(knex, scope, irrigated));
+      ctx.body = { layer, items: rows.filter((r) => r.trees > 0).map((r) => [r.lng, r.lat, r.trees, r.id]) };
       return;
     }
     if (layer === 'cells') {
       const size = cellSize(level!);
-      // each column of cells its own range of the index (`cx = ANY`): a range of columns reads every
-      // cell of those columns from the south of the country to its north, up to 50 times the view's
-      // (zoom 13: 7 ms against 0.7 at 20 M plantings); a box wider than any screen keeps the range
-      const [cx0, cx1] = [Math.floor(minLng / size), Math.floor(maxLng / size)];
-      const q = knex('planting_cells').where({ level })
-        .whereBetween('cy', [Math.floor(minLat / size), Math.floor(maxLat / size)])
-        .select('trees', 'irrigated', 'lng_sum', 'lat_sum');
-      if (cx1 - cx0 < MAX_CELL_COLUMNS) q.whereRaw('cx = ANY(?::int[])', [Array.from({ length: cx1 - cx0 + 1 }, (_, i) => cx0 + i)]);
-      else q.whereBetween('cx', [cx0, cx1]);
-      if (irrigated) q.where('irrigated', '>', 0);
-      const rows = await q;
+      const view: [number, number, number, number] = [Math.floor(minLng / size), Math.floor(minLat / size), Math.floor(maxLng / size), Math.floor(maxLat / size)];
+      const rows = await cellsInView(knex, scope, level!, view, irrigated);
       ctx.body = {
         layer, size,
         items: rows.map((r: { trees: number; irrigated: number; lng_sum: number; lat_sum: number }) => {
@@ -139,12 +146,15 @@ export const PUBLIC_HANDLERS: Record<string, RouteHandler> = {
       };
       return;
     }
-    const trees = knex('plantings')
-      .whereRaw('location <@ box(point(?, ?), point(?, ?))', [minLng, minLat, maxLng, maxLat]);
-    if (irrigated) trees.where('irrigation', true);
+    // single plantings: the public rows of the plantings' block, its fields only
+    const e = scope.plantings;
+    if (!['location', 'count', 'species_id'].every((f) => e.public!.fields.includes(f)) || (irrigated && !e.public!.fields.includes('irrigation'))) throw notFound();
+    const trees = visible(knex, e)
+      .whereRaw('t.location <@ box(point(?, ?), point(?, ?))', [minLng, minLat, maxLng, maxLat]);
+    if (irrigated) trees.where('t.irrigation', true);
     const rows = await trees
       .limit(MAX_TREES_IN_VIEW + 1)
-      .select('id', knex.raw('location[0] as lng'), knex.raw('location[1] as lat'), 'count', 'species_id');
+      .select('t.id', knex.raw('t.location[0] as lng'), knex.raw('t.location[1] as lat'), 't.count', 't.species_id');
     ctx.body = {
       layer, truncated: rows.length > MAX_TREES_IN_VIEW,
       items: rows.slice(0, MAX_TREES_IN_VIEW).map((r: { id: number; lng: number; lat: number; count: number; species_id: number }) => [round(r.lng), round(r.lat), r.count, r.id, r.species_id]),
@@ -157,15 +167,18 @@ export const PUBLIC_HANDLERS: Record<string, RouteHandler> = {
    * diameter and what it gives a year (estimates after the benefit tables, source named).
    */
   'public-site.passport': async (ctx, { knex, model, id, lang }) => {
-    const e = model.entities.get('plantings');
-    if (!e?.public) throw notFound();
+    const e = exposed(model, 'plantings');
     const row = await selectPublic(knex, model, e, visible(knex, e).where('t.id', id!), lang).first();
     if (!row) throw notFound();
-    const [species, region, org] = await Promise.all([
-      knex('tree_species').where({ id: row.species_id }).first('code', 'latin_name', 'name', 'kind'),
-      knex('regions').where({ id: row.region_id }).first('name'),
-      row.org_id ? knex('planting_orgs').where({ id: row.org_id }).first('name') : undefined,
+    // the species and the region through their own public blocks (names in the three languages);
+    // the organisation has none: its title is what the plantings' block opens (`org_id_name`)
+    const speciesE = exposed(model, 'tree-species');
+    const regionE = publicEntity(model, 'regions');
+    const [species, region] = await Promise.all([
+      visible(knex, speciesE).where('t.id', row.species_id ?? null).first(publicColumns(speciesE, ['code', 'latin_name', 'name', 'kind'])),
+      regionE && row.region_id != null ? visible(knex, regionE).where('t.id', row.region_id).first(publicColumns(regionE, ['name'])) : undefined,
     ]);
+    if (!species) throw notFound();
     const circumference = row.circumference_cm === null || row.circumference_cm === undefined ? null : Number(row.circumference_cm);
     const dbhClass = dbhClassOf(circumference);
     const perTree = benefitsPerTree({ code: species.code, kind: species.kind }, dbhClass);
@@ -174,7 +187,7 @@ export const PUBLIC_HANDLERS: Record<string, RouteHandler> = {
     ctx.body = {
       ...row,
       id: Number(row.id),
-      species: species.name, latin_name: species.latin_name, kind: species.kind, region: region?.name ?? null, organisation: org?.name ?? null,
+      species: species.name, latin_name: species.latin_name, kind: species.kind, region: region?.name ?? null, organisation: row.org_id_name ?? null,
       images: row.images ?? [],
       dbh_cm: circumference === null ? null : Math.round(dbhFromCircumference(circumference) * 10) / 10,
       benefits: {
@@ -194,9 +207,9 @@ export const PUBLIC_HANDLERS: Record<string, RouteHandler> = {
 
   /** A passport's photo: only images a planting refers to. */
   'public-site.passportImage': async (ctx, { knex, model, id, params }) => {
-    const e = model.entities.get('plantings');
+    const e = exposed(model, 'plantings');
     const resource = params.resource as number;
-    if (!e?.public?.fields.includes('images')) throw notFound();
+    if (!e.public!.fields.includes('images')) throw notFound();
     const hit = await visible(knex, e).where('t.id', id!).whereRaw('t.images @> ARRAY[?]::bigint[]', [resource]).first('t.id');
     if (!hit) throw notFound();
     await sendResource(ctx, knex, resource, 'public, max-age=86400');
@@ -217,7 +230,7 @@ export const PUBLIC_HANDLERS: Record<string, RouteHandler> = {
    * The public planting form: limited per address, validated like the entity, and saved for
    * moderation through the engine (as nobody: the submission's audit row has no user).
    */
-  'public-site.plant': async (ctx, { knex, model, lang }) => {
+  'public-site.plant': async (ctx, { knex, model, trustedRepo }) => {
     const key = ctx.ip;
     if (!await limiter(knex).take(key)) throw new ApiError('tooManyAttempts', 'errors.too_many_submissions');
     const entity = model.entities.get('public-plantings')!;
@@ -225,13 +238,16 @@ export const PUBLIC_HANDLERS: Record<string, RouteHandler> = {
     const data = normalisePayload(entity, body);
     const errors = formValidator(entity)(data);
     if (errors) throw validationError(errors);
-    const species = await knex('tree_species').where({ id: data.species_id, is_active: true }).first('id');
+    // a species the public list offers: a public, active one
+    const speciesE = exposed(model, 'tree-species');
+    const species = await active(speciesE, visible(knex, speciesE)).where('t.id', data.species_id as number).first('t.id');
     if (!species) throw validationError({ species_id: { key: 'validation.ref_not_found' } });
-    if (data.photo && !(await knex('resources').where({ id: data.photo }).whereNull('created_by').whereLike('mime', 'image/%').first('id'))) throw validationError({ photo: { key: 'validation.ref_not_found' } });
+    if (data.photo && !(await formUploads(knex, [data.photo as number], null, ['image'])).has(Number(data.photo))) throw validationError({ photo: { key: 'validation.ref_not_found' } });
     const { lat, lng } = data.location as { lat: number; lng: number };
-    // the region whose centre is nearest: good enough to count the planting in a region's statistics
-    const region = await knex('regions').orderByRaw('centre <-> point(?, ?)', [lng, lat]).first('id');
-    const row = await new Repository({ knex, model, principal: ANONYMOUS, lang, trusted: true }, entity)
+    // the public region whose centre is nearest: good enough to count the planting in a region's statistics
+    const regionE = exposed(model, 'regions');
+    const region = regionE.public!.fields.includes('centre') ? await visible(knex, regionE).orderByRaw('t.centre <-> point(?, ?)', [lng, lat]).first('t.id') : undefined;
+    const row = await trustedRepo('public-plantings')
       .create({ ...data, region_id: region?.id ?? null, ip: key.slice(0, 64) }, { fields: ['ip'] });
     ctx.status = 201;
     ctx.body = { id: row.id, status: row.status };
@@ -244,22 +260,22 @@ export const PUBLIC_HANDLERS: Record<string, RouteHandler> = {
    * site through the engine (as nobody: its audit row has no user). Answers its id and number, which
    * the informant quotes; nothing of it is readable publicly.
    */
-  'public-site.peopleFact': async (ctx, { knex, model, lang }) => {
+  'public-site.peopleFact': async (ctx, { knex, model, trustedRepo }) => {
     if (!await limiter(knex).take(ctx.ip)) throw new ApiError('tooManyAttempts', 'errors.too_many_submissions');
     const entity = model.entities.get('people-facts')!;
     const body = (ctx.request.body ?? {}) as Record<string, unknown>;
     const data = normalisePayload(entity, Object.fromEntries(PUBLIC_FACT_FIELDS.filter((f) => f in body).map((f) => [f, body[f]])));
     const errors = formValidator(entity)(data);
     if (errors) throw validationError(errors);
-    if (!(await knex('regions').where({ id: data.region_id, is_active: true }).first('id'))) throw validationError({ region_id: { key: 'validation.ref_not_found' } });
+    const regionE = exposed(model, 'regions');
+    if (!(await active(regionE, visible(knex, regionE)).where('t.id', data.region_id as number).first('t.id'))) throw validationError({ region_id: { key: 'validation.ref_not_found' } });
     const files = ((data.files as number[] | null | undefined) ?? []).map(Number);
     if (files.length > MAX_PUBLIC_FILES) throw validationError({ files: { key: 'validation.too_many', args: { limit: MAX_PUBLIC_FILES } } });
     if (files.length) {
-      const found = await knex('resources').whereIn('id', files).whereNull('created_by')
-        .where((q) => q.whereLike('mime', 'image/%').orWhereLike('mime', 'video/%')).pluck('id');
-      if (found.length !== new Set(files).size) throw validationError({ files: { key: 'errors.public_file' } });
+      const found = await formUploads(knex, files, null, ['image', 'video']);
+      if (found.size !== new Set(files).size) throw validationError({ files: { key: 'errors.public_file' } });
     }
-    const row = await new Repository({ knex, model, principal: ANONYMOUS, lang, trusted: true }, entity).create(data);
+    const row = await trustedRepo('people-facts').create(data);
     ctx.status = 201;
     ctx.body = { id: row.id, number: row.number, status: row.status };
   },

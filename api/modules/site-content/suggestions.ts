@@ -1,9 +1,9 @@
 import type { Hook, HookContext, HookResult, RouteHandler } from '../types.ts';
 import { ApiError, validationError } from '../../kernel/errors.ts';
-import { actorOf, ANONYMOUS } from '../../auth/ability.ts';
+import { actorOf } from '../../auth/ability.ts';
 import { normalisePayload } from '../../engine/normalise.ts';
 import { compilePayloadValidator, type PayloadValidator } from '../../engine/payload-schema.ts';
-import { Repository } from '../../engine/repository.ts';
+import { formUploads } from '../../read-models/files.ts';
 import type { EntityMeta } from '../../meta/types.ts';
 import { limiter } from '../public-site/routes.ts';
 
@@ -72,7 +72,7 @@ export const SUGGESTION_HANDLERS: Record<string, RouteHandler> = {
    * nobody for a visitor, as themselves (the sender) for a signed-in user, who alone may ask for the
    * answer in the back-office (`in_app`). Answers its id; nothing of it is readable publicly.
    */
-  'site-content.suggest': async (ctx, { knex, model, lang, principal }) => {
+  'site-content.suggest': async (ctx, { knex, model, lang, principal, trustedRepo }) => {
     if (!await limiter(knex).take(`suggestion:${ctx.ip}`)) throw new ApiError('tooManyAttempts', 'errors.too_many_submissions');
     const entity = model.entities.get('suggestion')!;
     const body = (ctx.request.body ?? {}) as Record<string, unknown>;
@@ -83,11 +83,12 @@ export const SUGGESTION_HANDLERS: Record<string, RouteHandler> = {
     if (data.reply_method === 'email' && !data.email) throw validationError({ email: { key: 'validation.suggestion_contact' } });
     if (data.reply_method === 'sms' && !data.phone) throw validationError({ phone: { key: 'validation.suggestion_contact' } });
     if (data.reply_method === 'in_app' && !user) throw validationError({ reply_method: { key: 'errors.suggestion_in_app' } });
-    if (data.photo && !(await knex('resources').where({ id: data.photo }).whereLike('mime', 'image/%')
-      .where((q) => (user ? q.whereNull('created_by').orWhere('created_by', user.id) : q.whereNull('created_by'))).first('id'))) {
+    // a photo uploaded through the public form, or by the signed-in sender themselves
+    if (data.photo && !(await formUploads(knex, [data.photo as number], user?.id ?? null, ['image'])).has(Number(data.photo))) {
       throw validationError({ photo: { key: 'errors.public_file' } });
     }
-    const row = await new Repository({ knex, model, principal: user ?? ANONYMOUS, lang, trusted: true }, entity)
+    // as the signed-in sender, or as nobody (a principal is always a user: actorOf is its id)
+    const row = await trustedRepo('suggestion')
       .create({ ...data, sender_user_id: user?.id ?? null, lang_code: lang }, { fields: ['sender_user_id', 'lang_code'] });
     ctx.status = 201;
     ctx.body = { id: row.id, status: row.status };

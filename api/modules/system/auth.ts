@@ -13,6 +13,7 @@ import { Repository } from '../../engine/repository.ts';
 import { RateLimiter } from '../../http/rate-limit.ts';
 import { configNumber, type ConfigKey } from '../../auth/config.ts';
 import { readableFiles } from '../../engine/files.ts';
+import { accountByName, ownAccountRow } from '../../read-models/accounts.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
@@ -26,7 +27,7 @@ export function passwordErrors(password: string, repeat: unknown): Record<string
   return Object.keys(errors).length ? errors : null;
 }
 
-const findUser = (knex: Knex, username: string) => knex('users').whereRaw('lower(username) = lower(?)', [username]).first();
+const findUser = accountByName;
 
 /**
  * The user's own account written through the engine's one path (validated by the users entity's
@@ -120,7 +121,7 @@ async function limitCodeRequests(knex: Knex, ip: string, username: string): Prom
  */
 const send = (purpose: CodePurpose): RouteHandler => async (ctx, { knex, model, principal }) => {
   if (principal && purpose === 'confirm') {
-    const user = await knex('users').where({ id: principal.id }).first();
+    const user = (await ownAccountRow(knex, principal))!;
     const sent = await sendCode(knex, model, user, purpose, notify);
     ctx.body = { sent: true, ...(sent ?? {}) };
     return;
@@ -153,7 +154,7 @@ const setNewPassword: RouteHandler = async (ctx, { knex, model, principal, lang 
   const errors = passwordErrors(password, body.password_repeat ?? '');
   let user: { id: number; username: string; password: string } | undefined;
   if (principal) {
-    user = await knex('users').where({ id: principal.id }).first();
+    user = await ownAccountRow(knex, principal);
     const all = { ...(errors ?? {}) };
     if (!(await verifyPassword(str(body.old_password), user?.password))) all.old_password = { key: 'validation.old_password' };
     if (Object.keys(all).length) throw validationError(all);
@@ -180,7 +181,7 @@ const editUserInfo: RouteHandler = async (ctx, { knex, model, principal, lang })
     && !(await readableFiles(knex, model, principal!, [photo as number], lang)).has(photo as number)) throw validationError({ img_resource_id: { key: 'validation.file_not_found' } });
   const user = Object.keys(changes).length
     ? await account.update(principal!.id, changes, undefined, { fields, action: 'edit-user-info', anyVersion: true })
-    : await knex('users').where({ id: principal!.id }).first();
+    : (await ownAccountRow(knex, principal!))!;
   ctx.body = { user: publicUser(user) };
 };
 

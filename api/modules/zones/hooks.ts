@@ -9,15 +9,16 @@ const day = (v: unknown) => (v == null ? '' : String(v).slice(0, 10));
  * end of validity later, terminating is dated within it.
  */
 export const ZONE_HOOKS: Record<string, Hook> = {
-  'zones.folderTree': async ({ trx, row }) => {
+  'zones.folderTree': async ({ repo, row }) => {
+    const folders = repo('control-zones-folders');
     let parent = row.parent_id as number | null;
     for (let i = 0; parent != null && i < 100; i++) {
       if (Number(parent) === Number(row.id)) throw validationError({ parent_id: { key: 'validation.folder_cycle' } });
-      parent = (await trx('control_zone_folders').where({ id: parent }).first('parent_id'))?.parent_id ?? null;
+      parent = (await folders.scoped('read').where('t.id', parent).first('t.parent_id'))?.parent_id ?? null;
     }
   },
-  'zones.fieldOptions': async ({ trx, row }) => {
-    const twin = await trx('control_zone_fields').where({ folder_id: row.folder_id, code: row.code }).whereNot({ id: row.id }).first('id');
+  'zones.fieldOptions': async ({ repo, row }) => {
+    const twin = await repo('control-zone-fields').scoped('read').where({ 't.folder_id': row.folder_id, 't.code': row.code }).whereNot('t.id', row.id as number).first('t.id');
     if (twin) throw validationError({ code: { key: 'validation.unique' } });
     const options = (row.options as { value: string }[] | null) ?? [];
     const choice = row.field_kind === 'select' || row.field_kind === 'multiselect';

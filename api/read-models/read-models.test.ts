@@ -1,0 +1,135 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Knex } from 'knex';
+import { testDatabase } from '../../test/support/db.ts';
+import type { Database } from '../db/connection.ts';
+import { loadMetadata } from '../meta/load.ts';
+import { createUser } from '../../cli/create-user.ts';
+import { cancelOwnJob, ownJob, ownJobs } from './jobs.ts';
+import { accountByName, ownAccountRow } from './accounts.ts';
+import { formUploads, storedFile } from './files.ts';
+import { pruneRateLimits } from './system-log.ts';
+import { cellsInView, publicAggregates, treesByRegionCentre, yearByRegion, yearBySource, yearBySpecies } from './public-stats.ts';
+
+/**
+ * Each read of the named place for aggregates and system tables (api/read-models/) holds to the
+ * scope it is given: another user's jobs, account and uploads are not theirs, the public
+ * statistics count only public regions and species and are closed when the plantings' block is.
+ */
+let db: Database;
+let k: Knex;
+let alice: number;
+let bob: number;
+beforeAll(async () => {
+  db = await testDatabase();
+  k = db.knex;
+  alice = await createUser(k, { username: 'Alice', password: 'secret-pw', roles: [] });
+  bob = await createUser(k, { username: 'bob', password: 'secret-pw', roles: [] });
+});
+afterAll(async () => { await db?.close(); });
+
+describe('jobs: the owner\'s only', () => {
+  it('reads and cancels the caller\'s jobs, never another\'s', async () => {
+    const [a] = await k('jobs').insert({ kind: 'export', user_id: alice }).returning('id');
+    const [b] = await k('jobs').insert({ kind: 'export', user_id: bob, params: { file: 'x' } }).returning('id');
+    expect((await ownJobs(k, { id: alice }).pluck('id')).map(Number)).toEqual([Number(a.id)]);
+    expect(await ownJob(k, { id: alice }, b.id)).toBeUndefined();
+    expect(await cancelOwnJob(k, { id: alice }, b.id, 24)).toBeUndefined();
+    expect((await k('jobs').where({ id: b.id }).first('state')).state).toBe('queued');
+    expect(await cancelOwnJob(k, { id: bob }, b.id, 24)).toEqual({ file: 'x' });
+    expect((await k('jobs').where({ id: b.id }).first('state')).state).toBe('cancelled');
+  });
+});
+
+describe('accounts: the name\'s or the caller\'s own row', () => {
+  it('finds a name case-folded and the caller\'s own row only', async () => {
+    expect((await accountByName(k, 'ALICE'))?.id).toBe(alice);
+    expect(await accountByName(k, 'nobody')).toBeUndefined();
+    expect((await ownAccountRow(k, { id: bob }))?.username).toBe('bob');
+    expect(await ownAccountRow(k, { id: -1 })).toBeUndefined();
+  });
+});
+
+describe('uploads: a form\'s own files', () => {
+  const upload = async (created_by: number | null, mime: string) => Number((await k('resources')
+    .insert({ original_name: 'f', mime, size: 1, storage_path: 'x', sha256: '0'.repeat(64), created_by }).returning('id'))[0].id);
+  it('takes the public uploads and the caller\'s own of the kinds asked, not another user\'s', async () => {
+    const anon = await upload(null, 'image/png');
+    const video = await upload(null, 'video/mp4');
+    const own = await upload(alice, 'image/jpeg');
+    const other = await upload(bob, 'image/jpeg');
+    const pdf = await upload(null, 'application/pdf');
+    expect(await formUploads(k, [anon, video, own, other, pdf], null, ['image'])).toEqual(new Set([anon]));
+    expect(await formUploads(k, [anon, video, own, other, pdf], alice, ['image', 'video'])).toEqual(new Set([anon, video, own]));
+    expect(await formUploads(k, [], alice, ['image'])).toEqual(new Set());
+    expect((await storedFile(k, other))?.mime).toBe('image/jpeg');
+    expect(await storedFile(k, 999_999_999)).toBeUndefined();
+  });
+});
+
+describe('rate limits: one limiter\'s old windows', () => {
+  it('drops its own windows older than the bucket, keeps the rest and other limiters\'', async () => {
+    await k('rate_limits').insert([
+      { key: 'mine:a', bucket: 1, n: 1 }, { key: 'mine:a', bucket: 5, n: 1 }, { key: 'other:a', bucket: 1, n: 1 },
+    ]);
+    await pruneRateLimits(k, 'mine', 5);
+    const left = await k('rate_limits').orderBy(['key', 'bucket']).select('key', 'bucket');
+    expect(left.map((r: { key: string; bucket: unknown }) => [r.key, Number(r.bucket)])).toEqual([['mine:a', 5], ['other:a', 1]]);
+  });
+});
+
+describe('public statistics: the public blocks\' rows', () => {
+  const year = 2031;
+  let tashkent: number;
+  let samarkand: number;
+  let shrub: number;
+  let broadleaf: number;
+  beforeAll(async () => {
+    tashkent = Number((await k('regions').where({ soato: '1726' }).first('id')).id);
+    samarkand = Number((await k('regions').where({ soato: '1718' }).first('id')).id);
+    shrub = Number((await k('tree_species').where({ kind: 'shrub' }).orderBy('id').first('id')).id);
+    broadleaf = Number((await k('tree_species').where({ kind: 'broadleaf' }).orderBy('id').first('id')).id);
+    // the aggregates as the triggers keep them (the plantings themselves are not needed to read them)
+    await k('planting_stats').insert([
+      { year, region_id: tashkent, species_id: shrub, source: 'staff', trees: 3, plantings: 1 },
+      { year, region_id: samarkand, species_id: broadleaf, source: 'public', trees: 5, plantings: 1 },
+    ]);
+  });
+
+  it('counts by every public region and species while the blocks open them', async () => {
+    const scope = publicAggregates(loadMetadata())!;
+    const byRegion = await yearByRegion(k, scope, year);
+    expect(byRegion.length).toBe(14);
+    expect(byRegion.find((r) => r.region_id === samarkand)?.trees).toBe(5);
+    expect(await yearBySource(k, scope, year)).toEqual({ staff: 3, public: 5 });
+    expect((await yearBySpecies(k, scope, year)).map((s) => s.species_id).sort()).toEqual([broadleaf, shrub].sort());
+    expect((await treesByRegionCentre(k, scope, false)).map((r) => r.id).sort()).toEqual(expect.arrayContaining([tashkent, samarkand]));
+    expect(await cellsInView(k, scope, 1, [0, 0, 0, 0], false)).toEqual([]);
+  });
+
+  it('leaves out regions and species the blocks do not open', async () => {
+    const model = loadMetadata();
+    const regions = model.entities.get('regions')!;
+    regions.public = { ...regions.public!, where: { soato: '1726' } };
+    const species = model.entities.get('tree-species')!;
+    species.public = { ...species.public!, where: { kind: 'shrub' } };
+    const scope = publicAggregates(model)!;
+    expect((await yearByRegion(k, scope, year)).map((r) => [r.region_id, r.trees])).toEqual([[tashkent, 3]]);
+    expect((await yearBySpecies(k, scope, year)).map((s) => s.species_id)).toEqual([shrub]);
+    expect((await yearBySpecies(k, scope, year, samarkand))).toEqual([]);
+    expect((await treesByRegionCentre(k, scope, false)).map((r) => r.id)).toEqual([tashkent]);
+    regions.public = { ...regions.public!, fields: regions.public!.fields.filter((f) => f !== 'centre') };
+    expect(await treesByRegionCentre(k, publicAggregates(model)!, false)).toEqual([]);
+  });
+
+  it('is closed when the plantings\' block does not open every planting (the aggregates count them all)', () => {
+    const model = loadMetadata();
+    const plantings = model.entities.get('plantings')!;
+    plantings.public = { ...plantings.public!, where: { source: 'public' } };
+    expect(publicAggregates(model)).toBeNull();
+    delete plantings.public;
+    expect(publicAggregates(model)).toBeNull();
+    const other = loadMetadata();
+    delete other.entities.get('regions')!.public;
+    expect(publicAggregates(other)).toBeNull();
+  });
+});
