@@ -119,9 +119,9 @@ export function applyAbility(qb: Knex.QueryBuilder, ability: EntityAbility, e: E
   return true;
 }
 
-/** An ability's SQL for an operation, kept with the (shared, unchanging) ability: false when not allowed, null when every row is. */
+/** An ability's SQL for an operation, kept with the (shared, unchanging) ability: false when not allowed, null when every row is (a list's cached SQL is kept by its text: api/engine/list-sql.ts). */
 const sqlOf = new WeakMap<EntityAbility, Map<string, { text: string; bindings: unknown[] } | null | false>>();
-function abilitySql(ability: EntityAbility, e: EntityMeta, op: string, alias: string): { text: string; bindings: unknown[] } | null | false {
+export function abilitySql(ability: EntityAbility, e: EntityMeta, op: string, alias: string): { text: string; bindings: unknown[] } | null | false {
   let m = sqlOf.get(ability);
   if (!m) sqlOf.set(ability, (m = new Map()));
   const key = `${e.name}\u0000${op}\u0000${alias}`;

@@ -7,6 +7,23 @@ import { badParam } from '../kernel/errors.ts';
 
 /** A list filter of the metadata as SQL on a query over the entity's rows (alias `t`). */
 export function applyFilter(qb: Knex.QueryBuilder, e: EntityMeta, f: ListParams['filters'][number]): void {
+  filterClause(e, f)?.apply(qb);
+}
+
+/**
+ * A list filter's clause: how it is added to a query (`apply`), the values it binds there in
+ * order (`bindings`), and what of its SQL text the values do not tell (`shape`: the clause's form
+ * and its number of values) — a list's compiled SQL is kept by its filters' shapes
+ * (api/engine/list-sql.ts). Null when the filter asks nothing (a search of blanks). A bad value
+ * is a 400 naming the filter, as it was asked for.
+ */
+export interface FilterClause {
+  shape: string;
+  bindings: unknown[];
+  apply(qb: Knex.QueryBuilder): void;
+}
+
+export function filterClause(e: EntityMeta, f: ListParams['filters'][number]): FilterClause | null {
   const col = f.column[0];
   const meta = e.fields[col];
   const ref = `t.${col}`;
@@ -19,19 +36,19 @@ export function applyFilter(qb: Knex.QueryBuilder, e: EntityMeta, f: ListParams[
       const term = String(Array.isArray(f.value) ? f.value.join(' ') : f.value);
       if (term.length > MAX_TERM) throw badParam(param, 'errors.bad_filter');
       const folded = term.toLowerCase().replace(/[ʻʼ’‘`]/g, "'").replace(/\s+/g, ' ').trim();
-      if (!folded) return;
+      if (!folded) return null;
       const like = `%${folded.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      qb.whereRaw(`${searchExpression(e, f.column, 't')} LIKE ?`, [like]);
-      return;
+      return { shape: 'search', bindings: [like], apply: (qb) => qb.whereRaw(`${searchExpression(e, f.column, 't')} LIKE ?`, [like]) };
     }
-    case 'range':
-      qb.where(ref, f.bound === 'from' ? '>=' : '<=', value(f.value) as Knex.Value);
-      return;
+    case 'range': {
+      const v = value(f.value) as Knex.Value;
+      const op = f.bound === 'from' ? '>=' : '<=';
+      return { shape: op, bindings: [v], apply: (qb) => qb.where(ref, op, v) };
+    }
     case 'bool': {
       const v = String(f.value);
       if (v !== 'true' && v !== 'false') throw badParam(param, 'errors.bad_filter');
-      qb.where(ref, v === 'true');
-      return;
+      return { shape: 'bool', bindings: [v === 'true'], apply: (qb) => qb.where(ref, v === 'true') };
     }
     case 'eq': case 'in': {
       const list = Array.isArray(f.value) ? f.value : f.meta.op === 'in' ? String(f.value).split(',') : [f.value];
@@ -39,11 +56,11 @@ export function applyFilter(qb: Knex.QueryBuilder, e: EntityMeta, f: ListParams[
       const values = list.map(value);
       if (meta?.through) {
         const { table, key, refKey } = meta.through;
-        qb.whereRaw(`exists (select 1 from ${q(table)} j where j.${q(key)} = ${q('t')}.${q('id')} and j.${q(refKey)} = any(?::bigint[]))`, [values] as unknown as Knex.RawBinding[]);
-      } else if (meta?.type === 'refs') qb.whereRaw(`${q('t')}.${q(col)} && ?::bigint[]`, [values] as unknown as Knex.RawBinding[]);
-      else if (values.length === 1) qb.where(ref, values[0] as Knex.Value);
-      else qb.whereIn(ref, values as Knex.Value[]);
-      return;
+        return { shape: 'through', bindings: [values], apply: (qb) => qb.whereRaw(`exists (select 1 from ${q(table)} j where j.${q(key)} = ${q('t')}.${q('id')} and j.${q(refKey)} = any(?::bigint[]))`, [values] as unknown as Knex.RawBinding[]) };
+      }
+      if (meta?.type === 'refs') return { shape: 'refs', bindings: [values], apply: (qb) => qb.whereRaw(`${q('t')}.${q(col)} && ?::bigint[]`, [values] as unknown as Knex.RawBinding[]) };
+      if (values.length === 1) return { shape: 'eq', bindings: [values[0]], apply: (qb) => qb.where(ref, values[0] as Knex.Value) };
+      return { shape: `in${values.length}`, bindings: values, apply: (qb) => qb.whereIn(ref, values as Knex.Value[]) };
     }
   }
 }

@@ -6,7 +6,7 @@ import { serveUrl } from './setup.ts';
  * The floor: node:http + pg running the same SQL the generic API runs for the bench's list call
  * (a page of rows and its total; for `?id=…`, a by-id read, the rows alone), with no framework, no
  * authentication and no permission checks. The total as the generic list finds it
- * (api/engine/repository.ts `cappedCount`): on a table the statistics say holds more than ten times
+ * (api/engine/repository/read.ts `cappedCount`): on a table the statistics say holds more than ten times
  * the cap, the planner's estimate first, the answer when it is past the cap; else a count capped at
  * 10 001, the estimate beyond it.
  */
