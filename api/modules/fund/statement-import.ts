@@ -10,8 +10,11 @@ import { readPaymentSheet } from '../../fund/payment-sheet.ts';
  * synchronous route and a background job both call: the file read as it streams, every row checked
  * (the sheet's cells, then the same validation as a single create of a payment and its references
  * in one query a field), the first hundred errors by row number and their count answered, else
- * every payment written in one transaction through the engine's write path, payers that are
- * subjects attached to them, and the stack's count and total updated.
+ * every payment written in one transaction through the engine's write path — its COPY set path on
+ * PostgreSQL (Repository.createCopy: rows repeating an earlier one found set-wise), the batched
+ * one on PGlite —, payers that are subjects attached to them, and the stack's count and total
+ * updated; or, previewed, all of it but the attaching done and rolled back, and what would be
+ * attached answered.
  */
 
 export type ImportStage = 'read' | 'write' | 'attach' | 'done';
@@ -133,10 +136,23 @@ export async function importStatement(x: StatementImport & { preview?: boolean }
     });
     repeats = undefined;
     progress(90, 'attach');
-    // payers whose INN is a subject's in the caller's scope, found set-wise: attached, one move per subject
-    const known: { payment: number; subject: number; inn: string; name: string; amount: string }[] = await inTrx.other('subject').scoped('read', trx)
-      .join('payments as p', 'p.payer_inn', 't.inn').where('p.stack_id', stackId).whereRaw('length(p.payer_inn) = 9')
-      .distinctOn('p.id').orderBy([{ column: 'p.id' }, { column: 't.id' }]).select('p.id as payment', 't.id as subject', 't.inn', 't.name', 'p.amount');
+    // payers whose INN is a subject's in the caller's scope, found set-wise: the subjects of the
+    // stack's INNs (an uncorrelated subquery: the just-written rows' statistics are not yet
+    // there, and a join of them planned as a handful of rows scanned the stack once per subject),
+    // then those INNs' payments; attached, one move per subject
+    const subjects = new Map<string, { id: number; name: string }>();
+    const found: { id: number; inn: string; name: string }[] = await inTrx.other('subject').scoped('read', trx)
+      .whereRaw('t.inn IN (SELECT DISTINCT payer_inn FROM payments WHERE stack_id = ? AND length(payer_inn) = 9)', [stackId])
+      .select('t.id', 't.inn', 't.name');
+    for (const sub of found) subjects.set(sub.inn, sub);
+    const known: { payment: number; subject: number; inn: string; name: string; amount: string }[] = [];
+    if (subjects.size) {
+      const paid = await trx('payments').where('stack_id', stackId).whereIn('payer_inn', [...subjects.keys()]).orderBy('id').select('id', 'payer_inn', 'amount');
+      for (const p of paid as { id: number; payer_inn: string; amount: string }[]) {
+        const sub = subjects.get(p.payer_inn)!;
+        known.push({ payment: p.id, subject: sub.id, inn: p.payer_inn, name: sub.name, amount: p.amount });
+      }
+    }
     const groups = new Map<number, number[]>();
     for (const k of known) {
       const ids = groups.get(k.subject);
