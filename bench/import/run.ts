@@ -1,6 +1,12 @@
 import knexFactory from 'knex';
 import { cpus, loadavg } from 'node:os';
-import { readFileSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { pipeline } from 'node:stream/promises';
+import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
+import type pg from 'pg';
 import { openDatabase } from '../../api/db/connection.ts';
 import { loadMetadata } from '../../api/meta/load.ts';
 import { buildRegistry } from '../../api/registry.ts';
@@ -10,6 +16,8 @@ import { Repository } from '../../api/engine/repository.ts';
 import { statementFile, statementRow } from '../../test/support/statement.ts';
 import { importStatement } from '../../api/modules/fund/statement-import.ts';
 import { ApiError } from '../../api/http/errors.ts';
+import { IMPORT_MAX_ROWS } from '../../api/engine/import.ts';
+import { copyConnection } from '../../api/engine/copy-create.ts';
 import { withDatabase } from '../../test/support/pg-url.ts';
 import type { Principal } from '../../api/auth/ability.ts';
 
@@ -21,6 +29,13 @@ import type { Principal } from '../../api/auth/ability.ts';
  *   are subjects (BENCH_KNOWN_PAYERS of the rows, 0.1 %: 100) attached — its time and the peak RSS;
  *   the same file with one bad row at BENCH_BAD_ROW (row 50 001): refused, nothing written, the
  *   error naming that row.
+ * Beside them, the database's own floors on this machine at that moment: the same rows inserted
+ * inside the server (INSERT … SELECT), and COPYed from this process straight into the table
+ * (COPY … FROM STDIN of their text, no checks, no audit rows) — both rolled back.
+ * The statements are written by a child process (its memory is not the import's peak RSS) and
+ * kept in the temp folder for the next run. More than 200 000 rows: ECOFOND_IMPORT_MAX_ROWS too
+ * (`ECOFOND_IMPORT_MAX_ROWS=1000000 BENCH_IMPORT_ROWS=1000000 npm run bench:import`).
+ * ECOFOND_IMPORT_COPY=0: the batched path (PGlite's).
  * Prints the figures; docs/performance.md keeps them with the machine.
  */
 const url = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -29,6 +44,23 @@ const N = Number(process.env.BENCH_IMPORT_ROWS || 100_000);
 const BAD_ROW = Number(process.env.BENCH_BAD_ROW || 50_001);
 const KNOWN = Number(process.env.BENCH_KNOWN_PAYERS ?? 0.001);
 const SUBJECTS = 200;
+
+// the child that writes a statement: BENCH_IMPORT_WRITE=<path> [BENCH_IMPORT_SPOIL=<row>]
+if (process.env.BENCH_IMPORT_WRITE) {
+  const inns = Array.from({ length: SUBJECTS }, (_, i) => String(600000000 + i));
+  const codes = (process.env.BENCH_IMPORT_CODES ?? '').split(',');
+  const bad = Number(process.env.BENCH_IMPORT_SPOIL || 0);
+  const file = await statementFile({
+    rows: N, codes, known: KNOWN > 0 ? { inns, every: Math.round(1 / KNOWN) } : undefined,
+    spoil: (row) => (row === bad ? statementRow(row - 2, { rows: N, codes }).map((v, i) => (i === 2 ? '12,345' : v)) : undefined),
+  });
+  writeFileSync(process.env.BENCH_IMPORT_WRITE, file);
+  process.exit(0);
+}
+if (N > IMPORT_MAX_ROWS) {
+  console.error(`${N} rows is more than ECOFOND_IMPORT_MAX_ROWS (${IMPORT_MAX_ROWS}): run with ECOFOND_IMPORT_MAX_ROWS=${N}`);
+  process.exit(2);
+}
 
 const admin = knexFactory({ client: 'pg', connection: url, pool: { min: 0, max: 1 } });
 await admin.raw(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`);
@@ -48,20 +80,26 @@ const user: Principal = { id: (await knex('users').where({ username: 'admin' }).
 const repo = (entity: string) => new Repository({ knex, model, principal: user, lang: 'uz' }, model.entities.get(entity)!);
 await repo('subject').createMany(Array.from({ length: SUBJECTS }, (_, i) => ({ inn: String(600000000 + i), name: `Bench ${i}`, region_id: region, category_id: category })));
 
-const inns = Array.from({ length: SUBJECTS }, (_, i) => String(600000000 + i));
-/** The statement: a header and N rows, one of them spoilt when `bad` is given. */
-const statement = (bad?: number) => statementFile({
-  rows: N, codes, known: KNOWN > 0 ? { inns, every: Math.round(1 / KNOWN) } : undefined,
-  spoil: (row) => (row === bad ? statementRow(row - 2, { rows: N, codes }).map((v, i) => (i === 2 ? '12,345' : v)) : undefined),
-});
+/** The statement: a header and N rows, one of them spoilt when `bad` is given, written by a child process (kept in the temp folder for the next run). */
+const statement = (bad?: number): Buffer => {
+  const path = join(tmpdir(), `ecofond-bench-import-${N}-${KNOWN}-${bad ?? 0}-${codes.join('_')}.xlsx`);
+  if (!existsSync(path)) {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', new URL(import.meta.url).pathname], {
+      env: { ...process.env, BENCH_IMPORT_WRITE: path, BENCH_IMPORT_SPOIL: String(bad ?? 0), BENCH_IMPORT_CODES: codes.join(',') }, stdio: 'inherit',
+    });
+    if (r.status !== 0) throw new Error('the statement could not be written');
+  }
+  return readFileSync(path);
+};
 
 console.log(`load average at the start: ${loadavg().map((x) => x.toFixed(1)).join(' ')} on ${cpus().length} cores`);
 const mb = (b: number) => `${(b / 1048576).toFixed(1)} MB`;
 const peak = () => process.resourceUsage().maxRSS * 1024;
 
 let t = performance.now();
-const good = await statement();
-console.log(`statement of ${N} rows written: ${mb(good.length)} in ${(performance.now() - t).toFixed(0)} ms`);
+const good = statement();
+console.log(`statement of ${N} rows: ${mb(good.length)} (written or read in ${(performance.now() - t).toFixed(0)} ms)`);
+console.log(`path: ${await knex.transaction(async (trx) => ((await copyConnection(trx)) ? 'COPY into a staging table (PostgreSQL)' : 'batched INSERTs (createStream)'))}`);
 const rssBefore = peak();
 
 const stack = await repo('stack-payments').create({ number: 'BENCH-1', statement_date: '2025-12-01' });
@@ -122,11 +160,24 @@ await knex.transaction(async (trx) => {
   throw new Error('rolled back');
 }).catch(() => undefined);
 console.log(`the database alone inserting the same ${N} rows (INSERT … SELECT, rolled back): ${floor.toFixed(0)} ms, its backend's CPU time ${floorCpu.toFixed(0)} ms`);
+// the COPY floor: the same rows' text (COPY … TO a file first), COPYed from this process into the table, rolled back
+const text = join(tmpdir(), `ecofond-bench-import-${process.pid}.copy`);
+let copyFloor = Number.NaN;
+await knex.transaction(async (trx) => {
+  const conn = (await (trx.client as { acquireConnection(): Promise<unknown> }).acquireConnection()) as pg.Client;
+  await pipeline(conn.query(copyTo(`COPY (SELECT ${cols} FROM payments WHERE stack_id = ${Number(stack.id)} ORDER BY id) TO STDOUT`)), createWriteStream(text));
+  const t0 = performance.now();
+  await pipeline(createReadStream(text), conn.query(copyFrom(`COPY payments (${cols}) FROM STDIN`)));
+  copyFloor = performance.now() - t0;
+  throw new Error('rolled back');
+}).catch(() => undefined);
+rmSync(text, { force: true });
+console.log(`COPY floor: the same ${N} rows COPYed from this process into payments (no checks, no audit rows, rolled back): ${copyFloor.toFixed(0)} ms; the import took ${(ms / copyFloor).toFixed(1)}× it`);
 const [{ n: audit }] = await knex('audit_log').where({ entity: 'payments' }).count<{ n: number }[]>({ n: '*' });
 console.log(`payments written: ${(await knex('payments').where({ stack_id: stack.id }).count({ n: '*' }))[0].n}, payment audit rows: ${audit}`);
 
 }
-const spoilt = await statement(BAD_ROW);
+const spoilt = statement(BAD_ROW);
 const stack2 = await repo('stack-payments').create({ number: 'BENCH-2', statement_date: '2025-12-01' });
 t = performance.now();
 try {

@@ -14,6 +14,7 @@ import type { EngineEvents } from '../events.ts';
 import type { ModelSetup } from '../../meta/live.ts';
 import type { EngineContext } from './scope.ts';
 import { RepositoryChecks, validatorOf } from './checks.ts';
+import { copyConnection, copyCreatable, copyCreate, type CopyCreated, type CopyOptions } from '../copy-create.ts';
 
 /**
  * What a hook receives: the transaction of the write it belongs to, the entity, the row as it now
@@ -261,6 +262,21 @@ export class Repository extends RepositoryChecks {
     this.assertCan('create');
     if (!this.simpleCreate()) throw new Error(`createStream: ${this.e.name} is not written from its own columns alone`);
     return this.createBatched(source, opts);
+  }
+
+  /**
+   * createStream's set path on PostgreSQL (api/engine/copy-create.ts): the rows prepared and
+   * validated here as a single create's, COPYed into a staging table of `trx`, checked set-wise
+   * and written with their audit rows in one statement. Null — nothing read from `source` — where
+   * the entity or the connection does not allow it (embedded PGlite): the caller uses createStream.
+   */
+  async createCopy(trx: Knex.Transaction, source: AsyncIterable<RowChunk>, opts: CopyOptions = {}): Promise<CopyCreated | null> {
+    this.assertCan('create');
+    const conn = copyCreatable(this.e) ? await copyConnection(trx) : null;
+    if (!conn) return null;
+    const scope = Object.fromEntries(Object.entries(this.scopeValues()).filter(([col]) => col !== 'id'));
+    const internals = { prepare: this.createPreparer({ action: opts.action }), columns: (row: Record<string, unknown>) => this.createColumns(row), scope, principal: this.ctx.trusted ? null : this.ctx.principal, model: this.ctx.model, actor: this.actor };
+    return copyCreate(this, trx, conn, source, internals, opts);
   }
 
   /** An entity whose created rows are written from their own columns alone: no writable child rows (a payment's read-only splits are not written on create), no join table, no after-write hook. */

@@ -1,6 +1,6 @@
 import type { RouteHandler } from '../types.ts';
 import type { EntityMeta } from '../../meta/types.ts';
-import { ApiError, validationError } from '../../kernel/errors.ts';
+import { ApiError, badParam, validationError } from '../../kernel/errors.ts';
 import { normalisePayload } from '../../engine/normalise.ts';
 import { compileSchema, fieldSchema, toFieldErrors } from '../../engine/payload-schema.ts';
 import { baseValueOn } from '../../domain/base-value.ts';
@@ -35,6 +35,13 @@ const formatMoney = (v: unknown): string => {
 };
 let calculatorCheck: { e: EntityMeta; v: ReturnType<typeof calculatorValidator> } | undefined;
 
+/** `?preview=`: 1/true or 0/false/none; anything else is a 400 naming it. */
+function previewParam(v: unknown): boolean {
+  if (v === undefined || v === '0' || v === 'false') return false;
+  if (v === '1' || v === 'true') return true;
+  throw badParam('preview');
+}
+
 /** The fund's calls beyond CRUD (metadata/modules/fund.json). */
 export const FUND_HANDLERS: Record<string, RouteHandler> = {
   /**
@@ -46,7 +53,13 @@ export const FUND_HANDLERS: Record<string, RouteHandler> = {
   'fund.importStatement': async (ctx, rc) => {
     rc.repo('payments').assertCan('create');
     const background = backgroundParam(ctx.query.background);
+    // `?preview=1`: everything checked and written, then rolled back: what would be attached, and to whom
+    const preview = previewParam(ctx.query.preview);
     const file = await rawBody(ctx, IMPORT_MAX_BYTES, 'errors.import_file');
+    if (preview) {
+      ctx.body = await importStatement({ knex: rc.knex, repo: (name) => rc.repo(name), stackId: rc.row!.id as number, file, preview: true });
+      return;
+    }
     if (background) {
       // `?background=1`: a job of the caller's with a progress (statement-job.ts); 202 and the job
       const job = await queueStatementImport(rc.knex, rc.model, { userId: rc.principal!.id, lang: rc.lang, stackId: rc.row!.id as number, number: String(rc.row!.number ?? rc.row!.id), file });

@@ -7,6 +7,7 @@ import { importStatement } from './statement-import.ts';
 import type { Principal } from '../../auth/ability.ts';
 import { readdirSync } from 'node:fs';
 import { JobWorker, jobsDir } from '../../jobs/worker.ts';
+import { copyConnection } from '../../engine/copy-create.ts';
 
 /**
  * A bank statement at size (docs/payments-import.md, bench/import for 100 000 rows): a few
@@ -199,5 +200,121 @@ describe('a statement imported as a background job (?background=1)', () => {
     });
     expect(res.status).toBe(400);
     expect(Object.keys(((await res.json()) as any).errors)).toContain('background');
+  });
+});
+
+describe('the set path: COPY into a staging table, checked set-wise (issue 32)', () => {
+  const row = (number: string, o: { amount?: unknown; inn?: string; date?: string } = {}) => [o.date ?? '2025-03-01', number, o.amount ?? 1000, 'Toʻlovchi', o.inn ?? '', '', 'Kompensatsiya', codes[0], ''];
+  const k = () => api.db.knex;
+  const audits = async () => Number((await k()('audit_log').where({ entity: 'payments' }).count({ n: '*' }))[0].n);
+  const adminRepo = async () => {
+    const admin = await k()('users').where({ username: 'admin' }).first('id');
+    const principal: Principal = { id: admin.id, username: 'admin', actions: new Set(api.model.actions.keys()), region_id: null, branch_id: null, subject_id: null };
+    return (name: string) => new Repository({ knex: k(), model: api.model, principal, lang: 'uz' }, api.model.entities.get(name)!);
+  };
+  // a file with two repeats of row 2 and a bad amount between them
+  const repeated = () => sheet([row('D-1'), row('D-2'), row('D-1'), row('D-3', { amount: 'yuz' }), row('D-1')]);
+
+  it('takes the COPY path on PostgreSQL and the batched one on PGlite', async () => {
+    const conn = await k().transaction(async (trx) => copyConnection(trx));
+    expect(conn !== null).toBe(!!process.env.TEST_DATABASE_URL);
+  });
+
+  it('names repeated rows and bad cells by row number in uz, uk and ru, and writes nothing', async () => {
+    const messages = {
+      uz: { message: 'Faylda xatolar bor, hech narsa yuklanmadi', dup: '2-qatordagi toʻlovning takrori', money: 'Summa 2 ta kasr raqami bilan kiritiladi' },
+      uk: { message: 'Файлда хатолар бор, ҳеч нарса юкланмади', dup: '2-қатордаги тўловнинг такрори', money: 'Сумма 2 та каср рақами билан киритилади' },
+      ru: { message: 'В файле есть ошибки, ничего не загружено', dup: 'Повтор платежа из строки 2', money: 'Сумма вводится с 2 знаками после запятой' },
+    };
+    const before = await audits();
+    for (const [lang, m] of Object.entries(messages)) {
+      const id = await stack(`DUP-${lang}`);
+      const r = await upload(id, await repeated(), lang);
+      expect(r.status).toBe(400);
+      expect(Object.keys(r.body.errors)).toEqual(['rows.4.number', 'rows.5.amount', 'rows.6.number']);
+      expect(r.body).toMatchObject({ message: m.message, errors: { 'rows.4.number': m.dup, 'rows.6.number': m.dup }, error_count: 3, error_rows: 3 });
+      if (m.money) expect(r.body.errors['rows.5.amount']).toBe(m.money);
+      expect(await written(id)).toBe(0);
+    }
+    expect(await audits()).toBe(before);
+  });
+
+  it('finds the same repeats on the batched path (no COPY: PGlite)', async () => {
+    const id = await stack('DUP-FALLBACK');
+    process.env.ECOFOND_IMPORT_COPY = '0';
+    try {
+      const r = await upload(id, await repeated(), 'ru');
+      expect(r.status).toBe(400);
+      expect(r.body.errors).toEqual({ 'rows.4.number': 'Повтор платежа из строки 2', 'rows.5.amount': 'Сумма вводится с 2 знаками после запятой', 'rows.6.number': 'Повтор платежа из строки 2' });
+    } finally { delete process.env.ECOFOND_IMPORT_COPY; }
+    expect(await written(id)).toBe(0);
+  });
+
+  it('writes nothing when the only error is found set-wise after every row was copied', async () => {
+    const id = await stack('ALL-OR-NOTHING');
+    const before = await audits();
+    const o = { rows: 3000, codes };
+    // the last row repeats the first
+    const file = await statementFile({ ...o, spoil: (r) => (r === 3001 ? statementRow(0, o) : undefined) });
+    const r = await upload(id, file);
+    expect(r.status).toBe(400);
+    expect(r.body).toMatchObject({ errors: { 'rows.3001.number': '2-qatordagi toʻlovning takrori' }, error_count: 1 });
+    expect(await written(id)).toBe(0);
+    expect(await audits()).toBe(before);
+    expect((await api.get(`${STACKS}/${id}`)).body.rows_count ?? 0).toBe(0);
+  });
+
+  it('previews what will be attached without committing, then imports the same; an unknown payer stays undefined', async () => {
+    const inn = '410000777';
+    const subject = await api.post('/api/ecofund/subject', { inn, name: 'Oldindan MChJ', region_id: regionId, category_id: (await k()('subject_categories').first('id')).id });
+    expect(subject.status, JSON.stringify(subject.body)).toBe(201);
+    const id = await stack('PREVIEW-1');
+    const file = await sheet([row('K-1', { inn, amount: '100.50' }), row('K-2', { inn: '700000123', amount: 200 }), row('K-3', { inn, amount: 300 })]);
+    const before = await audits();
+    const res = await fetch(`${api.url}${STACKS}/${id}/import?preview=1`, {
+      method: 'POST', body: file, headers: { Authorization: `Bearer ${api.adminToken}`, 'Content-Type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' },
+    });
+    const preview = (await res.json()) as any;
+    expect(res.status, JSON.stringify(preview)).toBe(200);
+    expect(preview).toEqual({
+      preview: true, rows: 3, total_amount: '600.50', attach_payments: 2, attach_subjects: 1, can_attach: true,
+      payers: [{ subject_id: subject.body.id, inn, name: 'Oldindan MChJ', payments: 2, amount: '400.50' }],
+    });
+    // nothing committed: no payment, no audit row, the stack as it was, and it can still be imported
+    expect(await written(id)).toBe(0);
+    expect(await audits()).toBe(before);
+    expect((await api.get(`${STACKS}/${id}`)).body.rows_count ?? 0).toBe(0);
+    const r = await upload(id, file);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body).toEqual({ imported: 3, attached: 2, total_amount: '600.50' });
+    const rows = await k()('payments').where({ stack_id: id }).orderBy('number').select('number', 'status', 'subject_id');
+    expect(rows).toEqual([
+      { number: 'K-1', status: 'defined', subject_id: subject.body.id },
+      { number: 'K-2', status: 'undefined', subject_id: null },
+      { number: 'K-3', status: 'defined', subject_id: subject.body.id },
+    ]);
+    // a wrong preview value is a 400 naming it
+    const bad = await fetch(`${api.url}${STACKS}/${id}/import?preview=maybe`, { method: 'POST', body: file, headers: { Authorization: `Bearer ${api.adminToken}` } });
+    expect(bad.status).toBe(400);
+    expect(Object.keys(((await bad.json()) as any).errors)).toEqual(['preview']);
+  });
+
+  it('writes one audit row a payment, equal to what a single create of it writes', async () => {
+    const id = await stack('AUDIT-1');
+    const r = await upload(id, await sheet([row('A-1', { inn: '700000124', amount: '12.30' })]));
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const imported = await k()('payments').where({ stack_id: id }).first('id');
+    const repo = await adminRepo();
+    const single = await repo('payments').create({
+      stack_id: id, paid_on: '2025-03-01', number: 'A-1', amount: '12.30', payer: 'Toʻlovchi', payer_inn: '700000124', purpose: 'Kompensatsiya',
+      income_type_id: (await k()('income_types').where({ code: codes[0] }).first('id')).id, payment_type: 'card',
+    });
+    const trail = async (rid: number) => k()('audit_log').where({ entity: 'payments', record_id: rid, op: 'create' }).select('after', 'before', 'action', 'user_id');
+    const [a] = await trail(imported.id);
+    const [b] = await trail(single.id as number);
+    expect(a.action).toBe('import');
+    expect({ ...a, action: null }).toEqual({ ...b, action: null });
+    expect(a.after).toMatchObject({ number: 'A-1', amount: '12.30', paid_on: '2025-03-01', stack_id: id, status: 'undefined', income_code: codes[0] });
+    expect(await trail(imported.id)).toHaveLength(1);
   });
 });

@@ -3,15 +3,18 @@ import type { Repository, RowChunk } from '../../engine/repository.ts';
 import { ApiError, importRowsError } from '../../kernel/errors.ts';
 import { Workflow } from '../../engine/workflow.ts';
 import { parseTiyin, formatTiyin } from '../../domain/money.ts';
-import { readPaymentSheet, type SheetPayment } from '../../fund/payment-sheet.ts';
+import { readPaymentSheet } from '../../fund/payment-sheet.ts';
 
 /**
  * A bank statement imported into a payment stack (docs/payments-import.md), as a function the
  * synchronous route and a background job both call: the file read as it streams, every row checked
  * (the sheet's cells, then the same validation as a single create of a payment and its references
  * in one query a field), the first hundred errors by row number and their count answered, else
- * every payment written in one transaction through the engine's write path, payers that are
- * subjects attached to them, and the stack's count and total updated.
+ * every payment written in one transaction through the engine's write path — its COPY set path on
+ * PostgreSQL (Repository.createCopy: rows repeating an earlier one found set-wise), the batched
+ * one on PGlite —, payers that are subjects attached to them, and the stack's count and total
+ * updated; or, previewed, all of it but the attaching done and rolled back, and what would be
+ * attached answered.
  */
 
 export type ImportStage = 'read' | 'write' | 'attach' | 'done';
@@ -36,7 +39,38 @@ export interface StatementImport {
 
 export interface StatementImported { imported: number; attached: number; total_amount: string }
 
-export async function importStatement(x: StatementImport): Promise<StatementImported> {
+/** A known payer of a previewed statement: the subject its payments will be attached to. */
+export interface PreviewPayer { subject_id: number; inn: string; name: string; payments: number; amount: string }
+
+/** What an import would do, answered without committing anything (`preview`). */
+export interface StatementPreview {
+  preview: true;
+  /** payments the file holds, and their total */
+  rows: number;
+  total_amount: string;
+  /** payments that will be attached, to how many subjects; the first PREVIEW_PAYERS of them by INN */
+  attach_payments: number;
+  attach_subjects: number;
+  payers: PreviewPayer[];
+  /** whether the caller may attach (else the payments stay "undefined") */
+  can_attach: boolean;
+}
+
+/** Known payers a preview lists (their count is given beside). */
+export const PREVIEW_PAYERS = 100;
+
+/** The columns that make a row of a statement a repeat of an earlier one (the error is beside `number`). */
+export const DUPLICATE_COLUMNS = ['number', 'paid_on', 'amount', 'payer_inn', 'payer_account'] as const;
+
+/** How a preview leaves the transaction: rolled back, with what it would have done. */
+class Previewed extends Error {
+  constructor(readonly preview: StatementPreview) { super('preview'); }
+}
+
+/** The statement imported (or previewed: everything checked and written, then rolled back). */
+export function importStatement(x: StatementImport & { preview?: false }): Promise<StatementImported>;
+export function importStatement(x: StatementImport & { preview: true }): Promise<StatementPreview>;
+export async function importStatement(x: StatementImport & { preview?: boolean }): Promise<StatementImported | StatementPreview> {
   const { knex, stackId, signal } = x;
   let last = -1;
   let lastStage: ImportStage | undefined;
@@ -52,8 +86,8 @@ export async function importStatement(x: StatementImport): Promise<StatementImpo
   // the rows read so far that are written
   let readShare = 0;
   let written = 0;
-  const rows: SheetPayment[] = [];
-  const writing = () => progress(rows.length ? (90 * readShare * written) / rows.length : 0, written ? 'write' : 'read');
+  let received = 0;
+  const writing = () => progress(received ? (90 * readShare * written) / received : 0, written ? 'write' : 'read');
   const payments = x.repo('payments');
   payments.assertCan('create');
   progress(0, 'read');
@@ -65,14 +99,22 @@ export async function importStatement(x: StatementImport): Promise<StatementImpo
     if (!locked) throw new ApiError('notFound');
     if (await trx('payments').where({ stack_id: stackId }).first('id')) throw new ApiError('inUse', 'errors.stack_imported');
     const inTrx = payments.other('payments', { trx });
-    // the file's rows as it is read: the sheet's errors and the income codes' with them
+    // the file's rows as it is read: the sheet's errors and the income codes' with them; on the
+    // fallback path (no COPY) a row repeating an earlier one is found here, else set-wise in SQL
     const sheet = readPaymentSheet(x.file, { signal, onProgress: (d, t) => { readShare = d / t; writing(); } });
+    let repeats: Map<string, number> | undefined;
     const chunks = (async function* (): AsyncGenerator<RowChunk> {
       for await (const { payments: read, errors } of sheet) {
         for (const p of read) {
           if (p.income_code && !codes.has(p.income_code)) errors[`rows.${p.row}.income_code`] ??= { key: 'validation.ref_not_found' };
-          rows.push(p);
+          if (repeats && !Object.keys(errors).some((k) => k.startsWith(`rows.${p.row}.`))) {
+            const key = JSON.stringify(DUPLICATE_COLUMNS.map((c) => p[c]));
+            const first = repeats.get(key);
+            if (first === undefined) repeats.set(key, p.row);
+            else errors[`rows.${p.row}.number`] ??= { key: 'validation.duplicate_row', args: { row: first } };
+          }
         }
+        received += read.length;
         yield {
           payloads: read.map(({ row: _row, income_code, ...p }) => ({ ...p, stack_id: stackId, income_type_id: income_code ? codes.get(income_code) ?? null : null })),
           rowNumbers: read.map((p) => p.row), errors,
@@ -80,38 +122,68 @@ export async function importStatement(x: StatementImport): Promise<StatementImpo
       }
     })();
     // the engine checks every row as a single create would — those the sheet found bad too, so
-    // that the answer lists all of a file's errors — and refuses the file with the sheet's errors and its own
-    const created = await inTrx.createStream(chunks, {
-      action: 'import', signal, onProgress: (done) => { written = done; writing(); },
-    }).catch((err) => {
+    // that the answer lists all of a file's errors — and refuses the file with the sheet's errors
+    // and its own: through COPY and a staging table on PostgreSQL, else (PGlite) in batches
+    const write = { action: 'import', signal, onProgress: (done: number) => { written = done; writing(); } };
+    await (async () => {
+      if (await inTrx.createCopy(trx, chunks, { ...write, duplicates: DUPLICATE_COLUMNS })) return;
+      repeats = new Map();
+      await inTrx.createStream(chunks, write);
+    })().catch((err) => {
       // the engine's own refusal of a single row (a statement of one payment) is still the file's
       if (err instanceof ApiError && err.fieldErrors && err.messageKey !== 'errors.import_rows') throw importRowsError(err.fieldErrors);
       throw err;
     });
+    repeats = undefined;
     progress(90, 'attach');
-    // payers whose INN is a subject's, in the caller's scope: attached, one move per subject
-    const inns = [...new Set(rows.map((r) => r.payer_inn).filter((v): v is string => !!v && v.length === 9))];
-    const bySubject = new Map<string, number>();
-    for (let i = 0; i < inns.length; i += 5000) {
-      for (const s of await inTrx.other('subject').scoped('read', trx).whereIn('t.inn', inns.slice(i, i + 5000)).select('t.id', 't.inn')) bySubject.set(s.inn, s.id);
+    // payers whose INN is a subject's in the caller's scope, found set-wise: the subjects of the
+    // stack's INNs (an uncorrelated subquery: the just-written rows' statistics are not yet
+    // there, and a join of them planned as a handful of rows scanned the stack once per subject),
+    // then those INNs' payments; attached, one move per subject
+    const subjects = new Map<string, { id: number; name: string }>();
+    const found: { id: number; inn: string; name: string }[] = await inTrx.other('subject').scoped('read', trx)
+      .whereRaw('t.inn IN (SELECT DISTINCT payer_inn FROM payments WHERE stack_id = ? AND length(payer_inn) = 9)', [stackId])
+      .select('t.id', 't.inn', 't.name');
+    for (const sub of found) subjects.set(sub.inn, sub);
+    const known: { payment: number; subject: number; inn: string; name: string; amount: string }[] = [];
+    if (subjects.size) {
+      const paid = await trx('payments').where('stack_id', stackId).whereIn('payer_inn', [...subjects.keys()]).orderBy('id').select('id', 'payer_inn', 'amount');
+      for (const p of paid as { id: number; payer_inn: string; amount: string }[]) {
+        const sub = subjects.get(p.payer_inn)!;
+        known.push({ payment: p.id, subject: sub.id, inn: p.payer_inn, name: sub.name, amount: p.amount });
+      }
     }
     const groups = new Map<number, number[]>();
-    created.forEach((p, i) => {
-      const subject = rows[i].payer_inn ? bySubject.get(rows[i].payer_inn!) : undefined;
-      if (!subject) return;
-      const ids = groups.get(subject);
-      if (ids) ids.push(p.id as number);
-      else groups.set(subject, [p.id as number]);
-    });
+    for (const k of known) {
+      const ids = groups.get(k.subject);
+      if (ids) ids.push(k.payment);
+      else groups.set(k.subject, [k.payment]);
+    }
+    const [{ n, total }] = (await trx.raw('SELECT count(*)::int AS n, coalesce(sum(amount), 0)::text AS total FROM payments WHERE stack_id = ?', [stackId])).rows as { n: number; total: string }[];
+    const totalAmount = formatTiyin(parseTiyin(total));
+    const canAttach = inTrx.can('wf:attach');
+    if (x.preview) {
+      const bySubject = new Map<number, PreviewPayer>();
+      for (const k of known) {
+        const p = bySubject.get(k.subject) ?? { subject_id: k.subject, inn: k.inn, name: k.name, payments: 0, amount: '0.00' };
+        p.payments++;
+        p.amount = formatTiyin(parseTiyin(p.amount) + parseTiyin(String(k.amount)));
+        bySubject.set(k.subject, p);
+      }
+      const payers = [...bySubject.values()].sort((a, b) => a.inn.localeCompare(b.inn) || a.subject_id - b.subject_id).slice(0, PREVIEW_PAYERS);
+      throw new Previewed({ preview: true, rows: n, total_amount: totalAmount, attach_payments: canAttach ? known.length : 0, attach_subjects: canAttach ? groups.size : 0, payers, can_attach: canAttach });
+    }
     // set-wise: every payer's payments in one action (a flow row, a notification and an audit row each)
-    const attached = inTrx.can('wf:attach') && groups.size
+    const attached = canAttach && groups.size
       ? (await new Workflow(inTrx).runSets('attach', [...groups].map(([subject, ids]) => ({ ids, input: { subject_id: subject, comment: 'import: payer INN' } })))).changed
       : 0;
     signal?.throwIfAborted();
-    const total = rows.reduce((s, r) => s + parseTiyin(r.amount), 0n);
-    await stacks.update(stackId, { rows_count: rows.length, total_amount: formatTiyin(total) }, undefined, { fields: ['rows_count', 'total_amount'], action: 'import', anyVersion: true });
+    await stacks.update(stackId, { rows_count: n, total_amount: totalAmount }, undefined, { fields: ['rows_count', 'total_amount'], action: 'import', anyVersion: true });
     signal?.throwIfAborted();
-    return { imported: rows.length, attached, total_amount: formatTiyin(total) };
+    return { imported: n, attached, total_amount: totalAmount };
+  }).catch((err) => {
+    if (err instanceof Previewed) return err.preview;
+    throw err;
   });
   progress(100, 'done');
   return result;
