@@ -1,5 +1,6 @@
 import type { ModuleDef } from '../types.ts';
 import { AUTH_HANDLERS } from './auth.ts';
+import { ACCOUNT_HANDLERS } from './accounts.ts';
 import { APP_HANDLERS } from './app.ts';
 import { FILE_HANDLERS } from './files.ts';
 import { DOCS_HANDLERS } from './docs.ts';
@@ -9,5 +10,5 @@ import { BOOK_HANDLERS, BOOK_HOOKS } from './books.ts';
 export const systemModule: ModuleDef = {
   name: 'system',
   hooks: { ...BOOK_HOOKS },
-  handlers: { ...APP_HANDLERS, ...AUTH_HANDLERS, ...FILE_HANDLERS, ...DOCS_HANDLERS, ...BOOK_HANDLERS },
+  handlers: { ...APP_HANDLERS, ...AUTH_HANDLERS, ...ACCOUNT_HANDLERS, ...FILE_HANDLERS, ...DOCS_HANDLERS, ...BOOK_HANDLERS },
 };
