@@ -11,6 +11,7 @@ import { TemplateEditor } from '../documents/TemplateEditor';
 import { PublicationEditor } from './PublicationEditor';
 import { OperatorChat } from './OperatorChat';
 import { TemplateVariables } from './TemplateVariables';
+import { SetUserPasswordButton } from './SetUserPassword';
 
 /**
  * The spec's special screens: what the metadata cannot say. Everything else about these entities
@@ -25,6 +26,10 @@ export const EXTENSIONS: Extensions = {
     // a subject found by INN; its balance for a year
     // a notification template's body: the placeholders its type allows, beside it
     'notification-templates': { formHints: { body: TemplateVariables } },
+    // an administrator sets a user's new password (users/set-new-password): the user's sessions end
+    users: { showActions: SetUserPasswordButton },
+    'population-users': { showActions: SetUserPasswordButton },
+    'mvd-users': { showActions: SetUserPasswordButton },
     subject: {
       listActions: InnSearch,
       showTabs: [{ key: 'balance', label: 'admin.balance.title', Component: SubjectBalance }],
