@@ -82,7 +82,9 @@ describe('a back-office user who forgot the password', () => {
     const page = await ctx.newPage();
     const problems = watch(page);
     try {
-      await page.goto(`${baseUrl}/admin/#/login`);
+      // the back-office's first load on a loaded machine can take longer than a step's 15 s
+      await page.goto(`${baseUrl}/admin/#/login`, { timeout: 90_000 });
+      await page.getByTestId('login-mode-forgot').waitFor({ timeout: 60_000 });
       await page.getByTestId('login-mode-forgot').click();
       await page.locator('input[name="username"]').fill(username);
       await page.getByTestId('account-submit').click();
