@@ -33,6 +33,14 @@ export const TYPES: TypeSeed[] = [
     },
   },
   {
+    // a sign-up to an address that already has an account (docs/accounts.md): told to the address, never to the visitor
+    code: 'account-exists', name: { uz: 'Hisob allaqachon bor', ru: 'Учётная запись уже есть' }, variables: '',
+    templates: {
+      email: { subject: { uz: 'Roʻyxatdan oʻtish', ru: 'Регистрация' }, body: { uz: 'Bu elektron pochta bilan hisob allaqachon bor. Uning nomi bilan kiring yoki parolni tiklang. Agar siz soʻramagan boʻlsangiz, bu xatni eʼtiborsiz qoldiring.', ru: 'Учётная запись с этой эл. почтой уже есть. Войдите под ней или восстановите пароль. Если вы этого не запрашивали, не обращайте внимания на это письмо.' } },
+      sms: { body: { uz: 'Ecofond: bu raqam bilan hisob allaqachon bor. Kiring yoki parolni tiklang', ru: 'Ecofond: учётная запись с этим номером уже есть. Войдите или восстановите пароль' } },
+    },
+  },
+  {
     code: 'report-accepted', name: { uz: 'Hisobot qabul qilindi', ru: 'Отчёт принят' }, variables: REPORT,
     templates: {
       in_app: { subject: { uz: 'Hisobot qabul qilindi', ru: 'Отчёт принят' }, body: { uz: '{year} yil uchun {id}-hisobotingiz qabul qilindi.', ru: 'Ваш отчёт № {id} за {year} год принят.' } },

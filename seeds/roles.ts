@@ -188,7 +188,9 @@ export const SYSTEM_ROLES: SystemRole[] = [
     purpose: 'A resident: registers their own garden and signs up as a volunteer; sees the areas of their region where residents may plant; reports what they saw (people facts) and follows their own reports.',
     scope: 'region',
     grants: [
-      { entities: ['my-gardens', 'volunteers'], ops: ['create'] },
+      { entities: ['my-gardens', 'volunteers'], ops: ['read', 'create'] },
+      { entity: 'my-gardens', rows: ['own'] },
+      { entity: 'volunteers', rows: ['own'] },
       { entities: ['resident-planting-areas'], ops: ['read'] },
       { entities: ['people-facts'], ops: ['read', 'create'] },
       { entity: 'people-facts', rows: ['own'] },
@@ -196,10 +198,9 @@ export const SYSTEM_ROLES: SystemRole[] = [
       { entity: 'suggestion', rows: ['own'] },
     ],
     notes: [
-      'Create only for gardens and volunteers: their lists hold other residents\' names and phones and have no per-owner scope, so a resident is not given them (nor edits of what they sent).',
+      'Gardens and volunteering: registers them and reads back only their own (the `own` row sets: the garden\'s `owner_user_id`, the volunteer\'s `user_id`, filled in on create) — "my gardens" on the public site; never the region\'s list, which holds other residents\' names and phones, nor edits of what they sent.',
       'Resident planting areas are public data; reading them gives the resident a menu.',
       'People facts: sends them and reads only their own (the `own` row set: the informant user, filled in on create), in their own region; never edits or deletes one once sent.',
-      'The back-office offers only the entities a user may read (`GET /api/meta`), so the garden and volunteer forms are not reachable there for a create-only role yet; the API takes them (`POST /api/ecofund-plantings/my-gardens`).',
       'Suggestions: sends them (from the back-office or the public site\'s form while signed in, then the answer may come in the back-office) and reads only their own (the `own` row set) with the staff\'s answer.',
     ],
   },

@@ -11,6 +11,7 @@ import { rememberedLang } from './lang';
 import { loadMeta, useMetaModel } from './meta/store';
 import { AppLayout } from './layout/AppLayout';
 import { AppNotification } from './layout/AppNotification';
+import { ProfilePage } from './layout/ProfilePage';
 import { LoginPage } from './layout/LoginPage';
 import { Dashboard } from './pages/Dashboard';
 import { CatchAll } from './pages/CatchAll';
@@ -127,6 +128,7 @@ export function App() {
           <Route path="/error-403" element={<Forbidden />} />
           <Route path="/error-404" element={<NotFound />} />
           <Route path="/error" element={<ErrorPage />} />
+          <Route path="/profile" element={<ProfilePage />} />
           {/* a route right under a resource would take its `create` (static beats `:param`) */}
           {model && [...model.shadowedResources].map((name) => (
             <Route key={`${name}/create`} path={`/${name}/create`} element={<ResourceContextProvider value={name}><EntityCreate /></ResourceContextProvider>} />

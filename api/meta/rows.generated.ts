@@ -712,6 +712,7 @@ export interface MyGardensRow {
   images: number[] | null;
   location: PointValue;
   owner_name: string;
+  owner_user_id: number | null;
   phone: string | null;
   region_id: number;
   trees: number | null;

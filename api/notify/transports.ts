@@ -81,3 +81,12 @@ export function smsTransport(c: TransportConfig): Transport {
     }
   };
 }
+
+/**
+ * The methods this installation can deliver by: e-mail with an SMTP server configured, SMS with a
+ * gateway. The code routes ask it before promising a code (docs/accounts.md): with neither, a code
+ * requested would sit failed in the queue, so the caller is told so plainly instead.
+ */
+export function deliverableChannels(c: TransportConfig = transportConfigFromEnv()): { email: boolean; sms: boolean } {
+  return { email: !!(c.smtpUrl || c.smtpHost), sms: !!c.smsUrl };
+}

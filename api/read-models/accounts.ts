@@ -20,3 +20,16 @@ export function accountByName(knex: Knex, username: string): Promise<AccountRow 
 export function ownAccountRow(knex: Knex, principal: Pick<Principal, 'id'>): Promise<AccountRow | undefined> {
   return knex('users').where({ id: principal.id }).first();
 }
+
+/** The account that holds an address (sign-up): by its name, its e-mail or its phone — only whether one does. */
+export function accountHoldingAddress(knex: Knex | Knex.Transaction, address: string): Promise<{ id: number } | undefined> {
+  return knex('users')
+    .where((q) => q.whereRaw('lower(username) = ?', [address]).orWhereRaw('lower(email) = ?', [address]).orWhere('phone', address))
+    .first('id');
+}
+
+/** A system role's id by its code (a signed-up resident is given the population role). */
+export async function roleIdByCode(knex: Knex | Knex.Transaction, code: string): Promise<number | undefined> {
+  const row = await knex('roles').where({ code }).first('id');
+  return row ? Number(row.id) : undefined;
+}

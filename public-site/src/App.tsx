@@ -9,6 +9,7 @@ import { scrollToId, scrollToTop } from './scroll';
 
 /** Every page but the landing is its own chunk, loaded when first opened. */
 const Login = lazy(() => import('./pages/Login'));
+const MyGardens = lazy(() => import('./pages/MyGardens'));
 const News = lazy(() => import('./pages/News'));
 const TreePassport = lazy(() => import('./pages/TreePassport'));
 const MapPage = lazy(() => import('./pages/MapPage'));
@@ -28,6 +29,7 @@ const ROUTES: [string, Page][] = [
   ['/', Landing],
   ['/login', Login],
   ['/sing-up', Login],
+  ['/my-gardens', MyGardens],
   ['/news', News],
   ['/news/:id', News],
   ['/tree/:id', TreePassport],

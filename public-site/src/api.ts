@@ -63,13 +63,13 @@ export class ApiError extends Error {
 /** Status 0: the server could not be reached (or did not answer in time). */
 export const isConnectionError = (e: unknown) => e instanceof ApiError && e.status === 0;
 
-interface CallOptions { method?: string; body?: unknown; blob?: Blob; lang: Lang; timeout?: number; signal?: AbortSignal }
+interface CallOptions { method?: string; body?: unknown; blob?: Blob; lang: Lang; timeout?: number; signal?: AbortSignal; headers?: Record<string, string> }
 
 export async function call<T>(path: string, o: CallOptions): Promise<T> {
   const ctl = new AbortController();
   const timer = setTimeout(() => ctl.abort(), o.timeout ?? 60_000);
   o.signal?.addEventListener('abort', () => ctl.abort());
-  const headers: Record<string, string> = { Language: o.lang, Accept: 'application/json' };
+  const headers: Record<string, string> = { Language: o.lang, Accept: 'application/json', ...o.headers };
   let body: BodyInit | undefined;
   if (o.blob) { body = o.blob; headers['Content-Type'] = o.blob.type || 'application/octet-stream'; }
   else if (o.body !== undefined) { body = JSON.stringify(o.body); headers['Content-Type'] = 'application/json'; }

@@ -27,6 +27,7 @@ export const MENU: { title: Key; items: NavItem[] }[] = [
       { path: '/about', title: 'page.about' },
       { path: '/contacts', title: 'page.contacts' },
       { path: '/login', title: 'nav.login' },
+      { path: '/my-gardens', title: 'page.my_gardens' },
     ],
   },
   { title: 'nav.statistics', items: STATS },

@@ -19,8 +19,11 @@ function forget(): void {
 }
 
 export const authProvider: AuthProvider = {
-  async login({ username, password }: { username: string; password: string }) {
-    const res = await request('/api/admin/auth/login', { method: 'POST', body: { username, password }, anonymous: true });
+  /** With a password (`login`), or with a code sent by `send-confirm` (sign-in by code: `check-code`, docs/accounts.md). */
+  async login({ username, password, code }: { username: string; password?: string; code?: string }) {
+    const res = code !== undefined
+      ? await request('/api/admin/auth/check-code', { method: 'POST', body: { username, code, purpose: 'confirm' }, anonymous: true })
+      : await request('/api/admin/auth/login', { method: 'POST', body: { username, password }, anonymous: true });
     const data = (await res.json()) as Session;
     setSession(data);
     const lang = wireLang();

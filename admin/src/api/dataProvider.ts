@@ -34,6 +34,15 @@ function moveFieldErrors(e: EntityMeta, err: unknown): never {
   throw err;
 }
 
+/** A form's values without the repeats of its password fields (typed twice on the form, checked there, sent once). */
+export function withoutRepeats<T extends { data: Record<string, unknown> }>(e: EntityMeta, params: T): T {
+  const repeats = e.fields.filter((f) => f.type === 'password').map((f) => `${f.name}_repeat`);
+  if (!repeats.some((k) => k in params.data)) return params;
+  const data = { ...params.data };
+  for (const k of repeats) delete data[k];
+  return { ...params, data };
+}
+
 /** Range filters arrive as `from_x` / `to_x` (the inputs are named so); empty values are dropped. */
 export function cleanFilter(filter: Record<string, unknown> | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -69,8 +78,8 @@ export const dataProvider: EcofondDataProvider = {
   getOne: (resource, params) => rest.getOne(pathOf(resource), params),
   getMany: (resource, params) => rest.getMany(pathOf(resource), params),
   getManyReference: (resource, params) => rest.getManyReference(pathOf(resource), { ...params, filter: cleanFilter(params.filter) }),
-  create: (resource, params) => rest.create(pathOf(resource), params).catch((err) => moveFieldErrors(entityOf(resource), err)),
-  update: (resource, params) => rest.update(pathOf(resource), params).catch((err) => moveFieldErrors(entityOf(resource), err)),
+  create: (resource, params) => rest.create(pathOf(resource), withoutRepeats(entityOf(resource), params)).catch((err) => moveFieldErrors(entityOf(resource), err)),
+  update: (resource, params) => rest.update(pathOf(resource), withoutRepeats(entityOf(resource), params)).catch((err) => moveFieldErrors(entityOf(resource), err)),
   updateMany: (resource, params) => rest.updateMany(pathOf(resource), params),
   delete: (resource, params) => rest.delete(pathOf(resource), params),
   async deleteMany(resource, params) {

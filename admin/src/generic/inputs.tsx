@@ -202,7 +202,14 @@ export function MetaInput({ field, mode }: { field: FieldMeta; mode: 'create' | 
       // a new row needs one; on an existing row an empty password leaves it as it is
       const checks = validatorsFor(field, { skipRequired: mode === 'edit' });
       checks.push((x: unknown) => (typeof x === 'string' && x !== '' && x.length < 6 ? { message: 'validation.min_length', args: { limit: 6 } } : undefined));
-      return <PasswordInput source={field.name} label={field.label} validate={checks} autoComplete="new-password" />;
+      // typed twice (spec: a repeated password field); the repeat is checked here and not sent (api/dataProvider.ts)
+      const same = (x: unknown, values: Record<string, unknown>) => ((x ?? '') !== (values[field.name] ?? '') ? 'admin.account.repeat_mismatch' : undefined);
+      return (
+        <>
+          <PasswordInput source={field.name} label={field.label} validate={checks} autoComplete="new-password" />
+          <PasswordInput source={`${field.name}_repeat`} label="admin.account.password_repeat" validate={same} autoComplete="new-password" />
+        </>
+      );
     }
     case 'integer':
       return <NumberInput {...common} step={1} />;

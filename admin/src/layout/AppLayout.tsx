@@ -7,6 +7,7 @@ import { NotificationBell } from './NotificationBell';
 import { MyJobs } from './MyJobs';
 import { ErrorPage } from '../pages/ErrorPage';
 import { PrintStyles } from './PrintStyles';
+import { AppUserMenu } from './AppUserMenu';
 
 function AppTitle() {
   const translate = useTranslate();
@@ -20,6 +21,7 @@ function AppTitle() {
 function AppAppBar() {
   return (
     <AppBar
+      userMenu={<AppUserMenu />}
       toolbar={(
         <Box sx={{ display: 'flex', alignItems: 'center' }}>
           <MyJobs />

@@ -13,6 +13,7 @@ import { OperatorChat } from './OperatorChat';
 import { TemplateVariables } from './TemplateVariables';
 import { FineInterval } from './FineInterval';
 import { SubjectInnHint } from './SubjectInnHint';
+import { SetUserPasswordButton } from './SetUserPassword';
 
 /**
  * The spec's special screens: what the metadata cannot say. Everything else about these entities
@@ -30,6 +31,10 @@ export const EXTENSIONS: Extensions = {
     // the chosen fine article's interval of minimum-wage multiples, as soon as it is chosen (spec §5)
     offences: { formHints: { fine_id: FineInterval } },
     'subject-protocols': { formHints: { fine_id: FineInterval } },
+    // an administrator sets a user's new password (users/set-new-password): the user's sessions end
+    users: { showActions: SetUserPasswordButton },
+    'population-users': { showActions: SetUserPasswordButton },
+    'mvd-users': { showActions: SetUserPasswordButton },
     subject: {
       listActions: InnSearch,
       // the spec's "fill the reference form before adding or searching a subject", under the INN until one is typed

@@ -14,6 +14,7 @@ import { RateLimiter } from '../../http/rate-limit.ts';
 import { configNumber, type ConfigKey } from '../../auth/config.ts';
 import { readableFiles } from '../../engine/files.ts';
 import { accountByName, ownAccountRow } from '../../read-models/accounts.ts';
+import { assertDeliverable } from './delivery.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
@@ -84,6 +85,20 @@ const login: RouteHandler = async (ctx, { knex }) => {
   ctx.body = { token, user: publicUser(user), actions: await userActions(knex, user.id) };
 };
 
+/** A session for a user who proved themselves another way than a password, recorded in the sign-in log like a login. */
+export async function signInWithoutPassword(ctx: AppContext, knex: Knex, user: { id: number; username: string; status: string }): Promise<Record<string, unknown>> {
+  const attempt = await beginAttempt(knex, { username: user.username, ip: ctx.ip, userAgent: ctx.get('User-Agent') });
+  if (attempt.lockedMinutes > 0) throw new ApiError('tooManyAttempts', 'errors.locked', { minutes: attempt.lockedMinutes });
+  if (user.status !== 'active') {
+    await endAttempt(knex, attempt.logId, user.id, 'blocked');
+    throw new ApiError('userBlocked');
+  }
+  const token = await createSession(knex, user.id, { ip: ctx.ip, userAgent: ctx.get('User-Agent') });
+  await endAttempt(knex, attempt.logId, user.id, 'success');
+  const row = await knex('users').where({ id: user.id }).first();
+  return { token, user: publicUser(row), actions: await userActions(knex, user.id) };
+}
+
 const logout: RouteHandler = async (ctx, { knex }) => {
   await revokeSession(knex, ctx.state.token!);
   ctx.body = { ok: true };
@@ -107,7 +122,7 @@ async function codeLimiter(knex: Knex, name: string, key: ConfigKey): Promise<Ra
  * (`auth.code_requests_per_account`), each an hour; beyond either, a 429 — the same for every name,
  * known or not, so the limit tells no accounts apart.
  */
-async function limitCodeRequests(knex: Knex, ip: string, username: string): Promise<void> {
+export async function limitCodeRequests(knex: Knex, ip: string, username: string): Promise<void> {
   const byAddress = await codeLimiter(knex, 'code-request-ip', 'auth.code_requests_per_address');
   const byAccount = await codeLimiter(knex, 'code-request-user', 'auth.code_requests_per_account');
   if (!(await byAddress.take(ip)) || !(await byAccount.take(username.toLowerCase()))) throw new ApiError('tooManyAttempts', 'errors.code_requests_too_many');
@@ -122,6 +137,7 @@ async function limitCodeRequests(knex: Knex, ip: string, username: string): Prom
 const send = (purpose: CodePurpose): RouteHandler => async (ctx, { knex, model, principal }) => {
   if (principal && purpose === 'confirm') {
     const user = (await ownAccountRow(knex, principal))!;
+    assertDeliverable(user?.email ? 'email' : user?.phone ? 'sms' : undefined);
     const sent = await sendCode(knex, model, user, purpose, notify);
     ctx.body = { sent: true, ...(sent ?? {}) };
     return;
@@ -129,6 +145,7 @@ const send = (purpose: CodePurpose): RouteHandler => async (ctx, { knex, model, 
   const username = str(bodyOf(ctx).username).trim();
   if (!username) throw validationError({ username: { key: 'validation.username_required' } });
   if (username.length > 100) throw validationError({ username: { key: 'validation.max_length', args: { limit: 100 } } });
+  assertDeliverable();
   await limitCodeRequests(knex, ctx.ip, username);
   const user = await findUser(knex, username);
   if (user && user.status === 'active' && (user.email || user.phone)) await sendCode(knex, model, user, purpose, notify);
@@ -137,10 +154,12 @@ const send = (purpose: CodePurpose): RouteHandler => async (ctx, { knex, model, 
 
 const checkCode: RouteHandler = async (ctx, { knex, principal }) => {
   const body = bodyOf(ctx);
-  const user = principal ? { id: principal.id } : await findUser(knex, str(body.username).trim().slice(0, 100));
+  const user = principal ? await ownAccountRow(knex, principal) : await findUser(knex, str(body.username).trim().slice(0, 100));
   if (!user) throw new ApiError('validation', 'errors.code_wrong', {}, { code: { key: 'errors.code_wrong' } });
-  await checkOneTimeCode(knex, user.id, body.purpose === 'reset' ? 'reset' : 'confirm', str(body.code).slice(0, 20));
-  ctx.body = { confirmed: true };
+  const purpose = body.purpose === 'reset' ? 'reset' : 'confirm';
+  await checkOneTimeCode(knex, user.id, purpose, str(body.code).slice(0, 20));
+  // sign-in by code: an anonymous caller's right confirmation code (send-confirm by name) opens a session
+  ctx.body = !principal && purpose === 'confirm' ? { confirmed: true, ...(await signInWithoutPassword(ctx, knex, user)) } : { confirmed: true };
 };
 
 /**

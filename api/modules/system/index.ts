@@ -1,5 +1,6 @@
 import type { ModuleDef } from '../types.ts';
 import { AUTH_HANDLERS } from './auth.ts';
+import { ACCOUNT_HANDLERS } from './accounts.ts';
 import { APP_HANDLERS } from './app.ts';
 import { FILE_HANDLERS } from './files.ts';
 import { DOCS_HANDLERS } from './docs.ts';
@@ -10,5 +11,5 @@ import { METRICS_HANDLERS } from './metrics.ts';
 export const systemModule: ModuleDef = {
   name: 'system',
   hooks: { ...BOOK_HOOKS },
-  handlers: { ...APP_HANDLERS, ...AUTH_HANDLERS, ...FILE_HANDLERS, ...DOCS_HANDLERS, ...BOOK_HANDLERS, ...METRICS_HANDLERS },
+  handlers: { ...APP_HANDLERS, ...AUTH_HANDLERS, ...ACCOUNT_HANDLERS, ...FILE_HANDLERS, ...DOCS_HANDLERS, ...BOOK_HANDLERS, ...METRICS_HANDLERS },
 };

@@ -1,0 +1,29 @@
+import { forwardRef } from 'react';
+import { ListItemIcon, ListItemText, MenuItem } from '@mui/material';
+import AccountCircleIcon from '@mui/icons-material/AccountCircle';
+import { Logout, UserMenu, useTranslate, useUserMenu } from 'react-admin';
+import { useNavigate } from 'react-router-dom';
+
+/** "Profile": the user's own name, contacts, language, photo and password (ProfilePage). */
+const ProfileItem = forwardRef<HTMLLIElement>((props, ref) => {
+  const translate = useTranslate();
+  const navigate = useNavigate();
+  const menu = useUserMenu();
+  return (
+    <MenuItem ref={ref} {...props} onClick={() => { menu?.onClose(); navigate('/profile'); }} data-testid="menu-profile">
+      <ListItemIcon><AccountCircleIcon fontSize="small" /></ListItemIcon>
+      <ListItemText>{translate('admin.account.profile')}</ListItemText>
+    </MenuItem>
+  );
+});
+ProfileItem.displayName = 'ProfileItem';
+
+/** The app bar's user menu: the profile, then sign-out. */
+export function AppUserMenu() {
+  return (
+    <UserMenu>
+      <ProfileItem />
+      <Logout />
+    </UserMenu>
+  );
+}
