@@ -12,6 +12,7 @@ import { reportRoutes } from './http/report-routes.ts';
 import { publicEntityRoutes } from './http/public-entity-routes.ts';
 import { buildRegistry, type Registry } from './registry.ts';
 import { inputGuard } from './http/input-guard.ts';
+import { compression } from './http/compress.ts';
 import { indexRoutes } from './http/route-index.ts';
 import { LiveModel } from './meta/live.ts';
 import { AUTH_CHANNEL, sessionCacheOf } from './auth/session-cache.ts';
@@ -50,6 +51,8 @@ export function createApp({ knex, reads = knex, model, live, statics = [], regis
   app.use(observeRequests());
   app.use(cors());
   app.use(language());
+  // Brotli or gzip for every text answer above 1 KB, the API's and the sites' (api/http/compress.ts)
+  app.use(compression());
   // everything derived from the model — the error captions, every route — is built once per model;
   // a request takes the stack of the model current when it starts and keeps it to its end. Every app
   // runs on a reloadable model (a server's own, shared with its LISTEN; or one of its own here)

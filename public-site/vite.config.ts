@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { precompress } from '../shared/precompress.ts';
 
 /**
  * The public site's bundle: built into public-site/dist, which the API serves at / (hash routing,
@@ -15,11 +16,16 @@ import react from '@vitejs/plugin-react';
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   base: '/',
-  plugins: [react()],
+  // .br and .gz beside each file, sent by Accept-Encoding (api/http/static.ts)
+  plugins: [react(), precompress()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,
+    // dist/.vite/manifest.json: what index.html loads, read by the bundle budget (bench/bundle-size)
+    manifest: true,
     reportCompressedSize: true,
+    // the precompression's time is the build's own, not a slow plugin to warn of
+    rolldownOptions: { checks: { bundlerTimings: false } },
     chunkSizeWarningLimit: 600,
   },
   server: {

@@ -9,26 +9,32 @@ import { CODES } from './api/http';
 import { createI18nProvider, currentCode, I18N_CODE, wireLangOf, type WireLang } from './i18n';
 import { rememberedLang } from './lang';
 import { loadMeta, useMetaModel } from './meta/store';
-import { AppLayout } from './layout/AppLayout';
 import { AppNotification } from './layout/AppNotification';
 import { ProfilePage } from './layout/ProfilePage';
 import { LoginPage } from './layout/LoginPage';
-import { Dashboard } from './pages/Dashboard';
 import { CatchAll } from './pages/CatchAll';
 import { Forbidden } from './pages/Forbidden';
 import { NotFound } from './pages/NotFound';
 import { ErrorPage } from './pages/ErrorPage';
-import { EntityCreate } from './generic/EntityCreate';
-import { EntityEdit } from './generic/EntityEdit';
-import { EntityList } from './generic/EntityList';
-import { EntityShow } from './generic/EntityShow';
 import { ExtensionsContext } from './generic/extensions';
-import { ParamListPage, ReportPage, ScreenPage } from './pages/RoutePages';
 import { EXTENSIONS } from './screens/registry';
 import { titleOf } from './generic/titleOf';
 import { theme } from './theme';
-import { PrintPage } from './print/PrintPage';
-import { IssuedDocumentPage } from './documents/IssuedDocumentPage';
+import { lazyNamed } from './lazyNamed';
+
+// the first screen (the login form) loads only what it shows; the signed-in back-office — its
+// layout and menu, the generated pages, the special screens, printing — comes in chunks of its own
+const AppLayout = lazyNamed(() => import('./layout/AppLayout'), 'AppLayout', <Loading />);
+const Dashboard = lazyNamed(() => import('./pages/Dashboard'), 'Dashboard');
+const EntityCreate = lazyNamed(() => import('./generic/EntityCreate'), 'EntityCreate');
+const EntityEdit = lazyNamed(() => import('./generic/EntityEdit'), 'EntityEdit');
+const EntityList = lazyNamed(() => import('./generic/EntityList'), 'EntityList');
+const EntityShow = lazyNamed(() => import('./generic/EntityShow'), 'EntityShow');
+const ParamListPage = lazyNamed(() => import('./pages/RoutePages'), 'ParamListPage');
+const ReportPage = lazyNamed(() => import('./pages/RoutePages'), 'ReportPage');
+const ScreenPage = lazyNamed(() => import('./pages/RoutePages'), 'ScreenPage');
+const PrintPage = lazyNamed(() => import('./print/PrintPage'), 'PrintPage', <Loading />);
+const IssuedDocumentPage = lazyNamed(() => import('./documents/IssuedDocumentPage'), 'IssuedDocumentPage', <Loading />);
 
 const store = localStorageStore('1', 'ecofond');
 

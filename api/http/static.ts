@@ -29,7 +29,8 @@ export interface SiteOptions {
 
 /**
  * Serves a built single-page site from `dir` under `prefix`: files by path (hashed assets cached
- * for a year), index.html for the rest (hash routing needs nothing else). The page carries its
+ * for a year, the others revalidated by their date; the build's Brotli or gzip copy when the
+ * client takes it), index.html for the rest (hash routing needs nothing else). The page carries its
  * Content-Security-Policy (csp.ts); the plain files `default-src 'none'`.
  */
 export function serveSite(prefix: string, dir: string, options: SiteOptions = {}): Koa.Middleware {
@@ -47,13 +48,59 @@ export function serveSite(prefix: string, dir: string, options: SiteOptions = {}
     ctx.set('Cache-Control', target.includes(`${join('/', 'assets', '/')}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
     if (extname(target) !== '.html') {
       ctx.set('Content-Security-Policy', API_POLICY);
-      ctx.body = createReadStream(target);
+      const stat = statSync(target);
+      ctx.lastModified = stat.mtime;
+      ctx.status = 200;
+      if (ctx.fresh) { ctx.status = 304; return; }
+      const packed = precompressed(ctx, target);
+      if (packed) {
+        ctx.set('Content-Encoding', packed.encoding);
+        ctx.body = createReadStream(packed.file);
+        ctx.length = packed.size;
+      } else {
+        ctx.body = createReadStream(target);
+        ctx.length = stat.size;
+      }
       return;
     }
     let html = readFileSync(target, 'utf8');
     if (options.page && target === join(root, 'index.html')) html = await options.page(html);
     await servePage(ctx, html, options);
   };
+}
+
+/** The files the build compressed beside each asset (shared/precompress.ts), by Content-Encoding. */
+const PACKED = [['br', '.br'], ['gzip', '.gz']] as const;
+
+/** Accept-Encoding's codings with their q (`gzip;q=0.5, br` → gzip 0.5, br 1). */
+export function acceptedEncodings(header: string): Map<string, number> {
+  const q = new Map<string, number>();
+  for (const part of header.split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';').map((p) => p.trim());
+    if (!name) continue;
+    const qp = params.find((p) => p.startsWith('q='));
+    const v = qp ? Number(qp.slice(2)) : 1;
+    q.set(name, Number.isFinite(v) ? v : 0);
+  }
+  return q;
+}
+
+/**
+ * The build's compressed copy of `file` the request accepts (Brotli before gzip), if there is one;
+ * none when the client accepts neither — then the file goes as it is, and the compression
+ * middleware (api/http/compress.ts) compresses what it may. `Vary: Accept-Encoding` either way.
+ */
+function precompressed(ctx: Koa.Context, file: string): { encoding: string; file: string; size: number } | undefined {
+  ctx.vary('Accept-Encoding');
+  const there = PACKED.filter(([, ext]) => existsSync(file + ext));
+  if (!there.length) return undefined;
+  // the accepted one of highest q; at equal q Brotli (browsers list gzip first: `gzip, deflate, br`)
+  const q = acceptedEncodings(ctx.get('Accept-Encoding'));
+  const hit = there.filter(([e]) => (q.get(e) ?? q.get('*') ?? 0) > 0)
+    .sort((a, b) => (q.get(b[0]) ?? q.get('*') ?? 0) - (q.get(a[0]) ?? q.get('*') ?? 0))[0];
+  if (!hit) return undefined;
+  // answered as it is: the compression middleware leaves an answer with a Content-Encoding alone
+  return { encoding: hit[0], file: file + hit[1], size: statSync(file + hit[1]).size };
 }
 
 /**

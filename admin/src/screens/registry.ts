@@ -1,19 +1,23 @@
 import type { Extensions } from '../generic/extensions';
-import { AccessManaging } from './AccessManaging';
+import { lazyNamed } from '../lazyNamed';
 import { AUDIT_LOG } from './AuditLog';
-import { EcologicCalculator } from './EcologicCalculator';
-import { InnSearch } from './InnSearch';
-import { OffencesMap } from './OffencesMap';
-import { StackImportButton } from './StackImport';
-import { SubjectBalance } from './SubjectBalance';
-import { RefBooks } from './RefBooks';
-import { TemplateEditor } from '../documents/TemplateEditor';
-import { PublicationEditor } from './PublicationEditor';
-import { OperatorChat } from './OperatorChat';
-import { TemplateVariables } from './TemplateVariables';
-import { FineInterval } from './FineInterval';
-import { SubjectInnHint } from './SubjectInnHint';
-import { SetUserPasswordButton } from './SetUserPassword';
+
+// every special screen is a chunk of its own, loaded when first opened: the editors (TipTap), the
+// map (OpenLayers), the chat are none of the first screen's weight (docs/performance.md)
+const AccessManaging = lazyNamed(() => import('./AccessManaging'), 'AccessManaging');
+const EcologicCalculator = lazyNamed(() => import('./EcologicCalculator'), 'EcologicCalculator');
+const InnSearch = lazyNamed(() => import('./InnSearch'), 'InnSearch');
+const OffencesMap = lazyNamed(() => import('./OffencesMap'), 'OffencesMap');
+const StackImportButton = lazyNamed(() => import('./StackImport'), 'StackImportButton');
+const SubjectBalance = lazyNamed(() => import('./SubjectBalance'), 'SubjectBalance');
+const RefBooks = lazyNamed(() => import('./RefBooks'), 'RefBooks');
+const TemplateEditor = lazyNamed(() => import('../documents/TemplateEditor'), 'TemplateEditor');
+const PublicationEditor = lazyNamed(() => import('./PublicationEditor'), 'PublicationEditor');
+const OperatorChat = lazyNamed(() => import('./OperatorChat'), 'OperatorChat');
+const TemplateVariables = lazyNamed(() => import('./TemplateVariables'), 'TemplateVariables');
+const FineInterval = lazyNamed(() => import('./FineInterval'), 'FineInterval');
+const SubjectInnHint = lazyNamed(() => import('./SubjectInnHint'), 'SubjectInnHint');
+const SetUserPasswordButton = lazyNamed(() => import('./SetUserPassword'), 'SetUserPasswordButton');
 
 /**
  * The spec's special screens: what the metadata cannot say. Everything else about these entities
