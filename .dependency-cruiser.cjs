@@ -17,7 +17,8 @@ module.exports = {
     {
       name: 'engine-is-a-library',
       severity: 'error',
-      comment: 'The engine, the metadata, the database and auth are a library: start-up hands the modules in (api/registry), never the other way.',
+      comment:
+        'The engine, the metadata, the database and auth are a library: start-up hands the modules in (api/registry), never the other way.',
       from: { path: '^api/(engine|meta|db|auth)/', pathNot: '\\.test\\.ts$' },
       to: { path: '^(api/(modules|http|notify|app|server|workers)|seeds)/?' },
     },

@@ -61,7 +61,10 @@ export function createApp({ knex, reads = knex, model, live, statics = [], regis
   const stacks = new WeakMap<MetaModel, ApiStack>();
   const stackOf = (m: MetaModel) => {
     let s = stacks.get(m);
-    if (!s) { s = apiStack(m, knex, reads, liveModel, registry); stacks.set(m, s); }
+    if (!s) {
+      s = apiStack(m, knex, reads, liveModel, registry);
+      stacks.set(m, s);
+    }
     return s;
   };
   liveModel.onPrepare(stackOf);
@@ -81,30 +84,45 @@ export function createApp({ knex, reads = knex, model, live, statics = [], regis
   return app;
 }
 
-interface ApiStack { middleware: Koa.Middleware<AppState>; router: Router<AppState> }
+interface ApiStack {
+  middleware: Koa.Middleware<AppState>;
+  router: Router<AppState>;
+}
 
 /** The API of one model: its error handler and every route the catalogue lists. */
 function apiStack(model: MetaModel, knex: Knex, reads: Knex, live: LiveModel, registry: Registry): ApiStack {
   const api = new Router<AppState>({ prefix: '/api' });
   const guard = authenticate(knex);
-  for (const r of [moduleRoutes(model, knex, registry.handlers, live, reads), publicEntityRoutes(model, reads), reportRoutes(model, knex, guard, reads), documentRoutes(model, knex, guard), entityRoutes(model, knex, guard)]) {
+  for (const r of [
+    moduleRoutes(model, knex, registry.handlers, live, reads),
+    publicEntityRoutes(model, reads),
+    reportRoutes(model, knex, guard, reads),
+    documentRoutes(model, knex, guard),
+    entityRoutes(model, knex, guard),
+  ]) {
     api.use(r.routes(), r.allowedMethods());
   }
   indexRoutes(api);
-  return { router: api, middleware: compose([
-    errorHandler(model, knex),
-    bodyParser({ enableTypes: ['json'], jsonLimit: '2mb' }) as Koa.Middleware<AppState>,
-    // NUL and lone surrogates are refused here, named by their field, before any route or SQL
-    inputGuard(),
-    api.routes() as Koa.Middleware<AppState>,
-    api.allowedMethods() as Koa.Middleware<AppState>,
-  ]) };
+  return {
+    router: api,
+    middleware: compose([
+      errorHandler(model, knex),
+      bodyParser({ enableTypes: ['json'], jsonLimit: '2mb' }) as Koa.Middleware<AppState>,
+      // NUL and lone surrogates are refused here, named by their field, before any route or SQL
+      inputGuard(),
+      api.routes() as Koa.Middleware<AppState>,
+      api.allowedMethods() as Koa.Middleware<AppState>,
+    ]),
+  };
 }
 
 /** Koa's own chaining of middleware, for one model's stack. */
 function compose(mws: Koa.Middleware<AppState>[]): Koa.Middleware<AppState> {
   return (ctx, next) => {
-    const step = (i: number): Promise<void> => (i === mws.length ? Promise.resolve(next()).then(() => undefined) : Promise.resolve(mws[i](ctx, () => step(i + 1))).then(() => undefined));
+    const step = (i: number): Promise<void> =>
+      i === mws.length
+        ? Promise.resolve(next()).then(() => undefined)
+        : Promise.resolve(mws[i](ctx, () => step(i + 1))).then(() => undefined);
     return step(0);
   };
 }

@@ -22,8 +22,15 @@ describe('the modules registry (api/registry.ts)', () => {
 
   it('refuses a hook, handler or job kind two modules define', () => {
     const hook = async () => undefined;
-    expect(() => buildRegistry([{ name: 'a', hooks: { 'x.y': hook } }, { name: 'b', hooks: { 'x.y': hook } }])).toThrow('hook "x.y" of module b is defined twice');
-    expect(() => buildRegistry([{ name: 'a', jobs: { export: async () => undefined } }])).toThrow('job kind "export" of module a is defined twice');
+    expect(() =>
+      buildRegistry([
+        { name: 'a', hooks: { 'x.y': hook } },
+        { name: 'b', hooks: { 'x.y': hook } },
+      ]),
+    ).toThrow('hook "x.y" of module b is defined twice');
+    expect(() => buildRegistry([{ name: 'a', jobs: { export: async () => undefined } }])).toThrow(
+      'job kind "export" of module a is defined twice',
+    );
   });
 
   it('binds a model to the engine: the engine finds the hooks through the model it is given', () => {
@@ -36,7 +43,12 @@ describe('the modules registry (api/registry.ts)', () => {
 
   it("runs each module's load() once per process, when a registry first holds it, never on import", () => {
     let loads = 0;
-    const mod = { name: 'loader', load: () => { loads += 1; } };
+    const mod = {
+      name: 'loader',
+      load: () => {
+        loads += 1;
+      },
+    };
     expect(loads).toBe(0);
     buildRegistry([mod]);
     buildRegistry([mod]);
@@ -54,16 +66,23 @@ describe('the modules registry (api/registry.ts)', () => {
 });
 
 describe('the kernel events (api/kernel/events.ts)', () => {
-  it('calls listeners in turn, each awaited, and what one throws is the emitter\'s', async () => {
+  it("calls listeners in turn, each awaited, and what one throws is the emitter's", async () => {
     const events = new Events<{ tick: number }>();
     const seen: string[] = [];
-    events.on('tick', async (n) => { await new Promise((r) => setTimeout(r, 5)); seen.push(`a${n}`); });
-    const off = events.on('tick', (n) => { seen.push(`b${n}`); });
+    events.on('tick', async (n) => {
+      await new Promise((r) => setTimeout(r, 5));
+      seen.push(`a${n}`);
+    });
+    const off = events.on('tick', (n) => {
+      seen.push(`b${n}`);
+    });
     await events.emit('tick', 1);
     off();
     await events.emit('tick', 2);
     expect(seen).toEqual(['a1', 'b1', 'a2']);
-    events.on('tick', () => { throw new Error('refused'); });
+    events.on('tick', () => {
+      throw new Error('refused');
+    });
     await expect(events.emit('tick', 3)).rejects.toThrow('refused');
   });
 

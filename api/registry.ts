@@ -45,7 +45,8 @@ export function buildRegistry(modules: readonly ModuleDef[] = MODULES): Registry
     const out: Record<string, T> = { ...core };
     for (const m of modules) {
       for (const [name, fn] of Object.entries((m[kind] ?? {}) as Record<string, T>)) {
-        if (name in out) throw new Error(`${kind === 'jobs' ? 'job kind' : kind.slice(0, -1)} "${name}" of module ${m.name} is defined twice`);
+        if (name in out)
+          throw new Error(`${kind === 'jobs' ? 'job kind' : kind.slice(0, -1)} "${name}" of module ${m.name} is defined twice`);
         out[name] = fn;
       }
     }
@@ -57,16 +58,25 @@ export function buildRegistry(modules: readonly ModuleDef[] = MODULES): Registry
   const jobs = collect<JobRun>('jobs', CORE_JOBS);
   const events = new Events<EngineEvents>();
   for (const m of modules) {
-    for (const [name, fn] of Object.entries(m.on ?? {}) as [keyof EngineEvents, Listener<EngineEvents[keyof EngineEvents]>][]) events.on(name, fn);
+    for (const [name, fn] of Object.entries(m.on ?? {}) as [keyof EngineEvents, Listener<EngineEvents[keyof EngineEvents]>][])
+      events.on(name, fn);
   }
   // each module's own start-up work, once per process however many registries are built (tests build several)
   for (const m of modules) {
-    if (m.load && !LOADED.has(m)) { LOADED.add(m); m.load(); }
+    if (m.load && !LOADED.has(m)) {
+      LOADED.add(m);
+      m.load();
+    }
   }
   // the jobs' worker and the routes that queue a job find a kind by its name in the queue's table
   for (const [kind, run] of Object.entries(jobs)) registerJobKind(kind, run);
   const registry: Registry = {
-    modules, hooks, handlers, forms, jobs, events,
+    modules,
+    hooks,
+    handlers,
+    forms,
+    jobs,
+    events,
     check: (model) => checkModules(model, registry),
     bind: (model) => bindPlugins(model, registry),
   };
@@ -80,21 +90,31 @@ export function buildRegistry(modules: readonly ModuleDef[] = MODULES): Registry
 export function checkModules(model: MetaModel, r: Pick<Registry, 'hooks' | 'handlers' | 'forms'> = collectOnly()): MetaProblem[] {
   const problems: MetaProblem[] = [];
   for (const e of model.entities.values()) {
-    if (e.afterWrite && !r.hooks[e.afterWrite]) problems.push({ file: e.file, pointer: '/afterWrite', message: `no module defines the hook "${e.afterWrite}"` });
-    if (e.beforeDelete && !r.hooks[e.beforeDelete]) problems.push({ file: e.file, pointer: '/beforeDelete', message: `no module defines the hook "${e.beforeDelete}"` });
+    if (e.afterWrite && !r.hooks[e.afterWrite])
+      problems.push({ file: e.file, pointer: '/afterWrite', message: `no module defines the hook "${e.afterWrite}"` });
+    if (e.beforeDelete && !r.hooks[e.beforeDelete])
+      problems.push({ file: e.file, pointer: '/beforeDelete', message: `no module defines the hook "${e.beforeDelete}"` });
     for (const [name, a] of Object.entries(e.workflow?.actions ?? {})) {
-      if (a.hook && !r.hooks[a.hook]) problems.push({ file: e.file, pointer: `/workflow/actions/${name}/hook`, message: `no module defines the hook "${a.hook}"` });
+      if (a.hook && !r.hooks[a.hook])
+        problems.push({ file: e.file, pointer: `/workflow/actions/${name}/hook`, message: `no module defines the hook "${a.hook}"` });
     }
     for (const [name, f] of Object.entries(e.fields)) {
-      if (f.computedBy && !r.hooks[f.computedBy]) problems.push({ file: e.file, pointer: `/fields/${name}/computedBy`, message: `no module defines the hook "${f.computedBy}"` });
-      if (f.form && !r.forms[f.form.schema]) problems.push({ file: e.file, pointer: `/fields/${name}/form/schema`, message: `no module defines the form schema "${f.form.schema}"` });
+      if (f.computedBy && !r.hooks[f.computedBy])
+        problems.push({ file: e.file, pointer: `/fields/${name}/computedBy`, message: `no module defines the hook "${f.computedBy}"` });
+      if (f.form && !r.forms[f.form.schema])
+        problems.push({
+          file: e.file,
+          pointer: `/fields/${name}/form/schema`,
+          message: `no module defines the form schema "${f.form.schema}"`,
+        });
     }
   }
   const index = new Map<string, number>();
   for (const r0 of model.routes) {
     const i = index.get(r0.file) ?? 0;
     index.set(r0.file, i + 1);
-    if (!r.handlers[r0.handler]) problems.push({ file: r0.file, pointer: `/routes/${i}/handler`, message: `no module defines the handler "${r0.handler}"` });
+    if (!r.handlers[r0.handler])
+      problems.push({ file: r0.file, pointer: `/routes/${i}/handler`, message: `no module defines the handler "${r0.handler}"` });
   }
   return problems;
 }

@@ -71,7 +71,10 @@ export async function startServer(opts: StartOptions = {}): Promise<Running> {
   const chat = await attachChat(server, db, model);
   // what /api/metrics reads of this process: its pools, the replica's lag, the chat's sockets (docs/operations.md)
   watchPool('primary', db.knex);
-  if (db.reads !== db.knex) { watchPool('reads', db.reads); watchReplica(db.reads); }
+  if (db.reads !== db.knex) {
+    watchPool('reads', db.reads);
+    watchReplica(db.reads);
+  }
   watchChat(() => chat.counts);
   const address = server.address();
   const actualPort = typeof address === 'object' && address ? address.port : port;
@@ -82,7 +85,11 @@ export async function startServer(opts: StartOptions = {}): Promise<Running> {
   // leave them to another process (`ecofond work`, api/workers.ts)
   const workers = startWorkers(db.knex, live, log);
   return {
-    server, db, model, live, url,
+    server,
+    db,
+    model,
+    live,
+    url,
     close: async () => {
       watchChat(undefined);
       await chat.close();

@@ -18,14 +18,25 @@ import { log as logger } from './observability/log.ts';
  * registry (api/registry.ts: the job kinds, the hooks a job's writes run, the workflow's listeners);
  * one given without is bound to the registry of every module here.
  */
-export interface Workers { notify: boolean; jobs: boolean; stop(): Promise<void> }
+export interface Workers {
+  notify: boolean;
+  jobs: boolean;
+  stop(): Promise<void>;
+}
 
 export function startWorkers(knex: Knex, live: LiveModel, log: (line: string) => void): Workers {
   if (!live.modelSetup) live.use(buildRegistry());
-  const notify = process.env.ECOFOND_NOTIFY_WORKER === 'off' ? null : new NotificationWorker(knex, { ...workerOptionsFromEnv(), log, model: () => live.current }).start();
-  const jobs = process.env.ECOFOND_JOBS_WORKER === 'off' ? null : new JobWorker(knex, () => live.current, { ...jobWorkerOptionsFromEnv(), log }).start();
+  const notify =
+    process.env.ECOFOND_NOTIFY_WORKER === 'off'
+      ? null
+      : new NotificationWorker(knex, { ...workerOptionsFromEnv(), log, model: () => live.current }).start();
+  const jobs =
+    process.env.ECOFOND_JOBS_WORKER === 'off'
+      ? null
+      : new JobWorker(knex, () => live.current, { ...jobWorkerOptionsFromEnv(), log }).start();
   return {
-    notify: !!notify, jobs: !!jobs,
+    notify: !!notify,
+    jobs: !!jobs,
     stop: async () => {
       await notify?.stop();
       await jobs?.stop();
@@ -33,13 +44,18 @@ export function startWorkers(knex: Knex, live: LiveModel, log: (line: string) =>
   };
 }
 
-export interface Working { db: Database; live: LiveModel; stop(): Promise<void> }
+export interface Working {
+  db: Database;
+  live: LiveModel;
+  stop(): Promise<void>;
+}
 
 /** `ecofond work`: the workers alone, on the database of the environment (or `db`, a test's). */
 export async function startWorkProcess(opts: { db?: Database; log?: (line: string) => void } = {}): Promise<Working> {
   const log = opts.log ?? ((s: string) => logger.info(s));
   // the embedded database belongs to the one process that opened it
-  if (!opts.db && !process.env.DATABASE_URL) throw new Error('ecofond work needs DATABASE_URL: the workers share a PostgreSQL server with the API processes');
+  if (!opts.db && !process.env.DATABASE_URL)
+    throw new Error('ecofond work needs DATABASE_URL: the workers share a PostgreSQL server with the API processes');
   const model = loadMetadata();
   const db = opts.db ?? databaseFromEnv();
   const live = new LiveModel(model, db.knex, undefined, buildRegistry());
@@ -49,7 +65,8 @@ export async function startWorkProcess(opts: { db?: Database; log?: (line: strin
   const onOff = (on: boolean) => (on ? 'on' : 'off');
   log(`ecofond workers: notifications ${onOff(workers.notify)}, jobs ${onOff(workers.jobs)}`);
   return {
-    db, live,
+    db,
+    live,
     stop: async () => {
       await workers.stop();
       await live.close();

@@ -20,7 +20,11 @@ async function withDb<T>(dir: string, fn: (q: (sql: string) => Promise<Record<st
   mkdirSync(join(dir, 'pgdata'), { recursive: true });
   const db = new PGlite({ dataDir: join(dir, 'pgdata') });
   await db.waitReady;
-  try { return await fn(async (sql) => (await db.query<Record<string, unknown>>(sql)).rows); } finally { await db.close(); }
+  try {
+    return await fn(async (sql) => (await db.query<Record<string, unknown>>(sql)).rows);
+  } finally {
+    await db.close();
+  }
 }
 
 describe('ecofond backup and restore of the embedded database', () => {
@@ -58,8 +62,10 @@ describe('ecofond backup and restore of the embedded database', () => {
     expect(existsSync(join(data, 'uploads', 'ab', 'late'))).toBe(false);
   }, 300_000);
 
-  it('refuses a server install: that is pgBackRest\'s', async () => {
+  it("refuses a server install: that is pgBackRest's", async () => {
     await expect(backupEmbedded(join(root, 'x'), join(root, 'x.tar.gz'), { DATABASE_URL: 'postgres://x' })).rejects.toThrow(/pgBackRest/);
-    await expect(restoreEmbedded(join(root, 'x.tar.gz'), join(root, 'y'), { env: { DATABASE_URL: 'postgres://x' } })).rejects.toThrow(/pgBackRest/);
+    await expect(restoreEmbedded(join(root, 'x.tar.gz'), join(root, 'y'), { env: { DATABASE_URL: 'postgres://x' } })).rejects.toThrow(
+      /pgBackRest/,
+    );
   });
 });

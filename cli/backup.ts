@@ -50,7 +50,10 @@ function countFiles(dir: string, skip = new Set<string>()): number {
 }
 
 function refuseServer(env: NodeJS.ProcessEnv): void {
-  if (env.DATABASE_URL) throw new Error('DATABASE_URL is set: a PostgreSQL server is backed up with pgBackRest (ops/pgbackrest.sh, docs/operations.md), not with ecofond backup');
+  if (env.DATABASE_URL)
+    throw new Error(
+      'DATABASE_URL is set: a PostgreSQL server is backed up with pgBackRest (ops/pgbackrest.sh, docs/operations.md), not with ecofond backup',
+    );
 }
 
 /** Writes `archive` (.tar.gz): the embedded database of `dataDir` and its files. Stop the server first. */
@@ -64,7 +67,9 @@ export async function backupEmbedded(dataDir: string, archive: string, env: Node
     let migration: string | null = null;
     let dump: Blob;
     try {
-      const done = await db.query<{ name: string }>('SELECT name FROM knex_migrations ORDER BY id DESC LIMIT 1').catch(() => ({ rows: [] }));
+      const done = await db
+        .query<{ name: string }>('SELECT name FROM knex_migrations ORDER BY id DESC LIMIT 1')
+        .catch(() => ({ rows: [] }));
       migration = done.rows[0]?.name ?? null;
       dump = await db.dumpDataDir('gzip');
     } finally {
@@ -72,7 +77,11 @@ export async function backupEmbedded(dataDir: string, archive: string, env: Node
     }
     writeFileSync(join(staging, DUMP), Buffer.from(await dump.arrayBuffer()));
     const manifest: BackupManifest = {
-      format: 1, madeAt: new Date().toISOString(), migration, files: countFiles(dir, new Set(['pgdata'])), databaseBytes: dump.size,
+      format: 1,
+      madeAt: new Date().toISOString(),
+      migration,
+      files: countFiles(dir, new Set(['pgdata'])),
+      databaseBytes: dump.size,
     };
     writeFileSync(join(staging, MANIFEST), JSON.stringify(manifest, null, 2) + '\n');
     const out = resolve(archive);
@@ -89,7 +98,11 @@ export async function backupEmbedded(dataDir: string, archive: string, env: Node
  * Restores an archive of `backupEmbedded` into `dataDir`: refused when it already holds a database,
  * unless `replace`, when the folder is first moved aside to `<dataDir>.replaced-<time>` (kept).
  */
-export async function restoreEmbedded(archive: string, dataDir: string, o: { replace?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<BackupManifest & { replacedTo?: string }> {
+export async function restoreEmbedded(
+  archive: string,
+  dataDir: string,
+  o: { replace?: boolean; env?: NodeJS.ProcessEnv } = {},
+): Promise<BackupManifest & { replacedTo?: string }> {
   refuseServer(o.env ?? process.env);
   const src = resolve(archive);
   if (!existsSync(src) || !statSync(src).isFile()) throw new Error(`${src}: no such archive`);
@@ -103,7 +116,8 @@ export async function restoreEmbedded(archive: string, dataDir: string, o: { rep
   mkdirSync(dir, { recursive: true });
   await run('tar', ['-xzf', src, '-C', dir], { maxBuffer: 16 * 2 ** 20 });
   const manifestFile = join(dir, MANIFEST);
-  if (!existsSync(manifestFile) || !existsSync(join(dir, DUMP))) throw new Error(`${src} is not an ecofond backup (no ${MANIFEST} or ${DUMP})`);
+  if (!existsSync(manifestFile) || !existsSync(join(dir, DUMP)))
+    throw new Error(`${src} is not an ecofond backup (no ${MANIFEST} or ${DUMP})`);
   const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as BackupManifest;
   const dump = new Blob([readFileSync(join(dir, DUMP))]);
   const db = await embedded(dir, dump);

@@ -19,11 +19,18 @@ export async function createUser(knex: Knex, u: NewUser): Promise<number> {
     const roles = await trx('roles').whereIn('code', u.roles).select('id', 'code');
     const missing = u.roles.filter((c) => !roles.some((r: { code: string }) => r.code === c));
     if (missing.length) throw new Error(`no such role: ${missing.join(', ')}`);
-    if (await trx('users').whereRaw('lower(username) = lower(?)', [u.username]).first('id')) throw new Error(`user ${u.username} already exists`);
-    const [row] = await trx('users').insert({
-      username: u.username, password: await hashPassword(u.password), fio: u.fio ?? null,
-      region_id: u.region_id ?? null, subject_id: u.subject_id ?? null, branch_id: u.branch_id ?? null,
-    }).returning('id');
+    if (await trx('users').whereRaw('lower(username) = lower(?)', [u.username]).first('id'))
+      throw new Error(`user ${u.username} already exists`);
+    const [row] = await trx('users')
+      .insert({
+        username: u.username,
+        password: await hashPassword(u.password),
+        fio: u.fio ?? null,
+        region_id: u.region_id ?? null,
+        subject_id: u.subject_id ?? null,
+        branch_id: u.branch_id ?? null,
+      })
+      .returning('id');
     if (roles.length) await trx('user_roles').insert(roles.map((r: { id: number }) => ({ user_id: row.id, role_id: r.id })));
     return row.id as number;
   });

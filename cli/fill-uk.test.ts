@@ -18,7 +18,12 @@ describe('i18n:fill-uk', () => {
   it('--check exits 1 on an out-of-date catalogue and 0 on an up-to-date one', () => {
     const root = project({ a: 'Subyekt' }, {});
     const check = () => {
-      try { execFileSync(process.execPath, [join(repo, 'cli/bin.mjs'), 'i18n:fill-uk', '--check', '--root', root], { stdio: 'pipe' }); return 0; } catch (e) { return (e as { status: number }).status; }
+      try {
+        execFileSync(process.execPath, [join(repo, 'cli/bin.mjs'), 'i18n:fill-uk', '--check', '--root', root], { stdio: 'pipe' });
+        return 0;
+      } catch (e) {
+        return (e as { status: number }).status;
+      }
     };
     expect(check()).toBe(1);
     fillUzbekCyrillic(root);
@@ -39,11 +44,16 @@ describe('i18n:fill-uk', () => {
   const setUz = (root: string, uz: unknown) => writeFileSync(join(root, UK_CATALOGUES[0][0]), JSON.stringify(uz));
   const setUk = (root: string, uk: unknown) => writeFileSync(join(root, UK_CATALOGUES[0][1]), `${JSON.stringify(uk, null, 2)}\n`);
 
-  it('adds missing captions in the uz order and keeps the uk file\'s own order', () => {
-    const root = project({ menu: { b: 'Subyektlar', a: 'Excelga yuklash', c: 'IP manzil' }, z: 'I toifa' }, { z: 'I тоифа', menu: { a: 'Excelга юклаш' } });
+  it("adds missing captions in the uz order and keeps the uk file's own order", () => {
+    const root = project(
+      { menu: { b: 'Subyektlar', a: 'Excelga yuklash', c: 'IP manzil' }, z: 'I toifa' },
+      { z: 'I тоифа', menu: { a: 'Excelга юклаш' } },
+    );
     const r = fillUzbekCyrillic(root);
     expect(r.added.sort()).toEqual([`${UK_CATALOGUES[0][1]}: menu.b`, `${UK_CATALOGUES[0][1]}: menu.c`]);
-    expect(JSON.stringify(ukOf(root))).toBe(JSON.stringify({ z: 'I тоифа', menu: { b: 'Субъектлар', a: 'Excelга юклаш', c: 'IP манзил' } }));
+    expect(JSON.stringify(ukOf(root))).toBe(
+      JSON.stringify({ z: 'I тоифа', menu: { b: 'Субъектлар', a: 'Excelга юклаш', c: 'IP манзил' } }),
+    );
   });
 
   it('is idempotent: a second run changes nothing, byte for byte', () => {

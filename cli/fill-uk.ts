@@ -47,7 +47,8 @@ export type FillReport = {
   hand: number;
 };
 
-const ABOUT = 'Written by `npx ecofond i18n:fill-uk` (docs/uzbek-cyrillic.md): which uk captions are derived from uz (hash of the value written) and which are written by hand (the uz and uk they were written for). Do not edit by hand.';
+const ABOUT =
+  'Written by `npx ecofond i18n:fill-uk` (docs/uzbek-cyrillic.md): which uk captions are derived from uz (hash of the value written) and which are written by hand (the uz and uk they were written for). Do not edit by hand.';
 
 const hash = (s: string) => createHash('sha1').update(s).digest('hex').slice(0, 12);
 const PLURAL = ' |||| ';
@@ -59,7 +60,8 @@ const legacy = (uz: string) => uz.split(PLURAL).map(legacyLatinToCyrillic).join(
 function flatten(t: Tree, prefix = '', out: Record<string, string> = {}): Record<string, string> {
   for (const [k, v] of Object.entries(t)) {
     const key = prefix ? `${prefix}.${k}` : k;
-    if (typeof v === 'string') out[key] = v; else flatten(v, key, out);
+    if (typeof v === 'string') out[key] = v;
+    else flatten(v, key, out);
   }
   return out;
 }
@@ -76,7 +78,10 @@ function rebuild(uz: Tree, uk: Tree | undefined, values: Record<string, string>,
   for (let i = 0; i < uzKeys.length; i++) {
     const k = uzKeys[i];
     if (order.includes(k)) continue;
-    const prev = uzKeys.slice(0, i).reverse().find((p) => order.includes(p));
+    const prev = uzKeys
+      .slice(0, i)
+      .reverse()
+      .find((p) => order.includes(p));
     order.splice(prev === undefined ? 0 : order.indexOf(prev) + 1, 0, k);
   }
   for (const k of order) {
@@ -142,7 +147,10 @@ export function fillUzbekCyrillic(root: string, opts: FillOptions = {}): FillRep
     for (const key of Object.keys(uk)) if (!(key in uz)) report.removed.push(`${ukPath}: ${key}`);
     next.catalogues[ukPath] = now;
     const text = json(rebuild(uzTree, ukTree, values));
-    if (text !== ukText) { report.changed.push(ukPath); writes.push([ukFile, text]); }
+    if (text !== ukText) {
+      report.changed.push(ukPath);
+      writes.push([ukFile, text]);
+    }
   }
   if (!opts.check) {
     for (const [path, text] of writes) writeFileSync(path, text);

@@ -22,8 +22,15 @@ beforeAll(async () => {
   for (const d of ['metadata', 'migrations', 'api']) cpSync(join(repo, d), join(root, d), { recursive: true });
   moduleFiles = makeModule({ name: 'green-belts', uz: 'Yashil belbogʻlar', ru: 'Зелёные пояса', root });
   entityFiles = makeEntity({
-    name: 'belt-plots', module: 'green-belts', uz: 'Belbogʻ uchastkalari', ru: 'Участки поясов', root, now: new Date('2030-01-02T00:00:00Z'),
-    fields: ['region_id:ref=regions:Viloyat:Регион', 'area:decimal:Maydoni:Площадь', 'planted_on:date', 'is_active:boolean'].map(parseField),
+    name: 'belt-plots',
+    module: 'green-belts',
+    uz: 'Belbogʻ uchastkalari',
+    ru: 'Участки поясов',
+    root,
+    now: new Date('2030-01-02T00:00:00Z'),
+    fields: ['region_id:ref=regions:Viloyat:Регион', 'area:decimal:Maydoni:Площадь', 'planted_on:date', 'is_active:boolean'].map(
+      parseField,
+    ),
   });
   const model = loadMetadata(join(root, 'metadata'));
   // the scaffolded module's handler is registered in the copy of api/modules/index.ts, not in this process's: its route is tried on its own below
@@ -32,17 +39,32 @@ beforeAll(async () => {
   expect(await migrate(api.db.knex, model, [join(root, 'migrations')])).toEqual(['20300102000000_create_belt_plots']);
   await seed(api.db.knex, model, {});
 }, 120_000);
-afterAll(async () => { await api?.close(); rmSync(root, { recursive: true, force: true }); });
+afterAll(async () => {
+  await api?.close();
+  rmSync(root, { recursive: true, force: true });
+});
 
 describe('make:module and make:entity', () => {
   it('write the module, its registration, menu section and captions; the entity, its captions, menu item, migration and test', async () => {
     expect(moduleFiles).toEqual([
-      'metadata/modules/green-belts.json', 'metadata/menu.json', 'metadata/i18n/uz.json', 'metadata/i18n/uk.json', 'metadata/i18n/ru.json',
-      'api/modules/green-belts/hooks.ts', 'api/modules/green-belts/index.ts', 'api/modules/green-belts/green-belts.test.ts', 'api/modules/index.ts',
+      'metadata/modules/green-belts.json',
+      'metadata/menu.json',
+      'metadata/i18n/uz.json',
+      'metadata/i18n/uk.json',
+      'metadata/i18n/ru.json',
+      'api/modules/green-belts/hooks.ts',
+      'api/modules/green-belts/index.ts',
+      'api/modules/green-belts/green-belts.test.ts',
+      'api/modules/index.ts',
     ]);
     expect(entityFiles).toEqual([
-      'metadata/entities/green-belts/belt-plots.json', 'metadata/i18n/uz.json', 'metadata/i18n/uk.json', 'metadata/i18n/ru.json',
-      'metadata/menu.json', 'migrations/20300102000000_create_belt_plots.ts', 'test/belt-plots.test.ts',
+      'metadata/entities/green-belts/belt-plots.json',
+      'metadata/i18n/uz.json',
+      'metadata/i18n/uk.json',
+      'metadata/i18n/ru.json',
+      'metadata/menu.json',
+      'migrations/20300102000000_create_belt_plots.ts',
+      'test/belt-plots.test.ts',
     ]);
     const index = readFileSync(join(root, 'api/modules/index.ts'), 'utf8');
     expect(index).toContain("import { greenBeltsModule } from './green-belts/index.ts';");
@@ -51,7 +73,9 @@ describe('make:module and make:entity', () => {
     expect(uk.menu.green_belts).toBe('Яшил белбоғлар');
     expect(uk.entity['belt-plots']).toBe('Белбоғ участкалари');
     // a caption the catalogues have is shared, not rewritten
-    expect(JSON.parse(readFileSync(join(root, 'metadata/i18n/ru.json'), 'utf8')).fields.region_id).toBe(JSON.parse(readFileSync(join(repo, 'metadata/i18n/ru.json'), 'utf8')).fields.region_id);
+    expect(JSON.parse(readFileSync(join(root, 'metadata/i18n/ru.json'), 'utf8')).fields.region_id).toBe(
+      JSON.parse(readFileSync(join(repo, 'metadata/i18n/ru.json'), 'utf8')).fields.region_id,
+    );
     expect(() => makeModule({ name: 'green-belts', uz: 'x', ru: 'x', root })).toThrow(/already exists/);
     expect(() => makeEntity({ name: 'x-plots', module: 'no-such', uz: 'x', ru: 'x', root, fields: [] })).toThrow(/make:module/);
     expect(() => parseField('Area:decimal')).toThrow(/lower-case/);

@@ -13,7 +13,13 @@ import { writeCreateMigration } from './make-reference.ts';
 
 const KINDS = ['string', 'text', 'text3', 'integer', 'decimal', 'money', 'date', 'boolean', 'ref'] as const;
 
-export interface FieldArg { name: string; type: typeof KINDS[number]; ref?: string; uz?: string; ru?: string }
+export interface FieldArg {
+  name: string;
+  type: (typeof KINDS)[number];
+  ref?: string;
+  uz?: string;
+  ru?: string;
+}
 
 /** `name:type[=ref][:uz caption[:ru caption]]`, e.g. `region_id:ref=regions:Viloyat:Регион`. */
 export function parseField(s: string): FieldArg {
@@ -37,7 +43,6 @@ export interface MakeEntityOptions {
   now?: Date;
 }
 
-
 /** A free block of ten action ids from 7000 (the scaffolds' range). */
 function actionBlock(used: number[], from = 7000, to = 7990): number {
   const taken = new Set(used);
@@ -51,7 +56,7 @@ function setCaptions(root: string, entries: Record<string, { uz: string; ru: str
     const flat = readCaptions(root, lang);
     for (const [key, c] of Object.entries(entries)) {
       if (keepExisting && key in flat) continue;
-      flat[key] = lang === 'uk' ? c.uk ?? latinToCyrillic(c.uz) : c[lang];
+      flat[key] = lang === 'uk' ? (c.uk ?? latinToCyrillic(c.uz)) : c[lang];
     }
     writeCaptions(root, lang, flat);
     out.push(join(root, 'metadata', 'i18n', `${lang}.json`));
@@ -88,7 +93,9 @@ export function makeEntity(o: MakeEntityOptions): string[] {
     if (f.type === 'boolean') filters[f.name] = 'bool';
     if (f.type === 'date') filters[f.name] = 'range';
   }
-  const searchable = Object.entries(fields).filter(([, f]) => ['string', 'text3'].includes(String(f.type))).map(([n]) => n);
+  const searchable = Object.entries(fields)
+    .filter(([, f]) => ['string', 'text3'].includes(String(f.type)))
+    .map(([n]) => n);
   if (searchable.length) filters.q = { op: 'search', fields: searchable, alwaysOn: true };
   const entity = {
     $schema: '../../schema/entity.schema.json',
@@ -98,7 +105,12 @@ export function makeEntity(o: MakeEntityOptions): string[] {
     caption: `entity.${o.name}`,
     access,
     fields,
-    list: { columns: ['id', ...Object.keys(fields)], sort: ['id', 'desc'], perPage: 25, ...(Object.keys(filters).length ? { filters } : {}) },
+    list: {
+      columns: ['id', ...Object.keys(fields)],
+      sort: ['id', 'desc'],
+      perPage: 25,
+      ...(Object.keys(filters).length ? { filters } : {}),
+    },
   };
   const written: string[] = [];
   const entityDir = join(metaDir, 'entities', o.module);
@@ -124,7 +136,9 @@ export function makeEntity(o: MakeEntityOptions): string[] {
   const testDir = join(o.root, 'test');
   mkdirSync(testDir, { recursive: true });
   const testFile = join(testDir, `${o.name}.test.ts`);
-  writeFileSync(testFile, `import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+  writeFileSync(
+    testFile,
+    `import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, type TestApi } from './support/api.ts';
 import { sampleValue } from './support/samples.ts';
 
@@ -146,7 +160,8 @@ describe('${o.name}', () => {
     expect((await api.get(\`/api\${e.path}/export\`)).status).toBe(200);
   });
 });
-`);
+`,
+  );
   written.push(testFile);
   loadMetadata(metaDir); // what was written must itself be valid
   return [...new Set(written)].map((f) => relative(o.root, f));
@@ -178,12 +193,29 @@ export function makeModule(o: MakeModuleOptions): string[] {
   const action = actionBlock([...model.actions.keys()]);
   const written: string[] = [];
 
-  writeFileSync(routesFile, `${JSON.stringify({
-    $schema: '../schema/module.schema.json',
-    module: o.name,
-    description: `${o.uz}: scaffolded by ecofond make:module.`,
-    routes: [{ name: 'summary', method: 'get', path: `/${o.name}/summary`, action, caption: `actions.${key}_summary`, body: 'none', handler: `${o.name}.summary` }],
-  }, null, 2)}\n`);
+  writeFileSync(
+    routesFile,
+    `${JSON.stringify(
+      {
+        $schema: '../schema/module.schema.json',
+        module: o.name,
+        description: `${o.uz}: scaffolded by ecofond make:module.`,
+        routes: [
+          {
+            name: 'summary',
+            method: 'get',
+            path: `/${o.name}/summary`,
+            action,
+            caption: `actions.${key}_summary`,
+            body: 'none',
+            handler: `${o.name}.summary`,
+          },
+        ],
+      },
+      null,
+      2,
+    )}\n`,
+  );
   written.push(routesFile);
 
   const menuFile = join(metaDir, 'menu.json');
@@ -192,14 +224,22 @@ export function makeModule(o: MakeModuleOptions): string[] {
   menu.sections.push({ route: `/${o.name}`, caption: `menu.${key}`, icon: o.icon ?? 'Folder', ordering, children: [] });
   writeFileSync(menuFile, `${JSON.stringify(menu, null, 2)}\n`);
   written.push(menuFile);
-  written.push(...setCaptions(o.root, {
-    [`menu.${key}`]: { uz: o.uz, ru: o.ru, uk: o.uk },
-    [`actions.${key}_summary`]: { uz: `${o.uz}: umumiy maʼlumot`, ru: `${o.ru}: сводка` },
-  }, false));
+  written.push(
+    ...setCaptions(
+      o.root,
+      {
+        [`menu.${key}`]: { uz: o.uz, ru: o.ru, uk: o.uk },
+        [`actions.${key}_summary`]: { uz: `${o.uz}: umumiy maʼlumot`, ru: `${o.ru}: сводка` },
+      },
+      false,
+    ),
+  );
 
   const dir = join(o.root, 'api', 'modules', o.name);
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'hooks.ts'), `import type { Hook } from '../types.ts';
+  writeFileSync(
+    join(dir, 'hooks.ts'),
+    `import type { Hook } from '../types.ts';
 
 /**
  * ${o.uz}: the module's hooks, found by name — an entity of the module names one in its metadata
@@ -211,9 +251,12 @@ export const HOOKS: Record<string, Hook> = {
     // nothing to compute yet: return the row's computed fields here ({ field: value })
   },
 };
-`);
+`,
+  );
   written.push(join(dir, 'hooks.ts'));
-  writeFileSync(join(dir, 'index.ts'), `import type { ModuleDef, RouteHandler } from '../types.ts';
+  writeFileSync(
+    join(dir, 'index.ts'),
+    `import type { ModuleDef, RouteHandler } from '../types.ts';
 import { translate } from '../../meta/captions.ts';
 import { HOOKS } from './hooks.ts';
 
@@ -232,9 +275,12 @@ export const ${ident}Module: ModuleDef = {
   // start-up work beyond names (subscribing to another module's callbacks), run once by the registry
   load: () => {},
 };
-`);
+`,
+  );
   written.push(join(dir, 'index.ts'));
-  writeFileSync(join(dir, `${o.name}.test.ts`), `import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+  writeFileSync(
+    join(dir, `${o.name}.test.ts`),
+    `import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, type TestApi } from '../../../test/support/api.ts';
 import { buildRegistry } from '../../registry.ts';
 import { loadMetadata } from '../../meta/load.ts';
@@ -259,7 +305,8 @@ describe('module ${o.name}', () => {
     expect((await api.get('/api/${o.name}/summary', { token: '' })).status).toBe(401);
   });
 });
-`);
+`,
+  );
   written.push(join(dir, `${o.name}.test.ts`));
 
   const indexFile = join(o.root, 'api', 'modules', 'index.ts');
@@ -267,7 +314,8 @@ describe('module ${o.name}', () => {
     let src = readFileSync(indexFile, 'utf8');
     const imports = [...src.matchAll(/^import \{ \w+Module \} from '\.\/[\w-]+\/index\.ts';$/gm)];
     const last = imports.at(-1);
-    if (!last || !/export const MODULES: ModuleDef\[\] = \[/.test(src)) throw new Error(`${relative(o.root, indexFile)}: cannot find the MODULES list to register the module in`);
+    if (!last || !/export const MODULES: ModuleDef\[\] = \[/.test(src))
+      throw new Error(`${relative(o.root, indexFile)}: cannot find the MODULES list to register the module in`);
     const at = last.index! + last[0].length;
     src = `${src.slice(0, at)}\nimport { ${ident}Module } from './${o.name}/index.ts';${src.slice(at)}`;
     src = src.replace(/(export const MODULES: ModuleDef\[\] = \[[^\]]*)\]/, `$1, ${ident}Module]`);

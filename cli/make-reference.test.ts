@@ -20,20 +20,33 @@ beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'ecofond-scaffold-'));
   cpSync(join(repo, 'metadata'), join(root, 'metadata'), { recursive: true });
   cpSync(join(repo, 'migrations'), join(root, 'migrations'), { recursive: true });
-  written = makeReference({ name: 'shrub-kinds', module: 'ecofund-sprav', uz: 'Buta turlari', ru: 'Виды кустарников', root, now: new Date('2030-01-01T00:00:00Z') });
+  written = makeReference({
+    name: 'shrub-kinds',
+    module: 'ecofund-sprav',
+    uz: 'Buta turlari',
+    ru: 'Виды кустарников',
+    root,
+    now: new Date('2030-01-01T00:00:00Z'),
+  });
   const model = loadMetadata(join(root, 'metadata'));
   api = await startTestApi(model);
   const done = await migrate(api.db.knex, model, [join(root, 'migrations')]);
   expect(done).toEqual(['20300101000000_create_shrub_kinds']);
   await seed(api.db.knex, model, {});
 });
-afterAll(async () => { await api?.close(); });
+afterAll(async () => {
+  await api?.close();
+});
 
 describe('make:reference', () => {
   it('writes metadata, captions in three languages, a menu item and a migration', () => {
     expect(written).toEqual([
-      'metadata/entities/ecofund-sprav/shrub-kinds.json', 'metadata/i18n/uz.json', 'metadata/i18n/uk.json', 'metadata/i18n/ru.json',
-      'metadata/menu.json', 'migrations/20300101000000_create_shrub_kinds.ts',
+      'metadata/entities/ecofund-sprav/shrub-kinds.json',
+      'metadata/i18n/uz.json',
+      'metadata/i18n/uk.json',
+      'metadata/i18n/ru.json',
+      'metadata/menu.json',
+      'migrations/20300101000000_create_shrub_kinds.ts',
     ]);
     const uk = JSON.parse(readFileSync(join(root, 'metadata/i18n/uk.json'), 'utf8'));
     expect(uk.entity['shrub-kinds']).toBe('Бута турлари');
@@ -44,7 +57,10 @@ describe('make:reference', () => {
   it('is live after the migration: menu, metadata, CRUD, filters and export', async () => {
     const meta = await api.get('/api/meta', { lang: 'ru' });
     const entity = meta.body.entities.find((e: { name: string }) => e.name === 'shrub-kinds');
-    expect(entity).toMatchObject({ path: '/api/ecofund-sprav/shrub-kinds', can: { read: true, create: true, update: true, delete: true, export: true } });
+    expect(entity).toMatchObject({
+      path: '/api/ecofund-sprav/shrub-kinds',
+      can: { read: true, create: true, update: true, delete: true, export: true },
+    });
     const sprav = meta.body.menu.find((s: { route: string }) => s.route === '/ecofund-sprav');
     expect(sprav.children.at(-1)).toMatchObject({ route: 'shrub-kinds', entity: 'shrub-kinds' });
     expect(meta.body.captions['entity.shrub-kinds']).toBe('Виды кустарников');

@@ -96,7 +96,9 @@ export function writeCreateMigration(root: string, table: string, name: string, 
   const migrationsDir = join(root, 'migrations');
   mkdirSync(migrationsDir, { recursive: true });
   const migrationFile = join(migrationsDir, `${stamp}_create_${table}.ts`);
-  writeFileSync(migrationFile, `import type { Knex } from 'knex';
+  writeFileSync(
+    migrationFile,
+    `import type { Knex } from 'knex';
 import type { MigrationHelpers } from '../api/db/migrator.ts';
 
 /** ${what}, scaffolded by \`ecofond ${command}\`. */
@@ -107,6 +109,7 @@ export async function up(_knex: Knex, h: MigrationHelpers): Promise<void> {
 export async function down(_knex: Knex, h: MigrationHelpers): Promise<void> {
   await h.dropEntityTables(['${name}']);
 }
-`);
+`,
+  );
   return migrationFile;
 }

@@ -44,9 +44,18 @@ export async function exportBooks(knex: Knex, root: string, names?: string[]): P
       const section = menu.sections.find((s) => s.route === `/${b.menu!.section}`);
       if (!section) continue;
       const at = section.children.findIndex((c) => c.entity === b.name);
-      const ordering = b.menu.ordering ?? (at >= 0 ? section.children[at].ordering : Math.max(0, ...section.children.map((c) => Number(c.ordering ?? 0))) + 10);
-      const item = { route: b.name, caption: b.definition.caption, action: (b.definition.access as { read: number }).read, entity: b.name, ordering };
-      if (at >= 0) section.children[at] = item; else section.children.push(item);
+      const ordering =
+        b.menu.ordering ??
+        (at >= 0 ? section.children[at].ordering : Math.max(0, ...section.children.map((c) => Number(c.ordering ?? 0))) + 10);
+      const item = {
+        route: b.name,
+        caption: b.definition.caption,
+        action: (b.definition.access as { read: number }).read,
+        entity: b.name,
+        ordering,
+      };
+      if (at >= 0) section.children[at] = item;
+      else section.children.push(item);
     }
     writeFileSync(menuFile, `${JSON.stringify(menu, null, 2)}\n`);
     written.add(menuFile);
@@ -71,7 +80,12 @@ export function booksFromFiles(root: string, names: string[]): DbBook[] {
       keys.add(fieldCaption(n, f));
       if (f.type === 'enum') for (const v of f.values ?? []) keys.add(`enums.${n}.${v}`);
     }
-    const captions = Object.fromEntries(LANGS.map((lang) => [lang, Object.fromEntries([...keys].filter((k) => k in model.captions[lang]).map((k) => [k, model.captions[lang][k]]))])) as Record<Lang, Record<string, string>>;
+    const captions = Object.fromEntries(
+      LANGS.map((lang) => [
+        lang,
+        Object.fromEntries([...keys].filter((k) => k in model.captions[lang]).map((k) => [k, model.captions[lang][k]])),
+      ]),
+    ) as Record<Lang, Record<string, string>>;
     let menu: DbBook['menu'];
     for (const s of model.menu) {
       const c = s.children.find((x) => x.entity === name);
@@ -82,7 +96,13 @@ export function booksFromFiles(root: string, names: string[]): DbBook[] {
 }
 
 /** Takes the named books of the files at root into the database (made or changed); returns their names. */
-export async function importBooks(knex: Knex, live: LiveModel, root: string, names: string[], userId: number | null = null): Promise<string[]> {
+export async function importBooks(
+  knex: Knex,
+  live: LiveModel,
+  root: string,
+  names: string[],
+  userId: number | null = null,
+): Promise<string[]> {
   // the command line's own change (whoever may run it may change the database): trusted, audited under the user given
   const principal: Principal = { ...ANONYMOUS, id: userId ?? 0, actions: new Set() };
   for (const book of booksFromFiles(root, names)) await saveBook({ knex, live, principal, trusted: true }, book, { fromFiles: true });

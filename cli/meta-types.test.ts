@@ -19,7 +19,7 @@ const model = loadMetadata();
 describe('meta:types', () => {
   const text = rowTypes(model);
 
-  it('is current (run `npx ecofond meta:types` after changing an entity\'s fields)', () => {
+  it("is current (run `npx ecofond meta:types` after changing an entity's fields)", () => {
     expect(readFileSync(ROWS_FILE, 'utf8')).toBe(text);
     expect(readFileSync(SCHEMA_FILE, 'utf8')).toBe(schemaTypes(JSON.parse(readFileSync('metadata/schema/entity.schema.json', 'utf8'))));
   });
@@ -54,7 +54,8 @@ describe('meta:types', () => {
     const status: EntityRows['offences']['status'] = 'mvd';
     // @ts-expect-error money is a string, never a number
     const amount: EntityRows['payments']['amount'] = 12.5;
-    void status; void amount;
+    void status;
+    void amount;
   });
 
   it('--check exits 1 naming the line when a metadata field no longer matches the checked-in file', () => {
@@ -75,7 +76,9 @@ describe('meta:types', () => {
       // without --check it writes the file, and then it is current
       expect(writeRowTypes(loadMetadata(join(root, 'metadata')), root)).toEqual({ current: false });
       expect(writeRowTypes(loadMetadata(join(root, 'metadata')), root, true)).toEqual({ current: true });
-    } finally { rmSync(root, { recursive: true, force: true }); }
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   }, 60_000);
 });
 
@@ -86,25 +89,62 @@ describe('meta:types', () => {
  */
 describe('the row types against the rows the engine reads', () => {
   let db: Database;
-  beforeAll(async () => { db = await testDatabase(); }, 120_000);
-  afterAll(async () => { await db?.close(); });
+  beforeAll(async () => {
+    db = await testDatabase();
+  }, 120_000);
+  afterAll(async () => {
+    await db?.close();
+  });
 
-  it('every seeded entity\'s row, and an offence\'s, a subject\'s and a penya\'s, is of its generated type', async () => {
+  it("every seeded entity's row, and an offence's, a subject's and a penya's, is of its generated type", async () => {
     const k = db.knex;
     const bound = buildRegistry().bind(loadMetadata()); // the modules' hooks run on the documents' writes
     const admin = await k('users').where({ username: 'admin' }).first('id');
-    const principal: Principal = { id: admin.id, username: 'admin', actions: new Set(bound.actions.keys()), region_id: null, branch_id: null, subject_id: null };
+    const principal: Principal = {
+      id: admin.id,
+      username: 'admin',
+      actions: new Set(bound.actions.keys()),
+      region_id: null,
+      branch_id: null,
+      subject_id: null,
+    };
     // documents beside the seeded books: an offence (a point, enums, money, its offenders and witnesses), a subject, a penya
     const repo = (n: string) => new Repository({ knex: k, model: bound, principal, lang: 'uz' }, bound.entities.get(n)!);
-    const region = Number(await k('regions').orderBy('id').first('id').then((r) => r.id));
-    const [{ id: fineId }] = await k('fine').insert({ code: 'T-65', article: '65', name: JSON.stringify({ uz: 'Daraxt kesish' }), min_multiple: '5', max_multiple: '10' }).returning('id');
-    const subject = await repo('subject').create({ inn: '600000101', name: 'Kimyo MChJ', region_id: region, category_id: (await k('subject_categories').first('id')).id });
+    const region = Number(
+      await k('regions')
+        .orderBy('id')
+        .first('id')
+        .then((r) => r.id),
+    );
+    const [{ id: fineId }] = await k('fine')
+      .insert({ code: 'T-65', article: '65', name: JSON.stringify({ uz: 'Daraxt kesish' }), min_multiple: '5', max_multiple: '10' })
+      .returning('id');
+    const subject = await repo('subject').create({
+      inn: '600000101',
+      name: 'Kimyo MChJ',
+      region_id: region,
+      category_id: (await k('subject_categories').first('id')).id,
+    });
     await repo('offences').create({
-      number: 'HB-1', offence_date: '2025-09-01', region_id: region, location: { lat: 41.35, lng: 69.22 }, fine_id: fineId, fine_multiple: '7.5',
-      offenders: [{ offender_kind: 'person', full_name: 'Aliyev Vali' }, { offender_kind: 'organisation', inn: '600000101' }],
+      number: 'HB-1',
+      offence_date: '2025-09-01',
+      region_id: region,
+      location: { lat: 41.35, lng: 69.22 },
+      fine_id: fineId,
+      fine_multiple: '7.5',
+      offenders: [
+        { offender_kind: 'person', full_name: 'Aliyev Vali' },
+        { offender_kind: 'organisation', inn: '600000101' },
+      ],
       witnesses: [{ full_name: 'Saidova Gulnora' }],
     });
-    await repo('penya').create({ subject_id: subject.id, debt: '1000000.00', due_date: '2024-01-31', as_of: '2024-02-29', daily_rate: '0.1' });
+    await repo('penya').create({
+      subject_id: subject.id,
+      debt: '1000000.00',
+      due_date: '2024-01-31',
+      as_of: '2024-02-29',
+      daily_rate: '0.1',
+    });
     const checked: string[] = [];
     const wrong: string[] = [];
     for (const e of bound.entities.values()) {
@@ -128,7 +168,7 @@ describe('the row types against the rows the engine reads', () => {
 describe('rowHook', () => {
   const hook = rowHook('penya', async ({ row }) => ({ amount: row.debt }));
   const ctx = (entity: string) => ({ entity: model.entities.get(entity)!, row: { debt: '10.00' } }) as unknown as HookContext;
-  it('hands the hook its entity\'s row', async () => {
+  it("hands the hook its entity's row", async () => {
     expect(await hook(ctx('penya'))).toEqual({ amount: '10.00' });
   });
   it('throws when run for another entity', () => {
@@ -149,10 +189,16 @@ function mismatches(row: Record<string, unknown>, props: RowProp[], where: strin
   const names = new Set(props.map((p) => p.name));
   for (const k of Object.keys(row)) if (!names.has(k)) out.push(`${where}.${k}: read, but not in the type`);
   for (const p of props) {
-    if (!(p.name in row)) { if (!p.optional) out.push(`${where}.${p.name}: in the type, not read`); continue; }
+    if (!(p.name in row)) {
+      if (!p.optional) out.push(`${where}.${p.name}: in the type, not read`);
+      continue;
+    }
     const v = row[p.name];
     if (p.child) {
-      if (!Array.isArray(v)) { out.push(`${where}.${p.name}: not an array`); continue; }
+      if (!Array.isArray(v)) {
+        out.push(`${where}.${p.name}: not an array`);
+        continue;
+      }
       v.forEach((c, i) => out.push(...mismatches(c as Record<string, unknown>, p.child!, `${where}.${p.name}.${i}`)));
       continue;
     }
@@ -166,16 +212,27 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 function fits(t: string, v: unknown): boolean {
   if (t.startsWith('"')) return v === JSON.parse(t);
   switch (t) {
-    case 'null': return v === null;
-    case 'string': return typeof v === 'string';
-    case 'number': return typeof v === 'number' && Number.isFinite(v);
-    case 'boolean': return typeof v === 'boolean';
-    case 'Date': return v instanceof Date;
-    case 'unknown': return true;
-    case 'number[]': return Array.isArray(v) && v.every((x) => typeof x === 'number');
-    case 'Text3Value': return isObject(v) && ['uz', 'uk', 'ru'].every((l) => v[l] === undefined || v[l] === null || typeof v[l] === 'string');
-    case 'PointValue': return isObject(v) && typeof v.lat === 'number' && typeof v.lng === 'number';
-    case 'PolygonValue': return Array.isArray(v) && v.every((p) => Array.isArray(p) && p.length === 2 && p.every((x) => typeof x === 'number'));
-    default: throw new Error(`the test does not know the type ${t}`);
+    case 'null':
+      return v === null;
+    case 'string':
+      return typeof v === 'string';
+    case 'number':
+      return typeof v === 'number' && Number.isFinite(v);
+    case 'boolean':
+      return typeof v === 'boolean';
+    case 'Date':
+      return v instanceof Date;
+    case 'unknown':
+      return true;
+    case 'number[]':
+      return Array.isArray(v) && v.every((x) => typeof x === 'number');
+    case 'Text3Value':
+      return isObject(v) && ['uz', 'uk', 'ru'].every((l) => v[l] === undefined || v[l] === null || typeof v[l] === 'string');
+    case 'PointValue':
+      return isObject(v) && typeof v.lat === 'number' && typeof v.lng === 'number';
+    case 'PolygonValue':
+      return Array.isArray(v) && v.every((p) => Array.isArray(p) && p.length === 2 && p.every((x) => typeof x === 'number'));
+    default:
+      throw new Error(`the test does not know the type ${t}`);
   }
 }

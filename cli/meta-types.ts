@@ -28,7 +28,11 @@ export type PolygonValue = [number, number][];
 
 /** 'app-action-categories' → 'AppActionCategories'. */
 export function pascal(name: string): string {
-  return name.split(/[^A-Za-z0-9]+/).filter(Boolean).map((p) => p[0].toUpperCase() + p.slice(1)).join('');
+  return name
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((p) => p[0].toUpperCase() + p.slice(1))
+    .join('');
 }
 
 const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
@@ -37,19 +41,39 @@ const prop = (name: string) => (IDENT.test(name) ? name : JSON.stringify(name));
 /** The TypeScript type of a field's value as the engine reads it, without its null; children name their row type. */
 export function valueType(f: FieldMeta, childType?: string): string {
   switch (f.type) {
-    case 'string': case 'text': case 'date': case 'password': return 'string';
+    case 'string':
+    case 'text':
+    case 'date':
+    case 'password':
+      return 'string';
     // numeric stays a string so it is never rounded through a float (api/db/connection.ts)
-    case 'decimal': case 'money': return 'string';
-    case 'integer': case 'ref': case 'file': case 'image': return 'number';
-    case 'boolean': return 'boolean';
-    case 'datetime': return 'Date';
-    case 'enum': return (f.values ?? []).length ? [...f.values!].map((v) => JSON.stringify(v)).join(' | ') : 'string';
-    case 'refs': case 'files': return 'number[]';
-    case 'text3': return 'Text3Value';
-    case 'json': return 'unknown';
-    case 'point': return 'PointValue';
-    case 'polygon': return 'PolygonValue';
-    case 'children': return `${childType ?? 'Record<string, unknown>'}[]`;
+    case 'decimal':
+    case 'money':
+      return 'string';
+    case 'integer':
+    case 'ref':
+    case 'file':
+    case 'image':
+      return 'number';
+    case 'boolean':
+      return 'boolean';
+    case 'datetime':
+      return 'Date';
+    case 'enum':
+      return (f.values ?? []).length ? [...f.values!].map((v) => JSON.stringify(v)).join(' | ') : 'string';
+    case 'refs':
+    case 'files':
+      return 'number[]';
+    case 'text3':
+      return 'Text3Value';
+    case 'json':
+      return 'unknown';
+    case 'point':
+      return 'PointValue';
+    case 'polygon':
+      return 'PolygonValue';
+    case 'children':
+      return `${childType ?? 'Record<string, unknown>'}[]`;
   }
 }
 
@@ -61,17 +85,32 @@ function nullable(f: FieldMeta): boolean {
   return !(f.required && !f.computedBy && !f.from);
 }
 
-interface Decl { name: string; text: string }
+interface Decl {
+  name: string;
+  text: string;
+}
 
 /** One property of a row type: its name, its TypeScript type, and whether a row may lack it. */
-export interface RowProp { name: string; type: string; optional?: boolean; child?: RowProp[]; table?: string }
+export interface RowProp {
+  name: string;
+  type: string;
+  optional?: boolean;
+  child?: RowProp[];
+  table?: string;
+}
 
 /** The engine's columns of an entity's row, as api/engine/sql.ts selects them. */
 function engineProps(e: EntityMeta): RowProp[] {
   const base: RowProp[] = [{ name: 'id', type: 'number' }];
   if (e.tracking === false) return [...base, { name: 'created_at', type: 'Date' }];
-  return [...base, { name: 'version', type: 'number' }, { name: 'created_at', type: 'Date' }, { name: 'updated_at', type: 'Date' },
-    { name: 'created_by', type: 'number | null' }, { name: 'updated_by', type: 'number | null' }];
+  return [
+    ...base,
+    { name: 'version', type: 'number' },
+    { name: 'created_at', type: 'Date' },
+    { name: 'updated_at', type: 'Date' },
+    { name: 'created_by', type: 'number | null' },
+    { name: 'updated_by', type: 'number | null' },
+  ];
 }
 
 /** The properties of the rows of these fields (sorted); a children field's own rows under `child`. */
@@ -82,8 +121,19 @@ function fieldProps(fields: Record<string, FieldMeta>, typeName: string): RowPro
     if (f.type === 'password') continue; // never read
     if (f.type === 'children') {
       // a child table of the engine's own (parentKey) is read without id and ordering (api/engine/children.ts)
-      const own: RowProp[] = f.parentKey ? [] : [{ name: 'id', type: 'number' }, { name: 'ordering', type: 'number' }];
-      props.push({ name, type: `${typeName}${pascal(name)}Row[]`, optional: true, table: f.table, child: [...own, ...fieldProps(f.fields ?? {}, `${typeName}${pascal(name)}`)] });
+      const own: RowProp[] = f.parentKey
+        ? []
+        : [
+            { name: 'id', type: 'number' },
+            { name: 'ordering', type: 'number' },
+          ];
+      props.push({
+        name,
+        type: `${typeName}${pascal(name)}Row[]`,
+        optional: true,
+        table: f.table,
+        child: [...own, ...fieldProps(f.fields ?? {}, `${typeName}${pascal(name)}`)],
+      });
       continue;
     }
     const t = valueType(f);
@@ -141,30 +191,52 @@ export function writeRowTypes(model: MetaModel, root: string, check = false): { 
   const rows = writeGenerated(root, ROWS_FILE, rowTypes(model), check);
   const schema = JSON.parse(readFileSync(join(root, 'metadata/schema/entity.schema.json'), 'utf8'));
   const files = writeGenerated(root, SCHEMA_FILE, schemaTypes(schema), check);
-  return { current: rows.current && files.current, difference: [rows.difference, files.difference].filter(Boolean).join('\n') || undefined };
+  return {
+    current: rows.current && files.current,
+    difference: [rows.difference, files.difference].filter(Boolean).join('\n') || undefined,
+  };
 }
 
 function writeGenerated(root: string, file: string, want: string, check: boolean): { current: boolean; difference?: string } {
   const path = join(root, file);
   let have: string | null = null;
-  try { have = readFileSync(path, 'utf8'); } catch { /* none yet */ }
+  try {
+    have = readFileSync(path, 'utf8');
+  } catch {
+    /* none yet */
+  }
   if (have === want) return { current: true };
-  if (!check) { writeFileSync(path, want); return { current: false }; }
+  if (!check) {
+    writeFileSync(path, want);
+    return { current: false };
+  }
   if (have === null) return { current: false, difference: `${file} does not exist` };
   const a = have.split('\n');
   const b = want.split('\n');
   let i = 0;
   while (i < a.length && i < b.length && a[i] === b[i]) i++;
-  return { current: false, difference: `${file}:${i + 1}: has ${JSON.stringify(a[i] ?? '(end of file)')}, the metadata gives ${JSON.stringify(b[i] ?? '(end of file)')}` };
+  return {
+    current: false,
+    difference: `${file}:${i + 1}: has ${JSON.stringify(a[i] ?? '(end of file)')}, the metadata gives ${JSON.stringify(b[i] ?? '(end of file)')}`,
+  };
 }
 
 /** The generated file of the entity files' types, from metadata/schema/entity.schema.json. */
 export const SCHEMA_FILE = 'api/meta/schema.generated.ts';
 
 type Schema = {
-  type?: string | string[]; enum?: unknown[]; const?: unknown; $ref?: string; description?: string;
-  properties?: Record<string, Schema>; required?: string[]; additionalProperties?: boolean | Schema;
-  items?: Schema; prefixItems?: Schema[]; oneOf?: Schema[]; anyOf?: Schema[];
+  type?: string | string[];
+  enum?: unknown[];
+  const?: unknown;
+  $ref?: string;
+  description?: string;
+  properties?: Record<string, Schema>;
+  required?: string[];
+  additionalProperties?: boolean | Schema;
+  items?: Schema;
+  prefixItems?: Schema[];
+  oneOf?: Schema[];
+  anyOf?: Schema[];
 };
 
 /**
@@ -180,36 +252,49 @@ function schemaType(s: Schema, indent: string): string {
   if (alts) return alts.map((a) => schemaType(a, indent)).join(' | ');
   const types = Array.isArray(s.type) ? s.type : s.type ? [s.type] : [];
   if (!types.length && !s.properties) return 'unknown';
-  return (types.length ? types : ['object']).map((t) => {
-    switch (t) {
-      case 'string': return 'string';
-      case 'number': case 'integer': return 'number';
-      case 'boolean': return 'boolean';
-      case 'null': return 'null';
-      case 'array':
-        if (s.prefixItems) return `[${s.prefixItems.map((p) => schemaType(p, indent)).join(', ')}]`;
-        return `${wrap(schemaType(s.items ?? {}, indent))}[]`;
-      case 'object': {
-        if (!s.properties) return `Record<string, ${s.additionalProperties && s.additionalProperties !== true ? schemaType(s.additionalProperties, indent) : 'unknown'}>`;
-        const inner = `${indent}  `;
-        const req = new Set(s.required ?? []);
-        const lines = Object.entries(s.properties).map(([n, p]) =>
-          `${p.description ? `${inner}/** ${p.description.replace(/\*\//g, '*\\/')} */\n` : ''}${inner}${prop(n)}${req.has(n) ? '' : '?'}: ${schemaType(p, inner)};`);
-        return `{\n${lines.join('\n')}\n${indent}}`;
+  return (types.length ? types : ['object'])
+    .map((t) => {
+      switch (t) {
+        case 'string':
+          return 'string';
+        case 'number':
+        case 'integer':
+          return 'number';
+        case 'boolean':
+          return 'boolean';
+        case 'null':
+          return 'null';
+        case 'array':
+          if (s.prefixItems) return `[${s.prefixItems.map((p) => schemaType(p, indent)).join(', ')}]`;
+          return `${wrap(schemaType(s.items ?? {}, indent))}[]`;
+        case 'object': {
+          if (!s.properties)
+            return `Record<string, ${s.additionalProperties && s.additionalProperties !== true ? schemaType(s.additionalProperties, indent) : 'unknown'}>`;
+          const inner = `${indent}  `;
+          const req = new Set(s.required ?? []);
+          const lines = Object.entries(s.properties).map(
+            ([n, p]) =>
+              `${p.description ? `${inner}/** ${p.description.replace(/\*\//g, '*\\/')} */\n` : ''}${inner}${prop(n)}${req.has(n) ? '' : '?'}: ${schemaType(p, inner)};`,
+          );
+          return `{\n${lines.join('\n')}\n${indent}}`;
+        }
+        default:
+          throw new Error(`meta:types: the schema type ${t} is not known`);
       }
-      default: throw new Error(`meta:types: the schema type ${t} is not known`);
-    }
-  }).join(' | ');
+    })
+    .join(' | ');
 }
 
 const wrap = (t: string) => (/[|&]/.test(t) && !t.startsWith('{') ? `(${t})` : t);
 
 /** The text of the generated file of the entity files' types. */
 export function schemaTypes(schema: Schema & { $defs?: Record<string, Schema> }): string {
-  const defs = Object.keys(schema.$defs ?? {}).sort().map((n) => {
-    const d = schema.$defs![n];
-    return `${d.description ? `/** ${d.description} */\n` : ''}export type Entity${pascal(n)} = ${schemaType(d, '')};\n`;
-  });
+  const defs = Object.keys(schema.$defs ?? {})
+    .sort()
+    .map((n) => {
+      const d = schema.$defs![n];
+      return `${d.description ? `/** ${d.description} */\n` : ''}export type Entity${pascal(n)} = ${schemaType(d, '')};\n`;
+    });
   const { $defs: _, ...root } = schema;
   void _;
   return `// GENERATED by \`npx ecofond meta:types\` from metadata/schema/entity.schema.json: do not edit.

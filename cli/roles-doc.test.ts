@@ -15,6 +15,10 @@ describe('docs/roles.md', () => {
   it('has one row per role, each with its demo user', () => {
     const rows = doc.split('\n').filter((l) => l.startsWith('| **'));
     expect(rows).toHaveLength(SYSTEM_ROLES.length);
-    for (const r of SYSTEM_ROLES) expect(rows.find((l) => l.includes(`(\`${r.code}\`)`)), r.code).toMatch(/\| `[a-z]+` \|$/);
+    for (const r of SYSTEM_ROLES)
+      expect(
+        rows.find((l) => l.includes(`(\`${r.code}\`)`)),
+        r.code,
+      ).toMatch(/\| `[a-z]+` \|$/);
   });
 });

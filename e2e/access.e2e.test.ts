@@ -14,7 +14,10 @@ const BANKS_READ = 3131;
 const BANKS = 'ecofund-sprav/banks-mfo';
 const notification = (page: Page) => page.getByTestId('notification');
 
-interface Access { role_id: number; categories: { id: string; actions: { id: number; state: number }[] }[] }
+interface Access {
+  role_id: number;
+  categories: { id: string; actions: { id: number; state: number }[] }[];
+}
 const stateOf = (a: Access, id: number) => a.categories.flatMap((c) => c.actions).find((x) => x.id === id)?.state;
 
 let browser: Browser;
@@ -34,7 +37,10 @@ beforeAll(async () => {
   problems = [watch(admin), watch(user)];
   await login(admin, baseUrl, 'admin', 'ecofond-demo');
   await login(user, baseUrl, ECOSTAFF.username, ECOSTAFF.password);
-  const [role] = await api<{ id: number; code: string }[]>(admin, `/api/managing/user-roles?filter=${encodeURIComponent(JSON.stringify({ q: ECOSTAFF.role }))}`);
+  const [role] = await api<{ id: number; code: string }[]>(
+    admin,
+    `/api/managing/user-roles?filter=${encodeURIComponent(JSON.stringify({ q: ECOSTAFF.role }))}`,
+  );
   expect(role.code).toBe(ECOSTAFF.role);
   roleId = role.id;
 });
@@ -72,7 +78,7 @@ async function toggleBanks(to: 0 | 1) {
 }
 
 describe('access managing of a role', () => {
-  it('opens from the role\'s page with every action by module', async () => {
+  it("opens from the role's page with every action by module", async () => {
     expect(await userSeesBanks()).toBe(true);
     await admin.goto(`${baseUrl}/admin/#/managing/user-roles`);
     await admin.locator('input[name=q]').fill(ECOSTAFF.role);
@@ -92,7 +98,7 @@ describe('access managing of a role', () => {
     await expectNoRawKeys(admin);
   });
 
-  it('closes an action: the role\'s users lose the menu item and get the 403 page', async () => {
+  it("closes an action: the role's users lose the menu item and get the 403 page", async () => {
     await toggleBanks(0);
     await shot(admin, 'access-managing-closed', { quiet: true });
     expect(await userSeesBanks()).toBe(false);
@@ -111,7 +117,19 @@ describe('access managing of a role', () => {
     // the list's first request after a new page load (its session read again, the role's actions
     // with it): on a machine the browser step loads to a load average of 7 it took over 10 s once
     const rows = user.locator('tbody tr.RaDatagrid-row');
-    await expect.poll(async () => (await rows.count()) || `no rows; the page says: ${(await user.locator('main').innerText().catch(() => '')).slice(0, 300)}`, { timeout: 30_000 }).toBe(10);
+    await expect
+      .poll(
+        async () =>
+          (await rows.count()) ||
+          `no rows; the page says: ${(
+            await user
+              .locator('main')
+              .innerText()
+              .catch(() => '')
+          ).slice(0, 300)}`,
+        { timeout: 30_000 },
+      )
+      .toBe(10);
     await expectNoRawKeys(user);
   });
 

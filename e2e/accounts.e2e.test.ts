@@ -23,40 +23,63 @@ const uid = `${Date.now() % 100000}`.padStart(5, '0');
 /** The six-digit code of the newest e-mail to an address (quoted-printable or base64 bodies decoded). */
 async function codeSentTo(address: string): Promise<string> {
   let code: string | undefined;
-  await expect.poll(() => {
-    const mail = [...mails].reverse().find((m) => m.to.includes(address));
-    if (!mail) return undefined;
-    const at = mail.raw.search(/\r?\n\r?\n/);
-    const body = at < 0 ? mail.raw : mail.raw.slice(at);
-    // quoted-printable keeps digits as they are; a base64 body is decoded
-    const texts = [body.replace(/=\r?\n/g, ''), Buffer.from(body.replace(/[^A-Za-z0-9+/=]/g, ''), 'base64').toString('utf8')];
-    code = texts.map((t) => /(?<![\d=])(\d{6})(?!\d)/.exec(t)?.[1]).find(Boolean);
-    return code;
-  }, { timeout: 30_000, message: `an e-mail with a code to ${address}` }).toBeTruthy();
+  await expect
+    .poll(
+      () => {
+        const mail = [...mails].reverse().find((m) => m.to.includes(address));
+        if (!mail) return undefined;
+        const at = mail.raw.search(/\r?\n\r?\n/);
+        const body = at < 0 ? mail.raw : mail.raw.slice(at);
+        // quoted-printable keeps digits as they are; a base64 body is decoded
+        const texts = [body.replace(/=\r?\n/g, ''), Buffer.from(body.replace(/[^A-Za-z0-9+/=]/g, ''), 'base64').toString('utf8')];
+        code = texts.map((t) => /(?<![\d=])(\d{6})(?!\d)/.exec(t)?.[1]).find(Boolean);
+        return code;
+      },
+      { timeout: 30_000, message: `an e-mail with a code to ${address}` },
+    )
+    .toBeTruthy();
   return code!;
 }
 
 async function adminToken(baseUrl: string): Promise<string> {
-  const r = await fetch(`${baseUrl}/api/admin/auth/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: 'ecofond-demo' }) });
+  const r = await fetch(`${baseUrl}/api/admin/auth/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ username: 'admin', password: 'ecofond-demo' }),
+  });
   return ((await r.json()) as { token: string }).token;
 }
 
 beforeAll(async () => {
   smtp = new SMTPServer({
-    authOptional: true, disabledCommands: ['STARTTLS', 'AUTH'], logger: false,
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
     onData(stream, session, cb) {
       let raw = '';
-      stream.on('data', (c: Buffer) => { raw += c.toString('utf8'); });
-      stream.on('end', () => { mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw }); cb(); });
+      stream.on('data', (c: Buffer) => {
+        raw += c.toString('utf8');
+      });
+      stream.on('end', () => {
+        mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw });
+        cb();
+      });
     },
   });
   await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', () => r()));
   const port = ((smtp as unknown as { server: Server }).server.address() as AddressInfo).port;
   const fresh = freshEnvironment('ecofond-e2e-accounts-');
-  const db = await testDatabase(fresh.env, (e) => { cli(['migrate'], e); cli(['seed', '--demo'], e); });
+  const db = await testDatabase(fresh.env, (e) => {
+    cli(['migrate'], e);
+    cli(['seed', '--demo'], e);
+  });
   drop = db.drop;
   server = await startServer(fresh.dataDir, {
-    ...db.env, ECOFOND_SMTP_HOST: '127.0.0.1', ECOFOND_SMTP_PORT: String(port), ECOFOND_SMTP_IGNORE_TLS: '1', ECOFOND_NOTIFY_POLL_MS: '200',
+    ...db.env,
+    ECOFOND_SMTP_HOST: '127.0.0.1',
+    ECOFOND_SMTP_PORT: String(port),
+    ECOFOND_SMTP_IGNORE_TLS: '1',
+    ECOFOND_NOTIFY_POLL_MS: '200',
   });
   browser = await launch();
 }, 300_000);
@@ -74,7 +97,8 @@ describe('a back-office user who forgot the password', () => {
     const username = `forgot_${uid}`;
     const email = `forgot.${uid}@example.uz`;
     const made = await fetch(`${baseUrl}/api/managing/users`, {
-      method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${await adminToken(baseUrl)}` },
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${await adminToken(baseUrl)}` },
       body: JSON.stringify({ username, password: 'old-secret', fio: 'Unutuvchan Xodim', email, lang_code: 'uz', kind: 'staff' }),
     });
     expect(made.status).toBe(201);
@@ -102,7 +126,11 @@ describe('a back-office user who forgot the password', () => {
       await page.locator('input[name="password"]').fill('new-secret-1');
       await page.locator('button[type="submit"]').click();
       await page.getByTestId('app-title').waitFor({ timeout: 30_000 });
-      const old = await fetch(`${baseUrl}/api/admin/auth/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username, password: 'old-secret' }) });
+      const old = await fetch(`${baseUrl}/api/admin/auth/login`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ username, password: 'old-secret' }),
+      });
       expect(old.status).toBe(401);
       expect(problems.errors).toEqual([]);
     } finally {

@@ -39,7 +39,10 @@ afterAll(async () => {
 async function openList(page: Page, resource = LIST) {
   await page.goto(`${baseUrl}/admin/#/${resource}`);
   await page.locator('.RaList-main, [data-testid=list-empty]').first().waitFor();
-  await page.locator('.RaList-main .MuiLinearProgress-root').waitFor({ state: 'detached' }).catch(() => undefined);
+  await page
+    .locator('.RaList-main .MuiLinearProgress-root')
+    .waitFor({ state: 'detached' })
+    .catch(() => undefined);
 }
 
 async function setSearch(page: Page, text: string) {
@@ -47,7 +50,10 @@ async function setSearch(page: Page, text: string) {
   await input.fill(text);
   // the list follows the search box after react-admin's debounce
   await page.waitForTimeout(600);
-  await page.locator('.RaList-main .MuiLinearProgress-root').waitFor({ state: 'detached' }).catch(() => undefined);
+  await page
+    .locator('.RaList-main .MuiLinearProgress-root')
+    .waitFor({ state: 'detached' })
+    .catch(() => undefined);
 }
 
 describe('the back-office as the administrator', () => {
@@ -72,14 +78,20 @@ describe('the back-office as the administrator', () => {
     await shot(page, 'uz-login');
     await login(page, baseUrl, 'admin', 'ecofond-demo');
     await expect.poll(() => page.getByTestId('dashboard-welcome').innerText()).toBe('Xush kelibsiz, Tizim administratori!');
-    await page.locator('[data-testid^=dashboard-count-] .MuiSkeleton-root').first().waitFor({ state: 'detached' }).catch(() => undefined);
+    await page
+      .locator('[data-testid^=dashboard-count-] .MuiSkeleton-root')
+      .first()
+      .waitFor({ state: 'detached' })
+      .catch(() => undefined);
     await shot(page, 'uz-dashboard');
     meta = await api<Meta>(page, '/api/meta', 'uz');
     await expectNoRawKeys(page);
   });
 
   it('shows the menu of /api/meta and opens every item of every section', async () => {
-    const sections = await page.locator('[data-testid^=menu-section-button-]').evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')));
+    const sections = await page
+      .locator('[data-testid^=menu-section-button-]')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')));
     expect(sections).toEqual(meta.menu.map((s) => `menu-section-button-${s.route.slice(1)}`));
     for (const s of meta.menu) {
       const button = page.getByTestId(`menu-section-button-${s.route.slice(1)}`);
@@ -93,14 +105,23 @@ describe('the back-office as the administrator', () => {
         await expect.poll(() => page.evaluate(() => window.location.hash)).toBe(`#/${to}`);
         await expect.poll(() => pageTitle(page), { timeout: 10_000 }).toBe(meta.captions[c.caption]);
         // an entity's list; a special screen; or the page of a screen not built yet
-        const shown = page.locator(c.entity ? '.RaList-main, [data-testid=list-empty]' : '[data-testid=page-placeholder], [data-testid^=page-screen-]')
-          .or(page.getByTestId('page-error')).or(page.getByTestId('page-404')).or(page.getByTestId('page-403'));
-        await shown.first().waitFor().catch(async (err: Error) => {
-          await shot(page, `failed-${to.replace(/\//g, '_')}`);
-          throw new Error(`#/${to} showed nothing: ${err.message}`);
-        });
+        const shown = page
+          .locator(c.entity ? '.RaList-main, [data-testid=list-empty]' : '[data-testid=page-placeholder], [data-testid^=page-screen-]')
+          .or(page.getByTestId('page-error'))
+          .or(page.getByTestId('page-404'))
+          .or(page.getByTestId('page-403'));
+        await shown
+          .first()
+          .waitFor()
+          .catch(async (err: Error) => {
+            await shot(page, `failed-${to.replace(/\//g, '_')}`);
+            throw new Error(`#/${to} showed nothing: ${err.message}`);
+          });
         expect((await shown.first().getAttribute('data-testid')) ?? '', to).not.toMatch(/page-(error|404|403)/);
-        await page.locator('.RaList-main .MuiLinearProgress-root').waitFor({ state: 'detached' }).catch(() => undefined);
+        await page
+          .locator('.RaList-main .MuiLinearProgress-root')
+          .waitFor({ state: 'detached' })
+          .catch(() => undefined);
       }
     }
     await expectNoRawKeys(page);
@@ -117,7 +138,9 @@ describe('the back-office as the administrator', () => {
     await expect.poll(() => rows(page).count()).toBe(1);
     expect(await rows(page).first().innerText()).toContain('Hamkorbank');
     await setSearch(page, 'no such bank at all');
-    await expect.poll(() => page.locator('.RaDatagrid-row, .RaList-main').first().innerText()).toContain('Joriy filtrlar boʻyicha maʼlumot topilmadi');
+    await expect
+      .poll(() => page.locator('.RaDatagrid-row, .RaList-main').first().innerText())
+      .toContain('Joriy filtrlar boʻyicha maʼlumot topilmadi');
     await setSearch(page, '');
     await expect.poll(() => rows(page).count()).toBe(10);
 
@@ -146,7 +169,7 @@ describe('the back-office as the administrator', () => {
     await expectNoRawKeys(page);
   });
 
-  it('creates a row: errors beside the inputs first, the client\'s and then the server\'s', async () => {
+  it("creates a row: errors beside the inputs first, the client's and then the server's", async () => {
     await openList(page);
     await page.getByTestId('create-button').click();
     await page.getByTestId('save-button').waitFor();
@@ -188,7 +211,10 @@ describe('the back-office as the administrator', () => {
     await expect.poll(() => page.evaluate(() => window.location.hash)).toMatch(LIST_HASH);
     await expect.poll(() => notification(page).innerText()).toContain('Yozuv saqlandi');
     await expect.poll(() => rows(page).first().innerText()).toContain('Sinov banki (tahrirlangan)');
-    const [saved] = await api<{ id: number; address: string; version: number }[]>(page, `/api/${LIST}?filter=${encodeURIComponent('{"q":"09999"}')}`);
+    const [saved] = await api<{ id: number; address: string; version: number }[]>(
+      page,
+      `/api/${LIST}?filter=${encodeURIComponent('{"q":"09999"}')}`,
+    );
     expect(saved.address).toBe('Toshkent, Amir Temur koʻchasi 1');
     expect(saved.version).toBe(2);
   });
@@ -200,7 +226,9 @@ describe('the back-office as the administrator', () => {
     await expect.poll(() => dialog.innerText()).toContain(`${row.id} raqamli qatorni oʻchirasizmi?`);
     await dialog.getByRole('button', { name: 'Tasdiqlash' }).click();
     await expect.poll(() => notification(page).innerText()).toContain('Yozuv oʻchirildi');
-    await expect.poll(() => page.getByTestId('list-empty').or(page.locator('.RaList-main')).first().innerText()).toMatch(/Maʼlumot yoʻq|topilmadi/);
+    await expect
+      .poll(() => page.getByTestId('list-empty').or(page.locator('.RaList-main')).first().innerText())
+      .toMatch(/Maʼlumot yoʻq|topilmadi/);
     expect(await api<unknown[]>(page, `/api/${LIST}?filter=${encodeURIComponent('{"q":"09999"}')}`)).toEqual([]);
   });
 
@@ -282,7 +310,11 @@ describe('the back-office as the administrator', () => {
     await page.getByTestId('page-dashboard').waitFor();
     const menuText = await page.getByTestId('app-menu').innerText();
     for (const s of m.menu) expect(menuText).toContain(m.captions[s.caption]);
-    await page.locator('[data-testid^=dashboard-count-] .MuiSkeleton-root').first().waitFor({ state: 'detached' }).catch(() => undefined);
+    await page
+      .locator('[data-testid^=dashboard-count-] .MuiSkeleton-root')
+      .first()
+      .waitFor({ state: 'detached' })
+      .catch(() => undefined);
     await shot(page, `${lang}-dashboard`);
     // a list
     await openList(page);
@@ -344,7 +376,9 @@ describe('the back-office as an inspector (reference books: read and export only
 
   it('sees only the sections with an item they may open', async () => {
     const meta = await api<Meta>(page, '/api/meta', 'uz');
-    const sections = await page.locator('[data-testid^=menu-section-button-]').evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')));
+    const sections = await page
+      .locator('[data-testid^=menu-section-button-]')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')));
     expect(sections).toEqual(meta.menu.map((s) => `menu-section-button-${s.route.slice(1)}`));
     expect(sections).toContain('menu-section-button-ecofund-sprav');
     expect(sections.length).toBeLessThan(11);
@@ -352,7 +386,9 @@ describe('the back-office as an inspector (reference books: read and export only
     expect(routes).not.toContain('/managing/users');
     for (const s of meta.menu) {
       await page.getByTestId(`menu-section-button-${s.route.slice(1)}`).click();
-      const items = await page.locator(`[data-testid^="menu-item-${s.route.slice(1)}/"]`).evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')));
+      const items = await page
+        .locator(`[data-testid^="menu-item-${s.route.slice(1)}/"]`)
+        .evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')));
       expect(items).toEqual(s.children.map((c) => `menu-item-${s.route.slice(1)}/${c.route.replace(/\/+$/, '')}`));
     }
     await shot(page, 'inspector-dashboard');

@@ -13,29 +13,56 @@ import { expectNoRawKeys, launch, newContext, shot, signedIn, watch } from './su
 const baseUrl = inject('baseUrl');
 let browser: Browser;
 
-beforeAll(async () => { browser = await launch(); });
-afterAll(async () => { await browser?.close(); });
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+});
 
 const TEXTS = {
-  uz: { open: 'Operator bilan chat', question: 'Salom! Koʻchatni qayerdan olsam boʻladi?', answer: 'Assalomu alaykum! Mahallangiz orqali bepul olasiz.', closed: 'Operator chatni yopdi.' },
-  uk: { open: 'Оператор билан чат', question: 'Салом! Кўчатни қаердан олсам бўлади?', answer: 'Ассалому алайкум! Маҳаллангиз орқали бепул оласиз.', closed: 'Оператор чатни ёпди.' },
-  ru: { open: 'Чат с оператором', question: 'Здравствуйте! Где взять саженцы?', answer: 'Здравствуйте! Бесплатно через вашу махаллю.', closed: 'Оператор закрыл чат.' },
+  uz: {
+    open: 'Operator bilan chat',
+    question: 'Salom! Koʻchatni qayerdan olsam boʻladi?',
+    answer: 'Assalomu alaykum! Mahallangiz orqali bepul olasiz.',
+    closed: 'Operator chatni yopdi.',
+  },
+  uk: {
+    open: 'Оператор билан чат',
+    question: 'Салом! Кўчатни қаердан олсам бўлади?',
+    answer: 'Ассалому алайкум! Маҳаллангиз орқали бепул оласиз.',
+    closed: 'Оператор чатни ёпди.',
+  },
+  ru: {
+    open: 'Чат с оператором',
+    question: 'Здравствуйте! Где взять саженцы?',
+    answer: 'Здравствуйте! Бесплатно через вашу махаллю.',
+    closed: 'Оператор закрыл чат.',
+  },
 } as const;
 
 async function visitor(lang: 'uz' | 'uk' | 'ru', width = 1280): Promise<{ page: Page; errors: string[]; close: () => Promise<void> }> {
   const ctx = await newContext(browser, baseUrl);
-  await ctx.addInitScript((l) => { if (!localStorage.getItem('ecofond.lang')) localStorage.setItem('ecofond.lang', l); }, lang);
+  await ctx.addInitScript((l) => {
+    if (!localStorage.getItem('ecofond.lang')) localStorage.setItem('ecofond.lang', l);
+  }, lang);
   const page = await ctx.newPage();
   await page.setViewportSize({ width, height: width < 500 ? 740 : 860 });
   const problems = watch(page);
   const csp: string[] = [];
-  page.on('console', (m) => { if (/Content Security Policy/i.test(m.text())) csp.push(m.text()); });
+  page.on('console', (m) => {
+    if (/Content Security Policy/i.test(m.text())) csp.push(m.text());
+  });
   await page.goto(`${baseUrl}/`);
   return { page, errors: problems.errors.concat(csp), close: () => ctx.close() };
 }
 
 describe('chat with an operator', () => {
-  for (const [lang, width] of [['uz', 1280], ['uk', 360], ['ru', 1280]] as const) {
+  for (const [lang, width] of [
+    ['uz', 1280],
+    ['uk', 360],
+    ['ru', 1280],
+  ] as const) {
     it(`a visitor (${lang}, ${width} px) asks, an operator answers, the visitor sees it without reloading`, async () => {
       const t = TEXTS[lang];
       const v = await visitor(lang, width);
@@ -58,7 +85,9 @@ describe('chat with an operator', () => {
       await v.page.getByTestId('chat-input').press('Enter');
       await v.page.getByTestId('chat-msg-visitor').waitFor();
       expect(await v.page.getByTestId('chat-msg-visitor').innerText()).toContain(t.question);
-      const stored = await v.page.evaluate(() => JSON.parse(localStorage.getItem('ecofond.chat') ?? 'null') as { id: number; token: string });
+      const stored = await v.page.evaluate(
+        () => JSON.parse(localStorage.getItem('ecofond.chat') ?? 'null') as { id: number; token: string },
+      );
       expect(stored.id).toBeGreaterThan(0);
       if (width < 500) {
         const box = await panel.boundingBox();
@@ -86,7 +115,10 @@ describe('chat with an operator', () => {
       // the visitor sees the answer as it is sent, without reloading
       await v.page.getByTestId('chat-msg-operator').waitFor({ timeout: 10_000 });
       expect(await v.page.getByTestId('chat-msg-operator').innerText()).toContain(t.answer);
-      expect(requested.filter((u) => u.includes('/api/public/chats/')).filter((u) => !u.includes('/messages')).length, 'no polling of the history').toBeLessThanOrEqual(2);
+      expect(
+        requested.filter((u) => u.includes('/api/public/chats/')).filter((u) => !u.includes('/messages')).length,
+        'no polling of the history',
+      ).toBeLessThanOrEqual(2);
       await expectNoRawKeys(v.page);
       await shot(v.page, `chat-visitor-${lang}`);
       await expectNoRawKeys(op.page);

@@ -11,7 +11,10 @@ export async function contrastOf(el: Locator): Promise<{ ratio: number; fg: stri
     const parse = (c: string): RGBA => {
       const m = c.match(/rgba?\(([^)]+)\)/);
       if (!m) return [0, 0, 0, 0];
-      const p = m[1].split(/[\s,/]+/).filter(Boolean).map(Number);
+      const p = m[1]
+        .split(/[\s,/]+/)
+        .filter(Boolean)
+        .map(Number);
       return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1];
     };
     const over = (top: RGBA, below: RGBA): RGBA => {
@@ -30,7 +33,10 @@ export async function contrastOf(el: Locator): Promise<{ ratio: number; fg: stri
     for (const l of layers.reverse()) bg = over(l, bg);
     const fg = over(parse(getComputedStyle(node as Element).color), bg);
     const lum = (c: RGBA) => {
-      const ch = (v: number) => { const s = v / 255; return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4; };
+      const ch = (v: number) => {
+        const s = v / 255;
+        return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+      };
       return 0.2126 * ch(c[0]) + 0.7152 * ch(c[1]) + 0.0722 * ch(c[2]);
     };
     const [a, b] = [lum(fg), lum(bg)].sort((x, y) => y - x);

@@ -1,6 +1,17 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { adminSession, type AdminSession, api, expectNoRawKeys, launch, login, newContext, type PageProblems, shot, watch } from './support';
+import {
+  adminSession,
+  type AdminSession,
+  api,
+  expectNoRawKeys,
+  launch,
+  login,
+  newContext,
+  type PageProblems,
+  shot,
+  watch,
+} from './support';
 
 /**
  * Control zones and given permits in the browser: the administrator defines two fields for a
@@ -36,13 +47,24 @@ beforeAll(async () => {
   // a zone of the inspector's region, in a folder of its own (made through the API as the administrator)
   const [seen] = await api<{ region_id: number }[]>(inspector, '/api/ecoinspection-dictionaries/control-zone?range=[0,0]');
   const folder = await api<{ id: number }>(page, '/api/ecoinspection-dictionaries/control-zones-folders', 'uz', {
-    method: 'POST', body: { code: `E2E-${uid}`, name: { uz: `Sinov papkasi ${uid}`, uk: `Синов папкаси ${uid}`, ru: `Тестовая папка ${uid}` } },
+    method: 'POST',
+    body: { code: `E2E-${uid}`, name: { uz: `Sinov papkasi ${uid}`, uk: `Синов папкаси ${uid}`, ru: `Тестовая папка ${uid}` } },
   });
   folderId = folder.id;
   await api(page, '/api/ecoinspection-dictionaries/control-zone', 'uz', {
     method: 'POST',
-    body: { folder_id: folderId, code: `E2E-Z-${uid}`, name: { uz: `Sinov koʻli ${uid}`, ru: `Тестовое озеро ${uid}` }, region_id: seen.region_id,
-      outline: [[69.2, 41.3], [69.21, 41.3], [69.21, 41.31], [69.2, 41.31]] },
+    body: {
+      folder_id: folderId,
+      code: `E2E-Z-${uid}`,
+      name: { uz: `Sinov koʻli ${uid}`, ru: `Тестовое озеро ${uid}` },
+      region_id: seen.region_id,
+      outline: [
+        [69.2, 41.3],
+        [69.21, 41.3],
+        [69.21, 41.31],
+        [69.2, 41.31],
+      ],
+    },
   });
   // the back-office keeps the books it has read: it reads them again with the new folder in them
   await page.reload();
@@ -63,11 +85,23 @@ async function chooseOption(p: Page, inputId: string, text: string, option: stri
   try {
     await p.getByRole('option', { name: option }).first().click({ timeout: 8000 });
   } catch (e) {
-    throw new Error(`no option ${String(option)} among ${JSON.stringify(await p.getByRole('option').allInnerTexts())} (typed ${JSON.stringify(await input.inputValue())})`, { cause: e });
+    throw new Error(
+      `no option ${String(option)} among ${JSON.stringify(await p.getByRole('option').allInnerTexts())} (typed ${JSON.stringify(await input.inputValue())})`,
+      { cause: e },
+    );
   }
 }
 
-async function defineField(f: { code: string; uz: string; uk: string; ru: string; kind: string; required?: boolean; min?: string; max?: string }): Promise<void> {
+async function defineField(f: {
+  code: string;
+  uz: string;
+  uk: string;
+  ru: string;
+  kind: string;
+  required?: boolean;
+  min?: string;
+  max?: string;
+}): Promise<void> {
   // opened for the folder (as from the folder's fields), the folder chosen already
   await page.goto(`${baseUrl}${R}/control-zone-fields/create?source=${encodeURIComponent(JSON.stringify({ folder_id: folderId }))}`);
   // a fresh form, not the last one's inputs
@@ -83,7 +117,9 @@ async function defineField(f: { code: string; uz: string; uk: string; ru: string
   if (f.required) await page.locator('input[name=required]').check();
   if (f.min) await page.locator('input[name=min]').fill(f.min);
   if (f.max) await page.locator('input[name=max]').fill(f.max);
-  const saved = page.waitForResponse((r) => r.url().endsWith('/api/ecoinspection-dictionaries/control-zone-fields') && r.request().method() === 'POST');
+  const saved = page.waitForResponse(
+    (r) => r.url().endsWith('/api/ecoinspection-dictionaries/control-zone-fields') && r.request().method() === 'POST',
+  );
   await page.getByTestId('save-button').click();
   const answer = await saved;
   expect(answer.status(), await answer.text()).toBe(201);
@@ -93,10 +129,20 @@ async function defineField(f: { code: string; uz: string; uk: string; ru: string
 
 describe('control zones', () => {
   it('the administrator defines two fields for a folder', async () => {
-    await defineField({ code: 'depth', uz: 'Chuqurligi (m)', uk: 'Чуқурлиги (м)', ru: 'Глубина (м)', kind: 'Butun son', min: '0', max: '50' });
+    await defineField({
+      code: 'depth',
+      uz: 'Chuqurligi (m)',
+      uk: 'Чуқурлиги (м)',
+      ru: 'Глубина (м)',
+      kind: 'Butun son',
+      min: '0',
+      max: '50',
+    });
     await defineField({ code: 'state', uz: 'Suv holati', uk: 'Сув ҳолати', ru: 'Состояние воды', kind: 'Qator', required: true });
-    const fields = await api<{ code: string; field_kind: string; required: boolean; min: string | null; max: string | null }[]>(page,
-      `/api/ecoinspection-dictionaries/control-zone-fields?filter=${encodeURIComponent(JSON.stringify({ folder_id: folderId }))}`);
+    const fields = await api<{ code: string; field_kind: string; required: boolean; min: string | null; max: string | null }[]>(
+      page,
+      `/api/ecoinspection-dictionaries/control-zone-fields?filter=${encodeURIComponent(JSON.stringify({ folder_id: folderId }))}`,
+    );
     expect(fields.map((f) => [f.code, f.field_kind, f.required, f.min, f.max]).sort()).toEqual([
       ['depth', 'integer', false, '0.0000', '50.0000'],
       ['state', 'string', true, null, null],
@@ -107,7 +153,7 @@ describe('control zones', () => {
     await expectNoRawKeys(page);
   });
 
-  it('the inspector fills the zone\'s values in the generated form; a bad value shows the field\'s error', async () => {
+  it("the inspector fills the zone's values in the generated form; a bad value shows the field's error", async () => {
     const p = inspector;
     await p.goto(`${baseUrl}${R}/control-zone-field-values/create`);
     await p.getByTestId('entity-form').waitFor();
@@ -122,17 +168,23 @@ describe('control zones', () => {
     // the same schema checks it as one types
     await expect.poll(() => form.innerText()).toContain('Qiymat belgilangan oraliqda boʻlishi kerak (0 – 50)');
     // and the server refuses it, naming the field
-    const refused = p.waitForResponse((r) => r.url().endsWith('/api/ecoinspection-dictionaries/control-zone-field-values') && r.request().method() === 'POST');
+    const refused = p.waitForResponse(
+      (r) => r.url().endsWith('/api/ecoinspection-dictionaries/control-zone-field-values') && r.request().method() === 'POST',
+    );
     await p.getByTestId('save-button').click();
     const answer = await refused;
     expect(answer.status()).toBe(400);
-    expect((await answer.json()).errors).toEqual({ 'values.depth': '«Chuqurligi (m)»: Qiymat belgilangan oraliqda boʻlishi kerak (0 – 50)' });
+    expect((await answer.json()).errors).toEqual({
+      'values.depth': '«Chuqurligi (m)»: Qiymat belgilangan oraliqda boʻlishi kerak (0 – 50)',
+    });
     await expect.poll(() => form.innerText()).toContain('«Chuqurligi (m)»: Qiymat belgilangan oraliqda boʻlishi kerak (0 – 50)');
     await shot(p, 'control-zone-values-error', { quiet: true });
 
     await p.locator('#root_depth').fill('7');
     await expect.poll(() => form.innerText()).not.toContain('oraliqda');
-    const saved = p.waitForResponse((r) => r.url().endsWith('/api/ecoinspection-dictionaries/control-zone-field-values') && r.request().method() === 'POST');
+    const saved = p.waitForResponse(
+      (r) => r.url().endsWith('/api/ecoinspection-dictionaries/control-zone-field-values') && r.request().method() === 'POST',
+    );
     await p.getByTestId('save-button').click();
     const ok = await saved;
     expect(ok.status()).toBe(201);
@@ -148,17 +200,23 @@ describe('control zones', () => {
 });
 
 describe('given permits', () => {
-  it('the inspector extends a permit\'s validity, and the flow shows it', async () => {
+  it("the inspector extends a permit's validity, and the flow shows it", async () => {
     const p = inspector;
-    const [permit] = await api<{ id: number; number: string; valid_to: string }[]>(p,
-      `/api/ecoinspection-dictionaries/given-permits?filter=${encodeURIComponent(JSON.stringify({ status: 'active' }))}&range=[0,0]`);
+    const [permit] = await api<{ id: number; number: string; valid_to: string }[]>(
+      p,
+      `/api/ecoinspection-dictionaries/given-permits?filter=${encodeURIComponent(JSON.stringify({ status: 'active' }))}&range=[0,0]`,
+    );
     await p.goto(`${baseUrl}${R}/given-permits/${permit.id}/show`);
     await p.getByTestId('workflow-extend-validity').click();
     const dialog = p.getByTestId('workflow-dialog');
     await dialog.waitFor();
     const next = `${Number(permit.valid_to.slice(0, 4)) + 2}${permit.valid_to.slice(4)}`;
     await dialog.locator('input[type=date]').first().fill(next);
-    await dialog.locator('textarea').first().fill('Egasining arizasi').catch(() => undefined);
+    await dialog
+      .locator('textarea')
+      .first()
+      .fill('Egasining arizasi')
+      .catch(() => undefined);
     await shot(p, 'given-permit-extend-dialog');
     const sent = p.waitForResponse((r) => r.url().endsWith(`/given-permits/${permit.id}/actions/extend-validity`));
     await dialog.getByTestId('workflow-confirm').click();

@@ -13,7 +13,11 @@ import { api, expectNoRawKeys, launch, shot, signedIn } from './support';
 const baseUrl = inject('baseUrl');
 let browser: Browser;
 
-interface Named { id: number; name: { uz: string } | string; region_id?: number }
+interface Named {
+  id: number;
+  name: { uz: string } | string;
+  region_id?: number;
+}
 const uz = (r: Named) => (typeof r.name === 'string' ? r.name : r.name.uz);
 
 /** The options an autocomplete offers when opened without typing (its first page). */
@@ -42,16 +46,23 @@ async function openCreate(page: Page): Promise<void> {
   await page.getByTestId('save-button').waitFor();
 }
 
-beforeAll(async () => { browser = await launch(); });
-afterAll(async () => { await browser?.close(); });
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+});
 
-describe('a subject\'s region and district', () => {
+describe("a subject's region and district", () => {
   it('the fund user is offered their region only, and then only its districts', async () => {
     const { page, problems, close } = await signedIn(browser, baseUrl, 'fund');
     const regions = await api<Named[]>(page, '/api/ecofund-sprav/regions?range=[0,99]');
     expect(regions).toHaveLength(1);
     const [region] = regions;
-    const districts = await api<Named[]>(page, `/api/ecofund-sprav/areas?range=[0,99]&filter=${encodeURIComponent(JSON.stringify({ region_id: region.id }))}`);
+    const districts = await api<Named[]>(
+      page,
+      `/api/ecofund-sprav/areas?range=[0,99]&filter=${encodeURIComponent(JSON.stringify({ region_id: region.id }))}`,
+    );
     expect(districts.length).toBeGreaterThan(1);
     const own = new Set(districts.map(uz));
 
@@ -78,10 +89,18 @@ describe('a subject\'s region and district', () => {
     await close();
   });
 
-  it('empties the district when another region is chosen, and offers that region\'s districts', async () => {
+  it("empties the district when another region is chosen, and offers that region's districts", async () => {
     const { page, problems, close } = await signedIn(browser, baseUrl, 'admin');
     const [a, b] = await api<Named[]>(page, '/api/ecofund-sprav/regions?range=[0,1]&sort=["id","ASC"]');
-    const ofRegion = async (r: Named) => new Set((await api<Named[]>(page, `/api/ecofund-sprav/areas?range=[0,99]&filter=${encodeURIComponent(JSON.stringify({ region_id: r.id }))}`)).map(uz));
+    const ofRegion = async (r: Named) =>
+      new Set(
+        (
+          await api<Named[]>(
+            page,
+            `/api/ecofund-sprav/areas?range=[0,99]&filter=${encodeURIComponent(JSON.stringify({ region_id: r.id }))}`,
+          )
+        ).map(uz),
+      );
     const [ofA, ofB] = [await ofRegion(a), await ofRegion(b)];
     await openCreate(page);
     await pick(page, 'region_id', uz(a));

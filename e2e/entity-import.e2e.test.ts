@@ -28,7 +28,9 @@ beforeAll(async () => {
   const [r] = await api<{ id: number; name: string | { uz: string } }[]>(page, '/api/ecofund-sprav/regions?range=[0,0]');
   region = { id: r.id, name: typeof r.name === 'string' ? r.name : r.name.uz };
 });
-afterAll(async () => { await session?.close(); });
+afterAll(async () => {
+  await session?.close();
+});
 
 describe('importing a reference book from .xlsx', () => {
   it('the list has the button; a bad row is refused by its number, nothing written', { timeout: 60_000 }, async () => {
@@ -75,7 +77,14 @@ describe('importing a reference book from .xlsx', () => {
     expect(await progress.innerText()).toContain('Tayyor · 100 %');
     await shot(page, 'entity-import-done');
     await expectNoRawKeys(page);
-    const made = await api<{ soato: string; region_id: number; is_active: boolean }[]>(page, `/api/${LIST}?filter=${encodeURIComponent(JSON.stringify({ q: `000${uid}` }))}`);
-    expect(made.map((m) => [m.soato, m.region_id, m.is_active]).sort()).toEqual([[soato(1), region.id, true], [soato(2), region.id, false], [soato(3), region.id, true]]);
+    const made = await api<{ soato: string; region_id: number; is_active: boolean }[]>(
+      page,
+      `/api/${LIST}?filter=${encodeURIComponent(JSON.stringify({ q: `000${uid}` }))}`,
+    );
+    expect(made.map((m) => [m.soato, m.region_id, m.is_active]).sort()).toEqual([
+      [soato(1), region.id, true],
+      [soato(2), region.id, false],
+      [soato(3), region.id, true],
+    ]);
   });
 });

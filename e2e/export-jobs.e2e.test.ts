@@ -15,10 +15,18 @@ const baseUrl = inject('baseUrl');
 const LIST = 'ecofund-sprav/banks-mfo';
 let session: AdminSession;
 let page: Page;
-interface Config { id: number; key: string; value: string; version: number }
+interface Config {
+  id: number;
+  key: string;
+  value: string;
+  version: number;
+}
 
 async function setThreshold(p: Page, value: string): Promise<void> {
-  const [c] = await api<Config[]>(p, `/api/admin/app-configs?filter=${encodeURIComponent(JSON.stringify({ q: 'exports.background_rows' }))}&range=[0,0]`);
+  const [c] = await api<Config[]>(
+    p,
+    `/api/admin/app-configs?filter=${encodeURIComponent(JSON.stringify({ q: 'exports.background_rows' }))}&range=[0,0]`,
+  );
   await api(p, `/api/admin/app-configs/${c.id}`, 'uz', { method: 'PUT', body: { ...c, value } });
 }
 
@@ -33,7 +41,9 @@ afterAll(async () => {
 });
 
 describe('background exports', () => {
-  it('a list over the threshold exports as a job: progress bar, then the download link, and the file whole', { timeout: 60_000 }, async () => {
+  it('a list over the threshold exports as a job: progress bar, then the download link, and the file whole', {
+    timeout: 60_000,
+  }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ecofond-jobs-'));
     try {
       const total = await api<unknown[]>(page, `/api/${LIST}?range=[0,99]`);
@@ -46,7 +56,10 @@ describe('background exports', () => {
         const answered = page.waitForResponse((r) => r.url().includes(`/api/${LIST}/export?`));
         await page.getByTestId('export-xlsx').click();
         queued = (await answered).status() === 202;
-        if (!queued) { await page.waitForEvent('download').catch(() => undefined); await page.waitForTimeout(500); }
+        if (!queued) {
+          await page.waitForEvent('download').catch(() => undefined);
+          await page.waitForTimeout(500);
+        }
       }
       expect(queued).toBe(true);
       const progress = page.getByTestId('job-progress').first();

@@ -19,8 +19,12 @@ async function openList(page: Page) {
 }
 
 let session: AdminSession;
-beforeAll(async () => { session = await adminSession(baseUrl, 'filter-cookies'); }, 240_000);
-afterAll(async () => { await session?.close(); });
+beforeAll(async () => {
+  session = await adminSession(baseUrl, 'filter-cookies');
+}, 240_000);
+afterAll(async () => {
+  await session?.close();
+});
 
 describe('the subjects list', () => {
   it('keeps its filter in filter_subjects for an hour and takes it back when opened again', async () => {

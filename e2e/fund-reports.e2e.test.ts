@@ -26,12 +26,16 @@ let subject: { id: number; name: string };
 let region: { id: number };
 const AMOUNTS = ['1250000.50', '2000000.25', '333.33'];
 
-interface ReportAnswer { rows: Record<string, unknown>[]; totals: Record<string, string | number> }
+interface ReportAnswer {
+  rows: Record<string, unknown>[];
+  totals: Record<string, string | number>;
+}
 
 const rows = () => page.getByTestId('report-row');
 /** What a table cell shows, as the number it is: space (or narrow space) thousands, a point before the decimals. */
 const number = (text: string) => text.replace(/[\s\u00a0\u202f]/g, '').replace(',', '.');
-const totalOnScreen = async (column: string) => number(await page.getByTestId('report-totals').locator(`[data-column=${column}]`).innerText());
+const totalOnScreen = async (column: string) =>
+  number(await page.getByTestId('report-totals').locator(`[data-column=${column}]`).innerText());
 
 async function openReport(path: string) {
   // a whole page load: a change of the hash alone keeps the last report's table on screen until the
@@ -40,7 +44,10 @@ async function openReport(path: string) {
   await page.goto(`${baseUrl}/admin/#/${path}`);
   await page.getByTestId('page-screen-report').waitFor();
   await page.locator('[data-testid=report-table], [data-testid=report-empty], [data-testid=report-error]').first().waitFor();
-  await page.getByTestId('report-loading').waitFor({ state: 'detached' }).catch(() => undefined);
+  await page
+    .getByTestId('report-loading')
+    .waitFor({ state: 'detached' })
+    .catch(() => undefined);
   expect(await page.getByTestId('report-error').count()).toBe(0);
 }
 
@@ -51,11 +58,17 @@ async function excelTotals(report: string): Promise<Record<string, unknown>> {
   await (await download).saveAs(file);
   const book = new ExcelJS.Workbook();
   await book.xlsx.readFile(file);
-  const values = book.worksheets[0].getSheetValues().filter(Boolean).map((row) => (row as unknown[]).slice(1));
+  const values = book.worksheets[0]
+    .getSheetValues()
+    .filter(Boolean)
+    .map((row) => (row as unknown[]).slice(1));
   const headerCells = await page.getByTestId('report-table').locator('thead th').allInnerTexts();
   const header = values.findIndex((row) => row[0] === headerCells[0]);
   expect(header, `${report}: the header row in the Excel file`).toBeGreaterThan(0);
-  const columns = await page.getByTestId('report-table').locator('thead th').evaluateAll((ths) => ths.map((th) => th.getAttribute('data-column')));
+  const columns = await page
+    .getByTestId('report-table')
+    .locator('thead th')
+    .evaluateAll((ths) => ths.map((th) => th.getAttribute('data-column')));
   const last = values[values.length - 1];
   return Object.fromEntries(columns.map((c, i) => [c, last[i]]));
 }
@@ -76,14 +89,32 @@ beforeAll(async () => {
   [region] = await api<{ id: number }[]>(page, '/api/ecofund-sprav/regions?range=[0,0]&sort=["id","ASC"]');
   const [category] = await api<{ id: number }[]>(page, '/api/ecofund-sprav/subject-categories?range=[0,0]');
   const name = `“Hisobotlar ${uid}” MChJ`;
-  const created = await api<{ id: number }>(page, '/api/ecofund/subject', 'uz', { method: 'POST', body: { inn: `7${uid}002`, name, region_id: region.id, category_id: category.id } });
+  const created = await api<{ id: number }>(page, '/api/ecofund/subject', 'uz', {
+    method: 'POST',
+    body: { inn: `7${uid}002`, name, region_id: region.id, category_id: category.id },
+  });
   subject = { id: created.id, name };
-  const [income] = await api<{ id: number }[]>(page, `/api/ecofund-sprav/income-types?filter=${encodeURIComponent(JSON.stringify({ q: '3450715' }))}`);
-  const stack = await api<{ id: number }>(page, '/api/ecofund/stack-payments', 'uz', { method: 'POST', body: { number: `FR-${uid}`, statement_date: today } });
+  const [income] = await api<{ id: number }[]>(
+    page,
+    `/api/ecofund-sprav/income-types?filter=${encodeURIComponent(JSON.stringify({ q: '3450715' }))}`,
+  );
+  const stack = await api<{ id: number }>(page, '/api/ecofund/stack-payments', 'uz', {
+    method: 'POST',
+    body: { number: `FR-${uid}`, statement_date: today },
+  });
   const ids: number[] = [];
   for (const [i, amount] of AMOUNTS.entries()) {
     const p = await api<{ id: number }>(page, '/api/ecofund/payments', 'uz', {
-      method: 'POST', body: { stack_id: stack.id, paid_on: today, number: `FR-${uid}-${i}`, amount, payment_type: 'card', income_type_id: income.id, payer: name },
+      method: 'POST',
+      body: {
+        stack_id: stack.id,
+        paid_on: today,
+        number: `FR-${uid}-${i}`,
+        amount,
+        payment_type: 'card',
+        income_type_id: income.id,
+        payer: name,
+      },
     });
     ids.push(p.id);
   }
@@ -109,12 +140,17 @@ describe('the fund formation by income code', () => {
   });
 
   it('runs again for this quarter, kept in the URL', async () => {
-    const asked = page.waitForResponse((r) => r.url().includes('/api/reports/formation-report-one?') && r.url().includes(`quarter=${quarter}`));
+    const asked = page.waitForResponse(
+      (r) => r.url().includes('/api/reports/formation-report-one?') && r.url().includes(`quarter=${quarter}`),
+    );
     await page.locator('.ra-input-quarter [role=combobox]').click();
     await page.locator(`[role=listbox] [data-value=${quarter}]`).click();
     expect((await asked).status()).toBe(200);
     await expect.poll(() => page.evaluate(() => location.hash)).toContain(`quarter=${quarter}`);
-    await page.getByTestId('report-loading').waitFor({ state: 'detached' }).catch(() => undefined);
+    await page
+      .getByTestId('report-loading')
+      .waitFor({ state: 'detached' })
+      .catch(() => undefined);
     const json = await api<ReportAnswer>(page, `/api/reports/formation-report-one?year=${year}&quarter=${quarter}`);
     await expect.poll(() => totalOnScreen('amount')).toBe(json.totals.amount);
     // the quarter has a caption of its own, not its code
@@ -167,7 +203,7 @@ describe('two more fund reports', () => {
     await expectNoRawKeys(page);
   });
 
-  it('compensation accrued against paid: the paid total is the fund\'s compensation income, on screen and in Excel', async () => {
+  it("compensation accrued against paid: the paid total is the fund's compensation income, on screen and in Excel", async () => {
     await openReport(`ecofund-reports/report-compensation-payments-analis?year=${year}`);
     const json = await api<ReportAnswer>(page, `/api/reports/report-compensation-payments-analis?year=${year}`);
     const formation = await api<ReportAnswer>(page, `/api/reports/formation-report-one?year=${year}`);
@@ -175,12 +211,17 @@ describe('two more fund reports', () => {
     expect(json.totals.paid).toBe(compensation?.amount);
     expect(await totalOnScreen('paid')).toBe(json.totals.paid);
     // another year: asked of the API and kept in the URL
-    const asked = page.waitForResponse((r) => r.url().includes('/api/reports/report-compensation-payments-analis?') && r.url().includes(`year=${year - 1}`));
+    const asked = page.waitForResponse(
+      (r) => r.url().includes('/api/reports/report-compensation-payments-analis?') && r.url().includes(`year=${year - 1}`),
+    );
     await page.locator('.ra-input-year [role=combobox]').click();
     await page.getByRole('option', { name: String(year - 1), exact: true }).click();
     expect((await asked).status()).toBe(200);
     await expect.poll(() => page.evaluate(() => location.hash)).toContain(`year=${year - 1}`);
-    await page.getByTestId('report-loading').waitFor({ state: 'detached' }).catch(() => undefined);
+    await page
+      .getByTestId('report-loading')
+      .waitFor({ state: 'detached' })
+      .catch(() => undefined);
     const before = await api<ReportAnswer>(page, `/api/reports/report-compensation-payments-analis?year=${year - 1}`);
     await expect.poll(() => totalOnScreen('paid')).toBe(before.totals.paid);
     await snap('report-compensation-payments-analis');

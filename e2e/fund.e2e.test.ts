@@ -20,8 +20,19 @@ const today = new Date(Date.now() + 5 * 3600_000).toISOString().slice(0, 10);
 const year = Number(today.slice(0, 4));
 const dmy = (iso: string) => iso.split('-').reverse().join('.');
 
-interface Subject { id: number; inn: string; name: string }
-interface Payment { id: number; number: string; status: string; subject_id: number | null; amount: string; splits: { income_code: string; budget: string; fund: string; organisation: string }[] }
+interface Subject {
+  id: number;
+  inn: string;
+  name: string;
+}
+interface Payment {
+  id: number;
+  number: string;
+  status: string;
+  subject_id: number | null;
+  amount: string;
+  splits: { income_code: string; budget: string; fund: string; organisation: string }[];
+}
 
 let session: AdminSession;
 let page: Page;
@@ -30,7 +41,14 @@ let dir: string;
 let subject: Subject;
 let stackId: number;
 
-const xlsx = (name: string, data: unknown[][]) => writeSheet(dir, name, 'Koʻchirma', ['Sana', 'Raqam', 'Summa', 'Toʻlovchi', 'STIR', 'Hisob raqami', 'Maqsad', 'Tushum kodi', 'Turi'], data);
+const xlsx = (name: string, data: unknown[][]) =>
+  writeSheet(
+    dir,
+    name,
+    'Koʻchirma',
+    ['Sana', 'Raqam', 'Summa', 'Toʻlovchi', 'STIR', 'Hisob raqami', 'Maqsad', 'Tushum kodi', 'Turi'],
+    data,
+  );
 
 beforeAll(async () => {
   session = await adminSession(baseUrl, 'fund');
@@ -38,8 +56,14 @@ beforeAll(async () => {
   // what the test needs, made through the API as the administrator
   const [region] = await api<{ id: number }[]>(page, '/api/ecofund-sprav/regions?range=[0,0]');
   const [category] = await api<{ id: number }[]>(page, '/api/ecofund-sprav/subject-categories?range=[0,0]');
-  subject = await api<Subject>(page, '/api/ecofund/subject', 'uz', { method: 'POST', body: { inn: innOf(1), name: `“Sinov ${uid}” MChJ`, region_id: region.id, category_id: category.id } });
-  const stack = await api<{ id: number }>(page, '/api/ecofund/stack-payments', 'uz', { method: 'POST', body: { number: `E2E-${uid}`, statement_date: today } });
+  subject = await api<Subject>(page, '/api/ecofund/subject', 'uz', {
+    method: 'POST',
+    body: { inn: innOf(1), name: `“Sinov ${uid}” MChJ`, region_id: region.id, category_id: category.id },
+  });
+  const stack = await api<{ id: number }>(page, '/api/ecofund/stack-payments', 'uz', {
+    method: 'POST',
+    body: { number: `E2E-${uid}`, statement_date: today },
+  });
   stackId = stack.id;
 });
 
@@ -47,7 +71,7 @@ afterAll(async () => {
   await session?.close();
 });
 
-describe('payment stacks, payments and a subject\'s balance', () => {
+describe("payment stacks, payments and a subject's balance", () => {
   it('refuses a statement with bad rows, listing each error by row and column', async () => {
     await page.goto(`${baseUrl}/admin/#/ecofund/stack-payments/${stackId}/show`);
     await page.getByTestId('import-statement').waitFor();
@@ -63,14 +87,22 @@ describe('payment stacks, payments and a subject\'s balance', () => {
     expect(await page.getByTestId('job-progress').getAttribute('data-state')).toBe('failed');
     expect(await dialog.innerText()).toContain('Faylda xatolar bor, hech narsa yuklanmadi');
     const errors = await dialog.getByTestId('import-error-row').allInnerTexts();
-    expect(errors.some((t) => /^2\s+C\s+Summa\s+\S/.test(t)), errors.join('\n')).toBe(true);
-    expect(errors.some((t) => /^3\s+E\s+Toʻlovchi STIR\/JShShIR\s+\S/.test(t)), errors.join('\n')).toBe(true);
+    expect(
+      errors.some((t) => /^2\s+C\s+Summa\s+\S/.test(t)),
+      errors.join('\n'),
+    ).toBe(true);
+    expect(
+      errors.some((t) => /^3\s+E\s+Toʻlovchi STIR\/JShShIR\s+\S/.test(t)),
+      errors.join('\n'),
+    ).toBe(true);
     await shot(page, 'fund-import-errors', { quiet: true });
     await dialog.getByRole('button', { name: 'Yopish' }).click();
-    expect(await api<unknown[]>(page, `/api/ecofund/payments?filter=${encodeURIComponent(JSON.stringify({ stack_id: stackId }))}`)).toEqual([]);
+    expect(await api<unknown[]>(page, `/api/ecofund/payments?filter=${encodeURIComponent(JSON.stringify({ stack_id: stackId }))}`)).toEqual(
+      [],
+    );
   });
 
-  it('imports a statement: the payer INN attaches a payment, and the stack\'s payments open', async () => {
+  it("imports a statement: the payer INN attaches a payment, and the stack's payments open", async () => {
     const good = await xlsx('good.xlsx', [
       [dmy(today), `${uid}-1`, 1500000, 'Sinov MChJ', subject.inn, '20208000900000000001', 'Kompensatsiya toʻlovi', '3450715', 'karta'],
       [dmy(today), `${uid}-2`, '2 500,00', 'Nomaʼlum toʻlovchi', '', '', 'Daraxt kesish', '3422225', 'naqd'],
@@ -86,7 +118,9 @@ describe('payment stacks, payments and a subject\'s balance', () => {
     await progress.waitFor();
     expect(await progress.getAttribute('data-state')).toMatch(/queued|running|done/);
     await shot(page, 'fund-import-progress', { quiet: true });
-    await expect.poll(() => notification(page).innerText()).toContain('Yuklandi: 3 ta toʻlov, shundan 1 tasi subyektlarga biriktirildi. Jami: 1\u00a0503\u00a0500,50');
+    await expect
+      .poll(() => notification(page).innerText())
+      .toContain('Yuklandi: 3 ta toʻlov, shundan 1 tasi subyektlarga biriktirildi. Jami: 1\u00a0503\u00a0500,50');
     await expect.poll(() => page.evaluate(() => window.location.hash)).toBe(`#/ecofund/payments/${stackId}`);
     await expect.poll(() => rows(page).count()).toBe(3);
     const attached = rows(page).filter({ hasText: `${uid}-1` });
@@ -96,7 +130,11 @@ describe('payment stacks, payments and a subject\'s balance', () => {
   });
 
   it('attaches two payments to the subject with the bulk action', async () => {
-    for (const n of [2, 3]) await rows(page).filter({ hasText: `${uid}-${n}` }).locator('input[type=checkbox]').check();
+    for (const n of [2, 3])
+      await rows(page)
+        .filter({ hasText: `${uid}-${n}` })
+        .locator('input[type=checkbox]')
+        .check();
     const toolbar = page.locator('.RaBulkActionsToolbar-toolbar');
     await expect.poll(() => toolbar.innerText()).toContain('2 ta qator tanlandi');
     await shot(page, 'payments-bulk-toolbar', { quiet: true });
@@ -128,11 +166,14 @@ describe('payment stacks, payments and a subject\'s balance', () => {
     expect(req.postDataJSON()).toEqual({ all: true });
     await expect.poll(() => notification(page).innerText()).toContain('3 ta yozuv oʻzgartirildi');
     await expect.poll(async () => (await rows(page).allInnerTexts()).filter((t) => t.includes('Tasdiqlangan')).length).toBe(3);
-    const payments = await api<Payment[]>(page, `/api/ecofund/payments?filter=${encodeURIComponent(JSON.stringify({ stack_id: stackId }))}`);
+    const payments = await api<Payment[]>(
+      page,
+      `/api/ecofund/payments?filter=${encodeURIComponent(JSON.stringify({ stack_id: stackId }))}`,
+    );
     expect(payments.map((p) => [p.status, p.subject_id])).toEqual(payments.map(() => ['confirmed', subject.id]));
   });
 
-  it('shows a payment\'s split by income code on its page', async () => {
+  it("shows a payment's split by income code on its page", async () => {
     const [p] = await api<Payment[]>(page, `/api/ecofund/payments?filter=${encodeURIComponent(JSON.stringify({ q: `${uid}-2` }))}`);
     await page.goto(`${baseUrl}/admin/#/ecofund/payments-all/${p.id}/show`);
     const split = page.locator('.ra-field-splits');
@@ -142,7 +183,7 @@ describe('payment stacks, payments and a subject\'s balance', () => {
     await expectNoRawKeys(page);
   });
 
-  it('shows the subject\'s page: its payments and its balance by income code', async () => {
+  it("shows the subject's page: its payments and its balance by income code", async () => {
     await page.goto(`${baseUrl}/admin/#/ecofund/subject/${subject.id}`);
     await page.getByTestId('entity-show').waitFor();
     await expect.poll(() => page.locator('.ra-field-inn').innerText()).toContain(subject.inn);
@@ -150,9 +191,12 @@ describe('payment stacks, payments and a subject\'s balance', () => {
     await page.getByTestId('show-tab-rel-payments-subject_id').click();
     await expect.poll(() => page.getByTestId('show-panel-rel-payments-subject_id').locator('tbody tr.RaDatagrid-row').count()).toBe(3);
     await page.getByTestId('show-tab-balance').click();
-    const balance = await api<{ balance_start: string; paid_in_year: string; balance_end: string; by_income_code: { income_code: string; amount: string; budget: string; fund: string }[] }>(
-      page, `/api/ecofund/subject/${subject.id}/balance?year=${year}`,
-    );
+    const balance = await api<{
+      balance_start: string;
+      paid_in_year: string;
+      balance_end: string;
+      by_income_code: { income_code: string; amount: string; budget: string; fund: string }[];
+    }>(page, `/api/ecofund/subject/${subject.id}/balance?year=${year}`);
     expect(balance.paid_in_year).toBe('1503500.50');
     await expect.poll(() => page.getByTestId('balance-paid').innerText()).toBe('1\u00a0503\u00a0500,50');
     expect(await page.getByTestId('balance-start').innerText()).toBe('0,00');

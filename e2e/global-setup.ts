@@ -38,7 +38,10 @@ export default async function setup(project: TestProject) {
     throw err;
   }
   const { baseUrl } = server;
-  const stop = async () => { await server.stop(); await drop(); };
+  const stop = async () => {
+    await server.stop();
+    await drop();
+  };
   project.provide('baseUrl', baseUrl);
   project.provide('dataDir', dataDir);
   return stop;

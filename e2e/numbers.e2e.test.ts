@@ -37,23 +37,35 @@ beforeAll(async () => {
   for (const [i, c] of CASES.entries()) {
     const row = await api<{ id: number }>(page, `/api/${RESOURCE}`, 'uz', {
       method: 'POST',
-      body: { found_on: today, region_id: regions[0].id, violator_kind: 'person', violator_name: `Raqam ${uid} ${i}`, trees: c.trees, damage: c.damage },
+      body: {
+        found_on: today,
+        region_id: regions[0].id,
+        violator_kind: 'person',
+        violator_name: `Raqam ${uid} ${i}`,
+        trees: c.trees,
+        damage: c.damage,
+      },
     });
     ids.push(row.id);
   }
 });
-afterAll(async () => { await s?.close(); });
+afterAll(async () => {
+  await s?.close();
+});
 
 async function exported(lang: string): Promise<ExcelJS.Worksheet> {
-  const b64 = await page.evaluate(async ({ path, lang }) => {
-    const t = (JSON.parse(localStorage.getItem('ecofond.session') ?? '{}') as { token?: string }).token;
-    const res = await fetch(path, { headers: { Authorization: `Bearer ${t}`, Language: lang } });
-    if (!res.ok) throw new Error(`${path}: ${res.status}`);
-    const bytes = new Uint8Array(await res.arrayBuffer());
-    let bin = '';
-    for (const b of bytes) bin += String.fromCharCode(b);
-    return btoa(bin);
-  }, { path: `/api/${RESOURCE}/export?filter=${encodeURIComponent(JSON.stringify({ q: `Raqam ${uid}` }))}`, lang });
+  const b64 = await page.evaluate(
+    async ({ path, lang }) => {
+      const t = (JSON.parse(localStorage.getItem('ecofond.session') ?? '{}') as { token?: string }).token;
+      const res = await fetch(path, { headers: { Authorization: `Bearer ${t}`, Language: lang } });
+      if (!res.ok) throw new Error(`${path}: ${res.status}`);
+      const bytes = new Uint8Array(await res.arrayBuffer());
+      let bin = '';
+      for (const b of bytes) bin += String.fromCharCode(b);
+      return btoa(bin);
+    },
+    { path: `/api/${RESOURCE}/export?filter=${encodeURIComponent(JSON.stringify({ q: `Raqam ${uid}` }))}`, lang },
+  );
   const wb = new ExcelJS.Workbook();
   const bytes = Buffer.from(b64, 'base64');
   await wb.xlsx.load(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
@@ -80,10 +92,13 @@ describe('one figure on every face', () => {
       await expect.poll(() => page.locator('.RaList-main thead').innerText()).toContain(caption);
       await page.locator('input[name=q]').fill(`Raqam ${uid}`);
       const cells = page.locator('.RaList-main td.column-damage');
-      await expect.poll(() => cells.count(), { timeout: 15_000 }).toBe(CASES.length).catch(async (e) => {
-        await shot(page, 'numbers-list-failed');
-        throw e;
-      });
+      await expect
+        .poll(() => cells.count(), { timeout: 15_000 })
+        .toBe(CASES.length)
+        .catch(async (e) => {
+          await shot(page, 'numbers-list-failed');
+          throw e;
+        });
       const listed = await cells.allInnerTexts();
       const trees = await page.locator('.RaList-main td.column-trees').allInnerTexts();
       for (const c of CASES) {
@@ -121,7 +136,10 @@ describe('one figure on every face', () => {
       // Excel's 15 digits, so the exact figure goes as text rather than a rounded number
       const asNumber = values.find((c) => c.value === 1503500.5);
       expect(asNumber?.numFmt, `${lang}: a number with the grouped format`).toBe('#,##0.00');
-      expect(values.some((c) => c.value === CASES[0].shown), `${lang}: the exact figure as text`).toBe(true);
+      expect(
+        values.some((c) => c.value === CASES[0].shown),
+        `${lang}: the exact figure as text`,
+      ).toBe(true);
 
       // the public site
       // (the site reads the language the back-office's switcher stored)
@@ -155,15 +173,24 @@ describe('lists on a phone', () => {
         // 360 px; while it is open it covers the list and hides it from the accessibility tree
         const drawer = page.locator('.RaSidebar-modal');
         // Escape reaches the drawer only with the focus inside it; else a click on its backdrop, right of the menu
-        await expect.poll(async () => {
-          if (await drawer.isVisible()) {
-            await drawer.locator('a, button').first().focus().catch(() => undefined);
-            await page.keyboard.press('Escape');
-            await page.waitForTimeout(300);
-            if (await drawer.isVisible()) await page.mouse.click(350, 700);
-          }
-          return drawer.isVisible();
-        }, { timeout: 20_000 }).toBe(false);
+        await expect
+          .poll(
+            async () => {
+              if (await drawer.isVisible()) {
+                await drawer
+                  .locator('a, button')
+                  .first()
+                  .focus()
+                  .catch(() => undefined);
+                await page.keyboard.press('Escape');
+                await page.waitForTimeout(300);
+                if (await drawer.isVisible()) await page.mouse.click(350, 700);
+              }
+              return drawer.isVisible();
+            },
+            { timeout: 20_000 },
+          )
+          .toBe(false);
         await shot(page, `numbers-list-360-${lang}`);
         await hint.getByRole('button').click();
         await expect.poll(() => page.locator('.RaDatagrid-tableWrapper').evaluate((el) => el.scrollLeft)).toBeGreaterThan(0);
@@ -187,7 +214,8 @@ describe('typing a figure', () => {
     const regions = (await (await fetch(`${baseUrl}/api/public/regions`)).json()) as { id: number }[];
     const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Tashkent' }).format(new Date());
     const row = await api<{ id: number }>(page, `/api/${RESOURCE}`, 'uz', {
-      method: 'POST', body: { found_on: today, region_id: regions[0].id, violator_kind: 'person', violator_name: `Yozilgan ${uid}`, trees: 1 },
+      method: 'POST',
+      body: { found_on: today, region_id: regions[0].id, violator_kind: 'person', violator_name: `Yozilgan ${uid}`, trees: 1 },
     });
     await page.goto(`${baseUrl}/admin/#/${SCREEN}/${row.id}`);
     const input = page.locator('input[name=damage]');
@@ -195,7 +223,9 @@ describe('typing a figure', () => {
     await input.blur();
     await expect.poll(() => input.inputValue()).toBe(sp('90 071 992 547 409,99'));
     await page.locator('form button[type=submit]').first().click();
-    await expect.poll(async () => (await api<{ damage: string | null }>(page, `/api/${RESOURCE}/${row.id}`)).damage).toBe('90071992547409.99');
+    await expect
+      .poll(async () => (await api<{ damage: string | null }>(page, `/api/${RESOURCE}/${row.id}`)).damage)
+      .toBe('90071992547409.99');
     // a figure the check refuses is said beside the input, and shown as typed, not rounded
     await page.goto(`${baseUrl}/admin/#/${SCREEN}/${row.id}`);
     await input.fill('12,345');

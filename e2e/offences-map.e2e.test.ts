@@ -11,38 +11,73 @@ import { api, expectNoRawKeys, launch, signedIn } from './support';
 const baseUrl = inject('baseUrl');
 let browser: Browser;
 
-interface Item { kind: 'cluster' | 'offence'; id?: number; lng: number; lat: number; count?: number; by?: number[]; state?: string }
-interface Hook { pixelOf(lng: number, lat: number): [number, number]; items(): Item[]; drawn(): Item[]; zoom(): number; setView(lng: number, lat: number, z: number): void }
-interface Offence { id: number; status: string; location: { lat: number; lng: number } | null }
+interface Item {
+  kind: 'cluster' | 'offence';
+  id?: number;
+  lng: number;
+  lat: number;
+  count?: number;
+  by?: number[];
+  state?: string;
+}
+interface Hook {
+  pixelOf(lng: number, lat: number): [number, number];
+  items(): Item[];
+  drawn(): Item[];
+  zoom(): number;
+  setView(lng: number, lat: number, z: number): void;
+}
+interface Offence {
+  id: number;
+  status: string;
+  location: { lat: number; lng: number } | null;
+}
 
 const map = (page: Page) => page.getByTestId('offences-map');
 /** The map once it has answered the current view: its layer and what it holds. */
 async function settled(page: Page, layer?: string): Promise<{ layer: string; items: Item[]; total: number }> {
-  await expect.poll(async () => {
-    const state = await map(page).getAttribute('data-state');
-    const l = await map(page).getAttribute('data-layer');
-    return state === 'idle' && (!layer || l === layer);
-  }).toBe(true);
+  await expect
+    .poll(async () => {
+      const state = await map(page).getAttribute('data-state');
+      const l = await map(page).getAttribute('data-layer');
+      return state === 'idle' && (!layer || l === layer);
+    })
+    .toBe(true);
   await page.waitForTimeout(150);
   return map(page).evaluate((el) => {
     const hook = (el as unknown as { __offmap: Hook }).__offmap;
     return { layer: el.getAttribute('data-layer')!, items: hook.items(), total: Number(el.getAttribute('data-total')) };
   });
 }
-const hook = <T>(page: Page, fn: (h: Hook, arg: unknown) => T, arg?: unknown) => map(page).evaluate((el, [src, a]) => {
-  const h = (el as unknown as { __offmap: Hook }).__offmap;
-  return (new Function('h', 'a', `return (${src})(h, a)`))(h, a);
-}, [fn.toString(), arg] as const) as Promise<T>;
+const hook = <T>(page: Page, fn: (h: Hook, arg: unknown) => T, arg?: unknown) =>
+  map(page).evaluate(
+    (el, [src, a]) => {
+      const h = (el as unknown as { __offmap: Hook }).__offmap;
+      return new Function('h', 'a', `return (${src})(h, a)`)(h, a);
+    },
+    [fn.toString(), arg] as const,
+  ) as Promise<T>;
 
 /** Clicks the map where a place is. */
 async function clickAt(page: Page, lng: number, lat: number): Promise<void> {
-  const [x, y] = await hook(page, (h, a) => { const [g, t] = a as [number, number]; return h.pixelOf(g, t); }, [lng, lat]);
+  const [x, y] = await hook(
+    page,
+    (h, a) => {
+      const [g, t] = a as [number, number];
+      return h.pixelOf(g, t);
+    },
+    [lng, lat],
+  );
   const box = (await map(page).boundingBox())!;
   await page.mouse.click(box.x + x, box.y + y);
 }
 
-beforeAll(async () => { browser = await launch(); });
-afterAll(async () => { await browser?.close(); });
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+});
 
 describe('the offences map', () => {
   it('shows the demo offences by region and in clusters, filters by state, zooms in on a click and opens an offence', async () => {
@@ -90,7 +125,14 @@ describe('the offences map', () => {
 
     // zoomed in on one of them: a point of its state; a click opens the offence
     const one = mvd[0];
-    await hook(page, (h, a) => { const [g, t] = a as [number, number]; h.setView(g, t, 17); }, [one.location!.lng, one.location!.lat]);
+    await hook(
+      page,
+      (h, a) => {
+        const [g, t] = a as [number, number];
+        h.setView(g, t, 17);
+      },
+      [one.location!.lng, one.location!.lat],
+    );
     const points = await settled(page, 'offences');
     expect(points.items.find((i) => i.id === one.id)?.state).toBe('mvd');
     await page.screenshot({ path: '/tmp/offmap-points.png' });

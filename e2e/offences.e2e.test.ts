@@ -18,7 +18,11 @@ const NUMBER = `E2E-${Date.now() % 100000}`;
 /** a 1×1 PNG */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 
-interface Named { id: number; name: string | { uz: string }; inn?: string }
+interface Named {
+  id: number;
+  name: string | { uz: string };
+  inn?: string;
+}
 let browser: Browser;
 let dir: string;
 let offenceId = 0;
@@ -38,7 +42,11 @@ async function select(scope: ReturnType<Page['locator']>, name: string): Promise
   await scope.locator(`input[name="${name}"]`).locator('..').getByRole('combobox').click();
 }
 
-async function runAction(page: Page, action: string, params: (dialog: ReturnType<Page['getByTestId']>) => Promise<void> = async () => undefined): Promise<void> {
+async function runAction(
+  page: Page,
+  action: string,
+  params: (dialog: ReturnType<Page['getByTestId']>) => Promise<void> = async () => undefined,
+): Promise<void> {
   await page.getByTestId(`workflow-${action}`).click();
   const dialog = page.getByTestId('workflow-dialog');
   await dialog.waitFor();
@@ -55,7 +63,9 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'pasport.png'), PNG);
   browser = await launch();
 });
-afterAll(async () => { await browser?.close(); });
+afterAll(async () => {
+  await browser?.close();
+});
 
 describe('an offence from the inspector to the police', () => {
   it('the inspector writes it with two offenders and a witness, attaches a file and sends it for review', async () => {
@@ -94,23 +104,41 @@ describe('an offence from the inspector to the police', () => {
     await page.locator('.button-add-files').click();
     await pick(page, 'files.0.type_id', 'Foto', /Fotosurat/);
     await page.getByTestId('file-picker-file').setInputFiles(join(dir, 'joy.png'));
-    await expect.poll(() => page.locator('[data-testid^="file-"][data-testid$="0"], [data-testid^="file-remove-"]').count()).toBeGreaterThan(0);
+    await expect
+      .poll(() => page.locator('[data-testid^="file-"][data-testid$="0"], [data-testid^="file-remove-"]').count())
+      .toBeGreaterThan(0);
     await shot(page, 'offence-form');
     // outside the article's interval the form warns with the interval, and nothing is saved
     await page.locator('input[name=fine_multiple]').fill('25');
     await page.getByTestId('save-button').click();
-    await expect.poll(() => page.locator('.ra-input-fine_multiple').innerText()).toContain('Qiymat belgilangan oraliqda boʻlishi kerak (1 – 3)');
+    await expect
+      .poll(() => page.locator('.ra-input-fine_multiple').innerText())
+      .toContain('Qiymat belgilangan oraliqda boʻlishi kerak (1 – 3)');
     await page.locator('input[name=fine_multiple]').fill('2');
     await page.getByTestId('save-button').click();
 
     await page.getByTestId('entity-list').waitFor();
-    const created = await api<{ id: number; status: string; fine_amount: string; offenders: { subject_id: number | null; passport_copy: number | null }[]; witnesses: unknown[]; files: unknown[] }[]>(page, `/api/ecofund-offences/offences?q=${NUMBER}`);
+    const created = await api<
+      {
+        id: number;
+        status: string;
+        fine_amount: string;
+        offenders: { subject_id: number | null; passport_copy: number | null }[];
+        witnesses: unknown[];
+        files: unknown[];
+      }[]
+    >(page, `/api/ecofund-offences/offences?q=${NUMBER}`);
     expect(created).toHaveLength(1);
     offenceId = created[0].id;
     expect(created[0].status).toBe('draft');
     await page.goto(`${baseUrl}/admin/#/ecofund-offences/offences/${offenceId}/show`);
     await page.getByTestId('entity-show').waitFor();
-    const full = await api<{ offenders: { subject_id: number | null; passport_copy: number | null; full_name: string }[]; witnesses: unknown[]; files: unknown[]; fine_amount: string }>(page, `/api/ecofund-offences/offences/${offenceId}`);
+    const full = await api<{
+      offenders: { subject_id: number | null; passport_copy: number | null; full_name: string }[];
+      witnesses: unknown[];
+      files: unknown[];
+      fine_amount: string;
+    }>(page, `/api/ecofund-offences/offences/${offenceId}`);
     expect(full.offenders).toHaveLength(2);
     expect(full.offenders[0].passport_copy).not.toBeNull();
     expect(full.offenders[1].subject_id).toBe(subject.id);

@@ -6,9 +6,15 @@ import { inflateSync } from 'node:zlib';
  * fonts with ToUnicode maps, text shown with `Tj`/`TJ` over hex glyph strings. Enough to check that
  * a printed figure is on its page; not a general PDF reader.
  */
-export interface PdfText { pages: string[]; /** each page's media box [width, height] in points */ sizes: [number, number][] }
+export interface PdfText {
+  pages: string[] /** each page's media box [width, height] in points */;
+  sizes: [number, number][];
+}
 
-interface Obj { dict: string; stream?: Buffer }
+interface Obj {
+  dict: string;
+  stream?: Buffer;
+}
 
 function objects(pdf: Buffer): Map<number, Obj> {
   const out = new Map<number, Obj>();
@@ -28,7 +34,11 @@ function objects(pdf: Buffer): Map<number, Obj> {
       const dataEnd = len ? dataStart + Number(len[1]) : start + body.lastIndexOf('endstream');
       let data = pdf.subarray(dataStart, dataEnd);
       if (/\/FlateDecode/.test(body.slice(0, at))) {
-        try { data = inflateSync(data); } catch { /* left as it is */ }
+        try {
+          data = inflateSync(data);
+        } catch {
+          /* left as it is */
+        }
       }
       obj = { dict: body.slice(0, at), stream: data };
     }
@@ -56,7 +66,9 @@ function cmap(text: string): Map<string, string> {
       const list = rest.startsWith('[') ? [...rest.matchAll(/<([0-9A-Fa-f]+)>/g)].map((x) => x[1]) : null;
       for (let c = a; c <= b; c++) {
         const code = c.toString(16).toUpperCase().padStart(lo.length, '0');
-        if (list) { if (list[c - a]) map.set(code, hexText(list[c - a])); } else {
+        if (list) {
+          if (list[c - a]) map.set(code, hexText(list[c - a]));
+        } else {
           const base = parseInt(rest.slice(1, -1), 16) + (c - a);
           map.set(code, hexText(base.toString(16).padStart(rest.length - 2, '0')));
         }
@@ -66,7 +78,10 @@ function cmap(text: string): Map<string, string> {
   return map;
 }
 
-const ref = (dict: string, key: string) => { const m = new RegExp(`/${key}\\s+(\\d+) 0 R`).exec(dict); return m ? Number(m[1]) : undefined; };
+const ref = (dict: string, key: string) => {
+  const m = new RegExp(`/${key}\\s+(\\d+) 0 R`).exec(dict);
+  return m ? Number(m[1]) : undefined;
+};
 
 /** The resources of a page (inline or referenced), searched up its parents. */
 function resourcesOf(objs: Map<number, Obj>, page: Obj): string {
@@ -85,7 +100,10 @@ function resourcesOf(objs: Map<number, Obj>, page: Obj): string {
 function fontsOf(objs: Map<number, Obj>, resources: string): Map<string, { map: Map<string, string>; width: number }> {
   const fonts = new Map<string, { map: Map<string, string>; width: number }>();
   let dict = /\/Font\s*<<([^>]*)>>/.exec(resources)?.[1];
-  if (dict === undefined) { const r = ref(resources, 'Font'); dict = r === undefined ? '' : objs.get(r)?.dict ?? ''; }
+  if (dict === undefined) {
+    const r = ref(resources, 'Font');
+    dict = r === undefined ? '' : (objs.get(r)?.dict ?? '');
+  }
   for (const [, name, id] of dict.matchAll(/\/([^\s/<>]+)\s+(\d+) 0 R/g)) {
     const font = objs.get(Number(id));
     const tu = font ? ref(font.dict, 'ToUnicode') : undefined;
@@ -110,8 +128,10 @@ function showText(content: string, fonts: Map<string, { map: Map<string, string>
     }
     return r;
   };
-  const literal = (s: string) => s.replace(/\\([nrtbf()\\]|\d{1,3})/g, (_m, c: string) => (/\d/.test(c) ? String.fromCharCode(parseInt(c, 8)) : c === 'n' ? '\n' : c));
-  const tokens = /\/([^\s/<>[\]()]+)\s+[-\d.]+\s+Tf|<([0-9A-Fa-f\s]*)>\s*Tj|\(((?:\\.|[^\\)])*)\)\s*Tj|\[((?:<[0-9A-Fa-f\s]*>|\((?:\\.|[^\\)])*\)|[-\d.\s])*)\]\s*TJ|\b(ET|T\*|Td|TD|Tm)\b/g;
+  const literal = (s: string) =>
+    s.replace(/\\([nrtbf()\\]|\d{1,3})/g, (_m, c: string) => (/\d/.test(c) ? String.fromCharCode(parseInt(c, 8)) : c === 'n' ? '\n' : c));
+  const tokens =
+    /\/([^\s/<>[\]()]+)\s+[-\d.]+\s+Tf|<([0-9A-Fa-f\s]*)>\s*Tj|\(((?:\\.|[^\\)])*)\)\s*Tj|\[((?:<[0-9A-Fa-f\s]*>|\((?:\\.|[^\\)])*\)|[-\d.\s])*)\]\s*TJ|\b(ET|T\*|Td|TD|Tm)\b/g;
   let line = '';
   for (const m of content.matchAll(tokens)) {
     if (m[1]) font = fonts.get(m[1]) ?? font;
@@ -123,7 +143,10 @@ function showText(content: string, fonts: Map<string, { map: Map<string, string>
         else if (part[2] !== undefined) line += literal(part[2]);
         else if (Number(part[3]) < -200) line += ' ';
       }
-    } else if (m[5]) { if (line) out.push(line); line = ''; }
+    } else if (m[5]) {
+      if (line) out.push(line);
+      line = '';
+    }
   }
   if (line) out.push(line);
   return out.join('\n');
@@ -138,7 +161,9 @@ export function pdfText(pdf: Buffer): PdfText {
     const fonts = fontsOf(objs, resourcesOf(objs, o));
     const box = /\/MediaBox\s*\[\s*([-\d.]+)\s+([-\d.]+)\s+([-\d.]+)\s+([-\d.]+)\s*\]/.exec(o.dict);
     sizes.push(box ? [Number(box[3]) - Number(box[1]), Number(box[4]) - Number(box[2])] : [0, 0]);
-    const ids = [...(/\/Contents\s*\[([^\]]*)\]/.exec(o.dict)?.[1] ?? /\/Contents\s+(\d+ 0 R)/.exec(o.dict)?.[1] ?? '').matchAll(/(\d+) 0 R/g)].map((x) => Number(x[1]));
+    const ids = [
+      ...(/\/Contents\s*\[([^\]]*)\]/.exec(o.dict)?.[1] ?? /\/Contents\s+(\d+ 0 R)/.exec(o.dict)?.[1] ?? '').matchAll(/(\d+) 0 R/g),
+    ].map((x) => Number(x[1]));
     pages.push(ids.map((id) => showText(objs.get(id)?.stream?.toString('latin1') ?? '', fonts)).join('\n'));
   }
   return { pages, sizes };

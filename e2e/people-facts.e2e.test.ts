@@ -14,7 +14,13 @@ import { api, expectNoRawKeys, launch, shot, SHOTS, signedIn } from './support';
 const baseUrl = inject('baseUrl');
 let browser: Browser;
 
-interface Fact { id: number; number: string; status: string; offence_id: number | null; version: number }
+interface Fact {
+  id: number;
+  number: string;
+  status: string;
+  offence_id: number | null;
+  version: number;
+}
 
 async function pick(page: Page, name: string, text: string, option: RegExp): Promise<void> {
   const input = page.locator(`[data-testid=workflow-dialog] input[name="${name}"]`);
@@ -23,8 +29,12 @@ async function pick(page: Page, name: string, text: string, option: RegExp): Pro
   await page.getByRole('option', { name: option }).first().click();
 }
 
-beforeAll(async () => { browser = await launch(); });
-afterAll(async () => { await browser?.close(); });
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+});
 
 describe('a people fact becomes an offence', () => {
   it('the reviewer turns a fact into an offence, and each page links to the other', async () => {
@@ -33,7 +43,13 @@ describe('a people fact becomes an offence', () => {
     const [offence] = await api<{ region_id: number }[]>(page, '/api/ecofund-offences/offences?perPage=1');
     const made = await api<Fact>(page, '/api/ecofund-offences/people-facts', 'uz', {
       method: 'POST',
-      body: { description: 'Telefon orqali: bogʻda uchta chinor kesilmoqda', region_id: offence.region_id, address: 'Navroʻz mahallasi, 12-uy', informant_name: 'Aliyev Vali', informant_phone: '901234567' },
+      body: {
+        description: 'Telefon orqali: bogʻda uchta chinor kesilmoqda',
+        region_id: offence.region_id,
+        address: 'Navroʻz mahallasi, 12-uy',
+        informant_name: 'Aliyev Vali',
+        informant_phone: '901234567',
+      },
     });
     await api(page, `/api/ecofund-offences/people-facts/${made.id}/actions/take`, 'uz', { method: 'POST', body: {} });
 
@@ -57,7 +73,9 @@ describe('a people fact becomes an offence', () => {
     await expect.poll(() => link.innerText()).toBe(made.number);
     for (const lang of ['uz', 'ru', 'uk'] as const) {
       await page.getByTestId(`lang-${lang}`).click();
-      await expect.poll(() => page.locator('.ra-field-status_id').innerText()).toContain({ uz: 'Huquqbuzarlik rasmiylashtirilgan', ru: 'Оформлено правонарушение', uk: 'Ҳуқуқбузарлик расмийлаштирилган' }[lang]);
+      await expect
+        .poll(() => page.locator('.ra-field-status_id').innerText())
+        .toContain({ uz: 'Huquqbuzarlik rasmiylashtirilgan', ru: 'Оформлено правонарушение', uk: 'Ҳуқуқбузарлик расмийлаштирилган' }[lang]);
       await shot(page, `people-fact-${lang}`, { quiet: true });
       copyFileSync(join(SHOTS, `people-fact-${lang}.png`), `/tmp/facts-${lang}.png`);
       await expectNoRawKeys(page);

@@ -10,7 +10,9 @@ import { adminSession, type AdminSession, api, expectNoRawKeys, pageTitle, type 
  * the field's own caption.
  */
 
-interface Meta { entities: { name: string; path: string }[] }
+interface Meta {
+  entities: { name: string; path: string }[];
+}
 
 const baseUrl = inject('baseUrl');
 const LIST = 'ecofund-plantings/plantings';
@@ -35,7 +37,14 @@ beforeAll(async () => {
   // a planting a person answers for, with no organisation
   planting = await api<{ id: number; species_id: number }>(page, path('plantings'), 'uz', {
     method: 'POST',
-    body: { species_id: species.id, count: 1, planted_on: today, region_id: region.id, location: { lat: 41.3, lng: 69.27 }, responsible: 'Karimova Dilnoza' },
+    body: {
+      species_id: species.id,
+      count: 1,
+      planted_on: today,
+      region_id: region.id,
+      location: { lat: 41.3, lng: 69.27 },
+      responsible: 'Karimova Dilnoza',
+    },
   });
 });
 

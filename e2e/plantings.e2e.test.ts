@@ -11,8 +11,14 @@ import { adminSession, type AdminSession, api, expectNoRawKeys, type PageProblem
  * planting's printed passport with the QR code of its public page.
  */
 
-interface MetaEntity { name: string; path: string }
-interface Meta { entities: MetaEntity[]; routes: { route: string; report?: string; entity?: string }[] }
+interface MetaEntity {
+  name: string;
+  path: string;
+}
+interface Meta {
+  entities: MetaEntity[];
+  routes: { route: string; report?: string; entity?: string }[];
+}
 
 const baseUrl = inject('baseUrl');
 const today = new Date(Date.now() + 5 * 3600_000).toISOString().slice(0, 10);
@@ -43,7 +49,10 @@ async function openReport(path: string) {
   await page.goto(`${baseUrl}/admin/#/${path}`);
   await page.getByTestId('page-screen-report').waitFor();
   await page.locator('[data-testid=report-table], [data-testid=report-empty], [data-testid=report-error]').first().waitFor();
-  await page.getByTestId('report-loading').waitFor({ state: 'detached' }).catch(() => undefined);
+  await page
+    .getByTestId('report-loading')
+    .waitFor({ state: 'detached' })
+    .catch(() => undefined);
 }
 
 beforeAll(async () => {
@@ -56,15 +65,30 @@ beforeAll(async () => {
   const [species] = await api<{ id: number }[]>(page, `${pathOf('tree-species')}?range=[0,0]`);
   const name = `Sinov yashil tashkiloti ${uid}`;
   const created = await api<{ id: number }>(page, pathOf('planting-orgs'), 'uz', {
-    method: 'POST', body: { name: { uz: name, uk: `Синов яшил ташкилоти ${uid}`, ru: `Тестовая зелёная организация ${uid}` }, kind: 'organisation', region_id: region.id, is_active: true },
+    method: 'POST',
+    body: {
+      name: { uz: name, uk: `Синов яшил ташкилоти ${uid}`, ru: `Тестовая зелёная организация ${uid}` },
+      kind: 'organisation',
+      region_id: region.id,
+      is_active: true,
+    },
   });
   org = { id: created.id, name };
   await api(page, pathOf('planting-plans'), 'uz', { method: 'POST', body: { year, region_id: region.id, org_id: org.id, trees: 120 } });
   planting = await api<{ id: number }>(page, pathOf('plantings'), 'uz', {
     method: 'POST',
     body: {
-      species_id: species.id, count: 40, planted_on: today, region_id: region.id, location: { lat: 41.3111, lng: 69.2797 },
-      place_type: 'park', place: `Sinov bogʻi ${uid}`, height_m: '3.50', circumference_cm: '45.0', responsible: 'Sinov masʼuli', org_id: org.id,
+      species_id: species.id,
+      count: 40,
+      planted_on: today,
+      region_id: region.id,
+      location: { lat: 41.3111, lng: 69.2797 },
+      place_type: 'park',
+      place: `Sinov bogʻi ${uid}`,
+      height_m: '3.50',
+      circumference_cm: '45.0',
+      responsible: 'Sinov masʼuli',
+      org_id: org.id,
     },
   });
 }, 240_000);
@@ -96,12 +120,17 @@ describe('a greening report', () => {
   });
 
   it('runs again for another year, kept in the URL', async () => {
-    const asked = page.waitForResponse((r) => r.url().includes('/api/reports/regions-green-rating?') && r.url().includes(`year=${year - 1}`));
+    const asked = page.waitForResponse(
+      (r) => r.url().includes('/api/reports/regions-green-rating?') && r.url().includes(`year=${year - 1}`),
+    );
     await page.locator('.ra-input-year [role=combobox]').click();
     await page.getByRole('option', { name: String(year - 1), exact: true }).click();
     expect((await asked).status()).toBe(200);
     await expect.poll(() => page.evaluate(() => location.hash)).toContain(`year=${year - 1}`);
-    await page.getByTestId('report-loading').waitFor({ state: 'detached' }).catch(() => undefined);
+    await page
+      .getByTestId('report-loading')
+      .waitFor({ state: 'detached' })
+      .catch(() => undefined);
     // the same address opens the same year
     await page.reload();
     await page.getByTestId('page-screen-report').waitFor();
@@ -132,7 +161,9 @@ describe('drill links', () => {
     await link.waitFor();
     await shotTo('plan-execution-by-org');
     await link.click();
-    await expect.poll(() => page.evaluate(() => location.hash)).toContain(`plan-execution-by-org/${encodeURIComponent(`org_id=${org.id};year=${year}`)}`);
+    await expect
+      .poll(() => page.evaluate(() => location.hash))
+      .toContain(`plan-execution-by-org/${encodeURIComponent(`org_id=${org.id};year=${year}`)}`);
     await page.locator(`[data-testid=page-screen-report][data-report=plan-execution-by-org-region]`).waitFor();
     await page.getByTestId('report-table').waitFor();
     const row = rows().filter({ hasText: regionName() });
@@ -155,7 +186,7 @@ describe('drill links', () => {
 });
 
 describe('a tree passport', () => {
-  it('prints from a planting\'s page with the QR code of its public page', async () => {
+  it("prints from a planting's page with the QR code of its public page", async () => {
     await page.goto(`${baseUrl}/admin/#/ecofund-plantings/plantings/${planting.id}/show`);
     await page.getByTestId('entity-show').waitFor();
     await page.getByTestId('print-passport').click();

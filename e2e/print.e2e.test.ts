@@ -16,8 +16,16 @@ const MM = 72 / 25.4;
 /** text compared without its spaces: the PDF's runs split and join words as the glyphs are placed */
 const squash = (s: string) => s.replace(/[\s\u00a0\u202f]+/g, '');
 
-interface Report { id: number; amount: string; ingredients: { amount: string; coefficient2: string }[] }
-interface MetaRoute { route: string; report?: string; allowed: boolean }
+interface Report {
+  id: number;
+  amount: string;
+  ingredients: { amount: string; coefficient2: string }[];
+}
+interface MetaRoute {
+  route: string;
+  report?: string;
+  allowed: boolean;
+}
 
 let session: AdminSession;
 let page: Page;
@@ -28,7 +36,9 @@ beforeAll(async () => {
   ({ page, problems } = session);
   await page.setViewportSize({ width: 1400, height: 900 });
 });
-afterAll(async () => { await session?.close(); });
+afterAll(async () => {
+  await session?.close();
+});
 
 /** The page printed: its PDF's text (squashed) and sheet size in millimetres. */
 async function print(p: Page): Promise<{ text: string; pages: number; size: [number, number] }> {
@@ -40,7 +50,8 @@ async function print(p: Page): Promise<{ text: string; pages: number; size: [num
 }
 
 /** The texts of a table's cells on screen (header, body, footer), to look for on paper. */
-const cellTexts = (p: Page, table: string) => p.locator(`${table} th, ${table} td`).evaluateAll((cells) => cells.map((c) => (c as HTMLElement).innerText.trim()).filter(Boolean));
+const cellTexts = (p: Page, table: string) =>
+  p.locator(`${table} th, ${table} td`).evaluateAll((cells) => cells.map((c) => (c as HTMLElement).innerText.trim()).filter(Boolean));
 
 describe('printed pages', () => {
   it('the compensation report fits A4 portrait with every column to the amount, titled by its caption and number', async () => {
@@ -58,13 +69,17 @@ describe('printed pages', () => {
     expect(await page.title()).toBe(heading);
     expect(await page.getByTestId('print-page').getAttribute('data-orientation')).toBe('portrait');
     const cells = await cellTexts(page, '[data-testid=print-table-ingredients]');
-    const amounts = await table.locator('tbody tr').evaluateAll((rows) => rows.map((r) => (r.lastElementChild as HTMLElement).innerText.trim()));
+    const amounts = await table
+      .locator('tbody tr')
+      .evaluateAll((rows) => rows.map((r) => (r.lastElementChild as HTMLElement).innerText.trim()));
     expect(amounts).toHaveLength(report.ingredients.length);
     // every value of the sheet, once each has come: a reference (the subject) is its own request,
     // answered after the table's rows may be (the sheet shows only filled fields: none stays
     // empty but a yes/no, which is an icon)
     const sheet = page.locator('[data-testid=generic-print] dd');
-    await expect.poll(() => sheet.evaluateAll((dd) => dd.filter((d) => !(d as HTMLElement).innerText.trim() && !d.querySelector('svg')).length)).toBe(0);
+    await expect
+      .poll(() => sheet.evaluateAll((dd) => dd.filter((d) => !(d as HTMLElement).innerText.trim() && !d.querySelector('svg')).length))
+      .toBe(0);
     const values = await sheet.evaluateAll((dd) => dd.map((d) => (d as HTMLElement).innerText.trim()));
     expect(values.length).toBeGreaterThan(4);
     const printed = await print(page);
@@ -91,7 +106,11 @@ describe('printed pages', () => {
     const printed = await print(page);
     expect(printed.size).toEqual([148, 210]);
     expect(printed.pages).toBe(1);
-    for (const line of sheet.split('\n').map((l) => l.trim()).filter((l) => /\d/.test(l))) expect(printed.text, `"${line}" on the paper`).toContain(squash(line));
+    for (const line of sheet
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => /\d/.test(l)))
+      expect(printed.text, `"${line}" on the paper`).toContain(squash(line));
   });
 
   it('every report screen of the menu prints its figures, on A4 turned as wide as its table', { timeout: 300_000 }, async () => {
@@ -106,7 +125,11 @@ describe('printed pages', () => {
       await table.locator('tbody tr').first().waitFor();
       const columns = await table.locator('thead tr').last().locator('th').count();
       // the header, the first rows and the totals: what a reader checks first
-      const cells = await table.evaluate((t) => Array.from(t.querySelectorAll('thead th, tbody tr:nth-child(-n+3) td, tfoot td')).map((c) => (c as HTMLElement).innerText.trim()).filter(Boolean));
+      const cells = await table.evaluate((t) =>
+        Array.from(t.querySelectorAll('thead th, tbody tr:nth-child(-n+3) td, tfoot td'))
+          .map((c) => (c as HTMLElement).innerText.trim())
+          .filter(Boolean),
+      );
       const printed = await print(page);
       expect(printed.size, r.route).toEqual(columns > 6 ? [297, 210] : [210, 297]);
       for (const c of cells) expect(printed.text, `${r.route}: "${c}" on the paper`).toContain(squash(c));

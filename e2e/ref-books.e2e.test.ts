@@ -17,8 +17,12 @@ const PATH = '/api/ecofund-sprav/tree-kinds';
 const REMOVE_FIELD = 'Maydonni olib tashlash';
 
 let session: AdminSession;
-beforeAll(async () => { session = await adminSession(baseUrl, 'ref-books'); }, 240_000);
-afterAll(async () => { await session?.close(); });
+beforeAll(async () => {
+  session = await adminSession(baseUrl, 'ref-books');
+}, 240_000);
+afterAll(async () => {
+  await session?.close();
+});
 
 describe('the reference books screen', () => {
   it('makes a book with a reference to regions, live in the menu, list, filter and export; then a field is added', async () => {
@@ -54,7 +58,7 @@ describe('the reference books screen', () => {
 
     // in the drawn menu at once (the screen loads the metadata again): its section opened, the item clicked, its list opens
     const section = page.getByTestId('menu-section-button-ecofund-sprav');
-    if (await section.getAttribute('aria-expanded') !== 'true') await section.click();
+    if ((await section.getAttribute('aria-expanded')) !== 'true') await section.click();
     const item = page.getByTestId('menu-item-ecofund-sprav/tree-kinds');
     await expect.poll(() => item.innerText()).toBe('Daraxt turlari');
     expect(await item.getAttribute('href')).toBe('#/ecofund-sprav/tree-kinds');
@@ -63,7 +67,9 @@ describe('the reference books screen', () => {
     await expect.poll(() => page.evaluate(() => window.location.hash)).toBe('#/ecofund-sprav/tree-kinds');
 
     // three rows through the generated form: typed in, the region picked from its autocomplete, saved
-    const regions = (await api<{ id: number; name: string | { uz: string } }[]>(page, '/api/ecofund-sprav/regions?range=[0,2]&sort=["id","ASC"]')).map((r) => ({ id: r.id, title: typeof r.name === 'string' ? r.name : r.name.uz }));
+    const regions = (
+      await api<{ id: number; name: string | { uz: string } }[]>(page, '/api/ecofund-sprav/regions?range=[0,2]&sort=["id","ASC"]')
+    ).map((r) => ({ id: r.id, title: typeof r.name === 'string' ? r.name : r.name.uz }));
     for (const [i, r] of regions.entries()) {
       // the empty list's own button the first time, the list's toolbar's after
       await page.getByTestId('create-button').or(page.getByTestId('list-empty').getByRole('link')).first().click();
@@ -81,15 +87,20 @@ describe('the reference books screen', () => {
     await expect.poll(() => page.locator('tbody tr.RaDatagrid-row').count()).toBe(3);
     const stored = await api<{ code: string; region_id: number }[]>(page, `${PATH}?sort=["code","ASC"]`);
     expect(stored.map((x) => [x.code, x.region_id])).toEqual(regions.map((r, i) => [`T${i}`, r.id]));
-    await page.goto(`${baseUrl}/admin/#/ecofund-sprav/tree-kinds?filter=${encodeURIComponent(JSON.stringify({ region_id: regions[1].id }))}`);
+    await page.goto(
+      `${baseUrl}/admin/#/ecofund-sprav/tree-kinds?filter=${encodeURIComponent(JSON.stringify({ region_id: regions[1].id }))}`,
+    );
     await expect.poll(() => page.locator('tbody tr.RaDatagrid-row').count()).toBe(1);
 
     // the Excel of the filtered list, read back
-    const bytes = await page.evaluate(async (url) => {
-      const s = JSON.parse(localStorage.getItem('ecofond.session') ?? '{}') as { token?: string };
-      const res = await fetch(url, { headers: { Authorization: `Bearer ${s.token}`, Language: 'ru' } });
-      return Array.from(new Uint8Array(await res.arrayBuffer()));
-    }, `${PATH}/export?filter=${encodeURIComponent(JSON.stringify({ region_id: regions[1].id }))}`);
+    const bytes = await page.evaluate(
+      async (url) => {
+        const s = JSON.parse(localStorage.getItem('ecofond.session') ?? '{}') as { token?: string };
+        const res = await fetch(url, { headers: { Authorization: `Bearer ${s.token}`, Language: 'ru' } });
+        return Array.from(new Uint8Array(await res.arrayBuffer()));
+      },
+      `${PATH}/export?filter=${encodeURIComponent(JSON.stringify({ region_id: regions[1].id }))}`,
+    );
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load(new Uint8Array(bytes).buffer);
     const sheet = wb.worksheets[0];
@@ -129,19 +140,45 @@ describe('a second server process on the same PostgreSQL database', () => {
       const password = 'refbooks-e2e';
       for (let i = 0; i < 2; i++) {
         const { dataDir, env } = freshEnvironment('ecofond-refbooks-pg-');
-        servers.push(await startServer(dataDir, { ...env, DATABASE_URL: dbUrl, ECOFOND_ADMIN_PASSWORD: password }, i === 0 ? ['--migrate', '--seed'] : []));
+        servers.push(
+          await startServer(
+            dataDir,
+            { ...env, DATABASE_URL: dbUrl, ECOFOND_ADMIN_PASSWORD: password },
+            i === 0 ? ['--migrate', '--seed'] : [],
+          ),
+        );
       }
       const call = async (base: string, path: string, token: string, init: { method?: string; body?: unknown } = {}) => {
-        const res = await fetch(base + path, { method: init.method ?? 'GET', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: init.body === undefined ? undefined : JSON.stringify(init.body) });
+        const res = await fetch(base + path, {
+          method: init.method ?? 'GET',
+          headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+          body: init.body === undefined ? undefined : JSON.stringify(init.body),
+        });
         return { status: res.status, body: await res.json() };
       };
-      const login = async (base: string) => (await (await fetch(`${base}/api/admin/auth/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: 'admin', password }) })).json()).token as string;
+      const login = async (base: string) =>
+        (
+          await (
+            await fetch(`${base}/api/admin/auth/login`, {
+              method: 'POST',
+              headers: { 'Content-Type': 'application/json' },
+              body: JSON.stringify({ username: 'admin', password }),
+            })
+          ).json()
+        ).token as string;
       const [a, b] = servers;
       const [ta, tb] = [await login(a.baseUrl), await login(b.baseUrl)];
       expect((await call(b.baseUrl, '/api/ecofund-sprav/pine-kinds', tb)).status).toBe(404);
-      const saved = await call(a.baseUrl, '/api/admin/ref-books', ta, { method: 'POST', body: { name: 'pine-kinds', section: 'ecofund-sprav', caption: { uz: 'Qaragʻay turlari', ru: 'Виды сосен' }, fields: [] } });
+      const saved = await call(a.baseUrl, '/api/admin/ref-books', ta, {
+        method: 'POST',
+        body: { name: 'pine-kinds', section: 'ecofund-sprav', caption: { uz: 'Qaragʻay turlari', ru: 'Виды сосен' }, fields: [] },
+      });
       expect(saved.status, JSON.stringify(saved.body)).toBe(200);
-      await expect.poll(async () => (await call(b.baseUrl, '/api/meta', tb)).body.entities.some((e: { name: string }) => e.name === 'pine-kinds'), { timeout: 10_000 }).toBe(true);
+      await expect
+        .poll(async () => (await call(b.baseUrl, '/api/meta', tb)).body.entities.some((e: { name: string }) => e.name === 'pine-kinds'), {
+          timeout: 10_000,
+        })
+        .toBe(true);
       expect((await call(b.baseUrl, '/api/ecofund-sprav/pine-kinds', tb)).status).toBe(200);
     } finally {
       for (const s of servers) await s.stop();

@@ -19,8 +19,20 @@ const uid = `${Date.now() % 100000}`.padStart(5, '0');
 const today = new Date(Date.now() + 5 * 3600_000).toISOString().slice(0, 10);
 const year = Number(today.slice(0, 4));
 
-interface Subject { id: number; inn: string; name: string }
-interface Report { id: number; status: string; version: number; signed: boolean; signer: string | null; signed_at: string | null; files: number[] }
+interface Subject {
+  id: number;
+  inn: string;
+  name: string;
+}
+interface Report {
+  id: number;
+  status: string;
+  version: number;
+  signed: boolean;
+  signer: string | null;
+  signed_at: string | null;
+  files: number[];
+}
 
 /** a 1×1 PNG and the smallest PDF header: the server types files by their first bytes */
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
@@ -38,7 +50,10 @@ beforeAll(async () => {
   ({ page, problems, dir } = session);
   const [region] = await api<{ id: number }[]>(page, '/api/ecofund-sprav/regions?range=[0,0]');
   const [category] = await api<{ id: number }[]>(page, '/api/ecofund-sprav/subject-categories?range=[0,0]');
-  subject = await api<Subject>(page, '/api/ecofund/subject', 'uz', { method: 'POST', body: { inn: `8${uid}001`, name: `“Hisobot ${uid}” AJ`, region_id: region.id, category_id: category.id } });
+  subject = await api<Subject>(page, '/api/ecofund/subject', 'uz', {
+    method: 'POST',
+    body: { inn: `8${uid}001`, name: `“Hisobot ${uid}” AJ`, region_id: region.id, category_id: category.id },
+  });
 });
 
 afterAll(async () => {
@@ -68,9 +83,14 @@ describe('a compensation report, sent from the signing dialog', () => {
     // files: uploaded as they are chosen; a type the field does not accept is refused first
     const files = page.getByTestId('file-input-files');
     await page.getByTestId('file-picker-files').setInputFiles({ name: 'izoh.txt', mimeType: 'text/plain', buffer: Buffer.from('matn') });
-    await expect.poll(() => page.getByTestId('file-error-files').innerText()).toBe('«izoh.txt» turidagi fayl qabul qilinmaydi (PDF yoki rasm)');
+    await expect
+      .poll(() => page.getByTestId('file-error-files').innerText())
+      .toBe('«izoh.txt» turidagi fayl qabul qilinmaydi (PDF yoki rasm)');
     const uploads: string[] = [];
-    page.on('request', (r) => { if (r.url().includes('/api/resources/upload?')) uploads.push(`${r.headers()['content-type']} ${decodeURIComponent(new URL(r.url()).searchParams.get('name')!)}`); });
+    page.on('request', (r) => {
+      if (r.url().includes('/api/resources/upload?'))
+        uploads.push(`${r.headers()['content-type']} ${decodeURIComponent(new URL(r.url()).searchParams.get('name')!)}`);
+    });
     await page.getByTestId('file-picker-files').setInputFiles([
       { name: 'nuqta.png', mimeType: 'image/png', buffer: Buffer.from(PNG, 'base64') },
       { name: 'dalolatnoma.pdf', mimeType: 'application/pdf', buffer: Buffer.from(PDF) },
@@ -85,7 +105,10 @@ describe('a compensation report, sent from the signing dialog', () => {
     await page.locator('input[name="ingredients.0.norm"]').fill('0.12');
     await page.getByTestId('save-button').click();
     await expect.poll(() => notification(page).innerText()).toContain('Yozuv qoʻshildi');
-    [report] = await api<Report[]>(page, `/api/ecofund/subject-report-yearly?filter=${encodeURIComponent(JSON.stringify({ subject_id: subject.id }))}`);
+    [report] = await api<Report[]>(
+      page,
+      `/api/ecofund/subject-report-yearly?filter=${encodeURIComponent(JSON.stringify({ subject_id: subject.id }))}`,
+    );
     expect(report.status).toBe('new');
     await openReport();
     expect(await statusText()).toContain('Yangi');
@@ -118,7 +141,9 @@ describe('a compensation report, sent from the signing dialog', () => {
 
   it('saves without signature: the report stays new and unsigned, and nothing is sent', async () => {
     const requests: string[] = [];
-    page.on('request', (r) => { if (r.url().includes('/actions/')) requests.push(r.url().replace(/^.*\/actions\//, '')); });
+    page.on('request', (r) => {
+      if (r.url().includes('/actions/')) requests.push(r.url().replace(/^.*\/actions\//, ''));
+    });
     const saved = page.waitForRequest((r) => r.url().endsWith('/actions/save-unsigned') && r.method() === 'POST');
     await page.getByTestId('sign-skip').click();
     expect((await saved).postDataJSON()).toEqual({ version: report.version });
@@ -136,38 +161,51 @@ describe('a compensation report, sent from the signing dialog', () => {
     await shot(page, 'report-saved-unsigned', { quiet: true });
   });
 
-  it('is sent signed with a PKCS#12 key file, which the server verifies: signed, with its signer and time', skipBecause(noOpenssl), async () => {
-    const p12 = await trustedKeyFile(page, dir, { ca: `Sinov CA ${uid}`, cn: 'Direktor Sinov', org: subject.name, inn: subject.inn, file: 'direktor.p12', password: 'maxfiy12' });
-    await openReport();
-    await page.getByTestId('workflow-send').click();
-    const dialog = page.getByTestId('sign-dialog');
-    await dialog.getByTestId('sign-document').waitFor();
-    await dialog.getByTestId('sign-provider-pkcs12').click();
-    await dialog.getByTestId('sign-pfx-file').setInputFiles(p12);
-    await dialog.getByTestId('sign-pfx-password').fill('notogri');
-    await dialog.getByTestId('sign-pfx-open').click();
-    await expect.poll(() => dialog.getByTestId('sign-error').innerText()).toContain('Kalit paroli notoʻgʻri');
-    await dialog.getByTestId('sign-pfx-password').fill('maxfiy12');
-    await dialog.getByTestId('sign-pfx-open').click();
-    await expect.poll(() => dialog.getByTestId('sign-certificate').innerText()).toContain(subject.inn);
-    expect(await dialog.getByTestId('sign-certificate').innerText()).toContain('Direktor Sinov');
-    await shot(page, 'signing-dialog-key-file', { quiet: true });
-    const sent = page.waitForRequest((r) => r.url().endsWith(`/actions/send`) && r.method() === 'POST');
-    await dialog.getByTestId('sign-submit').click();
-    const body = (await sent).postDataJSON() as { signature: string };
-    expect(body.signature).toMatch(/^MI[A-Za-z0-9+/]+=*$/);
-    await expect.poll(statusText).toContain('Yuborilgan');
-    const saved = await api<Report>(page, `/api/ecofund/subject-report-yearly/${report.id}`);
-    expect(saved).toMatchObject({ status: 'sent', signed: true, signed_at: expect.any(String) });
-    expect(saved.signer).toContain('Direktor Sinov');
-    await expect.poll(signedFlag).toBe('true');
-    await expect.poll(() => page.locator('.ra-field-signer').innerText()).toContain('Direktor Sinov');
-    expect(await page.locator('.ra-field-signed_at').innerText()).toMatch(/\d{2}\.\d{2}\.\d{4}/);
-    // the flows: saved unsigned (staying new), then sent
-    await expect.poll(() => page.getByTestId('flow-history').innerText()).toMatch(/Imzosiz saqlash\s+Yangi\s+Tizim administratori[\s\S]*Yuborish\s+Yangi → Yuborilgan\s+Tizim administratori/);
-    await shot(page, 'report-sent', { quiet: true });
-    await expectNoRawKeys(page);
-  });
+  it(
+    'is sent signed with a PKCS#12 key file, which the server verifies: signed, with its signer and time',
+    skipBecause(noOpenssl),
+    async () => {
+      const p12 = await trustedKeyFile(page, dir, {
+        ca: `Sinov CA ${uid}`,
+        cn: 'Direktor Sinov',
+        org: subject.name,
+        inn: subject.inn,
+        file: 'direktor.p12',
+        password: 'maxfiy12',
+      });
+      await openReport();
+      await page.getByTestId('workflow-send').click();
+      const dialog = page.getByTestId('sign-dialog');
+      await dialog.getByTestId('sign-document').waitFor();
+      await dialog.getByTestId('sign-provider-pkcs12').click();
+      await dialog.getByTestId('sign-pfx-file').setInputFiles(p12);
+      await dialog.getByTestId('sign-pfx-password').fill('notogri');
+      await dialog.getByTestId('sign-pfx-open').click();
+      await expect.poll(() => dialog.getByTestId('sign-error').innerText()).toContain('Kalit paroli notoʻgʻri');
+      await dialog.getByTestId('sign-pfx-password').fill('maxfiy12');
+      await dialog.getByTestId('sign-pfx-open').click();
+      await expect.poll(() => dialog.getByTestId('sign-certificate').innerText()).toContain(subject.inn);
+      expect(await dialog.getByTestId('sign-certificate').innerText()).toContain('Direktor Sinov');
+      await shot(page, 'signing-dialog-key-file', { quiet: true });
+      const sent = page.waitForRequest((r) => r.url().endsWith(`/actions/send`) && r.method() === 'POST');
+      await dialog.getByTestId('sign-submit').click();
+      const body = (await sent).postDataJSON() as { signature: string };
+      expect(body.signature).toMatch(/^MI[A-Za-z0-9+/]+=*$/);
+      await expect.poll(statusText).toContain('Yuborilgan');
+      const saved = await api<Report>(page, `/api/ecofund/subject-report-yearly/${report.id}`);
+      expect(saved).toMatchObject({ status: 'sent', signed: true, signed_at: expect.any(String) });
+      expect(saved.signer).toContain('Direktor Sinov');
+      await expect.poll(signedFlag).toBe('true');
+      await expect.poll(() => page.locator('.ra-field-signer').innerText()).toContain('Direktor Sinov');
+      expect(await page.locator('.ra-field-signed_at').innerText()).toMatch(/\d{2}\.\d{2}\.\d{4}/);
+      // the flows: saved unsigned (staying new), then sent
+      await expect
+        .poll(() => page.getByTestId('flow-history').innerText())
+        .toMatch(/Imzosiz saqlash\s+Yangi\s+Tizim administratori[\s\S]*Yuborish\s+Yangi → Yuborilgan\s+Tizim administratori/);
+      await shot(page, 'report-sent', { quiet: true });
+      await expectNoRawKeys(page);
+    },
+  );
 
   it('asks for the comment a rejection needs, beside its box', skipBecause(noOpenssl), async () => {
     await page.getByTestId('workflow-reject').click();
@@ -178,7 +216,9 @@ describe('a compensation report, sent from the signing dialog', () => {
     await dialog.locator('textarea[name=comment]').fill('Normativlar eskirgan');
     await dialog.getByTestId('workflow-confirm').click();
     await expect.poll(statusText).toContain('Rad etilgan');
-    await expect.poll(() => page.getByTestId('flow-history').innerText()).toMatch(/Rad etish\s+Yuborilgan → Rad etilgan\s+Tizim administratori\s+Normativlar eskirgan/);
+    await expect
+      .poll(() => page.getByTestId('flow-history').innerText())
+      .toMatch(/Rad etish\s+Yuborilgan → Rad etilgan\s+Tizim administratori\s+Normativlar eskirgan/);
     await expectNoRawKeys(page);
   });
 

@@ -41,22 +41,51 @@ function files(dir, re) {
     .sort();
 }
 
-const vitest = (lane, filters, capture, projects = []) => new Promise((resolvePromise) => {
-  const report = lane == null ? [] : ['--reporter=default', '--reporter=./test/support/skip-reporter.ts', '--reporter=json', `--outputFile.json=${join(OUT, `lane-${lane}.json`)}`];
-  const child = spawn(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', '--config', 'vitest.e2e.config.ts', '--passWithNoTests', ...projects.flatMap((p) => ['--project', p]), ...report, ...filters], {
-    cwd: ROOT, stdio: capture ? ['ignore', 'pipe', 'pipe'] : 'inherit', env: process.env,
+const vitest = (lane, filters, capture, projects = []) =>
+  new Promise((resolvePromise) => {
+    const report =
+      lane == null
+        ? []
+        : [
+            '--reporter=default',
+            '--reporter=./test/support/skip-reporter.ts',
+            '--reporter=json',
+            `--outputFile.json=${join(OUT, `lane-${lane}.json`)}`,
+          ];
+    const child = spawn(
+      process.execPath,
+      [
+        'node_modules/vitest/vitest.mjs',
+        'run',
+        '--config',
+        'vitest.e2e.config.ts',
+        '--passWithNoTests',
+        ...projects.flatMap((p) => ['--project', p]),
+        ...report,
+        ...filters,
+      ],
+      {
+        cwd: ROOT,
+        stdio: capture ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+        env: process.env,
+      },
+    );
+    const out = [];
+    if (capture) {
+      child.stdout.on('data', (d) => out.push(d));
+      child.stderr.on('data', (d) => out.push(d));
+    }
+    child.on('close', (code) => resolvePromise({ code: code ?? 1, out: Buffer.concat(out) }));
   });
-  const out = [];
-  if (capture) { child.stdout.on('data', (d) => out.push(d)); child.stderr.on('data', (d) => out.push(d)); }
-  child.on('close', (code) => resolvePromise({ code: code ?? 1, out: Buffer.concat(out) }));
-});
 
 async function dropDatabases() {
   if (!onServer) return;
   const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
   try {
     await client.connect();
-    const left = await client.query('select datname from pg_database where datname like $1', [`ecofond\\_e2e\\_%${process.env.E2E_RUN_ID}%`]);
+    const left = await client.query('select datname from pg_database where datname like $1', [
+      `ecofond\\_e2e\\_%${process.env.E2E_RUN_ID}%`,
+    ]);
     for (const { datname } of left.rows) await client.query(`drop database if exists "${datname}" with (force)`);
   } catch (err) {
     process.stdout.write(`could not drop the run's databases: ${err.message}\n`);
@@ -77,7 +106,9 @@ const backOffice = files('e2e', /\.e2e\.test\.ts$/);
 const publicSite = files('public-site/e2e', /\.test\.ts$/);
 const timingsFile = join(ROOT, 'e2e', 'timings.json');
 const known = existsSync(timingsFile) ? JSON.parse(readFileSync(timingsFile, 'utf8')) : {};
-const measured = Object.values(known).filter((v) => typeof v === 'number').sort((a, b) => a - b);
+const measured = Object.values(known)
+  .filter((v) => typeof v === 'number')
+  .sort((a, b) => a - b);
 const median = measured.length ? measured[Math.floor(measured.length / 2)] : 30;
 const weight = (f) => (typeof known[f] === 'number' ? known[f] : median);
 
@@ -97,17 +128,26 @@ lanes[0].files.push(...units);
 
 mkdirSync(OUT, { recursive: true });
 const delay = Number(process.env.E2E_LANE_DELAY ?? (onServer ? 0 : 90)) * 1000;
-process.stdout.write(`== browser tests in ${laneCount} lanes (planned from e2e/timings.json):\n${lanes.map((l, i) => `   lane ${i + 1}: ${l.files.length} files, ~${Math.round(l.seconds)} s`).join('\n')}\n`);
+process.stdout.write(
+  `== browser tests in ${laneCount} lanes (planned from e2e/timings.json):\n${lanes.map((l, i) => `   lane ${i + 1}: ${l.files.length} files, ~${Math.round(l.seconds)} s`).join('\n')}\n`,
+);
 const started = Date.now();
-const results = await Promise.all(lanes.map(async (lane, i) => {
-  if (i > 0 && delay) await new Promise((r) => setTimeout(r, i * delay));
-  const t0 = Date.now();
-  // vitest matches a filter as a part of a path (e2e/numbers.e2e.test.ts is a part of the public
-  // site's): a lane without the public site's files leaves its project out
-  const projects = lane.files.some((f) => publicSite.includes(f)) ? [] : ['admin-unit', 'e2e'];
-  const r = await vitest(i, lane.files.map((f) => join(ROOT, f)), i > 0, projects);
-  return { ...r, seconds: (Date.now() - t0) / 1000 };
-}));
+const results = await Promise.all(
+  lanes.map(async (lane, i) => {
+    if (i > 0 && delay) await new Promise((r) => setTimeout(r, i * delay));
+    const t0 = Date.now();
+    // vitest matches a filter as a part of a path (e2e/numbers.e2e.test.ts is a part of the public
+    // site's): a lane without the public site's files leaves its project out
+    const projects = lane.files.some((f) => publicSite.includes(f)) ? [] : ['admin-unit', 'e2e'];
+    const r = await vitest(
+      i,
+      lane.files.map((f) => join(ROOT, f)),
+      i > 0,
+      projects,
+    );
+    return { ...r, seconds: (Date.now() - t0) / 1000 };
+  }),
+);
 for (const [i, r] of results.entries()) {
   if (i === 0) continue;
   process.stdout.write(`\n== lane ${i + 1} of ${laneCount} (ran beside the tests above)\n`);
@@ -128,9 +168,14 @@ for (let i = 0; i < laneCount; i++) {
 const sorted = Object.fromEntries(Object.entries(times).sort(([a], [b]) => a.localeCompare(b)));
 writeFileSync(join(OUT, 'timings.json'), `${JSON.stringify(sorted, null, 2)}\n`);
 if (process.env.E2E_RECORD === '1') writeFileSync(timingsFile, `${JSON.stringify(sorted, null, 2)}\n`);
-const slowest = Object.entries(times).sort((a, b) => b[1] - a[1]).slice(0, 8);
+const slowest = Object.entries(times)
+  .sort((a, b) => b[1] - a[1])
+  .slice(0, 8);
 process.stdout.write(`\n== where the time went: ${Math.round((Date.now() - started) / 1000)} s in all\n`);
-for (const [i, r] of results.entries()) process.stdout.write(`   lane ${i + 1}: ${Math.round(r.seconds)} s (planned ~${Math.round(lanes[i].seconds)} s), ${r.code ? 'FAILED' : 'passed'}\n`);
+for (const [i, r] of results.entries())
+  process.stdout.write(
+    `   lane ${i + 1}: ${Math.round(r.seconds)} s (planned ~${Math.round(lanes[i].seconds)} s), ${r.code ? 'FAILED' : 'passed'}\n`,
+  );
 process.stdout.write(`   slowest files: ${slowest.map(([f, s]) => `${f} ${s} s`).join(', ')}\n`);
 
 await dropDatabases();

@@ -59,14 +59,24 @@ function freePort(): Promise<number> {
  * Starts the server on a free port and waits for /api/health. `stop` ends it (SIGTERM, then
  * SIGKILL after 10 s) and removes the data folder; it is called here too if the start fails.
  */
-export async function startServer(dataDir: string, env: NodeJS.ProcessEnv, args: string[] = ['--migrate', '--seed', '--demo']): Promise<{ baseUrl: string; stop: () => Promise<void> }> {
+export async function startServer(
+  dataDir: string,
+  env: NodeJS.ProcessEnv,
+  args: string[] = ['--migrate', '--seed', '--demo'],
+): Promise<{ baseUrl: string; stop: () => Promise<void> }> {
   const port = await freePort();
   let output = '';
   const server = spawn(process.execPath, ['cli/bin.mjs', 'serve', ...args], {
-    cwd: ROOT, env: { ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: ROOT,
+    env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  server.stdout!.on('data', (d) => { output += d; });
-  server.stderr!.on('data', (d) => { output += d; });
+  server.stdout!.on('data', (d) => {
+    output += d;
+  });
+  server.stderr!.on('data', (d) => {
+    output += d;
+  });
   const baseUrl = `http://127.0.0.1:${port}`;
   const stop = async () => {
     if (server.exitCode === null) {
@@ -79,11 +89,19 @@ export async function startServer(dataDir: string, env: NodeJS.ProcessEnv, args:
   };
   const deadline = Date.now() + 180_000;
   for (;;) {
-    if (server.exitCode !== null) { await stop(); throw new Error(`the server exited with ${server.exitCode}:\n${output}`); }
+    if (server.exitCode !== null) {
+      await stop();
+      throw new Error(`the server exited with ${server.exitCode}:\n${output}`);
+    }
     try {
       if ((await fetch(`${baseUrl}/api/health`)).ok) return { baseUrl, stop };
-    } catch { /* not up yet */ }
-    if (Date.now() > deadline) { await stop(); throw new Error(`the server did not answer /api/health in time:\n${output}`); }
+    } catch {
+      /* not up yet */
+    }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`the server did not answer /api/health in time:\n${output}`);
+    }
     await new Promise((r) => setTimeout(r, 300));
   }
 }
@@ -112,7 +130,10 @@ export function templateName(run = process.env.E2E_RUN_ID ?? String(process.pid)
  * (`CREATE DATABASE … TEMPLATE`), dropped by `drop`. Without one: the embedded database in the
  * environment's data folder, prepared in place.
  */
-export async function testDatabase(env: NodeJS.ProcessEnv, prepare: (env: NodeJS.ProcessEnv) => void): Promise<{ env: NodeJS.ProcessEnv; drop: () => Promise<void> }> {
+export async function testDatabase(
+  env: NodeJS.ProcessEnv,
+  prepare: (env: NodeJS.ProcessEnv) => void,
+): Promise<{ env: NodeJS.ProcessEnv; drop: () => Promise<void> }> {
   const url = testServerUrl();
   if (!url) {
     prepare(env);

@@ -13,8 +13,12 @@ let browser: Browser;
 /** a 1×1 PNG */
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 
-beforeAll(async () => { browser = await launch(); });
-afterAll(async () => { await browser?.close(); });
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+});
 
 describe('site content', () => {
   it('an administrator edits the about page and the public site shows the new text', async () => {
@@ -36,7 +40,9 @@ describe('site content', () => {
     await page.keyboard.type(' qalin');
     await shot(page, 'site-content-edit');
     await page.getByTestId('save-button').click();
-    await expect.poll(async () => (await api<{ body: { uz: string } }>(page, `/api/notification/site-content/${row.id}`)).body.uz).toContain(fresh);
+    await expect
+      .poll(async () => (await api<{ body: { uz: string } }>(page, `/api/notification/site-content/${row.id}`)).body.uz)
+      .toContain(fresh);
     const stored = (await api<{ body: { uz: string } }>(page, `/api/notification/site-content/${row.id}`)).body.uz;
     expect(stored).toMatch(/<p>Yangilangan matn \d+<\/p><p>Ikkinchi xatboshi<strong> qalin<\/strong><\/p>/);
 
@@ -61,12 +67,17 @@ describe('site content', () => {
     const image = await page.evaluate(async (b64) => {
       const s = JSON.parse(localStorage.getItem('ecofond.session') ?? '{}') as { token?: string };
       const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
-      const res = await fetch('/api/resources/upload?name=park.png', { method: 'POST', body: bytes, headers: { Authorization: `Bearer ${s.token}`, 'Content-Type': 'application/octet-stream' } });
+      const res = await fetch('/api/resources/upload?name=park.png', {
+        method: 'POST',
+        body: bytes,
+        headers: { Authorization: `Bearer ${s.token}`, 'Content-Type': 'application/octet-stream' },
+      });
       return ((await res.json()) as { id: number }).id;
     }, PNG);
     const title = `Yangi park ochildi ${Date.now()}`;
     const draft = await api<{ id: number; status: string }>(page, '/api/notification/publications', 'uz', {
-      method: 'POST', body: { title: { uz: title, ru: 'Открыт новый парк' }, summary: { uz: 'Qisqacha' }, published_at: new Date().toISOString(), image },
+      method: 'POST',
+      body: { title: { uz: title, ru: 'Открыт новый парк' }, summary: { uz: 'Qisqacha' }, published_at: new Date().toISOString(), image },
     });
     expect(draft.status).toBe('draft');
     expect((await page.request.get(`${baseUrl}/api/public/entities/publications/${draft.id}`)).status()).toBe(404);
@@ -109,7 +120,10 @@ describe('site content', () => {
   it('a visitor sends a suggestion from a 360 px phone', async () => {
     const ctx = await browser.newContext({ viewport: { width: 360, height: 740 }, locale: 'uz-UZ', timezoneId: 'Asia/Tashkent' });
     const origin = new URL(baseUrl).origin;
-    await ctx.route((url) => url.origin !== origin, (route) => route.abort());
+    await ctx.route(
+      (url) => url.origin !== origin,
+      (route) => route.abort(),
+    );
     const page = await ctx.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(String(e)));
@@ -143,7 +157,10 @@ describe('site content', () => {
 
     // the staff see it, with its photo and the way to answer
     const { page: staff, close } = await signedIn(browser, baseUrl, 'admin');
-    const row = await api<{ status: string; reply_method: string; phone: string; photo: number | null; source: string }>(staff, `/api/notification/suggestion/${number}`);
+    const row = await api<{ status: string; reply_method: string; phone: string; photo: number | null; source: string }>(
+      staff,
+      `/api/notification/suggestion/${number}`,
+    );
     expect(row).toMatchObject({ status: 'new', reply_method: 'sms', phone: '901234567', source: 'public' });
     expect(row.photo).toBeGreaterThan(0);
     await close();

@@ -17,7 +17,12 @@ const baseUrl = inject('baseUrl');
 const uid = `${Date.now() % 100000}`.padStart(5, '0');
 type Lang = 'uz' | 'uk' | 'ru';
 const LANGS: Lang[] = ['uz', 'uk', 'ru'];
-const flat = (o: Record<string, unknown>, p = ''): Record<string, string> => Object.fromEntries(Object.entries(o).flatMap(([k, v]) => (v && typeof v === 'object' ? Object.entries(flat(v as Record<string, unknown>, `${p}${k}.`)) : [[`${p}${k}`, String(v)]])));
+const flat = (o: Record<string, unknown>, p = ''): Record<string, string> =>
+  Object.fromEntries(
+    Object.entries(o).flatMap(([k, v]) =>
+      v && typeof v === 'object' ? Object.entries(flat(v as Record<string, unknown>, `${p}${k}.`)) : [[`${p}${k}`, String(v)]],
+    ),
+  );
 const catalogue = (lang: Lang) => ({
   ...flat(JSON.parse(readFileSync(join(ROOT, 'metadata/i18n', `${lang}.json`), 'utf8'))),
   ...flat({ admin: JSON.parse(readFileSync(join(ROOT, 'admin/src/i18n', `${lang}.json`), 'utf8')).admin }),
@@ -35,10 +40,18 @@ beforeAll(async () => {
   ({ page, problems } = session);
   const [region] = await api<{ id: number }[]>(page, '/api/ecofund-sprav/regions?range=[0,0]');
   const [category] = await api<{ id: number }[]>(page, '/api/ecofund-sprav/subject-categories?range=[0,0]');
-  subjectId = (await api<{ id: number }>(page, '/api/ecofund/subject', 'uz', { method: 'POST', body: { inn: `6${uid}003`, name: `“Matnlar ${uid}” MChJ`, region_id: region.id, category_id: category.id } })).id;
+  subjectId = (
+    await api<{ id: number }>(page, '/api/ecofund/subject', 'uz', {
+      method: 'POST',
+      body: { inn: `6${uid}003`, name: `“Matnlar ${uid}” MChJ`, region_id: region.id, category_id: category.id },
+    })
+  ).id;
 });
 afterAll(async () => {
-  await page.getByTestId('lang-uz').click().catch(() => undefined);
+  await page
+    .getByTestId('lang-uz')
+    .click()
+    .catch(() => undefined);
   await session?.close();
 });
 
@@ -60,7 +73,9 @@ describe("the spec's own texts", () => {
   it('a form with only a wrong format says "check the marked fields", not "enter the data fully"', async () => {
     await open('/ecofund-sprav/banks-mfo/create', 'save-button');
     await switchTo('uz');
-    for (const l of LANGS) { if (await page.locator(`[name="name.${l}"]`).count()) await page.locator(`[name="name.${l}"]`).fill('Sinov'); }
+    for (const l of LANGS) {
+      if (await page.locator(`[name="name.${l}"]`).count()) await page.locator(`[name="name.${l}"]`).fill('Sinov');
+    }
     await page.locator('[name=mfo]').fill('12');
     await page.getByTestId('save-button').click();
     await expect.poll(() => notification(page).innerText()).toContain('Belgilangan maydonlarni tekshiring');
@@ -81,7 +96,12 @@ describe("the spec's own texts", () => {
     });
 
     it(`[${lang}] blocking a user asks the spec's question`, async () => {
-      const [fund] = (await api<{ id: number; username: string }[]>(page, `/api/managing/users?filter=${encodeURIComponent(JSON.stringify({ q: 'fund' }))}&range=[0,24]`)).filter((u) => u.username === 'fund');
+      const [fund] = (
+        await api<{ id: number; username: string }[]>(
+          page,
+          `/api/managing/users?filter=${encodeURIComponent(JSON.stringify({ q: 'fund' }))}&range=[0,24]`,
+        )
+      ).filter((u) => u.username === 'fund');
       await open(`/managing/users/${fund.id}/show`, 'workflow-block');
       await switchTo(lang);
       await page.getByTestId('workflow-block').click();
@@ -116,7 +136,9 @@ describe("the spec's own texts", () => {
       await switchTo(lang);
       await page.getByTestId('inn-search').fill('');
       await page.getByTestId('inn-search-button').click();
-      await expect.poll(() => page.locator('.MuiFormHelperText-root.Mui-error').first().innerText()).toBe(T[lang]['admin.subject.fill_first']);
+      await expect
+        .poll(() => page.locator('.MuiFormHelperText-root.Mui-error').first().innerText())
+        .toBe(T[lang]['admin.subject.fill_first']);
       await page.getByTestId('inn-search').fill('599999998');
       await page.getByTestId('inn-search-button').click();
       await expect.poll(() => notification(page).innerText()).toContain(T[lang]['errors.inn_not_in_system']);
@@ -131,8 +153,13 @@ describe("the spec's own texts", () => {
     });
   }
 
-  it('blocking oneself is refused, said in the user\'s language in the dialog', async () => {
-    const [me] = (await api<{ id: number; username: string }[]>(page, `/api/managing/users?filter=${encodeURIComponent(JSON.stringify({ q: 'admin' }))}&range=[0,24]`)).filter((u) => u.username === 'admin');
+  it("blocking oneself is refused, said in the user's language in the dialog", async () => {
+    const [me] = (
+      await api<{ id: number; username: string }[]>(
+        page,
+        `/api/managing/users?filter=${encodeURIComponent(JSON.stringify({ q: 'admin' }))}&range=[0,24]`,
+      )
+    ).filter((u) => u.username === 'admin');
     await open(`/managing/users/${me.id}/show`, 'workflow-block');
     await switchTo('ru');
     await page.getByTestId('workflow-block').click();
@@ -157,7 +184,9 @@ describe("the spec's own texts", () => {
     await page.locator('[role=listbox] [data-value=year]').click();
     await page.locator('input[name=report_date]').fill(new Date(Date.now() + 5 * 3600_000).toISOString().slice(0, 10));
     const posts: string[] = [];
-    page.on('request', (r) => { if (r.method() === 'POST' && r.url().endsWith('/api/ecofund/subject-report-yearly')) posts.push(r.url()); });
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && r.url().endsWith('/api/ecofund/subject-report-yearly')) posts.push(r.url());
+    });
     await page.getByTestId('save-button').click();
     const question = page.getByTestId('file-missing-question');
     await expect.poll(() => question.innerText()).toContain(T.uz['admin.file.missing_continue'].replace(/ \(.*$/, ''));

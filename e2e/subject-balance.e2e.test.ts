@@ -14,8 +14,18 @@ import { formatMoney } from '../shared/numbers';
 const baseUrl = inject('baseUrl');
 const uid = `${Date.now() % 100000}`.padStart(5, '0');
 
-interface Balance { year: number; years: number[]; paid_in_year: string; late_fines_in_year: string; balance_start: string; balance_end: string }
-interface Subject { id: number; inn: string }
+interface Balance {
+  year: number;
+  years: number[];
+  paid_in_year: string;
+  late_fines_in_year: string;
+  balance_start: string;
+  balance_end: string;
+}
+interface Subject {
+  id: number;
+  inn: string;
+}
 
 let session: AdminSession;
 let page: Page;
@@ -42,7 +52,10 @@ async function openBalance(id: number) {
 describe("a subject's balance", () => {
   it('opens on the newest year with money, with its figures', async () => {
     // a demo subject with confirmed payments (of last year) and nothing charged after that year
-    const payments = await api<{ subject_id: number }[]>(page, `/api/ecofund/payments?range=[0,49]&sort=${encodeURIComponent('["id","asc"]')}&filter=${encodeURIComponent(JSON.stringify({ status: 'confirmed' }))}`);
+    const payments = await api<{ subject_id: number }[]>(
+      page,
+      `/api/ecofund/payments?range=[0,49]&sort=${encodeURIComponent('["id","asc"]')}&filter=${encodeURIComponent(JSON.stringify({ status: 'confirmed' }))}`,
+    );
     const thisYear = Number(new Date(Date.now() + 5 * 3600_000).toISOString().slice(0, 4));
     let subjectId = 0;
     let latest: Balance | undefined;
@@ -68,16 +81,21 @@ describe("a subject's balance", () => {
     await expectNoRawKeys(page);
   });
 
-  it('nets what a subject is charged, a late-report fine among it, as the compensation report does; a protocol stack\'s page', async () => {
+  it("nets what a subject is charged, a late-report fine among it, as the compensation report does; a protocol stack's page", async () => {
     // a demo report sent after its deadline: its subject's balance that year holds the fine
     const reports = await api<{ id: number; subject_id: number; late_fine: string | null; sent_on: string | null }[]>(
-      page, `/api/ecofund/subject-report-yearly?range=[0,99]&filter=${encodeURIComponent(JSON.stringify({ status: ['accepted'] }))}`);
+      page,
+      `/api/ecofund/subject-report-yearly?range=[0,99]&filter=${encodeURIComponent(JSON.stringify({ status: ['accepted'] }))}`,
+    );
     const late = reports.find((r) => r.late_fine !== null && Number(r.late_fine) > 0)!;
     expect(late, 'a demo report fined for lateness').toBeTruthy();
     const year = Number(late.sent_on!.slice(0, 4));
     const balance = await api<Balance>(page, `/api/ecofund/subject/${late.subject_id}/balance?year=${year}`);
     expect(Number(balance.late_fines_in_year)).toBeGreaterThanOrEqual(Number(late.late_fine));
-    const report = await api<{ rows: { subject_id: number; balance: string }[] }>(page, `/api/reports/compensation-report?year=${year}&subject_id=${late.subject_id}`);
+    const report = await api<{ rows: { subject_id: number; balance: string }[] }>(
+      page,
+      `/api/reports/compensation-report?year=${year}&subject_id=${late.subject_id}`,
+    );
     const row = report.rows.find((r) => r.subject_id === late.subject_id);
     if (row) expect(row.balance).toBe(balance.balance_end);
     const [stack] = await api<{ id: number }[]>(page, `/api/ecofund/stack-protocols?range=[0,0]`);
@@ -102,7 +120,9 @@ describe("a subject's balance", () => {
       await page.getByTestId('entity-show').waitFor();
       // the stack's category and region by their names, once their rows have come
       for (const f of ['category_id', 'region_id']) {
-        await expect.poll(async () => (await page.locator(`.ra-field-${f}`).innerText()).split('\n').filter((x) => x.trim()).length).toBe(2);
+        await expect
+          .poll(async () => (await page.locator(`.ra-field-${f}`).innerText()).split('\n').filter((x) => x.trim()).length)
+          .toBe(2);
       }
       await page.screenshot({ path: `/tmp/money-protocol-stacks-show-${lang}.png`, fullPage: true });
       await expectNoRawKeys(page);
@@ -112,7 +132,10 @@ describe("a subject's balance", () => {
   it('says when a subject has no payments yet, in each language', async () => {
     const [region] = await api<{ id: number }[]>(page, '/api/ecofund-sprav/regions?range=[0,0]');
     const [category] = await api<{ id: number }[]>(page, '/api/ecofund-sprav/subject-categories?range=[0,0]');
-    const subject = await api<Subject>(page, '/api/ecofund/subject', 'uz', { method: 'POST', body: { inn: `7${uid}002`, name: `“Balans ${uid}” MChJ`, region_id: region.id, category_id: category.id } });
+    const subject = await api<Subject>(page, '/api/ecofund/subject', 'uz', {
+      method: 'POST',
+      body: { inn: `7${uid}002`, name: `“Balans ${uid}” MChJ`, region_id: region.id, category_id: category.id },
+    });
     const texts = {
       uz: 'Subyektning hali tasdiqlangan toʻlovlari ham, hisoblangan toʻlovlari ham yoʻq',
       uk: 'Субъектнинг ҳали тасдиқланган тўловлари ҳам, ҳисобланган тўловлари ҳам йўқ',

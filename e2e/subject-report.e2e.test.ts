@@ -18,8 +18,19 @@ const baseUrl = inject('baseUrl');
 const today = new Date(Date.now() + 5 * 3600_000).toISOString().slice(0, 10);
 const year = Number(today.slice(0, 4));
 
-interface Subject { id: number; inn: string; name: string; region_id: number }
-interface User { id: number; username: string; fio: string; subject_id: number | null; region_id: number | null }
+interface Subject {
+  id: number;
+  inn: string;
+  name: string;
+  region_id: number;
+}
+interface User {
+  id: number;
+  username: string;
+  fio: string;
+  subject_id: number | null;
+  region_id: number | null;
+}
 
 let admin: AdminSession;
 let browser: Browser;
@@ -34,9 +45,14 @@ const signedIn = (username: string) => signedInAs(browser, baseUrl, username);
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'ecofond-subject-report-'));
   admin = await adminSession(baseUrl, 'subject-report');
-  const users = await api<User[]>(admin.page, `/api/managing/users?filter=${encodeURIComponent(JSON.stringify({ q: 'subject' }))}&range=[0,24]`);
+  const users = await api<User[]>(
+    admin.page,
+    `/api/managing/users?filter=${encodeURIComponent(JSON.stringify({ q: 'subject' }))}&range=[0,24]`,
+  );
   subjectUser = users.find((u) => u.username === 'subject')!;
-  fundUser = (await api<User[]>(admin.page, `/api/managing/users?filter=${encodeURIComponent(JSON.stringify({ q: 'fund' }))}&range=[0,24]`)).find((u) => u.username === 'fund')!;
+  fundUser = (
+    await api<User[]>(admin.page, `/api/managing/users?filter=${encodeURIComponent(JSON.stringify({ q: 'fund' }))}&range=[0,24]`)
+  ).find((u) => u.username === 'fund')!;
   subject = await api<Subject>(admin.page, `/api/ecofund/subject/${subjectUser.subject_id}`);
   expect(fundUser.region_id).toBe(subject.region_id);
   browser = await launch();
@@ -50,7 +66,14 @@ afterAll(async () => {
 describe("a subject's compensation report, from its user to the region's fund", () => {
   it('the subject user fills a report, signs it with the key file and sends it', skipBecause(noOpenssl), async () => {
     // the subject's key file, issued by a CA the server trusts (added beside any the deployment has)
-    const p12 = await trustedKeyFile(admin.page, dir, { ca: 'Demo CA', cn: 'Direktor Demo', org: subject.name, inn: subject.inn, file: 'kalit.p12', password: 'maxfiy12' });
+    const p12 = await trustedKeyFile(admin.page, dir, {
+      ca: 'Demo CA',
+      cn: 'Direktor Demo',
+      org: subject.name,
+      inn: subject.inn,
+      file: 'kalit.p12',
+      password: 'maxfiy12',
+    });
 
     const { page, problems, close } = await signedIn('subject');
     // its lists hold its own subject only

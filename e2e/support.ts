@@ -10,24 +10,45 @@ import { expect } from 'vitest';
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const SHOTS = join(ROOT, 'artifacts', 'screenshots');
 
-export interface MissingKey { lng: string; key: string; soft: boolean }
+export interface MissingKey {
+  lng: string;
+  key: string;
+  soft: boolean;
+}
 
 export async function launch(): Promise<Browser> {
   return chromium.launch({
     executablePath: '/usr/bin/chromium',
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
 }
 
 /** Problems a page reported by itself: uncaught errors and console errors other than blocked outside requests. */
-export interface PageProblems { errors: string[] }
+export interface PageProblems {
+  errors: string[];
+}
 
 export async function newContext(browser: Browser, baseUrl: string): Promise<BrowserContext> {
-  const ctx = await browser.newContext({ viewport: { width: 1400, height: 900 }, acceptDownloads: true, locale: 'uz-UZ', timezoneId: 'Asia/Tashkent' });
+  const ctx = await browser.newContext({
+    viewport: { width: 1400, height: 900 },
+    acceptDownloads: true,
+    locale: 'uz-UZ',
+    timezoneId: 'Asia/Tashkent',
+  });
   // only the server under test: map tiles and anything else outside are refused
   const origin = new URL(baseUrl).origin;
-  await ctx.route((url) => url.origin !== origin, (route) => route.abort());
+  await ctx.route(
+    (url) => url.origin !== origin,
+    (route) => route.abort(),
+  );
   ctx.setDefaultTimeout(15_000);
   return ctx;
 }
@@ -59,7 +80,12 @@ export async function login(page: Page, baseUrl: string, username: string, passw
 export const DEMO_PASSWORD = 'ecofond-demo';
 
 /** A page of its own browser context, signed in as a (demo) user and watched for page errors. */
-export async function signedIn(browser: Browser, baseUrl: string, username: string, password = DEMO_PASSWORD): Promise<{ page: Page; problems: PageProblems; close: () => Promise<void> }> {
+export async function signedIn(
+  browser: Browser,
+  baseUrl: string,
+  username: string,
+  password = DEMO_PASSWORD,
+): Promise<{ page: Page; problems: PageProblems; close: () => Promise<void> }> {
   const ctx = await newContext(browser, baseUrl);
   const page = await ctx.newPage();
   const problems = watch(page);
@@ -68,7 +94,14 @@ export async function signedIn(browser: Browser, baseUrl: string, username: stri
 }
 
 /** A browser signed in to the back-office as the demo administrator, with a scratch folder for downloads and files. */
-export interface AdminSession { browser: Browser; ctx: BrowserContext; page: Page; problems: PageProblems; dir: string; close(): Promise<void> }
+export interface AdminSession {
+  browser: Browser;
+  ctx: BrowserContext;
+  page: Page;
+  problems: PageProblems;
+  dir: string;
+  close(): Promise<void>;
+}
 
 export async function adminSession(baseUrl: string, name: string): Promise<AdminSession> {
   const dir = mkdtempSync(join(tmpdir(), `ecofond-${name}-`));
@@ -78,7 +111,11 @@ export async function adminSession(baseUrl: string, name: string): Promise<Admin
   const problems = watch(page);
   await login(page, baseUrl, 'admin', 'ecofond-demo');
   return {
-    browser, ctx, page, problems, dir,
+    browser,
+    ctx,
+    page,
+    problems,
+    dir,
     async close() {
       await browser.close();
       rmSync(dir, { recursive: true, force: true });
@@ -88,16 +125,19 @@ export async function adminSession(baseUrl: string, name: string): Promise<Admin
 
 /** GET through the API with the page's session (what the back-office itself would send). */
 export async function api<T>(page: Page, path: string, lang = 'uz', init: { method?: string; body?: unknown } = {}): Promise<T> {
-  return page.evaluate(async ({ path, lang, init }) => {
-    const s = JSON.parse(localStorage.getItem('ecofond.session') ?? '{}') as { token?: string };
-    const res = await fetch(path, {
-      method: init.method ?? 'GET',
-      headers: { Authorization: `Bearer ${s.token}`, Language: lang, 'Content-Type': 'application/json' },
-      body: init.body === undefined ? undefined : JSON.stringify(init.body),
-    });
-    if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${path}: ${res.status} ${await res.text()}`);
-    return res.json();
-  }, { path, lang, init }) as Promise<T>;
+  return page.evaluate(
+    async ({ path, lang, init }) => {
+      const s = JSON.parse(localStorage.getItem('ecofond.session') ?? '{}') as { token?: string };
+      const res = await fetch(path, {
+        method: init.method ?? 'GET',
+        headers: { Authorization: `Bearer ${s.token}`, Language: lang, 'Content-Type': 'application/json' },
+        body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      });
+      if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${path}: ${res.status} ${await res.text()}`);
+      return res.json();
+    },
+    { path, lang, init },
+  ) as Promise<T>;
 }
 
 export async function missingKeys(page: Page): Promise<MissingKey[]> {
@@ -122,7 +162,11 @@ export async function expectNoRawKeys(page: Page): Promise<void> {
 /** A screenshot under artifacts/screenshots; `quiet` waits for a notification to go first, so that it covers nothing. */
 export async function shot(page: Page, name: string, opts: { quiet?: boolean } = {}): Promise<void> {
   mkdirSync(SHOTS, { recursive: true });
-  if (opts.quiet) await page.getByTestId('notification').waitFor({ state: 'detached', timeout: 6000 }).catch(() => undefined);
+  if (opts.quiet)
+    await page
+      .getByTestId('notification')
+      .waitFor({ state: 'detached', timeout: 6000 })
+      .catch(() => undefined);
   await page.waitForTimeout(300); // let transitions settle
   await page.screenshot({ path: join(SHOTS, `${name}.png`) });
 }

@@ -12,14 +12,30 @@ import { api, missingKeys, rawKeys, ROOT } from './support';
 
 export type Lang = 'uz' | 'uk' | 'ru';
 
-interface Field { name: string; type: string; ref?: string }
+interface Field {
+  name: string;
+  type: string;
+  ref?: string;
+}
 interface Entity {
-  name: string; titleField: string; kind: string; fields: Field[];
+  name: string;
+  titleField: string;
+  kind: string;
+  fields: Field[];
   list: { columns: string[]; filters: { name: string }[] };
   can: { create: boolean; update: boolean };
 }
-interface Route { route: string; entity?: string; allowed: boolean; nomenu: boolean }
-interface Meta { entities: Entity[]; routes: Route[]; captions: Record<string, string> }
+interface Route {
+  route: string;
+  entity?: string;
+  allowed: boolean;
+  nomenu: boolean;
+}
+interface Meta {
+  entities: Entity[];
+  routes: Route[];
+  captions: Record<string, string>;
+}
 
 /** Leaves of a nested catalogue. */
 function values(o: unknown, out: Set<string> = new Set()): Set<string> {
@@ -30,7 +46,10 @@ function values(o: unknown, out: Set<string> = new Set()): Set<string> {
 
 /** What react-admin prints for a field without a caption: `area_id` → "Area", `subject_type_id` → "Subject type". */
 export function humanize(name: string): string {
-  const s = name.replace(/_ids?$/, '').replace(/_/g, ' ').trim();
+  const s = name
+    .replace(/_ids?$/, '')
+    .replace(/_/g, ' ')
+    .trim();
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
@@ -52,20 +71,39 @@ export function englishCaptions(meta: Meta, lang: Lang): Set<string> {
 }
 
 /** A caption as shown, without the required-field star and spacing. */
-const clean = (s: string) => s.replace(/[\s\u2009\u00a0]*\*\s*$/, '').replace(/\s+/g, ' ').trim();
+const clean = (s: string) =>
+  s
+    .replace(/[\s\u2009\u00a0]*\*\s*$/, '')
+    .replace(/\s+/g, ' ')
+    .trim();
 
 /** Waits until nothing loads: react-admin's spinner gone and no skeleton rows. */
 async function settled(page: Page): Promise<void> {
-  await page.waitForFunction(() => !document.querySelector('.app-loader, .MuiSkeleton-root, [role=progressbar].MuiLinearProgress-root'), null, { timeout: 15_000 });
+  await page.waitForFunction(
+    () => !document.querySelector('.app-loader, .MuiSkeleton-root, [role=progressbar].MuiLinearProgress-root'),
+    null,
+    { timeout: 15_000 },
+  );
 }
 
 /** The page title once a row's name has come (a title that is a reference loads after the row). */
 async function title(page: Page): Promise<string> {
-  await page.waitForFunction(() => {
-    const t = document.querySelector('#react-admin-title')?.textContent?.trim() ?? '';
-    return t.length > 0 && !/#\d+$/.test(t);
-  }, null, { timeout: 4000 }).catch(() => undefined);
-  return (await page.locator('#react-admin-title').innerText().catch(() => '')).trim();
+  await page
+    .waitForFunction(
+      () => {
+        const t = document.querySelector('#react-admin-title')?.textContent?.trim() ?? '';
+        return t.length > 0 && !/#\d+$/.test(t);
+      },
+      null,
+      { timeout: 4000 },
+    )
+    .catch(() => undefined);
+  return (
+    await page
+      .locator('#react-admin-title')
+      .innerText()
+      .catch(() => '')
+  ).trim();
 }
 
 /** Captions on the screen: list headers, input and field labels, the "add filter" menu when `filterMenu`. */
@@ -79,8 +117,11 @@ async function captions(page: Page, filterMenu: boolean): Promise<string[]> {
     if (await add.count()) {
       await add.click();
       const items = page.locator('.new-filter-item');
-      await items.first().waitFor({ timeout: 5000 }).catch(() => undefined);
-      texts.push(...await items.allInnerTexts());
+      await items
+        .first()
+        .waitFor({ timeout: 5000 })
+        .catch(() => undefined);
+      texts.push(...(await items.allInnerTexts()));
       await page.keyboard.press('Escape');
     }
   }
@@ -94,14 +135,21 @@ async function clipped(page: Page): Promise<string[]> {
     const out: string[] = [];
     const els = [
       ...Array.from(document.querySelectorAll('#main-content .RaDatagrid-headerCell')),
-      ...Array.from(document.querySelectorAll('#main-content tbody .RaDatagrid-row:first-child td:last-child button, #main-content tbody .RaDatagrid-row:first-child td:last-child a')),
+      ...Array.from(
+        document.querySelectorAll(
+          '#main-content tbody .RaDatagrid-row:first-child td:last-child button, #main-content tbody .RaDatagrid-row:first-child td:last-child a',
+        ),
+      ),
     ];
     for (const el of els) {
       const r = el.getBoundingClientRect();
       if (!r.width) continue;
       const box = el.closest('.RaDatagrid-tableWrapper')?.getBoundingClientRect();
       const right = Math.min(vw, box ? box.right : vw);
-      if (r.right > right + 1) out.push(`${(el as HTMLElement).innerText.trim() || el.getAttribute('aria-label') || el.tagName} (${Math.round(r.right)} > ${Math.round(right)})`);
+      if (r.right > right + 1)
+        out.push(
+          `${(el as HTMLElement).innerText.trim() || el.getAttribute('aria-label') || el.tagName} (${Math.round(r.right)} > ${Math.round(right)})`,
+        );
     }
     // a table wider than its card scrolls: what lies under the pinned row buttons or beyond is out of sight
     for (const w of Array.from(document.querySelectorAll('#main-content .RaDatagrid-tableWrapper'))) {
@@ -181,9 +229,14 @@ export async function sweepLanguage(page: Page, { baseUrl, lang, walkForms = tru
 
       if (walkForms && e.can.create) {
         // the toolbar's button, or the empty list's own
-        await page.locator('#main-content [data-testid=create-button], #main-content [data-testid=list-empty] .RaCreateButton-root').first().click({ timeout: 5000 });
+        await page
+          .locator('#main-content [data-testid=create-button], #main-content [data-testid=list-empty] .RaCreateButton-root')
+          .first()
+          .click({ timeout: 5000 });
         const form = page.locator('#main-content [data-testid=entity-form]');
-        await form.waitFor({ timeout: 10_000 }).catch(() => problems.push(`${where('create')}: the create button opens no form (${page.url()})`));
+        await form
+          .waitFor({ timeout: 10_000 })
+          .catch(() => problems.push(`${where('create')}: the create button opens no form (${page.url()})`));
         if (await form.count()) await check(where('create'), e, {});
         await page.goto(`${baseUrl}/admin/#/${path}`);
         await page.locator('#main-content [data-testid=entity-list], #main-content [data-testid=list-empty]').first().waitFor();
@@ -194,13 +247,17 @@ export async function sweepLanguage(page: Page, { baseUrl, lang, walkForms = tru
         // the first row's page (a reference book opens its form)
         await rows.first().locator('td').nth(1).click();
         const screen = page.locator('#main-content [data-testid=entity-show], #main-content [data-testid=entity-form]').first();
-        await screen.waitFor({ timeout: 10_000 }).catch(() => problems.push(`${where('row')}: a row opens neither its page nor its form (${page.url()})`));
+        await screen
+          .waitFor({ timeout: 10_000 })
+          .catch(() => problems.push(`${where('row')}: a row opens neither its page nor its form (${page.url()})`));
         if (await page.locator('#main-content [data-testid=entity-show]').count()) {
           await check(where('show'), e, { record: true });
           const edit = page.locator('#main-content [data-testid=edit-button]').first();
-          if (walkForms && await edit.count()) {
+          if (walkForms && (await edit.count())) {
             await edit.click();
-            await page.locator('#main-content [data-testid=entity-form]').waitFor({ timeout: 10_000 })
+            await page
+              .locator('#main-content [data-testid=entity-form]')
+              .waitFor({ timeout: 10_000 })
               .catch(() => problems.push(`${where('edit')}: the edit button opens no form (${page.url()})`));
             if (await page.locator('#main-content [data-testid=entity-form]').count()) await check(where('edit'), e, { record: true });
           }
@@ -209,7 +266,8 @@ export async function sweepLanguage(page: Page, { baseUrl, lang, walkForms = tru
         }
       }
     } catch (err) {
-      if (process.env.SWEEP_SHOTS) await page.screenshot({ path: `${process.env.SWEEP_SHOTS}/${lang}-${path.replace(/\//g, '_')}.png` }).catch(() => undefined);
+      if (process.env.SWEEP_SHOTS)
+        await page.screenshot({ path: `${process.env.SWEEP_SHOTS}/${lang}-${path.replace(/\//g, '_')}.png` }).catch(() => undefined);
       problems.push(`${where('?')}: ${(err as Error).message.split('\n').slice(0, 12).join(' | ')} (${page.url()})`);
     }
   }

@@ -14,7 +14,11 @@ import { adminSession, type AdminSession, api, expectNoRawKeys, type PageProblem
 const baseUrl = inject('baseUrl');
 const uid = `${Date.now() % 100000}`.padStart(5, '0');
 
-interface Protocol { id: number; number: string; offender: string }
+interface Protocol {
+  id: number;
+  number: string;
+  offender: string;
+}
 let session: AdminSession;
 let page: Page;
 let problems: PageProblems;
@@ -25,9 +29,20 @@ let protocol: Protocol;
 beforeAll(async () => {
   session = await adminSession(baseUrl, 'templates');
   ({ page, problems, dir } = session);
-  const [type] = await api<{ id: number }[]>(page, `/api/ecoinspection-dictionaries/template-document-types?filter=${encodeURIComponent('{"q":"PROTOCOL"}')}`);
+  const [type] = await api<{ id: number }[]>(
+    page,
+    `/api/ecoinspection-dictionaries/template-document-types?filter=${encodeURIComponent('{"q":"PROTOCOL"}')}`,
+  );
   const t = await api<{ id: number }>(page, '/api/ecoinspection-dictionaries/template-documents', 'uz', {
-    method: 'POST', body: { type_id: type.id, name: `Sinov bayonnomasi ${uid}`, language: 'uz', is_active: true, body: '<h1>BAYONNOMA</h1><p>Huquqbuzar:</p>', fields: [] },
+    method: 'POST',
+    body: {
+      type_id: type.id,
+      name: `Sinov bayonnomasi ${uid}`,
+      language: 'uz',
+      is_active: true,
+      body: '<h1>BAYONNOMA</h1><p>Huquqbuzar:</p>',
+      fields: [],
+    },
   });
   templateId = t.id;
   // a demo protocol whose offender is written in Cyrillic
@@ -61,7 +76,13 @@ describe('template documents', () => {
     await page.keyboard.type('bilan tuzildi.');
     await shot(page, 'template-editor');
     await page.getByTestId('template-save').click();
-    await expect.poll(async () => (await api<{ body: string }>(page, `/api/ecoinspection-dictionaries/template-documents/${templateId}`)).body.replace(/&nbsp;/g, ' '))
+    await expect
+      .poll(async () =>
+        (await api<{ body: string }>(page, `/api/ecoinspection-dictionaries/template-documents/${templateId}`)).body.replace(
+          /&nbsp;/g,
+          ' ',
+        ),
+      )
       .toMatch(/Huquqbuzar: <span[^>]*data-field="OFFENDER"[^>]*>.*<\/span> ?bilan tuzildi\./);
     await expectNoRawKeys(page);
   });

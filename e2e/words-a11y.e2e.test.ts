@@ -17,14 +17,35 @@ const baseUrl = inject('baseUrl');
 const LANGS = ['uz', 'uk', 'ru'] as const;
 type Lang = (typeof LANGS)[number];
 const SHOTS = process.env.SHOTS_DIR;
-const admin = Object.fromEntries(LANGS.map((l) => [l, JSON.parse(readFileSync(join(ROOT, `admin/src/i18n/${l}.json`), 'utf8')).admin])) as Record<Lang, { action: Record<string, string>; file: Record<string, string> }>;
+const admin = Object.fromEntries(
+  LANGS.map((l) => [l, JSON.parse(readFileSync(join(ROOT, `admin/src/i18n/${l}.json`), 'utf8')).admin]),
+) as Record<Lang, { action: Record<string, string>; file: Record<string, string> }>;
 const fill = (s: string, v: Record<string, string>) => s.replace(/\{\{(\w+)\}\}/g, (_, k: string) => v[k]);
 
 /** What the earlier letter-by-letter transliteration showed, and a native reader never writes. */
-const WRONG_UK = [/Субект/, /Обект/i, /Экоинспексия/, /Аксиядор/, /Эхсел/, /хлсх/, /ПДФ/, /ЖПЕГ/, /МИМЕ/, /(?<!\p{L})(ИД|ИП|ПНГ|Ворд)(?!\p{L})/u, /(?<!\p{L})(И|ИИ|ИИИ|ИВ) тоифа/u];
+const WRONG_UK = [
+  /Субект/,
+  /Обект/i,
+  /Экоинспексия/,
+  /Аксиядор/,
+  /Эхсел/,
+  /хлсх/,
+  /ПДФ/,
+  /ЖПЕГ/,
+  /МИМЕ/,
+  /(?<!\p{L})(ИД|ИП|ПНГ|Ворд)(?!\p{L})/u,
+  /(?<!\p{L})(И|ИИ|ИИИ|ИВ) тоифа/u,
+];
 
-interface Meta { captions: Record<string, string> }
-interface IncomeType { id: number; code: string; name: string | Record<string, string>; needs_review: boolean }
+interface Meta {
+  captions: Record<string, string>;
+}
+interface IncomeType {
+  id: number;
+  code: string;
+  name: string | Record<string, string>;
+  needs_review: boolean;
+}
 
 let browser: Browser;
 let ctx: BrowserContext;
@@ -41,7 +62,10 @@ beforeAll(async () => {
 
 afterAll(async () => {
   // the language is kept per user: leave it as the other tests expect it
-  await page?.getByTestId('lang-uz').click().catch(() => undefined);
+  await page
+    ?.getByTestId('lang-uz')
+    .click()
+    .catch(() => undefined);
   await browser?.close();
 });
 
@@ -56,7 +80,10 @@ async function switchTo(lang: Lang) {
 async function openList(route: string) {
   await page.goto(`${baseUrl}/admin/#/${route}`);
   await page.locator('.RaList-main, [data-testid=list-empty]').first().waitFor();
-  await page.locator('.RaList-main .MuiLinearProgress-root').waitFor({ state: 'detached' }).catch(() => undefined);
+  await page
+    .locator('.RaList-main .MuiLinearProgress-root')
+    .waitFor({ state: 'detached' })
+    .catch(() => undefined);
   await page.locator('tbody tr.RaDatagrid-row').first().waitFor();
 }
 
@@ -82,7 +109,11 @@ describe.each(LANGS)('the back-office in %s', (lang) => {
 
   it('income types to review: a badge in the list, a filter, never "(review)" in a name', async () => {
     await openList('ecofund-sprav/income-types');
-    const rows = await api<IncomeType[]>(page, `/api/ecofund-sprav/income-types?sort=${encodeURIComponent('["code","ASC"]')}&range=${encodeURIComponent('[0,24]')}`, lang);
+    const rows = await api<IncomeType[]>(
+      page,
+      `/api/ecofund-sprav/income-types?sort=${encodeURIComponent('["code","ASC"]')}&range=${encodeURIComponent('[0,24]')}`,
+      lang,
+    );
     const flagged = rows.filter((r) => r.needs_review);
     expect(flagged.length).toBeGreaterThan(0);
     const badges = page.getByTestId('badge-needs_review');
@@ -94,7 +125,9 @@ describe.each(LANGS)('the back-office in %s', (lang) => {
     const text = await page.locator('main').innerText();
     expect(text).not.toMatch(/review/i);
     // the header names the column in the language shown
-    expect((await page.locator('.RaDatagrid-headerCell').allInnerTexts()).map((h) => h.trim())).toContain(m.captions['fields.needs_review']);
+    expect((await page.locator('.RaDatagrid-headerCell').allInnerTexts()).map((h) => h.trim())).toContain(
+      m.captions['fields.needs_review'],
+    );
     await snap(`${lang}-income-types`);
     await expectNoRawKeys(page);
   });
@@ -109,8 +142,14 @@ describe.each(LANGS)('the back-office in %s', (lang) => {
 
   it('each row checkbox is named after its row', async () => {
     await openList('ecofund-sprav/income-types');
-    const rows = await api<IncomeType[]>(page, `/api/ecofund-sprav/income-types?sort=${encodeURIComponent('["code","ASC"]')}&range=${encodeURIComponent('[0,24]')}`, lang);
-    const names = await page.locator('tbody tr.RaDatagrid-row input[type=checkbox]').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
+    const rows = await api<IncomeType[]>(
+      page,
+      `/api/ecofund-sprav/income-types?sort=${encodeURIComponent('["code","ASC"]')}&range=${encodeURIComponent('[0,24]')}`,
+      lang,
+    );
+    const names = await page
+      .locator('tbody tr.RaDatagrid-row input[type=checkbox]')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
     expect(names).toEqual(rows.map((r) => fill(admin[lang].action.select_row, { title: nameIn(r, lang) })));
     // a screen reader finds a row's checkbox by its name
     const first = fill(admin[lang].action.select_row, { title: nameIn(rows[0], lang) });
@@ -138,25 +177,26 @@ describe.each(LANGS)('the back-office in %s', (lang) => {
   });
 
   // a check of the Uzbek Cyrillic captions: it belongs to the uk pass alone (elsewhere it is not a skipped test, it is no test)
-  if (lang === 'uk') it('Uzbek Cyrillic reads as a native reader expects: Субъект, I тоифа, Excel, ID', async () => {
-    for (const [key, value] of Object.entries(m.captions)) for (const re of WRONG_UK) expect(value, key).not.toMatch(re);
-    expect(m.captions['entity.subject']).toBe('Субъектлар');
-    expect(m.captions['enums.danger_level.II']).toBe('II тоифа');
-    expect(m.captions['fields.ip']).toBe('IP манзил');
-    await openList('ecofund/subject');
-    const screen = await page.locator('body').innerText();
-    for (const re of WRONG_UK) expect(screen).not.toMatch(re);
-    expect(screen).toContain('Субъект');
-    await snap('uk-subjects');
-    // the reference rows: subject types and categories
-    await openList('ecofund-sprav/subject-types');
-    expect(await page.locator('main').innerText()).toContain('Акциядорлик жамияти');
-    await openList('ecofund-sprav/subject-categories');
-    const cats = await page.locator('main').innerText();
-    expect(cats).toMatch(/(?<!\p{L})II тоифа/u);
-    for (const re of WRONG_UK) expect(cats).not.toMatch(re);
-    await snap('uk-subject-categories');
-  });
+  if (lang === 'uk')
+    it('Uzbek Cyrillic reads as a native reader expects: Субъект, I тоифа, Excel, ID', async () => {
+      for (const [key, value] of Object.entries(m.captions)) for (const re of WRONG_UK) expect(value, key).not.toMatch(re);
+      expect(m.captions['entity.subject']).toBe('Субъектлар');
+      expect(m.captions['enums.danger_level.II']).toBe('II тоифа');
+      expect(m.captions['fields.ip']).toBe('IP манзил');
+      await openList('ecofund/subject');
+      const screen = await page.locator('body').innerText();
+      for (const re of WRONG_UK) expect(screen).not.toMatch(re);
+      expect(screen).toContain('Субъект');
+      await snap('uk-subjects');
+      // the reference rows: subject types and categories
+      await openList('ecofund-sprav/subject-types');
+      expect(await page.locator('main').innerText()).toContain('Акциядорлик жамияти');
+      await openList('ecofund-sprav/subject-categories');
+      const cats = await page.locator('main').innerText();
+      expect(cats).toMatch(/(?<!\p{L})II тоифа/u);
+      for (const re of WRONG_UK) expect(cats).not.toMatch(re);
+      await snap('uk-subject-categories');
+    });
 
   it('has no page errors', () => {
     expect(problems.errors).toEqual([]);

@@ -40,7 +40,9 @@ export async function up(knex: Knex): Promise<void> {
     t.check(`?? in ('uz', 'uk', 'ru')`, ['lang_code'], 'users_lang_enum');
   });
   await knex.raw('CREATE UNIQUE INDEX users_username_unique ON users (lower(username))');
-  await knex.schema.alterTable('resources', (t) => { t.foreign('created_by').references('id').inTable('users').onDelete('SET NULL'); });
+  await knex.schema.alterTable('resources', (t) => {
+    t.foreign('created_by').references('id').inTable('users').onDelete('SET NULL');
+  });
   await knex.schema.alterTable('users', (t) => {
     t.foreign('created_by').references('id').inTable('users').onDelete('SET NULL');
     t.foreign('updated_by').references('id').inTable('users').onDelete('SET NULL');
@@ -162,10 +164,24 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
-  for (const t of ['outbox', 'one_time_codes', 'app_errors', 'audit_log', 'flows', 'login_logs', 'sessions', 'role_actions', 'app_actions', 'user_roles', 'roles']) {
+  for (const t of [
+    'outbox',
+    'one_time_codes',
+    'app_errors',
+    'audit_log',
+    'flows',
+    'login_logs',
+    'sessions',
+    'role_actions',
+    'app_actions',
+    'user_roles',
+    'roles',
+  ]) {
     await knex.schema.dropTableIfExists(t);
   }
-  await knex.schema.alterTable('resources', (t) => { t.dropForeign(['created_by']); });
+  await knex.schema.alterTable('resources', (t) => {
+    t.dropForeign(['created_by']);
+  });
   await knex.schema.dropTableIfExists('users');
   await knex.schema.dropTableIfExists('resources');
 }

@@ -5,7 +5,17 @@ import type { MigrationHelpers } from '../api/db/migrator.ts';
  * Identity and access: the managing, access and admin books built from their metadata, and the
  * users table's links to groups, types, regions, branches, ranks and positions.
  */
-const BOOKS = ['user-groups', 'user-types', 'branch', 'app-action-groups', 'app-action-categories', 'app-action-types', 'app-configs-groups', 'app-configs', 'resource-types'];
+const BOOKS = [
+  'user-groups',
+  'user-types',
+  'branch',
+  'app-action-groups',
+  'app-action-categories',
+  'app-action-types',
+  'app-configs-groups',
+  'app-configs',
+  'resource-types',
+];
 
 export async function up(knex: Knex, h: MigrationHelpers): Promise<void> {
   await h.createEntityTables(BOOKS);
@@ -21,7 +31,9 @@ export async function up(knex: Knex, h: MigrationHelpers): Promise<void> {
     t.index(['region_id', 'id']);
     t.index(['status', 'id']);
   });
-  await knex.raw(`CREATE INDEX users_search ON users USING gin ((translate(lower(coalesce("username", '') || ' ' || coalesce("fio", '') || ' ' || coalesce("phone", '') || ' ' || coalesce("email", '')), 'ʻʼ’‘\`', '''''''''''')) gin_trgm_ops)`);
+  await knex.raw(
+    `CREATE INDEX users_search ON users USING gin ((translate(lower(coalesce("username", '') || ' ' || coalesce("fio", '') || ' ' || coalesce("phone", '') || ' ' || coalesce("email", '')), 'ʻʼ’‘\`', '''''''''''')) gin_trgm_ops)`,
+  );
 }
 
 export async function down(knex: Knex, h: MigrationHelpers): Promise<void> {

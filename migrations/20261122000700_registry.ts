@@ -15,17 +15,20 @@ const LEVELS = '(1, 0.1), (2, 0.02), (3, 0.004)';
  * `plantings` itself to build them afresh, as bench/national does after a bulk load), added to or
  * (sign '-') taken out of the aggregates: what the triggers below run.
  */
-export const plantingsAggregateOf = (rows: string, sign: '' | '-'): [string, string] => [`
+export const plantingsAggregateOf = (rows: string, sign: '' | '-'): [string, string] => [
+  `
         INSERT INTO planting_cells AS c (level, cx, cy, trees, lng_sum, lat_sum)
           SELECT l.level, floor(x.location[0] / l.size)::int, floor(x.location[1] / l.size)::int,
                  ${sign}sum(x.count), ${sign}sum(x.location[0] * x.count), ${sign}sum(x.location[1] * x.count)
             FROM ${rows} x CROSS JOIN (VALUES ${LEVELS}) AS l(level, size) GROUP BY 1, 2, 3
           ON CONFLICT (level, cx, cy) DO UPDATE SET trees = c.trees + excluded.trees,
-             lng_sum = c.lng_sum + excluded.lng_sum, lat_sum = c.lat_sum + excluded.lat_sum`, `
+             lng_sum = c.lng_sum + excluded.lng_sum, lat_sum = c.lat_sum + excluded.lat_sum`,
+  `
         INSERT INTO planting_stats AS s (region_id, year, species_id, source, plantings, trees)
           SELECT x.region_id, extract(year FROM x.planted_on)::int, x.species_id, x.source, ${sign}count(*), ${sign}sum(x.count)
             FROM ${rows} x GROUP BY 1, 2, 3, 4
-          ON CONFLICT (region_id, year, species_id, source) DO UPDATE SET plantings = s.plantings + excluded.plantings, trees = s.trees + excluded.trees`];
+          ON CONFLICT (region_id, year, species_id, source) DO UPDATE SET plantings = s.plantings + excluded.plantings, trees = s.trees + excluded.trees`,
+];
 
 export async function up(knex: Knex, h: MigrationHelpers): Promise<void> {
   await h.createEntityTables(ENTITIES);
@@ -57,14 +60,19 @@ export async function up(knex: Knex, h: MigrationHelpers): Promise<void> {
       FOR EACH STATEMENT EXECUTE FUNCTION plantings_aggregate()`,
     `CREATE TRIGGER plantings_aggregate_delete AFTER DELETE ON plantings REFERENCING OLD TABLE AS old_rows
       FOR EACH STATEMENT EXECUTE FUNCTION plantings_aggregate()`,
-  ]) await knex.raw(sql);
+  ])
+    await knex.raw(sql);
 }
 
 export async function down(knex: Knex, h: MigrationHelpers): Promise<void> {
   for (const sql of [
-    'DROP TRIGGER IF EXISTS plantings_aggregate_insert ON plantings', 'DROP TRIGGER IF EXISTS plantings_aggregate_update ON plantings',
-    'DROP TRIGGER IF EXISTS plantings_aggregate_delete ON plantings', 'DROP FUNCTION IF EXISTS plantings_aggregate()',
-    'DROP TABLE IF EXISTS planting_cells', 'DROP TABLE IF EXISTS planting_stats',
-  ]) await knex.raw(sql);
+    'DROP TRIGGER IF EXISTS plantings_aggregate_insert ON plantings',
+    'DROP TRIGGER IF EXISTS plantings_aggregate_update ON plantings',
+    'DROP TRIGGER IF EXISTS plantings_aggregate_delete ON plantings',
+    'DROP FUNCTION IF EXISTS plantings_aggregate()',
+    'DROP TABLE IF EXISTS planting_cells',
+    'DROP TABLE IF EXISTS planting_stats',
+  ])
+    await knex.raw(sql);
   await h.dropEntityTables([...ENTITIES].reverse());
 }

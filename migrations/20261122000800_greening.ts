@@ -9,9 +9,19 @@ import type { MigrationHelpers } from '../api/db/migrator.ts';
  * A planting gains its executing organisation and its volunteer.
  */
 const ENTITIES = [
-  'planting-orgs', 'volunteers', 'planting-plans', 'governor-decisions', 'green-areas', 'green-streets', 'my-gardens',
-  'tree-cutting-permits', 'tree-cutting-violations', 'planting-inspections', 'resident-planting-areas',
-  'publication-types', 'publications',
+  'planting-orgs',
+  'volunteers',
+  'planting-plans',
+  'governor-decisions',
+  'green-areas',
+  'green-streets',
+  'my-gardens',
+  'tree-cutting-permits',
+  'tree-cutting-violations',
+  'planting-inspections',
+  'resident-planting-areas',
+  'publication-types',
+  'publications',
 ];
 const PLANTING_COLUMNS = ['org_id', 'volunteer_id'];
 

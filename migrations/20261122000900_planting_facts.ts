@@ -19,7 +19,8 @@ export const DBH_CLASS = (alias: string) =>
 const LEVELS = '(1, 0.1), (2, 0.02), (3, 0.004)';
 
 /** The facts of a set of plantings (a transition table, or `plantings` itself to build them afresh, as bench/national does), added or taken out. */
-export const factsOf = (rows: string, sign: '' | '-'): [string, string] => [`
+export const factsOf = (rows: string, sign: '' | '-'): [string, string] => [
+  `
   INSERT INTO planting_facts AS f (year, month, region_id, species_id, source, org_id, dbh_class, irrigation, plantings, trees, confirmed, area_ha)
     SELECT extract(year FROM x.planted_on)::int, extract(month FROM x.planted_on)::int, x.region_id, x.species_id, x.source,
            coalesce(x.org_id, 0), ${DBH_CLASS('x')}, x.irrigation,
@@ -27,11 +28,13 @@ export const factsOf = (rows: string, sign: '' | '-'): [string, string] => [`
       FROM ${rows} x GROUP BY 1, 2, 3, 4, 5, 6, 7, 8
   ON CONFLICT (year, month, region_id, species_id, source, org_id, dbh_class, irrigation) DO UPDATE SET
     plantings = f.plantings + excluded.plantings, trees = f.trees + excluded.trees,
-    confirmed = f.confirmed + excluded.confirmed, area_ha = f.area_ha + excluded.area_ha`, `
+    confirmed = f.confirmed + excluded.confirmed, area_ha = f.area_ha + excluded.area_ha`,
+  `
   UPDATE planting_cells c SET irrigated = c.irrigated + d.trees
     FROM (SELECT l.level, floor(x.location[0] / l.size)::int AS cx, floor(x.location[1] / l.size)::int AS cy, ${sign}sum(x.count) AS trees
             FROM ${rows} x CROSS JOIN (VALUES ${LEVELS}) AS l(level, size) WHERE x.irrigation GROUP BY 1, 2, 3) d
-   WHERE c.level = d.level AND c.cx = d.cx AND c.cy = d.cy`];
+   WHERE c.level = d.level AND c.cx = d.cx AND c.cy = d.cy`,
+];
 
 export async function up(knex: Knex, _h: MigrationHelpers): Promise<void> {
   for (const sql of [
@@ -71,16 +74,22 @@ export async function up(knex: Knex, _h: MigrationHelpers): Promise<void> {
       species_id bigint NOT NULL REFERENCES tree_species(id) ON DELETE CASCADE, dbh_class smallint NOT NULL,
       co2_stored_kg numeric(14, 3) NOT NULL, co2_sequestered_kg_year numeric(14, 3) NOT NULL, rain_intercepted_m3_year numeric(14, 4) NOT NULL,
       PRIMARY KEY (species_id, dbh_class))`,
-  ]) await knex.raw(sql);
+  ])
+    await knex.raw(sql);
 }
 
 export async function down(knex: Knex): Promise<void> {
   for (const sql of [
-    'DROP TRIGGER IF EXISTS plantings_facts_insert ON plantings', 'DROP TRIGGER IF EXISTS plantings_facts_update ON plantings',
-    'DROP TRIGGER IF EXISTS plantings_facts_delete ON plantings', 'DROP FUNCTION IF EXISTS plantings_facts()',
+    'DROP TRIGGER IF EXISTS plantings_facts_insert ON plantings',
+    'DROP TRIGGER IF EXISTS plantings_facts_update ON plantings',
+    'DROP TRIGGER IF EXISTS plantings_facts_delete ON plantings',
+    'DROP FUNCTION IF EXISTS plantings_facts()',
     'DROP INDEX IF EXISTS plantings_volunteer_idx',
-    'DROP INDEX IF EXISTS planting_cells_emptied', 'DROP INDEX IF EXISTS planting_stats_emptied',
-    'DROP TABLE IF EXISTS species_benefits', 'DROP TABLE IF EXISTS planting_facts',
+    'DROP INDEX IF EXISTS planting_cells_emptied',
+    'DROP INDEX IF EXISTS planting_stats_emptied',
+    'DROP TABLE IF EXISTS species_benefits',
+    'DROP TABLE IF EXISTS planting_facts',
     'ALTER TABLE planting_cells DROP COLUMN IF EXISTS irrigated',
-  ]) await knex.raw(sql);
+  ])
+    await knex.raw(sql);
 }

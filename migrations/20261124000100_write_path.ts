@@ -16,7 +16,8 @@ async function fileIndexes(knex: Knex, h: MigrationHelpers, drop: boolean): Prom
     const tables: [string, string, string][] = [];
     for (const [name, f] of Object.entries(e.fields)) {
       if (FILE_TYPES.includes(f.type)) tables.push([e.table, name, f.type]);
-      if (f.type === 'children') for (const [cn, cf] of Object.entries(f.fields ?? {})) if (FILE_TYPES.includes(cf.type)) tables.push([f.table!, cn, cf.type]);
+      if (f.type === 'children')
+        for (const [cn, cf] of Object.entries(f.fields ?? {})) if (FILE_TYPES.includes(cf.type)) tables.push([f.table!, cn, cf.type]);
     }
     for (const [table, col, type] of tables) {
       if (!(await knex.schema.hasColumn(table, col))) continue;

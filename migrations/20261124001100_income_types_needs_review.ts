@@ -14,7 +14,9 @@ export async function up(knex: Knex, h: MigrationHelpers): Promise<void> {
   const rows = await knex(table).select('id', 'name').whereRaw('name::text ilike ?', ['%(review)%']);
   for (const row of rows as { id: number; name: Record<string, string | null> }[]) {
     const name = Object.fromEntries(Object.entries(row.name).map(([lang, v]) => [lang, typeof v === 'string' ? v.replace(MARKER, '') : v]));
-    await knex(table).where({ id: row.id }).update({ name: JSON.stringify(name), needs_review: true });
+    await knex(table)
+      .where({ id: row.id })
+      .update({ name: JSON.stringify(name), needs_review: true });
   }
 }
 

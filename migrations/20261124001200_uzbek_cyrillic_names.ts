@@ -11,7 +11,9 @@ import { latinToCyrillic, legacyLatinToCyrillic } from '../api/i18n/transliterat
 export async function up(knex: Knex, h: MigrationHelpers): Promise<void> {
   for (const e of h.model.entities.values()) {
     if (e.view) continue;
-    const fields = Object.entries(e.fields).filter(([, f]) => f.type === 'text3' && !f.computedBy).map(([name]) => name);
+    const fields = Object.entries(e.fields)
+      .filter(([, f]) => f.type === 'text3' && !f.computedBy)
+      .map(([name]) => name);
     if (!fields.length || !(await knex.schema.hasTable(e.table))) continue;
     const present: string[] = [];
     for (const f of fields) if (await knex.schema.hasColumn(e.table, f)) present.push(f);

@@ -29,9 +29,20 @@ import type { MigrationHelpers } from '../api/db/migrator.ts';
  * an inspector's own); the region's one replaces the scope's plain `(region_id, offence_date, id)`.
  */
 const LEVELS = '(0, NULL::float8), (1, 0.5), (2, 0.125), (3, 0.03125), (4, 0.0078125)';
-export const OFFENCE_MAP_LEVELS = [[1, 0.5], [2, 0.125], [3, 0.03125], [4, 0.0078125]] as const;
+export const OFFENCE_MAP_LEVELS = [
+  [1, 0.5],
+  [2, 0.125],
+  [3, 0.03125],
+  [4, 0.0078125],
+] as const;
 /** The grouping sets each level keeps (api/modules/offences/map.ts reads by them). */
-export const OFFENCE_CELL_SETS: Record<number, readonly number[]> = { 0: [0, 1, 2, 3], 1: [0, 1, 2, 3], 2: [0, 1, 2, 3], 3: [0, 3], 4: [0, 3] };
+export const OFFENCE_CELL_SETS: Record<number, readonly number[]> = {
+  0: [0, 1, 2, 3],
+  1: [0, 1, 2, 3],
+  2: [0, 1, 2, 3],
+  3: [0, 3],
+  4: [0, 3],
+};
 const KEY = 'level, grp, tile, month, cx, cy, region_id, status, mvd_sent, offence_type_id';
 /** a cell's tile: 32 × 32 cells (arithmetic shifts: floor for negative numbers too), as api/modules/offences/map.ts cellTile */
 const TILE = '(cx >> 5) * 8192 + (cy >> 5)';
@@ -65,7 +76,8 @@ const signed = (alias: 'o' | 'n' | 'offences', s: 1 | -1, where = '') =>
 /** An update's rows whose place, region, state, type or date changed: the others' aggregates stay as they are. */
 const changed = (other: 'old_rows' | 'new_rows', self: 'o' | 'n') => {
   const x = self === 'o' ? 'n2' : 'o2';
-  const cols = (a: string) => `${a}.location[0], ${a}.location[1], ${a}.region_id, ${a}.status, ${a}.mvd_sent, ${a}.offence_type_id, ${a}.offence_date`;
+  const cols = (a: string) =>
+    `${a}.location[0], ${a}.location[1], ${a}.region_id, ${a}.status, ${a}.mvd_sent, ${a}.offence_type_id, ${a}.offence_date`;
   return `JOIN ${other} ${x} ON ${x}.id = ${self}.id WHERE (${cols(self)}) IS DISTINCT FROM (${cols(x)})`;
 };
 
@@ -107,17 +119,23 @@ export async function up(knex: Knex, _h: MigrationHelpers): Promise<void> {
     // and a region's (its staff, the police, a region filter): the scope's index by date, covering the same
     'CREATE INDEX offences_map_region_date_idx ON offences (region_id, offence_date, id) INCLUDE (location, status, mvd_sent, offence_type_id)',
     'DROP INDEX IF EXISTS offences_region_id_offence_date_idx',
-  ]) await knex.raw(sql);
+  ])
+    await knex.raw(sql);
 }
 
 export async function down(knex: Knex): Promise<void> {
   for (const sql of [
-    'DROP TRIGGER IF EXISTS offences_map_cells_insert ON offences', 'DROP TRIGGER IF EXISTS offences_map_cells_update ON offences',
-    'DROP TRIGGER IF EXISTS offences_map_cells_delete ON offences', 'DROP FUNCTION IF EXISTS offences_map_cells()',
+    'DROP TRIGGER IF EXISTS offences_map_cells_insert ON offences',
+    'DROP TRIGGER IF EXISTS offences_map_cells_update ON offences',
+    'DROP TRIGGER IF EXISTS offences_map_cells_delete ON offences',
+    'DROP FUNCTION IF EXISTS offences_map_cells()',
     'DROP TABLE IF EXISTS offence_cells',
-    'DROP INDEX IF EXISTS offences_map_date_idx', 'DROP INDEX IF EXISTS offences_map_inspector_idx',
-    'CREATE INDEX IF NOT EXISTS offences_region_id_offence_date_idx ON offences (region_id, offence_date, id)', 'DROP INDEX IF EXISTS offences_map_region_date_idx',
+    'DROP INDEX IF EXISTS offences_map_date_idx',
+    'DROP INDEX IF EXISTS offences_map_inspector_idx',
+    'CREATE INDEX IF NOT EXISTS offences_region_id_offence_date_idx ON offences (region_id, offence_date, id)',
+    'DROP INDEX IF EXISTS offences_map_region_date_idx',
     'CREATE INDEX IF NOT EXISTS offences_region_status_date_idx ON offences (region_id, status, offence_date DESC, id)',
     'DROP INDEX IF EXISTS offences_region_status_date_id_idx',
-  ]) await knex.raw(sql);
+  ])
+    await knex.raw(sql);
 }

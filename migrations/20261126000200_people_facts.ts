@@ -12,18 +12,27 @@ const STATUSES: { code: string; uz: string; uk: string; ru: string; color: strin
   { code: 'CHECK', uz: 'Tekshirilmoqda', uk: 'Текширилмоқда', ru: 'На проверке', color: '#ed6c02' },
   { code: 'ASSIGNED', uz: 'Inspektorga biriktirilgan', uk: 'Инспекторга бириктирилган', ru: 'Передано инспектору', color: '#7b1fa2' },
   { code: 'REJECTED', uz: 'Rad etildi', uk: 'Рад этилди', ru: 'Отклонено', color: '#d32f2f' },
-  { code: 'OFFENCE', uz: 'Huquqbuzarlik rasmiylashtirilgan', uk: 'Ҳуқуқбузарлик расмийлаштирилган', ru: 'Оформлено правонарушение', color: '#2e7d32' },
+  {
+    code: 'OFFENCE',
+    uz: 'Huquqbuzarlik rasmiylashtirilgan',
+    uk: 'Ҳуқуқбузарлик расмийлаштирилган',
+    ru: 'Оформлено правонарушение',
+    color: '#2e7d32',
+  },
 ];
 
 export async function up(knex: Knex, h: MigrationHelpers): Promise<void> {
   await h.createEntityTables(['people-facts']);
   await h.addEntityColumns('offences', ['people_fact_id']);
   // a region's facts by state, newest first (the reviewers' list)
-  await knex.raw('CREATE INDEX IF NOT EXISTS people_facts_region_status_received_idx ON people_facts (region_id, status, received_at DESC, id)');
+  await knex.raw(
+    'CREATE INDEX IF NOT EXISTS people_facts_region_status_received_idx ON people_facts (region_id, status, received_at DESC, id)',
+  );
   for (const s of STATUSES) {
     await knex('people_fact_statuses')
       .insert({ code: s.code, name: JSON.stringify({ uz: s.uz, uk: s.uk, ru: s.ru }), color: s.color, is_active: true })
-      .onConflict('code').ignore();
+      .onConflict('code')
+      .ignore();
   }
 }
 

@@ -34,7 +34,10 @@ export async function up(knex: Knex, h: MigrationHelpers): Promise<void> {
   await h.createEntityTables(['stack-protocols']);
   if (await knex.schema.hasColumn('protocols', 'stack_id')) await moveProtocols(knex);
   else await h.addEntityColumns('subject-protocols', ['stack_id']);
-  if (await knex.schema.hasColumn('protocols', 'category_id')) await knex.schema.alterTable('protocols', (t) => { t.dropColumn('category_id'); });
+  if (await knex.schema.hasColumn('protocols', 'category_id'))
+    await knex.schema.alterTable('protocols', (t) => {
+      t.dropColumn('category_id');
+    });
 
   await knex.raw(`
     CREATE OR REPLACE FUNCTION fund_subject_ledger(p_subject bigint)
@@ -76,33 +79,68 @@ export async function up(knex: Knex, h: MigrationHelpers): Promise<void> {
 /** Protocols out of act stacks into protocol stacks: one per act stack and category of its protocols. */
 export async function moveProtocols(knex: Knex): Promise<void> {
   const hasCategory = await knex.schema.hasColumn('protocols', 'category_id');
-  await knex.schema.alterTable('protocols', (t) => { t.dropForeign(['stack_id']); });
-  const groups = await knex('protocols as p').join('akt_stacks as a', 'a.id', 'p.stack_id')
-    .distinct('p.stack_id', hasCategory ? 'p.category_id' : knex.raw('CAST(NULL AS bigint) AS category_id'), 'a.number', 'a.stack_date', 'a.region_id', 'a.note', 'a.created_by')
-    .orderBy(['p.stack_id', 'category_id']) as { stack_id: number; category_id: number | null; number: string; stack_date: string; region_id: number; note: string | null; created_by: number | null }[];
+  await knex.schema.alterTable('protocols', (t) => {
+    t.dropForeign(['stack_id']);
+  });
+  const groups = (await knex('protocols as p')
+    .join('akt_stacks as a', 'a.id', 'p.stack_id')
+    .distinct(
+      'p.stack_id',
+      hasCategory ? 'p.category_id' : knex.raw('CAST(NULL AS bigint) AS category_id'),
+      'a.number',
+      'a.stack_date',
+      'a.region_id',
+      'a.note',
+      'a.created_by',
+    )
+    .orderBy(['p.stack_id', 'category_id'])) as {
+    stack_id: number;
+    category_id: number | null;
+    number: string;
+    stack_date: string;
+    region_id: number;
+    note: string | null;
+    created_by: number | null;
+  }[];
   if (!groups.length) return;
   let fallback = (await knex('stack_protocol_categories').orderBy('id').first('id'))?.id as number | undefined;
   if (!fallback && groups.some((g) => g.category_id == null)) {
-    [{ id: fallback }] = await knex('stack_protocol_categories').insert({
-      code: 'ADM', name: JSON.stringify({ uz: 'Maʼmuriy bayonnomalar', uk: 'Маъмурий баённомалар', ru: 'Административные протоколы' }), is_active: true,
-    }).returning('id');
+    [{ id: fallback }] = await knex('stack_protocol_categories')
+      .insert({
+        code: 'ADM',
+        name: JSON.stringify({ uz: 'Maʼmuriy bayonnomalar', uk: 'Маъмурий баённомалар', ru: 'Административные протоколы' }),
+        is_active: true,
+      })
+      .returning('id');
   }
   const perStack = new Map<number, number>();
   for (const g of groups) perStack.set(g.stack_id, (perStack.get(g.stack_id) ?? 0) + 1);
   for (const g of groups) {
     const category = g.category_id ?? fallback!;
     let number = g.number;
-    if (perStack.get(g.stack_id)! > 1) number = `${g.number}-${(await knex('stack_protocol_categories').where({ id: category }).first('code')).code}`.slice(0, 50);
-    const [{ id }] = await knex('protocol_stacks').insert({
-      number, stack_date: g.stack_date, category_id: category, region_id: g.region_id, note: g.note, created_by: g.created_by, updated_by: g.created_by,
-    }).returning('id');
+    if (perStack.get(g.stack_id)! > 1)
+      number = `${g.number}-${(await knex('stack_protocol_categories').where({ id: category }).first('code')).code}`.slice(0, 50);
+    const [{ id }] = await knex('protocol_stacks')
+      .insert({
+        number,
+        stack_date: g.stack_date,
+        category_id: category,
+        region_id: g.region_id,
+        note: g.note,
+        created_by: g.created_by,
+        updated_by: g.created_by,
+      })
+      .returning('id');
     const q = knex('protocols').where({ stack_id: g.stack_id });
     if (hasCategory) {
-      if (g.category_id == null) q.whereNull('category_id'); else q.where({ category_id: g.category_id });
+      if (g.category_id == null) q.whereNull('category_id');
+      else q.where({ category_id: g.category_id });
     }
     await q.update({ stack_id: id });
   }
-  await knex.schema.alterTable('protocols', (t) => { t.foreign('stack_id').references('id').inTable('protocol_stacks').onDelete('CASCADE'); });
+  await knex.schema.alterTable('protocols', (t) => {
+    t.foreign('stack_id').references('id').inTable('protocol_stacks').onDelete('CASCADE');
+  });
 }
 
 export async function down(knex: Knex, h: MigrationHelpers): Promise<void> {
@@ -116,13 +154,26 @@ export async function down(knex: Knex, h: MigrationHelpers): Promise<void> {
   const actCategory = (await knex('stack_akt_categories').orderBy('id').first('id'))?.id;
   for (const s of await knex('protocol_stacks').select('*')) {
     await knex('protocols').where({ stack_id: s.id }).update({ category_id: s.category_id });
-    if (!actCategory) { await knex('protocols').where({ stack_id: s.id }).delete(); continue; }
-    const [{ id }] = await knex('akt_stacks').insert({ number: s.number, stack_date: s.stack_date, category_id: actCategory, region_id: s.region_id, note: s.note }).returning('id');
+    if (!actCategory) {
+      await knex('protocols').where({ stack_id: s.id }).delete();
+      continue;
+    }
+    const [{ id }] = await knex('akt_stacks')
+      .insert({ number: s.number, stack_date: s.stack_date, category_id: actCategory, region_id: s.region_id, note: s.note })
+      .returning('id');
     await knex('protocols').where({ stack_id: s.id }).update({ stack_id: id });
   }
-  await knex.schema.alterTable('protocols', (t) => { t.foreign('stack_id').references('id').inTable('akt_stacks').onDelete('CASCADE'); });
+  await knex.schema.alterTable('protocols', (t) => {
+    t.foreign('stack_id').references('id').inTable('akt_stacks').onDelete('CASCADE');
+  });
   await h.dropEntityTables(['stack-protocols']);
   await knex.raw('DROP INDEX IF EXISTS subject_reports_sent_on_idx');
-  await knex.schema.alterTable('subject_reports', (t) => { t.dropColumn('sent_on'); t.dropColumn('late_days'); t.dropColumn('late_fine'); });
-  await knex.schema.alterTable('subjects', (t) => { t.dropColumn('bank_name'); });
+  await knex.schema.alterTable('subject_reports', (t) => {
+    t.dropColumn('sent_on');
+    t.dropColumn('late_days');
+    t.dropColumn('late_fine');
+  });
+  await knex.schema.alterTable('subjects', (t) => {
+    t.dropColumn('bank_name');
+  });
 }

@@ -41,12 +41,16 @@ $$`;
 
 /** The ledger's rows of each source table (`x`: the table or a transition table of it) — once, for the ledger function and the triggers. */
 export const LEDGER: Record<'payments' | 'subject_reports' | 'protocols' | 'penya', (x: string) => string[]> = {
-  payments: (x) => [`SELECT x.subject_id, x.paid_on AS on_date, 'paid' AS kind, x.amount FROM ${x} x WHERE x.status = 'confirmed' AND x.subject_id IS NOT NULL`],
+  payments: (x) => [
+    `SELECT x.subject_id, x.paid_on AS on_date, 'paid' AS kind, x.amount FROM ${x} x WHERE x.status = 'confirmed' AND x.subject_id IS NOT NULL`,
+  ],
   subject_reports: (x) => [
     `SELECT x.subject_id, fund_accrual_date(x.period, x.year, x.month) AS on_date, 'accrued' AS kind, x.amount FROM ${x} x WHERE x.status = 'accepted' AND x.amount IS NOT NULL`,
     `SELECT x.subject_id, x.sent_on AS on_date, 'late_fine' AS kind, x.late_fine AS amount FROM ${x} x WHERE x.late_fine IS NOT NULL AND x.sent_on IS NOT NULL`,
   ],
-  protocols: (x) => [`SELECT x.subject_id, x.protocol_date AS on_date, 'fine' AS kind, x.fine_amount AS amount FROM ${x} x WHERE x.fine_amount IS NOT NULL`],
+  protocols: (x) => [
+    `SELECT x.subject_id, x.protocol_date AS on_date, 'fine' AS kind, x.fine_amount AS amount FROM ${x} x WHERE x.fine_amount IS NOT NULL`,
+  ],
   penya: (x) => [`SELECT x.subject_id, x.due_date AS on_date, 'penya' AS kind, x.amount FROM ${x} x WHERE x.amount IS NOT NULL`],
 };
 
@@ -80,7 +84,9 @@ const ledgerTrigger = (table: keyof typeof LEDGER) => [
 
 export async function up(knex: Knex): Promise<void> {
   // the ledger function: every source filtered by subject inside its branch (so one subject's rows are an index lookup)
-  const branches = (Object.keys(LEDGER) as (keyof typeof LEDGER)[]).flatMap((t) => LEDGER[t](t).map((q) => `${q} AND (p_subject IS NULL OR x.subject_id = p_subject)`));
+  const branches = (Object.keys(LEDGER) as (keyof typeof LEDGER)[]).flatMap((t) =>
+    LEDGER[t](t).map((q) => `${q} AND (p_subject IS NULL OR x.subject_id = p_subject)`),
+  );
   for (const sql of [
     ACCRUAL_DATE,
     `CREATE OR REPLACE FUNCTION fund_subject_ledger(p_subject bigint)
@@ -184,7 +190,8 @@ export async function up(knex: Knex): Promise<void> {
          AND ((p_subject IS NOT NULL AND p.subject_id = p_subject)
               OR (p_subject IS NULL AND (p.paid_on < ${FIRST_WHOLE_MONTH} OR p.paid_on >= ${month('p_d1')})))
     $$`,
-  ]) await knex.raw(sql);
+  ])
+    await knex.raw(sql);
 }
 
 export async function down(knex: Knex): Promise<void> {
@@ -193,20 +200,30 @@ export async function down(knex: Knex): Promise<void> {
     'DROP TRIGGER IF EXISTS subjects_fund_splits_update ON subjects',
     ...['insert', 'update', 'delete'].map((op) => `DROP TRIGGER IF EXISTS payment_splits_fund_splits_${op} ON payment_splits`),
     ...['insert', 'update', 'delete'].map((op) => `DROP TRIGGER IF EXISTS payments_fund_splits_${op} ON payments`),
-    'DROP FUNCTION IF EXISTS subjects_fund_splits()', 'DROP FUNCTION IF EXISTS payment_splits_fund_splits()',
-    'DROP FUNCTION IF EXISTS payments_fund_splits_delete()', 'DROP FUNCTION IF EXISTS payments_fund_splits()',
+    'DROP FUNCTION IF EXISTS subjects_fund_splits()',
+    'DROP FUNCTION IF EXISTS payment_splits_fund_splits()',
+    'DROP FUNCTION IF EXISTS payments_fund_splits_delete()',
+    'DROP FUNCTION IF EXISTS payments_fund_splits()',
     'DROP TABLE IF EXISTS fund_split_months',
-    ...(Object.keys(LEDGER)).flatMap((t) => [...['insert', 'update', 'delete'].map((op) => `DROP TRIGGER IF EXISTS ${t}_fund_ledger_${op} ON ${t}`), `DROP FUNCTION IF EXISTS ${t}_fund_ledger()`]),
+    ...Object.keys(LEDGER).flatMap((t) => [
+      ...['insert', 'update', 'delete'].map((op) => `DROP TRIGGER IF EXISTS ${t}_fund_ledger_${op} ON ${t}`),
+      `DROP FUNCTION IF EXISTS ${t}_fund_ledger()`,
+    ]),
     'DROP FUNCTION IF EXISTS fund_subject_balances(date, bigint[])',
     'DROP TABLE IF EXISTS fund_ledger_months',
-    'DROP INDEX IF EXISTS payments_paid_on_cover', 'DROP INDEX IF EXISTS subject_reports_subject_sent_on_idx', 'DROP INDEX IF EXISTS penya_subject_due_date_idx',
+    'DROP INDEX IF EXISTS payments_paid_on_cover',
+    'DROP INDEX IF EXISTS subject_reports_subject_sent_on_idx',
+    'DROP INDEX IF EXISTS penya_subject_due_date_idx',
     'DROP INDEX IF EXISTS subject_reports_accrual_date_idx',
-  ]) await knex.raw(sql);
+  ])
+    await knex.raw(sql);
   // the ledger and balance as the money migration defined them
   await knex.raw(`
     CREATE OR REPLACE FUNCTION fund_subject_ledger(p_subject bigint)
     RETURNS TABLE (subject_id bigint, on_date date, kind text, amount numeric) LANGUAGE sql STABLE PARALLEL SAFE AS $$
-      ${(Object.keys(LEDGER) as (keyof typeof LEDGER)[]).flatMap((t) => LEDGER[t](t).map((q) => `${q} AND (p_subject IS NULL OR x.subject_id = p_subject)`)).join(' UNION ALL ')
+      ${(Object.keys(LEDGER) as (keyof typeof LEDGER)[])
+        .flatMap((t) => LEDGER[t](t).map((q) => `${q} AND (p_subject IS NULL OR x.subject_id = p_subject)`))
+        .join(' UNION ALL ')
         .replace('fund_accrual_date(x.period, x.year, x.month)', INLINE_ACCRUAL_DATE)}
     $$`);
   await knex.raw(`

@@ -33,7 +33,9 @@ export async function up(knex: Knex, h: MigrationHelpers): Promise<void> {
   await knex.raw("CREATE INDEX notification_recipients_due_idx ON notification_recipients (next_at, id) WHERE delivery_state = 'queued'");
   // the bell: one's own in-app notifications, newest first, and the unread ones
   await knex.raw("CREATE INDEX notification_recipients_mine_idx ON notification_recipients (user_id, id DESC) WHERE channel = 'in_app'");
-  await knex.raw("CREATE INDEX notification_recipients_unread_idx ON notification_recipients (user_id) WHERE channel = 'in_app' AND delivery_state = 'sent'");
+  await knex.raw(
+    "CREATE INDEX notification_recipients_unread_idx ON notification_recipients (user_id) WHERE channel = 'in_app' AND delivery_state = 'sent'",
+  );
   await knex.raw('CREATE INDEX notification_recipients_notification_idx ON notification_recipients (notification_id, id)');
   await knex.schema.dropTableIfExists('outbox');
 }

@@ -34,9 +34,11 @@ const splitFacts = (lookups: boolean) => `CREATE OR REPLACE FUNCTION fund_split_
       UNION ALL
       SELECT ${month('p.paid_on')}, p.region_id, ${lookups ? '(SELECT c.category_id FROM subjects c WHERE c.id = p.subject_id)' : 'c.category_id'}, p.income_type_id, CAST(s.income_code AS text), 1,
              coalesce(s.budget + s.fund + s.organisation, 0), coalesce(s.budget, 0), coalesce(s.fund, 0), coalesce(s.organisation, 0)
-        FROM payments p ${lookups
-          ? 'CROSS JOIN LATERAL (SELECT x.income_code, x.budget, x.fund, x.organisation FROM payment_splits x WHERE x.parent_id = p.id OFFSET 0) s'
-          : 'JOIN payment_splits s ON s.parent_id = p.id LEFT JOIN subjects c ON c.id = p.subject_id'}
+        FROM payments p ${
+          lookups
+            ? 'CROSS JOIN LATERAL (SELECT x.income_code, x.budget, x.fund, x.organisation FROM payment_splits x WHERE x.parent_id = p.id OFFSET 0) s'
+            : 'JOIN payment_splits s ON s.parent_id = p.id LEFT JOIN subjects c ON c.id = p.subject_id'
+        }
        WHERE p.status = 'confirmed' AND p.paid_on >= p_d0 AND p.paid_on < p_d1
          AND ((p_subject IS NOT NULL AND p.subject_id = p_subject)
               OR (p_subject IS NULL AND (p.paid_on < ${FIRST_WHOLE_MONTH} OR p.paid_on >= ${month('p_d1')})))
@@ -64,7 +66,8 @@ export async function up(knex: Knex): Promise<void> {
       SELECT x.record_id, max(x.created_at) FILTER (WHERE x.to_state = 'sent'), max(x.created_at) FILTER (WHERE x.to_state = 'accepted'),
              count(*) FILTER (WHERE x.to_state = 'rejected')
         FROM flows x WHERE x.entity = '${ENTITY}' GROUP BY x.record_id`,
-  ]) await knex.raw(sql);
+  ])
+    await knex.raw(sql);
 }
 
 export async function down(knex: Knex): Promise<void> {
@@ -74,5 +77,6 @@ export async function down(knex: Knex): Promise<void> {
     ...['insert', 'update', 'delete'].map((op) => `DROP TRIGGER IF EXISTS flows_fund_report_flows_${op} ON flows`),
     'DROP FUNCTION IF EXISTS flows_fund_report_flows()',
     'DROP TABLE IF EXISTS fund_report_flows',
-  ]) await knex.raw(sql);
+  ])
+    await knex.raw(sql);
 }

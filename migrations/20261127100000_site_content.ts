@@ -10,7 +10,9 @@ import type { MigrationHelpers } from '../api/db/migrator.ts';
 export async function up(knex: Knex, h: MigrationHelpers): Promise<void> {
   await h.createEntityTables(['site-section', 'site-content', 'menu', 'suggestion']);
   await h.addEntityColumns('publications', ['status']);
-  await knex.raw("UPDATE publications SET status = CASE WHEN is_published THEN 'published' ELSE 'draft' END WHERE status IS NULL OR status <> CASE WHEN is_published THEN 'published' ELSE 'draft' END");
+  await knex.raw(
+    "UPDATE publications SET status = CASE WHEN is_published THEN 'published' ELSE 'draft' END WHERE status IS NULL OR status <> CASE WHEN is_published THEN 'published' ELSE 'draft' END",
+  );
 }
 
 export async function down(knex: Knex, h: MigrationHelpers): Promise<void> {

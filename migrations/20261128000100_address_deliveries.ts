@@ -11,7 +11,9 @@ export async function up(knex: Knex, h: MigrationHelpers): Promise<void> {
   await h.addEntityColumns('notification', ['address', 'lang_code']);
   await h.addEntityColumns('suggestion', ['lang_code']);
   await knex.raw('ALTER TABLE notification_recipients ALTER COLUMN user_id DROP NOT NULL');
-  await knex.raw("ALTER TABLE notification_recipients ADD CONSTRAINT notification_recipients_to_check CHECK (user_id IS NOT NULL OR coalesce(address, '') <> '')");
+  await knex.raw(
+    "ALTER TABLE notification_recipients ADD CONSTRAINT notification_recipients_to_check CHECK (user_id IS NOT NULL OR coalesce(address, '') <> '')",
+  );
 }
 
 export async function down(knex: Knex, h: MigrationHelpers): Promise<void> {

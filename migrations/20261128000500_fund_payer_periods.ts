@@ -37,7 +37,8 @@ export async function up(knex: Knex): Promise<void> {
     `CREATE TRIGGER payments_fund_payers_delete AFTER DELETE ON payments REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION payments_fund_payers()`,
     // what the payments hold already
     delta('payments', ''),
-  ]) await knex.raw(sql);
+  ])
+    await knex.raw(sql);
 }
 
 export async function down(knex: Knex): Promise<void> {
@@ -45,5 +46,6 @@ export async function down(knex: Knex): Promise<void> {
     ...['insert', 'update', 'delete'].map((op) => `DROP TRIGGER IF EXISTS payments_fund_payers_${op} ON payments`),
     'DROP FUNCTION IF EXISTS payments_fund_payers()',
     'DROP TABLE IF EXISTS fund_payer_periods',
-  ]) await knex.raw(sql);
+  ])
+    await knex.raw(sql);
 }

@@ -27,7 +27,13 @@ import { FIRST_WHOLE_MONTH, LEDGER, month } from './20261127000100_fund_report_f
  *   `fund_ledger_months` and the days of `before`'s month from the ledger rows: the same figure.
  */
 const KINDS = ['paid', 'accrued', 'fines', 'late_fines', 'penya'] as const;
-const KIND: Record<(typeof KINDS)[number], string> = { paid: 'paid', accrued: 'accrued', fines: 'fine', late_fines: 'late_fine', penya: 'penya' };
+const KIND: Record<(typeof KINDS)[number], string> = {
+  paid: 'paid',
+  accrued: 'accrued',
+  fines: 'fine',
+  late_fines: 'late_fine',
+  penya: 'penya',
+};
 type Source = keyof typeof LEDGER;
 
 const subjectSplitDelta = (from: string, sign: '' | '-') => `
@@ -61,7 +67,10 @@ const yearsTrigger = (table: Source) => [
   `CREATE FUNCTION ${table}_fund_ledger_years() RETURNS trigger LANGUAGE plpgsql AS $$
   BEGIN
     IF TG_OP = 'INSERT' THEN ${yearsApply(table, [['new_rows', 1]])};
-    ELSIF TG_OP = 'UPDATE' THEN ${yearsApply(table, [['new_rows', 1], ['old_rows', -1]])};
+    ELSIF TG_OP = 'UPDATE' THEN ${yearsApply(table, [
+      ['new_rows', 1],
+      ['old_rows', -1],
+    ])};
     ELSE ${yearsApply(table, [['old_rows', -1]])};
     END IF;
     RETURN NULL;
@@ -96,7 +105,8 @@ const MONTHLY_BALANCES = `CREATE OR REPLACE FUNCTION fund_subject_balances(p_bef
     $$`;
 
 /** A ledger row (kind, amount) as the five columns of the running summary. */
-const pivot = (kind: string, amount: string) => KINDS.map((c) => `CASE WHEN ${kind} = '${KIND[c]}' THEN ${amount} ELSE 0.00 END AS ${c}`).join(', ');
+const pivot = (kind: string, amount: string) =>
+  KINDS.map((c) => `CASE WHEN ${kind} = '${KIND[c]}' THEN ${amount} ELSE 0.00 END AS ${c}`).join(', ');
 const YEAR_START = `make_date(${YEAR_OF('p_before')}, 1, 1)`;
 
 /** The years before `p_before`'s year (each subject's latest running row) joined with the rest (the year's whole months and the part month, summed): no second aggregate over every subject. */
@@ -194,20 +204,26 @@ export async function up(knex: Knex): Promise<void> {
                 FROM fund_ledger_months f GROUP BY 1, 2) m`,
     'CREATE INDEX IF NOT EXISTS fund_ledger_months_month ON fund_ledger_months (month) INCLUDE (subject_id, kind, amount)',
     RUNNING_BALANCES,
-  ]) await knex.raw(sql);
+  ])
+    await knex.raw(sql);
 }
 
 export async function down(knex: Knex): Promise<void> {
   for (const sql of [
     MONTHLY_BALANCES,
     'DROP INDEX IF EXISTS fund_ledger_months_month',
-    ...SOURCES.flatMap((t) => [...['insert', 'update', 'delete'].map((op) => `DROP TRIGGER IF EXISTS ${t}_fund_ledger_years_${op} ON ${t}`), `DROP FUNCTION IF EXISTS ${t}_fund_ledger_years()`]),
+    ...SOURCES.flatMap((t) => [
+      ...['insert', 'update', 'delete'].map((op) => `DROP TRIGGER IF EXISTS ${t}_fund_ledger_years_${op} ON ${t}`),
+      `DROP FUNCTION IF EXISTS ${t}_fund_ledger_years()`,
+    ]),
     'DROP TABLE IF EXISTS fund_ledger_years',
     'DROP FUNCTION IF EXISTS fund_subject_splits(date, date, bigint)',
     ...['insert', 'update', 'delete'].map((op) => `DROP TRIGGER IF EXISTS payment_splits_fund_subject_splits_${op} ON payment_splits`),
     ...['insert', 'update', 'delete'].map((op) => `DROP TRIGGER IF EXISTS payments_fund_subject_splits_${op} ON payments`),
-    'DROP FUNCTION IF EXISTS payment_splits_fund_subject_splits()', 'DROP FUNCTION IF EXISTS payments_fund_subject_splits_delete()',
+    'DROP FUNCTION IF EXISTS payment_splits_fund_subject_splits()',
+    'DROP FUNCTION IF EXISTS payments_fund_subject_splits_delete()',
     'DROP FUNCTION IF EXISTS payments_fund_subject_splits()',
     'DROP TABLE IF EXISTS fund_subject_split_months',
-  ]) await knex.raw(sql);
+  ])
+    await knex.raw(sql);
 }

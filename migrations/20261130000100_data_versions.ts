@@ -20,7 +20,9 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
-  const triggers = await knex.raw(`SELECT tgname, tgrelid::regclass::text AS rel FROM pg_trigger t JOIN pg_proc p ON p.oid = t.tgfoid WHERE p.proname = 'bump_data_version'`);
+  const triggers = await knex.raw(
+    `SELECT tgname, tgrelid::regclass::text AS rel FROM pg_trigger t JOIN pg_proc p ON p.oid = t.tgfoid WHERE p.proname = 'bump_data_version'`,
+  );
   for (const t of triggers.rows as { tgname: string; rel: string }[]) await knex.raw('DROP TRIGGER ?? ON ??', [t.tgname, t.rel]);
   await knex.raw('DROP FUNCTION IF EXISTS bump_data_version()');
   await knex.schema.dropTableIfExists('data_versions');

@@ -8,7 +8,9 @@ import type { Knex } from 'knex';
  * the ingest of a batch pays for it (measured there).
  */
 export async function up(knex: Knex): Promise<void> {
-  await knex.raw('CREATE INDEX IF NOT EXISTS planting_cells_view ON planting_cells (level, cx, cy) INCLUDE (trees, irrigated, lng_sum, lat_sum)');
+  await knex.raw(
+    'CREATE INDEX IF NOT EXISTS planting_cells_view ON planting_cells (level, cx, cy) INCLUDE (trees, irrigated, lng_sum, lat_sum)',
+  );
 }
 
 export async function down(knex: Knex): Promise<void> {

@@ -34,11 +34,15 @@ export async function up(knex: Knex): Promise<void> {
       PRIMARY KEY (year, region_id, species_id, source, dbh_class, irrigation))`,
     'CREATE INDEX planting_year_facts_region ON planting_year_facts (region_id, year)',
     'CREATE INDEX planting_year_facts_emptied ON planting_year_facts (year) WHERE plantings = 0',
-    ...aggregateTriggersSql('plantings', 'plantings_year_facts', (rows, sign) => [yearFactsOf(rows, sign)], ['DELETE FROM planting_year_facts WHERE plantings = 0']),
+    ...aggregateTriggersSql('plantings', 'plantings_year_facts', (rows, sign) => [yearFactsOf(rows, sign)], [
+      'DELETE FROM planting_year_facts WHERE plantings = 0',
+    ]),
     YEAR_FACTS_FROM_FACTS,
-  ]) await knex.raw(sql);
+  ])
+    await knex.raw(sql);
 }
 
 export async function down(knex: Knex): Promise<void> {
-  for (const sql of [...dropAggregateTriggersSql('plantings', 'plantings_year_facts'), 'DROP TABLE IF EXISTS planting_year_facts']) await knex.raw(sql);
+  for (const sql of [...dropAggregateTriggersSql('plantings', 'plantings_year_facts'), 'DROP TABLE IF EXISTS planting_year_facts'])
+    await knex.raw(sql);
 }

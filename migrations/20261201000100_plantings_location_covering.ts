@@ -10,7 +10,9 @@ import type { Knex } from 'knex';
  * index: every other query on `location` (the staff's geometry filters, exports) is served by it alike.
  */
 export async function up(knex: Knex): Promise<void> {
-  await knex.raw('CREATE INDEX IF NOT EXISTS plantings_location_view ON plantings USING gist (location) INCLUDE (id, count, species_id, irrigation)');
+  await knex.raw(
+    'CREATE INDEX IF NOT EXISTS plantings_location_view ON plantings USING gist (location) INCLUDE (id, count, species_id, irrigation)',
+  );
   await knex.raw('DROP INDEX IF EXISTS plantings_location_idx');
 }
 

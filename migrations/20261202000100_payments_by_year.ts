@@ -28,7 +28,9 @@ const DELETES = ['payments_fund_splits_delete', 'payments_fund_subject_splits_de
 
 export async function up(knex: Knex, h: MigrationHelpers): Promise<void> {
   await knex.raw(MARK);
-  await knex.raw('CREATE TRIGGER payments_updating_begin BEFORE UPDATE ON payments FOR EACH STATEMENT EXECUTE FUNCTION payments_updating()');
+  await knex.raw(
+    'CREATE TRIGGER payments_updating_begin BEFORE UPDATE ON payments FOR EACH STATEMENT EXECUTE FUNCTION payments_updating()',
+  );
   await knex.raw('CREATE TRIGGER payments_updating_end AFTER UPDATE ON payments FOR EACH STATEMENT EXECUTE FUNCTION payments_updating()');
   for (const name of DELETES) {
     await knex.raw(`DROP TRIGGER ${name} ON payments`);

@@ -33,7 +33,17 @@ export async function down(knex: Knex): Promise<void> {
       AND (a.attname IN ('created_by', 'updated_by') OR (r.relname IN ('audit_log', 'flows') AND a.attname = 'user_id'))
       AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conrelid = r.oid AND c.contype = 'f' AND c.conkey[1] = a.attnum)`);
   for (const { tbl, col } of rows as { tbl: string; col: string }[]) {
-    await knex.raw('UPDATE ?? SET ?? = NULL WHERE ?? IS NOT NULL AND NOT EXISTS (SELECT 1 FROM users u WHERE u.id = ??.??)', [tbl, col, col, tbl, col]);
-    await knex.raw('ALTER TABLE ?? ADD CONSTRAINT ?? FOREIGN KEY (??) REFERENCES users (id) ON DELETE SET NULL', [tbl, `${tbl}_${col}_foreign`, col]);
+    await knex.raw('UPDATE ?? SET ?? = NULL WHERE ?? IS NOT NULL AND NOT EXISTS (SELECT 1 FROM users u WHERE u.id = ??.??)', [
+      tbl,
+      col,
+      col,
+      tbl,
+      col,
+    ]);
+    await knex.raw('ALTER TABLE ?? ADD CONSTRAINT ?? FOREIGN KEY (??) REFERENCES users (id) ON DELETE SET NULL', [
+      tbl,
+      `${tbl}_${col}_foreign`,
+      col,
+    ]);
   }
 }

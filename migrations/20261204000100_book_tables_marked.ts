@@ -10,21 +10,34 @@ import type { Knex } from 'knex';
  */
 const ENGINE_COLUMNS = ['id', 'version', 'created_at', 'updated_at', 'created_by', 'updated_by', 'deleted_at'];
 
-export async function up(knex: Knex, h?: { model: { entities: Map<string, { book?: boolean; table: string; fields: Record<string, { table?: string; through?: { table: string } }> }> } }): Promise<void> {
+export async function up(
+  knex: Knex,
+  h?: {
+    model: {
+      entities: Map<string, { book?: boolean; table: string; fields: Record<string, { table?: string; through?: { table: string } }> }>;
+    };
+  },
+): Promise<void> {
   if (!(await knex.schema.hasTable('meta_books'))) return;
   const files = new Set<string>();
   for (const e of h?.model.entities.values() ?? []) {
     if (e.book) continue;
     files.add(e.table);
-    for (const f of Object.values(e.fields)) { if (f.table) files.add(f.table); if (f.through) files.add(f.through.table); }
+    for (const f of Object.values(e.fields)) {
+      if (f.table) files.add(f.table);
+      if (f.through) files.add(f.through.table);
+    }
   }
   const books = await knex('meta_books').select('name', 'definition');
   for (const b of books as { name: string; definition: { table?: string; fields?: Record<string, unknown> } | null }[]) {
     const table = b.definition?.table ?? b.name.replace(/-/g, '_');
     if (files.has(table)) continue;
-    const { rows } = await knex.raw(`SELECT c.oid, obj_description(c.oid, 'pg_class') AS mark,
+    const { rows } = await knex.raw(
+      `SELECT c.oid, obj_description(c.oid, 'pg_class') AS mark,
         array(SELECT a.attname::text FROM pg_attribute a WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped) AS cols
-      FROM pg_class c WHERE c.relnamespace = current_schema()::regnamespace AND c.relname = ? AND c.relkind IN ('r', 'p')`, [table]);
+      FROM pg_class c WHERE c.relnamespace = current_schema()::regnamespace AND c.relname = ? AND c.relkind IN ('r', 'p')`,
+      [table],
+    );
     const t = rows[0] as { mark: string | null; cols: string[] } | undefined;
     if (!t || t.mark !== null) continue;
     const own = new Set([...Object.keys(b.definition?.fields ?? {}), ...ENGINE_COLUMNS]);

@@ -12,7 +12,9 @@ export async function up(knex: Knex): Promise<void> {
     GROUP BY branch_id, year, period HAVING count(*) > 1 LIMIT 20`);
   const rows = (dup.rows ?? dup) as { branch_id: number; year: number; period: string; ids: number[] }[];
   if (rows.length) {
-    throw new Error(`branch plans repeat a period; keep one of each and migrate again: ${rows.map((r) => `branch ${r.branch_id} ${r.year} ${r.period}: ids ${r.ids.join(', ')}`).join('; ')}`);
+    throw new Error(
+      `branch plans repeat a period; keep one of each and migrate again: ${rows.map((r) => `branch ${r.branch_id} ${r.year} ${r.period}: ids ${r.ids.join(', ')}`).join('; ')}`,
+    );
   }
   await knex.raw('CREATE UNIQUE INDEX branch_plans_period_unique ON branch_plans (branch_id, year, period)');
 }

@@ -9,8 +9,12 @@ import { DEMO_ANNOUNCEMENTS, seedNotificationsDemo } from './demo-notifications.
 /** The demo's announcements: written through the one write path (audited), delivered in-app to the demo users, once. */
 let db: Database;
 const model = loadMetadata();
-beforeAll(async () => { db = await testDatabase(); });
-afterAll(async () => { await db?.close(); });
+beforeAll(async () => {
+  db = await testDatabase();
+});
+afterAll(async () => {
+  await db?.close();
+});
 
 describe('demo notifications', () => {
   it('announce to the demo users through the write path, so their bells count them, and are written once', async () => {
@@ -25,13 +29,23 @@ describe('demo notifications', () => {
     // everyone (the administrator and the two users at least), the inspectors, the population
     expect([rows[0].recipients >= 3, rows[1].recipients, rows[3].recipients]).toEqual([true, 1, 1]);
     // one audit row each, under the administrator
-    const audit = await db.knex('audit_log').where({ entity: 'notification', op: 'create' }).whereIn('record_id', rows.map((r) => r.id)).select('user_id');
+    const audit = await db
+      .knex('audit_log')
+      .where({ entity: 'notification', op: 'create' })
+      .whereIn(
+        'record_id',
+        rows.map((r) => r.id),
+      )
+      .select('user_id');
     expect(audit).toHaveLength(rows.length);
     expect(audit.map((a) => a.user_id)).toEqual(rows.map(() => admin));
     expect(lines.join('\n')).toContain(`${DEMO_ANNOUNCEMENTS.length} announcements`);
 
     await new NotificationWorker(db.knex, { transports: {} }).drain();
-    const bell = async (user: number) => (await db.knex('notification_recipients').where({ user_id: user, channel: 'in_app', delivery_state: 'sent' }).pluck('subject')).sort();
+    const bell = async (user: number) =>
+      (
+        await db.knex('notification_recipients').where({ user_id: user, channel: 'in_app', delivery_state: 'sent' }).pluck('subject')
+      ).sort();
     // everyone's welcome and their role's own
     expect(await bell(inspector)).toEqual(['Ecofond tizimiga xush kelibsiz', 'Huquqbuzarliklar xaritasi yangilandi']);
     expect(await bell(resident)).toEqual(['Ecofond tizimiga xush kelibsiz', 'Takliflaringizni kutamiz']);

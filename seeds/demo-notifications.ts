@@ -12,10 +12,17 @@ import { withModules } from './modules.ts';
  * server's worker has delivered them.
  */
 export const DEMO_ANNOUNCEMENTS: { role?: string; title: string; text: string }[] = [
-  { title: 'Ecofond tizimiga xush kelibsiz', text: 'Tizimda hisobotlar, toʻlovlar, huquqbuzarliklar va koʻkalamzorlashtirish maʼlumotlari bir joyda yuritiladi.' },
+  {
+    title: 'Ecofond tizimiga xush kelibsiz',
+    text: 'Tizimda hisobotlar, toʻlovlar, huquqbuzarliklar va koʻkalamzorlashtirish maʼlumotlari bir joyda yuritiladi.',
+  },
   { role: 'inspector', title: 'Huquqbuzarliklar xaritasi yangilandi', text: 'Xaritada endi davr va hudud boʻyicha saralash mumkin.' },
   { role: 'subject', title: 'Hisobot topshirish muddati', text: 'Choraklik kompensatsiya hisobotini muddatida yuborishni unutmang.' },
-  { role: 'population', title: 'Takliflaringizni kutamiz', text: 'Mahallangizni koʻkalamzorlashtirish boʻyicha takliflaringizni saytdagi shakl orqali yuboring.' },
+  {
+    role: 'population',
+    title: 'Takliflaringizni kutamiz',
+    text: 'Mahallangizni koʻkalamzorlashtirish boʻyicha takliflaringizni saytdagi shakl orqali yuboring.',
+  },
 ];
 
 export async function seedNotificationsDemo(knex: Knex, given: MetaModel, log: (s: string) => void): Promise<void> {
@@ -23,10 +30,19 @@ export async function seedNotificationsDemo(knex: Knex, given: MetaModel, log: (
   const e = model.entities.get('notification');
   if (!e) return;
   const type = await knex('notification_types').where({ code: 'announcement' }).first('id');
-  if (!type || await knex('notifications').where({ type_id: type.id }).first('id')) return;
-  const admin = await knex('users').whereRaw('lower(username) = ?', ['admin']).first('id', 'username', 'region_id', 'branch_id', 'subject_id');
+  if (!type || (await knex('notifications').where({ type_id: type.id }).first('id'))) return;
+  const admin = await knex('users')
+    .whereRaw('lower(username) = ?', ['admin'])
+    .first('id', 'username', 'region_id', 'branch_id', 'subject_id');
   if (!admin) return;
-  const principal: Principal = { id: admin.id, username: admin.username, actions: new Set(), region_id: admin.region_id, branch_id: admin.branch_id, subject_id: admin.subject_id };
+  const principal: Principal = {
+    id: admin.id,
+    username: admin.username,
+    actions: new Set(),
+    region_id: admin.region_id,
+    branch_id: admin.branch_id,
+    subject_id: admin.subject_id,
+  };
   let deliveries = 0;
   await knex.transaction(async (trx) => {
     // the administrator's announcements: written on their behalf (trusted), audited under them

@@ -117,7 +117,13 @@ const ACT: Record<Lang, { name: string; body: string }> = {
   },
 };
 
-const OFFENDERS = ['Каримов Жасур Ғайратович', 'Toʻxtayeva Gulnoza Oʻktamovna', 'Қўчқоров Ҳамид Шукурович', 'Raximov Sardor Baxtiyorovich', 'Ғаниева Мадина Қодировна'];
+const OFFENDERS = [
+  'Каримов Жасур Ғайратович',
+  'Toʻxtayeva Gulnoza Oʻktamovna',
+  'Қўчқоров Ҳамид Шукурович',
+  'Raximov Sardor Baxtiyorovich',
+  'Ғаниева Мадина Қодировна',
+];
 /** A decree on an offence (an offence prints it: metadata/entities/ecofund-offences/offences.json). */
 const DECREE: Record<Lang, { name: string; body: string }> = {
   uz: {
@@ -171,24 +177,65 @@ const OFFENCES = [
 export async function seedTemplateDemo(knex: Knex, log: (s: string) => void = () => undefined): Promise<void> {
   if (!(await knex.schema.hasTable('template_documents'))) return;
   const admin = (await knex('users').where({ username: 'admin' }).first('id'))?.id ?? null;
-  const types = new Map<string, number>((await knex('template_document_types').select('id', 'code')).map((t: { id: number; code: string }) => [t.code, t.id]));
+  const types = new Map<string, number>(
+    (await knex('template_document_types').select('id', 'code')).map((t: { id: number; code: string }) => [t.code, t.id]),
+  );
   const dateType = (await knex('td_field_types').where({ code: 'DATE' }).first('id'))?.id;
   if (!(await knex('template_documents').first('id')) && types.has('PROTOCOL') && types.has('ACT')) {
     await knex.transaction(async (trx) => {
       for (const lang of ['uz', 'uk', 'ru'] as Lang[]) {
         const p = PROTOCOL[lang];
-        const [{ id }] = await trx('template_documents').insert({ type_id: types.get('PROTOCOL'), name: p.name, language: lang, body: p.body, is_active: true, created_by: admin, updated_by: admin }).returning('id');
-        if (dateType) await trx('template_document_fields').insert({ parent_id: id, ordering: 1, code: 'DEADLINE', name: JSON.stringify(p.deadline), field_type_id: dateType, required: false });
+        const [{ id }] = await trx('template_documents')
+          .insert({
+            type_id: types.get('PROTOCOL'),
+            name: p.name,
+            language: lang,
+            body: p.body,
+            is_active: true,
+            created_by: admin,
+            updated_by: admin,
+          })
+          .returning('id');
+        if (dateType)
+          await trx('template_document_fields').insert({
+            parent_id: id,
+            ordering: 1,
+            code: 'DEADLINE',
+            name: JSON.stringify(p.deadline),
+            field_type_id: dateType,
+            required: false,
+          });
         const a = ACT[lang];
-        await trx('template_documents').insert({ type_id: types.get('ACT'), name: a.name, language: lang, body: a.body, is_active: true, created_by: admin, updated_by: admin });
+        await trx('template_documents').insert({
+          type_id: types.get('ACT'),
+          name: a.name,
+          language: lang,
+          body: a.body,
+          is_active: true,
+          created_by: admin,
+          updated_by: admin,
+        });
       }
     });
     log('demo: 6 template documents');
   }
-  if (types.has('DECREE') && !(await knex('template_documents').where({ type_id: types.get('DECREE') }).first('id'))) {
-    await knex('template_documents').insert((['uz', 'uk', 'ru'] as Lang[]).map((lang) => ({
-      type_id: types.get('DECREE'), name: DECREE[lang].name, language: lang, body: DECREE[lang].body, is_active: true, created_by: admin, updated_by: admin,
-    })));
+  if (
+    types.has('DECREE') &&
+    !(await knex('template_documents')
+      .where({ type_id: types.get('DECREE') })
+      .first('id'))
+  ) {
+    await knex('template_documents').insert(
+      (['uz', 'uk', 'ru'] as Lang[]).map((lang) => ({
+        type_id: types.get('DECREE'),
+        name: DECREE[lang].name,
+        language: lang,
+        body: DECREE[lang].body,
+        is_active: true,
+        created_by: admin,
+        updated_by: admin,
+      })),
+    );
     log('demo: 3 decree templates');
   }
 
@@ -199,7 +246,10 @@ export async function seedTemplateDemo(knex: Knex, log: (s: string) => void = ()
   const aktType = (await knex('akt_types').orderBy('id').first('id'))?.id;
   const protocolCategory = (await knex('stack_protocol_categories').orderBy('id').first('id'))?.id;
   // the fine book's articles (seeds/demo-offences.ts seedFineArticles): each protocol names one, its fine the article's least multiple
-  const fines = (await knex('fine').where({ is_active: true }).orderBy('id').select('id', 'min_multiple')) as { id: number; min_multiple: string }[];
+  const fines = (await knex('fine').where({ is_active: true }).orderBy('id').select('id', 'min_multiple')) as {
+    id: number;
+    min_multiple: string;
+  }[];
   if (!subjects.length || !category || !aktType || !protocolCategory) return;
   const today = todayTashkent();
   const byRegion = new Map<number, { id: number; region_id: number }[]>();
@@ -208,24 +258,64 @@ export async function seedTemplateDemo(knex: Knex, log: (s: string) => void = ()
   let protocols = 0;
   await knex.transaction(async (trx) => {
     for (const [region, list] of byRegion) {
-      const [stack] = await trx('akt_stacks').insert({ number: `AKT-${region}`, stack_date: addDays(today, -30), category_id: category, region_id: region, created_by: admin, updated_by: admin }).returning('id');
-      const [protocolStack] = await trx('protocol_stacks').insert({ number: `BAY-${region}`, stack_date: addDays(today, -25), category_id: protocolCategory, region_id: region, created_by: admin, updated_by: admin }).returning('id');
+      const [stack] = await trx('akt_stacks')
+        .insert({
+          number: `AKT-${region}`,
+          stack_date: addDays(today, -30),
+          category_id: category,
+          region_id: region,
+          created_by: admin,
+          updated_by: admin,
+        })
+        .returning('id');
+      const [protocolStack] = await trx('protocol_stacks')
+        .insert({
+          number: `BAY-${region}`,
+          stack_date: addDays(today, -25),
+          category_id: protocolCategory,
+          region_id: region,
+          created_by: admin,
+          updated_by: admin,
+        })
+        .returning('id');
       for (let i = 0; i < Math.min(2, list.length); i++) {
         const s = list[i];
         const n = akts + 1;
         await trx('akts').insert({
-          stack_id: stack.id, subject_id: s.id, region_id: region, akt_type_id: aktType, number: `A-${String(n).padStart(4, '0')}`,
-          akt_date: addDays(today, -(n % 25) - 1), amount: `${(n * 1_375_000).toFixed(0)}.00`, inspector: OFFENDERS[(n + 2) % OFFENDERS.length].split(' ').slice(0, 2).join(' '),
-          description: OFFENCES[n % OFFENCES.length], created_by: admin, updated_by: admin,
+          stack_id: stack.id,
+          subject_id: s.id,
+          region_id: region,
+          akt_type_id: aktType,
+          number: `A-${String(n).padStart(4, '0')}`,
+          akt_date: addDays(today, -(n % 25) - 1),
+          amount: `${(n * 1_375_000).toFixed(0)}.00`,
+          inspector: OFFENDERS[(n + 2) % OFFENDERS.length].split(' ').slice(0, 2).join(' '),
+          description: OFFENCES[n % OFFENCES.length],
+          created_by: admin,
+          updated_by: admin,
         });
         akts++;
         const fine = fines.length ? fines[n % fines.length] : null;
         const protocolDate = addDays(today, -(n % 20) - 1);
-        const fineAmount = fine ? await fineOfRow(trx, { fineId: fine.id, multiple: fine.min_multiple, date: protocolDate, dateField: 'protocol_date' }).catch(() => null) : null;
+        const fineAmount = fine
+          ? await fineOfRow(trx, { fineId: fine.id, multiple: fine.min_multiple, date: protocolDate, dateField: 'protocol_date' }).catch(
+              () => null,
+            )
+          : null;
         await trx('protocols').insert({
-          stack_id: protocolStack.id, subject_id: s.id, region_id: region, series: 'EK', number: String(100000 + n),
-          protocol_date: protocolDate, fine_id: fine?.id ?? null, fine_multiple: fineAmount ? fine!.min_multiple : null, fine_amount: fineAmount ?? `${(n * 412_000).toFixed(0)}.00`,
-          offender: OFFENDERS[n % OFFENDERS.length], description: OFFENCES[(n + 1) % OFFENCES.length], created_by: admin, updated_by: admin,
+          stack_id: protocolStack.id,
+          subject_id: s.id,
+          region_id: region,
+          series: 'EK',
+          number: String(100000 + n),
+          protocol_date: protocolDate,
+          fine_id: fine?.id ?? null,
+          fine_multiple: fineAmount ? fine!.min_multiple : null,
+          fine_amount: fineAmount ?? `${(n * 412_000).toFixed(0)}.00`,
+          offender: OFFENDERS[n % OFFENDERS.length],
+          description: OFFENCES[(n + 1) % OFFENCES.length],
+          created_by: admin,
+          updated_by: admin,
         });
         protocols++;
       }

@@ -41,21 +41,38 @@ export const DEMO_USERS: DemoUser[] = [
 
 export const roleScope = (code: string): RoleScope => SYSTEM_ROLES.find((r) => r.code === code)?.scope ?? 'none';
 
-interface DemoPlace { regionId: number; regionName: string; regionNames: { uz: string; uk: string; ru: string }; soato: string; subject: { id: number; name: string; director: string | null } }
+interface DemoPlace {
+  regionId: number;
+  regionName: string;
+  regionNames: { uz: string; uk: string; ru: string };
+  soato: string;
+  subject: { id: number; name: string; director: string | null };
+}
 
 /** The demo region and subject the scoped demo users are bound to, or null when the demo data has none. */
 export async function demoPlace(knex: Knex): Promise<DemoPlace | null> {
-  const region = await knex('subject_reports').groupBy('region_id').orderBy('region_id')
-    .havingRaw("bool_or(status = 'new') and bool_or(status = 'sent')").first('region_id');
+  const region = await knex('subject_reports')
+    .groupBy('region_id')
+    .orderBy('region_id')
+    .havingRaw("bool_or(status = 'new') and bool_or(status = 'sent')")
+    .first('region_id');
   if (!region) return null;
   const r = await knex('regions').where({ id: region.region_id }).first('id', 'soato', 'name');
-  const subject = await knex('subjects as s').where('s.region_id', r.id)
+  const subject = await knex('subjects as s')
+    .where('s.region_id', r.id)
     .whereExists(knex('subject_reports as r').whereRaw('r.subject_id = s.id').where('r.status', 'new'))
-    .orderByRaw('(select count(*) from payments p where p.subject_id = s.id) desc').orderBy('s.id')
+    .orderByRaw('(select count(*) from payments p where p.subject_id = s.id) desc')
+    .orderBy('s.id')
     .first('s.id', 's.name', 's.director');
   if (!subject) return null;
   const names = { uz: r.name?.uz ?? r.soato, uk: r.name?.uk ?? r.name?.uz ?? r.soato, ru: r.name?.ru ?? r.name?.uz ?? r.soato };
-  return { regionId: Number(r.id), regionName: names.uz, regionNames: names, soato: r.soato, subject: { id: Number(subject.id), name: subject.name, director: subject.director } };
+  return {
+    regionId: Number(r.id),
+    regionName: names.uz,
+    regionNames: names,
+    soato: r.soato,
+    subject: { id: Number(subject.id), name: subject.name, director: subject.director },
+  };
 }
 
 /**
@@ -73,7 +90,9 @@ export async function seedDemoUsers(knex: Knex, password: string, log: (s: strin
     log('demo users: no demo region with reports; not created');
     return;
   }
-  const roles = new Map<string, number>((await knex('roles').select('id', 'code')).map((r: { id: number; code: string }) => [r.code, Number(r.id)]));
+  const roles = new Map<string, number>(
+    (await knex('roles').select('id', 'code')).map((r: { id: number; code: string }) => [r.code, Number(r.id)]),
+  );
   const admin = (await knex('users').whereRaw('lower(username) = ?', ['admin']).first('id'))?.id ?? null;
   const hash = await hashPassword(password);
   await knex.transaction(async (trx) => {
@@ -83,7 +102,11 @@ export async function seedDemoUsers(knex: Knex, password: string, log: (s: strin
     for (const u of missing) {
       const scope = roleScope(u.role);
       const row: Record<string, unknown> = {
-        username: u.username, password: hash, fio: u.fio || place.subject.director || place.subject.name, lang_code: 'uz', kind: u.kind,
+        username: u.username,
+        password: hash,
+        fio: u.fio || place.subject.director || place.subject.name,
+        lang_code: 'uz',
+        kind: u.kind,
         region_id: scope === 'region' ? place.regionId : null,
         subject_id: scope === 'subject' ? place.subject.id : null,
         branch_id: scope === 'branch' ? branchId : null,
@@ -94,25 +117,46 @@ export async function seedDemoUsers(knex: Knex, password: string, log: (s: strin
       if (role) await trx('user_roles').insert({ user_id: user.id, role_id: role });
     }
   });
-  log(`demo users: ${missing.map((u) => u.username).join(', ')} (demo password), region ${place.regionName}, subject ${place.subject.name}`);
+  log(
+    `demo users: ${missing.map((u) => u.username).join(', ')} (demo password), region ${place.regionName}, subject ${place.subject.name}`,
+  );
 }
 
 /** The demo region's fund branch (made when the region has none) with this year's plans, if it has none. */
 async function demoBranch(trx: Knex.Transaction, place: DemoPlace, admin: number | null): Promise<number> {
   let branch = await trx('branches').where({ region_id: place.regionId }).orderBy('id').first('id');
   if (!branch) {
-    [branch] = await trx('branches').insert({
-      code: `F-${place.soato}`, region_id: place.regionId, is_active: true, phone: '712000000', address: `${place.regionName}, markaz`,
-      name: JSON.stringify({ uz: `${place.regionNames.uz} filiali`, uk: `${place.regionNames.uk} филиали`, ru: `Филиал: ${place.regionNames.ru}` }), created_by: admin, updated_by: admin,
-    }).returning('id');
+    [branch] = await trx('branches')
+      .insert({
+        code: `F-${place.soato}`,
+        region_id: place.regionId,
+        is_active: true,
+        phone: '712000000',
+        address: `${place.regionName}, markaz`,
+        name: JSON.stringify({
+          uz: `${place.regionNames.uz} filiali`,
+          uk: `${place.regionNames.uk} филиали`,
+          ru: `Филиал: ${place.regionNames.ru}`,
+        }),
+        created_by: admin,
+        updated_by: admin,
+      })
+      .returning('id');
   }
   const branchId = Number(branch.id);
   if (!(await trx('branch_plans').where({ branch_id: branchId }).first('id'))) {
     const year = Number(todayTashkent().slice(0, 4));
-    await trx('branch_plans').insert(['q1', 'q2', 'q3', 'q4', 'year'].map((period, i) => ({
-      branch_id: branchId, region_id: place.regionId, year, period, plan_amount: period === 'year' ? '1200000000.00' : `${(250 + i * 25) * 1000000}.00`,
-      created_by: admin, updated_by: admin,
-    })));
+    await trx('branch_plans').insert(
+      ['q1', 'q2', 'q3', 'q4', 'year'].map((period, i) => ({
+        branch_id: branchId,
+        region_id: place.regionId,
+        year,
+        period,
+        plan_amount: period === 'year' ? '1200000000.00' : `${(250 + i * 25) * 1000000}.00`,
+        created_by: admin,
+        updated_by: admin,
+      })),
+    );
   }
   return branchId;
 }
@@ -127,22 +171,72 @@ async function demoInspections(trx: Knex.Transaction, place: DemoPlace, admin: n
   const today = todayTashkent();
   const year = Number(today.slice(0, 4)) - 1;
   const by = { created_by: admin, updated_by: admin };
-  const [stack] = await trx('akt_stacks').insert({ number: `DA-${year}-${place.soato}`, stack_date: `${year}-05-10`, category_id: category.id, region_id: place.regionId, note: 'Rejali tekshiruvlar', ...by }).returning('id');
-  const subjects = [place.subject.id, ...(await trx('subjects').where({ region_id: place.regionId }).whereNot({ id: place.subject.id }).orderBy('id').limit(2).pluck('id'))];
-  await trx('akts').insert(subjects.map((subjectId, i) => ({
-    stack_id: stack.id, subject_id: subjectId, region_id: place.regionId, akt_type_id: aktType.id, number: `${i + 1}`, akt_date: `${year}-05-${12 + i}`,
-    amount: `${(i + 1) * 1500000}.00`, inspector: DEMO_USERS[0].fio, description: 'Chiqindilarni saqlash qoidalari tekshirildi', ...by,
-  })));
+  const [stack] = await trx('akt_stacks')
+    .insert({
+      number: `DA-${year}-${place.soato}`,
+      stack_date: `${year}-05-10`,
+      category_id: category.id,
+      region_id: place.regionId,
+      note: 'Rejali tekshiruvlar',
+      ...by,
+    })
+    .returning('id');
+  const subjects = [
+    place.subject.id,
+    ...(await trx('subjects').where({ region_id: place.regionId }).whereNot({ id: place.subject.id }).orderBy('id').limit(2).pluck('id')),
+  ];
+  await trx('akts').insert(
+    subjects.map((subjectId, i) => ({
+      stack_id: stack.id,
+      subject_id: subjectId,
+      region_id: place.regionId,
+      akt_type_id: aktType.id,
+      number: `${i + 1}`,
+      akt_date: `${year}-05-${12 + i}`,
+      amount: `${(i + 1) * 1500000}.00`,
+      inspector: DEMO_USERS[0].fio,
+      description: 'Chiqindilarni saqlash qoidalari tekshirildi',
+      ...by,
+    })),
+  );
   const protocolCategory = await trx('stack_protocol_categories').orderBy('id').first('id');
   if (!protocolCategory) return;
-  const [protocolStack] = await trx('protocol_stacks').insert({ number: `DB-${year}-${place.soato}`, stack_date: `${year}-05-12`, category_id: protocolCategory.id, region_id: place.regionId, note: 'Rejali tekshiruvlar', ...by }).returning('id');
-  const [protocol] = await trx('protocols').insert({
-    stack_id: protocolStack.id, subject_id: place.subject.id, region_id: place.regionId, series: 'EK', number: '1',
-    protocol_date: `${year}-05-12`, fine_id: (await trx('fine').where({ code: 'MJtK-91-1' }).first('id'))?.id ?? null, fine_multiple: '2', offender: place.subject.director, description: 'Chiqindilarni belgilanmagan joyda saqlash', ...by,
-  }).returning('id');
-  const [penya] = await trx('penya').insert({
-    subject_id: place.subject.id, region_id: place.regionId, debt: '3000000.00', due_date: `${year}-07-25`, as_of: `${year}-12-31`, daily_rate: '0.033', ...by,
-  }).returning('id');
+  const [protocolStack] = await trx('protocol_stacks')
+    .insert({
+      number: `DB-${year}-${place.soato}`,
+      stack_date: `${year}-05-12`,
+      category_id: protocolCategory.id,
+      region_id: place.regionId,
+      note: 'Rejali tekshiruvlar',
+      ...by,
+    })
+    .returning('id');
+  const [protocol] = await trx('protocols')
+    .insert({
+      stack_id: protocolStack.id,
+      subject_id: place.subject.id,
+      region_id: place.regionId,
+      series: 'EK',
+      number: '1',
+      protocol_date: `${year}-05-12`,
+      fine_id: (await trx('fine').where({ code: 'MJtK-91-1' }).first('id'))?.id ?? null,
+      fine_multiple: '2',
+      offender: place.subject.director,
+      description: 'Chiqindilarni belgilanmagan joyda saqlash',
+      ...by,
+    })
+    .returning('id');
+  const [penya] = await trx('penya')
+    .insert({
+      subject_id: place.subject.id,
+      region_id: place.regionId,
+      debt: '3000000.00',
+      due_date: `${year}-07-25`,
+      as_of: `${year}-12-31`,
+      daily_rate: '0.033',
+      ...by,
+    })
+    .returning('id');
   // the same rules the engine's writes run: the hooks compute, the demo data takes what they computed
   const compute = async (entity: string, table: string, id: number, hook: string) => {
     const row = await trx(table).where({ id }).first();
@@ -165,9 +259,22 @@ async function demoResidentArea(trx: Knex.Transaction, place: DemoPlace, admin: 
   const name = `Aholi ekishi uchun maydon — ${place.regionName}`;
   await trx('resident_planting_areas').insert({
     name: JSON.stringify({ uz: name, uk: latinToCyrillic(name), ru: `Участок для посадок жителей — ${place.regionNames.ru}` }),
-    region_id: place.regionId, address: `${place.regionName}, markaz`, shape: col('polygon', ringAround(random(place.regionId), c.lng, c.lat, ha, 6)),
-    location: col('point', c), area_ha: ha.toFixed(4), capacity: 1000, planted: 120, recommended_species: col('refs', species), status: 'open',
-    contact_phone: '712000001', info: JSON.stringify({ uz: 'Koʻchatingizni olib keling: joy, suv va maslahat beriladi.', uk: latinToCyrillic('Koʻchatingizni olib keling: joy, suv va maslahat beriladi.'), ru: 'Приносите свой саженец: место, вода и консультация предоставляются.' }),
-    created_by: admin, updated_by: admin,
+    region_id: place.regionId,
+    address: `${place.regionName}, markaz`,
+    shape: col('polygon', ringAround(random(place.regionId), c.lng, c.lat, ha, 6)),
+    location: col('point', c),
+    area_ha: ha.toFixed(4),
+    capacity: 1000,
+    planted: 120,
+    recommended_species: col('refs', species),
+    status: 'open',
+    contact_phone: '712000001',
+    info: JSON.stringify({
+      uz: 'Koʻchatingizni olib keling: joy, suv va maslahat beriladi.',
+      uk: latinToCyrillic('Koʻchatingizni olib keling: joy, suv va maslahat beriladi.'),
+      ru: 'Приносите свой саженец: место, вода и консультация предоставляются.',
+    }),
+    created_by: admin,
+    updated_by: admin,
   });
 }

@@ -11,17 +11,29 @@ beforeAll(async () => {
   db = await testDatabase();
   await seedDemo(db.knex, () => undefined, 60);
 });
-afterAll(async () => { await db?.close(); });
+afterAll(async () => {
+  await db?.close();
+});
 
 describe('demo data', () => {
   it('has payments and reports in every state', async () => {
     expect((await db.knex('payments').distinct('status').pluck('status')).sort()).toEqual(['confirmed', 'defined', 'undefined']);
-    expect((await db.knex('subject_reports').distinct('status').pluck('status')).sort()).toEqual(['accepted', 'in_process', 'invalid', 'new', 'rejected', 'sent']);
+    expect((await db.knex('subject_reports').distinct('status').pluck('status')).sort()).toEqual([
+      'accepted',
+      'in_process',
+      'invalid',
+      'new',
+      'rejected',
+      'sent',
+    ]);
   });
 
   it('splits every confirmed payment exactly and computes every report', async () => {
-    const bad = await db.knex('payments as p').join('payment_splits as s', 's.parent_id', 'p.id')
-      .whereRaw('s.budget + s.fund + s.organisation <> p.amount').count({ n: '*' });
+    const bad = await db
+      .knex('payments as p')
+      .join('payment_splits as s', 's.parent_id', 'p.id')
+      .whereRaw('s.budget + s.fund + s.organisation <> p.amount')
+      .count({ n: '*' });
     expect(Number(bad[0].n)).toBe(0);
     const confirmed = await db.knex('payments').where({ status: 'confirmed' }).count({ n: '*' });
     expect(Number((await db.knex('payment_splits').count({ n: '*' }))[0].n)).toBe(Number(confirmed[0].n));
@@ -35,7 +47,10 @@ describe('demo data', () => {
   });
 
   it('names a fine article on every protocol, its fine within the article', async () => {
-    const protocols = await db.knex('protocols as p').leftJoin('fine as f', 'f.id', 'p.fine_id').select('p.fine_id', 'p.fine_multiple', 'p.fine_amount', 'f.min_multiple', 'f.max_multiple');
+    const protocols = await db
+      .knex('protocols as p')
+      .leftJoin('fine as f', 'f.id', 'p.fine_id')
+      .select('p.fine_id', 'p.fine_multiple', 'p.fine_amount', 'f.min_multiple', 'f.max_multiple');
     expect(protocols.length).toBeGreaterThan(0);
     for (const p of protocols) {
       expect(p.fine_id).not.toBeNull();
@@ -79,7 +94,10 @@ describe('greening demo data', () => {
 
   it('gives every volunteer plantings of their own', async () => {
     expect(await n('volunteers')).toBe(30);
-    const without = await db.knex('volunteers as v').whereNotExists(db.knex('plantings as p').whereRaw('p.volunteer_id = v.id')).count({ n: '*' });
+    const without = await db
+      .knex('volunteers as v')
+      .whereNotExists(db.knex('plantings as p').whereRaw('p.volunteer_id = v.id'))
+      .count({ n: '*' });
     expect(Number(without[0].n)).toBe(0);
   });
 
@@ -100,8 +118,10 @@ describe('greening demo data', () => {
 
   it('draws the outlines as rings around their places', async () => {
     const rows = [
-      ...await db.knex('green_areas').select(db.knex.raw('npoints(shape) AS points'), db.knex.raw('shape @> location AS inside')),
-      ...await db.knex('resident_planting_areas').select(db.knex.raw('npoints(shape) AS points'), db.knex.raw('shape @> location AS inside')),
+      ...(await db.knex('green_areas').select(db.knex.raw('npoints(shape) AS points'), db.knex.raw('shape @> location AS inside'))),
+      ...(await db
+        .knex('resident_planting_areas')
+        .select(db.knex.raw('npoints(shape) AS points'), db.knex.raw('shape @> location AS inside'))),
     ];
     expect(rows).toHaveLength(26);
     for (const r of rows) {
@@ -112,7 +132,7 @@ describe('greening demo data', () => {
 });
 
 describe('control-zone and given-permit demo data', () => {
-  it('has zones with outlines in every region, each filled form meeting its zone\'s schema', async () => {
+  it("has zones with outlines in every region, each filled form meeting its zone's schema", async () => {
     const { zoneValuesForm } = await import('../api/modules/zones/forms.ts');
     const { compileSchema } = await import('../api/engine/payload-schema.ts');
     const regions = Number((await db.knex('regions').where({ is_active: true }).count({ n: '*' }))[0].n);

@@ -70,13 +70,20 @@ export async function seed(knex: Knex, given: MetaModel, opts: SeedOptions = {})
 async function syncRoles(knex: Knex, model: MetaModel): Promise<Map<string, number>> {
   const ids = new Map<string, number>();
   for (const role of SYSTEM_ROLES) {
-    const [row] = await knex('roles').insert({ code: role.code, name: JSON.stringify(role.name), is_system: true })
-      .onConflict('code').merge(['is_system']).returning('id');
+    const [row] = await knex('roles')
+      .insert({ code: role.code, name: JSON.stringify(role.name), is_system: true })
+      .onConflict('code')
+      .merge(['is_system'])
+      .returning('id');
     ids.set(role.code, row.id);
     const actions = roleActions(role, model);
     // only actions the role has never had a row for: a closed action stays closed
     const rows = actions.map((action_id) => ({ role_id: row.id, action_id, state: 1 }));
-    for (let i = 0; i < rows.length; i += 500) await knex('role_actions').insert(rows.slice(i, i + 500)).onConflict(['role_id', 'action_id']).ignore();
+    for (let i = 0; i < rows.length; i += 500)
+      await knex('role_actions')
+        .insert(rows.slice(i, i + 500))
+        .onConflict(['role_id', 'action_id'])
+        .ignore();
   }
   return ids;
 }
@@ -92,16 +99,28 @@ async function ensureAdmin(knex: Knex, roleId: number, opts: SeedOptions, log: (
     log('No administrator created: set ECOFOND_ADMIN_PASSWORD (the demo password is only for the embedded demo).');
     return;
   }
-  const [user] = await knex('users').insert({
-    username: 'admin', password: await hashPassword(password), fio: 'Tizim administratori', lang_code: 'uz',
-  }).returning('id');
+  const [user] = await knex('users')
+    .insert({
+      username: 'admin',
+      password: await hashPassword(password),
+      fio: 'Tizim administratori',
+      lang_code: 'uz',
+    })
+    .returning('id');
   await knex('user_roles').insert({ user_id: user.id, role_id: roleId });
   log(`Administrator "admin" created${password === DEMO_ADMIN_PASSWORD ? ' with the demo password' : ''}.`);
 }
 
-const t3 = (r: { uz: string; uk?: string; ru?: string }): string => JSON.stringify({ uz: r.uz, uk: r.uk ?? latinToCyrillic(r.uz), ru: r.ru ?? null });
+const t3 = (r: { uz: string; uk?: string; ru?: string }): string =>
+  JSON.stringify({ uz: r.uz, uk: r.uk ?? latinToCyrillic(r.uz), ru: r.ru ?? null });
 
-async function fillIfEmpty(knex: Knex, model: MetaModel, entity: string, rows: Record<string, unknown>[], log: (s: string) => void): Promise<void> {
+async function fillIfEmpty(
+  knex: Knex,
+  model: MetaModel,
+  entity: string,
+  rows: Record<string, unknown>[],
+  log: (s: string) => void,
+): Promise<void> {
   const e = model.entities.get(entity);
   if (!e || !rows.length) return;
   const [{ n }] = await knex(e.table).count<{ n: number }[]>({ n: '*' });
@@ -123,26 +142,82 @@ async function byCode(knex: Knex, row: Record<string, unknown>): Promise<Record<
 }
 
 async function seedReferenceBooks(knex: Knex, model: MetaModel, log: (s: string) => void): Promise<void> {
-  const regions = data('regions.json').regions as { soato: string; uz: string; uk: string; ru: string; centre: { lat: number; lng: number } }[];
-  await fillIfEmpty(knex, model, 'regions', regions.map((r, i) => ({
-    soato: r.soato, name: t3(r), centre: knex.raw('point(?, ?)', [r.centre.lng, r.centre.lat]), ordering: (i + 1) * 10,
-  })), log);
-  const regionIds = new Map<string, number>((await knex('regions').select('id', 'soato')).map((r: { id: number; soato: string }) => [r.soato, r.id]));
+  const regions = data('regions.json').regions as {
+    soato: string;
+    uz: string;
+    uk: string;
+    ru: string;
+    centre: { lat: number; lng: number };
+  }[];
+  await fillIfEmpty(
+    knex,
+    model,
+    'regions',
+    regions.map((r, i) => ({
+      soato: r.soato,
+      name: t3(r),
+      centre: knex.raw('point(?, ?)', [r.centre.lng, r.centre.lat]),
+      ordering: (i + 1) * 10,
+    })),
+    log,
+  );
+  const regionIds = new Map<string, number>(
+    (await knex('regions').select('id', 'soato')).map((r: { id: number; soato: string }) => [r.soato, r.id]),
+  );
   const areas = data('areas.json').areas as { region_soato: string; soato: string; uz: string; uk: string; ru: string }[];
-  await fillIfEmpty(knex, model, 'areas', areas.filter((a) => regionIds.has(a.region_soato)).map((a) => ({
-    region_id: regionIds.get(a.region_soato), soato: a.soato, name: t3(a),
-  })), log);
+  await fillIfEmpty(
+    knex,
+    model,
+    'areas',
+    areas
+      .filter((a) => regionIds.has(a.region_soato))
+      .map((a) => ({
+        region_id: regionIds.get(a.region_soato),
+        soato: a.soato,
+        name: t3(a),
+      })),
+    log,
+  );
   const banks = data('banks-mfo.json').banks as { mfo: string; uz: string; uk: string; ru: string }[];
-  await fillIfEmpty(knex, model, 'banks-mfo', banks.map((b) => ({ mfo: b.mfo, name: t3(b) })), log);
+  await fillIfEmpty(
+    knex,
+    model,
+    'banks-mfo',
+    banks.map((b) => ({ mfo: b.mfo, name: t3(b) })),
+    log,
+  );
   const oklads = data('min-oklads.json').rows as { start_date: string; amount: string; decree: string }[];
-  await fillIfEmpty(knex, model, 'min-oklads', oklads.map((o) => ({ start_date: o.start_date, amount: o.amount, decree: o.decree || null })), log);
-  await fillIfEmpty(knex, model, 'planting-orgs', PLANTING_ORGS.map((o) => ({
-    name: t3(o.name), kind: o.kind, region_id: o.region_soato ? regionIds.get(o.region_soato) ?? null : null, is_active: true,
-  })), log);
+  await fillIfEmpty(
+    knex,
+    model,
+    'min-oklads',
+    oklads.map((o) => ({ start_date: o.start_date, amount: o.amount, decree: o.decree || null })),
+    log,
+  );
+  await fillIfEmpty(
+    knex,
+    model,
+    'planting-orgs',
+    PLANTING_ORGS.map((o) => ({
+      name: t3(o.name),
+      kind: o.kind,
+      region_id: o.region_soato ? (regionIds.get(o.region_soato) ?? null) : null,
+      is_active: true,
+    })),
+    log,
+  );
   await seedAccessBooks(knex, model, log);
   for (const [entity, rows] of Object.entries(REFERENCE_ROWS)) {
     const resolved: Record<string, unknown>[] = [];
-    for (const r of rows) resolved.push(await byCode(knex, Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v && typeof v === 'object' && 'uz' in (v as object) ? t3(v as Text3) : v]))));
+    for (const r of rows)
+      resolved.push(
+        await byCode(
+          knex,
+          Object.fromEntries(
+            Object.entries(r).map(([k, v]) => [k, v && typeof v === 'object' && 'uz' in (v as object) ? t3(v as Text3) : v]),
+          ),
+        ),
+      );
     await fillIfEmpty(knex, model, entity, resolved, log);
   }
   // the public site's menu, sections and texts (docs/site-content.md)
@@ -154,29 +229,70 @@ async function seedReferenceBooks(knex: Knex, model: MetaModel, log: (s: string)
 /** The action catalogue's categories (the menu's sections) and types (operations), and the settings. */
 async function seedAccessBooks(knex: Knex, model: MetaModel, log: (s: string) => void): Promise<void> {
   const text = (key: string) => JSON.stringify(Object.fromEntries(LANGS.map((l) => [l, translate(model, l, key)])));
-  await fillIfEmpty(knex, model, 'app-action-categories', model.menu.map((s, i) => ({ code: s.route.slice(1), name: text(s.caption), ordering: (i + 1) * 10 })), log);
-  await fillIfEmpty(knex, model, 'app-action-types', ['read', 'create', 'update', 'delete', 'export', 'workflow', 'menu'].map((k) => ({ code: k, name: text(`operations.${k}`) })), log);
-  await fillIfEmpty(knex, model, 'app-configs-groups', [
-    { code: 'auth', name: JSON.stringify({ uz: 'Kirish va sessiyalar', uk: 'Кириш ва сессиялар', ru: 'Вход и сессии' }) },
-  ], log);
-  const groups = new Map<string, number>((await knex('app_configs_groups').select('id', 'code')).map((g: { id: number; code: string }) => [g.code, g.id]));
-  await fillIfEmpty(knex, model, 'app-configs', Object.entries(CONFIG_DEFAULTS).map(([key, value]) => ({
-    key, value: String(value), group_id: groups.get(key.split('.')[0]) ?? null,
-  })), log);
+  await fillIfEmpty(
+    knex,
+    model,
+    'app-action-categories',
+    model.menu.map((s, i) => ({ code: s.route.slice(1), name: text(s.caption), ordering: (i + 1) * 10 })),
+    log,
+  );
+  await fillIfEmpty(
+    knex,
+    model,
+    'app-action-types',
+    ['read', 'create', 'update', 'delete', 'export', 'workflow', 'menu'].map((k) => ({ code: k, name: text(`operations.${k}`) })),
+    log,
+  );
+  await fillIfEmpty(
+    knex,
+    model,
+    'app-configs-groups',
+    [{ code: 'auth', name: JSON.stringify({ uz: 'Kirish va sessiyalar', uk: 'Кириш ва сессиялар', ru: 'Вход и сессии' }) }],
+    log,
+  );
+  const groups = new Map<string, number>(
+    (await knex('app_configs_groups').select('id', 'code')).map((g: { id: number; code: string }) => [g.code, g.id]),
+  );
+  await fillIfEmpty(
+    knex,
+    model,
+    'app-configs',
+    Object.entries(CONFIG_DEFAULTS).map(([key, value]) => ({
+      key,
+      value: String(value),
+      group_id: groups.get(key.split('.')[0]) ?? null,
+    })),
+    log,
+  );
   // the public site's settings, empty until the fund sets them (the environment's values apply till then)
   if (!(await knex('app_configs_groups').where({ code: 'site' }).first('id'))) {
-    await knex('app_configs_groups').insert({ code: 'site', name: JSON.stringify({ uz: 'Ommaviy sayt', uk: 'Оммавий сайт', ru: 'Публичный сайт' }) });
+    await knex('app_configs_groups').insert({
+      code: 'site',
+      name: JSON.stringify({ uz: 'Ommaviy sayt', uk: 'Оммавий сайт', ru: 'Публичный сайт' }),
+    });
   }
   const site = (await knex('app_configs_groups').where({ code: 'site' }).first('id')).id;
   const descriptions: Record<SiteSettingKey, [string, string]> = {
-    'site.hotline': ['Ishonch telefoni raqami (saytning pastida va «Aloqa» sahifasida)', 'Номер горячей линии (внизу сайта и на странице контактов)'],
+    'site.hotline': [
+      'Ishonch telefoni raqami (saytning pastida va «Aloqa» sahifasida)',
+      'Номер горячей линии (внизу сайта и на странице контактов)',
+    ],
     'site.email': ['Aloqa uchun elektron pochta', 'Электронная почта для связи'],
-    'site.map_tiles': ['Xarita asosining manzili ({z}/{x}/{y}); boʻsh — OpenStreetMap', 'Адрес подложки карты ({z}/{x}/{y}); пусто — OpenStreetMap'],
-    'esign.eimzo_api_key': ['Ushbu domen uchun E-IMZO API kaliti (dastur ishlab chiqaruvchisidan)', 'API-ключ E-IMZO для этого домена (выдаёт разработчик программы)'],
+    'site.map_tiles': [
+      'Xarita asosining manzili ({z}/{x}/{y}); boʻsh — OpenStreetMap',
+      'Адрес подложки карты ({z}/{x}/{y}); пусто — OpenStreetMap',
+    ],
+    'esign.eimzo_api_key': [
+      'Ushbu domen uchun E-IMZO API kaliti (dastur ishlab chiqaruvchisidan)',
+      'API-ключ E-IMZO для этого домена (выдаёт разработчик программы)',
+    ],
   };
   for (const key of Object.keys(SITE_SETTINGS) as SiteSettingKey[]) {
     const [uz, ru] = descriptions[key];
-    await knex('app_configs').insert({ key, value: '', group_id: site, description: JSON.stringify({ uz, uk: latinToCyrillic(uz), ru }) }).onConflict('key').ignore();
+    await knex('app_configs')
+      .insert({ key, value: '', group_id: site, description: JSON.stringify({ uz, uk: latinToCyrillic(uz), ru }) })
+      .onConflict('key')
+      .ignore();
   }
   // the fund's legal parameters, at their defaults until the fund changes them (docs/domain-rules.md)
   if (!(await knex('app_configs_groups').where({ code: 'fund' }).first('id'))) {
@@ -188,7 +304,10 @@ async function seedAccessBooks(knex: Knex, model: MetaModel, log: (s: string) =>
       'Muddatidan kech yuborilgan hisobot uchun jarima: yuborilgan kundagi bazaviy hisoblash miqdoriga karrali (4; «toʻrt baravar kam» oʻqilsa — 0.25)',
       'Штраф за отчёт, отправленный после срока: кратность базовой расчётной величины на день отправки (4; при прочтении «в четыре раза меньше» — 0.25)',
     ],
-    'fund.report_deadline_days': ['Hisobot davri tugaganidan keyin hisobot topshirish muddati, kun', 'Срок сдачи отчёта после окончания периода, дней'],
+    'fund.report_deadline_days': [
+      'Hisobot davri tugaganidan keyin hisobot topshirish muddati, kun',
+      'Срок сдачи отчёта после окончания периода, дней',
+    ],
     'fund.fact_incentive': [
       'Fuqaro xabari boʻyicha jarima toʻlanganda xabar beruvchiga ragʻbatlantirish: jarimaning ulushi («10%») yoki soʻmdagi qatʼiy summa («375000»)',
       'Поощрение заявителю, когда штраф по его сообщению оплачен: доля штрафа («10%») или твёрдая сумма в сумах («375000»)',
@@ -196,7 +315,10 @@ async function seedAccessBooks(knex: Knex, model: MetaModel, log: (s: string) =>
   };
   for (const key of Object.keys(FUND_SETTINGS) as FundSettingKey[]) {
     const [uz, ru] = fundDescriptions[key];
-    await knex('app_configs').insert({ key, value: FUND_SETTINGS[key].default, group_id: fund, description: JSON.stringify({ uz, uk: latinToCyrillic(uz), ru }) }).onConflict('key').ignore();
+    await knex('app_configs')
+      .insert({ key, value: FUND_SETTINGS[key].default, group_id: fund, description: JSON.stringify({ uz, uk: latinToCyrillic(uz), ru }) })
+      .onConflict('key')
+      .ignore();
   }
   await seedChatSettings(knex);
   await seedJobSettings(knex);
@@ -205,35 +327,65 @@ async function seedAccessBooks(knex: Knex, model: MetaModel, log: (s: string) =>
 /** The chat's flood guard and socket bounds (docs/chat.md), at their defaults until the fund changes it. */
 async function seedChatSettings(knex: Knex): Promise<void> {
   if (!(await knex('app_configs_groups').where({ code: 'chat' }).first('id'))) {
-    await knex('app_configs_groups').insert({ code: 'chat', name: JSON.stringify({ uz: 'Operator bilan chat', uk: 'Оператор билан чат', ru: 'Чат с оператором' }) });
+    await knex('app_configs_groups').insert({
+      code: 'chat',
+      name: JSON.stringify({ uz: 'Operator bilan chat', uk: 'Оператор билан чат', ru: 'Чат с оператором' }),
+    });
   }
   const group = (await knex('app_configs_groups').where({ code: 'chat' }).first('id')).id;
   const descriptions: Record<ChatSettingKey, [string, string]> = {
-    'chat.messages_per_window': ['Bir manzildan oyna davomida yuborilishi mumkin boʻlgan xabarlar soni', 'Сколько сообщений можно отправить с одного адреса за окно'],
-    'chat.chats_per_window': ['Bir manzildan oyna davomida ochilishi mumkin boʻlgan chatlar soni', 'Сколько чатов можно открыть с одного адреса за окно'],
+    'chat.messages_per_window': [
+      'Bir manzildan oyna davomida yuborilishi mumkin boʻlgan xabarlar soni',
+      'Сколько сообщений можно отправить с одного адреса за окно',
+    ],
+    'chat.chats_per_window': [
+      'Bir manzildan oyna davomida ochilishi mumkin boʻlgan chatlar soni',
+      'Сколько чатов можно открыть с одного адреса за окно',
+    ],
     'chat.window_minutes': ['Chat cheklovi oynasi, daqiqa', 'Окно ограничения чата, минут'],
-    'chat.sockets_per_address': ['Bir manzildan bir server jarayoniga bir vaqtda ochiq chat ulanishlari soni', 'Сколько подключений к чату может держать один адрес в одном процессе сервера'],
-    'chat.sockets_total': ['Bir server jarayonidagi barcha ochiq chat ulanishlari soni', 'Сколько подключений к чату держит один процесс сервера всего'],
+    'chat.sockets_per_address': [
+      'Bir manzildan bir server jarayoniga bir vaqtda ochiq chat ulanishlari soni',
+      'Сколько подключений к чату может держать один адрес в одном процессе сервера',
+    ],
+    'chat.sockets_total': [
+      'Bir server jarayonidagi barcha ochiq chat ulanishlari soni',
+      'Сколько подключений к чату держит один процесс сервера всего',
+    ],
   };
   for (const key of Object.keys(CHAT_SETTINGS) as ChatSettingKey[]) {
     const [uz, ru] = descriptions[key];
-    await knex('app_configs').insert({ key, value: String(CHAT_SETTINGS[key]), group_id: group, description: JSON.stringify({ uz, uk: latinToCyrillic(uz), ru }) }).onConflict('key').ignore();
+    await knex('app_configs')
+      .insert({ key, value: String(CHAT_SETTINGS[key]), group_id: group, description: JSON.stringify({ uz, uk: latinToCyrillic(uz), ru }) })
+      .onConflict('key')
+      .ignore();
   }
 }
 
 /** Background exports and the jobs' files (docs/jobs.md), at their defaults until the fund changes them. */
 async function seedJobSettings(knex: Knex): Promise<void> {
   if (!(await knex('app_configs_groups').where({ code: 'jobs' }).first('id'))) {
-    await knex('app_configs_groups').insert({ code: 'jobs', name: JSON.stringify({ uz: 'Fon vazifalari', uk: latinToCyrillic('Fon vazifalari'), ru: 'Фоновые задачи' }) });
+    await knex('app_configs_groups').insert({
+      code: 'jobs',
+      name: JSON.stringify({ uz: 'Fon vazifalari', uk: latinToCyrillic('Fon vazifalari'), ru: 'Фоновые задачи' }),
+    });
   }
   const group = (await knex('app_configs_groups').where({ code: 'jobs' }).first('id')).id;
   const descriptions: Record<JobSettingKey, [string, string]> = {
-    'exports.background_rows': ['Shundan koʻp qatorli eksport fonda tayyorlanadi (jarayon chizigʻi va yuklab olish havolasi bilan)', 'Экспорт большего числа строк готовится в фоне (с полосой хода и ссылкой на файл)'],
+    'exports.background_rows': [
+      'Shundan koʻp qatorli eksport fonda tayyorlanadi (jarayon chizigʻi va yuklab olish havolasi bilan)',
+      'Экспорт большего числа строк готовится в фоне (с полосой хода и ссылкой на файл)',
+    ],
     'jobs.keep_hours': ['Fonda tayyorlangan fayl necha soat saqlanadi', 'Сколько часов хранится файл, подготовленный в фоне'],
-    'jobs.per_user': ['Bir foydalanuvchining navbatda turgan yoki bajarilayotgan fon eksportlari soni (undan ortigʻi rad etiladi)', 'Сколько фоновых выгрузок одного пользователя может ждать или выполняться одновременно (сверх этого — отказ)'],
+    'jobs.per_user': [
+      'Bir foydalanuvchining navbatda turgan yoki bajarilayotgan fon eksportlari soni (undan ortigʻi rad etiladi)',
+      'Сколько фоновых выгрузок одного пользователя может ждать или выполняться одновременно (сверх этого — отказ)',
+    ],
   };
   for (const key of Object.keys(JOB_SETTINGS) as JobSettingKey[]) {
     const [uz, ru] = descriptions[key];
-    await knex('app_configs').insert({ key, value: String(JOB_SETTINGS[key]), group_id: group, description: JSON.stringify({ uz, uk: latinToCyrillic(uz), ru }) }).onConflict('key').ignore();
+    await knex('app_configs')
+      .insert({ key, value: String(JOB_SETTINGS[key]), group_id: group, description: JSON.stringify({ uz, uk: latinToCyrillic(uz), ru }) })
+      .onConflict('key')
+      .ignore();
   }
 }

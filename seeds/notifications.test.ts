@@ -3,7 +3,7 @@ import { cyrillic, TYPES } from './notifications.ts';
 import { unknownPlaceholder, variableNames } from '../api/notify/render.ts';
 
 describe('the seeded notification templates', () => {
-  it('use only their type\'s variables, in every language', () => {
+  it("use only their type's variables, in every language", () => {
     for (const t of TYPES) {
       const vars = variableNames(t.variables);
       for (const [method, tpl] of Object.entries(t.templates)) {

@@ -8,8 +8,19 @@ const model = loadMetadata();
 const others = SYSTEM_ROLES.filter((r) => !r.all);
 
 describe('system roles', () => {
-  it('are the spec\'s ten, each but the administrator with a demo user of its own', () => {
-    expect(SYSTEM_ROLES.map((r) => r.code).sort()).toEqual(['administrator', 'branch', 'confirming_staff', 'ecology_staff', 'fund', 'headquarters', 'inspector', 'police', 'population', 'subject']);
+  it("are the spec's ten, each but the administrator with a demo user of its own", () => {
+    expect(SYSTEM_ROLES.map((r) => r.code).sort()).toEqual([
+      'administrator',
+      'branch',
+      'confirming_staff',
+      'ecology_staff',
+      'fund',
+      'headquarters',
+      'inspector',
+      'police',
+      'population',
+      'subject',
+    ]);
     expect(DEMO_USERS.map((u) => u.role).sort()).toEqual(others.map((r) => r.code).sort());
   });
 
@@ -24,11 +35,14 @@ describe('system roles', () => {
     for (const r of others) {
       const ids = roleActions(r, model);
       expect(ids.length, r.code).toBeGreaterThan(0);
-      expect(ids.filter((id) => adminOnly.has(id)), r.code).toEqual([]);
+      expect(
+        ids.filter((id) => adminOnly.has(id)),
+        r.code,
+      ).toEqual([]);
     }
   });
 
-  it('keep the rights added with the one write path the administrator\'s: role assignment and the audit trail', () => {
+  it("keep the rights added with the one write path the administrator's: role assignment and the audit trail", () => {
     const added = [
       model.entities.get('users')!.workflow!.actions['assign-roles'].action,
       model.entities.get('mvd-users')!.workflow!.actions['assign-roles'].action,
@@ -37,7 +51,11 @@ describe('system roles', () => {
     ];
     expect(added).toEqual([5456, 5466, 5809, 5819]);
     expect(roleActions(SYSTEM_ROLES.find((r) => r.all)!, model)).toEqual(expect.arrayContaining(added));
-    for (const r of others) expect(roleActions(r, model).filter((id) => added.includes(id)), r.code).toEqual([]);
+    for (const r of others)
+      expect(
+        roleActions(r, model).filter((id) => added.includes(id)),
+        r.code,
+      ).toEqual([]);
   });
 
   it('give the roles their work by name: a few spot checks', () => {
@@ -61,7 +79,8 @@ describe('system roles', () => {
     expect(ids('police').has(op('subject-report-yearly', 'update'))).toBe(false);
     // headquarters read every entity outside administration and every report, by rule
     const hq = ids('headquarters');
-    for (const e of model.entities.values()) if (!['managing', 'access', 'admin'].includes(e.module)) expect(hq.has(e.access.read), e.name).toBe(true);
+    for (const e of model.entities.values())
+      if (!['managing', 'access', 'admin'].includes(e.module)) expect(hq.has(e.access.read), e.name).toBe(true);
     for (const r of model.reports.values()) if (r.access !== undefined) expect(hq.has(r.access), r.name).toBe(true);
   });
 });

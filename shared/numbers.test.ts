@@ -1,7 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import {
-  NBSP, decimalParts, excelNumFmt, excelValue, formatCoordinate, formatDecimal, formatInteger, formatMoney, formatNumber,
-  formatPercent, isDecimalString, parseDecimalInput, roundCoordinate,
+  NBSP,
+  decimalParts,
+  excelNumFmt,
+  excelValue,
+  formatCoordinate,
+  formatDecimal,
+  formatInteger,
+  formatMoney,
+  formatNumber,
+  formatPercent,
+  isDecimalString,
+  parseDecimalInput,
+  roundCoordinate,
 } from './numbers.ts';
 
 /** Tests write plain spaces; the formatter writes no-break ones. */

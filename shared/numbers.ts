@@ -43,7 +43,11 @@ export const COORDINATE_DECIMALS = 6;
 const conventionOf = (lang?: string): NumberConvention => NUMBER_CONVENTIONS[(lang ?? 'uz') as NumberLang] ?? NUMBER_CONVENTIONS.uz;
 
 /** A decimal as its sign and digits, or null when the value is not a number. */
-export interface DecimalParts { neg: boolean; int: string; frac: string }
+export interface DecimalParts {
+  neg: boolean;
+  int: string;
+  frac: string;
+}
 
 /** Spaces (plain, no-break, narrow no-break, thin) that a typed or pasted figure may hold. */
 const SPACES = /[\s\u00a0\u202f\u2009]/g;

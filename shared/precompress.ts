@@ -19,12 +19,22 @@ export const PRECOMPRESSED = new Set(['.js', '.mjs', '.css', '.svg', '.json', '.
 /** Smaller files go as they are (the same bound as the API's, api/http/compress.ts). */
 export const PRECOMPRESS_MIN = 1024;
 
-export interface Packed { raw: number; gzip: number; brotli: number }
+export interface Packed {
+  raw: number;
+  gzip: number;
+  brotli: number;
+}
 
 /** `text` as the server sends it: its Brotli and gzip forms. */
 export async function pack(text: Buffer): Promise<{ brotli: Buffer; gzip: Buffer }> {
   const [b, g] = await Promise.all([
-    br(text, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: text.length, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT } }),
+    br(text, {
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: 11,
+        [constants.BROTLI_PARAM_SIZE_HINT]: text.length,
+        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+      },
+    }),
     gz(text, { level: 9 }),
   ]);
   return { brotli: b, gzip: g };
@@ -37,13 +47,15 @@ export async function precompressDir(dir: string): Promise<Map<string, Packed>> 
     // not the build's own notes (dist/.vite: the manifest)
     .filter((d) => d.isFile() && PRECOMPRESSED.has(extname(d.name)) && !d.parentPath.split(/[\\/]/).includes('.vite'))
     .map((d) => join(d.parentPath, d.name));
-  await Promise.all(files.map(async (file) => {
-    const text = await readFile(file);
-    if (text.length < PRECOMPRESS_MIN) return;
-    const { brotli, gzip: g } = await pack(text);
-    await Promise.all([writeFile(`${file}.br`, brotli), writeFile(`${file}.gz`, g)]);
-    done.set(file, { raw: text.length, gzip: g.length, brotli: brotli.length });
-  }));
+  await Promise.all(
+    files.map(async (file) => {
+      const text = await readFile(file);
+      if (text.length < PRECOMPRESS_MIN) return;
+      const { brotli, gzip: g } = await pack(text);
+      await Promise.all([writeFile(`${file}.br`, brotli), writeFile(`${file}.gz`, g)]);
+      done.set(file, { raw: text.length, gzip: g.length, brotli: brotli.length });
+    }),
+  );
   return done;
 }
 
@@ -53,13 +65,21 @@ export function precompress(): Plugin {
   return {
     name: 'ecofond-precompress',
     apply: 'build',
-    configResolved(c) { config = c; },
+    configResolved(c) {
+      config = c;
+    },
     async closeBundle() {
       if (!config) return;
       const packed = await precompressDir(resolve(config.root, config.build.outDir));
-      let raw = 0; let brotli = 0;
-      for (const p of packed.values()) { raw += p.raw; brotli += p.brotli; }
-      config.logger.info(`precompressed ${packed.size} files: ${(raw / 1024).toFixed(0)} kB → ${(brotli / 1024).toFixed(0)} kB Brotli (.br and .gz beside each)`);
+      let raw = 0;
+      let brotli = 0;
+      for (const p of packed.values()) {
+        raw += p.raw;
+        brotli += p.brotli;
+      }
+      config.logger.info(
+        `precompressed ${packed.size} files: ${(raw / 1024).toFixed(0)} kB → ${(brotli / 1024).toFixed(0)} kB Brotli (.br and .gz beside each)`,
+      );
     },
   };
 }

@@ -46,7 +46,11 @@ const model = loadMetadata();
 const CATALOGUE = routeCatalogue(model);
 /** Someone holding every action of the catalogue: what the administrator is offered. */
 const HOLDER_OF_ALL: Principal = {
-  id: 0, username: '', region_id: null, branch_id: null, subject_id: null,
+  id: 0,
+  username: '',
+  region_id: null,
+  branch_id: null,
+  subject_id: null,
   actions: new Set([...model.actions.keys(), ...CATALOGUE.flatMap((r) => r.actions)]),
 };
 /** The routes of /api/meta: those someone may call. */
@@ -55,9 +59,11 @@ const ROUTES = CATALOGUE.filter((r) => mayCall(model, r, HOLDER_OF_ALL));
 const UNCALLABLE = CATALOGUE.filter((r) => !ROUTES.includes(r));
 
 const entityOf = (r: ApiRoute): EntityMeta | undefined => (r.entity ? model.entities.get(r.entity) : undefined);
-const isBulk = (r: ApiRoute) => r.method === 'post' && !r.path.includes('/:id') && !!r.entity && (r.op === 'delete' || !!r.op?.startsWith('wf:'));
+const isBulk = (r: ApiRoute) =>
+  r.method === 'post' && !r.path.includes('/:id') && !!r.entity && (r.op === 'delete' || !!r.op?.startsWith('wf:'));
 /** A workflow action that deletes its row (a subject's full deletion): run, like a delete, on a row of its own and last. */
-const deletesRow = (r: ApiRoute) => r.source === 'workflow' && !!r.op?.startsWith('wf:') && !!entityOf(r)?.workflow?.actions[r.op.slice(3)]?.delete;
+const deletesRow = (r: ApiRoute) =>
+  r.source === 'workflow' && !!r.op?.startsWith('wf:') && !!entityOf(r)?.workflow?.actions[r.op.slice(3)]?.delete;
 /** A route at one row: `:id`, or a path parameter that is a field of its entity (a subject by its INN). */
 const isBound = (r: ApiRoute) => r.path.includes('/:id') || Object.keys(r.params ?? {}).some((p) => !!entityOf(r)?.fields[p]);
 
@@ -65,7 +71,13 @@ const isBound = (r: ApiRoute) => r.path.includes('/:id') || Object.keys(r.params
 
 type Kind = 'no-token' | 'no-actions' | 'only-needed' | 'nobody' | 'out-of-scope' | 'privilege' | 'mounted';
 const covered: Record<Kind, Set<string>> = {
-  'no-token': new Set(), 'no-actions': new Set(), 'only-needed': new Set(), nobody: new Set(), 'out-of-scope': new Set(), privilege: new Set(), mounted: new Set(),
+  'no-token': new Set(),
+  'no-actions': new Set(),
+  'only-needed': new Set(),
+  nobody: new Set(),
+  'out-of-scope': new Set(),
+  privilege: new Set(),
+  mounted: new Set(),
 };
 let requests = 0;
 let privileged = 0;
@@ -116,17 +128,21 @@ beforeAll(async () => {
   const k = api.db.knex;
   [regionA, regionB] = await k('regions').orderBy('id').limit(2).pluck('id');
   const category = (await k('subject_categories').first('id')).id;
-  [{ id: subjectA }, { id: subjectB }] = await k('subjects').insert([
-    { inn: '300000001', name: 'Subyekt A', region_id: regionA, category_id: category },
-    { inn: '300000002', name: 'Subyekt B', region_id: regionB, category_id: category },
-  ]).returning('id');
+  [{ id: subjectA }, { id: subjectB }] = await k('subjects')
+    .insert([
+      { inn: '300000001', name: 'Subyekt A', region_id: regionA, category_id: category },
+      { inn: '300000002', name: 'Subyekt B', region_id: regionB, category_id: category },
+    ])
+    .returning('id');
   // every user the generated cases sign in as, made at once
   const scoped = ROUTES.filter((r) => SCOPED.some((e) => e.name === r.entity));
   await probes.prepare([
     { actions: [] },
     ...ROUTES.map((r) => ({ actions: r.actions })),
     ...scoped.map((r) => ({ actions: r.actions, scope: { region_id: regionB } })),
-    ...scoped.filter((r) => entityOf(r)!.scope!.subject && entityOf(r)!.scope!.subject !== 'id').map((r) => ({ actions: r.actions, scope: { subject_id: subjectB } })),
+    ...scoped
+      .filter((r) => entityOf(r)!.scope!.subject && entityOf(r)!.scope!.subject !== 'id')
+      .map((r) => ({ actions: r.actions, scope: { subject_id: subjectB } })),
   ]);
 });
 
@@ -134,8 +150,10 @@ afterAll(async () => {
   const bySource: Record<string, number> = {};
   for (const r of ROUTES) bySource[r.source] = (bySource[r.source] ?? 0) + 1;
   const counts = Object.fromEntries(Object.entries(covered).map(([k, v]) => [k, v.size]));
-  console.log(`access: ${ROUTES.length} routes of /api/meta by source ${JSON.stringify(bySource)}, ${UNCALLABLE.length} more mounted that nobody may call;`
-    + ` routes covered per check ${JSON.stringify(counts)}; ${requests} requests, ${assertions} status checks, ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `access: ${ROUTES.length} routes of /api/meta by source ${JSON.stringify(bySource)}, ${UNCALLABLE.length} more mounted that nobody may call;` +
+      ` routes covered per check ${JSON.stringify(counts)}; ${requests} requests, ${assertions} status checks, ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
   await api?.close();
 });
 
@@ -178,13 +196,16 @@ describe.concurrent('2. signed in, holding no actions', () => {
   for (const r of ROUTES) {
     const key = routeKey(r);
     const needs = r.auth === 'session' && r.actions.length > 0;
-    check(`${key} holding no actions: ${needs ? `403 (-103), it needs ${r.actions.join(', ')}` : 'never 401 or 403 (it needs none)'}`, async () => {
-      covered['no-actions'].add(key);
-      const token = ENDS_SESSION.has(key) ? await probes.disposable([]) : await probes.token([]);
-      const a = await call(await callOf(fx, r, token));
-      if (needs) expectCode(a, 403, -103, key);
-      else expectStatus(a, 'not-denied', key);
-    });
+    check(
+      `${key} holding no actions: ${needs ? `403 (-103), it needs ${r.actions.join(', ')}` : 'never 401 or 403 (it needs none)'}`,
+      async () => {
+        covered['no-actions'].add(key);
+        const token = ENDS_SESSION.has(key) ? await probes.disposable([]) : await probes.token([]);
+        const a = await call(await callOf(fx, r, token));
+        if (needs) expectCode(a, 403, -103, key);
+        else expectStatus(a, 'not-denied', key);
+      },
+    );
   }
 
   for (const r of UNCALLABLE) {
@@ -213,7 +234,7 @@ function expectedWithActions(r: ApiRoute, ownRow: boolean): number[] | 'not-deni
   return 'not-denied';
 }
 
-describe('3. holding only the route\'s actions', () => {
+describe("3. holding only the route's actions", () => {
   // deletes last, the single before the bulk one; each on a row of its own where rows can be made (the shared one may be referenced)
   const needing = ROUTES.filter((r) => r.actions.length > 0);
   const deletes = needing.filter((r) => (r.op === 'delete' && r.source === 'entity') || deletesRow(r));
@@ -237,7 +258,10 @@ describe('3. holding only the route\'s actions', () => {
 
 const SCOPED = [...model.entities.values()].filter((e) => e.scope?.region);
 type Side = 'A' | 'B';
-interface Sides { a: Row; b: Row }
+interface Sides {
+  a: Row;
+  b: Row;
+}
 const sides = new Map<string, Promise<Sides>>();
 const making = new Set<string>();
 
@@ -274,7 +298,16 @@ async function inRegion(name: string, side: Side, depth: number): Promise<number
   if (!e.fields.region_id) return undefined;
   const key = `${name}:${side}`;
   if (!branches.has(key)) {
-    branches.set(key, (async () => (await api.db.knex(e.table).where({ region_id: regionOf(side) }).first('id'))?.id ?? (await fx.create(e, { region_id: regionOf(side) })).id)());
+    branches.set(
+      key,
+      (async () =>
+        (
+          await api.db
+            .knex(e.table)
+            .where({ region_id: regionOf(side) })
+            .first('id')
+        )?.id ?? (await fx.create(e, { region_id: regionOf(side) })).id)(),
+    );
   }
   return branches.get(key)!;
 }
@@ -286,10 +319,16 @@ async function inRegion(name: string, side: Side, depth: number): Promise<number
  */
 async function scopedRow(e: EntityMeta, side: Side, depth = 0): Promise<Row> {
   // a view nobody may create rows of (the inspectors among the users): a row of the table's owner, put in the view and on the side
-  const owner = e.view && e.access.create === undefined ? [...model.entities.values()].find((o) => o.table === e.table && !o.view && o.access.create !== undefined) : undefined;
+  const owner =
+    e.view && e.access.create === undefined
+      ? [...model.entities.values()].find((o) => o.table === e.table && !o.view && o.access.create !== undefined)
+      : undefined;
   if (owner) {
     const row = await fx.create(owner);
-    await api.db.knex(e.table).where({ id: row.id }).update({ ...e.view, [e.scope!.region!]: regionOf(side) });
+    await api.db
+      .knex(e.table)
+      .where({ id: row.id })
+      .update({ ...e.view, [e.scope!.region!]: regionOf(side) });
     return fx.fresh(e, row.id);
   }
   const { over, force } = await scopedValues(e, side, depth);
@@ -299,7 +338,11 @@ async function scopedRow(e: EntityMeta, side: Side, depth = 0): Promise<Row> {
 }
 
 /** The values that put a new row on a side: in the payload where clients may write them (`over`), else written straight (`force`). */
-async function scopedValues(e: EntityMeta, side: Side, depth = 0): Promise<{ over: Record<string, unknown>; force: Record<string, unknown> }> {
+async function scopedValues(
+  e: EntityMeta,
+  side: Side,
+  depth = 0,
+): Promise<{ over: Record<string, unknown>; force: Record<string, unknown> }> {
   const scope = e.scope!;
   const regionSource = e.fields[scope.region!]?.from?.split('.')[0];
   const over: Record<string, unknown> = {};
@@ -309,10 +352,14 @@ async function scopedValues(e: EntityMeta, side: Side, depth = 0): Promise<{ ove
   for (const [name, f] of Object.entries(e.fields)) {
     if (f.type !== 'ref' || !f.ref || f.ref === e.name) continue;
     // the region itself (derived from a reference or not: the check of a new row comes before the derivation)
-    if (name === scope.region) { if (!f.readOnly) over[name] = regionOf(side); if (!f.from) continue; }
+    if (name === scope.region) {
+      if (!f.readOnly) over[name] = regionOf(side);
+      if (!f.from) continue;
+    }
     const target = model.entities.get(f.ref);
     // scoped targets, and references that must lie within the row's region (a district)
-    if (!(target?.scope?.region || f.ref === 'subject' || name === regionSource || Object.values(f.within ?? {}).includes(scope.region!))) continue;
+    if (!(target?.scope?.region || f.ref === 'subject' || name === regionSource || Object.values(f.within ?? {}).includes(scope.region!)))
+      continue;
     // a reference no two rows may share (a fine payment's statement payment) is left to the row's own, unless the region comes from it
     if (f.unique && name !== regionSource) continue;
     const id = await inRegion(f.ref, side, depth + 1);
@@ -340,7 +387,10 @@ function leavesScope(e: EntityMeta, r: ApiRoute): boolean {
   const a = r.op?.startsWith('wf:') ? e.workflow?.actions[r.op.slice(3)] : undefined;
   if (!a) return false;
   const cols = new Set(Object.values(e.scope ?? {}).filter((c): c is string => !!c));
-  for (const c of [...cols]) { const from = e.fields[c]?.from; if (from) cols.add(from.split('.')[0]); }
+  for (const c of [...cols]) {
+    const from = e.fields[c]?.from;
+    if (from) cols.add(from.split('.')[0]);
+  }
   return [...(a.clear ?? []), ...Object.keys(a.set ?? {})].some((c) => cols.has(c));
 }
 
@@ -360,7 +410,7 @@ async function sheetRows(a: Answer): Promise<number> {
   return wb.worksheets[0].rowCount;
 }
 
-describe('4. out of scope: another region\'s (or subject\'s) row is a 404', () => {
+describe("4. out of scope: another region's (or subject's) row is a 404", () => {
   for (const e of SCOPED) {
     const routes = ROUTES.filter((r) => r.entity === e.name);
     const whos: Who[] = e.scope!.subject ? ['region', 'subject'] : ['region'];
@@ -391,11 +441,20 @@ describe('4. out of scope: another region\'s (or subject\'s) row is a 404', () =
           const [beforeA, beforeOwn] = [await snapshot(e, a.id), await snapshot(e, own.id)];
           const body = (await callOf(fx, r, token, { row: a, refs: ownRefs(who, e, own) })).json as Record<string, unknown>;
           for (const ids of [[a.id], [own.id, a.id]]) {
-            expectCode(await call({ method: r.method, path: `/api${r.path}`, token, json: { ...body, ids } }), 404, -104, `${key} with ids ${ids}`);
+            expectCode(
+              await call({ method: r.method, path: `/api${r.path}`, token, json: { ...body, ids } }),
+              404,
+              -104,
+              `${key} with ids ${ids}`,
+            );
           }
           expect(await snapshot(e, a.id), `${key} changed ${who} A's row`).toBe(beforeA);
           expect(await snapshot(e, own.id), `${key} changed its own row in a refused call`).toBe(beforeOwn);
-          expectStatus(await call({ method: r.method, path: `/api${r.path}`, token, json: { ...body, ids: [own.id] } }), expectedOnOwn(e, r), `${key} on its own row`);
+          expectStatus(
+            await call({ method: r.method, path: `/api${r.path}`, token, json: { ...body, ids: [own.id] } }),
+            expectedOnOwn(e, r),
+            `${key} on its own row`,
+          );
         });
       }
 
@@ -408,7 +467,7 @@ describe('4. out of scope: another region\'s (or subject\'s) row is a 404', () =
           const { b } = await sidesOf(e, who);
           const token = await probes.token(create.actions, scopeOf(who, e, b));
           const count = async () => Number((await api.db.knex(e.table).count({ n: '*' }))[0].n);
-          const payload = { ...(await callOf(fx, create, token)).json as object, ...(await scopedValues(e, 'A')).over };
+          const payload = { ...((await callOf(fx, create, token)).json as object), ...(await scopedValues(e, 'A')).over };
           const before = await count();
           const theirs = await call({ method: 'post', path: `/api${e.path}`, token, json: payload });
           // another's references are not found in the caller's scope (400), or the row would be out of it (403);
@@ -443,15 +502,25 @@ describe('4. out of scope: another region\'s (or subject\'s) row is a 404', () =
           const { a, b } = await sidesOf(e, who);
           const scope = scopeOf(who, e, b);
           const token = await probes.token(list.actions, scope);
-          const both = await call({ method: 'get', path: `/api${e.path}?filter=${encodeURIComponent(JSON.stringify({ id: [a.id, b.id] }))}`, token });
+          const both = await call({
+            method: 'get',
+            path: `/api${e.path}?filter=${encodeURIComponent(JSON.stringify({ id: [a.id, b.id] }))}`,
+            token,
+          });
           expectStatus(both, [200], key);
-          expect((both.body as Row[]).map((x) => x.id), `${key} asked for rows ${a.id} (${who} A) and ${b.id} (own)`).toEqual([b.id]);
+          expect(
+            (both.body as Row[]).map((x) => x.id),
+            `${key} asked for rows ${a.id} (${who} A) and ${b.id} (own)`,
+          ).toEqual([b.id]);
           const page = await call({ method: 'get', path: `/api${e.path}?sort=${encodeURIComponent('["id","DESC"]')}&range=[0,99]`, token });
           expectStatus(page, [200], key);
           const column = who === 'region' ? e.scope!.region! : e.scope!.subject!;
           const mine = who === 'region' ? scope.region_id : scope.subject_id;
           const others = (page.body as Row[]).filter((x) => x[column] !== undefined && x[column] !== mine);
-          expect(others.map((x) => x.id), `${key}: rows of another ${who}`).toEqual([]);
+          expect(
+            others.map((x) => x.id),
+            `${key}: rows of another ${who}`,
+          ).toEqual([]);
           expect((page.body as Row[]).map((x) => x.id)).not.toContain(a.id);
         });
       }
@@ -469,7 +538,7 @@ describe('4. out of scope: another region\'s (or subject\'s) row is a 404', () =
           expectStatus(both, [200], key);
           expectStatus(mine, [200], key);
           // the administrator's sheet has both rows, the user's one fewer: their own
-          expect(await sheetRows(both) - await sheetRows(mine), `${key}: the sheet holds another ${who}'s row`).toBe(1);
+          expect((await sheetRows(both)) - (await sheetRows(mine)), `${key}: the sheet holds another ${who}'s row`).toBe(1);
         });
       }
 
@@ -484,7 +553,9 @@ describe('4. out of scope: another region\'s (or subject\'s) row is a 404', () =
           const features = async (t: string) => {
             const answer = await call({ method: 'get', path, token: t });
             expectStatus(answer, [200], key);
-            return (JSON.parse(Buffer.from(answer.raw).toString('utf8')) as { features: { id: number }[] }).features.map((f) => f.id).sort();
+            return (JSON.parse(Buffer.from(answer.raw).toString('utf8')) as { features: { id: number }[] }).features
+              .map((f) => f.id)
+              .sort();
           };
           expect(await features(api.adminToken), `${key}: the administrator's features`).toEqual([a.id, b.id].sort());
           expect(await features(token), `${key}: a feature of another ${who}'s row`).toEqual([b.id]);
@@ -526,43 +597,60 @@ describe('5. privilege: nobody grants, or changes a holder of, rights they do no
     const wf = r.op!.startsWith('wf:') ? e.workflow!.actions[r.op!.slice(3)] : undefined;
     const mod = r.source === 'module' ? MODULE_PRIVILEGE[r.name!] : undefined;
     const mode = mod?.mode ?? (wf?.params?.[field] ? 'grant' : 'carry');
-    check(`${key} holding ${r.actions.join(', ')}: 403 when ${mode === 'grant' ? `granting ${kind === 'roles' ? 'a role' : 'an action'}` : `the ${kind === 'roles' ? 'user holds a role' : 'role holds an action'}`} beyond the caller's actions`, async () => {
-      covered.privilege.add(key);
-      if (r.source === 'module' && !mod) throw new Error(`${key}: say in MODULE_PRIVILEGE what body grants or changes rights through it`);
-      const k = api.db.knex;
-      const held = new Set(r.actions);
-      // an action the caller lacks, and a role holding just it
-      const action = [...model.actions.keys()].sort((x, y) => x - y).find((a) => !held.has(a))!;
-      const [{ id: role }] = await k('roles').insert({ code: `priv_${++privileged}`, name: JSON.stringify({ uz: 'priv' }) }).returning('id');
-      await k('role_actions').insert({ role_id: role, action_id: action, state: 1 });
-      const target = await fx.create(e);
-      if (mode === 'carry') {
-        if (kind === 'roles') await k('user_roles').insert({ user_id: target.id, role_id: role });
-        else await k('role_actions').insert({ role_id: target.id, action_id: action, state: 1 });
-      }
-      if (wf && !wf.from.includes(target[e.workflow!.field] as string)) await k(e.table).where({ id: target.id }).update({ [e.workflow!.field]: wf.from[0] });
-      const rights = async () => JSON.stringify([
-        await k(e.table).where({ id: target.id }).first(),
-        kind === 'roles' ? await k('user_roles').where({ user_id: target.id }).orderBy('role_id').pluck('role_id') : await k('role_actions').where({ role_id: target.id }).orderBy('action_id').select('action_id', 'state'),
-      ]);
-      const request = async (token: string) => {
-        const c = await callOf(fx, r, token, { row: target });
-        if (mod) c.json = mod.body({ id: target.id, role, action });
-        else if (wf?.params?.[field]) c.json = { ...(c.json as object), [field]: kind === 'roles' ? [role] : [action] };
-        return call(c);
-      };
-      const before = await rights();
-      expectCode(await request(await probes.token(r.actions)), 403, -103, `${key} without action ${action}`);
-      expect(await rights(), `${key} changed the row although refused`).toBe(before);
-      // holding that action too, the same call goes through: the 403 was the privilege's
-      expectStatus(await request(await probes.token([...r.actions, action])), [200], `${key} holding ${action} too`);
-    });
+    check(
+      `${key} holding ${r.actions.join(', ')}: 403 when ${mode === 'grant' ? `granting ${kind === 'roles' ? 'a role' : 'an action'}` : `the ${kind === 'roles' ? 'user holds a role' : 'role holds an action'}`} beyond the caller's actions`,
+      async () => {
+        covered.privilege.add(key);
+        if (r.source === 'module' && !mod) throw new Error(`${key}: say in MODULE_PRIVILEGE what body grants or changes rights through it`);
+        const k = api.db.knex;
+        const held = new Set(r.actions);
+        // an action the caller lacks, and a role holding just it
+        const action = [...model.actions.keys()].sort((x, y) => x - y).find((a) => !held.has(a))!;
+        const [{ id: role }] = await k('roles')
+          .insert({ code: `priv_${++privileged}`, name: JSON.stringify({ uz: 'priv' }) })
+          .returning('id');
+        await k('role_actions').insert({ role_id: role, action_id: action, state: 1 });
+        const target = await fx.create(e);
+        if (mode === 'carry') {
+          if (kind === 'roles') await k('user_roles').insert({ user_id: target.id, role_id: role });
+          else await k('role_actions').insert({ role_id: target.id, action_id: action, state: 1 });
+        }
+        if (wf && !wf.from.includes(target[e.workflow!.field] as string))
+          await k(e.table)
+            .where({ id: target.id })
+            .update({ [e.workflow!.field]: wf.from[0] });
+        const rights = async () =>
+          JSON.stringify([
+            await k(e.table).where({ id: target.id }).first(),
+            kind === 'roles'
+              ? await k('user_roles').where({ user_id: target.id }).orderBy('role_id').pluck('role_id')
+              : await k('role_actions').where({ role_id: target.id }).orderBy('action_id').select('action_id', 'state'),
+          ]);
+        const request = async (token: string) => {
+          const c = await callOf(fx, r, token, { row: target });
+          if (mod) c.json = mod.body({ id: target.id, role, action });
+          else if (wf?.params?.[field]) c.json = { ...(c.json as object), [field]: kind === 'roles' ? [role] : [action] };
+          return call(c);
+        };
+        const before = await rights();
+        expectCode(await request(await probes.token(r.actions)), 403, -103, `${key} without action ${action}`);
+        expect(await rights(), `${key} changed the row although refused`).toBe(before);
+        // holding that action too, the same call goes through: the 403 was the privilege's
+        expectStatus(await request(await probes.token([...r.actions, action])), [200], `${key} holding ${action} too`);
+      },
+    );
   }
 });
 
 // ------------------------------------------------------------------ 6. what the app mounts
 
-interface Layer { methods: string[]; path: string; regexp: RegExp; paramNames: { name: string }[]; stack: ((...args: unknown[]) => unknown)[] }
+interface Layer {
+  methods: string[];
+  path: string;
+  regexp: RegExp;
+  paramNames: { name: string }[];
+  stack: ((...args: unknown[]) => unknown)[];
+}
 
 function mountedLayers(): Layer[] {
   const app = createApp({ knex: api.db.knex, model });
@@ -576,7 +664,12 @@ const concrete = (path: string) => path.replace(/:[A-Za-z_]\w*/g, (m) => (m === 
 /** Whether a layer (path under /api) has the shape of a catalogue path: the same literals, parameters where it has them, or a named parameter of its own (`:action`, `:name`) where the catalogue has a literal. */
 function sameShape(layer: string, route: string): boolean {
   const [l, r] = [segments(layer), segments(route)];
-  return l.length === r.length && l.every((s, i) => s === r[i] || (s.startsWith(':') && r[i].startsWith(':')) || (s.startsWith(':') && s !== ':id' && !r[i].startsWith(':')));
+  return (
+    l.length === r.length &&
+    l.every(
+      (s, i) => s === r[i] || (s.startsWith(':') && r[i].startsWith(':')) || (s.startsWith(':') && s !== ':id' && !r[i].startsWith(':')),
+    )
+  );
 }
 const layerKey = (l: Layer) => `${l.methods.filter((m) => m !== 'HEAD').join('|')} ${l.path}`;
 
@@ -586,7 +679,10 @@ describe('6. the app mounts exactly the catalogue', () => {
     const routeLayers = layers.filter((l) => l.methods.length);
     // layers without methods: the routers' allowedMethods (405/501 for paths that matched), nothing else
     for (const l of layers.filter((x) => !x.methods.length)) {
-      expect(l.stack.every((fn) => String(fn).includes('_shouldProcessAllowedMethods')), `a middleware layer at ${l.path}`).toBe(true);
+      expect(
+        l.stack.every((fn) => String(fn).includes('_shouldProcessAllowedMethods')),
+        `a middleware layer at ${l.path}`,
+      ).toBe(true);
     }
     const answered = new Map<Layer, ApiRoute[]>();
     const missing: string[] = [];
@@ -601,11 +697,14 @@ describe('6. the app mounts exactly the catalogue', () => {
     }
     expect(missing, 'routes of the catalogue the app does not mount').toEqual([]);
     const extra = routeLayers.filter((l) => !answered.has(l)).map(layerKey);
-    expect(extra.filter((k) => !UNCATALOGUED_LAYERS.includes(k)), 'layers mounted that the catalogue does not list').toEqual([]);
+    expect(
+      extra.filter((k) => !UNCATALOGUED_LAYERS.includes(k)),
+      'layers mounted that the catalogue does not list',
+    ).toEqual([]);
     assertions += 3;
   });
 
-  it('a layer with a name in its path (`:name`, `:entity`, `:action`) answers only the catalogue\'s names: 404 (-104) for the rest', async () => {
+  it("a layer with a name in its path (`:name`, `:entity`, `:action`) answers only the catalogue's names: 404 (-104) for the rest", async () => {
     const layers = mountedLayers().filter((l) => l.methods.length);
     const wrong: string[] = [];
     for (const l of layers) {
@@ -618,9 +717,14 @@ describe('6. the app mounts exactly the catalogue', () => {
         const used = new Set(listed.map((r) => segments(r.path)[at]));
         const prefix = `/${segments(path).slice(0, at).join('/')}`;
         const owner = [...model.entities.values()].find((e) => prefix === e.path || prefix.startsWith(`${e.path}/`));
-        const universe = name === 'entity' ? [...model.entities.keys()]
-          : name === 'name' ? [...model.reports.keys()]
-            : name === 'action' ? Object.keys(owner?.workflow?.actions ?? {}) : [];
+        const universe =
+          name === 'entity'
+            ? [...model.entities.keys()]
+            : name === 'name'
+              ? [...model.reports.keys()]
+              : name === 'action'
+                ? Object.keys(owner?.workflow?.actions ?? {})
+                : [];
         for (const value of [...universe, 'no-such-name'].filter((v) => !used.has(v))) {
           const probe = `/api${concrete(path.replace(`:${name}`, value))}`;
           const method = l.methods.find((m) => m !== 'HEAD')!;
@@ -641,15 +745,19 @@ describe('6. the app mounts exactly the catalogue', () => {
     const bulk = actions.filter(([, a]) => a.bulk).map(([n]) => n);
     const single = actions.filter(([, a]) => !a.bulk).map(([n]) => n);
     if (!single.length) continue;
-    check(`POST /api${e.path}/actions/:action answers only the catalogue's bulk actions (${bulk.join(', ') || 'none'}): 404 (-104) for ${single.join(', ')}`, async () => {
-      const answered: string[] = [];
-      for (const name of single) {
-        const a = await call({ method: 'post', path: `/api${e.path}/actions/${name}`, token: api.adminToken, json: {} });
-        assertions++;
-        if (a.status !== 404 || (a.body as { code?: number }).code !== -104) answered.push(`POST /api${e.path}/actions/${name} {}: ${told(a)}`);
-      }
-      expect(answered, 'a single action answered in bulk').toEqual([]);
-    });
+    check(
+      `POST /api${e.path}/actions/:action answers only the catalogue's bulk actions (${bulk.join(', ') || 'none'}): 404 (-104) for ${single.join(', ')}`,
+      async () => {
+        const answered: string[] = [];
+        for (const name of single) {
+          const a = await call({ method: 'post', path: `/api${e.path}/actions/${name}`, token: api.adminToken, json: {} });
+          assertions++;
+          if (a.status !== 404 || (a.body as { code?: number }).code !== -104)
+            answered.push(`POST /api${e.path}/actions/${name} {}: ${told(a)}`);
+        }
+        expect(answered, 'a single action answered in bulk').toEqual([]);
+      },
+    );
   }
 });
 
@@ -666,8 +774,19 @@ describe('every route of /api/meta was checked', () => {
     expect(covered['no-actions']).toEqual(keys(ROUTES));
     expect(covered.nobody).toEqual(keys(UNCALLABLE));
     expect(covered['only-needed']).toEqual(keys(ROUTES.filter((r) => r.actions.length)));
-    expect(covered['out-of-scope']).toEqual(keys(ROUTES.filter((r) => SCOPED.some((e) => e.name === r.entity)
-      && (isBound(r) || isBulk(r) || (r.op === 'create' && r.source === 'entity' && r.path === entityOf(r)!.path) || (r.method === 'get' && [entityOf(r)!.path, `${entityOf(r)!.path}/export`, `${entityOf(r)!.path}/export.geojson`].includes(r.path))))));
+    expect(covered['out-of-scope']).toEqual(
+      keys(
+        ROUTES.filter(
+          (r) =>
+            SCOPED.some((e) => e.name === r.entity) &&
+            (isBound(r) ||
+              isBulk(r) ||
+              (r.op === 'create' && r.source === 'entity' && r.path === entityOf(r)!.path) ||
+              (r.method === 'get' &&
+                [entityOf(r)!.path, `${entityOf(r)!.path}/export`, `${entityOf(r)!.path}/export.geojson`].includes(r.path))),
+        ),
+      ),
+    );
     expect(covered.privilege).toEqual(keys(PRIVILEGED));
     expect(covered.mounted).toEqual(keys(CATALOGUE));
   });

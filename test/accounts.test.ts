@@ -12,11 +12,16 @@ let regionId: number;
 const P = '/api/ecofund-plantings';
 const location = { lat: 41.31, lng: 69.27 };
 const setConfig = async (key: string, value: number) => {
-  await api.db.knex('app_configs').insert({ key, value: String(value) }).onConflict('key').merge(['value']);
+  await api.db
+    .knex('app_configs')
+    .insert({ key, value: String(value) })
+    .onConflict('key')
+    .merge(['value']);
   clearConfigCache(api.db.knex);
 };
 /** The code in the last message queued to an address (or to a user). */
-const lastMessage = async (where: Record<string, unknown>) => api.db.knex('notification_recipients').where(where).orderBy('id', 'desc').first();
+const lastMessage = async (where: Record<string, unknown>) =>
+  api.db.knex('notification_recipients').where(where).orderBy('id', 'desc').first();
 const codeIn = (body: string) => /(\d{6})/.exec(body)?.[1] ?? null;
 const anon = { token: '' };
 const other = (code: string) => (code === '000000' ? '111111' : '000000');
@@ -28,8 +33,13 @@ beforeAll(async () => {
   await setConfig('auth.ip_lock_after_failures', 1000);
   regionId = Number((await api.db.knex('regions').orderBy('id').first('id')).id);
 });
-afterAll(async () => { await api?.close(); });
-afterEach(() => { process.env.ECOFOND_SMTP_HOST = saved.smtp; process.env.ECOFOND_SMS_URL = saved.sms; });
+afterAll(async () => {
+  await api?.close();
+});
+afterEach(() => {
+  process.env.ECOFOND_SMTP_HOST = saved.smtp;
+  process.env.ECOFOND_SMS_URL = saved.sms;
+});
 
 /** Signs a resident up through the two calls, answering the confirm's answer. */
 async function signUp(contact: string, extra: Record<string, unknown> = {}) {
@@ -37,12 +47,22 @@ async function signUp(contact: string, extra: Record<string, unknown> = {}) {
   expect(sent.status, JSON.stringify(sent.body)).toBe(200);
   const address = contact.includes('@') ? contact.toLowerCase() : contact.replace(/\D/g, '').slice(-9);
   const code = codeIn((await lastMessage({ address })).body)!;
-  return api.post('/api/admin/auth/sign-up/confirm', { contact, code, fio: 'Aholi Vakili', region_id: regionId, password: 'garden-pass', password_repeat: 'garden-pass', ...extra }, anon);
+  return api.post(
+    '/api/admin/auth/sign-up/confirm',
+    { contact, code, fio: 'Aholi Vakili', region_id: regionId, password: 'garden-pass', password_repeat: 'garden-pass', ...extra },
+    anon,
+  );
 }
 
 describe('sign-in by code', () => {
   it('sends a code to the named user and opens a session for the right one, once', async () => {
-    const made = await api.post('/api/managing/users', { username: 'by_code', password: 'first-pass', email: 'by.code@example.uz', lang_code: 'uz', kind: 'staff' });
+    const made = await api.post('/api/managing/users', {
+      username: 'by_code',
+      password: 'first-pass',
+      email: 'by.code@example.uz',
+      lang_code: 'uz',
+      kind: 'staff',
+    });
     expect(made.status, JSON.stringify(made.body)).toBe(201);
     expect((await api.post('/api/admin/auth/send-confirm', { username: 'by_code' }, anon)).body).toEqual({ sent: true });
     const code = codeIn((await lastMessage({ user_id: made.body.id })).body)!;
@@ -61,10 +81,23 @@ describe('sign-in by code', () => {
   });
 
   it('refuses an expired code and a blocked user', async () => {
-    const made = await api.post('/api/managing/users', { username: 'blocked_code', password: 'first-pass', phone: '(91) 222-33-44', lang_code: 'uz', kind: 'staff' });
+    const made = await api.post('/api/managing/users', {
+      username: 'blocked_code',
+      password: 'first-pass',
+      phone: '(91) 222-33-44',
+      lang_code: 'uz',
+      kind: 'staff',
+    });
     await api.post('/api/admin/auth/send-confirm', { username: 'blocked_code' }, anon);
-    await api.db.knex('one_time_codes').where({ user_id: made.body.id }).update({ expires_at: new Date(Date.now() - 1000) });
-    const expired = await api.post('/api/admin/auth/check-code', { username: 'blocked_code', code: codeIn((await lastMessage({ user_id: made.body.id })).body) }, { token: '', lang: 'ru' });
+    await api.db
+      .knex('one_time_codes')
+      .where({ user_id: made.body.id })
+      .update({ expires_at: new Date(Date.now() - 1000) });
+    const expired = await api.post(
+      '/api/admin/auth/check-code',
+      { username: 'blocked_code', code: codeIn((await lastMessage({ user_id: made.body.id })).body) },
+      { token: '', lang: 'ru' },
+    );
     expect(expired.status).toBe(400);
     expect(expired.body.message).toBe('Срок действия кода истёк');
     await api.post('/api/admin/auth/send-confirm', { username: 'blocked_code' }, anon);
@@ -77,7 +110,7 @@ describe('sign-in by code', () => {
 });
 
 describe('with no way to deliver a code', () => {
-  it('says so plainly instead of {sent: true}, alike for every name, in the caller\'s language', async () => {
+  it("says so plainly instead of {sent: true}, alike for every name, in the caller's language", async () => {
     delete process.env.ECOFOND_SMTP_HOST;
     delete process.env.ECOFOND_SMS_URL;
     const codes = async () => Number((await api.db.knex('one_time_codes').count({ n: '*' }).first())!.n);
@@ -86,15 +119,23 @@ describe('with no way to deliver a code', () => {
     const unknown = await api.post('/api/admin/auth/forgot-password', { username: 'ghost-of-nobody' }, { token: '', lang: 'ru' });
     expect(known.status).toBe(422);
     expect([unknown.status, unknown.body]).toEqual([known.status, known.body]);
-    expect(known.body.message).toBe('Код не может быть отправлен: в системе не настроены ни эл. почта, ни SMS. Обратитесь к администратору');
+    expect(known.body.message).toBe(
+      'Код не может быть отправлен: в системе не настроены ни эл. почта, ни SMS. Обратитесь к администратору',
+    );
     expect((await api.post('/api/admin/auth/send-confirm', { username: 'admin' }, anon)).status).toBe(422);
     // no code was made
     expect(await codes()).toBe(before);
   });
 
-  it('names the one method missing for a signed-in user\'s contact and for a visitor\'s address', async () => {
+  it("names the one method missing for a signed-in user's contact and for a visitor's address", async () => {
     delete process.env.ECOFOND_SMTP_HOST;
-    const made = await api.post('/api/managing/users', { username: 'mail_only', password: 'first-pass', email: 'mail.only@example.uz', lang_code: 'uz', kind: 'staff' });
+    const made = await api.post('/api/managing/users', {
+      username: 'mail_only',
+      password: 'first-pass',
+      email: 'mail.only@example.uz',
+      lang_code: 'uz',
+      kind: 'staff',
+    });
     const token = (await api.post('/api/admin/auth/login', { username: 'mail_only', password: 'first-pass' }, anon)).body.token;
     const mine = await api.post('/api/admin/auth/send-confirm', {}, { token });
     expect(mine.status).toBe(422);
@@ -108,7 +149,11 @@ describe('with no way to deliver a code', () => {
 
 describe('a resident signs up', () => {
   it('confirms an e-mail with its code, becomes a population user and is signed in', async () => {
-    const form = await api.post('/api/admin/auth/sign-up/confirm', { contact: 'nope', password: '123', password_repeat: '124' }, { token: '', lang: 'ru' });
+    const form = await api.post(
+      '/api/admin/auth/sign-up/confirm',
+      { contact: 'nope', password: '123', password_repeat: '124' },
+      { token: '', lang: 'ru' },
+    );
     expect(form.status).toBe(400);
     expect(Object.keys(form.body.errors).sort()).toEqual(['code', 'contact', 'fio', 'password', 'password_repeat', 'region_id']);
     expect((await api.post('/api/admin/auth/sign-up', { contact: 'Resident.One@Example.uz' }, anon)).body).toEqual({ sent: true });
@@ -116,24 +161,73 @@ describe('a resident signs up', () => {
     expect(message).toMatchObject({ channel: 'email', user_id: null });
     const code = codeIn(message.body)!;
     // a mistake in the form costs no code; a wrong code is named
-    const bad = await api.post('/api/admin/auth/sign-up/confirm', { contact: 'resident.one@example.uz', code, fio: 'Vali', region_id: regionId, password: 'garden-pass', password_repeat: 'other-pass' }, anon);
+    const bad = await api.post(
+      '/api/admin/auth/sign-up/confirm',
+      {
+        contact: 'resident.one@example.uz',
+        code,
+        fio: 'Vali',
+        region_id: regionId,
+        password: 'garden-pass',
+        password_repeat: 'other-pass',
+      },
+      anon,
+    );
     expect(Object.keys(bad.body.errors)).toEqual(['password_repeat']);
-    const wrong = await api.post('/api/admin/auth/sign-up/confirm', { contact: 'resident.one@example.uz', code: other(code), fio: 'Vali', region_id: regionId, password: 'garden-pass', password_repeat: 'garden-pass' }, { token: '', lang: 'ru' });
+    const wrong = await api.post(
+      '/api/admin/auth/sign-up/confirm',
+      {
+        contact: 'resident.one@example.uz',
+        code: other(code),
+        fio: 'Vali',
+        region_id: regionId,
+        password: 'garden-pass',
+        password_repeat: 'garden-pass',
+      },
+      { token: '', lang: 'ru' },
+    );
     expect(wrong.body.errors).toEqual({ code: 'Неверный код подтверждения' });
-    const ok = await api.post('/api/admin/auth/sign-up/confirm', { contact: 'resident.one@example.uz', code, fio: 'Vali Valiyev', region_id: regionId, password: 'garden-pass', password_repeat: 'garden-pass', lang_code: 'ru' }, anon);
+    const ok = await api.post(
+      '/api/admin/auth/sign-up/confirm',
+      {
+        contact: 'resident.one@example.uz',
+        code,
+        fio: 'Vali Valiyev',
+        region_id: regionId,
+        password: 'garden-pass',
+        password_repeat: 'garden-pass',
+        lang_code: 'ru',
+      },
+      anon,
+    );
     expect(ok.status, JSON.stringify(ok.body)).toBe(201);
-    expect(ok.body.user).toMatchObject({ username: 'resident.one@example.uz', email: 'resident.one@example.uz', fio: 'Vali Valiyev', lang_code: 'ru' });
+    expect(ok.body.user).toMatchObject({
+      username: 'resident.one@example.uz',
+      email: 'resident.one@example.uz',
+      fio: 'Vali Valiyev',
+      lang_code: 'ru',
+    });
     const user = await api.db.knex('users').where({ id: ok.body.user.id }).first('kind', 'status', 'region_id');
     expect(user).toMatchObject({ kind: 'population', status: 'active' });
     expect(Number(user.region_id)).toBe(regionId);
-    const roles = await api.db.knex('user_roles as ur').join('roles as r', 'r.id', 'ur.role_id').where('ur.user_id', ok.body.user.id).pluck('r.code');
+    const roles = await api.db
+      .knex('user_roles as ur')
+      .join('roles as r', 'r.id', 'ur.role_id')
+      .where('ur.user_id', ok.body.user.id)
+      .pluck('r.code');
     expect(roles).toEqual(['population']);
     // written through the one path: an audit row names the sign-up
     expect(await api.db.knex('audit_log').where({ entity: 'users', record_id: ok.body.user.id }).pluck('action')).toContain('sign-up');
     expect((await api.get('/api/meta', { token: ok.body.token })).status).toBe(200);
-    expect((await api.post('/api/admin/auth/login', { username: 'resident.one@example.uz', password: 'garden-pass' }, anon)).status).toBe(200);
+    expect((await api.post('/api/admin/auth/login', { username: 'resident.one@example.uz', password: 'garden-pass' }, anon)).status).toBe(
+      200,
+    );
     // the code is used up
-    const again = await api.post('/api/admin/auth/sign-up/confirm', { contact: 'resident.one@example.uz', code, fio: 'X', region_id: regionId, password: 'garden-pass', password_repeat: 'garden-pass' }, anon);
+    const again = await api.post(
+      '/api/admin/auth/sign-up/confirm',
+      { contact: 'resident.one@example.uz', code, fio: 'X', region_id: regionId, password: 'garden-pass', password_repeat: 'garden-pass' },
+      anon,
+    );
     expect(again.status).toBe(400);
     expect(Object.keys(again.body.errors)).toEqual(['code']);
   });
@@ -142,8 +236,22 @@ describe('a resident signs up', () => {
     await api.post('/api/admin/auth/sign-up', { contact: '+998 (93) 700-11-22' }, anon);
     const message = await lastMessage({ address: '937001122' });
     expect(message.channel).toBe('sms');
-    await api.db.knex('sign_up_codes').where({ address: '937001122' }).update({ expires_at: new Date(Date.now() - 1000) });
-    const expired = await api.post('/api/admin/auth/sign-up/confirm', { contact: '937001122', code: codeIn(message.body), fio: 'Sora', region_id: regionId, password: 'garden-pass', password_repeat: 'garden-pass' }, anon);
+    await api.db
+      .knex('sign_up_codes')
+      .where({ address: '937001122' })
+      .update({ expires_at: new Date(Date.now() - 1000) });
+    const expired = await api.post(
+      '/api/admin/auth/sign-up/confirm',
+      {
+        contact: '937001122',
+        code: codeIn(message.body),
+        fio: 'Sora',
+        region_id: regionId,
+        password: 'garden-pass',
+        password_repeat: 'garden-pass',
+      },
+      anon,
+    );
     expect(expired.status).toBe(400);
     expect(expired.body.errors).toEqual({ code: 'Tasdiqlash kodi muddati tugagan' });
     const ok = await signUp('(93) 700-11-22');
@@ -152,7 +260,13 @@ describe('a resident signs up', () => {
   });
 
   it('answers an address an account holds exactly like a new one, telling the address instead of sending a code', async () => {
-    await api.post('/api/managing/users', { username: 'has_mail', password: 'first-pass', email: 'taken@example.uz', lang_code: 'uz', kind: 'staff' });
+    await api.post('/api/managing/users', {
+      username: 'has_mail',
+      password: 'first-pass',
+      email: 'taken@example.uz',
+      lang_code: 'uz',
+      kind: 'staff',
+    });
     const taken = await api.post('/api/admin/auth/sign-up', { contact: 'taken@example.uz' }, anon);
     const fresh = await api.post('/api/admin/auth/sign-up', { contact: 'fresh@example.uz' }, anon);
     expect([taken.status, taken.body]).toEqual([fresh.status, fresh.body]);
@@ -160,8 +274,30 @@ describe('a resident signs up', () => {
     expect(codeIn(told.body)).toBeNull();
     expect(told.body).toContain('allaqachon bor');
     // no code the visitor could know opens it: every guess is a wrong code, as for any address
-    const guess = await api.post('/api/admin/auth/sign-up/confirm', { contact: 'taken@example.uz', code: '123456', fio: 'X', region_id: regionId, password: 'garden-pass', password_repeat: 'garden-pass' }, anon);
-    const guessFresh = await api.post('/api/admin/auth/sign-up/confirm', { contact: 'fresh@example.uz', code: other(codeIn((await lastMessage({ address: 'fresh@example.uz' })).body)!), fio: 'X', region_id: regionId, password: 'garden-pass', password_repeat: 'garden-pass' }, anon);
+    const guess = await api.post(
+      '/api/admin/auth/sign-up/confirm',
+      {
+        contact: 'taken@example.uz',
+        code: '123456',
+        fio: 'X',
+        region_id: regionId,
+        password: 'garden-pass',
+        password_repeat: 'garden-pass',
+      },
+      anon,
+    );
+    const guessFresh = await api.post(
+      '/api/admin/auth/sign-up/confirm',
+      {
+        contact: 'fresh@example.uz',
+        code: other(codeIn((await lastMessage({ address: 'fresh@example.uz' })).body)!),
+        fio: 'X',
+        region_id: regionId,
+        password: 'garden-pass',
+        password_repeat: 'garden-pass',
+      },
+      anon,
+    );
     expect([guess.status, guess.body]).toEqual([guessFresh.status, guessFresh.body]);
   });
 
@@ -169,8 +305,21 @@ describe('a resident signs up', () => {
     await setConfig('auth.code_requests_per_account', 3);
     await setConfig('auth.code_requests_per_address', 1000);
     const ask = (contact: string) => api.post('/api/admin/auth/sign-up', { contact }, { token: '', lang: 'ru' });
-    const answers = async (contact: string) => { const out: unknown[] = []; for (let i = 0; i < 4; i++) { const r = await ask(contact); out.push([r.status, r.body.message ?? r.body]); } return out; };
-    await api.post('/api/managing/users', { username: 'limit_known', password: 'first-pass', email: 'limit.known@example.uz', lang_code: 'uz', kind: 'staff' });
+    const answers = async (contact: string) => {
+      const out: unknown[] = [];
+      for (let i = 0; i < 4; i++) {
+        const r = await ask(contact);
+        out.push([r.status, r.body.message ?? r.body]);
+      }
+      return out;
+    };
+    await api.post('/api/managing/users', {
+      username: 'limit_known',
+      password: 'first-pass',
+      email: 'limit.known@example.uz',
+      lang_code: 'uz',
+      kind: 'staff',
+    });
     const known = await answers('limit.known@example.uz');
     const unknown = await answers('limit.nobody@example.uz');
     expect(known).toEqual(unknown);
@@ -186,19 +335,22 @@ describe('a resident signs up', () => {
     await setConfig('auth.code_requests_per_address', 1000);
   });
 
-  it('sends at most the hour\'s codes to an address, however the limits are set', async () => {
+  it("sends at most the hour's codes to an address, however the limits are set", async () => {
     await setConfig('auth.codes_per_hour', 2);
     for (let i = 0; i < 4; i++) {
       await api.post('/api/admin/auth/sign-up', { contact: 'hourly@example.uz' }, anon);
-      await api.db.knex('sign_up_codes').where({ address: 'hourly@example.uz' }).update({ expires_at: new Date(Date.now() - 1000) });
+      await api.db
+        .knex('sign_up_codes')
+        .where({ address: 'hourly@example.uz' })
+        .update({ expires_at: new Date(Date.now() - 1000) });
     }
     expect(Number((await api.db.knex('sign_up_codes').where({ address: 'hourly@example.uz' }).count({ n: '*' }).first())!.n)).toBe(2);
     await setConfig('auth.codes_per_hour', 5);
   });
 });
 
-describe('the population\'s own rows', () => {
-  it('a resident registers a garden and reads it back; other residents\' gardens stay out of sight', async () => {
+describe("the population's own rows", () => {
+  it("a resident registers a garden and reads it back; other residents' gardens stay out of sight", async () => {
     const one = (await signUp('gardener.one@example.uz')).body.token;
     const two = (await signUp('gardener.two@example.uz')).body.token;
     const garden = await api.post(`${P}/my-gardens`, { owner_name: 'Gardener One', trees: 12, location }, { token: one });
@@ -214,7 +366,9 @@ describe('the population\'s own rows', () => {
     expect((await api.get(`${P}/my-gardens/${garden.body.id}`, { token: two })).status).toBe(404);
     // not theirs to give away, nor to change
     const bob = await api.db.knex('users').where({ username: 'gardener.two@example.uz' }).first('id');
-    expect((await api.post(`${P}/my-gardens`, { owner_name: 'Forged', trees: 1, location, owner_user_id: bob.id }, { token: one })).status).toBe(403);
+    expect(
+      (await api.post(`${P}/my-gardens`, { owner_name: 'Forged', trees: 1, location, owner_user_id: bob.id }, { token: one })).status,
+    ).toBe(403);
     expect((await api.put(`${P}/my-gardens/${garden.body.id}`, { trees: 99 }, { token: one })).status).toBe(403);
     // the administrator sees every garden
     expect((await api.get(`${P}/my-gardens/${garden.body.id}`)).status).toBe(200);

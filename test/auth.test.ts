@@ -6,8 +6,12 @@ import { clearConfigCache } from '../api/auth/config.ts';
 
 /** Sign-in, sessions and what the caller's actions open: login, logout, expiry, blocked users, /api/meta. */
 let api: TestApi;
-beforeAll(async () => { api = await startTestApi(); });
-afterAll(async () => { await api?.close(); });
+beforeAll(async () => {
+  api = await startTestApi();
+});
+afterAll(async () => {
+  await api?.close();
+});
 
 describe('sign-in and sessions', () => {
   it('answers health without a token', async () => {
@@ -40,28 +44,42 @@ describe('sign-in and sessions', () => {
     const unknown = await api.post('/api/admin/auth/login', { username: 'ghost', password: 'nope-nope' }, { token: '' });
     expect(unknown.status).toBe(401);
     const logs = await api.db.knex('login_logs').orderBy('id').select('username', 'success', 'reason');
-    expect(logs.slice(-2)).toEqual([{ username: 'admin', success: false, reason: 'wrong_password' }, { username: 'ghost', success: false, reason: 'unknown_user' }]);
+    expect(logs.slice(-2)).toEqual([
+      { username: 'admin', success: false, reason: 'wrong_password' },
+      { username: 'ghost', success: false, reason: 'unknown_user' },
+    ]);
   });
 
   it('limits anonymous forgot-password requests per account name and per address, alike for every name', async () => {
     const k = api.db.knex;
-    const set = async (key: string, value: string) => { await k('app_configs').insert({ key, value }).onConflict('key').merge(['value']); };
+    const set = async (key: string, value: string) => {
+      await k('app_configs').insert({ key, value }).onConflict('key').merge(['value']);
+    };
     await set('auth.code_requests_per_account', '4');
     await set('auth.code_requests_per_address', '10');
     clearConfigCache(k);
-    const made = await api.post('/api/managing/users', { username: 'forgetful_one', password: 'secret-12', email: 'forgetful@example.uz', lang_code: 'uz', kind: 'staff' });
+    const made = await api.post('/api/managing/users', {
+      username: 'forgetful_one',
+      password: 'secret-12',
+      email: 'forgetful@example.uz',
+      lang_code: 'uz',
+      kind: 'staff',
+    });
     expect(made.status, JSON.stringify(made.body)).toBe(201);
     const forgot = (username: string, lang = 'uz') => api.post('/api/admin/auth/forgot-password', { username }, { token: '', lang });
     const answers = async (username: string, n: number, lang?: string) => {
       const out: [number, unknown][] = [];
-      for (let i = 0; i < n; i++) { const r = await forgot(username, lang); out.push([r.status, r.body]); }
+      for (let i = 0; i < n; i++) {
+        const r = await forgot(username, lang);
+        out.push([r.status, r.body]);
+      }
       return out;
     };
     // four for a name (its case folded), then the fifth is a 429 in the caller's language: for a known account as for an unknown one
     const known = await answers('forgetful_one', 3);
-    known.push(...await answers('FORGETFUL_ONE', 2, 'ru'));
+    known.push(...(await answers('FORGETFUL_ONE', 2, 'ru')));
     const unknown = await answers('nobody_at_all', 4);
-    unknown.push(...await answers('nobody_at_all', 1, 'ru'));
+    unknown.push(...(await answers('nobody_at_all', 1, 'ru')));
     const sent = [200, { sent: true }];
     const limited = [429, { code: -112, message: 'Слишком много запросов кода. Попробуйте позже', description: '' }];
     expect(known).toEqual([sent, sent, sent, sent, limited]);
@@ -70,7 +88,9 @@ describe('sign-in and sessions', () => {
     const next = await forgot('someone_else', 'uk');
     expect([next.status, next.body.message]).toEqual([429, 'Код сўровлари жуда кўп. Бироздан кейин қайта уриниб кўринг']);
     // counted in the shared table: one row a key and window
-    expect(await k('rate_limits').where('key', 'like', 'code-request-%').pluck('key')).toEqual(expect.arrayContaining(['code-request-ip:127.0.0.1', 'code-request-user:forgetful_one', 'code-request-user:nobody_at_all']));
+    expect(await k('rate_limits').where('key', 'like', 'code-request-%').pluck('key')).toEqual(
+      expect.arrayContaining(['code-request-ip:127.0.0.1', 'code-request-user:forgetful_one', 'code-request-user:nobody_at_all']),
+    );
     await k('rate_limits').where('key', 'like', 'code-request-%').delete();
     await k('app_configs').whereIn('key', ['auth.code_requests_per_account', 'auth.code_requests_per_address']).delete();
     clearConfigCache(k);
@@ -87,7 +107,10 @@ describe('sign-in and sessions', () => {
 
   it('says "Sessiya vaqti tugadi" when a session has expired', async () => {
     const token = await api.login('admin', TEST_ADMIN_PASSWORD);
-    await api.db.knex('sessions').where({ token_hash: tokenHash(token) }).update({ expires_at: new Date(Date.now() - 1000) });
+    await api.db
+      .knex('sessions')
+      .where({ token_hash: tokenHash(token) })
+      .update({ expires_at: new Date(Date.now() - 1000) });
     const r = await api.get('/api/meta', { token });
     expect(r.status).toBe(401);
     expect(r.body).toMatchObject({ code: -102, message: 'Sessiya vaqti tugadi' });
@@ -105,12 +128,14 @@ describe('sign-in and sessions', () => {
     expect(r.body.code).toBe(-111);
   });
 
-  it('applies a change of a role\'s actions on the next request', async () => {
+  it("applies a change of a role's actions on the next request", async () => {
     const token = await api.userWithActions('changing', [3001]);
     expect((await api.get('/api/ecofund-sprav/regions', { token })).status).toBe(200);
     const role = await api.db.knex('roles').where({ code: 'test_changing' }).first('id');
     // through the access screen's write (the role's actions, by the engine): cached sessions of the role's users are dropped
-    expect((await api.post('/api/user-role-access/update-access-status', { role_id: role.id, action_id: 3001, state: 0 })).status).toBe(200);
+    expect((await api.post('/api/user-role-access/update-access-status', { role_id: role.id, action_id: 3001, state: 0 })).status).toBe(
+      200,
+    );
     expect((await api.get('/api/ecofund-sprav/regions', { token })).status).toBe(403);
   });
 
@@ -120,7 +145,10 @@ describe('sign-in and sessions', () => {
     expect(r.status).toBe(200);
     expect(r.body.entities.map((e: { name: string }) => e.name).sort()).toEqual(['areas', 'regions']);
     const regions = r.body.entities.find((e: { name: string }) => e.name === 'regions');
-    expect(regions).toMatchObject({ path: '/api/ecofund-sprav/regions', can: { read: true, create: false, update: false, delete: false, export: false } });
+    expect(regions).toMatchObject({
+      path: '/api/ecofund-sprav/regions',
+      can: { read: true, create: false, update: false, delete: false, export: false },
+    });
     expect(r.body.entities.find((e: { name: string }) => e.name === 'areas').can.export).toBe(true);
     expect(r.body.menu).toHaveLength(1);
     expect(r.body.menu[0].route).toBe('/ecofund-sprav');
@@ -134,7 +162,9 @@ describe('sign-in and sessions', () => {
     expect(admin.body.entities.find((e: { name: string }) => e.name === 'subject').list.cookie).toBe('filter_subjects');
     expect(admin.body.entities.find((e: { name: string }) => e.name === 'regions').list.cookie).toBeUndefined();
     expect(admin.body.menu.length).toBe(api.model.menu.length);
-    expect(admin.body.menu.flatMap((s: { children: { nomenu?: boolean }[] }) => s.children).some((c: { nomenu?: boolean }) => c.nomenu)).toBe(false);
+    expect(
+      admin.body.menu.flatMap((s: { children: { nomenu?: boolean }[] }) => s.children).some((c: { nomenu?: boolean }) => c.nomenu),
+    ).toBe(false);
   });
 
   it('stores the language chosen with admin/app/setlang', async () => {
@@ -145,7 +175,7 @@ describe('sign-in and sessions', () => {
     expect(r.body.user.lang_code).toBe('uk');
   });
 
-  it('keeps a system error\'s details in app_errors and answers -201', async () => {
+  it("keeps a system error's details in app_errors and answers -201", async () => {
     expect((await api.get('/api/ecofund-sprav/regions/1', { token: 'not-a-session' })).status).toBe(401);
     // an unexpected failure: the table behind an entity is gone
     await api.db.knex.schema.renameTable('rank', 'rank_gone');

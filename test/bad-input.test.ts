@@ -15,8 +15,12 @@ import type { Lang } from '../api/meta/types.ts';
  * a 500. test/fuzz.test.ts throws such values at every entity.
  */
 let api: TestApi;
-beforeAll(async () => { api = await startTestApi(); });
-afterAll(async () => { await api?.close(); });
+beforeAll(async () => {
+  api = await startTestApi();
+});
+afterAll(async () => {
+  await api?.close();
+});
 
 const enc = (v: unknown) => encodeURIComponent(JSON.stringify(v));
 const msg = (key: string, lang: Lang = 'uz', args: Record<string, unknown> = {}) => translate(api.model, lang, key, args);
@@ -74,10 +78,11 @@ describe('class 1: a NUL character in any text', () => {
     // `_x0000_` is how a spreadsheet file writes a NUL character
     ws.addRow(['2025-03-01', 'P_x0000_1', 1000, 'Korxona', '', '', 'Kompensatsiya', '', '']);
     const res = await fetch(`${api.url}/api/ecofund/stack-payments/${stack.body.id}/import`, {
-      method: 'POST', body: Buffer.from(await wb.xlsx.writeBuffer()),
+      method: 'POST',
+      body: Buffer.from(await wb.xlsx.writeBuffer()),
       headers: { Authorization: `Bearer ${api.adminToken}`, Language: 'uz', 'Content-Type': 'application/octet-stream' },
     });
-    const body = await res.json() as { errors: Record<string, string> };
+    const body = (await res.json()) as { errors: Record<string, string> };
     expect(res.status).toBe(400);
     expect(body.errors).toEqual({ 'rows.2.number': msg('validation.bad_characters') });
     expect(await api.db.knex('payments').where({ stack_id: stack.body.id }).count({ n: '*' })).toEqual([{ n: 0 }]);
@@ -123,7 +128,7 @@ describe('class 3: ids beyond bigint and beyond JS safe integers', () => {
   });
 });
 
-describe('class 4: filter values out of their column\'s range', () => {
+describe("class 4: filter values out of their column's range", () => {
   it('2147483648 on an integer filter', async () => {
     const r = await api.get('/api/ecofund-plantings/planting-plans?year=2147483648');
     expect(r.status).toBe(400);
@@ -185,28 +190,33 @@ describe('class 5: values silently changed or ignored', () => {
 });
 
 describe('also found by the fuzzing', () => {
-  it('a map viewport beyond the world\'s edges is cut to them, not a 500 without sign-in', async () => {
+  it("a map viewport beyond the world's edges is cut to them, not a 500 without sign-in", async () => {
     for (const zoom of [5, 8, 13, 16]) {
       const r = await api.get(`/api/public/map/plantings?bbox=-1e300,-1e300,1e300,1e300&zoom=${zoom}`, { token: '' });
       expect(r.status, `zoom ${zoom}`).toBe(200);
     }
   });
 
-  it('a PostgreSQL data error a route lets through is a logged 400 in the caller\'s language, not a 500', async () => {
+  it("a PostgreSQL data error a route lets through is a logged 400 in the caller's language, not a 500", async () => {
     const app = new Koa<AppState>();
     app.use(securityHeaders());
     app.use(language());
     app.use(errorHandler(api.model, api.db.knex));
-    app.use(() => { throw Object.assign(new Error('invalid input syntax for type bigint: "NaN"'), { code: '22P02' }); });
+    app.use(() => {
+      throw Object.assign(new Error('invalid input syntax for type bigint: "NaN"'), { code: '22P02' });
+    });
     const server = app.listen(0, '127.0.0.1');
     await new Promise((r) => server.once('listening', r));
     try {
       const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/x`, { headers: { Language: 'ru' } });
-      const body = await res.json() as { code: number; message: string; requestId: string };
+      const body = (await res.json()) as { code: number; message: string; requestId: string };
       expect(res.status).toBe(400);
       expect(body).toMatchObject({ code: -108, message: 'Введённое значение неверно или вне допустимого диапазона' });
       // kept where system errors are, since the check that should have named the field is missing
-      expect(await api.db.knex('app_errors').where({ request_id: body.requestId }).first('status', 'message')).toMatchObject({ status: 400, message: expect.stringContaining('NaN') });
+      expect(await api.db.knex('app_errors').where({ request_id: body.requestId }).first('status', 'message')).toMatchObject({
+        status: 400,
+        message: expect.stringContaining('NaN'),
+      });
     } finally {
       await new Promise((r) => server.close(r));
     }

@@ -20,16 +20,22 @@ import { skipBecause } from './support/skip.ts';
  * sites' files sent as the build compressed them, hashed ones cached for a year.
  */
 
-interface Raw { status: number; headers: http.IncomingHttpHeaders; body: Buffer }
+interface Raw {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+}
 
 /** A GET with exactly these headers, the body as it came over the wire (node:http decodes nothing). */
 function get(url: string, headers: Record<string, string> = {}): Promise<Raw> {
   return new Promise((resolve, reject) => {
-    http.get(url, { headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-    }).on('error', reject);
+    http
+      .get(url, { headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      })
+      .on('error', reject);
   });
 }
 
@@ -38,19 +44,47 @@ function decoded(r: Raw): Buffer {
   return enc === 'br' ? brotliDecompressSync(r.body) : enc === 'gzip' ? gunzipSync(r.body) : r.body;
 }
 
-const varies = (r: Raw) => String(r.headers.vary ?? '').toLowerCase().split(/\s*,\s*/).includes('accept-encoding');
+const varies = (r: Raw) =>
+  String(r.headers.vary ?? '')
+    .toLowerCase()
+    .split(/\s*,\s*/)
+    .includes('accept-encoding');
 
 describe('which answers are compressed', () => {
   it('text and JSON, not event streams nor already-compressed files', () => {
-    for (const t of ['application/json', 'text/html', 'text/csv', 'text/javascript', 'text/css', 'image/svg+xml', 'application/geo+json', 'application/problem+json']) expect(compressibleType(t), t).toBe(true);
-    for (const t of ['text/event-stream', 'application/pdf', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'application/zip', 'image/png', 'font/woff2', 'application/octet-stream', '']) expect(compressibleType(t), t).toBe(false);
+    for (const t of [
+      'application/json',
+      'text/html',
+      'text/csv',
+      'text/javascript',
+      'text/css',
+      'image/svg+xml',
+      'application/geo+json',
+      'application/problem+json',
+    ])
+      expect(compressibleType(t), t).toBe(true);
+    for (const t of [
+      'text/event-stream',
+      'application/pdf',
+      'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      'application/zip',
+      'image/png',
+      'font/woff2',
+      'application/octet-stream',
+      '',
+    ])
+      expect(compressibleType(t), t).toBe(false);
   });
 });
 
 describe('the API', () => {
   let api: TestApi;
-  beforeAll(async () => { api = await startTestApi(); }, 120_000);
-  afterAll(async () => { await api?.close(); });
+  beforeAll(async () => {
+    api = await startTestApi();
+  }, 120_000);
+  afterAll(async () => {
+    await api?.close();
+  });
   const auth = () => ({ Authorization: `Bearer ${api.adminToken}`, Language: 'ru' });
 
   it('sends /api/meta in Brotli or gzip as asked, the same JSON as uncompressed, and says it varies', async () => {
@@ -60,7 +94,12 @@ describe('the API', () => {
     expect(varies(plain)).toBe(true);
     const json = JSON.parse(plain.body.toString('utf8'));
     expect(json.entities.length).toBeGreaterThan(10);
-    for (const [accept, expected] of [['br', 'br'], ['gzip', 'gzip'], ['gzip, deflate, br', 'br'], ['br;q=0.5, gzip', 'gzip']] as const) {
+    for (const [accept, expected] of [
+      ['br', 'br'],
+      ['gzip', 'gzip'],
+      ['gzip, deflate, br', 'br'],
+      ['br;q=0.5, gzip', 'gzip'],
+    ] as const) {
       const r = await get(`${api.url}/api/meta`, { ...auth(), 'Accept-Encoding': accept });
       expect(r.status, accept).toBe(200);
       expect(r.headers['content-encoding'], accept).toBe(expected);
@@ -131,7 +170,10 @@ describe("a site's files", () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'ecofond-compress-'));
     mkdirSync(join(dir, 'assets'));
-    writeFileSync(join(dir, 'index.html'), '<!doctype html><html><head><script type="module" src="/assets/index-AbC123.js"></script></head><body></body></html>');
+    writeFileSync(
+      join(dir, 'index.html'),
+      '<!doctype html><html><head><script type="module" src="/assets/index-AbC123.js"></script></head><body></body></html>',
+    );
     writeFileSync(join(dir, 'assets', 'index-AbC123.js'), script);
     writeFileSync(join(dir, 'assets', 'tiny-XyZ789.js'), 'export {};\n');
     writeFileSync(join(dir, 'icon.svg'), `<svg xmlns="http://www.w3.org/2000/svg">${'<g></g>'.repeat(300)}</svg>`);
@@ -139,7 +181,9 @@ describe("a site's files", () => {
     const app = new Koa();
     app.use(compression());
     app.use(serveSite('/', dir));
-    server = await new Promise((r) => { const s = app.listen(0, '127.0.0.1', () => r(s)); });
+    server = await new Promise((r) => {
+      const s = app.listen(0, '127.0.0.1', () => r(s));
+    });
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
   afterAll(async () => {
@@ -155,8 +199,17 @@ describe("a site's files", () => {
   });
 
   it('sends the Brotli or the gzip copy as accepted, the file itself otherwise, cached for a year', async () => {
-    for (const [accept, enc, copy] of [['br, gzip', 'br', '.br'], ['gzip, deflate, br', 'br', '.br'], ['gzip', 'gzip', '.gz'], ['br;q=0.2, gzip;q=0.8', 'gzip', '.gz'],
-      ['*', 'br', '.br'], ['br;q=0, *', 'gzip', '.gz'], ['', undefined, ''], ['deflate', undefined, ''], ['identity', undefined, '']] as const) {
+    for (const [accept, enc, copy] of [
+      ['br, gzip', 'br', '.br'],
+      ['gzip, deflate, br', 'br', '.br'],
+      ['gzip', 'gzip', '.gz'],
+      ['br;q=0.2, gzip;q=0.8', 'gzip', '.gz'],
+      ['*', 'br', '.br'],
+      ['br;q=0, *', 'gzip', '.gz'],
+      ['', undefined, ''],
+      ['deflate', undefined, ''],
+      ['identity', undefined, ''],
+    ] as const) {
       const r = await get(`${url}/assets/index-AbC123.js`, accept ? { 'Accept-Encoding': accept } : {});
       expect(r.status, accept).toBe(200);
       expect(r.headers['content-encoding'], accept).toBe(enc);
@@ -191,7 +244,9 @@ describe("a site's files", () => {
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const builtAdmin = join(ROOT, 'admin', 'dist');
-const notBuilt = existsSync(join(builtAdmin, '.vite', 'manifest.json')) ? undefined : 'the back-office is not built (npm run build:admin): its files cannot be served';
+const notBuilt = existsSync(join(builtAdmin, '.vite', 'manifest.json'))
+  ? undefined
+  : 'the back-office is not built (npm run build:admin): its files cannot be served';
 
 describe("the built back-office's first screen", skipBecause(notBuilt), () => {
   let url: string;
@@ -200,10 +255,14 @@ describe("the built back-office's first screen", skipBecause(notBuilt), () => {
     const app = new Koa();
     app.use(compression());
     app.use(serveSite('/admin/', builtAdmin));
-    server = await new Promise((r) => { const s = app.listen(0, '127.0.0.1', () => r(s)); });
+    server = await new Promise((r) => {
+      const s = app.listen(0, '127.0.0.1', () => r(s));
+    });
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
-  afterAll(async () => { await new Promise<void>((r) => server?.close(() => r())); });
+  afterAll(async () => {
+    await new Promise<void>((r) => server?.close(() => r()));
+  });
 
   it('is sent in Brotli, each hashed file cached for a year', async () => {
     const { js } = filesOf(readManifest(builtAdmin), ['index.html']);

@@ -25,15 +25,22 @@ const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text, 'u
 /** The policy as directive → sources. */
 function directives(header: string | null): Record<string, string[]> {
   expect(header, 'Content-Security-Policy').toBeTruthy();
-  return Object.fromEntries(header!.split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...sources]) => [name, sources]));
+  return Object.fromEntries(
+    header!
+      .split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .map(([name, ...sources]) => [name, sources]),
+  );
 }
 
 function listen(app: Koa<any, any>): Promise<{ url: string; close: () => Promise<void> }> {
   return new Promise((resolve) => {
-    const server: Server = app.listen(0, '127.0.0.1', () => resolve({
-      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-      close: () => new Promise<void>((r) => server.close(() => r())),
-    }));
+    const server: Server = app.listen(0, '127.0.0.1', () =>
+      resolve({
+        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        close: () => new Promise<void>((r) => server.close(() => r())),
+      }),
+    );
   });
 }
 
@@ -49,21 +56,27 @@ beforeAll(() => {
     writeFileSync(join(dir, site, 'assets', 'index.js'), 'console.log(1)');
   }
 });
-afterAll(() => { rmSync(dir, { recursive: true, force: true }); });
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
 
 describe('a site page', () => {
   let site: { url: string; close: () => Promise<void> };
   beforeAll(async () => {
     const app = new Koa();
-    app.use(serveSite('/', join(dir, 'public'), {
-      page: async (html) => html.replace('<head>', '<head><script>window.__ECOFOND_CONFIG__={"mapTiles":"x"};</script>'),
-      mapTiles: async () => 'https://{a-c}.tiles.example.uz:8443/{z}/{x}/{y}.png',
-      connect: ['wss://127.0.0.1:64443'],
-      styleNonce: true,
-    }));
+    app.use(
+      serveSite('/', join(dir, 'public'), {
+        page: async (html) => html.replace('<head>', '<head><script>window.__ECOFOND_CONFIG__={"mapTiles":"x"};</script>'),
+        mapTiles: async () => 'https://{a-c}.tiles.example.uz:8443/{z}/{x}/{y}.png',
+        connect: ['wss://127.0.0.1:64443'],
+        styleNonce: true,
+      }),
+    );
     site = await listen(app);
   });
-  afterAll(async () => { await site?.close(); });
+  afterAll(async () => {
+    await site?.close();
+  });
 
   it('allows its own origin, its inline code by hash, and nothing inline else', async () => {
     for (const path of ['/', '/#/map', '/tree/5']) {
@@ -78,7 +91,14 @@ describe('a site page', () => {
       expect(d['base-uri']).toEqual(["'self'"]);
       expect(d['form-action']).toEqual(["'self'"]);
       expect(d['frame-ancestors']).toEqual(["'none'"]);
-      expect(d['img-src']).toEqual(["'self'", 'data:', 'blob:', 'https://a.tiles.example.uz:8443', 'https://b.tiles.example.uz:8443', 'https://c.tiles.example.uz:8443']);
+      expect(d['img-src']).toEqual([
+        "'self'",
+        'data:',
+        'blob:',
+        'https://a.tiles.example.uz:8443',
+        'https://b.tiles.example.uz:8443',
+        'https://c.tiles.example.uz:8443',
+      ]);
       expect(d['connect-src']).toEqual(["'self'", 'wss://127.0.0.1:64443']);
       expect(res.headers.get('content-security-policy')).not.toMatch(/unsafe-inline|unsafe-eval|\*/);
     }
@@ -92,7 +112,9 @@ describe('a site page', () => {
       const nonce = d['style-src'].find((s) => s.startsWith("'nonce-"))!.slice(7, -1);
       expect(nonce).toMatch(/^[A-Za-z0-9+/]{22}==$/);
       // first in <head>, before the config script and the styles
-      expect(await res.text()).toMatch(new RegExp(`^<!doctype html>\\r\\n<html><head><meta property="csp-nonce" nonce="${nonce.replace(/[+/]/g, '\\$&')}"><script>`));
+      expect(await res.text()).toMatch(
+        new RegExp(`^<!doctype html>\\r\\n<html><head><meta property="csp-nonce" nonce="${nonce.replace(/[+/]/g, '\\$&')}"><script>`),
+      );
       nonces.add(nonce);
     }
     expect(nonces.size).toBe(3);
@@ -108,9 +130,15 @@ describe('a site page', () => {
 describe('the tile origins', () => {
   it('follow the tile URL template', () => {
     expect(tileOrigins('https://tile.openstreetmap.org/{z}/{x}/{y}.png')).toEqual(['https://tile.openstreetmap.org']);
-    expect(tileOrigins('https://{s}.tile.openstreetmap.org/{z}/{x}/{y}.png')).toEqual(['https://a.tile.openstreetmap.org', 'https://b.tile.openstreetmap.org', 'https://c.tile.openstreetmap.org']);
+    expect(tileOrigins('https://{s}.tile.openstreetmap.org/{z}/{x}/{y}.png')).toEqual([
+      'https://a.tile.openstreetmap.org',
+      'https://b.tile.openstreetmap.org',
+      'https://c.tile.openstreetmap.org',
+    ]);
     expect(tileOrigins('https://{a-c}.tiles.example.uz/{z}/{x}/{y}.png')).toHaveLength(3);
-    expect(tileOrigins('http://mt{0-3}.maps.example.uz:8080/t?x={x}&y={y}&z={z}')).toEqual([0, 1, 2, 3].map((i) => `http://mt${i}.maps.example.uz:8080`));
+    expect(tileOrigins('http://mt{0-3}.maps.example.uz:8080/t?x={x}&y={y}&z={z}')).toEqual(
+      [0, 1, 2, 3].map((i) => `http://mt${i}.maps.example.uz:8080`),
+    );
     expect(tileOrigins('//Tiles.Example.UZ/{z}/{x}/{y}.png')).toEqual(['https://tiles.example.uz']);
     expect(tileOrigins('https://{q}.tiles.example.uz/{z}/{x}/{y}.png')).toEqual(['https://*.tiles.example.uz']);
     // a placeholder too high in the host, a relative or an empty template, or not a URL: nothing more
@@ -129,8 +157,11 @@ describe('the tile origins', () => {
 
 describe('inline code', () => {
   it('is allowed by the hash of its text, scripts with a src are not hashed', () => {
-    expect(inlineHashes('<script>1</script><script type="module" src="/a.js"></script><SCRIPT>1</SCRIPT><style media="print">b{}</style>')).toEqual({
-      scripts: [sha256('1').slice(1, -1)], styles: [sha256('b{}').slice(1, -1)],
+    expect(
+      inlineHashes('<script>1</script><script type="module" src="/a.js"></script><SCRIPT>1</SCRIPT><style media="print">b{}</style>'),
+    ).toEqual({
+      scripts: [sha256('1').slice(1, -1)],
+      styles: [sha256('b{}').slice(1, -1)],
     });
     expect(directives(pagePolicy({ scriptHashes: ['sha256-x'] }))['script-src']).toEqual(["'self'", "'sha256-x'"]);
   });
@@ -146,7 +177,13 @@ describe('the served sites and the API', () => {
     process.env.ECOFOND_DATA_DIR = join(dir, 'data');
     process.env.ECOFOND_MAP_TILES = 'https://{s}.tiles.example.uz/{z}/{x}/{y}.png';
     clearConfigCache(db.knex);
-    app = await listen(createApp({ knex: db.knex, model: loadMetadata(), statics: staticSites(db.knex, { admin: join(dir, 'admin'), public: join(dir, 'public') }) }));
+    app = await listen(
+      createApp({
+        knex: db.knex,
+        model: loadMetadata(),
+        statics: staticSites(db.knex, { admin: join(dir, 'admin'), public: join(dir, 'public') }),
+      }),
+    );
   });
   afterAll(async () => {
     delete process.env.ECOFOND_MAP_TILES;
@@ -188,7 +225,11 @@ describe('the served sites and the API', () => {
   });
 
   it('give the API’s JSON answers, errors included, no sources and no framing', async () => {
-    for (const [path, status] of [['/api/health', 200], ['/api/meta', 401], ['/api/no-such-thing', 404]] as const) {
+    for (const [path, status] of [
+      ['/api/health', 200],
+      ['/api/meta', 401],
+      ['/api/no-such-thing', 404],
+    ] as const) {
       const res = await fetch(app.url + path);
       expect(res.status).toBe(status);
       expect(res.headers.get('content-type')).toMatch(/^application\/json/);
@@ -201,11 +242,19 @@ describe('the served sites and the API', () => {
     expect(redirect.headers.get('content-security-policy')).toBe(API_POLICY);
   });
 
-  it('leave file downloads to their routes\' own policies', async () => {
-    const login = await fetch(`${app.url}/api/admin/auth/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: TEST_ADMIN_PASSWORD }) });
+  it("leave file downloads to their routes' own policies", async () => {
+    const login = await fetch(`${app.url}/api/admin/auth/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ username: 'admin', password: TEST_ADMIN_PASSWORD }),
+    });
     const headers = { Authorization: `Bearer ${((await login.json()) as { token: string }).token}` };
     const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
-    const up = await fetch(`${app.url}/api/resources/upload?name=dot.png`, { method: 'POST', body: PNG, headers: { ...headers, 'Content-Type': 'application/octet-stream' } });
+    const up = await fetch(`${app.url}/api/resources/upload?name=dot.png`, {
+      method: 'POST',
+      body: PNG,
+      headers: { ...headers, 'Content-Type': 'application/octet-stream' },
+    });
     expect(up.status).toBe(201);
     const res = await fetch(`${app.url}/api/resources/${((await up.json()) as { id: number }).id}`, { headers });
     expect(res.status).toBe(200);

@@ -19,25 +19,43 @@ beforeAll(async () => {
   species = (await api.db.knex('tree_species').first('id')).id;
   tashkent = (await api.db.knex('regions').where({ soato: '1726' }).first('id')).id;
 });
-afterAll(async () => { await api?.close(); });
+afterAll(async () => {
+  await api?.close();
+});
 
 const plant = async (count: number) => {
-  const r = await api.post(`${P}/plantings`, { species_id: species, count, region_id: tashkent, planted_on: `${year}-03-15`, location: { lat: 41.3, lng: 69.25 }, place_type: 'street', irrigation: true });
+  const r = await api.post(`${P}/plantings`, {
+    species_id: species,
+    count,
+    region_id: tashkent,
+    planted_on: `${year}-03-15`,
+    location: { lat: 41.3, lng: 69.25 },
+    place_type: 'street',
+    irrigation: true,
+  });
   expect(r.status).toBe(201);
   return r.body;
 };
-const treesInReport = async () => (await api.get(`/api/public/reports/region-plantings?year=${year}`, { token: '' })).body.totals.trees as number;
-const treesOnMap = async () => ((await api.get('/api/public/map/plantings?bbox=55.9,37.1,73.2,45.6&zoom=5&irrigation=1', { token: '' })).body.items as number[][])
-  .reduce((a, i) => a + i[2], 0);
+const treesInReport = async () =>
+  (await api.get(`/api/public/reports/region-plantings?year=${year}`, { token: '' })).body.totals.trees as number;
+const treesOnMap = async () =>
+  (
+    (await api.get('/api/public/map/plantings?bbox=55.9,37.1,73.2,45.6&zoom=5&irrigation=1', { token: '' })).body.items as number[][]
+  ).reduce((a, i) => a + i[2], 0);
 const version = async () => Number((await api.db.knex('data_versions').where({ name: PUBLIC_DATA }).first('version'))?.version ?? 0);
 
 describe('answers kept by the version of their data', () => {
   it('names the tables the public reports read, and each carries the version trigger', async () => {
-    expect(tablesNamed('WITH b AS (SELECT 1 FROM planting_facts f JOIN regions r ON true) SELECT * FROM b LEFT JOIN tree_species t')).toEqual(['planting_facts', 'regions', 'b', 'tree_species']);
+    expect(
+      tablesNamed('WITH b AS (SELECT 1 FROM planting_facts f JOIN regions r ON true) SELECT * FROM b LEFT JOIN tree_species t'),
+    ).toEqual(['planting_facts', 'regions', 'b', 'tree_species']);
     const tables = publicTables(api.model);
     expect(tables).toEqual(expect.arrayContaining(['planting_year_facts', 'planting_stats', 'regions', 'plantings', 'tree_species']));
-    const triggers = (await api.db.knex.raw(`SELECT tgrelid::regclass::text AS rel FROM pg_trigger t JOIN pg_proc p ON p.oid = t.tgfoid WHERE p.proname = 'bump_data_version' AND tgname LIKE '%_version_public'`)).rows
-      .map((r: { rel: string }) => r.rel);
+    const triggers = (
+      await api.db.knex.raw(
+        `SELECT tgrelid::regclass::text AS rel FROM pg_trigger t JOIN pg_proc p ON p.oid = t.tgfoid WHERE p.proname = 'bump_data_version' AND tgname LIKE '%_version_public'`,
+      )
+    ).rows.map((r: { rel: string }) => r.rel);
     expect(triggers).toEqual(expect.arrayContaining(['planting_year_facts', 'planting_stats', 'regions', 'plantings']));
     expect(triggers).not.toContain('payments');
   });
@@ -48,7 +66,9 @@ describe('answers kept by the version of their data', () => {
     const v = await version();
     // unchanged data: the same version, and the report's query is not run again
     const seen: string[] = [];
-    const listen = (q: { sql: string }) => { seen.push(q.sql); };
+    const listen = (q: { sql: string }) => {
+      seen.push(q.sql);
+    };
     api.db.knex.on('query', listen);
     try {
       expect(await treesInReport()).toBe(before);
@@ -71,10 +91,12 @@ describe('answers kept by the version of their data', () => {
     expect(await treesOnMap()).toBe(mapBefore + 9);
 
     // a rolled-back write leaves the answer as it was
-    await api.db.knex.transaction(async (trx) => {
-      await trx('plantings').where({ count: 9, region_id: tashkent }).update({ count: 1000 });
-      await trx.rollback();
-    }).catch(() => undefined);
+    await api.db.knex
+      .transaction(async (trx) => {
+        await trx('plantings').where({ count: 9, region_id: tashkent }).update({ count: 1000 });
+        await trx.rollback();
+      })
+      .catch(() => undefined);
     expect(await treesInReport()).toBe(before + 9);
   });
 
@@ -90,20 +112,38 @@ describe('answers kept by the version of their data', () => {
       return 'old';
     });
     expect(first).toBe('old');
-    expect(await cache.get('x', async () => { calls++; return 'new'; })).toBe('new');
-    expect(await cache.get('x', async () => { calls++; return 'newer'; })).toBe('new');
+    expect(
+      await cache.get('x', async () => {
+        calls++;
+        return 'new';
+      }),
+    ).toBe('new');
+    expect(
+      await cache.get('x', async () => {
+        calls++;
+        return 'newer';
+      }),
+    ).toBe('new');
     expect(calls).toBe(2);
     // one computation for callers asking at once
     await k('data_versions').where({ name: 'test-race' }).increment('version', 1);
     let slow = 0;
-    const all = await Promise.all([1, 2, 3].map(() => cache.get('x', async () => { slow++; await new Promise((r) => setTimeout(r, 30)); return 'once'; })));
+    const all = await Promise.all(
+      [1, 2, 3].map(() =>
+        cache.get('x', async () => {
+          slow++;
+          await new Promise((r) => setTimeout(r, 30));
+          return 'once';
+        }),
+      ),
+    );
     expect(all).toEqual(['once', 'once', 'once']);
     expect(slow).toBe(1);
   });
 
   it('keeps each database its own cache and a bounded number of answers', async () => {
     expect(versionedCache(api.db.knex, PUBLIC_DATA)).toBe(versionedCache(api.db.knex, PUBLIC_DATA));
-    const other = { } as never;
+    const other = {} as never;
     expect(versionedCache(other, PUBLIC_DATA)).not.toBe(versionedCache(api.db.knex, PUBLIC_DATA));
     const small = new VersionedCache(api.db.knex, 'test-race', 3);
     for (const key of ['a', 'b', 'c', 'd', 'e']) await small.get(key, async () => key);

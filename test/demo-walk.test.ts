@@ -22,7 +22,9 @@ beforeAll(async () => {
   api = await startTestApi();
   await seed(api.db.knex, api.model, { demo: true });
 }, 600_000);
-afterAll(async () => { await api?.close(); });
+afterAll(async () => {
+  await api?.close();
+});
 
 /** The menu's items (hidden detail routes too), each once by route. */
 function menuItems(): (MenuItemMeta & { section: string })[] {
@@ -39,8 +41,7 @@ async function detailQuery(item: MenuItemMeta): Promise<string> {
       const table = api.model.entities.get(item.entity!)!.table;
       const held = (await k(table).whereNotNull(name).orderBy('id').first(name))?.[name] ?? (await k(table).orderBy('id').first('id'))?.id;
       q.set(name, String(held ?? 1));
-    }
-    else q.set(name, String(v));
+    } else q.set(name, String(v));
   }
   return q.toString();
 }
@@ -49,7 +50,10 @@ describe('the demo fills every screen', () => {
   it('gives every list and every report rows, as the administrator', async () => {
     const empty: string[] = [];
     const failed: string[] = [];
-    let lists = 0; let listsFull = 0; let reports = 0; let reportsFull = 0;
+    let lists = 0;
+    let listsFull = 0;
+    let reports = 0;
+    let reportsFull = 0;
     const seen = new Set<string>();
     for (const item of menuItems()) {
       const key = `${item.section}/${item.route}`;
@@ -60,7 +64,10 @@ describe('the demo fills every screen', () => {
         seen.add(id);
         lists++;
         const r = await api.get(`/api${e.path}?${await detailQuery(item)}`);
-        if (r.status !== 200) { failed.push(`${key}: ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`); continue; }
+        if (r.status !== 200) {
+          failed.push(`${key}: ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`);
+          continue;
+        }
         if (Array.isArray(r.body) && r.body.length > 0) listsFull++;
         else if (!EMPTY_BY_NATURE[item.entity]) empty.push(`list ${key} (${item.entity})`);
       } else if (item.report) {
@@ -68,7 +75,10 @@ describe('the demo fills every screen', () => {
         seen.add(`report:${item.report}`);
         reports++;
         const r = await openReport(item.report);
-        if (r.status !== 200) { failed.push(`${key}: ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`); continue; }
+        if (r.status !== 200) {
+          failed.push(`${key}: ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`);
+          continue;
+        }
         if (hasFigures(r.body)) reportsFull++;
         else empty.push(`report ${key} (${item.report}, year ${r.body.params?.year ?? '-'})`);
       }

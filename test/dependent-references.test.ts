@@ -41,15 +41,23 @@ beforeAll(async () => {
   await createUser(k, { username: 'fund_a', password: 'secret-pw', roles: ['fund'], region_id: regionA });
   fundToken = await api.login('fund_a', 'secret-pw');
 }, 120_000);
-afterAll(async () => { await api?.close(); });
+afterAll(async () => {
+  await api?.close();
+});
 
 /** The message of a district that is not of the row's region, in a language. */
-const notInRegion = (lang: string) => translate(api.model, lang as never, 'validation.not_within', { field: translate(api.model, lang as never, 'fields.region_id') });
+const notInRegion = (lang: string) =>
+  translate(api.model, lang as never, 'validation.not_within', { field: translate(api.model, lang as never, 'fields.region_id') });
 
 let inn = 520000000;
-const subject = (over: Record<string, unknown> = {}): Record<string, unknown> => ({ inn: String(++inn), name: `“Sinov ${inn}” MChJ`, category_id: category, ...over });
+const subject = (over: Record<string, unknown> = {}): Record<string, unknown> => ({
+  inn: String(++inn),
+  name: `“Sinov ${inn}” MChJ`,
+  category_id: category,
+  ...over,
+});
 
-describe('a district of the row\'s region', () => {
+describe("a district of the row's region", () => {
   it('refuses a subject whose district is of another region: 400 beside area_id, in uz, uk and ru; nothing written', async () => {
     for (const lang of LANGS) {
       const body = subject({ region_id: regionA, area_id: areaB });
@@ -83,13 +91,37 @@ describe('a district of the row\'s region', () => {
 
   it('refuses a batch written at once (createMany) naming the row and field, writing nothing', async () => {
     const admin = await api.db.knex('users').whereRaw('lower(username) = ?', ['admin']).first('id');
-    const principal: Principal = { id: admin.id, username: 'admin', region_id: null, branch_id: null, subject_id: null, actions: new Set([253, 6101]) };
+    const principal: Principal = {
+      id: admin.id,
+      username: 'admin',
+      region_id: null,
+      branch_id: null,
+      subject_id: null,
+      actions: new Set([253, 6101]),
+    };
     const repo = new Repository({ knex: api.db.knex, model: api.model, principal, lang: 'uz' }, api.model.entities.get('subject')!);
-    const rows = [subject({ region_id: regionA, area_id: areaA }), subject({ region_id: regionA, area_id: areaB }), subject({ region_id: regionB, area_id: areaB })];
-    const err = await repo.createMany(rows).then(() => null, (e) => e);
+    const rows = [
+      subject({ region_id: regionA, area_id: areaA }),
+      subject({ region_id: regionA, area_id: areaB }),
+      subject({ region_id: regionB, area_id: areaB }),
+    ];
+    const err = await repo.createMany(rows).then(
+      () => null,
+      (e) => e,
+    );
     expect(err).toBeInstanceOf(ApiError);
-    expect(err.fieldErrors).toEqual({ 'rows.2.area_id': { key: 'validation.not_within', args: { field: translate(api.model, 'uz', 'fields.region_id') } } });
-    expect(await api.db.knex('subjects').whereIn('inn', rows.map((r) => String(r.inn))).first('id')).toBeUndefined();
+    expect(err.fieldErrors).toEqual({
+      'rows.2.area_id': { key: 'validation.not_within', args: { field: translate(api.model, 'uz', 'fields.region_id') } },
+    });
+    expect(
+      await api.db
+        .knex('subjects')
+        .whereIn(
+          'inn',
+          rows.map((r) => String(r.inn)),
+        )
+        .first('id'),
+    ).toBeUndefined();
   });
 
   it('refuses an imported file with a mismatched row, naming its row and column; nothing written', { timeout: 60_000 }, async () => {
@@ -99,25 +131,38 @@ describe('a district of the row\'s region', () => {
     ws.addRow(['inn', 'name', 'region_id', 'area_id', 'category_id']);
     for (const r of rows) ws.addRow([r.inn, r.name, r.region_id, r.area_id, r.category_id]);
     const res = await fetch(`${api.url}${SUBJECTS}/import`, {
-      method: 'POST', body: new Uint8Array(await wb.xlsx.writeBuffer()), headers: { Authorization: `Bearer ${api.adminToken}`, Language: 'ru', 'Content-Type': XLSX },
+      method: 'POST',
+      body: new Uint8Array(await wb.xlsx.writeBuffer()),
+      headers: { Authorization: `Bearer ${api.adminToken}`, Language: 'ru', 'Content-Type': XLSX },
     });
     const job = (await res.json()) as { id: number };
     expect(res.status, JSON.stringify(job)).toBe(202);
     await new JobWorker(api.db.knex, () => api.model, { pollMs: 50, heartbeatMs: 20, leaseMs: 60_000 }).drain();
     const done = await api.get(`/api/jobs/${job.id}`, { lang: 'ru' });
     expect(done.body).toMatchObject({ state: 'failed', error: { code: -105, errors: { 'rows.3.area_id': notInRegion('ru') } } });
-    expect(await api.db.knex('subjects').whereIn('inn', rows.map((r) => String(r.inn))).first('id')).toBeUndefined();
+    expect(
+      await api.db
+        .knex('subjects')
+        .whereIn(
+          'inn',
+          rows.map((r) => String(r.inn)),
+        )
+        .first('id'),
+    ).toBeUndefined();
   });
 });
 
-describe('the pickers\' lists, as the caller\'s scope', () => {
+describe("the pickers' lists, as the caller's scope", () => {
   it('tells the back-office which field a reference depends on (GET /api/meta)', async () => {
     const meta = await api.get('/api/meta', { token: fundToken });
-    const fields = meta.body.entities.find((e: { name: string }) => e.name === 'subject').fields as { name: string; within?: Record<string, string> }[];
+    const fields = meta.body.entities.find((e: { name: string }) => e.name === 'subject').fields as {
+      name: string;
+      within?: Record<string, string>;
+    }[];
     expect(fields.find((f) => f.name === 'area_id')?.within).toEqual({ region_id: 'region_id' });
   });
 
-  it('gives a region\'s fund user their region only, and its districts only', async () => {
+  it("gives a region's fund user their region only, and its districts only", async () => {
     const regions = await api.get('/api/ecofund-sprav/regions?range=[0,99]', { token: fundToken });
     expect(regions.status).toBe(200);
     expect(regions.body.map((r: { id: number }) => r.id)).toEqual([regionA]);
@@ -132,7 +177,7 @@ describe('the pickers\' lists, as the caller\'s scope', () => {
     expect((await api.get(`/api/ecofund-sprav/regions/${regionB}`, { token: fundToken })).status).toBe(404);
   });
 
-  it('refuses another region\'s district beside its field; another region is not theirs to name (403)', async () => {
+  it("refuses another region's district beside its field; another region is not theirs to name (403)", async () => {
     // naming a scope value of another than one's own is refused before anything is looked up
     expect((await api.post(SUBJECTS, subject({ region_id: regionB }), { token: fundToken })).status).toBe(403);
     // another region's district does not exist to them
@@ -148,11 +193,13 @@ describe('the pickers\' lists, as the caller\'s scope', () => {
  * the row need not keep them together: `<entity>.<ref>.<its column>` → why.
  */
 const INDEPENDENT: Record<string, string> = {
-  'expertise-requests-data.subject_id.category_id': 'the request\'s category is of the activity asked about, not the subject\'s registered one',
+  'expertise-requests-data.subject_id.category_id':
+    "the request's category is of the activity asked about, not the subject's registered one",
   'notification.user_id.region_id': 'a user may have no region (headquarters), and a notification to one user names them alone',
   'notification.user_id.subject_id': 'likewise: most users are of no subject',
   'notification.user_id.branch_id': 'likewise: most users are of no branch',
-  'offences.offence_type_id.fine_id': 'a type\'s article is a default; the offence\'s article is the inspector\'s finding (and a type may have none)',
+  'offences.offence_type_id.fine_id':
+    "a type's article is a default; the offence's article is the inspector's finding (and a type may have none)",
   'planting-inspections.inspector_id.region_id': 'an inspector of the ministry has no region',
   'planting-inspections.org_id.region_id': 'a national organisation has no region',
   'planting-inspections.planting_id.area_id': 'a planting may have no district',
@@ -162,7 +209,7 @@ const INDEPENDENT: Record<string, string> = {
   'plantings.volunteer_id.area_id': 'a volunteer plants beyond their own district',
   'tree-cutting-violations.permit_id.area_id': 'a permit may have no district',
   'tree-cutting-violations.permit_id.species_id': 'felling another species than permitted is itself the violation',
-  'volunteers.user_id.region_id': 'a resident\'s account may have no region',
+  'volunteers.user_id.region_id': "a resident's account may have no region",
 };
 
 /** Written by the engine or a hook, not chosen in a form: kept together by what writes it. */
@@ -189,7 +236,7 @@ function dependentPairs(m: MetaModel): { key: string; declared: boolean }[] {
   return out;
 }
 
-describe('the metadata\'s dependent references', () => {
+describe("the metadata's dependent references", () => {
   it('declares every pair the forms choose, or names it independent with why', () => {
     const pairs = dependentPairs(model);
     const undeclared = pairs.filter((p) => !p.declared && !(p.key in INDEPENDENT)).map((p) => p.key);
@@ -197,6 +244,14 @@ describe('the metadata\'s dependent references', () => {
     // nothing named independent is declared after all, or gone
     const declared = new Set(pairs.filter((p) => p.declared).map((p) => p.key));
     expect(Object.keys(INDEPENDENT).filter((k) => declared.has(k) || !pairs.some((p) => p.key === k))).toEqual([]);
-    expect([...declared].sort()).toEqual(expect.arrayContaining(['subject.area_id.region_id', 'offences.mahalla_id.area_id', 'users.branch_id.region_id', 'penya.report_id.subject_id', 'issued-documents.template_id.type_id']));
+    expect([...declared].sort()).toEqual(
+      expect.arrayContaining([
+        'subject.area_id.region_id',
+        'offences.mahalla_id.area_id',
+        'users.branch_id.region_id',
+        'penya.report_id.subject_id',
+        'issued-documents.template_id.type_id',
+      ]),
+    );
   });
 });

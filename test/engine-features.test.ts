@@ -14,10 +14,23 @@ import { todayTashkent } from '../api/meta/today.ts';
  */
 const fixture = JSON.parse(readFileSync(new URL('./fixtures/scoped-notes.json', import.meta.url), 'utf8'));
 const captions = {
-  'entity.scoped-notes': 'Eslatmalar', 'fields.title': 'Sarlavha', 'fields.area_id': 'Tuman', 'fields.happened_on': 'Sana',
-  'fields.place': 'Joy', 'fields.tags': 'Teglar', 'fields.status': 'Holat', 'fields.region_soato': 'Viloyat kodi', 'fields.lines': 'Qatorlar',
-  'fields.mass': 'Massa', 'fields.coefficient': 'Koeffitsiyent', 'enums.status.draft': 'Qoralama', 'enums.status.sent': 'Yuborilgan',
-  'enums.status.closed': 'Yopilgan', 'actions.send': 'Yuborish', 'actions.close': 'Yopish', 'fields.bank_mfo': 'Bank MFO',
+  'entity.scoped-notes': 'Eslatmalar',
+  'fields.title': 'Sarlavha',
+  'fields.area_id': 'Tuman',
+  'fields.happened_on': 'Sana',
+  'fields.place': 'Joy',
+  'fields.tags': 'Teglar',
+  'fields.status': 'Holat',
+  'fields.region_soato': 'Viloyat kodi',
+  'fields.lines': 'Qatorlar',
+  'fields.mass': 'Massa',
+  'fields.coefficient': 'Koeffitsiyent',
+  'enums.status.draft': 'Qoralama',
+  'enums.status.sent': 'Yuborilgan',
+  'enums.status.closed': 'Yopilgan',
+  'actions.send': 'Yuborish',
+  'actions.close': 'Yopish',
+  'fields.bank_mfo': 'Bank MFO',
 };
 const path = '/api/fixtures/scoped-notes';
 
@@ -39,12 +52,24 @@ beforeAll(async () => {
   inspectorA = await api.userWithActions('insp_a', [9001, 9002, 9003, 9004, 9005, 9010, 9011, 3011], { region_id: regionA.id });
   inspectorB = await api.userWithActions('insp_b', [9001, 9002, 9005], { region_id: regionB.id });
 });
-afterAll(async () => { await api?.close(); });
+afterAll(async () => {
+  await api?.close();
+});
 
 const note = (over: Record<string, unknown> = {}) => ({
-  title: 'Daraxt kesilgan', region_id: regionA.id, area_id: areasA[0], happened_on: '2025-03-01', amount: '1234567.50',
-  inn: '123 456 789', phone: '(90) 123-45-67', place: { lat: 41.31, lng: 69.28 }, tags: [areasA[1], areasA[2]],
-  lines: [{ area_id: areasA[0], mass: '1.250000' }, { area_id: areasA[1], mass: '2.5', coefficient: '1.2' }],
+  title: 'Daraxt kesilgan',
+  region_id: regionA.id,
+  area_id: areasA[0],
+  happened_on: '2025-03-01',
+  amount: '1234567.50',
+  inn: '123 456 789',
+  phone: '(90) 123-45-67',
+  place: { lat: 41.31, lng: 69.28 },
+  tags: [areasA[1], areasA[2]],
+  lines: [
+    { area_id: areasA[0], mass: '1.250000' },
+    { area_id: areasA[1], mass: '2.5', coefficient: '1.2' },
+  ],
   ...over,
 });
 
@@ -53,8 +78,15 @@ describe('engine features on a fixture entity', () => {
     const r = await api.post(path, note());
     expect(r.status, JSON.stringify(r.body)).toBe(201);
     expect(r.body).toMatchObject({
-      title: 'Daraxt kesilgan', amount: '1234567.50', inn: '123456789', phone: '901234567', place: { lat: 41.31, lng: 69.28 },
-      tags: [areasA[1], areasA[2]], status: 'draft', region_soato: regionA.soato, version: 1,
+      title: 'Daraxt kesilgan',
+      amount: '1234567.50',
+      inn: '123456789',
+      phone: '901234567',
+      place: { lat: 41.31, lng: 69.28 },
+      tags: [areasA[1], areasA[2]],
+      status: 'draft',
+      region_soato: regionA.soato,
+      version: 1,
     });
     expect(r.body.lines).toHaveLength(2);
     expect(r.body.lines[0]).toMatchObject({ area_id: areasA[0], mass: '1.250000', coefficient: '1.0000', ordering: 0 });
@@ -65,7 +97,9 @@ describe('engine features on a fixture entity', () => {
   it('refuses future dates, bad formats and missing child values, and writes nothing', async () => {
     const before = await api.db.knex('scoped_notes').count({ n: '*' });
     const tomorrow = new Date(Date.parse(`${todayTashkent()}T12:00:00Z`) + 86400000).toISOString().slice(0, 10);
-    const r = await api.post(path, note({ happened_on: tomorrow, inn: '12345', amount: '1.234', lines: [{ area_id: areasA[0] }] }), { lang: 'ru' });
+    const r = await api.post(path, note({ happened_on: tomorrow, inn: '12345', amount: '1.234', lines: [{ area_id: areasA[0] }] }), {
+      lang: 'ru',
+    });
     expect(r.status).toBe(400);
     expect(r.body.errors).toEqual({
       happened_on: 'Дата не может быть позже сегодняшней',
@@ -84,7 +118,10 @@ describe('engine features on a fixture entity', () => {
     await api.post(path, note({ title: 'Boshqa', happened_on: '2023-01-01', amount: '99.00', lines: [] }));
     for (const q of ["o'rmon", 'o’rmon', 'OʻRMON']) {
       const r = await api.get(`${path}?q=${encodeURIComponent(q)}`);
-      expect(r.body.map((x: { title: string }) => x.title), q).toEqual(['Oʻrmon xoʻjaligi']);
+      expect(
+        r.body.map((x: { title: string }) => x.title),
+        q,
+      ).toEqual(['Oʻrmon xoʻjaligi']);
     }
     const range = await api.get(`${path}?from_happened_on=2024-01-01&to_happened_on=2024-12-31`);
     expect(range.body.map((x: { title: string }) => x.title)).toEqual(['Oʻrmon xoʻjaligi']);
@@ -207,7 +244,7 @@ describe('engine features on a fixture entity', () => {
 });
 
 describe('counting large lists', () => {
-  it('counts exactly up to the limit and gives the planner\'s estimate beyond it', async () => {
+  it("counts exactly up to the limit and gives the planner's estimate beyond it", async () => {
     const { Repository } = await import('../api/engine/repository.ts');
     const { parseListParams } = await import('../api/engine/list-params.ts');
     const e = api.model.entities.get('areas')!;
@@ -277,7 +314,10 @@ describe('counting large lists', () => {
       expect(sql.filter((s) => /count\(/i.test(s))).toEqual([]);
       // one area by its code: estimated at a row or two, so counted — exactly
       const [one] = await api.db.knex('areas').orderBy('id').limit(1).select('soato');
-      const exact = await api.db.knex('areas').whereRaw('soato ilike ?', [`%${one.soato}%`]).count({ n: '*' });
+      const exact = await api.db
+        .knex('areas')
+        .whereRaw('soato ilike ?', [`%${one.soato}%`])
+        .count({ n: '*' });
       sql.length = 0;
       const few = await repo.list(parseListParams(e, { q: one.soato }));
       expect(few).toMatchObject({ total: Number(exact[0].n), exact: true });

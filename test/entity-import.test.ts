@@ -12,7 +12,10 @@ import { routeCatalogue } from '../api/http/catalogue.ts';
 import type { Principal } from '../api/auth/ability.ts';
 
 // the limits, low enough to reach: read when the engine's import module loads
-vi.hoisted(() => { process.env.ECOFOND_IMPORT_MAX_MB = '1'; process.env.ECOFOND_IMPORT_MAX_ROWS = '300'; });
+vi.hoisted(() => {
+  process.env.ECOFOND_IMPORT_MAX_MB = '1';
+  process.env.ECOFOND_IMPORT_MAX_ROWS = '300';
+});
 
 /**
  * The generic import of an entity from .xlsx (docs/reference-books.md, "Importing a book"): an
@@ -32,13 +35,17 @@ beforeAll(async () => {
   api = await startTestApi(model);
   [regionA, regionB] = await api.db.knex('regions').orderBy('id').limit(2).select('id', 'name');
 }, 120_000);
-afterAll(async () => { await api?.close(); });
+afterAll(async () => {
+  await api?.close();
+});
 
 const run = () => new JobWorker(api.db.knex, () => api.model, { pollMs: 50, heartbeatMs: 20, leaseMs: 60_000 }).drain();
 
 async function upload(path: string, body: Buffer, o: { token?: string; lang?: string } = {}) {
   const res = await fetch(`${api.url}${path}/import`, {
-    method: 'POST', body: new Uint8Array(body), headers: { Authorization: `Bearer ${o.token ?? api.adminToken}`, Language: o.lang ?? 'uz', 'Content-Type': XLSX },
+    method: 'POST',
+    body: new Uint8Array(body),
+    headers: { Authorization: `Bearer ${o.token ?? api.adminToken}`, Language: o.lang ?? 'uz', 'Content-Type': XLSX },
   });
   return { status: res.status, location: res.headers.get('location'), body: (await res.json()) as any };
 }
@@ -56,26 +63,48 @@ const areasCount = async () => Number((await api.db.knex('areas').count({ n: '*'
 describe('an entity that may be imported', () => {
   it('is declared in the catalogue for importable entities only, as a create', () => {
     const routes = routeCatalogue(api.model).filter((r) => r.path.endsWith('/import') && r.source === 'entity');
-    expect(routes.find((r) => r.path === '/ecofund-sprav/areas/import')).toMatchObject({ method: 'post', op: 'create', actions: [3012], body: 'file' });
+    expect(routes.find((r) => r.path === '/ecofund-sprav/areas/import')).toMatchObject({
+      method: 'post',
+      op: 'create',
+      actions: [3012],
+      body: 'file',
+    });
     expect(routes.every((r) => api.model.entities.get(r.entity!)!.import)).toBe(true);
     expect(routes.find((r) => r.entity === 'payments')).toBeUndefined();
   });
 
   it('imports its own export back: references by their title, one audit row a row, as the caller', { timeout: 60_000 }, async () => {
     const made = [];
-    for (const [soato, name] of [['17001', 'Birinchi tuman'], ['17002', 'Ikkinchi tuman']]) {
-      const r = await api.post(AREAS, { region_id: regionB.id, soato, name: { uz: name, ru: `${name} (ru)` }, is_active: soato === '17001' });
+    for (const [soato, name] of [
+      ['17001', 'Birinchi tuman'],
+      ['17002', 'Ikkinchi tuman'],
+    ]) {
+      const r = await api.post(AREAS, {
+        region_id: regionB.id,
+        soato,
+        name: { uz: name, ru: `${name} (ru)` },
+        is_active: soato === '17001',
+      });
       expect(r.status, JSON.stringify(r.body)).toBe(201);
       made.push(r.body);
     }
-    const exported = await api.get(`${AREAS}/export?background=0&filter=${encodeURIComponent(JSON.stringify({ id: made.map((m) => m.id) }))}`, { lang: 'ru' });
+    const exported = await api.get(
+      `${AREAS}/export?background=0&filter=${encodeURIComponent(JSON.stringify({ id: made.map((m) => m.id) }))}`,
+      { lang: 'ru' },
+    );
     expect(exported.status).toBe(200);
     const file = Buffer.from(exported.raw);
     // the export writes the region's title, not its id
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load(file as never);
     expect(wb.worksheets[0].getRow(2).values).toContain(regionB.name.ru);
-    await api.db.knex('areas').whereIn('id', made.map((m) => m.id)).delete();
+    await api.db
+      .knex('areas')
+      .whereIn(
+        'id',
+        made.map((m) => m.id),
+      )
+      .delete();
 
     // the jobs' directory is made by the first kept file (a fresh checkout has none)
     const kept = () => (existsSync(jobsDir()) ? readdirSync(jobsDir()) : []).filter((f) => f.startsWith('import-'));
@@ -84,17 +113,32 @@ describe('an entity that may be imported', () => {
     expect(r.status, JSON.stringify(r.body)).toBe(202);
     expect(kept().filter((f) => !before.has(f))).toHaveLength(1);
     expect(r.location).toBe(`/api/jobs/${r.body.id}`);
-    expect(r.body).toMatchObject({ kind: 'entity-import', state: 'queued', title: `Импорт: ${translate(api.model, 'ru', 'entity.areas')}` });
+    expect(r.body).toMatchObject({
+      kind: 'entity-import',
+      state: 'queued',
+      title: `Импорт: ${translate(api.model, 'ru', 'entity.areas')}`,
+    });
     expect(await run()).toBe(1);
     const done = await api.get(`/api/jobs/${r.body.id}`);
     expect(done.body).toMatchObject({ state: 'done', progress: { done: 100, total: 100 }, result: { imported: 2 }, error: null });
     const back = await api.db.knex('areas').whereIn('soato', ['17001', '17002']).orderBy('soato');
     expect(back.map((a: any) => [a.region_id, a.soato, a.name.ru, a.is_active])).toEqual([
-      [regionB.id, '17001', 'Birinchi tuman (ru)', true], [regionB.id, '17002', 'Ikkinchi tuman (ru)', false],
+      [regionB.id, '17001', 'Birinchi tuman (ru)', true],
+      [regionB.id, '17002', 'Ikkinchi tuman (ru)', false],
     ]);
-    const audit = await api.db.knex('audit_log').where({ entity: 'areas' }).whereIn('record_id', back.map((a: any) => a.id)).select('op', 'action', 'user_id');
+    const audit = await api.db
+      .knex('audit_log')
+      .where({ entity: 'areas' })
+      .whereIn(
+        'record_id',
+        back.map((a: any) => a.id),
+      )
+      .select('op', 'action', 'user_id');
     const admin = (await api.db.knex('users').where({ username: 'admin' }).first('id')).id;
-    expect(audit).toEqual([{ op: 'create', action: 'import', user_id: admin }, { op: 'create', action: 'import', user_id: admin }]);
+    expect(audit).toEqual([
+      { op: 'create', action: 'import', user_id: admin },
+      { op: 'create', action: 'import', user_id: admin },
+    ]);
     // the kept file is gone with the job's end
     expect(kept().filter((f) => !before.has(f))).toEqual([]);
   });
@@ -112,9 +156,15 @@ describe('an entity that may be imported', () => {
       expect(failed.body.state).toBe('failed');
       // rows 21 and 26 of the sheet (the header is row 1), in the reader's language
       expect(failed.body.error).toEqual({
-        code: -105, message: translate(api.model, lang, 'errors.import_rows'),
-        errors: { 'rows.21.region_id': translate(api.model, lang, 'validation.ref_not_found'), 'rows.26.soato': translate(api.model, lang, 'validation.soato') },
-        count: 2, error_count: 2, error_rows: 2,
+        code: -105,
+        message: translate(api.model, lang, 'errors.import_rows'),
+        errors: {
+          'rows.21.region_id': translate(api.model, lang, 'validation.ref_not_found'),
+          'rows.26.soato': translate(api.model, lang, 'validation.soato'),
+        },
+        count: 2,
+        error_count: 2,
+        error_rows: 2,
       });
     }
     expect(new Set(LANGS.map((l) => translate(api.model, l, 'validation.ref_not_found'))).size).toBe(3);
@@ -151,24 +201,56 @@ describe('an entity that may be imported', () => {
 
   it('fails a file of more rows than the limit, nothing written', { timeout: 60_000 }, async () => {
     const before = await areasCount();
-    const r = await upload(AREAS, await sheet(['region_id', 'soato', 'name'], Array.from({ length: 301 }, (_, i) => [regionA.id, String(20000 + i), `T ${i}`])), { lang: 'ru' });
+    const r = await upload(
+      AREAS,
+      await sheet(
+        ['region_id', 'soato', 'name'],
+        Array.from({ length: 301 }, (_, i) => [regionA.id, String(20000 + i), `T ${i}`]),
+      ),
+      { lang: 'ru' },
+    );
     expect(r.status).toBe(202);
     await run();
     const failed = await api.get(`/api/jobs/${r.body.id}`, { lang: 'ru' });
-    expect(failed.body).toMatchObject({ state: 'failed', error: { message: translate(api.model, 'ru', 'errors.import_too_many', { max: 300 }) } });
+    expect(failed.body).toMatchObject({
+      state: 'failed',
+      error: { message: translate(api.model, 'ru', 'errors.import_too_many', { max: 300 }) },
+    });
     expect(await areasCount()).toBe(before);
   });
 
-  it('imports as the caller\'s scope: their region filled in, another region refused (403), nothing written', { timeout: 60_000 }, async () => {
+  it("imports as the caller's scope: their region filled in, another region refused (403), nothing written", {
+    timeout: 60_000,
+  }, async () => {
     const token = await api.userWithActions('subject_importer', [253, 6101], { region_id: regionA.id });
     const category = (await api.db.knex('subject_categories').first('id')).id;
     const subjects = '/api/ecofund/subject';
-    const own = await upload(subjects, await sheet(['inn', 'name', 'category_id'], [['510000001', 'Birinchi', category], ['510000002', 'Ikkinchi', category]]), { token });
+    const own = await upload(
+      subjects,
+      await sheet(
+        ['inn', 'name', 'category_id'],
+        [
+          ['510000001', 'Birinchi', category],
+          ['510000002', 'Ikkinchi', category],
+        ],
+      ),
+      { token },
+    );
     expect(own.status, JSON.stringify(own.body)).toBe(202);
     await run();
     expect((await api.get(`/api/jobs/${own.body.id}`, { token })).body).toMatchObject({ state: 'done', result: { imported: 2 } });
     expect(await api.db.knex('subjects').whereIn('inn', ['510000001', '510000002']).pluck('region_id')).toEqual([regionA.id, regionA.id]);
-    const foreign = await upload(subjects, await sheet(['inn', 'name', 'region_id', 'category_id'], [['510000003', 'Uchinchi', regionA.id, category], ['510000004', 'Toʻrtinchi', regionB.id, category]]), { token });
+    const foreign = await upload(
+      subjects,
+      await sheet(
+        ['inn', 'name', 'region_id', 'category_id'],
+        [
+          ['510000003', 'Uchinchi', regionA.id, category],
+          ['510000004', 'Toʻrtinchi', regionB.id, category],
+        ],
+      ),
+      { token },
+    );
     await run();
     expect((await api.get(`/api/jobs/${foreign.body.id}`, { token })).body).toMatchObject({ state: 'failed', error: { code: -103 } });
     expect(Number((await api.db.knex('subjects').whereIn('inn', ['510000003', '510000004']).count({ n: '*' }))[0].n)).toBe(0);
@@ -191,12 +273,27 @@ describe('an entity that may be imported', () => {
     expect(await run()).toBe(0);
     // a running import aborted while it writes: the transaction rolled back
     const admin = await api.db.knex('users').where({ username: 'admin' }).first('id');
-    const principal: Principal = { id: admin.id, username: 'admin', region_id: null, branch_id: null, subject_id: null, actions: new Set([3011, 3012]) };
+    const principal: Principal = {
+      id: admin.id,
+      username: 'admin',
+      region_id: null,
+      branch_id: null,
+      subject_id: null,
+      actions: new Set([3011, 3012]),
+    };
     const repo = new Repository({ knex: api.db.knex, model: api.model, principal, lang: 'uz' }, api.model.entities.get('areas')!);
     const stop = new AbortController();
     const seen: number[] = [];
     // aborted once the file is read and its references found, as the write begins (a file of more than a batch stops between batches: createMany's own test)
-    await expect(importRows(repo, file, { signal: stop.signal, onProgress: (d) => { seen.push(d); if (d >= 40) stop.abort(new Error('cancelled')); } })).rejects.toThrow('cancelled');
+    await expect(
+      importRows(repo, file, {
+        signal: stop.signal,
+        onProgress: (d) => {
+          seen.push(d);
+          if (d >= 40) stop.abort(new Error('cancelled'));
+        },
+      }),
+    ).rejects.toThrow('cancelled');
     expect(seen.at(-1)).toBe(40);
     expect(await areasCount()).toBe(before);
   });

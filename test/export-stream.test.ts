@@ -30,7 +30,13 @@ const fixture = {
   list: { columns: ['id', 'payer', 'amount', 'paid_on'], sort: ['paid_on', 'desc'], perPage: 25, filters: { paid_on: 'range' } },
   titleField: 'payer',
 };
-const names = { 'entity.export-payments': 'Toʻlovlar', 'fields.payer': 'Toʻlovchi', 'fields.amount': 'Summa', 'fields.paid_on': 'Sana', 'fields.place': 'Joy' };
+const names = {
+  'entity.export-payments': 'Toʻlovlar',
+  'fields.payer': 'Toʻlovchi',
+  'fields.amount': 'Summa',
+  'fields.paid_on': 'Sana',
+  'fields.place': 'Joy',
+};
 const path = '/api/fixtures/export-payments';
 let api: TestApi;
 
@@ -53,7 +59,9 @@ beforeAll(async () => {
            date '2024-01-01' + (g % 366), point(69 + g / 100000.0, 41)
       from generate_series(1, ${ROWS}) g`);
 }, 300_000);
-afterAll(async () => { await api?.close(); });
+afterAll(async () => {
+  await api?.close();
+});
 
 describe('exports without a ceiling', () => {
   it('exports more rows than lists count exactly, sorted and formatted like the list', { timeout: 120_000 }, async () => {
@@ -65,7 +73,13 @@ describe('exports without a ceiling', () => {
     expect(sheet.rowCount).toBe(ROWS + 1);
     expect((sheet.getRow(1).values as unknown[]).slice(1)).toEqual(['ID', 'Toʻlovchi', 'Summa', 'Sana']);
     // the list's order: newest first, ties by id descending with it
-    const first = await api.db.knex('export_payments').orderBy([{ column: 'paid_on', order: 'desc' }, { column: 'id', order: 'desc' }]).first('id', 'amount', 'paid_on');
+    const first = await api.db
+      .knex('export_payments')
+      .orderBy([
+        { column: 'paid_on', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
+      .first('id', 'amount', 'paid_on');
     const row = sheet.getRow(2);
     expect(row.getCell(1).value).toBe(Number(first.id));
     expect(row.getCell(3).value).toBe(Number(first.amount));
@@ -73,7 +87,9 @@ describe('exports without a ceiling', () => {
     expect(row.getCell(4).value).toEqual(new Date(`${first.paid_on}T00:00:00Z`));
     expect(row.getCell(4).numFmt).toBe('dd.mm.yyyy');
     const byId = new Map<number, ExcelJS.Row>();
-    sheet.eachRow((x, n) => { if (n > 1) byId.set(Number(x.getCell(1).value), x); });
+    sheet.eachRow((x, n) => {
+      if (n > 1) byId.set(Number(x.getCell(1).value), x);
+    });
     expect(byId.size).toBe(ROWS);
     // 16 digits: the exact figure as text, as the faces write it
     expect(byId.get(1)!.getCell(3).value).toBe('90\u00a0071\u00a0992\u00a0547\u00a0409,99');
@@ -91,18 +107,33 @@ describe('exports without a ceiling', () => {
     expect(doc.features[0].geometry.type).toBe('Point');
   });
 
-  it('writes the same export into any stream through writeExport, checking the caller\'s right', { timeout: 120_000 }, async () => {
+  it("writes the same export into any stream through writeExport, checking the caller's right", { timeout: 120_000 }, async () => {
     const e = api.model.entities.get('export-payments')!;
-    const principal: Principal = { id: 1, username: 'admin', actions: new Set([e.access.read, e.access.export!]), region_id: null, branch_id: null, subject_id: null };
+    const principal: Principal = {
+      id: 1,
+      username: 'admin',
+      actions: new Set([e.access.read, e.access.export!]),
+      region_id: null,
+      branch_id: null,
+      subject_id: null,
+    };
     const out = new PassThrough();
     const chunks: Buffer[] = [];
     out.on('data', (c: Buffer) => chunks.push(c));
-    const done = await writeExport({ knex: api.db.knex, model: api.model, principal, lang: 'ru' }, 'export-payments', 'xlsx', { to_paid_on: '2024-01-31' }, out);
+    const done = await writeExport(
+      { knex: api.db.knex, model: api.model, principal, lang: 'ru' },
+      'export-payments',
+      'xlsx',
+      { to_paid_on: '2024-01-31' },
+      out,
+    );
     expect(done.filename).toMatch(/^export-payments-\d{4}-\d{2}-\d{2}\.xlsx$/);
     const sheet = await sheetOf(Buffer.concat(chunks));
     expect(sheet.rowCount).toBe(done.rows + 1);
     expect(done.rows).toBeGreaterThan(800);
     const nobody: Principal = { ...principal, actions: new Set([e.access.read]) };
-    await expect(writeExport({ knex: api.db.knex, model: api.model, principal: nobody, lang: 'ru' }, 'export-payments', 'xlsx', {}, new PassThrough())).rejects.toMatchObject({ status: 403 });
+    await expect(
+      writeExport({ knex: api.db.knex, model: api.model, principal: nobody, lang: 'ru' }, 'export-payments', 'xlsx', {}, new PassThrough()),
+    ).rejects.toMatchObject({ status: 403 });
   });
 });

@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, type TestApi } from './support/api.ts';
 import { freeUniqueEnum, samplePayload } from './support/samples.ts';
-import { badFieldValues, badFilterValues, badReportParamValues, filterKind, LONE_SURROGATE, NUL, HUGE_TEXT } from './support/fuzz-values.ts';
+import {
+  badFieldValues,
+  badFilterValues,
+  badReportParamValues,
+  filterKind,
+  LONE_SURROGATE,
+  NUL,
+  HUGE_TEXT,
+} from './support/fuzz-values.ts';
 import { filterMeta } from '../api/meta/load.ts';
 import { publicFilters } from '../api/http/public-entity-routes.ts';
 import { writableFields } from '../api/engine/payload-schema.ts';
@@ -28,7 +36,8 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await api?.close();
-  if (formLimit === undefined) delete process.env.ECOFOND_PUBLIC_FORM_PER_HOUR; else process.env.ECOFOND_PUBLIC_FORM_PER_HOUR = formLimit;
+  if (formLimit === undefined) delete process.env.ECOFOND_PUBLIC_FORM_PER_HOUR;
+  else process.env.ECOFOND_PUBLIC_FORM_PER_HOUR = formLimit;
 });
 
 const CONCURRENCY = 16;
@@ -43,16 +52,25 @@ const short = (v: unknown) => {
 /** Runs the tasks, a few at a time. */
 async function pool(tasks: (() => Promise<void>)[], n = CONCURRENCY): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(n, tasks.length) }, async () => {
-    while (next < tasks.length) await tasks[next++]();
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(n, tasks.length) }, async () => {
+      while (next < tasks.length) await tasks[next++]();
+    }),
+  );
 }
 
 /** The path under which `errors` must name the bad value: itself or something inside it. */
 const names = (path: string) => (errors: Record<string, unknown> | undefined) =>
   !!errors && Object.keys(errors).some((k) => k === path || k.startsWith(`${path}.`));
 
-interface Probe { method: 'GET' | 'POST' | 'PUT'; path: string; body?: unknown; token?: string; named: string | null; label: string }
+interface Probe {
+  method: 'GET' | 'POST' | 'PUT';
+  path: string;
+  body?: unknown;
+  token?: string;
+  named: string | null;
+  label: string;
+}
 
 /** One bad request: a 400 (naming `named` when given), else a failure; a 500 is counted. */
 async function send(p: Probe): Promise<void> {
@@ -66,7 +84,8 @@ async function send(p: Probe): Promise<void> {
   }
   if (r.status >= 500) stats.fiveHundreds++;
   if (r.status !== 400) failures.push(`${p.label}: ${r.status} ${short(r.body)}`);
-  else if (p.named !== null && !names(p.named)(r.body.errors)) failures.push(`${p.label}: 400 without ${p.named} in errors: ${short(r.body)}`);
+  else if (p.named !== null && !names(p.named)(r.body.errors))
+    failures.push(`${p.label}: 400 without ${p.named} in errors: ${short(r.body)}`);
 }
 
 /** Tables a bad payload of the entity must leave as they are. */
@@ -88,7 +107,10 @@ async function counts(tables: string[]): Promise<Record<string, number>> {
 function written(before: Record<string, number>, after: Record<string, number>, label: string): void {
   for (const t of Object.keys(before)) {
     const d = Math.abs(after[t] - before[t]);
-    if (d) { stats.rowsWritten += d; failures.push(`${label}: ${t} has ${after[t]} rows, had ${before[t]}`); }
+    if (d) {
+      stats.rowsWritten += d;
+      failures.push(`${label}: ${t} has ${after[t]} rows, had ${before[t]}`);
+    }
   }
 }
 
@@ -136,7 +158,8 @@ function listProbes(e: EntityMeta, base: string, o: { token?: string; filters?: 
   const filters = o.filters ?? Object.keys(e.list.filters ?? {});
   const json = token !== '';
   const out: Probe[] = [];
-  const get = (query: string, named: string | null) => out.push({ method: 'GET', path: `${base}?${query}`, named, token, label: `${e.name} GET ${base}?${query.slice(0, 80)}` });
+  const get = (query: string, named: string | null) =>
+    out.push({ method: 'GET', path: `${base}?${query}`, named, token, label: `${e.name} GET ${base}?${query.slice(0, 80)}` });
   for (const name of filters) {
     const decl = e.list.filters?.[name];
     if (!decl) continue;
@@ -158,27 +181,68 @@ function listProbes(e: EntityMeta, base: string, o: { token?: string; filters?: 
   }
   if (!json) {
     // the public lists page only
-    for (const [q, named] of [['page=99999999999999999999', 'page'], ['page=0', 'page'], ['perPage=101', 'perPage'], ['perPage=0', 'perPage'],
-      ['page=200000000&perPage=10', 'page'], ['page=1.5', 'page'], [`page=${encodeURIComponent(NUL)}`, 'page']] as const) get(q, named);
+    for (const [q, named] of [
+      ['page=99999999999999999999', 'page'],
+      ['page=0', 'page'],
+      ['perPage=101', 'perPage'],
+      ['perPage=0', 'perPage'],
+      ['page=200000000&perPage=10', 'page'],
+      ['page=1.5', 'page'],
+      [`page=${encodeURIComponent(NUL)}`, 'page'],
+    ] as const)
+      get(q, named);
     return out;
   }
   const generic: [string, string | null][] = [
-    [`sort=${enc(['no_such_field', 'ASC'])}`, 'sort'], [`sort=${enc(['id', 'UP'])}`, 'sort'], ['sort=notjson', 'sort'], [`sort=${enc([1, 2])}`, 'sort'],
-    [`sort=${enc({ a: 1 })}`, 'sort'], [`sort=${enc([NUL, 'ASC'])}`, 'sort'], [`sort=${enc([LONE_SURROGATE, 'ASC'])}`, 'sort'],
-    [`range=${enc([0, 1e20])}`, 'range'], [`range=${enc([1e20, 1e20 + 5])}`, 'range'], [`range=${enc([-1, 5])}`, 'range'], [`range=${enc([5, 1])}`, 'range'],
-    [`range=${enc([0, 1.5])}`, 'range'], ['range=abc', 'range'], [`range=${enc([0])}`, 'range'], [`range=${enc([0, 100])}`, 'range'],
-    [`range=${enc([2_000_000_000, 2_000_000_005])}`, 'range'], [`range=${enc({})}`, 'range'], [`range=${enc(['0', '9'])}`, 'range'],
+    [`sort=${enc(['no_such_field', 'ASC'])}`, 'sort'],
+    [`sort=${enc(['id', 'UP'])}`, 'sort'],
+    ['sort=notjson', 'sort'],
+    [`sort=${enc([1, 2])}`, 'sort'],
+    [`sort=${enc({ a: 1 })}`, 'sort'],
+    [`sort=${enc([NUL, 'ASC'])}`, 'sort'],
+    [`sort=${enc([LONE_SURROGATE, 'ASC'])}`, 'sort'],
+    [`range=${enc([0, 1e20])}`, 'range'],
+    [`range=${enc([1e20, 1e20 + 5])}`, 'range'],
+    [`range=${enc([-1, 5])}`, 'range'],
+    [`range=${enc([5, 1])}`, 'range'],
+    [`range=${enc([0, 1.5])}`, 'range'],
+    ['range=abc', 'range'],
+    [`range=${enc([0])}`, 'range'],
+    [`range=${enc([0, 100])}`, 'range'],
+    [`range=${enc([2_000_000_000, 2_000_000_005])}`, 'range'],
+    [`range=${enc({})}`, 'range'],
+    [`range=${enc(['0', '9'])}`, 'range'],
     [`range=[0,${HUGE_TEXT}]`, 'range'],
-    ['filter=%7B', 'filter'], [`filter=${enc([])}`, 'filter'], [`filter=${enc('str')}`, 'filter'], ['filter=null', 'filter'],
-    [`filter=${enc({ no_such_filter: 1 })}`, 'no_such_filter'], [`filter=${enc({ id: [0] })}`, 'id'], [`filter=${enc({ id: ['abc'] })}`, 'id'],
-    [`filter=${enc({ id: [1e20] })}`, 'id'], [`filter=${enc({ id: [NUL] })}`, 'id'], ['id=0', 'id'], [`id=${HUGE_TEXT}`, 'id'],
-    [`options=${encodeURIComponent('garbage')}`, 'options'], [`options=${encodeURIComponent('sortBy=no_such_field')}`, 'sortBy'],
-    [`options=${encodeURIComponent('page=0;perPage=10')}`, 'page'], [`options=${encodeURIComponent(`page=${HUGE_TEXT};perPage=10`)}`, 'page'],
-    [`options=${encodeURIComponent('page=1;perPage=1000')}`, 'perPage'], [`options=${encodeURIComponent('sortBy=id;descending=maybe')}`, 'descending'],
+    ['filter=%7B', 'filter'],
+    [`filter=${enc([])}`, 'filter'],
+    [`filter=${enc('str')}`, 'filter'],
+    ['filter=null', 'filter'],
+    [`filter=${enc({ no_such_filter: 1 })}`, 'no_such_filter'],
+    [`filter=${enc({ id: [0] })}`, 'id'],
+    [`filter=${enc({ id: ['abc'] })}`, 'id'],
+    [`filter=${enc({ id: [1e20] })}`, 'id'],
+    [`filter=${enc({ id: [NUL] })}`, 'id'],
+    ['id=0', 'id'],
+    [`id=${HUGE_TEXT}`, 'id'],
+    [`options=${encodeURIComponent('garbage')}`, 'options'],
+    [`options=${encodeURIComponent('sortBy=no_such_field')}`, 'sortBy'],
+    [`options=${encodeURIComponent('page=0;perPage=10')}`, 'page'],
+    [`options=${encodeURIComponent(`page=${HUGE_TEXT};perPage=10`)}`, 'page'],
+    [`options=${encodeURIComponent('page=1;perPage=1000')}`, 'perPage'],
+    [`options=${encodeURIComponent('sortBy=id;descending=maybe')}`, 'descending'],
     [`options=${encodeURIComponent(`sortBy=id;page=${NUL}`)}`, 'options'],
-    [`page=${HUGE_TEXT}`, 'page'], ['page=-1', 'page'], ['page=1.5', 'page'], ['page=abc', 'page'], ['page=100000000000', 'page'],
-    ['page=200000000&perPage=10', 'page'], ['perPage=0', 'perPage'], ['perPage=101', 'perPage'], [`perPage=${HUGE_TEXT}`, 'perPage'],
-    [`perPage=${encodeURIComponent(NUL)}`, 'perPage'], [`${encodeURIComponent('no\u0000such')}=1`, null], ['no_such_filter=1', 'no_such_filter'],
+    [`page=${HUGE_TEXT}`, 'page'],
+    ['page=-1', 'page'],
+    ['page=1.5', 'page'],
+    ['page=abc', 'page'],
+    ['page=100000000000', 'page'],
+    ['page=200000000&perPage=10', 'page'],
+    ['perPage=0', 'perPage'],
+    ['perPage=101', 'perPage'],
+    [`perPage=${HUGE_TEXT}`, 'perPage'],
+    [`perPage=${encodeURIComponent(NUL)}`, 'perPage'],
+    [`${encodeURIComponent('no\u0000such')}=1`, null],
+    ['no_such_filter=1', 'no_such_filter'],
   ];
   // the export: the first probe of each parameter
   const seen = new Set<string | null>();
@@ -214,7 +278,8 @@ describe('generated bad input never answers 500 nor writes a row', () => {
       written(before, await counts(tables), e.name);
       if (target) {
         const after = await api.get(`${path}/${target.id}`);
-        if (after.body.version !== target.version) failures.push(`${e.name}: a bad update changed row ${target.id} (version ${target.version} → ${after.body.version})`);
+        if (after.body.version !== target.version)
+          failures.push(`${e.name}: a bad update changed row ${target.id} (version ${target.version} → ${after.body.version})`);
       }
     }
   });
@@ -249,32 +314,58 @@ describe('generated bad input never answers 500 nor writes a row', () => {
         for (const v of badReportParamValues(p)) {
           const q = `${param}=${encodeURIComponent(v)}`;
           for (const suffix of ['', '/export']) {
-            if (r.public) probes.push({ method: 'GET', path: `/api/public/reports/${r.name}${suffix}?${q}`, token: '', named: param, label: `public report ${r.name}${suffix} ${param}=${short(v)}` });
-            probes.push({ method: 'GET', path: `/api/reports/${r.name}${suffix}?${q}`, named: param, label: `report ${r.name}${suffix} ${param}=${short(v)}` });
+            if (r.public)
+              probes.push({
+                method: 'GET',
+                path: `/api/public/reports/${r.name}${suffix}?${q}`,
+                token: '',
+                named: param,
+                label: `public report ${r.name}${suffix} ${param}=${short(v)}`,
+              });
+            probes.push({
+              method: 'GET',
+              path: `/api/reports/${r.name}${suffix}?${q}`,
+              named: param,
+              label: `report ${r.name}${suffix} ${param}=${short(v)}`,
+            });
           }
         }
       }
     }
     // the login, before any session
     for (const [field, body] of [
-      ['username', { username: `ad${NUL}min`, password: 'whatever' }], ['username', { username: LONE_SURROGATE, password: 'whatever' }],
-      ['password', { username: 'admin', password: NUL }], ['password', { username: 'admin', password: LONE_SURROGATE }],
+      ['username', { username: `ad${NUL}min`, password: 'whatever' }],
+      ['username', { username: LONE_SURROGATE, password: 'whatever' }],
+      ['password', { username: 'admin', password: NUL }],
+      ['password', { username: 'admin', password: LONE_SURROGATE }],
       // a bad key is named by itself, cleaned
       ['user\uFFFDname', { 'user\u0000name': 'admin', password: 'x' }],
-    ] as const) probes.push({ method: 'POST', path: '/api/admin/auth/login', body, token: '', named: field, label: `login ${short(body)}` });
+    ] as const)
+      probes.push({ method: 'POST', path: '/api/admin/auth/login', body, token: '', named: field, label: `login ${short(body)}` });
     await pool(probes.map((p) => () => send(p)));
     written(before, await counts(['public_plantings']), 'public form');
   });
 
   it('refuses bodies nested thousands deep on every write route and the sign-in, storing nothing', { timeout: 300_000 }, async () => {
     const k = api.db.knex;
-    const stored = async () => Object.fromEntries(await Promise.all(['app_errors', 'audit_log', 'login_logs'].map(async (t) => [t, Number((await k(t).count({ n: '*' }))[0].n)])));
+    const stored = async () =>
+      Object.fromEntries(
+        await Promise.all(['app_errors', 'audit_log', 'login_logs'].map(async (t) => [t, Number((await k(t).count({ n: '*' }))[0].n)])),
+      );
     const before = await stored();
     const [failed, fiveHundreds] = [failures.length, stats.fiveHundreds];
     const arrays = (n: number) => `${'['.repeat(n)}${']'.repeat(n)}`;
     const objects = (n: number) => `${'{"a":'.repeat(n)}1${'}'.repeat(n)}`;
     /** A raw JSON text (JSON.stringify of such a value would itself overflow), answered 400 naming `named` when given. */
-    const raw = async (method: string, path: string, text: string, named: string | null, label: string, token = api.adminToken, lang = 'uz') => {
+    const raw = async (
+      method: string,
+      path: string,
+      text: string,
+      named: string | null,
+      label: string,
+      token = api.adminToken,
+      lang = 'uz',
+    ) => {
       stats.payloads++;
       const headers: Record<string, string> = { 'Content-Type': 'application/json', Language: lang };
       if (token) headers.Authorization = `Bearer ${token}`;
@@ -309,19 +400,54 @@ describe('generated bad input never answers 500 nor writes a row', () => {
     }
     // the sign-in, without a session: ten times 20 000 deep, in each language
     for (let i = 0; i < 10; i++) {
-      tasks.push(() => raw('POST', '/admin/auth/login', `{"username":${arrays(20_000)},"password":"x"}`, 'username', `login 20 000 deep #${i}`, '', ['uz', 'uk', 'ru'][i % 3]));
+      tasks.push(() =>
+        raw(
+          'POST',
+          '/admin/auth/login',
+          `{"username":${arrays(20_000)},"password":"x"}`,
+          'username',
+          `login 20 000 deep #${i}`,
+          '',
+          ['uz', 'uk', 'ru'][i % 3],
+        ),
+      );
     }
-    await pool(tasks.map((t) => async () => { await t(); }), 8);
+    await pool(
+      tasks.map((t) => async () => {
+        await t();
+      }),
+      8,
+    );
     // the parser itself holds: a million levels of arrays, 300 000 of objects, within the 2 MB limit
     await raw('POST', '/admin/auth/login', arrays(1_000_000), null, 'login a million deep', '');
     await raw('POST', '/admin/auth/login', objects(300_000), 'a', 'login 300 000 objects deep', '');
     // the answer is in the caller's language, naming the field and the bound
-    const ru = await raw('POST', '/admin/auth/login', `{"username":${arrays(100)},"password":"x"}`, 'username', 'login 100 deep, ru', '', 'ru');
+    const ru = await raw(
+      'POST',
+      '/admin/auth/login',
+      `{"username":${arrays(100)},"password":"x"}`,
+      'username',
+      'login 100 deep, ru',
+      '',
+      'ru',
+    );
     expect(ru.errors?.username).toBe(`Слишком глубокая вложенность данных (не более ${MAX_JSON_DEPTH} уровней)`);
-    const uk = await raw('POST', '/admin/auth/login', `{"username":${arrays(MAX_JSON_DEPTH)},"password":"x"}`, 'username', 'login at the bound + 1, uk', '', 'uk');
+    const uk = await raw(
+      'POST',
+      '/admin/auth/login',
+      `{"username":${arrays(MAX_JSON_DEPTH)},"password":"x"}`,
+      'username',
+      'login at the bound + 1, uk',
+      '',
+      'uk',
+    );
     expect(uk.errors?.username).toBe(`Маълумотлар жуда чуқур ичма-ич жойлашган (кўпи билан ${MAX_JSON_DEPTH} даража)`);
     // at the bound a body is read as usual: here a wrong type of username, not a depth
-    const atBound = await api.post('/api/admin/auth/login', { username: JSON.parse(arrays(MAX_JSON_DEPTH - 1)), password: 'x' }, { token: '' });
+    const atBound = await api.post(
+      '/api/admin/auth/login',
+      { username: JSON.parse(arrays(MAX_JSON_DEPTH - 1)), password: 'x' },
+      { token: '' },
+    );
     expect([atBound.status, atBound.body.errors?.username]).toEqual([400, 'Loginni kiriting']);
     expect(failures.slice(failed)).toEqual([]);
     expect(stats.fiveHundreds - fiveHundreds).toBe(0);
@@ -329,7 +455,9 @@ describe('generated bad input never answers 500 nor writes a row', () => {
   });
 
   it('counted no 500 and no row written', () => {
-    console.log(`fuzz: ${stats.payloads.toLocaleString('en-US').replace(/,/g, ' ')} payloads, ${stats.fiveHundreds} answers of 500, ${stats.rowsWritten} rows written`);
+    console.log(
+      `fuzz: ${stats.payloads.toLocaleString('en-US').replace(/,/g, ' ')} payloads, ${stats.fiveHundreds} answers of 500, ${stats.rowsWritten} rows written`,
+    );
     if (failures.length) console.log(`fuzz failures (${failures.length}):\n${failures.slice(0, 300).join('\n')}`);
     expect(stats.fiveHundreds).toBe(0);
     expect(stats.rowsWritten).toBe(0);

@@ -18,7 +18,9 @@ beforeAll(async () => {
   api = await startTestApi();
   noActions = await api.userWithActions('nobody', []);
 });
-afterAll(async () => { await api?.close(); });
+afterAll(async () => {
+  await api?.close();
+});
 
 const entities = () => [...api.model.entities.values()];
 const enc = (v: unknown) => encodeURIComponent(JSON.stringify(v));
@@ -28,15 +30,21 @@ function filterSample(e: EntityMeta, name: string, payload: Record<string, unkno
   const col = (f.fields ?? [name])[0];
   const v = payload[col];
   switch (f.op) {
-    case 'search': return { [name]: 'a' };
-    case 'bool': return { [name]: 'true' };
-    case 'range': return v == null ? {} : { [`from_${name}`]: String(v), [`to_${name}`]: String(v) };
-    default: return v == null || typeof v === 'object' ? {} : { [name]: String(v) };
+    case 'search':
+      return { [name]: 'a' };
+    case 'bool':
+      return { [name]: 'true' };
+    case 'range':
+      return v == null ? {} : { [`from_${name}`]: String(v), [`to_${name}`]: String(v) };
+    default:
+      return v == null || typeof v === 'object' ? {} : { [name]: String(v) };
   }
 }
 
 describe('every entity through the generic API', () => {
-  it('has entities to test', () => { expect(api.model.entities.size).toBeGreaterThan(20); });
+  it('has entities to test', () => {
+    expect(api.model.entities.size).toBeGreaterThan(20);
+  });
 
   it('lists, sorts, filters and pages in both protocols', { timeout: 180_000 }, async () => {
     for (const e of entities()) {
@@ -85,7 +93,10 @@ describe('every entity through the generic API', () => {
       const got = await api.get(`${path}/${id}`);
       expect(got.status).toBe(200);
       for (const [name, f] of writableFields(e)) {
-        if (f.type === 'password') { expect(got.body).not.toHaveProperty(name); continue; }
+        if (f.type === 'password') {
+          expect(got.body).not.toHaveProperty(name);
+          continue;
+        }
         if (f.type === 'decimal' || f.type === 'money') expect(Number(got.body[name]), `${e.name}.${name}`).toBe(Number(payload[name]));
         else if (f.type === 'text3') expect(got.body[name]).toMatchObject(payload[name] as object);
         // child rows come back with their ids, order and every column
@@ -121,7 +132,9 @@ describe('every entity through the generic API', () => {
 
   it('refuses missing required fields with messages in uz, uk and ru and writes nothing', async () => {
     for (const e of entities().filter((x) => x.access.create !== undefined)) {
-      const required = writableFields(e).filter(([, f]) => f.required && f.default === undefined && f.type !== 'boolean').map(([n]) => n);
+      const required = writableFields(e)
+        .filter(([, f]) => f.required && f.default === undefined && f.type !== 'boolean')
+        .map(([n]) => n);
       if (!required.length) continue;
       const before = await api.db.knex(e.table).count({ n: '*' });
       const answers: Record<string, string> = {};
@@ -154,7 +167,7 @@ describe('every entity through the generic API', () => {
     }
   });
 
-  it('exports the filtered list as an .xlsx with captions in the caller\'s language', { timeout: 180_000 }, async () => {
+  it("exports the filtered list as an .xlsx with captions in the caller's language", { timeout: 180_000 }, async () => {
     for (const e of entities()) {
       const r = await api.get(`/api${e.path}/export?sort=${enc([e.list.sort[0], 'ASC'])}`, { lang: 'ru' });
       expect(r.status, e.name).toBe(200);
@@ -163,7 +176,9 @@ describe('every entity through the generic API', () => {
       await wb.xlsx.load(r.raw);
       const sheet = wb.worksheets[0];
       const headers = (sheet.getRow(1).values as unknown[]).slice(1);
-      expect(headers).toEqual(e.list.columns.map((c) => translate(api.model, 'ru', e.fields[c] ? fieldCaption(c, e.fields[c]) : `fields.${c}`)));
+      expect(headers).toEqual(
+        e.list.columns.map((c) => translate(api.model, 'ru', e.fields[c] ? fieldCaption(c, e.fields[c]) : `fields.${c}`)),
+      );
       const list = await api.get(`/api${e.path}?range=${enc([0, 99])}`);
       expect(sheet.rowCount - 1, e.name).toBe(Number(list.headers.get('x-total-count')));
     }
@@ -173,7 +188,15 @@ describe('every entity through the generic API', () => {
     for (const e of entities()) {
       const path = `/api${e.path}`;
       expect((await api.get(path, { token: '' })).status).toBe(401);
-      for (const [method, p, body] of [['GET', path], ['GET', `${path}/1`], ['GET', `${path}/export`], ['POST', path, {}], ['PUT', `${path}/1`, { version: 1 }], ['DELETE', `${path}/1`], ['POST', `${path}/delete-many`, { ids: [1] }]] as const) {
+      for (const [method, p, body] of [
+        ['GET', path],
+        ['GET', `${path}/1`],
+        ['GET', `${path}/export`],
+        ['POST', path, {}],
+        ['PUT', `${path}/1`, { version: 1 }],
+        ['DELETE', `${path}/1`],
+        ['POST', `${path}/delete-many`, { ids: [1] }],
+      ] as const) {
         const r = await api.call(method, p, { token: noActions, body });
         expect(r.status, `${e.name} ${method} ${p}`).toBe(403);
         expect(r.body.code).toBe(-103);

@@ -13,7 +13,12 @@ import { badFilterValues, filterKind } from './support/fuzz-values.ts';
  * `GET /api/public/entities/:entity/geojson` gives the public rows with their public fields only.
  */
 
-type Feature = { type: 'Feature'; id: number; geometry: { type: string; coordinates: unknown } | null; properties: Record<string, unknown> };
+type Feature = {
+  type: 'Feature';
+  id: number;
+  geometry: { type: string; coordinates: unknown } | null;
+  properties: Record<string, unknown>;
+};
 type Collection = { type: 'FeatureCollection'; features: Feature[]; truncated?: boolean };
 
 const ENTITY = 'green-areas';
@@ -22,7 +27,12 @@ let path = '';
 let regionA = 0;
 let regionB = 0;
 /** a clockwise ring (as a user may draw it), open as stored */
-const CLOCKWISE: Position[] = [[69.2, 41.3], [69.2, 41.31], [69.21, 41.31], [69.21, 41.3]];
+const CLOCKWISE: Position[] = [
+  [69.2, 41.3],
+  [69.2, 41.31],
+  [69.21, 41.31],
+  [69.21, 41.3],
+];
 
 const parse = (raw: ArrayBuffer): Collection => JSON.parse(Buffer.from(raw).toString('utf8'));
 const q = (o: Record<string, unknown>) => `filter=${encodeURIComponent(JSON.stringify(o))}`;
@@ -43,7 +53,16 @@ beforeAll(async () => {
   // region A: three gardens (one with a clockwise polygon, one a point only), a park; region B: two gardens
   await make({ region_id: regionA, area_id: areaA, kind: 'garden', shape: CLOCKWISE, location: { lat: 41.305, lng: 69.205 } });
   await make({ region_id: regionA, area_id: areaA, kind: 'garden', shape: null, location: { lat: 41.2, lng: 69.1 } });
-  await make({ region_id: regionA, area_id: areaA, kind: 'garden', shape: [[69.3, 41.4], [69.31, 41.4], [69.31, 41.41]] });
+  await make({
+    region_id: regionA,
+    area_id: areaA,
+    kind: 'garden',
+    shape: [
+      [69.3, 41.4],
+      [69.31, 41.4],
+      [69.31, 41.41],
+    ],
+  });
   await make({ region_id: regionA, area_id: areaA, kind: 'park' });
   await make({ region_id: regionB, area_id: areaB, kind: 'garden', shape: null, location: { lat: 42.5, lng: 59.6 } });
   await make({ region_id: regionB, area_id: areaB, kind: 'garden', shape: null, location: { lat: 42.6, lng: 59.7 } });
@@ -87,8 +106,10 @@ describe('the back-office export', () => {
     }
   });
 
-  it('draws a row by its polygon (closed, counterclockwise), else its point as [lng, lat]; the list\'s columns as properties', async () => {
-    const doc = parse((await api.get(`${path}/export.geojson?${q({ region_id: regionA, kind: 'garden' })}&sort=${encodeURIComponent('["id","ASC"]')}`)).raw);
+  it("draws a row by its polygon (closed, counterclockwise), else its point as [lng, lat]; the list's columns as properties", async () => {
+    const doc = parse(
+      (await api.get(`${path}/export.geojson?${q({ region_id: regionA, kind: 'garden' })}&sort=${encodeURIComponent('["id","ASC"]')}`)).raw,
+    );
     expect(doc.features).toHaveLength(3);
     const [withShape, pointOnly, shapeOnly] = doc.features;
     expect(withShape.geometry!.type).toBe('Polygon');
@@ -98,7 +119,9 @@ describe('the back-office export', () => {
     expect(pointOnly.geometry).toEqual({ type: 'Point', coordinates: [69.1, 41.2] });
     expect(shapeOnly.geometry!.type).toBe('Polygon');
     // id, name (in the caller's language), kind, region_id with its name, area_id with its name, area_ha (exact), trees
-    expect(Object.keys(withShape.properties).sort()).toEqual(['area_ha', 'area_id', 'area_id_name', 'id', 'kind', 'name', 'region_id', 'region_id_name', 'trees'].sort());
+    expect(Object.keys(withShape.properties).sort()).toEqual(
+      ['area_ha', 'area_id', 'area_id_name', 'id', 'kind', 'name', 'region_id', 'region_id_name', 'trees'].sort(),
+    );
     expect(typeof withShape.properties.name).toBe('string');
     expect(withShape.properties.area_ha).toMatch(/^\d+\.\d{4}$/);
     expect(typeof withShape.properties.region_id_name).toBe('string');
@@ -106,7 +129,7 @@ describe('the back-office export', () => {
     expect(doc.features.map((f) => f.id)).toEqual([...doc.features.map((f) => f.id)].sort((x, y) => x - y));
   });
 
-  it('is the region-scoped user\'s rows only: their list\'s total, none of another region', async () => {
+  it("is the region-scoped user's rows only: their list's total, none of another region", async () => {
     const e = api.model.entities.get(ENTITY)!;
     const token = await api.userWithActions('geo_region_b', [e.access.read, e.access.export!], { region_id: regionB });
     const list = await api.get(`${path}?range=[0,99]`, { token });
@@ -119,7 +142,9 @@ describe('the back-office export', () => {
     expect(theirs.features).toEqual([]);
     // with the filter and the scope together
     const gardens = await api.get(`${path}?${q({ kind: 'garden' })}`, { token });
-    expect(parse((await api.get(`${path}/export.geojson?${q({ kind: 'garden' })}`, { token })).raw).features).toHaveLength(Number(gardens.headers.get('x-total-count')));
+    expect(parse((await api.get(`${path}/export.geojson?${q({ kind: 'garden' })}`, { token })).raw).features).toHaveLength(
+      Number(gardens.headers.get('x-total-count')),
+    );
   });
 
   it('needs the export right, refuses unknown filters, and exists only for entities drawn on a map', async () => {
@@ -174,7 +199,9 @@ describe('the public GeoJSON', () => {
     expect((await api.get('/api/public/entities/publications/geojson', { token: '' })).status).toBe(404);
   });
 
-  it('refuses a malformed filter with a 400 naming it before any of the answer is sent, on every public map entity', { timeout: 120_000 }, async () => {
+  it('refuses a malformed filter with a 400 naming it before any of the answer is sent, on every public map entity', {
+    timeout: 120_000,
+  }, async () => {
     const mapped = [...api.model.entities.values()].filter((e) => e.public && geometryFields(e, e.public.fields));
     expect(mapped.length).toBeGreaterThanOrEqual(10);
     let probes = 0;

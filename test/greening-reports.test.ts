@@ -36,16 +36,24 @@ beforeAll(async () => {
   await plant({ region_id: samarkand, count: 33 });
   await plant({ region_id: samarkand, org_id: ministry, count: 70, planted_on: `${year - 1}-05-05` });
 });
-afterAll(async () => { await api?.close(); });
+afterAll(async () => {
+  await api?.close();
+});
 
 async function created(path: string, body: Record<string, unknown>) {
   const r = await api.post(path, body);
   if (r.status !== 201) throw new Error(`${path}: ${r.status} ${JSON.stringify(r.body)}`);
   return r.body;
 }
-const plant = (over: Record<string, unknown>) => created(`${P}/plantings`, {
-  species_id: platan, count: 1, planted_on: `${year}-03-15`, location: { lat: 41.3, lng: 69.25 }, place_type: 'street', ...over,
-});
+const plant = (over: Record<string, unknown>) =>
+  created(`${P}/plantings`, {
+    species_id: platan,
+    count: 1,
+    planted_on: `${year}-03-15`,
+    location: { lat: 41.3, lng: 69.25 },
+    place_type: 'street',
+    ...over,
+  });
 const registrySum = async (where: (q: any) => void) => {
   const q = api.db.knex('plantings').whereRaw('extract(year from planted_on) = ?', [year]);
   where(q);
@@ -69,13 +77,26 @@ describe('plan execution', () => {
     const r = (await api.get(`/api/reports/plan-execution-by-org?year=${year}`, { lang: 'ru' })).body;
     const m = r.rows.find((x: { org_id: number }) => x.org_id === ministry);
     expect(m).toMatchObject({ org: 'Министерство испытаний', plan: 1500, planted: 500, percent: '33.33' });
-    expect(r.drill).toMatchObject({ route: '/ecofund-plantings/plan-execution-by-org/:params', params: { org_id: 'org_id', year: '$year' } });
+    expect(r.drill).toMatchObject({
+      route: '/ecofund-plantings/plan-execution-by-org/:params',
+      params: { org_id: 'org_id', year: '$year' },
+    });
     const regions = (await api.get(`/api/reports/plan-execution-by-org-region?org_id=${ministry}&year=${year}`)).body;
-    expect(regions.rows.map((x: { region_id: number; planted: number }) => [x.region_id, x.planted])).toEqual(expect.arrayContaining([[tashkent, 500], [samarkand, 0]]));
+    expect(regions.rows.map((x: { region_id: number; planted: number }) => [x.region_id, x.planted])).toEqual(
+      expect.arrayContaining([
+        [tashkent, 500],
+        [samarkand, 0],
+      ]),
+    );
     const users = (await api.get(`/api/reports/plan-execution-by-org-user?org_id=${ministry}&region_id=${tashkent}&year=${year}`)).body;
     expect(users.totals).toMatchObject({ plantings: 2, trees: 500 });
     // the plantings behind the figure: the organisation's, in the region, in the year
-    expect(users.rows[0]).toMatchObject({ org_id: ministry, region_id: tashkent, from_planted_on: `${year}-01-01`, to_planted_on: `${year}-12-31` });
+    expect(users.rows[0]).toMatchObject({
+      org_id: ministry,
+      region_id: tashkent,
+      from_planted_on: `${year}-01-01`,
+      to_planted_on: `${year}-12-31`,
+    });
     const missing = await api.get('/api/reports/plan-execution-by-org-region', { lang: 'ru' });
     expect(missing.status).toBe(400);
     expect(missing.body.errors.org_id).toBe('Обязательное поле');
@@ -90,12 +111,16 @@ describe('plan execution', () => {
     expect((await api.get('/api/reports/regions-green-rating', { token })).status).toBe(403);
     expect((await api.get('/api/reports/no-such-report', { token })).status).toBe(404);
     const meta = (await api.get('/api/meta', { token })).body;
-    expect(meta.reports.map((x: { name: string }) => x.name)).toEqual(expect.arrayContaining(['plan-execution-by-org', 'plan-execution-by-org-region']));
+    expect(meta.reports.map((x: { name: string }) => x.name)).toEqual(
+      expect.arrayContaining(['plan-execution-by-org', 'plan-execution-by-org-region']),
+    );
     expect(meta.reports.map((x: { name: string }) => x.name)).not.toContain('regions-green-rating');
     expect(meta.reports[0].query).toBeUndefined();
     // the region the server forces is not offered as a choice
     expect(meta.reports.find((x: { name: string }) => x.name === 'plan-execution-by-org').params.region_id.fixed).toBe(samarkand);
-    expect((await api.get('/api/meta')).body.reports.find((x: { name: string }) => x.name === 'plan-execution-by-org').params.region_id.fixed).toBeUndefined();
+    expect(
+      (await api.get('/api/meta')).body.reports.find((x: { name: string }) => x.name === 'plan-execution-by-org').params.region_id.fixed,
+    ).toBeUndefined();
   });
 });
 
@@ -122,7 +147,10 @@ describe('infographics and rating', () => {
     const book = new ExcelJS.Workbook();
     await book.xlsx.load(r.raw);
     const sheet = book.worksheets[0];
-    const values = sheet.getSheetValues().filter(Boolean).map((row) => (row as unknown[]).slice(1));
+    const values = sheet
+      .getSheetValues()
+      .filter(Boolean)
+      .map((row) => (row as unknown[]).slice(1));
     const json = (await api.get(`/api/reports/todo-plantings?year=${year}`, { lang: 'ru' })).body;
     expect(values[0][0]).toBe(json.title);
     const header = values.findIndex((row) => row[0] === json.columns[0].caption);
@@ -147,14 +175,19 @@ describe('public reports and the irrigation layer', () => {
       Number((await api.db.knex('plantings').where({ irrigation: true }).sum('count as n').first())!.n),
     );
     const cells = (await api.get('/api/public/map/plantings?bbox=55.9,37.1,73.2,45.6&zoom=8&irrigation=1', { token: '' })).body;
-    expect(cells.items.map((i: number[]) => i[2]).reduce((a: number, b: number) => a + b, 0)).toBe(layer.items.map((i: number[]) => i[2]).reduce((a: number, b: number) => a + b, 0));
+    expect(cells.items.map((i: number[]) => i[2]).reduce((a: number, b: number) => a + b, 0)).toBe(
+      layer.items.map((i: number[]) => i[2]).reduce((a: number, b: number) => a + b, 0),
+    );
   });
 
   it('species shares add up and a region narrows them', async () => {
     const all = (await api.get(`/api/public/reports/species-trees?year=${year}`, { token: '' })).body;
     expect(all.totals.trees).toBe(await registrySum(() => {}));
     const one = (await api.get(`/api/public/reports/species-trees?year=${year}&region_id=${tashkent}`, { token: '' })).body;
-    expect(one.rows.map((x: { species_id: number; trees: number }) => [x.species_id, x.trees])).toEqual([[platan, 400], [pine, 100]]);
+    expect(one.rows.map((x: { species_id: number; trees: number }) => [x.species_id, x.trees])).toEqual([
+      [platan, 400],
+      [pine, 100],
+    ]);
     expect(one.rows.map((x: { share: string }) => x.share)).toEqual(['80.00', '20.00']);
   });
 });
@@ -162,10 +195,18 @@ describe('public reports and the irrigation layer', () => {
 describe('what entities show the public', () => {
   it('lists published rows only, with public fields only', async () => {
     const type = (await created('/api/notification/publication-types', { name: { uz: 'Yangilik' } })).id;
-    const seen = await created('/api/notification/publications', { title: { uz: 'Koʻchat ekildi', ru: 'Посадили саженцы' }, type_id: type, published_at: new Date().toISOString() });
+    const seen = await created('/api/notification/publications', {
+      title: { uz: 'Koʻchat ekildi', ru: 'Посадили саженцы' },
+      type_id: type,
+      published_at: new Date().toISOString(),
+    });
     // published by the workflow (the flag is not the form's)
     expect((await api.post(`/api/notification/publications/${seen.id}/actions/publish`, {})).status).toBe(200);
-    const hidden = await created('/api/notification/publications', { title: { uz: 'Qoralama' }, type_id: type, published_at: new Date().toISOString() });
+    const hidden = await created('/api/notification/publications', {
+      title: { uz: 'Qoralama' },
+      type_id: type,
+      published_at: new Date().toISOString(),
+    });
     const list = (await api.get('/api/public/entities/publications', { token: '', lang: 'ru' })).body;
     expect(list.rows.map((x: { id: number }) => x.id)).toContain(seen.id);
     expect(list.rows.map((x: { id: number }) => x.id)).not.toContain(hidden.id);
@@ -179,8 +220,19 @@ describe('what entities show the public', () => {
   });
 
   it('sums the declared totals over every row found, not the page', async () => {
-    for (const [trees, damage, region] of [[3, '1500000.50', tashkent], [7, '250.25', tashkent], [11, '99.25', samarkand]] as const) {
-      await created(`${P}/tree-cutting-violations`, { found_on: `${year}-02-01`, region_id: region, violator_kind: 'person', violator_name: 'Sinov Shaxs', trees, damage });
+    for (const [trees, damage, region] of [
+      [3, '1500000.50', tashkent],
+      [7, '250.25', tashkent],
+      [11, '99.25', samarkand],
+    ] as const) {
+      await created(`${P}/tree-cutting-violations`, {
+        found_on: `${year}-02-01`,
+        region_id: region,
+        violator_kind: 'person',
+        violator_name: 'Sinov Shaxs',
+        trees,
+        damage,
+      });
     }
     const page = (await api.get(`/api/public/entities/tree-cutting-violations?perPage=1&region_id=${tashkent}`, { token: '' })).body;
     expect(page.rows).toHaveLength(1);
@@ -189,18 +241,39 @@ describe('what entities show the public', () => {
   });
 
   it('never shows a garden owner, and draws map layers with outlines', async () => {
-    const garden = await created(`${P}/my-gardens`, { owner_name: 'Aliyev Vali', phone: '901234567', region_id: tashkent, location: { lat: 41.31, lng: 69.27 }, trees: 12 });
+    const garden = await created(`${P}/my-gardens`, {
+      owner_name: 'Aliyev Vali',
+      phone: '901234567',
+      region_id: tashkent,
+      location: { lat: 41.31, lng: 69.27 },
+      trees: 12,
+    });
     const row = (await api.get(`/api/public/entities/my-gardens/${garden.id}`, { token: '' })).body;
     expect(row).toMatchObject({ id: garden.id, trees: 12 });
     expect(JSON.stringify(row)).not.toContain('Aliyev');
-    const ring = [[69.2, 41.3], [69.21, 41.3], [69.21, 41.31], [69.2, 41.31]];
-    const park = await created(`${P}/green-parks`, { name: { uz: 'Sinov bogʻi' }, region_id: tashkent, location: { lat: 41.305, lng: 69.205 }, shape: ring, area_ha: '12.5' });
+    const ring = [
+      [69.2, 41.3],
+      [69.21, 41.3],
+      [69.21, 41.31],
+      [69.2, 41.31],
+    ];
+    const park = await created(`${P}/green-parks`, {
+      name: { uz: 'Sinov bogʻi' },
+      region_id: tashkent,
+      location: { lat: 41.305, lng: 69.205 },
+      shape: ring,
+      area_ha: '12.5',
+    });
     const layer = (await api.get('/api/public/map/layers/green-parks?bbox=69.1,41.2,69.3,41.4', { token: '' })).body;
     expect(layer.items).toEqual([{ id: park.id, lng: 69.205, lat: 41.305, title: 'Sinov bogʻi', kind: 'park', shape: ring }]);
     expect((await api.get('/api/public/map/layers/green-parks?bbox=60,30,61,31', { token: '' })).body.items).toEqual([]);
     expect((await api.get('/api/public/map/layers/green-parks?bbox=1,2', { token: '' })).status).toBe(400);
     const area = await created(`${P}/resident-planting-areas`, {
-      name: { uz: 'Mahalla maydoni', ru: 'Площадка махалли' }, region_id: tashkent, shape: ring, location: { lat: 41.305, lng: 69.205 }, recommended_species: [pine, platan],
+      name: { uz: 'Mahalla maydoni', ru: 'Площадка махалли' },
+      region_id: tashkent,
+      shape: ring,
+      location: { lat: 41.305, lng: 69.205 },
+      recommended_species: [pine, platan],
     });
     const shown = (await api.get(`/api/public/entities/resident-planting-areas/${area.id}`, { token: '', lang: 'ru' })).body;
     expect(shown).toMatchObject({ name: 'Площадка махалли', shape: ring, region_id_name: expect.any(String) });

@@ -9,10 +9,14 @@ import { tokenHash } from '../api/auth/sessions.ts';
  */
 let api: TestApi;
 const setConfig = async (key: string, value: number) => {
-  await api.db.knex('app_configs').where({ key }).update({ value: String(value) });
+  await api.db
+    .knex('app_configs')
+    .where({ key })
+    .update({ value: String(value) });
   clearConfigCache(api.db.knex);
 };
-const login = (username: string, password: string, lang = 'uz') => api.post('/api/admin/auth/login', { username, password }, { token: '', lang });
+const login = (username: string, password: string, lang = 'uz') =>
+  api.post('/api/admin/auth/login', { username, password }, { token: '', lang });
 const lastCode = async (userId: number) => {
   const row = await api.db.knex('notification_recipients').where({ user_id: userId }).orderBy('id', 'desc').first();
   return /(\d{6})/.exec(row.body)![1];
@@ -23,10 +27,19 @@ beforeAll(async () => {
   await setConfig('auth.slow_after_failures', 100);
   await setConfig('auth.ip_lock_after_failures', 1000);
 });
-afterAll(async () => { await api?.close(); });
+afterAll(async () => {
+  await api?.close();
+});
 
 async function newUser(username: string, extra: Record<string, unknown> = {}) {
-  const r = await api.post('/api/managing/users', { username, password: 'first-pass', fio: 'Sinov Foydalanuvchi', lang_code: 'uz', kind: 'staff', ...extra });
+  const r = await api.post('/api/managing/users', {
+    username,
+    password: 'first-pass',
+    fio: 'Sinov Foydalanuvchi',
+    lang_code: 'uz',
+    kind: 'staff',
+    ...extra,
+  });
   expect(r.status, JSON.stringify(r.body)).toBe(201);
   return r.body as { id: number; version: number };
 }
@@ -74,20 +87,45 @@ describe('one-time codes and passwords', () => {
     const sent = await api.post('/api/admin/auth/forgot-password', { username: 'forgetful' }, { token: '' });
     // the anonymous answer says nothing of the account: the same for every name (and for a burst of resets, below)
     expect(sent.body).toEqual({ sent: true });
-    expect((await api.db.knex('notification_recipients').where({ user_id: u.id }).orderBy('id', 'desc').first()).address).toBe('forgetful@example.uz');
+    expect((await api.db.knex('notification_recipients').where({ user_id: u.id }).orderBy('id', 'desc').first()).address).toBe(
+      'forgetful@example.uz',
+    );
     const code = await lastCode(u.id);
-    const wrong = await api.post('/api/admin/auth/set-new-password', { username: 'forgetful', code: code === '000000' ? '111111' : '000000', password: 'second-pass', password_repeat: 'second-pass' }, { token: '', lang: 'ru' });
+    const wrong = await api.post(
+      '/api/admin/auth/set-new-password',
+      { username: 'forgetful', code: code === '000000' ? '111111' : '000000', password: 'second-pass', password_repeat: 'second-pass' },
+      { token: '', lang: 'ru' },
+    );
     expect(wrong.status).toBe(400);
     expect(wrong.body.errors).toEqual({ code: 'Неверный код подтверждения' });
-    const short = await api.post('/api/admin/auth/set-new-password', { username: 'forgetful', code, password: '12345', password_repeat: '12346' }, { token: '', lang: 'ru' });
-    expect(short.body.errors).toEqual({ password: 'Пароль должен быть не короче 6 символов', password_repeat: 'Повторный пароль не совпадает' });
-    const ok = await api.post('/api/admin/auth/set-new-password', { username: 'forgetful', code, password: 'second-pass', password_repeat: 'second-pass' }, { token: '' });
+    const short = await api.post(
+      '/api/admin/auth/set-new-password',
+      { username: 'forgetful', code, password: '12345', password_repeat: '12346' },
+      { token: '', lang: 'ru' },
+    );
+    expect(short.body.errors).toEqual({
+      password: 'Пароль должен быть не короче 6 символов',
+      password_repeat: 'Повторный пароль не совпадает',
+    });
+    const ok = await api.post(
+      '/api/admin/auth/set-new-password',
+      { username: 'forgetful', code, password: 'second-pass', password_repeat: 'second-pass' },
+      { token: '' },
+    );
     expect(ok.status, JSON.stringify(ok.body)).toBe(200);
     expect((await api.get('/api/meta', { token })).status).toBe(401);
     expect((await login('forgetful', 'first-pass')).status).toBe(401);
     expect((await login('forgetful', 'second-pass')).status).toBe(200);
     // a used code does not work twice
-    expect((await api.post('/api/admin/auth/set-new-password', { username: 'forgetful', code, password: 'third-pass', password_repeat: 'third-pass' }, { token: '' })).status).toBe(400);
+    expect(
+      (
+        await api.post(
+          '/api/admin/auth/set-new-password',
+          { username: 'forgetful', code, password: 'third-pass', password_repeat: 'third-pass' },
+          { token: '' },
+        )
+      ).status,
+    ).toBe(400);
   });
 
   it('refuses an expired code and stops after too many tries', async () => {
@@ -95,7 +133,10 @@ describe('one-time codes and passwords', () => {
     const token = (await login('coder', 'first-pass')).body.token;
     const sent = await api.post('/api/admin/auth/send-confirm', {}, { token });
     expect(sent.body).toMatchObject({ sent: true, channel: 'sms', address: '*****2233' });
-    await api.db.knex('one_time_codes').where({ user_id: u.id }).update({ expires_at: new Date(Date.now() - 1000) });
+    await api.db
+      .knex('one_time_codes')
+      .where({ user_id: u.id })
+      .update({ expires_at: new Date(Date.now() - 1000) });
     const expired = await api.post('/api/admin/auth/check-code', { code: await lastCode(u.id) }, { token, lang: 'ru' });
     expect(expired.status).toBe(400);
     expect(expired.body.message).toBe('Срок действия кода истёк');
@@ -116,23 +157,52 @@ describe('one-time codes and passwords', () => {
     expect(r.body).toEqual({ sent: true });
   });
 
-  it('changes one\'s own password with the current one, and edits one\'s profile', async () => {
+  it("changes one's own password with the current one, and edits one's profile", async () => {
     await newUser('selfie');
     const token = (await login('selfie', 'first-pass')).body.token;
-    const bad = await api.post('/api/admin/auth/set-new-password', { old_password: 'nope-nope', password: 'new-pass-1', password_repeat: 'new-pass-1' }, { token });
+    const bad = await api.post(
+      '/api/admin/auth/set-new-password',
+      { old_password: 'nope-nope', password: 'new-pass-1', password_repeat: 'new-pass-1' },
+      { token },
+    );
     expect(bad.body.errors).toEqual({ old_password: 'Joriy parol notoʻgʻri' });
-    expect((await api.post('/api/admin/auth/set-new-password', { old_password: 'first-pass', password: 'new-pass-1', password_repeat: 'new-pass-1' }, { token })).status).toBe(200);
+    expect(
+      (
+        await api.post(
+          '/api/admin/auth/set-new-password',
+          { old_password: 'first-pass', password: 'new-pass-1', password_repeat: 'new-pass-1' },
+          { token },
+        )
+      ).status,
+    ).toBe(200);
     const t2 = (await login('selfie', 'new-pass-1')).body.token;
-    const invalid = await api.post('/api/admin/auth/edit-user-info', { email: 'not-an-email', phone: '12', lang_code: 'de' }, { token: t2 });
+    const invalid = await api.post(
+      '/api/admin/auth/edit-user-info',
+      { email: 'not-an-email', phone: '12', lang_code: 'de' },
+      { token: t2 },
+    );
     expect(Object.keys(invalid.body.errors).sort()).toEqual(['email', 'lang_code', 'phone']);
-    const edited = await api.post('/api/admin/auth/edit-user-info', { fio: 'Yangi Ism', phone: '(93) 555-44-33', lang_code: 'ru' }, { token: t2 });
+    const edited = await api.post(
+      '/api/admin/auth/edit-user-info',
+      { fio: 'Yangi Ism', phone: '(93) 555-44-33', lang_code: 'ru' },
+      { token: t2 },
+    );
     expect(edited.body.user).toMatchObject({ fio: 'Yangi Ism', phone: '935554433', lang_code: 'ru' });
     // a photo is one's own upload, not another's file named by its id
-    const put = (token: string) => fetch(`${api.url}/api/resources/upload?name=p.png`, { method: 'POST', body: Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex'), headers: { Authorization: `Bearer ${token}` } }).then(async (r) => ((await r.json()) as { id: number }).id);
+    const put = (token: string) =>
+      fetch(`${api.url}/api/resources/upload?name=p.png`, {
+        method: 'POST',
+        body: Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex'),
+        headers: { Authorization: `Bearer ${token}` },
+      }).then(async (r) => ((await r.json()) as { id: number }).id);
     const theirs = await put(api.adminToken);
-    expect((await api.post('/api/admin/auth/edit-user-info', { img_resource_id: theirs }, { token: t2 })).body.errors).toEqual({ img_resource_id: 'Fayl topilmadi' });
+    expect((await api.post('/api/admin/auth/edit-user-info', { img_resource_id: theirs }, { token: t2 })).body.errors).toEqual({
+      img_resource_id: 'Fayl topilmadi',
+    });
     const mine = await put(t2);
-    expect((await api.post('/api/admin/auth/edit-user-info', { img_resource_id: mine }, { token: t2 })).body.user.img_resource_id).toBe(mine);
+    expect((await api.post('/api/admin/auth/edit-user-info', { img_resource_id: mine }, { token: t2 })).body.user.img_resource_id).toBe(
+      mine,
+    );
   });
 });
 
@@ -152,11 +222,13 @@ describe('the users calls', () => {
     expect(flows.body.map((f: { action: string }) => f.action)).toEqual(['block', 'unblock']);
   });
 
-  it('sets a user\'s password and roles', async () => {
+  it("sets a user's password and roles", async () => {
     const u = await newUser('managed');
     const short = await api.post(`/api/managing/users/${u.id}/set-new-password`, { password: '123', password_repeat: '123' });
     expect(short.status).toBe(400);
-    expect((await api.post(`/api/managing/users/${u.id}/set-new-password`, { password: 'by-admin-1', password_repeat: 'by-admin-1' })).status).toBe(200);
+    expect(
+      (await api.post(`/api/managing/users/${u.id}/set-new-password`, { password: 'by-admin-1', password_repeat: 'by-admin-1' })).status,
+    ).toBe(200);
     expect((await login('managed', 'by-admin-1')).status).toBe(200);
     const roles = await api.db.knex('roles').whereIn('code', ['inspector', 'fund']).orderBy('id').pluck('id');
     const set = await api.post(`/api/managing/users/${u.id}/add-user-roles`, { role_ids: roles });
@@ -166,7 +238,9 @@ describe('the users calls', () => {
     expect(got.body.map((r: { code: string }) => r.code)).toEqual(['inspector', 'fund']);
     const filtered = await api.get(`/api/managing/users?roles=${roles[0]}`);
     expect(filtered.body.map((x: { username: string }) => x.username)).toContain('managed');
-    expect((await api.post(`/api/managing/users/${u.id}/add-user-roles`, { role_ids: [999999] })).body.errors).toEqual({ roles: 'Tanlangan yozuv topilmadi' });
+    expect((await api.post(`/api/managing/users/${u.id}/add-user-roles`, { role_ids: [999999] })).body.errors).toEqual({
+      roles: 'Tanlangan yozuv topilmadi',
+    });
   });
 
   it('keeps an active administrator: nobody blocks or deletes themselves, the last administrator stays one', async () => {
@@ -181,7 +255,9 @@ describe('the users calls', () => {
     expect((await api.post(`/api/managing/users/${other.id}/add-user-roles`, { role_ids: [adminRole] })).status).toBe(200);
     const otherToken = (await login('other_admin', 'first-pass')).body.token;
     expect((await api.post(`/api/managing/users/${admin}/add-user-roles`, { role_ids: [] }, { token: otherToken })).status).toBe(200);
-    expect((await api.post(`/api/managing/users/${admin}/add-user-roles`, { role_ids: [adminRole] }, { token: otherToken })).status).toBe(200);
+    expect((await api.post(`/api/managing/users/${admin}/add-user-roles`, { role_ids: [adminRole] }, { token: otherToken })).status).toBe(
+      200,
+    );
     // …but once the other is blocked, the last active administrator keeps the role
     expect((await api.post(`/api/managing/users/${other.id}/users-change-status`, { status: 'blocked' })).status).toBe(200);
     const demote = await api.post(`/api/managing/users/${admin}/add-user-roles`, { role_ids: [] });
@@ -196,14 +272,21 @@ describe('the users calls', () => {
     const leaver = await newUser('leaving_admin');
     expect((await api.post(`/api/managing/users/${leaver.id}/add-user-roles`, { role_ids: [adminRole] })).status).toBe(200);
     const token = (await login('leaving_admin', 'first-pass')).body.token;
-    const made = await api.post('/api/managing/users', { username: 'made_by_leaver', password: 'first-pass', fio: 'Qoldirilgan', lang_code: 'uz', kind: 'staff' }, { token });
+    const made = await api.post(
+      '/api/managing/users',
+      { username: 'made_by_leaver', password: 'first-pass', fio: 'Qoldirilgan', lang_code: 'uz', kind: 'staff' },
+      { token },
+    );
     expect(made.status, JSON.stringify(made.body)).toBe(201);
     const auditBefore = await k('audit_log').where({ user_id: leaver.id }).count<{ count: string }[]>('* as count');
     expect(Number(auditBefore[0].count)).toBeGreaterThan(0);
     expect((await api.del(`/api/managing/users/${leaver.id}`)).status).toBe(200);
     expect(await k('users').where({ id: leaver.id }).first('id')).toBeUndefined();
     // the row they made and the audit trail still name them; nothing was rewritten by the delete
-    expect(await k('users').where({ id: made.body.id }).first('created_by', 'updated_by')).toEqual({ created_by: leaver.id, updated_by: leaver.id });
+    expect(await k('users').where({ id: made.body.id }).first('created_by', 'updated_by')).toEqual({
+      created_by: leaver.id,
+      updated_by: leaver.id,
+    });
     expect(await k('audit_log').where({ user_id: leaver.id }).count<{ count: string }[]>('* as count')).toEqual(auditBefore);
     // the history shows the change, its author no longer a name
     const history = await api.get(`/api/managing/users/${made.body.id}/history`);
@@ -212,7 +295,13 @@ describe('the users calls', () => {
   });
 
   it('keeps police and population users in their own views', async () => {
-    const police = await api.post('/api/managing/mvd-users', { username: 'police_1', password: 'secret-12', fio: 'Militsiya', region_id: (await api.db.knex('regions').first('id')).id, organ: 'IIB' });
+    const police = await api.post('/api/managing/mvd-users', {
+      username: 'police_1',
+      password: 'secret-12',
+      fio: 'Militsiya',
+      region_id: (await api.db.knex('regions').first('id')).id,
+      organ: 'IIB',
+    });
     expect(police.status, JSON.stringify(police.body)).toBe(201);
     expect((await api.db.knex('users').where({ id: police.body.id }).first('kind')).kind).toBe('mvd');
     const mvd = await api.get('/api/managing/mvd-users');
@@ -220,9 +309,15 @@ describe('the users calls', () => {
     expect((await api.get(`/api/managing/population-users/${police.body.id}`)).status).toBe(404);
   });
 
-  it('keeps a user\'s subject set from the back-office', async () => {
+  it("keeps a user's subject set from the back-office", async () => {
     const owner = await subjectRow('400000007');
-    const u = await api.post('/api/managing/users', { username: 'subject_user_7', password: 'secret-12', lang_code: 'uz', kind: 'subject', subject_id: owner });
+    const u = await api.post('/api/managing/users', {
+      username: 'subject_user_7',
+      password: 'secret-12',
+      lang_code: 'uz',
+      kind: 'subject',
+      subject_id: owner,
+    });
     expect(u.body.subject_id).toBe(owner);
     const other = await subjectRow('400000008');
     const changed = await api.put(`/api/managing/users/${u.body.id}`, { ...u.body, subject_id: other });
@@ -231,7 +326,7 @@ describe('the users calls', () => {
 });
 
 describe('access managing', () => {
-  it('lists a role\'s actions by module and opens or closes one, a module or all, applied on the next request', async () => {
+  it("lists a role's actions by module and opens or closes one, a module or all, applied on the next request", async () => {
     const token = await api.userWithActions('clerk', [3001, 3011]);
     const role = (await api.db.knex('roles').where({ code: 'test_clerk' }).first('id')).id;
     const matrix = await api.get(`/api/user-role-access/${role}`, { lang: 'ru' });
@@ -250,7 +345,9 @@ describe('access managing', () => {
     expect((await api.get('/api/ecofund-sprav/areas', { token })).status).toBe(403);
     expect((await api.get('/api/meta', { token })).body.menu).toEqual([]);
 
-    expect((await api.post('/api/user-role-access/set-action', { role_id: role, category: 'ecofund-sprav' })).body.actions).toBeGreaterThan(80);
+    expect((await api.post('/api/user-role-access/set-action', { role_id: role, category: 'ecofund-sprav' })).body.actions).toBeGreaterThan(
+      80,
+    );
     expect((await api.post('/api/ecofund-sprav/rank', { code: 'GEN', name: { uz: 'General' } }, { token })).status).toBe(201);
     expect((await api.post('/api/user-role-access/set-action', { role_id: role, all: true })).status).toBe(200);
     expect((await api.get('/api/managing/users', { token })).status).toBe(200);
@@ -263,12 +360,18 @@ describe('access managing', () => {
     const role = (await api.db.knex('roles').where({ code: 'test_parallel' }).first('id')).id;
     const actions = (await api.db.knex('app_actions').where({ module: 'ecofund-sprav' }).orderBy('id').limit(40).pluck('id')).map(Number);
     expect(actions).toHaveLength(40);
-    const held = async () => (await api.db.knex('role_actions').where({ role_id: role, state: 1 }).orderBy('action_id').pluck('action_id')).map(Number);
-    const all = (state: 0 | 1) => Promise.all(actions.map((action_id) => api.post('/api/user-role-access/update-access-status', { role_id: role, action_id, state })));
+    const held = async () =>
+      (await api.db.knex('role_actions').where({ role_id: role, state: 1 }).orderBy('action_id').pluck('action_id')).map(Number);
+    const all = (state: 0 | 1) =>
+      Promise.all(actions.map((action_id) => api.post('/api/user-role-access/update-access-status', { role_id: role, action_id, state })));
     expect((await all(1)).map((r) => r.status)).toEqual(actions.map(() => 200));
     expect(await held()).toEqual(actions);
     // one audit row each
-    expect(Number((await api.db.knex('audit_log').where({ entity: 'user-roles', record_id: role, action: 'set-action' }).count('* as n').first())!.n)).toBe(40);
+    expect(
+      Number(
+        (await api.db.knex('audit_log').where({ entity: 'user-roles', record_id: role, action: 'set-action' }).count('* as n').first())!.n,
+      ),
+    ).toBe(40);
     expect((await all(0)).map((r) => r.status)).toEqual(actions.map(() => 200));
     expect(await held()).toEqual([]);
   });
@@ -282,7 +385,10 @@ describe('access managing', () => {
   it('stores only token hashes and revokes a session from the sessions list', async () => {
     await newUser('revoked');
     const token = (await login('revoked', 'first-pass')).body.token;
-    const session = await api.db.knex('sessions').where({ token_hash: tokenHash(token) }).first('id');
+    const session = await api.db
+      .knex('sessions')
+      .where({ token_hash: tokenHash(token) })
+      .first('id');
     expect((await api.del(`/api/admin/sessions/${session.id}`)).status).toBe(200);
     expect((await api.get('/api/meta', { token })).status).toBe(401);
   });
@@ -292,7 +398,11 @@ describe('sign-in and password reset hold against bursts', () => {
   it('counts 30 parallel wrong passwords one after another: the lock comes at the limit', async () => {
     await api.db.knex('app_configs').insert({ key: 'auth.ip_lock_after_failures', value: '1000' }).onConflict('key').merge();
     await api.userWithActions('burst_target', []);
-    const answers = await Promise.all(Array.from({ length: 30 }, () => api.post('/api/admin/auth/login', { username: 'burst_target', password: 'wrong-pass' }, { token: '' })));
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, () =>
+        api.post('/api/admin/auth/login', { username: 'burst_target', password: 'wrong-pass' }, { token: '' }),
+      ),
+    );
     const statuses = answers.map((r) => r.status);
     expect(statuses.filter((s) => s === 401)).toHaveLength(5);
     expect(statuses.filter((s) => s === 429)).toHaveLength(25);
@@ -300,9 +410,19 @@ describe('sign-in and password reset hold against bursts', () => {
   });
 
   it('sends one code for a burst of resets, and answers every name alike', async () => {
-    const withMail = (await api.post('/api/managing/users', { username: 'reset_mail', password: 'secret-12', email: 'reset@example.uz', lang_code: 'uz', kind: 'staff' })).body.id;
+    const withMail = (
+      await api.post('/api/managing/users', {
+        username: 'reset_mail',
+        password: 'secret-12',
+        email: 'reset@example.uz',
+        lang_code: 'uz',
+        kind: 'staff',
+      })
+    ).body.id;
     await api.post('/api/managing/users', { username: 'reset_none', password: 'secret-12', lang_code: 'uz', kind: 'staff' });
-    const burst = await Promise.all(Array.from({ length: 20 }, () => api.post('/api/admin/auth/forgot-password', { username: 'reset_mail' }, { token: '' })));
+    const burst = await Promise.all(
+      Array.from({ length: 20 }, () => api.post('/api/admin/auth/forgot-password', { username: 'reset_mail' }, { token: '' })),
+    );
     expect(new Set(burst.map((r) => JSON.stringify([r.status, r.body])))).toEqual(new Set([JSON.stringify([200, { sent: true }])]));
     expect(await api.db.knex('notification_recipients').where({ user_id: withMail }).count('* as n').first()).toMatchObject({ n: 1 });
     expect(await api.db.knex('one_time_codes').where({ user_id: withMail }).count('* as n').first()).toMatchObject({ n: 1 });

@@ -16,12 +16,28 @@ let r2 = 0;
 let regionToken = '';
 const year = Number(todayTashkent().slice(0, 4));
 const STATES = ['draft', 'review', 'returned', 'mvd', 'closed'];
-const rows: { region_id: number; inspector_id: number; status: string; fine_amount: string; paid_amount: string; mvd_sent: boolean; offence_date: string }[] = [];
+const rows: {
+  region_id: number;
+  inspector_id: number;
+  status: string;
+  fine_amount: string;
+  paid_amount: string;
+  mvd_sent: boolean;
+  offence_date: string;
+}[] = [];
 
 let seed = 375;
-const rnd = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648; };
+const rnd = () => {
+  seed = (seed * 1103515245 + 12345) % 2147483648;
+  return seed / 2147483648;
+};
 
-interface Answer { rows: Record<string, unknown>[]; totals: Record<string, string | number>; columns: { name: string; caption: string }[]; title: string }
+interface Answer {
+  rows: Record<string, unknown>[];
+  totals: Record<string, string | number>;
+  columns: { name: string; caption: string }[];
+  title: string;
+}
 const report = async (name: string, query = '', token?: string, lang?: 'ru'): Promise<Answer> => {
   const r = await api.get(`/api/reports/${name}?year=${year}${query}`, { ...(token ? { token } : {}), ...(lang ? { lang } : {}) });
   expect(r.status, JSON.stringify(r.body)).toBe(200);
@@ -33,10 +49,18 @@ beforeAll(async () => {
   api = await startTestApi();
   const k = api.db.knex;
   [r1, r2] = (await k('regions').orderBy('id').limit(2).pluck('id')).map(Number);
-  const [fine] = await k('fine').insert({ code: 'T-INS', article: '91', part: '1', name: JSON.stringify({ uz: 'Sinov' }), min_multiple: '1', max_multiple: '50' }).returning('id');
+  const [fine] = await k('fine')
+    .insert({ code: 'T-INS', article: '91', part: '1', name: JSON.stringify({ uz: 'Sinov' }), min_multiple: '1', max_multiple: '50' })
+    .returning('id');
   const inspectors: number[] = [];
-  for (const [i, region] of [[1, r1], [2, r1], [3, r2]] as const) {
-    const [u] = await k('users').insert({ username: `ins_rep_${i}`, fio: `Inspektor ${i}`, region_id: region, kind: 'staff', status: 'active', password: 'x' }).returning('id');
+  for (const [i, region] of [
+    [1, r1],
+    [2, r1],
+    [3, r2],
+  ] as const) {
+    const [u] = await k('users')
+      .insert({ username: `ins_rep_${i}`, fio: `Inspektor ${i}`, region_id: region, kind: 'staff', status: 'active', password: 'x' })
+      .returning('id');
     inspectors.push(u.id);
   }
   for (let i = 0; i < 90; i++) {
@@ -47,17 +71,37 @@ beforeAll(async () => {
     const paid_amount = status === 'draft' ? '0.00' : rnd() < 0.5 ? fine_amount : `${Math.floor(Number(fine_amount) / 3)}.01`;
     const month = 1 + Math.floor(rnd() * 11);
     const row = {
-      number: `INS-${i}`, offence_date: `${year}-${String(month).padStart(2, '0')}-1${Math.floor(rnd() * 9)}`, region_id: region, fine_id: fine.id, fine_multiple: '2',
-      fine_amount, paid_amount, status, mvd_sent: status === 'mvd' || (status === 'closed' && rnd() < 0.5), inspector_id: inspector,
+      number: `INS-${i}`,
+      offence_date: `${year}-${String(month).padStart(2, '0')}-1${Math.floor(rnd() * 9)}`,
+      region_id: region,
+      fine_id: fine.id,
+      fine_multiple: '2',
+      fine_amount,
+      paid_amount,
+      status,
+      mvd_sent: status === 'mvd' || (status === 'closed' && rnd() < 0.5),
+      inspector_id: inspector,
     };
     await k('offences').insert(row);
     rows.push(row);
   }
   // last year's offence counts in no report of this year
-  await k('offences').insert({ number: 'INS-old', offence_date: `${year - 1}-12-31`, region_id: r1, fine_id: fine.id, fine_multiple: '2', fine_amount: '1000.00', paid_amount: '0.00', status: 'closed', inspector_id: inspectors[0] });
+  await k('offences').insert({
+    number: 'INS-old',
+    offence_date: `${year - 1}-12-31`,
+    region_id: r1,
+    fine_id: fine.id,
+    fine_multiple: '2',
+    fine_amount: '1000.00',
+    paid_amount: '0.00',
+    status: 'closed',
+    inspector_id: inspectors[0],
+  });
   regionToken = await api.userWithActions('ins_rep_viewer', [5901, 5902], { region_id: r2 });
 });
-afterAll(async () => { await api?.close(); });
+afterAll(async () => {
+  await api?.close();
+});
 
 const imposedOf = (xs: typeof rows) => xs.filter((o) => o.status !== 'draft');
 
@@ -74,7 +118,7 @@ describe('inspection reports', () => {
     expect(one.imposed).toBe(sum(imposedOf(mine).map((o) => o.fine_amount)));
   });
 
-  it('by inspector: each inspector\'s figures, adding up to the regions\' totals', async () => {
+  it("by inspector: each inspector's figures, adding up to the regions' totals", async () => {
     const [a, b] = await Promise.all([report('inspection-second-report'), report('inspection-first-report')]);
     expect(a.rows).toHaveLength(3);
     for (const r of a.rows) {

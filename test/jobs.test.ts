@@ -59,7 +59,10 @@ async function sheetOf(raw: ArrayBuffer | Buffer): Promise<ExcelJS.Worksheet> {
 
 async function setThreshold(n: number): Promise<void> {
   const k = api.db.knex;
-  await k('app_configs').insert({ key: 'exports.background_rows', value: String(n) }).onConflict('key').merge(['value']);
+  await k('app_configs')
+    .insert({ key: 'exports.background_rows', value: String(n) })
+    .onConflict('key')
+    .merge(['value']);
   clearConfigCache(k);
 }
 
@@ -77,7 +80,10 @@ const testSteps: JobRun = async ({ progress, signal, params }) => {
 };
 // the kind comes in as a module's job, the way start-up registers every kind (api/registry.ts)
 const registry = buildRegistry([...MODULES, { name: 'test-jobs', jobs: { 'test-steps': testSteps } }]);
-const release = async () => { while (!gates.length) await new Promise((r) => setTimeout(r, 5)); gates.shift()!(); };
+const release = async () => {
+  while (!gates.length) await new Promise((r) => setTimeout(r, 5));
+  gates.shift()!();
+};
 const job = (id: number) => api.db.knex('jobs').where({ id }).first();
 async function until<T>(f: () => Promise<T>, ok: (v: T) => boolean, ms = 10_000): Promise<T> {
   const end = Date.now() + ms;
@@ -101,10 +107,14 @@ beforeAll(async () => {
       from generate_series(1, ${A_ROWS + B_ROWS}) g`);
   await setThreshold(500);
 }, 300_000);
-afterAll(async () => { await api?.close(); });
+afterAll(async () => {
+  await api?.close();
+});
 
 describe('background exports', () => {
-  it('an export over the threshold is a job: run as its owner, progress moving, the file whole and in their scope', { timeout: 60_000 }, async () => {
+  it('an export over the threshold is a job: run as its owner, progress moving, the file whole and in their scope', {
+    timeout: 60_000,
+  }, async () => {
     // under the threshold it still streams
     const small = await api.get(`${path}/export?region_id=${regionB}&background=0`);
     expect(small.status).toBe(200);
@@ -118,7 +128,14 @@ describe('background exports', () => {
     const seen = new Set<number>();
     const worker = new JobWorker(api.db.knex, model, fast);
     const running = worker.drain();
-    await until(async () => { const j = await api.get(`/api/jobs/${r.body.id}`, { token }); seen.add(j.body.progress.done); return j.body.state; }, (s) => s === 'done');
+    await until(
+      async () => {
+        const j = await api.get(`/api/jobs/${r.body.id}`, { token });
+        seen.add(j.body.progress.done);
+        return j.body.state;
+      },
+      (s) => s === 'done',
+    );
     expect(await running).toBe(1);
     const done = await api.get(`/api/jobs/${r.body.id}`, { token });
     expect(done.body).toMatchObject({ state: 'done', progress: { done: A_ROWS, total: A_ROWS }, result: { rows: A_ROWS }, error: null });
@@ -131,7 +148,9 @@ describe('background exports', () => {
     expect(sheet.rowCount).toBe(A_ROWS + 1);
     // only the region's rows: ids 1 … A_ROWS
     const ids: number[] = [];
-    sheet.eachRow((row, n) => { if (n > 1) ids.push(Number(row.getCell(1).value)); });
+    sheet.eachRow((row, n) => {
+      if (n > 1) ids.push(Number(row.getCell(1).value));
+    });
     expect(Math.max(...ids)).toBe(A_ROWS);
     expect(new Set(ids).size).toBe(A_ROWS);
 
@@ -154,11 +173,18 @@ describe('background exports', () => {
     expect((await api.get(`${path}/export`, { token })).status).toBe(403);
     expect((await api.get(`${path}/export?background=maybe`)).status).toBe(400);
     expect((await api.get(`${path}/export?nofilter=1`)).status).toBe(400);
-    expect(await api.db.knex('jobs').where({ user_id: (await api.db.knex('users').where({ username: 'no_export' }).first('id')).id }).first()).toBeUndefined();
+    expect(
+      await api.db
+        .knex('jobs')
+        .where({ user_id: (await api.db.knex('users').where({ username: 'no_export' }).first('id')).id })
+        .first(),
+    ).toBeUndefined();
   });
 
   it('a report export is a job when asked (or over the threshold), its file a workbook', { timeout: 60_000 }, async () => {
-    const report = [...api.model.reports.values()].find((x) => x.access !== undefined && Object.values(x.params).every((p) => !p.required || p.default !== undefined))!;
+    const report = [...api.model.reports.values()].find(
+      (x) => x.access !== undefined && Object.values(x.params).every((p) => !p.required || p.default !== undefined),
+    )!;
     const r = await api.get(`/api/reports/${report.name}/export?background=1`);
     expect(r.status).toBe(202);
     expect(r.body.kind).toBe('report-export');
@@ -179,9 +205,15 @@ describe('background exports', () => {
     const out = new PassThrough();
     out.resume();
     out.on('error', () => undefined);
-    await expect(writeExport({ knex: api.db.knex, model: api.model, principal, lang: 'uz' }, 'job-rows', 'xlsx', {}, out, {
-      signal: ac.signal, onBatch: (n) => { batches.push(n); ac.abort(JOB_CANCELLED); },
-    })).rejects.toBe(JOB_CANCELLED);
+    await expect(
+      writeExport({ knex: api.db.knex, model: api.model, principal, lang: 'uz' }, 'job-rows', 'xlsx', {}, out, {
+        signal: ac.signal,
+        onBatch: (n) => {
+          batches.push(n);
+          ac.abort(JOB_CANCELLED);
+        },
+      }),
+    ).rejects.toBe(JOB_CANCELLED);
     expect(batches).toEqual([2000]);
   });
 });
@@ -194,7 +226,10 @@ describe('the job machinery', () => {
     const running = worker.drain();
     await release();
     await release();
-    const moved = await until(() => api.get(`/api/jobs/${j.id}`), (x) => x.body.progress.done === 2);
+    const moved = await until(
+      () => api.get(`/api/jobs/${j.id}`),
+      (x) => x.body.progress.done === 2,
+    );
     expect(moved.body).toMatchObject({ state: 'running', progress: { done: 2, total: 4 } });
     const c = await api.post(`/api/jobs/${j.id}/cancel`, undefined);
     expect(c.status).toBe(200);
@@ -220,18 +255,37 @@ describe('the job machinery', () => {
     expect(queued.status).toBe(202);
     const admin = (await api.db.knex('users').where({ username: 'admin' }).first('id')).id;
     // a worker that died holding a job: running, its lease over
-    const dead = await enqueueJob(api.db.knex, { kind: 'export', userId: admin, lang: 'ru', params: { entity: 'job-rows', format: 'xlsx', query: { region_id: String(regionA) } } });
-    await api.db.knex('jobs').where({ id: dead.id }).update({ state: 'running', attempts: 1, run_token: 'dead-worker', lease_until: api.db.knex.raw("now() - interval '1 second'") });
+    const dead = await enqueueJob(api.db.knex, {
+      kind: 'export',
+      userId: admin,
+      lang: 'ru',
+      params: { entity: 'job-rows', format: 'xlsx', query: { region_id: String(regionA) } },
+    });
+    await api.db
+      .knex('jobs')
+      .where({ id: dead.id })
+      .update({ state: 'running', attempts: 1, run_token: 'dead-worker', lease_until: api.db.knex.raw("now() - interval '1 second'") });
     // the "restarted" server: a new app and a worker started as the server starts it
     const app = createApp({ knex: api.db.knex, model: api.model });
-    const server = await new Promise<Server>((res) => { const s = app.listen(0, '127.0.0.1', () => res(s)); });
+    const server = await new Promise<Server>((res) => {
+      const s = app.listen(0, '127.0.0.1', () => res(s));
+    });
     const worker = new JobWorker(api.db.knex, model, fast).start();
     try {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      const read = (id: number) => fetch(`${url}/api/jobs/${id}`, { headers: { Authorization: `Bearer ${api.adminToken}` } }).then((x) => x.json() as Promise<{ state: string }>);
-      const a = await until(() => read(queued.body.id), (x) => x.state === 'done' || x.state === 'failed');
+      const read = (id: number) =>
+        fetch(`${url}/api/jobs/${id}`, { headers: { Authorization: `Bearer ${api.adminToken}` } }).then(
+          (x) => x.json() as Promise<{ state: string }>,
+        );
+      const a = await until(
+        () => read(queued.body.id),
+        (x) => x.state === 'done' || x.state === 'failed',
+      );
       expect(a).toMatchObject({ state: 'done', progress: { done: B_ROWS } });
-      const b = await until(() => read(dead.id), (x) => x.state === 'done' || x.state === 'failed');
+      const b = await until(
+        () => read(dead.id),
+        (x) => x.state === 'done' || x.state === 'failed',
+      );
       expect(b).toMatchObject({ state: 'done', progress: { done: A_ROWS } });
       expect((await job(dead.id)).attempts).toBe(2);
       const file = await fetch(`${url}/api/jobs/${dead.id}/file`, { headers: { Authorization: `Bearer ${api.adminToken}` } });
@@ -245,7 +299,7 @@ describe('the job machinery', () => {
     }
   });
 
-  it('a blocked user\'s job fails with the reason kept (user blocked)', async () => {
+  it("a blocked user's job fails with the reason kept (user blocked)", async () => {
     const token = await api.userWithActions('soon_blocked', [9131, 9135], { region_id: regionA });
     const r = await api.get(`${path}/export?background=1`, { token });
     expect(r.status).toBe(202);
@@ -268,7 +322,10 @@ describe('the job machinery', () => {
     expect(existsSync(file)).toBe(true);
     // a day later (keep_hours)
     expect(new Date(row.expires_at).getTime() - new Date(row.finished_at).getTime()).toBe(24 * 3600_000);
-    await api.db.knex('jobs').where({ id: r.body.id }).update({ expires_at: api.db.knex.raw("now() - interval '1 second'") });
+    await api.db
+      .knex('jobs')
+      .where({ id: r.body.id })
+      .update({ expires_at: api.db.knex.raw("now() - interval '1 second'") });
     const gone = await api.get(`/api/jobs/${r.body.id}/file`, { lang: 'ru' });
     expect(gone.status).toBe(404);
     expect(gone.body.message).toBe('Файл больше не хранится: выполните выгрузку заново');
@@ -278,22 +335,31 @@ describe('the job machinery', () => {
     expect((await api.get(`/api/jobs/${r.body.id}`)).status).toBe(404);
   });
 
-  it('a user has at most jobs.per_user exports queued or running: 40 at once queue exactly that many, the rest 429', { timeout: 60_000 }, async () => {
-    const report = [...api.model.reports.values()].find((x) => typeof x.access === 'number' && Object.values(x.params).every((p) => !p.required || p.default !== undefined))!;
+  it('a user has at most jobs.per_user exports queued or running: 40 at once queue exactly that many, the rest 429', {
+    timeout: 60_000,
+  }, async () => {
+    const report = [...api.model.reports.values()].find(
+      (x) => typeof x.access === 'number' && Object.values(x.params).every((p) => !p.required || p.default !== undefined),
+    )!;
     const token = await api.userWithActions('many_exports', [9131, 9135, report.access as number], { region_id: regionA });
     const user = (await api.db.knex('users').where({ username: 'many_exports' }).first('id')).id;
-    const active = async () => Number((await api.db.knex('jobs').where({ user_id: user }).whereIn('state', ['queued', 'running']).count({ n: '*' }))[0].n);
-    const burst = await Promise.all(Array.from({ length: 40 }, (_, i) => api.get(`${path}/export?background=1`, { token, lang: ['uz', 'uk', 'ru'][i % 3] })));
+    const active = async () =>
+      Number((await api.db.knex('jobs').where({ user_id: user }).whereIn('state', ['queued', 'running']).count({ n: '*' }))[0].n);
+    const burst = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => api.get(`${path}/export?background=1`, { token, lang: ['uz', 'uk', 'ru'][i % 3] })),
+    );
     const statuses = burst.map((r) => r.status);
     expect(statuses.filter((x) => x === 202)).toHaveLength(3);
     expect(statuses.filter((x) => x === 429)).toHaveLength(37);
     expect(await active()).toBe(3);
     const refused = burst.filter((r) => r.status === 429);
-    expect(new Set(refused.map((r) => r.body.message))).toEqual(new Set([
-      'Fon vazifalaringiz juda koʻp: bir vaqtda koʻpi bilan 3 ta. Ulardan biri tugashini kuting yoki bekor qiling',
-      'Фон вазифаларингиз жуда кўп: бир вақтда кўпи билан 3 та. Улардан бири тугашини кутинг ёки бекор қилинг',
-      'Слишком много фоновых задач: одновременно не более 3. Дождитесь окончания одной из них или отмените её',
-    ]));
+    expect(new Set(refused.map((r) => r.body.message))).toEqual(
+      new Set([
+        'Fon vazifalaringiz juda koʻp: bir vaqtda koʻpi bilan 3 ta. Ulardan biri tugashini kuting yoki bekor qiling',
+        'Фон вазифаларингиз жуда кўп: бир вақтда кўпи билан 3 та. Улардан бири тугашини кутинг ёки бекор қилинг',
+        'Слишком много фоновых задач: одновременно не более 3. Дождитесь окончания одной из них или отмените её',
+      ]),
+    );
     expect(refused[0].body.code).toBe(-112);
     // a report's export counts against the same bound; another user is not held by this one's
     expect((await api.get(`/api/reports/${report.name}/export?background=1`, { token })).status).toBe(429);
@@ -314,9 +380,15 @@ describe('the job machinery', () => {
     await api.db.knex('app_configs').where({ key: 'jobs.per_user' }).update({ value: '3' });
     clearConfigCache(api.db.knex);
     // the queue alone, 40 at once with nothing before them to stagger them: still the bound
-    const raced = await Promise.allSettled(Array.from({ length: 40 }, () => enqueueJob(api.db.knex, { kind: 'test-steps', userId: user, lang: 'uz', params: {} }, { perUser: 8 })));
+    const raced = await Promise.allSettled(
+      Array.from({ length: 40 }, () =>
+        enqueueJob(api.db.knex, { kind: 'test-steps', userId: user, lang: 'uz', params: {} }, { perUser: 8 }),
+      ),
+    );
     expect(raced.filter((x) => x.status === 'fulfilled')).toHaveLength(3);
-    expect(new Set(raced.filter((x) => x.status === 'rejected').map((x) => (x as PromiseRejectedResult).reason.messageKey))).toEqual(new Set(['errors.jobs_too_many']));
+    expect(new Set(raced.filter((x) => x.status === 'rejected').map((x) => (x as PromiseRejectedResult).reason.messageKey))).toEqual(
+      new Set(['errors.jobs_too_many']),
+    );
     expect(await active()).toBe(8);
     // nothing of theirs is left for the next tests' workers
     await api.db.knex('jobs').where({ user_id: user, state: 'queued' }).update({ state: 'cancelled', finished_at: api.db.knex.fn.now() });

@@ -17,12 +17,27 @@ const PINFL2 = '42911764300128';
 const lines: string[] = [];
 let api: TestApi;
 let before: Logger;
-const secrets: Record<string, string> = { 'admin password': TEST_ADMIN_PASSWORD, 'demo password': DEMO_ADMIN_PASSWORD, 'a wrong password': 'wrong-pw-7f3a', PINFL, 'second PINFL': PINFL2 };
+const secrets: Record<string, string> = {
+  'admin password': TEST_ADMIN_PASSWORD,
+  'demo password': DEMO_ADMIN_PASSWORD,
+  'a wrong password': 'wrong-pw-7f3a',
+  PINFL,
+  'second PINFL': PINFL2,
+};
 let requestIds: string[] = [];
 let code = '';
 
 beforeAll(async () => {
-  before = useLogger(createLogger({ write: (s: string) => { lines.push(s); } }, 'info'));
+  before = useLogger(
+    createLogger(
+      {
+        write: (s: string) => {
+          lines.push(s);
+        },
+      },
+      'info',
+    ),
+  );
   api = await startTestApi();
   secrets['session token'] = api.adminToken!;
   const k = api.db.knex;
@@ -38,7 +53,12 @@ beforeAll(async () => {
     await api.post('/api/ecofund-plantings/tree-cutting-permits', { pinfl: PINFL2, name: PINFL2 }),
     await api.post('/api/admin/auth/forgot-password', { username: 'admin' }, { token: '' }),
   ];
-  const body = (await k('notification_recipients').where({ user_id: (await k('users').where({ username: 'admin' }).first('id')).id }).orderBy('id', 'desc').first('body'))?.body as string | undefined;
+  const body = (
+    await k('notification_recipients')
+      .where({ user_id: (await k('users').where({ username: 'admin' }).first('id')).id })
+      .orderBy('id', 'desc')
+      .first('body')
+  )?.body as string | undefined;
   code = /\b(\d{6})\b/.exec(body ?? '')?.[1] ?? '';
   answers.push(await api.post('/api/admin/auth/check-code', { username: 'admin', purpose: 'reset', code }, { token: '' }));
   secrets['one-time code'] = code;
@@ -57,7 +77,11 @@ describe('the structured log', () => {
   it('has one JSON line per request with its request id, user, route template, status and duration', () => {
     const parsed = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
     const requests = parsed.filter((l) => l.msg === 'request');
-    for (const id of requestIds) expect(requests.filter((r) => r.reqId === id), id).toHaveLength(1);
+    for (const id of requestIds)
+      expect(
+        requests.filter((r) => r.reqId === id),
+        id,
+      ).toHaveLength(1);
     const meta = requests.find((r) => r.reqId === requestIds[3])!;
     expect(meta).toMatchObject({ level: 'info', service: 'ecofond', method: 'GET', route: '/api/meta', status: 200 });
     expect(meta.userId).toEqual(expect.any(Number));
@@ -74,13 +98,28 @@ describe('the structured log', () => {
     for (const [what, value] of Object.entries(secrets)) {
       expect(value.length, what).toBeGreaterThan(5);
       // the code is six digits: looked for outside the request ids, times and numbers of the lines
-      const where = what === 'one-time code' ? lines.map((l) => { const o = JSON.parse(l); delete o.reqId; delete o.time; delete o.pid; delete o.ms; return JSON.stringify(o); }).join('') : text;
+      const where =
+        what === 'one-time code'
+          ? lines
+              .map((l) => {
+                const o = JSON.parse(l);
+                delete o.reqId;
+                delete o.time;
+                delete o.pid;
+                delete o.ms;
+                return JSON.stringify(o);
+              })
+              .join('')
+          : text;
       expect(where.includes(value), `${what} is in the log`).toBe(false);
     }
   });
 
   it("keeps an error's kind and stack, not its message (which may quote the input)", () => {
-    const err = Object.assign(new Error(`duplicate key value violates unique constraint "x" Key (pinfl)=(${PINFL})`), { code: '23505', constraint: 'x' });
+    const err = Object.assign(new Error(`duplicate key value violates unique constraint "x" Key (pinfl)=(${PINFL})`), {
+      code: '23505',
+      constraint: 'x',
+    });
     const fields = errorFields(err);
     expect(fields).toMatchObject({ type: 'Error', pgCode: '23505', constraint: 'x' });
     expect(JSON.stringify(fields)).not.toContain(PINFL);

@@ -22,9 +22,19 @@ import type { Principal } from '../api/auth/ability.ts';
  * with the document's own components), its request bodies too.
  */
 
-type Doc = { openapi: string; paths: Record<string, Record<string, Op>>; components: { schemas: Record<string, unknown>; responses: Record<string, Resp> } };
+type Doc = {
+  openapi: string;
+  paths: Record<string, Record<string, Op>>;
+  components: { schemas: Record<string, unknown>; responses: Record<string, Resp> };
+};
 type Resp = { description: string; content?: Record<string, { schema?: unknown }>; $ref?: string };
-type Op = { operationId: string; responses: Record<string, Resp>; requestBody?: { content: Record<string, { schema?: unknown }> }; parameters?: { name?: string; in?: string; $ref?: string }[]; 'x-entity'?: string };
+type Op = {
+  operationId: string;
+  responses: Record<string, Resp>;
+  requestBody?: { content: Record<string, { schema?: unknown }> };
+  parameters?: { name?: string; in?: string; $ref?: string }[];
+  'x-entity'?: string;
+};
 
 /** The entities whose every documented path is called: CRUD with a polygon, text3, decimals and a public block; and a workflow with bulk moves and no create. */
 const SAMPLES = ['green-areas', 'public-plantings'];
@@ -56,14 +66,21 @@ function expectMatches(schema: unknown, value: unknown, what: string): void {
 }
 
 const docPath = (r: Pick<ApiRoute, 'path'>) => `/api${r.path.replace(/:([A-Za-z_]\w*)/g, '{$1}')}`;
-const keysOf = (d: Doc) => Object.entries(d.paths).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`)).sort();
+const keysOf = (d: Doc) =>
+  Object.entries(d.paths)
+    .flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`))
+    .sort();
 const keyOf = (r: ApiRoute) => `${r.method.toUpperCase()} ${docPath(r)}`;
 
 beforeAll(async () => {
   api = await startTestApi(model);
   fx = new RouteFixtures(api);
   await fx.prepare();
-  const [admin, anonymous, meta] = await Promise.all([api.get('/api/openapi.json'), api.get('/api/openapi.json', { token: '' }), api.get('/api/meta?include=api')]);
+  const [admin, anonymous, meta] = await Promise.all([
+    api.get('/api/openapi.json'),
+    api.get('/api/openapi.json', { token: '' }),
+    api.get('/api/meta?include=api'),
+  ]);
   adminApi = (meta.body as { api: ApiRoute[] }).api;
   expect(admin.status).toBe(200);
   expect(anonymous.status).toBe(200);
@@ -110,10 +127,23 @@ describe('the document', () => {
     const e = model.entities.get('green-areas')!;
     const token = await api.userWithActions('openapi_reader', [e.access.read, e.access.export!]);
     const doc = (await api.get('/api/openapi.json', { token })).body as Doc;
-    const p: Principal = { id: 0, username: '', region_id: null, branch_id: null, subject_id: null, actions: new Set([e.access.read, e.access.export!]) };
+    const p: Principal = {
+      id: 0,
+      username: '',
+      region_id: null,
+      branch_id: null,
+      subject_id: null,
+      actions: new Set([e.access.read, e.access.export!]),
+    };
     const theirs = CATALOGUE.filter((r) => mayCall(model, r, p));
     expect(keysOf(doc)).toEqual([...new Set(theirs.map(keyOf))].sort());
-    const entities = new Set(Object.values(doc.paths).flatMap((ops) => Object.values(ops).map((o) => o['x-entity']).filter(Boolean)));
+    const entities = new Set(
+      Object.values(doc.paths).flatMap((ops) =>
+        Object.values(ops)
+          .map((o) => o['x-entity'])
+          .filter(Boolean),
+      ),
+    );
     expect([...entities]).toEqual(['green-areas']);
     expect(doc.paths[`/api${e.path}`].get).toBeDefined();
     expect(doc.paths[`/api${e.path}/{id}`].get).toBeDefined();
@@ -122,8 +152,11 @@ describe('the document', () => {
     expect(doc.components.schemas.plantings).toBeUndefined();
   });
 
-  it('carries the entity\'s field rules as the engine checks them: the create body is the payload schema', () => {
-    const create = adminDoc.components.schemas['green-areas.create'] as { required: string[]; properties: Record<string, Record<string, unknown>> };
+  it("carries the entity's field rules as the engine checks them: the create body is the payload schema", () => {
+    const create = adminDoc.components.schemas['green-areas.create'] as {
+      required: string[];
+      properties: Record<string, Record<string, unknown>>;
+    };
     expect(create.required.sort()).toEqual(['kind', 'location', 'name', 'region_id']);
     expect(create.properties.area_ha.anyOf).toBeDefined();
     const areaHa = (create.properties.area_ha.anyOf as Record<string, unknown>[])[0];
@@ -134,8 +167,11 @@ describe('the document', () => {
     // both list protocols and the declared filters
     const list = adminDoc.paths['/api/ecofund-plantings/green-areas'].get;
     const names = (list.parameters ?? []).map((x) => x.name);
-    for (const n of ['sort', 'range', 'filter', 'options', 'sortBy', 'descending', 'page', 'perPage', 'q', 'kind', 'region_id', 'area_id']) expect(names, n).toContain(n);
-    expect(Object.keys(adminDoc.paths['/api/ecofund-plantings/public-plantings/{id}/actions/reject'].post.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '403', '404', '409']));
+    for (const n of ['sort', 'range', 'filter', 'options', 'sortBy', 'descending', 'page', 'perPage', 'q', 'kind', 'region_id', 'area_id'])
+      expect(names, n).toContain(n);
+    expect(Object.keys(adminDoc.paths['/api/ecofund-plantings/public-plantings/{id}/actions/reject'].post.responses)).toEqual(
+      expect.arrayContaining(['200', '400', '401', '403', '404', '409']),
+    );
   });
 });
 
@@ -144,7 +180,13 @@ describe('the reference page', () => {
     const page = await api.get('/api/docs', { token: '' });
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toContain('text/html');
-    const policy = Object.fromEntries(page.headers.get('content-security-policy')!.split(';').map((d) => d.trim().split(/\s+/)).map(([n, ...v]) => [n, v]));
+    const policy = Object.fromEntries(
+      page.headers
+        .get('content-security-policy')!
+        .split(';')
+        .map((d) => d.trim().split(/\s+/))
+        .map(([n, ...v]) => [n, v]),
+    );
     expect(policy['script-src']).toEqual(["'self'"]);
     expect(policy['style-src'].some((x: string) => x.startsWith("'nonce-"))).toBe(true);
     expect(policy['connect-src']).toEqual(["'self'"]);
@@ -161,15 +203,19 @@ describe('the reference page', () => {
     expect(String((await api.get('/api/docs/docs.js', { token: '' })).body)).toContain('/api/openapi.json');
   });
 
-  it('has Redoc treat the document as untrusted: administrators\' captions are sanitised, not rendered as HTML', async () => {
+  it("has Redoc treat the document as untrusted: administrators' captions are sanitised, not rendered as HTML", async () => {
     // the installed Redoc reads the option (and sanitises with it)
-    expect(String((await api.get('/api/docs/redoc.standalone.js', { token: '' })).body)).toMatch(/sanitize=\w+\(\w+\.sanitize\|\|\w+\.untrustedSpec\)/);
+    expect(String((await api.get('/api/docs/redoc.standalone.js', { token: '' })).body)).toMatch(
+      /sanitize=\w+\(\w+\.sanitize\|\|\w+\.untrustedSpec\)/,
+    );
     // the page's script, as served, run with a browser's few globals it uses: what it gives Redoc
     const script = String((await api.get('/api/docs/docs.js', { token: '' })).body);
     const element = () => ({ textContent: '', hidden: true, value: '', add() {}, addEventListener() {} });
     let options: Record<string, unknown> | undefined;
     let drawn: () => void = () => undefined;
-    const done = new Promise<void>((r) => { drawn = r; });
+    const done = new Promise<void>((r) => {
+      drawn = r;
+    });
     runInNewContext(script, {
       document: { querySelector: () => null, getElementById: element },
       localStorage: { getItem: () => null },
@@ -180,7 +226,14 @@ describe('the reference page', () => {
         const r = await api.get(url, { token: '' });
         return { ok: r.status === 200, status: r.status, json: async () => r.body };
       },
-      window: { Redoc: { init: (_doc: unknown, o: Record<string, unknown>) => { options = o; drawn(); } } },
+      window: {
+        Redoc: {
+          init: (_doc: unknown, o: Record<string, unknown>) => {
+            options = o;
+            drawn();
+          },
+        },
+      },
     });
     await done;
     expect(options).toMatchObject({ untrustedSpec: true });
@@ -221,7 +274,10 @@ async function ownRow(e: EntityMeta): Promise<Row> {
   if (e.access.create !== undefined) return fx.create(e);
   const payload = await samplePayload(api.db.knex, model, e);
   const columns = Object.entries(payload).filter(([k]) => e.fields[k] && e.fields[k].type !== 'children' && !e.fields[k].through);
-  const [row] = await api.db.knex(e.table).insert(Object.fromEntries(columns.map(([k, v]) => [k, toColumnValue(api.db.knex, e.fields[k], v)]))).returning('id');
+  const [row] = await api.db
+    .knex(e.table)
+    .insert(Object.fromEntries(columns.map(([k, v]) => [k, toColumnValue(api.db.knex, e.fields[k], v)])))
+    .returning('id');
   return { id: row.id };
 }
 
@@ -254,7 +310,7 @@ describe.each(SAMPLES)('every documented path of %s answers as documented', (nam
     return rs.sort((a, b) => last(a) - last(b));
   };
 
-  it('each operation, with the administrator\'s token (deletes last, on rows of their own)', async () => {
+  it("each operation, with the administrator's token (deletes last, on rows of their own)", async () => {
     const own = await ownRow(e);
     for (const r of ordered()) {
       const op = opOf(r);
@@ -273,8 +329,24 @@ describe.each(SAMPLES)('every documented path of %s answers as documented', (nam
     const row = await api.db.knex(e.table).orderBy('id', 'desc').first();
     const filter = e.list.filters?.region_id ? 'region_id' : 'status';
     const value = row[filter];
-    const raSide = await run(op, { method: 'get', path: `/api${e.path}?sort=${encodeURIComponent('["id","DESC"]')}&range=${encodeURIComponent('[0,4]')}&filter=${encodeURIComponent(JSON.stringify({ [filter]: value }))}`, token: api.adminToken }, `${docPath(r)} [simple REST]`);
-    const specSide = await run(op, { method: 'get', path: `/api${e.path}?options=${encodeURIComponent('sortBy=id;descending=true;page=1;perPage=5')}&${filter}=${encodeURIComponent(String(value))}`, token: api.adminToken }, `${docPath(r)} [spec]`);
+    const raSide = await run(
+      op,
+      {
+        method: 'get',
+        path: `/api${e.path}?sort=${encodeURIComponent('["id","DESC"]')}&range=${encodeURIComponent('[0,4]')}&filter=${encodeURIComponent(JSON.stringify({ [filter]: value }))}`,
+        token: api.adminToken,
+      },
+      `${docPath(r)} [simple REST]`,
+    );
+    const specSide = await run(
+      op,
+      {
+        method: 'get',
+        path: `/api${e.path}?options=${encodeURIComponent('sortBy=id;descending=true;page=1;perPage=5')}&${filter}=${encodeURIComponent(String(value))}`,
+        token: api.adminToken,
+      },
+      `${docPath(r)} [spec]`,
+    );
     expect(raSide.status).toBe(200);
     expect(specSide.body).toEqual(raSide.body);
     expect(raSide.headers.get('x-total-count')).toBe(specSide.headers.get('x-total-count'));
@@ -287,27 +359,52 @@ describe.each(SAMPLES)('every documented path of %s answers as documented', (nam
     const get = opOf(routes().find((x) => x.method === 'get' && x.path === `${e.path}/:id`)!);
     const a401 = await run(list, { method: 'get', path: `/api${e.path}` }, `${docPath(e)} [no token]`);
     expect(a401.status).toBe(401);
-    const a400 = await run(list, { method: 'get', path: `/api${e.path}?sort=${encodeURIComponent('["no_such","ASC"]')}`, token: api.adminToken }, `${docPath(e)} [bad sort]`);
+    const a400 = await run(
+      list,
+      { method: 'get', path: `/api${e.path}?sort=${encodeURIComponent('["no_such","ASC"]')}`, token: api.adminToken },
+      `${docPath(e)} [bad sort]`,
+    );
     expect(a400.status).toBe(400);
     expect((a400.body as { errors: Record<string, string> }).errors.sort).toBeTruthy();
-    const a404 = await run(get, { method: 'get', path: `/api${e.path}/999999999`, token: api.adminToken }, `${docPath(e)}/{id} [another id]`);
+    const a404 = await run(
+      get,
+      { method: 'get', path: `/api${e.path}/999999999`, token: api.adminToken },
+      `${docPath(e)}/{id} [another id]`,
+    );
     expect(a404.status).toBe(404);
     const update = routes().find((x) => x.method === 'put');
     if (update) {
       const row = await fx.fresh(e, (await ownRow(e)).id);
-      const stale = await run(opOf(update), { method: 'put', path: `/api${e.path}/${row.id}`, token: api.adminToken, json: { version: Number(row.version) + 5 } }, `${docPath(e)}/{id} [stale]`);
+      const stale = await run(
+        opOf(update),
+        { method: 'put', path: `/api${e.path}/${row.id}`, token: api.adminToken, json: { version: Number(row.version) + 5 } },
+        `${docPath(e)}/{id} [stale]`,
+      );
       expect(stale.status).toBe(409);
       // a number below its field's minimum: a 400 naming the field
       const [field, f] = Object.entries(e.fields).find(([, x]) => x.type === 'integer' && typeof x.min === 'number' && !x.readOnly)!;
-      const wrong = await run(opOf(update), { method: 'put', path: `/api${e.path}/${row.id}`, token: api.adminToken, json: { version: row.version, [field]: (f.min as number) - 1 } }, `${docPath(e)}/{id} [bad field]`, { invalidBody: true });
+      const wrong = await run(
+        opOf(update),
+        {
+          method: 'put',
+          path: `/api${e.path}/${row.id}`,
+          token: api.adminToken,
+          json: { version: row.version, [field]: (f.min as number) - 1 },
+        },
+        `${docPath(e)}/{id} [bad field]`,
+        { invalidBody: true },
+      );
       expect(wrong.status).toBe(400);
       expect(Object.keys((wrong.body as { errors: object }).errors)).toEqual([field]);
     }
   });
 
   it('every documented operation of it was called', () => {
-    const documentedOps = Object.entries(adminDoc.paths).flatMap(([p, ops]) => Object.entries(ops)
-      .filter(([, o]) => o['x-entity'] === name || p.split('/').includes(name)).map(([m]) => `${m.toUpperCase()} ${p}`));
+    const documentedOps = Object.entries(adminDoc.paths).flatMap(([p, ops]) =>
+      Object.entries(ops)
+        .filter(([, o]) => o['x-entity'] === name || p.split('/').includes(name))
+        .map(([m]) => `${m.toUpperCase()} ${p}`),
+    );
     expect(documentedOps.length).toBeGreaterThan(8);
     expect(documentedOps.filter((k) => !called.has(k))).toEqual([]);
   });

@@ -25,7 +25,18 @@ const POOL = 2;
 const RANKS = 4500;
 const RANK = '/api/ecofund-sprav/rank';
 
-type Pool = { database: string; user: string; cl_active: string; cl_waiting: string; sv_active: string; sv_idle: string; sv_used: string; sv_tested: string; sv_login: string; pool_mode: string };
+type Pool = {
+  database: string;
+  user: string;
+  cl_active: string;
+  cl_waiting: string;
+  sv_active: string;
+  sv_idle: string;
+  sv_used: string;
+  sv_tested: string;
+  sv_login: string;
+  pool_mode: string;
+};
 type Stats = { database: string; total_xact_count: string; total_query_count: string };
 
 let db: Database;
@@ -45,10 +56,16 @@ describe('the server behind a PgBouncer in transaction mode', skipBecause(skip),
     db = await testDatabase();
     dbName = new URL(db.url!).pathname.slice(1);
     // enough rows for an export to take several of the cursor's batches of 2 000
-    await db.knex.raw(`insert into rank (code, name) select 'pgb-' || i, jsonb_build_object('uz', 'Unvon ' || i) from generate_series(1, ${RANKS}) i`);
+    await db.knex.raw(
+      `insert into rank (code, name) select 'pgb-' || i, jsonb_build_object('uz', 'Unvon ' || i) from generate_series(1, ${RANKS}) i`,
+    );
     bouncer = await startBouncer(db.url!, POOL);
     server = await startProductionServer({
-      DATABASE_URL: bouncer.url, DATABASE_LISTEN_URL: db.url!, DATABASE_POOL_MAX: '10', ECOFOND_JOBS_POLL_MS: '200', ECOFOND_JOBS_HEARTBEAT_MS: '200',
+      DATABASE_URL: bouncer.url,
+      DATABASE_LISTEN_URL: db.url!,
+      DATABASE_POOL_MAX: '10',
+      ECOFOND_JOBS_POLL_MS: '200',
+      ECOFOND_JOBS_HEARTBEAT_MS: '200',
     });
     api = server.api;
   }, 180_000);
@@ -61,15 +78,27 @@ describe('the server behind a PgBouncer in transaction mode', skipBecause(skip),
 
   const pool = async () => (await bouncer.show<Pool>('SHOW POOLS')).find((p) => p.database === dbName)!;
   const stats = async () => (await bouncer.show<Stats>('SHOW STATS')).find((s) => s.database === dbName)!;
-  const servers = (p: Pool) => ['sv_active', 'sv_idle', 'sv_used', 'sv_tested', 'sv_login'].reduce((n, k) => n + Number(p[k as keyof Pool]), 0);
+  const servers = (p: Pool) =>
+    ['sv_active', 'sv_idle', 'sv_used', 'sv_tested', 'sv_login'].reduce((n, k) => n + Number(p[k as keyof Pool]), 0);
 
   it('answers many signed-in reads at once over two server connections', async () => {
     const before = await stats();
     let most = 0;
     const watching = (async () => {
-      for (let i = 0; i < 40; i++) { most = Math.max(most, servers(await pool())); await new Promise((r) => setTimeout(r, 10)); }
+      for (let i = 0; i < 40; i++) {
+        most = Math.max(most, servers(await pool()));
+        await new Promise((r) => setTimeout(r, 10));
+      }
     })();
-    const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => api.get(i % 2 ? `${RANK}?q=pgb-1${i}&perPage=10` : `${RANK}?options=${encodeURIComponent(`sortBy=code;descending=true;page=${i + 1};perPage=25`)}`)));
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, (_, i) =>
+        api.get(
+          i % 2
+            ? `${RANK}?q=pgb-1${i}&perPage=10`
+            : `${RANK}?options=${encodeURIComponent(`sortBy=code;descending=true;page=${i + 1};perPage=25`)}`,
+        ),
+      ),
+    );
     await watching;
     expect(answers.map((a) => a.status)).toEqual(Array(60).fill(200));
     expect(answers[1].body.length).toBeGreaterThan(0);
@@ -96,16 +125,36 @@ describe('the server behind a PgBouncer in transaction mode', skipBecause(skip),
     expect(dup.status).toBe(400);
     expect(Object.keys(dup.body.errors)).toContain('code');
     expect((await db.knex('rank').where({ code: 'pgb-new' })).map((r) => r.name.uz)).toEqual(['Mayor']);
-    expect((await db.knex('audit_log').where({ entity: 'rank', record_id: id }).orderBy('id')).map((a) => a.op)).toEqual(['create', 'update']);
+    expect((await db.knex('audit_log').where({ entity: 'rank', record_id: id }).orderBy('id')).map((a) => a.op)).toEqual([
+      'create',
+      'update',
+    ]);
     // parallel writes, each a transaction on whichever server connection is free
     const many = await Promise.all(Array.from({ length: 20 }, (_, i) => api.post(RANK, { code: `pgb-par-${i}`, name: { uz: `P ${i}` } })));
     expect(many.map((m) => m.status)).toEqual(Array(20).fill(201));
-    expect(Number((await db.knex('audit_log').where({ entity: 'rank', op: 'create' }).whereIn('record_id', many.map((m) => m.body.id)).count('* as n'))[0].n)).toBe(20);
+    expect(
+      Number(
+        (
+          await db
+            .knex('audit_log')
+            .where({ entity: 'rank', op: 'create' })
+            .whereIn(
+              'record_id',
+              many.map((m) => m.body.id),
+            )
+            .count('* as n')
+        )[0].n,
+      ),
+    ).toBe(20);
   });
 
   it('moves a row by its workflow, with its flow row', async () => {
     const NEWS = '/api/notification/publications';
-    const made = await api.post(NEWS, { title: { uz: 'Bouncer orqali', ru: 'Через пул' }, body: { uz: '<p>Matn</p>' }, published_at: '2026-11-20T10:00:00+05:00' });
+    const made = await api.post(NEWS, {
+      title: { uz: 'Bouncer orqali', ru: 'Через пул' },
+      body: { uz: '<p>Matn</p>' },
+      published_at: '2026-11-20T10:00:00+05:00',
+    });
     expect(made.status, JSON.stringify(made.body)).toBe(201);
     const moved = await api.post(`${NEWS}/${made.body.id}/actions/publish`, {});
     expect(moved.status, JSON.stringify(moved.body)).toBe(200);
@@ -129,7 +178,7 @@ describe('the server behind a PgBouncer in transaction mode', skipBecause(skip),
     const queued = await api.get(`${RANK}/export?background=1`);
     expect(queued.status, JSON.stringify(queued.body)).toBe(202);
     let job = queued.body;
-    for (const until = Date.now() + 60_000; !['done', 'failed', 'cancelled'].includes(job.state) && Date.now() < until;) {
+    for (const until = Date.now() + 60_000; !['done', 'failed', 'cancelled'].includes(job.state) && Date.now() < until; ) {
       await new Promise((r) => setTimeout(r, 200));
       job = (await api.get(`/api/jobs/${queued.body.id}`)).body;
     }
@@ -139,7 +188,7 @@ describe('the server behind a PgBouncer in transaction mode', skipBecause(skip),
     expect(await sheetRows(file.raw)).toBe(total + 1);
   });
 
-  it('a sign-out ends the session at once; the LISTEN connections are the database\'s own, not the bouncer\'s', async () => {
+  it("a sign-out ends the session at once; the LISTEN connections are the database's own, not the bouncer's", async () => {
     const token = await api.login('admin', TEST_ADMIN_PASSWORD);
     expect((await api.get(`${RANK}?perPage=1`, { token })).status).toBe(200);
     expect((await api.post('/api/admin/auth/logout', {}, { token })).status).toBe(200);

@@ -34,8 +34,13 @@ const fixture = {
   titleField: 'name',
 };
 const base = {
-  'entity.polygon-plots': 'Uchastkalar', 'fields.name': 'Nomi', 'fields.shape': 'Kontur', 'fields.location': 'Joylashuv',
-  'fields.parts': 'Qismlar', 'fields.label': 'Belgi', 'fields.outline': 'Chegara',
+  'entity.polygon-plots': 'Uchastkalar',
+  'fields.name': 'Nomi',
+  'fields.shape': 'Kontur',
+  'fields.location': 'Joylashuv',
+  'fields.parts': 'Qismlar',
+  'fields.label': 'Belgi',
+  'fields.outline': 'Chegara',
 };
 // the two messages the polygon kind adds (metadata/i18n carries them; given here so the test does not depend on when)
 const captions = {
@@ -58,8 +63,17 @@ const captions = {
 const path = '/api/fixtures/polygon-plots';
 
 /** Yunusobod-ish: four corners, with coordinates that are not round in binary. */
-const square: [number, number][] = [[69.279712, 41.311081], [69.301234, 41.311081], [69.301234, 41.330007], [69.279712, 41.330007]];
-const triangle: [number, number][] = [[-179.999999, -89.5], [180, 90], [0.00001, -0.000001]];
+const square: [number, number][] = [
+  [69.279712, 41.311081],
+  [69.301234, 41.311081],
+  [69.301234, 41.330007],
+  [69.279712, 41.330007],
+];
+const triangle: [number, number][] = [
+  [-179.999999, -89.5],
+  [180, 90],
+  [0.00001, -0.000001],
+];
 
 let api: TestApi;
 
@@ -69,7 +83,9 @@ beforeAll(async () => {
   await createEntityTables(api.db.knex, ['polygon-plots'], model);
   await seed(api.db.knex, model, {});
 });
-afterAll(async () => { await api?.close(); });
+afterAll(async () => {
+  await api?.close();
+});
 
 describe('polygon fields', () => {
   it('stores a native polygon column with a GiST index', async () => {
@@ -78,14 +94,21 @@ describe('polygon fields', () => {
     expect(col.rows[0].udt_name).toBe('polygon');
     const idx = await k.raw(`select indexdef from pg_indexes where tablename = 'polygon_plots' and indexname = 'polygon_plots_shape_idx'`);
     expect(idx.rows[0].indexdef).toMatch(/USING gist \(shape\)/);
-    const child = await k.raw(`select udt_name from information_schema.columns where table_name = 'polygon_plot_parts' and column_name = 'outline'`);
+    const child = await k.raw(
+      `select udt_name from information_schema.columns where table_name = 'polygon_plot_parts' and column_name = 'outline'`,
+    );
     expect(child.rows[0].udt_name).toBe('polygon');
   });
 
   it('creates, reads, lists and updates a polygon as an open ring of [lng, lat] pairs', async () => {
     const created = await api.post(path, {
-      name: 'Park', shape: square, location: { lat: 41.32, lng: 69.29 },
-      parts: [{ label: 'A', outline: triangle }, { label: 'B', outline: [...square, square[0]] }],
+      name: 'Park',
+      shape: square,
+      location: { lat: 41.32, lng: 69.29 },
+      parts: [
+        { label: 'A', outline: triangle },
+        { label: 'B', outline: [...square, square[0]] },
+      ],
     });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     expect(created.body.shape).toEqual(square);
@@ -100,7 +123,9 @@ describe('polygon fields', () => {
 
     // the column is a real polygon: geometric operators work on it
     const k = api.db.knex;
-    expect(await k('polygon_plots').whereRaw('shape && polygon(box(point(69.28, 41.32), point(69.29, 41.325)))').pluck('id')).toEqual([created.body.id]);
+    expect(await k('polygon_plots').whereRaw('shape && polygon(box(point(69.28, 41.32), point(69.29, 41.325)))').pluck('id')).toEqual([
+      created.body.id,
+    ]);
     expect(await k('polygon_plots').whereRaw('shape && polygon(box(point(70, 42), point(71, 43)))').pluck('id')).toEqual([]);
 
     // a closed ring (first point repeated at the end) is stored open
@@ -135,10 +160,11 @@ describe('polygon fields', () => {
   });
 
   it('accepts 2000 points and refuses 2001', async () => {
-    const ring = (n: number) => Array.from({ length: n }, (_, i) => {
-      const a = (2 * Math.PI * i) / n;
-      return [Math.round((69.28 + 0.01 * Math.cos(a)) * 1e6) / 1e6, Math.round((41.31 + 0.01 * Math.sin(a)) * 1e6) / 1e6];
-    });
+    const ring = (n: number) =>
+      Array.from({ length: n }, (_, i) => {
+        const a = (2 * Math.PI * i) / n;
+        return [Math.round((69.28 + 0.01 * Math.cos(a)) * 1e6) / 1e6, Math.round((41.31 + 0.01 * Math.sin(a)) * 1e6) / 1e6];
+      });
     const big = await api.post(path, { name: 'Big', shape: ring(2000) });
     expect(big.status, JSON.stringify(big.body).slice(0, 300)).toBe(201);
     expect(big.body.shape).toEqual(ring(2000));
@@ -147,36 +173,123 @@ describe('polygon fields', () => {
     expect(tooBig.body.errors).toEqual({ shape: 'Контур должен состоять из 3–2000 точек' });
   });
 
-  it('refuses invalid rings with field errors in the caller\'s language, and writes nothing', async () => {
+  it("refuses invalid rings with field errors in the caller's language, and writes nothing", async () => {
     const before = await api.db.knex('polygon_plots').count({ n: '*' });
     const cases: [unknown, string][] = [
-      [[[69.2, 41.3], [69.3, 41.3]], 'Kontur 3 tadan 2000 tagacha nuqtadan iborat boʻlishi kerak'],
+      [
+        [
+          [69.2, 41.3],
+          [69.3, 41.3],
+        ],
+        'Kontur 3 tadan 2000 tagacha nuqtadan iborat boʻlishi kerak',
+      ],
       // three points of which the last closes the ring: two are left
-      [[[69.2, 41.3], [69.3, 41.3], [69.2, 41.3]], 'Kontur 3 tadan 2000 tagacha nuqtadan iborat boʻlishi kerak'],
-      [[[69.2, 41.3], [69.3, 91], [69.3, 41.4]], 'Koordinatalar notoʻgʻri: uzunlik −180…180, kenglik −90…90 oraliqda boʻlishi kerak'],
-      [[[-180.5, 41.3], [69.3, 41.3], [69.3, 41.4]], 'Koordinatalar notoʻgʻri: uzunlik −180…180, kenglik −90…90 oraliqda boʻlishi kerak'],
-      [[['69.2', 41.3], [69.3, 41.3], [69.3, 41.4]], 'Notoʻgʻri format'],
-      [[[69.2, 41.3, 5], [69.3, 41.3], [69.3, 41.4]], 'Notoʻgʻri format'],
+      [
+        [
+          [69.2, 41.3],
+          [69.3, 41.3],
+          [69.2, 41.3],
+        ],
+        'Kontur 3 tadan 2000 tagacha nuqtadan iborat boʻlishi kerak',
+      ],
+      [
+        [
+          [69.2, 41.3],
+          [69.3, 91],
+          [69.3, 41.4],
+        ],
+        'Koordinatalar notoʻgʻri: uzunlik −180…180, kenglik −90…90 oraliqda boʻlishi kerak',
+      ],
+      [
+        [
+          [-180.5, 41.3],
+          [69.3, 41.3],
+          [69.3, 41.4],
+        ],
+        'Koordinatalar notoʻgʻri: uzunlik −180…180, kenglik −90…90 oraliqda boʻlishi kerak',
+      ],
+      [
+        [
+          ['69.2', 41.3],
+          [69.3, 41.3],
+          [69.3, 41.4],
+        ],
+        'Notoʻgʻri format',
+      ],
+      [
+        [
+          [69.2, 41.3, 5],
+          [69.3, 41.3],
+          [69.3, 41.4],
+        ],
+        'Notoʻgʻri format',
+      ],
       [[[69.2], [69.3, 41.3], [69.3, 41.4]], 'Notoʻgʻri format'],
       [[{ lng: 69.2, lat: 41.3 }, [69.3, 41.3], [69.3, 41.4]], 'Notoʻgʻri format'],
-      [[[null, 41.3], [69.3, 41.3], [69.3, 41.4]], 'Notoʻgʻri format'],
+      [
+        [
+          [null, 41.3],
+          [69.3, 41.3],
+          [69.3, 41.4],
+        ],
+        'Notoʻgʻri format',
+      ],
       ['((69.2,41.3),(69.3,41.3),(69.3,41.4))', 'Notoʻgʻri format'],
       [{ type: 'Polygon' }, 'Notoʻgʻri format'],
       // a wrong value beats a short ring: the message says what to fix first
-      [[['x', 41.3], [69.3, 41.3]], 'Notoʻgʻri format'],
+      [
+        [
+          ['x', 41.3],
+          [69.3, 41.3],
+        ],
+        'Notoʻgʻri format',
+      ],
     ];
     for (const [shape, message] of cases) {
       const r = await api.post(path, { name: 'Bad', shape });
       expect(r.status, JSON.stringify(shape)).toBe(400);
       expect(r.body.errors, JSON.stringify(shape)).toEqual({ shape: message });
     }
-    const ru = await api.post(path, { name: 'Bad', shape: [[69.2, 41.3], [69.3, 41.3]] }, { lang: 'ru' });
+    const ru = await api.post(
+      path,
+      {
+        name: 'Bad',
+        shape: [
+          [69.2, 41.3],
+          [69.3, 41.3],
+        ],
+      },
+      { lang: 'ru' },
+    );
     expect(ru.body.errors).toEqual({ shape: 'Контур должен состоять из 3–2000 точек' });
-    const uk = await api.post(path, { name: 'Bad', shape: [[69.2, 41.3], [69.3, 41.3], [200, 41]] }, { lang: 'uk' });
+    const uk = await api.post(
+      path,
+      {
+        name: 'Bad',
+        shape: [
+          [69.2, 41.3],
+          [69.3, 41.3],
+          [200, 41],
+        ],
+      },
+      { lang: 'uk' },
+    );
     expect(uk.body.errors).toEqual({ shape: 'Координаталар нотўғри: узунлик −180…180, кенглик −90…90 оралиқда бўлиши керак' });
 
     // a child row's polygon: the error is beside the child's field
-    const child = await api.post(path, { name: 'Bad child', parts: [{ label: 'A', outline: square }, { label: 'B', outline: [[1, 2], [3, 4]] }] });
+    const child = await api.post(path, {
+      name: 'Bad child',
+      parts: [
+        { label: 'A', outline: square },
+        {
+          label: 'B',
+          outline: [
+            [1, 2],
+            [3, 4],
+          ],
+        },
+      ],
+    });
     expect(child.status).toBe(400);
     expect(child.body.errors).toEqual({ 'parts.1.outline': 'Kontur 3 tadan 2000 tagacha nuqtadan iborat boʻlishi kerak' });
     const childNull = await api.post(path, { name: 'Bad child', parts: [{ label: 'A', outline: null }] });
@@ -185,7 +298,13 @@ describe('polygon fields', () => {
 
     // an update is checked the same way
     const row = (await api.get(path)).body[0];
-    const upd = await api.put(`${path}/${row.id}`, { shape: [[0, 0], [1, 1]], version: row.version });
+    const upd = await api.put(`${path}/${row.id}`, {
+      shape: [
+        [0, 0],
+        [1, 1],
+      ],
+      version: row.version,
+    });
     expect(upd.status).toBe(400);
     expect(upd.body.errors).toEqual({ shape: 'Kontur 3 tadan 2000 tagacha nuqtadan iborat boʻlishi kerak' });
     expect(await api.db.knex('polygon_plots').count({ n: '*' })).toEqual(before);
@@ -220,7 +339,13 @@ describe('polygon fields', () => {
   });
 
   it('formats cells of short and long rings', () => {
-    expect(polygonCell([[1, 2], [3, 4], [5, 6]])).toBe('1 2; 3 4; 5 6');
+    expect(
+      polygonCell([
+        [1, 2],
+        [3, 4],
+        [5, 6],
+      ]),
+    ).toBe('1 2; 3 4; 5 6');
     const long = polygonCell(Array.from({ length: 500 }, (_, i) => [69 + i / 1000, 41.123456] as [number, number]));
     expect(long.length).toBeLessThanOrEqual(POLYGON_CELL_MAX);
     expect(long.endsWith('; … (500)')).toBe(true);

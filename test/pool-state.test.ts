@@ -11,13 +11,23 @@ import { fileURLToPath } from 'node:url';
  * connections of its own (reference books, chat) that DATABASE_LISTEN_URL points at the primary.
  */
 const root = fileURLToPath(new URL('../', import.meta.url));
-const sources = (dir: string): string[] => readdirSync(dir).flatMap((f) => {
-  const p = join(dir, f);
-  if (statSync(p).isDirectory()) return sources(p);
-  return /\.ts$/.test(f) && !/\.test\.ts$/.test(f) ? [p] : [];
-});
-const files = [...sources(join(root, 'api')), ...sources(join(root, 'migrations'))].map((p) => ({ file: relative(root, p), text: readFileSync(p, 'utf8') }));
-const hits = (re: RegExp, where = files) => where.flatMap(({ file, text }) => text.split('\n').map((line, i) => ({ file, line: i + 1, text: line })).filter((l) => re.test(l.text) && !/^\s*(\/\/|\*)/.test(l.text)));
+const sources = (dir: string): string[] =>
+  readdirSync(dir).flatMap((f) => {
+    const p = join(dir, f);
+    if (statSync(p).isDirectory()) return sources(p);
+    return /\.ts$/.test(f) && !/\.test\.ts$/.test(f) ? [p] : [];
+  });
+const files = [...sources(join(root, 'api')), ...sources(join(root, 'migrations'))].map((p) => ({
+  file: relative(root, p),
+  text: readFileSync(p, 'utf8'),
+}));
+const hits = (re: RegExp, where = files) =>
+  where.flatMap(({ file, text }) =>
+    text
+      .split('\n')
+      .map((line, i) => ({ file, line: i + 1, text: line }))
+      .filter((l) => re.test(l.text) && !/^\s*(\/\/|\*)/.test(l.text)),
+  );
 
 describe('pooled connections keep no session state', () => {
   it('sets settings only for a transaction', () => {

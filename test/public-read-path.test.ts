@@ -33,15 +33,25 @@ describe('a public block narrowed: the public site narrows with it', () => {
     broadleaf = (await k('tree_species').where({ code: 'PLA_OR' }).first('id')).id;
     shrub = (await k('tree_species').where({ kind: 'shrub' }).orderBy('id').first('id')).id;
   });
-  afterAll(async () => { await api?.close(); });
+  afterAll(async () => {
+    await api?.close();
+  });
 
   const plant = async (region: number, species: number, count: number) => {
-    const r = await api.post(PLANTINGS, { species_id: species, count, planted_on: `${year}-03-15`, region_id: region, location: { lat: 41.3, lng: 69.25 }, place_type: 'street', responsible: 'Aliyev Vali' });
+    const r = await api.post(PLANTINGS, {
+      species_id: species,
+      count,
+      planted_on: `${year}-03-15`,
+      region_id: region,
+      location: { lat: 41.3, lng: 69.25 },
+      place_type: 'street',
+      responsible: 'Aliyev Vali',
+    });
     expect(r.status, JSON.stringify(r.body)).toBe(201);
     return r.body.id as number;
   };
 
-  it('lists only the block\'s regions and species, with only its fields', async () => {
+  it("lists only the block's regions and species, with only its fields", async () => {
     const regions = await api.get('/api/public/regions', { token: '' });
     expect(regions.status).toBe(200);
     expect(regions.body.map((r: any) => r.id)).toEqual([tashkent]);
@@ -89,18 +99,29 @@ describe('a public block narrowed: the public site narrows with it', () => {
     expect((await api.get(`/api/public/plantings/${ofBroadleaf}`, { token: '' })).status).toBe(404);
   });
 
-  it('offers the public forms only the block\'s active rows', async () => {
+  it("offers the public forms only the block's active rows", async () => {
     const form = { first_name: 'Ali', last_name: 'Valiyev', count: 1, planted_on: `${year}-03-01`, location: { lat: 41.3, lng: 69.25 } };
     const bad = await api.post('/api/public/plantings', { ...form, species_id: broadleaf }, { token: '', lang: 'ru' });
     expect(bad.status).toBe(400);
     expect(bad.body.errors).toHaveProperty('species_id');
-    const fact = await api.post('/api/public/people-facts', { description: 'Bogʻda uchta chinor daraxti kesilmoqda', region_id: samarkand, address: 'Navroʻz mahallasi, 12-uy', location: { lat: 41.31, lng: 69.28 }, informant_name: 'Aliyev Vali', informant_phone: '(90) 123-45-67' }, { token: '' });
+    const fact = await api.post(
+      '/api/public/people-facts',
+      {
+        description: 'Bogʻda uchta chinor daraxti kesilmoqda',
+        region_id: samarkand,
+        address: 'Navroʻz mahallasi, 12-uy',
+        location: { lat: 41.31, lng: 69.28 },
+        informant_name: 'Aliyev Vali',
+        informant_phone: '(90) 123-45-67',
+      },
+      { token: '' },
+    );
     expect(fact.status).toBe(400);
     expect(fact.body.errors).toHaveProperty('region_id');
   });
 });
 
-describe('no public block: the public site\'s calls of it are 404s', () => {
+describe("no public block: the public site's calls of it are 404s", () => {
   let api: TestApi;
   beforeAll(async () => {
     const model = loadMetadata();
@@ -108,10 +129,19 @@ describe('no public block: the public site\'s calls of it are 404s', () => {
     delete model.entities.get('tree-species')!.public;
     api = await startTestApi(model);
   });
-  afterAll(async () => { await api?.close(); });
+  afterAll(async () => {
+    await api?.close();
+  });
 
   it('answers 404 for the regions, species and statistics, and the generic read too', async () => {
-    for (const path of ['/api/public/regions', '/api/public/species', `/api/public/stats/summary?year=${year}`, `/api/public/stats/species?year=${year}`, '/api/public/map/plantings?bbox=55,37,74,46&zoom=5', '/api/public/entities/regions']) {
+    for (const path of [
+      '/api/public/regions',
+      '/api/public/species',
+      `/api/public/stats/summary?year=${year}`,
+      `/api/public/stats/species?year=${year}`,
+      '/api/public/map/plantings?bbox=55,37,74,46&zoom=5',
+      '/api/public/entities/regions',
+    ]) {
       const r = await api.get(path, { token: '' });
       expect(r.status, path).toBe(404);
     }

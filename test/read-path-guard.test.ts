@@ -38,9 +38,10 @@ const PENDING_COUNTS: Record<string, number> = {
 };
 
 const root = join(import.meta.dirname, '..');
-const sources = (dir: string): string[] => readdirSync(join(root, dir), { withFileTypes: true, recursive: true })
-  .filter((f) => f.isFile() && f.name.endsWith('.ts') && !f.name.endsWith('.test.ts'))
-  .map((f) => relative(root, join(f.parentPath, f.name)));
+const sources = (dir: string): string[] =>
+  readdirSync(join(root, dir), { withFileTypes: true, recursive: true })
+    .filter((f) => f.isFile() && f.name.endsWith('.ts') && !f.name.endsWith('.test.ts'))
+    .map((f) => relative(root, join(f.parentPath, f.name)));
 
 describe('one read path: tables named outside api/read-models cannot creep back', () => {
   it('the pending list and the counts name the same files', () => {
@@ -62,6 +63,9 @@ describe('one read path: tables named outside api/read-models cannot creep back'
       const n = r.messages.filter((m) => m.ruleId === 'no-restricted-syntax').length;
       if (n) counts[relative(root, r.filePath)] = n;
     }
-    expect(counts, 'a file names more tables than before, or a new one does: read through the repository or api/read-models/ (docs/decisions/0040); fewer: lower PENDING_COUNTS').toEqual(PENDING_COUNTS);
+    expect(
+      counts,
+      'a file names more tables than before, or a new one does: read through the repository or api/read-models/ (docs/decisions/0040); fewer: lower PENDING_COUNTS',
+    ).toEqual(PENDING_COUNTS);
   }, 120_000);
 });

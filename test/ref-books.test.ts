@@ -13,23 +13,37 @@ import ExcelJS from 'exceljs';
 import { JobWorker } from '../api/jobs/worker.ts';
 
 const kinds: BookSpec = {
-  name: 'tree-kinds', section: 'ecofund-sprav', caption: { uz: 'Daraxt turlari', ru: 'Виды деревьев' },
+  name: 'tree-kinds',
+  section: 'ecofund-sprav',
+  caption: { uz: 'Daraxt turlari', ru: 'Виды деревьев' },
   fields: [
     { name: 'region_id', type: 'ref', ref: 'regions', required: true, caption: { uz: 'Viloyat', ru: 'Регион' } },
     { name: 'height', type: 'integer', caption: { uz: 'Balandligi', ru: 'Высота' } },
     { name: 'price', type: 'money', caption: { uz: 'Narxi', ru: 'Цена' } },
     { name: 'since', type: 'date', caption: { uz: 'Sanasi', ru: 'Дата' } },
     { name: 'evergreen', type: 'boolean', caption: { uz: 'Doim yashil', ru: 'Вечнозелёное' } },
-    { name: 'leaf', type: 'enum', values: [{ value: 'broad', caption: { uz: 'Keng bargli', ru: 'Широколиственное' } }, { value: 'needle', caption: { uz: 'Ignabargli', ru: 'Хвойное' } }], caption: { uz: 'Bargi', ru: 'Лист' } },
+    {
+      name: 'leaf',
+      type: 'enum',
+      values: [
+        { value: 'broad', caption: { uz: 'Keng bargli', ru: 'Широколиственное' } },
+        { value: 'needle', caption: { uz: 'Ignabargli', ru: 'Хвойное' } },
+      ],
+      caption: { uz: 'Bargi', ru: 'Лист' },
+    },
   ],
 };
 
 describe('reference books made in the back-office', () => {
   let a: Instance;
-  beforeAll(async () => { a = await Instance.start(await testDatabase(), true); }, 120_000);
-  afterAll(async () => { await a?.close(); });
+  beforeAll(async () => {
+    a = await Instance.start(await testDatabase(), true);
+  }, 120_000);
+  afterAll(async () => {
+    await a?.close();
+  });
 
-  it('refuses invalid definitions with the errors the files get, beside the screen\'s fields', async () => {
+  it("refuses invalid definitions with the errors the files get, beside the screen's fields", async () => {
     const root = mkdtempSync(join(tmpdir(), 'refbooks-'));
     cpSync(DEFAULT_META_DIR, join(root, 'metadata'), { recursive: true });
     /** the problems the same definition gets as a metadata file */
@@ -37,14 +51,27 @@ describe('reference books made in the back-office', () => {
       const book = specToBook(spec, { read: 8991, create: 8992, update: 8993, delete: 8994, export: 8995 });
       const file = join(root, `metadata/entities/ecofund-sprav/${spec.name}.json`);
       writeFileSync(file, JSON.stringify(book.definition));
-      try { loadMetadata(join(root, 'metadata')); return []; } catch (err) {
+      try {
+        loadMetadata(join(root, 'metadata'));
+        return [];
+      } catch (err) {
         return (err as MetadataInvalid).problems.filter((p) => p.file.endsWith(`${spec.name}.json`));
-      } finally { rmSync(file); }
+      } finally {
+        rmSync(file);
+      }
     };
-    const same = (ps: { pointer: string; message: string }[]) => ps.filter((p) => !p.message.startsWith('caption')).map((p) => `${p.pointer} ${p.message}`).sort();
+    const same = (ps: { pointer: string; message: string }[]) =>
+      ps
+        .filter((p) => !p.message.startsWith('caption'))
+        .map((p) => `${p.pointer} ${p.message}`)
+        .sort();
     try {
       // the second pass: a reference to no entity; an empty caption
-      const bad: BookSpec = { ...kinds, name: 'bad-book', fields: [{ name: 'region_id', type: 'ref', ref: 'no-such-book', caption: { uz: 'Viloyat', ru: '' } }] };
+      const bad: BookSpec = {
+        ...kinds,
+        name: 'bad-book',
+        fields: [{ name: 'region_id', type: 'ref', ref: 'no-such-book', caption: { uz: 'Viloyat', ru: '' } }],
+      };
       const r = await a.call('POST', '/api/admin/ref-books', bad);
       expect(r.status).toBe(400);
       // beside the inputs in the caller's language (the forms' own words); the loader's text in problems
@@ -55,7 +82,11 @@ describe('reference books made in the back-office', () => {
       expect(same(asFile(bad)).length).toBe(1);
       expect(same(r.body.problems)).toEqual(same(asFile(bad)));
       // the JSON Schema: a length below one, a name not of the pattern
-      const badSchema: BookSpec = { ...kinds, name: 'bad-book', fields: [{ name: 'size', type: 'string', maxLength: -1, caption: { uz: 'Oʻlcham', ru: 'Размер' } }] };
+      const badSchema: BookSpec = {
+        ...kinds,
+        name: 'bad-book',
+        fields: [{ name: 'size', type: 'string', maxLength: -1, caption: { uz: 'Oʻlcham', ru: 'Размер' } }],
+      };
       const s = await a.call('POST', '/api/admin/ref-books', badSchema);
       expect(s.status).toBe(400);
       expect(s.body.errors['fields.0.maxLength']).toBe('Notoʻgʻri qiymat');
@@ -65,15 +96,27 @@ describe('reference books made in the back-office', () => {
       expect(bad2.status).toBe(400);
       expect(bad2.body.errors.name).toBeTruthy();
       // a reference without its entity: the schema's missing property beside its own input
-      const noRef = await a.call('POST', '/api/admin/ref-books', { ...kinds, name: 'bad-book', fields: [{ name: 'region_id', type: 'ref', caption: { uz: 'Viloyat', ru: 'Регион' } }] }, a.token, 'ru');
+      const noRef = await a.call(
+        'POST',
+        '/api/admin/ref-books',
+        { ...kinds, name: 'bad-book', fields: [{ name: 'region_id', type: 'ref', caption: { uz: 'Viloyat', ru: 'Регион' } }] },
+        a.token,
+        'ru',
+      );
       expect(noRef.status).toBe(400);
       expect(noRef.body.errors['fields.0.ref']).toBe('Обязательное поле');
       expect(noRef.body.problems.map((p: { message: string }) => p.message)).toContain("must have required property 'ref'");
       // a kind of field a book cannot have
-      const bad3 = await a.call('POST', '/api/admin/ref-books', { ...kinds, name: 'bad-book', fields: [{ name: 'doc', type: 'file', caption: { uz: 'Fayl', ru: 'Файл' } }] });
+      const bad3 = await a.call('POST', '/api/admin/ref-books', {
+        ...kinds,
+        name: 'bad-book',
+        fields: [{ name: 'doc', type: 'file', caption: { uz: 'Fayl', ru: 'Файл' } }],
+      });
       expect(bad3.status).toBe(400);
       expect(bad3.body.errors['fields.0.type']).toBeTruthy();
-    } finally { rmSync(root, { recursive: true, force: true }); }
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
     expect((await a.call('GET', '/api/meta')).body.entities.some((e: { name: string }) => e.name === 'bad-book')).toBe(false);
     expect(await a.db.knex.schema.hasTable('bad_book')).toBe(false);
   });
@@ -87,11 +130,24 @@ describe('reference books made in the back-office', () => {
     expect(e).toBeTruthy();
     expect(JSON.stringify(meta)).toContain('Виды деревьев');
     const menu = (await a.call('GET', '/api/admin/user-modules', undefined, a.token, 'uk')).body;
-    expect(menu.some((m: { route: string; name: string }) => m.route === '/ecofund-sprav/tree-kinds' && m.name === 'Дарахт турлари')).toBe(true);
+    expect(menu.some((m: { route: string; name: string }) => m.route === '/ecofund-sprav/tree-kinds' && m.name === 'Дарахт турлари')).toBe(
+      true,
+    );
     const regions = (await a.call('GET', '/api/references/regions?perPage=3')).body;
-    const regionIds: number[] = (Array.isArray(regions) ? regions : (await a.db.knex('regions').limit(3).select('id'))).map((x: { id: number }) => x.id);
+    const regionIds: number[] = (Array.isArray(regions) ? regions : await a.db.knex('regions').limit(3).select('id')).map(
+      (x: { id: number }) => x.id,
+    );
     for (const [i, region] of regionIds.slice(0, 3).entries()) {
-      const c = await a.call('POST', '/api/ecofund-sprav/tree-kinds', { code: `K${i}`, name: { uz: `Tur ${i}`, ru: `Вид ${i}` }, region_id: region, height: 10 + i, price: '1500.50', since: '2026-01-0' + (i + 1), evergreen: i === 0, leaf: 'needle' });
+      const c = await a.call('POST', '/api/ecofund-sprav/tree-kinds', {
+        code: `K${i}`,
+        name: { uz: `Tur ${i}`, ru: `Вид ${i}` },
+        region_id: region,
+        height: 10 + i,
+        price: '1500.50',
+        since: '2026-01-0' + (i + 1),
+        evergreen: i === 0,
+        leaf: 'needle',
+      });
       expect(c.status, JSON.stringify(c.body)).toBe(201);
     }
     const filtered = await a.call('GET', `/api/ecofund-sprav/tree-kinds?region_id=${regionIds[0]}`);
@@ -105,23 +161,42 @@ describe('reference books made in the back-office', () => {
     // the administrators' role holds its action ids
     const ids = Object.values(e.access ?? {}).length ? Object.values(e.access) : [];
     void ids;
-    const granted = await a.db.knex('role_actions').join('roles', 'roles.id', 'role_actions.role_id').where('roles.code', 'administrator').whereBetween('action_id', [8000, 9999]).count<{ n: number }[]>({ n: '*' });
+    const granted = await a.db
+      .knex('role_actions')
+      .join('roles', 'roles.id', 'role_actions.role_id')
+      .where('roles.code', 'administrator')
+      .whereBetween('action_id', [8000, 9999])
+      .count<{ n: number }[]>({ n: '*' });
     expect(Number(granted[0].n)).toBeGreaterThanOrEqual(5);
   });
 
-  it('a book made at run time may be imported from .xlsx: its captions, a reference by title, an enum by caption (docs/reference-books.md)', { timeout: 60_000 }, async () => {
+  it('a book made at run time may be imported from .xlsx: its captions, a reference by title, an enum by caption (docs/reference-books.md)', {
+    timeout: 60_000,
+  }, async () => {
     const spec: BookSpec = {
-      name: 'seed-kinds', section: 'ecofund-sprav', caption: { uz: 'Urugʻ turlari', ru: 'Виды семян' },
+      name: 'seed-kinds',
+      section: 'ecofund-sprav',
+      caption: { uz: 'Urugʻ turlari', ru: 'Виды семян' },
       fields: [
         { name: 'region_id', type: 'ref', ref: 'regions', required: true, caption: { uz: 'Viloyat', ru: 'Регион' } },
-        { name: 'leaf', type: 'enum', values: [{ value: 'broad', caption: { uz: 'Keng bargli', ru: 'Широколиственное' } }, { value: 'needle', caption: { uz: 'Ignabargli', ru: 'Хвойное' } }], caption: { uz: 'Bargi', ru: 'Лист' } },
+        {
+          name: 'leaf',
+          type: 'enum',
+          values: [
+            { value: 'broad', caption: { uz: 'Keng bargli', ru: 'Широколиственное' } },
+            { value: 'needle', caption: { uz: 'Ignabargli', ru: 'Хвойное' } },
+          ],
+          caption: { uz: 'Bargi', ru: 'Лист' },
+        },
         { name: 'evergreen', type: 'boolean', caption: { uz: 'Doim yashil', ru: 'Вечнозелёное' } },
       ],
     };
     expect((await a.call('POST', '/api/admin/ref-books', spec)).status).toBe(200);
     const meta = (await a.call('GET', '/api/meta?include=api')).body;
     expect(meta.entities.find((e: { name: string }) => e.name === 'seed-kinds').import).toBe(true);
-    expect(meta.api.some((r: { method: string; path: string }) => r.method === 'post' && r.path === '/ecofund-sprav/seed-kinds/import')).toBe(true);
+    expect(
+      meta.api.some((r: { method: string; path: string }) => r.method === 'post' && r.path === '/ecofund-sprav/seed-kinds/import'),
+    ).toBe(true);
     const [region] = (await a.call('GET', '/api/ecofund-sprav/regions?range=[0,0]')).body;
     const wb = new ExcelJS.Workbook();
     const ws = wb.addWorksheet('1');
@@ -129,7 +204,13 @@ describe('reference books made in the back-office', () => {
     ws.addRow(['S1', 'Сосна', region.name.ru, 'Хвойное', '✓']);
     ws.addRow(['S2', 'Дуб', region.id, 'broad', '']);
     const res = await fetch(`http://127.0.0.1:${(a.server.address() as AddressInfo).port}/api/ecofund-sprav/seed-kinds/import`, {
-      method: 'POST', body: new Uint8Array(await wb.xlsx.writeBuffer()), headers: { Authorization: `Bearer ${a.token}`, Language: 'ru', 'Content-Type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' },
+      method: 'POST',
+      body: new Uint8Array(await wb.xlsx.writeBuffer()),
+      headers: {
+        Authorization: `Bearer ${a.token}`,
+        Language: 'ru',
+        'Content-Type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      },
     });
     const job = (await res.json()) as { id: number };
     expect(res.status, JSON.stringify(job)).toBe(202);
@@ -144,8 +225,11 @@ describe('reference books made in the back-office', () => {
     expect((await a.call('DELETE', '/api/admin/ref-books/seed-kinds')).status).toBe(200);
   });
 
-  it('adds a field\'s column; refuses to remove a field or a book that holds data or is referenced', async () => {
-    const more = { ...kinds, fields: [...kinds.fields, { name: 'note', type: 'string' as const, maxLength: 100, caption: { uz: 'Izoh', ru: 'Примечание' } }] };
+  it("adds a field's column; refuses to remove a field or a book that holds data or is referenced", async () => {
+    const more = {
+      ...kinds,
+      fields: [...kinds.fields, { name: 'note', type: 'string' as const, maxLength: 100, caption: { uz: 'Izoh', ru: 'Примечание' } }],
+    };
     const r = await a.call('POST', '/api/admin/ref-books', more);
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect(await a.db.knex.schema.hasColumn('tree_kinds', 'note')).toBe(true);
@@ -153,7 +237,13 @@ describe('reference books made in the back-office', () => {
     const put = await a.call('PUT', `/api/ecofund-sprav/tree-kinds/${one.body[0].id}`, { ...one.body[0], note: 'yozuv' });
     expect(put.status, JSON.stringify(put.body)).toBe(200);
     // removing a field that holds a value: refused, in the caller's language
-    const less = await a.call('POST', '/api/admin/ref-books', { ...more, fields: more.fields.filter((f) => f.name !== 'height') }, a.token, 'ru');
+    const less = await a.call(
+      'POST',
+      '/api/admin/ref-books',
+      { ...more, fields: more.fields.filter((f) => f.name !== 'height') },
+      a.token,
+      'ru',
+    );
     expect(less.status).toBe(409);
     expect(less.body.message).toContain('Поле «height» заполнено');
     expect(await a.db.knex.schema.hasColumn('tree_kinds', 'height')).toBe(true);
@@ -162,7 +252,12 @@ describe('reference books made in the back-office', () => {
     expect((await a.call('POST', '/api/admin/ref-books', kinds)).status).toBe(200);
     expect(await a.db.knex.schema.hasColumn('tree_kinds', 'note')).toBe(false);
     // a book referring to it
-    const sorts: BookSpec = { name: 'tree-sorts', section: 'ecofund-sprav', caption: { uz: 'Navlar', ru: 'Сорта' }, fields: [{ name: 'kind_id', type: 'ref', ref: 'tree-kinds', caption: { uz: 'Turi', ru: 'Вид' } }] };
+    const sorts: BookSpec = {
+      name: 'tree-sorts',
+      section: 'ecofund-sprav',
+      caption: { uz: 'Navlar', ru: 'Сорта' },
+      fields: [{ name: 'kind_id', type: 'ref', ref: 'tree-kinds', caption: { uz: 'Turi', ru: 'Вид' } }],
+    };
     expect((await a.call('POST', '/api/admin/ref-books', sorts)).status).toBe(200);
     const refused = await a.call('DELETE', '/api/admin/ref-books/tree-kinds', undefined, a.token, 'uz');
     expect(refused.status).toBe(409);
@@ -175,12 +270,16 @@ describe('reference books made in the back-office', () => {
     expect((await a.call('GET', '/api/ecofund-sprav/tree-sorts')).status).toBe(404);
   });
 
-  it('goes through the one write path: the caller\'s right, one audit row, nothing half-done', async () => {
+  it("goes through the one write path: the caller's right, one audit row, nothing half-done", async () => {
     const bookId = (await a.db.knex('meta_books').where({ name: 'tree-kinds' }).first('id')).id;
-    const trail = () => a.db.knex('audit_log').where({ entity: 'meta-books', record_id: bookId }).orderBy('id').select('op', 'user_id', 'before', 'after');
+    const trail = () =>
+      a.db.knex('audit_log').where({ entity: 'meta-books', record_id: bookId }).orderBy('id').select('op', 'user_id', 'before', 'after');
     const was = await trail();
     // a change: one audit row, under the caller, with the definition before and after
-    const more = { ...kinds, fields: [...kinds.fields, { name: 'note', type: 'string' as const, maxLength: 50, caption: { uz: 'Izoh', ru: 'Примечание' } }] };
+    const more = {
+      ...kinds,
+      fields: [...kinds.fields, { name: 'note', type: 'string' as const, maxLength: 50, caption: { uz: 'Izoh', ru: 'Примечание' } }],
+    };
     expect((await a.call('POST', '/api/admin/ref-books', more)).status).toBe(200);
     const now = await trail();
     expect(now).toHaveLength(was.length + 1);
@@ -197,7 +296,10 @@ describe('reference books made in the back-office', () => {
     expect(await trail()).toHaveLength(now.length);
     expect((await a.call('POST', '/api/admin/ref-books', kinds)).status).toBe(200);
     // the screen's right (5890) is not the right to make or change a book (meta-books create 5891, update 5892, delete 5893)
-    const [role] = await a.db.knex('roles').insert({ code: 'books_reader', name: JSON.stringify({ uz: 'Kitoblar', uk: 'Китоблар', ru: 'Книги' }) }).returning('id');
+    const [role] = await a.db
+      .knex('roles')
+      .insert({ code: 'books_reader', name: JSON.stringify({ uz: 'Kitoblar', uk: 'Китоблар', ru: 'Книги' }) })
+      .returning('id');
     await a.db.knex('role_actions').insert({ role_id: role.id, action_id: 5890, state: 1 });
     await createUser(a.db.knex, { username: 'books_reader', password: 'secret-pw', roles: ['books_reader'] });
     const reader = (await a.call('POST', '/api/admin/auth/login', { username: 'books_reader', password: 'secret-pw' }, '')).body.token;
@@ -223,7 +325,10 @@ describe('reference books made in the back-office', () => {
     expect(Object.keys(renamed.body.errors)).toEqual(['name']);
     expect((await a.call('DELETE', `/api/admin/meta-books/${made.body.id}`)).status).toBe(200);
     expect(await a.db.knex.schema.hasTable('empty_book')).toBe(false);
-    expect((await a.db.knex('audit_log').where({ entity: 'meta-books', record_id: made.body.id }).orderBy('id').pluck('op'))).toEqual(['create', 'delete']);
+    expect(await a.db.knex('audit_log').where({ entity: 'meta-books', record_id: made.body.id }).orderBy('id').pluck('op')).toEqual([
+      'create',
+      'delete',
+    ]);
   });
 
   it('meta:export then meta:import into a fresh database gives the same /api/meta', async () => {
@@ -246,23 +351,32 @@ describe('reference books made in the back-office', () => {
     }
   }, 120_000);
 
-  it.runIf(!!process.env.TEST_DATABASE_URL)('a second process on the same PostgreSQL database sees a new book without restarting (LISTEN/NOTIFY)', async () => {
-    // a second app with its own pool and its own model on the same database, as another server process would be
-    const { openDatabase } = await import('../api/db/connection.ts');
-    const second = await Instance.start(openDatabase({ url: a.db.url!, poolMax: 2 }), true);
-    try {
-      expect((await second.call('GET', '/api/ecofund-sprav/pine-kinds')).status).toBe(404);
-      const spec: BookSpec = { name: 'pine-kinds', section: 'ecofund-sprav', caption: { uz: 'Qaragʻay turlari', ru: 'Виды сосен' }, fields: [] };
-      expect((await a.call('POST', '/api/admin/ref-books', spec)).status).toBe(200);
-      let seen = false;
-      for (let i = 0; i < 50 && !seen; i++) {
-        seen = (await second.call('GET', '/api/meta')).body.entities.some((e: { name: string }) => e.name === 'pine-kinds');
-        if (!seen) await new Promise((r) => setTimeout(r, 100));
+  it.runIf(!!process.env.TEST_DATABASE_URL)(
+    'a second process on the same PostgreSQL database sees a new book without restarting (LISTEN/NOTIFY)',
+    async () => {
+      // a second app with its own pool and its own model on the same database, as another server process would be
+      const { openDatabase } = await import('../api/db/connection.ts');
+      const second = await Instance.start(openDatabase({ url: a.db.url!, poolMax: 2 }), true);
+      try {
+        expect((await second.call('GET', '/api/ecofund-sprav/pine-kinds')).status).toBe(404);
+        const spec: BookSpec = {
+          name: 'pine-kinds',
+          section: 'ecofund-sprav',
+          caption: { uz: 'Qaragʻay turlari', ru: 'Виды сосен' },
+          fields: [],
+        };
+        expect((await a.call('POST', '/api/admin/ref-books', spec)).status).toBe(200);
+        let seen = false;
+        for (let i = 0; i < 50 && !seen; i++) {
+          seen = (await second.call('GET', '/api/meta')).body.entities.some((e: { name: string }) => e.name === 'pine-kinds');
+          if (!seen) await new Promise((r) => setTimeout(r, 100));
+        }
+        expect(seen).toBe(true);
+        expect((await second.call('GET', '/api/ecofund-sprav/pine-kinds')).status).toBe(200);
+      } finally {
+        await second.close();
       }
-      expect(seen).toBe(true);
-      expect((await second.call('GET', '/api/ecofund-sprav/pine-kinds')).status).toBe(200);
-    } finally {
-      await second.close();
-    }
-  }, 60_000);
+    },
+    60_000,
+  );
 });

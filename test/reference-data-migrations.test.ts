@@ -13,8 +13,12 @@ const PATH = '/api/ecofund-sprav/income-types';
 const enc = (v: unknown) => encodeURIComponent(JSON.stringify(v));
 type Row = { id: number; code: string; name: string; needs_review: boolean };
 
-beforeAll(async () => { api = await startTestApi(); });
-afterAll(async () => { await api?.close(); });
+beforeAll(async () => {
+  api = await startTestApi();
+});
+afterAll(async () => {
+  await api?.close();
+});
 
 describe('income types needing review', () => {
   it('are seeded flagged, with clean names in every language', async () => {
@@ -22,9 +26,12 @@ describe('income types needing review', () => {
       const rows = (await api.get<Row[]>(`${PATH}?range=${enc([0, 99])}`, { lang })).body;
       expect(rows.length).toBeGreaterThan(10);
       for (const r of rows) expect(JSON.stringify(r.name), r.code).not.toMatch(/review/i);
-      expect(rows.filter((r) => r.needs_review).map((r) => r.code).sort()).toEqual(
-        ['3422207', '3422208', '3422222', '3422251', '3422273', '3430152', '3430153', '3430902', '401010', '7777100', '99995253'],
-      );
+      expect(
+        rows
+          .filter((r) => r.needs_review)
+          .map((r) => r.code)
+          .sort(),
+      ).toEqual(['3422207', '3422208', '3422222', '3422251', '3422273', '3430152', '3430153', '3430902', '401010', '7777100', '99995253']);
     }
   });
 
@@ -46,10 +53,20 @@ describe('income types needing review', () => {
     const k = api.db.knex;
     // a database from before: no column, a marker in the Russian name
     await dropEntityColumns(k, 'income-types', ['needs_review'], api.model);
-    const [row] = await k('income_types').insert({
-      code: '5550001', group: 'other', budget_percent: 0, fund_percent: 100, organisation_percent: 0,
-      name: JSON.stringify({ uz: 'Boshqa tushumlar (5550001)', uk: 'Бошқа тушумлар (5550001)', ru: 'Прочие поступления (5550001) (review)' }),
-    }).returning('id');
+    const [row] = await k('income_types')
+      .insert({
+        code: '5550001',
+        group: 'other',
+        budget_percent: 0,
+        fund_percent: 100,
+        organisation_percent: 0,
+        name: JSON.stringify({
+          uz: 'Boshqa tushumlar (5550001)',
+          uk: 'Бошқа тушумлар (5550001)',
+          ru: 'Прочие поступления (5550001) (review)',
+        }),
+      })
+      .returning('id');
     await up(k, { model: api.model, addEntityColumns: (n: string, f: string[]) => addEntityColumns(k, n, f, api.model) } as never);
     const after = await k('income_types').where({ id: row.id }).first();
     expect(after.name).toEqual({ uz: 'Boshqa tushumlar (5550001)', uk: 'Бошқа тушумлар (5550001)', ru: 'Прочие поступления (5550001)' });
@@ -67,10 +84,16 @@ describe('Uzbek Cyrillic names of an existing database', () => {
     const cat = await k('subject_categories').where({ code: 'II' }).first();
     expect(cat.name.uk).toBe('II тоифа — ўрта хавфли');
     // as a database seeded before: the letter-by-letter spelling, and one name written by a person
-    await k('subject_types').where({ id: jsc.id }).update({ name: JSON.stringify({ ...jsc.name, uk: 'Аксиядорлик жамияти' }) });
-    await k('subject_categories').where({ id: cat.id }).update({ name: JSON.stringify({ ...cat.name, uk: 'ИИ тоифа — ўрта хавфли' }) });
+    await k('subject_types')
+      .where({ id: jsc.id })
+      .update({ name: JSON.stringify({ ...jsc.name, uk: 'Аксиядорлик жамияти' }) });
+    await k('subject_categories')
+      .where({ id: cat.id })
+      .update({ name: JSON.stringify({ ...cat.name, uk: 'ИИ тоифа — ўрта хавфли' }) });
     const ie = await k('subject_types').where({ code: 'IE' }).first();
-    await k('subject_types').where({ id: ie.id }).update({ name: JSON.stringify({ ...ie.name, uk: 'ЯТТ (қўлда ёзилган)' }) });
+    await k('subject_types')
+      .where({ id: ie.id })
+      .update({ name: JSON.stringify({ ...ie.name, uk: 'ЯТТ (қўлда ёзилган)' }) });
     await rederive(k, { model: api.model } as never);
     expect((await k('subject_types').where({ id: jsc.id }).first()).name.uk).toBe('Акциядорлик жамияти');
     expect((await k('subject_categories').where({ id: cat.id }).first()).name.uk).toBe('II тоифа — ўрта хавфли');

@@ -20,7 +20,9 @@ beforeAll(async () => {
   samarkand = (await api.db.knex('regions').where({ soato: '1718' }).first('id')).id;
   species = (await api.db.knex('tree_species').where({ code: 'PLA_OR' }).first('id')).id;
 });
-afterAll(async () => { await api?.close(); });
+afterAll(async () => {
+  await api?.close();
+});
 
 const plant = (region: number, lat: number, lng: number, count: number, planted_on = `${year}-03-15`) =>
   api.post(PLANTINGS, { species_id: species, count, planted_on, region_id: region, location: { lat, lng }, place_type: 'street' });
@@ -32,8 +34,16 @@ describe('aggregates follow every write', () => {
     const a = (await plant(tashkent, 41.31, 69.24, 120)).body;
     await plant(tashkent, 41.33, 69.28, 30);
     const b = (await plant(samarkand, 39.65, 66.96, 50)).body;
-    expect(await cells()).toEqual([{ cx: 669, cy: 396, trees: 50 }, { cx: 692, cy: 413, trees: 150 }]);
-    const moved = await api.put(`${PLANTINGS}/${b.id}`, { location: { lat: 41.31, lng: 69.24 }, region_id: tashkent, count: 60, version: b.version });
+    expect(await cells()).toEqual([
+      { cx: 669, cy: 396, trees: 50 },
+      { cx: 692, cy: 413, trees: 150 },
+    ]);
+    const moved = await api.put(`${PLANTINGS}/${b.id}`, {
+      location: { lat: 41.31, lng: 69.24 },
+      region_id: tashkent,
+      count: 60,
+      version: b.version,
+    });
     expect(moved.status).toBe(200);
     expect(await cells()).toEqual([{ cx: 692, cy: 413, trees: 210 }]);
     await api.del(`${PLANTINGS}/${a.id}`);
@@ -52,23 +62,47 @@ describe('what the aggregates need, validation asks', () => {
   it('an empty irrigation (the facts count by it) is a 400 under the field in uz, uk and ru; left out, it is false and counted so', async () => {
     const row = (await plant(samarkand, 39.66, 66.97, 4)).body;
     expect(row.irrigation).toBe(false);
-    for (const [lang, text] of [['uz', 'Ushbu kiritma majburiy'], ['uk', 'Ушбу киритма мажбурий'], ['ru', 'Обязательное поле']]) {
+    for (const [lang, text] of [
+      ['uz', 'Ushbu kiritma majburiy'],
+      ['uk', 'Ушбу киритма мажбурий'],
+      ['ru', 'Обязательное поле'],
+    ]) {
       const r = await api.put(`${PLANTINGS}/${row.id}`, { irrigation: null, version: row.version }, { lang });
       expect(r.status, JSON.stringify(r.body)).toBe(400);
       expect(r.body.errors).toEqual({ irrigation: text });
     }
-    const created = await api.post(PLANTINGS, { species_id: species, count: 1, planted_on: `${year}-03-15`, region_id: samarkand, location: { lat: 39.66, lng: 66.97 }, irrigation: null });
+    const created = await api.post(PLANTINGS, {
+      species_id: species,
+      count: 1,
+      planted_on: `${year}-03-15`,
+      region_id: samarkand,
+      location: { lat: 39.66, lng: 66.97 },
+      irrigation: null,
+    });
     expect(created.body.errors).toEqual({ irrigation: 'Ushbu kiritma majburiy' });
     const watered = await api.put(`${PLANTINGS}/${row.id}`, { irrigation: true, version: row.version });
     expect(watered.status).toBe(200);
-    const facts = await api.db.knex('planting_facts').where({ region_id: samarkand, species_id: species, year }).groupBy('irrigation').select('irrigation', api.db.knex.raw('sum(trees)::int as trees'));
-    const registry = await api.db.knex('plantings').where({ region_id: samarkand, species_id: species }).whereRaw('extract(year from planted_on) = ?', [year]).groupBy('irrigation').select('irrigation', api.db.knex.raw('sum(count)::int as trees'));
-    const byIrrigation = (rows: { irrigation: boolean; trees: number }[]) => Object.fromEntries(rows.map((r) => [String(r.irrigation), r.trees]));
+    const facts = await api.db
+      .knex('planting_facts')
+      .where({ region_id: samarkand, species_id: species, year })
+      .groupBy('irrigation')
+      .select('irrigation', api.db.knex.raw('sum(trees)::int as trees'));
+    const registry = await api.db
+      .knex('plantings')
+      .where({ region_id: samarkand, species_id: species })
+      .whereRaw('extract(year from planted_on) = ?', [year])
+      .groupBy('irrigation')
+      .select('irrigation', api.db.knex.raw('sum(count)::int as trees'));
+    const byIrrigation = (rows: { irrigation: boolean; trees: number }[]) =>
+      Object.fromEntries(rows.map((r) => [String(r.irrigation), r.trees]));
     expect(byIrrigation(facts)).toEqual(byIrrigation(registry));
     expect(byIrrigation(facts).true).toBe(4);
     expect((await api.del(`${PLANTINGS}/${row.id}`)).status).toBe(200);
     // and the table says what the metadata says
-    expect((await api.db.knex('information_schema.columns').where({ table_name: 'plantings', column_name: 'irrigation' }).first('is_nullable')).is_nullable).toBe('NO');
+    expect(
+      (await api.db.knex('information_schema.columns').where({ table_name: 'plantings', column_name: 'irrigation' }).first('is_nullable'))
+        .is_nullable,
+    ).toBe('NO');
   });
 });
 
@@ -102,8 +136,13 @@ describe('the map', () => {
 
 describe('the public planting form', () => {
   const form = (over: Record<string, unknown> = {}) => ({
-    first_name: 'Dilnoza', last_name: 'Karimova', species_id: species, count: 3, planted_on: `${year}-04-01`,
-    location: { lat: 40.78, lng: 72.34 }, ...over,
+    first_name: 'Dilnoza',
+    last_name: 'Karimova',
+    species_id: species,
+    count: 3,
+    planted_on: `${year}-04-01`,
+    location: { lat: 40.78, lng: 72.34 },
+    ...over,
   });
 
   it('refuses a future date and a missing location with clear messages, saves for moderation, and counts once approved', async () => {
@@ -133,8 +172,15 @@ describe('the public planting form', () => {
 });
 
 describe('the public passport of a planting', () => {
-  it('gives the public passport only what the plantings\' public block opens', async () => {
-    const p = await api.post('/api/ecofund-plantings/plantings', { species_id: species, count: 1, planted_on: '2024-04-01', region_id: tashkent, location: { lat: 41.3, lng: 69.2 }, responsible: 'Aliyev Vali' });
+  it("gives the public passport only what the plantings' public block opens", async () => {
+    const p = await api.post('/api/ecofund-plantings/plantings', {
+      species_id: species,
+      count: 1,
+      planted_on: '2024-04-01',
+      region_id: tashkent,
+      location: { lat: 41.3, lng: 69.2 },
+      responsible: 'Aliyev Vali',
+    });
     expect(p.status, JSON.stringify(p.body)).toBe(201);
     const passport = await api.get(`/api/public/plantings/${p.body.id}`, { token: '' });
     expect(passport.status).toBe(200);

@@ -32,9 +32,14 @@ describe('public reads on a streaming replica', skipBecause(skip), () => {
     db = await testDatabase();
     dbName = new URL(db.url!).pathname.slice(1);
     replica = await startReplica(primary!);
-    console.log(`replica: base backup ${replica.figures.basebackupMs} ms (${(replica.figures.dataBytes / 2 ** 20).toFixed(1)} MB), started in ${replica.figures.startMs} ms on port ${replica.port}`);
+    console.log(
+      `replica: base backup ${replica.figures.basebackupMs} ms (${(replica.figures.dataBytes / 2 ** 20).toFixed(1)} MB), started in ${replica.figures.startMs} ms on port ${replica.port}`,
+    );
     running = await startProductionServer({
-      DATABASE_URL: db.url!, DATABASE_READ_URL: replica.url(dbName), DATABASE_LISTEN_URL: db.url!, ECOFOND_PUBLIC_FORM_PER_HOUR: '100',
+      DATABASE_URL: db.url!,
+      DATABASE_READ_URL: replica.url(dbName),
+      DATABASE_LISTEN_URL: db.url!,
+      ECOFOND_PUBLIC_FORM_PER_HOUR: '100',
     });
     ({ server, api } = running);
   }, 300_000);
@@ -54,7 +59,14 @@ describe('public reads on a streaming replica', skipBecause(skip), () => {
 
     // the replica stops replaying: what the primary writes now, the replica does not have
     await replica.pause();
-    const form = { first_name: 'Dilnoza', last_name: 'Karimova', species_id: species, count: 7, planted_on: `${year}-04-01`, location: { lat: 40.78, lng: 72.34 } };
+    const form = {
+      first_name: 'Dilnoza',
+      last_name: 'Karimova',
+      species_id: species,
+      count: 7,
+      planted_on: `${year}-04-01`,
+      location: { lat: 40.78, lng: 72.34 },
+    };
     const sent = await api.post('/api/public/plantings', form, { token: '' });
     expect(sent.status, JSON.stringify(sent.body)).toBe(201);
     const approved = await api.post(`/api/ecofund-plantings/public-plantings/${sent.body.id}/actions/approve`, {});
@@ -92,9 +104,14 @@ describe('public reads on a streaming replica', skipBecause(skip), () => {
     // who is connected where: the read pool on the replica, the primary's pool and the LISTEN
     // connections (reference books, chat) on the primary, none of the read pool's there
     const onReplica = await replica.query<{ application_name: string; n: number }>(
-      'SELECT application_name, count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 GROUP BY 1', [dbName]);
+      'SELECT application_name, count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 GROUP BY 1',
+      [dbName],
+    );
     expect(onReplica.map((r) => r.application_name)).toEqual([APP_NAME.reads]);
-    const onPrimary = await server.db.knex('pg_stat_activity').where({ datname: dbName }).groupBy('application_name')
+    const onPrimary = await server.db
+      .knex('pg_stat_activity')
+      .where({ datname: dbName })
+      .groupBy('application_name')
       .select('application_name', server.db.knex.raw('count(*)::int AS n'));
     const names = onPrimary.map((r: { application_name: string }) => r.application_name);
     expect(names).toContain(APP_NAME.primary);
@@ -110,7 +127,14 @@ describe('public reads on a streaming replica', skipBecause(skip), () => {
     const region = (await server.db.knex('regions').first('id')).id;
     const lags: number[] = [];
     for (let i = 0; i < 20; i++) {
-      const r = await api.post('/api/ecofund-plantings/plantings', { species_id: species, count: 1, planted_on: `${year}-02-0${1 + (i % 9)}`, region_id: region, location: { lat: 41.2 + i / 1000, lng: 69.2 }, place_type: 'street' });
+      const r = await api.post('/api/ecofund-plantings/plantings', {
+        species_id: species,
+        count: 1,
+        planted_on: `${year}-02-0${1 + (i % 9)}`,
+        region_id: region,
+        location: { lat: 41.2 + i / 1000, lng: 69.2 },
+        place_type: 'street',
+      });
       expect(r.status).toBe(201);
       lags.push(await replica.caughtUp(30_000));
     }
@@ -123,8 +147,12 @@ describe('public reads on a streaming replica', skipBecause(skip), () => {
     await replica.pause();
     try {
       const r = await api.post('/api/ecofund-plantings/plantings', {
-        species_id: (await server.db.knex('tree_species').first('id')).id, count: 3, planted_on: `${year}-03-15`,
-        region_id: (await server.db.knex('regions').first('id')).id, location: { lat: 41.31, lng: 69.24 }, place_type: 'street',
+        species_id: (await server.db.knex('tree_species').first('id')).id,
+        count: 3,
+        planted_on: `${year}-03-15`,
+        region_id: (await server.db.knex('regions').first('id')).id,
+        location: { lat: 41.31, lng: 69.24 },
+        place_type: 'street',
       });
       expect(r.status, JSON.stringify(r.body)).toBe(201);
       const list = await api.get(`/api/ecofund-plantings/plantings?id=${r.body.id}`);

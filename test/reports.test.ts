@@ -18,19 +18,26 @@ beforeAll(async () => {
   api = await startTestApi();
   const region = (await api.db.knex('regions').first('id')).id;
   const category = (await api.db.knex('subject_categories').first('id')).id;
-  subjectId = (await api.post('/api/ecofund/subject', { inn: INN, name: 'Sement zavodi', region_id: region, category_id: category })).body.id;
+  subjectId = (await api.post('/api/ecofund/subject', { inn: INN, name: 'Sement zavodi', region_id: region, category_id: category })).body
+    .id;
   signer0 = await trustTestCA(api);
 });
-afterAll(async () => { await api?.close(); });
-
-const report = (over: Record<string, unknown> = {}) => api.post(REPORTS, {
-  subject_id: subjectId, year: 2025, period: 'q3', report_date: '2025-09-01',
-  ingredients: [
-    { pollutant: 'Chang (PM10)', mass: '2.5', norm: '0.1', coefficient2: '1.2' },
-    { pollutant: 'Azot dioksidi', mass: '1.25', norm: '0.04' },
-  ],
-  ...over,
+afterAll(async () => {
+  await api?.close();
 });
+
+const report = (over: Record<string, unknown> = {}) =>
+  api.post(REPORTS, {
+    subject_id: subjectId,
+    year: 2025,
+    period: 'q3',
+    report_date: '2025-09-01',
+    ingredients: [
+      { pollutant: 'Chang (PM10)', mass: '2.5', norm: '0.1', coefficient2: '1.2' },
+      { pollutant: 'Azot dioksidi', mass: '1.25', norm: '0.04' },
+    ],
+    ...over,
+  });
 
 describe('the compensation amount', () => {
   it('is computed from the ingredients at the base value in force on the report date', async () => {
@@ -96,7 +103,11 @@ describe('the report workflow', () => {
     const rejected = await api.post(`${REPORTS}/${id}/actions/reject`, { comment: 'Massa notoʻgʻri' }, { token: inspector });
     expect(rejected.body.status).toBe('rejected');
     const flows = (await api.get(`${REPORTS}/${id}/flows`)).body;
-    expect(flows.map((f: { action: string; comment: string | null }) => [f.action, f.comment])).toEqual([['send', null], ['take', null], ['reject', 'Massa notoʻgʻri']]);
+    expect(flows.map((f: { action: string; comment: string | null }) => [f.action, f.comment])).toEqual([
+      ['send', null],
+      ['take', null],
+      ['reject', 'Massa notoʻgʻri'],
+    ]);
   });
 });
 
@@ -106,10 +117,13 @@ describe('sending with an e-signature', () => {
   beforeAll(async () => {
     ca = signer0.ca;
   });
-  const signer = (over: { inn?: string; notBefore?: Date; notAfter?: Date; issuer?: typeof ca } = {}) => issueCertificate({
-    subject: { cn: 'Direktor', o: 'Sement zavodi', inn: over.inn ?? INN }, issuer: over.issuer ?? ca,
-    notBefore: over.notBefore ?? new Date(now - 86400000), notAfter: over.notAfter ?? new Date(now + 86400000 * 30),
-  });
+  const signer = (over: { inn?: string; notBefore?: Date; notAfter?: Date; issuer?: typeof ca } = {}) =>
+    issueCertificate({
+      subject: { cn: 'Direktor', o: 'Sement zavodi', inn: over.inn ?? INN },
+      issuer: over.issuer ?? ca,
+      notBefore: over.notBefore ?? new Date(now - 86400000),
+      notAfter: over.notAfter ?? new Date(now + 86400000 * 30),
+    });
   async function sign(id: number, cert: Awaited<ReturnType<typeof signer>>, tamper = false) {
     const { content } = (await api.get(`${REPORTS}/${id}/signable`)).body;
     const bytes = Buffer.from(content, 'base64');
@@ -117,7 +131,7 @@ describe('sending with an e-signature', () => {
     return Buffer.from(await signDetached({ content: bytes, signer: cert })).toString('base64');
   }
 
-  it('accepts a valid signature over the report\'s canonical content and records the signer', async () => {
+  it("accepts a valid signature over the report's canonical content and records the signer", async () => {
     const id = (await report()).body.id as number;
     const cert = await signer();
     const r = await api.post(`${REPORTS}/${id}/actions/send`, { signature: await sign(id, cert) });
@@ -132,7 +146,12 @@ describe('sending with an e-signature', () => {
     const good = await signer();
     const expired = await signer({ notBefore: new Date(now - 86400000 * 60), notAfter: new Date(now - 86400000) });
     const otherInn = await signer({ inn: '599999999' });
-    const otherCa = await issueCertificate({ subject: { cn: 'Other CA' }, ca: true, notBefore: new Date(now - 86400000), notAfter: new Date(now + 86400000 * 365) });
+    const otherCa = await issueCertificate({
+      subject: { cn: 'Other CA' },
+      ca: true,
+      notBefore: new Date(now - 86400000),
+      notAfter: new Date(now + 86400000 * 365),
+    });
     const untrusted = await signer({ issuer: otherCa });
     cases.push(['tampered', () => sign(id, good, true), 'esign.signature_invalid']);
     cases.push(['expired', () => sign(id, expired), 'esign.certificate_expired']);
@@ -162,7 +181,12 @@ describe('sending with an e-signature', () => {
     expect(saved.body).toMatchObject({ status: 'new', signed: false, signer: null, signed_at: null, amount: '144200.00' });
     // a signed report is sent with its signer and time
     const sent = await api.post(`${REPORTS}/${id}/actions/send`, { signature: await signer0.sign(id) });
-    expect(sent.body).toMatchObject({ status: 'sent', signed: true, signer: expect.stringContaining('Direktor'), signed_at: expect.any(String) });
+    expect(sent.body).toMatchObject({
+      status: 'sent',
+      signed: true,
+      signer: expect.stringContaining('Direktor'),
+      signed_at: expect.any(String),
+    });
     // once sent, it cannot be "saved unsigned" (409): its signature stays
     expect((await api.post(`${REPORTS}/${id}/actions/save-unsigned`, {})).status).toBe(409);
   });

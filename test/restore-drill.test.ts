@@ -40,7 +40,11 @@ const running: string[] = [];
 
 async function timed<T>(name: string, fn: () => Promise<T>): Promise<T> {
   const t = Date.now();
-  try { return await fn(); } finally { timings[name] = Date.now() - t; }
+  try {
+    return await fn();
+  } finally {
+    timings[name] = Date.now() - t;
+  }
 }
 
 describe('the restore drill: pgBackRest full + incremental + WAL to a moment, with the files', skipBecause(skip), () => {
@@ -62,7 +66,11 @@ describe('the restore drill: pgBackRest full + incremental + WAL to a moment, wi
   const query = async <T extends pg.QueryResultRow>(port: number, sql: string, params: unknown[] = []): Promise<T[]> => {
     const c = new pg.Client({ host: '127.0.0.1', port, user: 'postgres', database: 'postgres' });
     await c.connect();
-    try { return (await c.query<T>(sql, params)).rows; } finally { await c.end(); }
+    try {
+      return (await c.query<T>(sql, params)).rows;
+    } finally {
+      await c.end();
+    }
   };
   /** A batch of rows, each naming a file written as an upload is: under uploads/, named by its sha-256. */
   const writeBatch = async (port: number, batch: string) => {
@@ -76,9 +84,13 @@ describe('the restore drill: pgBackRest full + incremental + WAL to a moment, wi
       shas.push(sha);
     }
     if (asRoot) await run('chown', ['-R', 'postgres:postgres', files]);
-    await query(port, `INSERT INTO drill (batch, n, file) SELECT $1, n, f FROM unnest($2::text[]) WITH ORDINALITY AS t(f, n)`, [batch, shas]);
+    await query(port, `INSERT INTO drill (batch, n, file) SELECT $1, n, f FROM unnest($2::text[]) WITH ORDINALITY AS t(f, n)`, [
+      batch,
+      shas,
+    ]);
   };
-  const pgctl = (dir: string, ...args: string[]) => as(join(BIN, 'pg_ctl'), ['-D', dir, '-l', join(root, `${dir === data ? 'primary' : 'restored'}.log`), ...args]);
+  const pgctl = (dir: string, ...args: string[]) =>
+    as(join(BIN, 'pg_ctl'), ['-D', dir, '-l', join(root, `${dir === data ? 'primary' : 'restored'}.log`), ...args]);
 
   afterAll(async () => {
     for (const dir of running) await pgctl(dir, '-m', 'immediate', '-w', 'stop').catch(() => undefined);
@@ -94,18 +106,35 @@ describe('the restore drill: pgBackRest full + incremental + WAL to a moment, wi
     if (ids) for (const d of [root, sock, files]) chownSync(d, ids.uid, ids.gid);
     const port = await freePort();
     env = {
-      PGDATA: data, PGPORT: String(port), PGHOST: sock, PGUSER: 'postgres', PG_BIN: BIN,
-      ECOFOND_BACKUP_REPO: join(root, 'repo'), ECOFOND_BACKUP_CONF: join(root, 'pgbackrest.conf'),
-      ECOFOND_BACKUP_LOG_DIR: join(root, 'log'), ECOFOND_BACKUP_STANZA: 'drill', ECOFOND_BACKUP_RETENTION_FULL: '1',
-      ECOFOND_BACKUP_COMPRESS: 'lz4', ECOFOND_DATA_DIR: files,
+      PGDATA: data,
+      PGPORT: String(port),
+      PGHOST: sock,
+      PGUSER: 'postgres',
+      PG_BIN: BIN,
+      ECOFOND_BACKUP_REPO: join(root, 'repo'),
+      ECOFOND_BACKUP_CONF: join(root, 'pgbackrest.conf'),
+      ECOFOND_BACKUP_LOG_DIR: join(root, 'log'),
+      ECOFOND_BACKUP_STANZA: 'drill',
+      ECOFOND_BACKUP_RETENTION_FULL: '1',
+      ECOFOND_BACKUP_COMPRESS: 'lz4',
+      ECOFOND_DATA_DIR: files,
     };
 
     await timed('initdb+start', async () => {
       await as(join(BIN, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8']);
-      writeFileSync(join(data, 'postgresql.conf'), [
-        `port = ${port}`, `listen_addresses = '127.0.0.1'`, `unix_socket_directories = '${sock}'`,
-        'shared_buffers = 16MB', 'max_connections = 20', `timezone = 'Asia/Tashkent'`, 'fsync = off',
-      ].join('\n') + '\n', { flag: 'a' });
+      writeFileSync(
+        join(data, 'postgresql.conf'),
+        [
+          `port = ${port}`,
+          `listen_addresses = '127.0.0.1'`,
+          `unix_socket_directories = '${sock}'`,
+          'shared_buffers = 16MB',
+          'max_connections = 20',
+          `timezone = 'Asia/Tashkent'`,
+          'fsync = off',
+        ].join('\n') + '\n',
+        { flag: 'a' },
+      );
       await pgctl(data, '-w', '-t', '60', 'start');
       running.push(data);
     });
@@ -114,7 +143,10 @@ describe('the restore drill: pgBackRest full + incremental + WAL to a moment, wi
       await pgctl(data, '-w', '-t', '60', 'restart');
       await script('init');
     });
-    await query(port, 'CREATE TABLE drill (id serial PRIMARY KEY, batch text NOT NULL, n int NOT NULL, file text NOT NULL, at timestamptz NOT NULL DEFAULT clock_timestamp())');
+    await query(
+      port,
+      'CREATE TABLE drill (id serial PRIMARY KEY, batch text NOT NULL, n int NOT NULL, file text NOT NULL, at timestamptz NOT NULL DEFAULT clock_timestamp())',
+    );
     await writeBatch(port, 'before-full');
     await timed('full backup', () => script('full'));
     await writeBatch(port, 'before-incr');
@@ -122,14 +154,21 @@ describe('the restore drill: pgBackRest full + incremental + WAL to a moment, wi
     await writeBatch(port, 'before-moment');
     // the moment, as the server's clock has it once the rows before it are committed
     const [{ moment }] = await query<{ moment: string }>(port, 'SELECT clock_timestamp()::text AS moment');
-    const before = await query<{ id: number; batch: string; n: number; file: string }>(port, `SELECT id, batch, n, file FROM drill WHERE at <= $1 ORDER BY id`, [moment]);
+    const before = await query<{ id: number; batch: string; n: number; file: string }>(
+      port,
+      `SELECT id, batch, n, file FROM drill WHERE at <= $1 ORDER BY id`,
+      [moment],
+    );
     expect(before).toHaveLength(3 * ROWS);
     await new Promise((r) => setTimeout(r, 50));
     await writeBatch(port, 'after-moment');
     await query(port, `UPDATE drill SET n = -n WHERE batch = 'before-full'`);
     await query(port, `DELETE FROM drill WHERE batch = 'before-incr' AND n <= 10`);
     // the files as the periodic copy takes them, the WAL of the writes after the moment in the repository
-    await timed('files+archive', async () => { await script('files'); await script('check'); });
+    await timed('files+archive', async () => {
+      await script('files');
+      await script('check');
+    });
 
     await timed('restore', () => script('restore', moment, restored, restoredFiles));
     const port2 = await freePort();
@@ -145,7 +184,10 @@ describe('the restore drill: pgBackRest full + incremental + WAL to a moment, wi
       }
     });
 
-    const after = await query<{ id: number; batch: string; n: number; file: string }>(port2, 'SELECT id, batch, n, file FROM drill ORDER BY id');
+    const after = await query<{ id: number; batch: string; n: number; file: string }>(
+      port2,
+      'SELECT id, batch, n, file FROM drill ORDER BY id',
+    );
     // every row as it stood at the moment: the later update and delete undone, the later rows absent
     expect(after).toEqual(before);
     expect(after.filter((r) => r.batch === 'after-moment')).toHaveLength(0);

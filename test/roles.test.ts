@@ -38,11 +38,19 @@ beforeAll(async () => {
   branchId = Number((await api.db.knex('users').where({ username: 'branch' }).first('branch_id')).branch_id);
   signer = await trustTestCA(api);
 }, 300_000);
-afterAll(async () => { await api?.close(); });
+afterAll(async () => {
+  await api?.close();
+});
 
 describe('the demo users', () => {
   it('are bound as their roles say: region users to one region, the subject to a subject of it with a new report, the branch user to a branch', async () => {
-    const users = await api.db.knex('users').whereIn('username', DEMO_USERS.map((u) => u.username)).select('username', 'kind', 'region_id', 'subject_id', 'branch_id');
+    const users = await api.db
+      .knex('users')
+      .whereIn(
+        'username',
+        DEMO_USERS.map((u) => u.username),
+      )
+      .select('username', 'kind', 'region_id', 'subject_id', 'branch_id');
     expect(users).toHaveLength(DEMO_USERS.length);
     for (const u of users) {
       const demo = DEMO_USERS.find((d) => d.username === u.username)!;
@@ -68,7 +76,10 @@ describe('the demo users', () => {
   it('each have a menu, and every list and report it offers answers', async () => {
     for (const u of DEMO_USERS) {
       const meta = (await api.get('/api/meta', { token: tokens[u.username] })).body;
-      const items = meta.menu.flatMap((s: { route: string; children: { route: string; entity?: string; report?: string; filter?: Record<string, unknown> }[] }) => s.children.map((c) => ({ ...c, section: s.route })));
+      const items = meta.menu.flatMap(
+        (s: { route: string; children: { route: string; entity?: string; report?: string; filter?: Record<string, unknown> }[] }) =>
+          s.children.map((c) => ({ ...c, section: s.route })),
+      );
       expect(items.length, u.username).toBeGreaterThan(0);
       for (const item of items) {
         if (item.entity) {
@@ -86,14 +97,28 @@ describe('the demo users', () => {
 
   it('other than the administrator, never read users, roles or access, nor see the managing, access or admin sections', async () => {
     for (const u of DEMO_USERS) {
-      for (const path of ['/api/managing/users', '/api/managing/user-roles', '/api/managing/mvd-users', '/api/managing/population-users', '/api/access/app-actions', '/api/admin/app-configs', '/api/admin/login-logs']) {
+      for (const path of [
+        '/api/managing/users',
+        '/api/managing/user-roles',
+        '/api/managing/mvd-users',
+        '/api/managing/population-users',
+        '/api/access/app-actions',
+        '/api/admin/app-configs',
+        '/api/admin/login-logs',
+      ]) {
         expect((await api.get(path, { token: tokens[u.username] })).status, `${u.username} ${path}`).toBe(403);
       }
       const meta = (await api.get('/api/meta', { token: tokens[u.username] })).body;
       const sections = meta.menu.map((s: { route: string }) => s.route);
-      expect(sections.filter((s: string) => ['/access', '/admin'].includes(s)), u.username).toEqual([]);
+      expect(
+        sections.filter((s: string) => ['/access', '/admin'].includes(s)),
+        u.username,
+      ).toEqual([]);
       const managing = meta.menu.find((s: { route: string }) => s.route === '/managing');
-      expect((managing?.children ?? []).map((c: { route: string }) => c.route).filter((r: string) => r !== 'branch'), u.username).toEqual([]);
+      expect(
+        (managing?.children ?? []).map((c: { route: string }) => c.route).filter((r: string) => r !== 'branch'),
+        u.username,
+      ).toEqual([]);
     }
     expect((await api.get('/api/managing/users')).status).toBe(200);
     expect((await api.get('/api/managing/user-roles')).status).toBe(200);
@@ -104,13 +129,20 @@ describe('row scopes of the demo users', () => {
   it("the subject user's reports, payments, subjects, acts, protocols and penya are its own subject's only", async () => {
     const token = tokens.subject;
     for (const [path, column, min] of [
-      [REPORTS, 'subject_id', 1], ['/api/ecofund/payments', 'subject_id', 1], ['/api/ecofund/subject', 'id', 1],
-      ['/api/ecofund/subject-akts', 'subject_id', 1], ['/api/ecofund/subject-protocols', 'subject_id', 1], ['/api/ecofund/penya', 'subject_id', 1],
+      [REPORTS, 'subject_id', 1],
+      ['/api/ecofund/payments', 'subject_id', 1],
+      ['/api/ecofund/subject', 'id', 1],
+      ['/api/ecofund/subject-akts', 'subject_id', 1],
+      ['/api/ecofund/subject-protocols', 'subject_id', 1],
+      ['/api/ecofund/penya', 'subject_id', 1],
     ] as const) {
       const r = await list(path, token);
       expect(r.status, path).toBe(200);
       expect(r.body.length, path).toBeGreaterThanOrEqual(min);
-      expect(r.body.every((row: Record<string, unknown>) => Number(row[column]) === subjectId), path).toBe(true);
+      expect(
+        r.body.every((row: Record<string, unknown>) => Number(row[column]) === subjectId),
+        path,
+      ).toBe(true);
     }
     // another subject's report by id: not found
     const other = await api.db.knex('subject_reports').whereNot({ subject_id: subjectId }).first('id');
@@ -128,12 +160,21 @@ describe('row scopes of the demo users', () => {
         const model = api.model.entities.get(e.name)!;
         const r = await list(e.path, tokens[u.username]);
         expect(r.status, `${u.username} ${e.name}`).toBe(200);
-        expect(r.body.every((row: Record<string, unknown>) => Number(row[e.scope.region]) === regionId), `${u.username} ${e.name}`).toBe(true);
-        const q = api.db.knex(model.table).where(e.scope.region, regionId).where(model.view ?? {});
+        expect(
+          r.body.every((row: Record<string, unknown>) => Number(row[e.scope.region]) === regionId),
+          `${u.username} ${e.name}`,
+        ).toBe(true);
+        const q = api.db
+          .knex(model.table)
+          .where(e.scope.region, regionId)
+          .where(model.view ?? {});
         if (model.softDelete) q.whereNull('deleted_at');
         // an entity's row sets the user holds narrow it further (an inspector's own offences, the police's sent ones)
         const sets = rowSetConditions(model, principal);
-        if (sets) q.where((w) => { for (const c of sets) w.orWhere(c); });
+        if (sets)
+          q.where((w) => {
+            for (const c of sets) w.orWhere(c);
+          });
         const [{ n }] = await q.count({ n: '*' });
         expect(Number(r.headers.get('x-total-count')), `${u.username} ${e.name}`).toBe(Number(n));
       }
@@ -159,7 +200,11 @@ describe('the subject user', () => {
 
   it('creates a report for its own subject, but not for another (403), and sends it signed', async () => {
     const token = tokens.subject;
-    const mine = await api.post(REPORTS, { subject_id: subjectId, year, period: 'year', report_date: `${year}-12-31`, ingredients }, { token });
+    const mine = await api.post(
+      REPORTS,
+      { subject_id: subjectId, year, period: 'year', report_date: `${year}-12-31`, ingredients },
+      { token },
+    );
     expect(mine.status, JSON.stringify(mine.body)).toBe(201);
     expect(Number(mine.body.region_id)).toBe(regionId);
     expect(mine.body.status).toBe('new');
@@ -168,10 +213,18 @@ describe('the subject user', () => {
     expect(implicit.status, JSON.stringify(implicit.body)).toBe(201);
     expect(Number(implicit.body.subject_id)).toBe(subjectId);
     const other = (await api.db.knex('subjects').whereNot({ id: subjectId }).first('id')).id;
-    const theirs = await api.post(REPORTS, { subject_id: other, year, period: 'year', report_date: `${year}-12-31`, ingredients }, { token });
+    const theirs = await api.post(
+      REPORTS,
+      { subject_id: other, year, period: 'year', report_date: `${year}-12-31`, ingredients },
+      { token },
+    );
     expect([400, 403]).toContain(theirs.status);
     expect(await api.db.knex('subject_reports').where({ subject_id: other, period: 'year', year }).first('id')).toBeUndefined();
-    const sent = await api.post(`${REPORTS}/${mine.body.id}/actions/send`, { signature: await signer.sign(mine.body.id, { token }) }, { token });
+    const sent = await api.post(
+      `${REPORTS}/${mine.body.id}/actions/send`,
+      { signature: await signer.sign(mine.body.id, { token }) },
+      { token },
+    );
     expect(sent.status, JSON.stringify(sent.body)).toBe(200);
     expect(sent.body.status).toBe('sent');
   });
@@ -213,7 +266,7 @@ describe('the fund user', () => {
     expect((await api.db.knex('subject_reports').where({ id: other.id }).first('status')).status).toBe('sent');
   });
 
-  it('opens a bank statement and imports it: its region\'s payers are attached, and it sees their payments', async () => {
+  it("opens a bank statement and imports it: its region's payers are attached, and it sees their payments", async () => {
     const token = tokens.fund;
     const stack = await api.post('/api/ecofund/stack-payments', { number: 'KV-DEMO-1', statement_date: todayTashkent() }, { token });
     expect(stack.status, JSON.stringify(stack.body)).toBe(201);
@@ -223,21 +276,30 @@ describe('the fund user', () => {
     ws.addRow(['Sana', 'Raqam', 'Summa', 'Toʻlovchi', 'STIR', 'Hisob', 'Maqsad', 'Tushum kodi', 'Turi']);
     ws.addRow([todayTashkent(), 'F-1', '1500.00', 'Korxona', inn, '', 'Kompensatsiya', '3450715', 'karta']);
     const res = await fetch(`${api.url}/api/ecofund/stack-payments/${stack.body.id}/import`, {
-      method: 'POST', body: Buffer.from(await wb.xlsx.writeBuffer()),
-      headers: { Authorization: `Bearer ${token}`, Language: 'uz', 'Content-Type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' },
+      method: 'POST',
+      body: Buffer.from(await wb.xlsx.writeBuffer()),
+      headers: {
+        Authorization: `Bearer ${token}`,
+        Language: 'uz',
+        'Content-Type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      },
     });
     expect(res.status, await res.clone().text()).toBe(200);
     expect(await res.json()).toEqual({ imported: 1, attached: 1, total_amount: '1500.00' });
     const payments = (await list('/api/ecofund/payments', token, { stack_id: stack.body.id })).body;
-    expect(payments.map((p: { subject_id: number; region_id: number }) => [Number(p.subject_id), Number(p.region_id)])).toEqual([[subjectId, regionId]]);
+    expect(payments.map((p: { subject_id: number; region_id: number }) => [Number(p.subject_id), Number(p.region_id)])).toEqual([
+      [subjectId, regionId],
+    ]);
   });
 
-  it("confirms an attached payment of its region; the confirming staff may cancel it, the fund user not", async () => {
+  it('confirms an attached payment of its region; the confirming staff may cancel it, the fund user not', async () => {
     const payment = await api.db.knex('payments').where({ region_id: regionId, status: 'defined' }).first('id');
     const confirmed = await api.post(`/api/ecofund/payments/${payment.id}/actions/confirm`, {}, { token: tokens.fund });
     expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200);
     expect((await api.post(`/api/ecofund/payments/${payment.id}/actions/cancel-confirmed`, {}, { token: tokens.fund })).status).toBe(403);
-    expect((await api.post(`/api/ecofund/payments/${payment.id}/actions/cancel-confirmed`, {}, { token: tokens.confirming })).status).toBe(200);
+    expect((await api.post(`/api/ecofund/payments/${payment.id}/actions/cancel-confirmed`, {}, { token: tokens.confirming })).status).toBe(
+      200,
+    );
   });
 });
 
@@ -247,7 +309,11 @@ describe('the other roles at their work', () => {
     const sent = await api.db.knex('subject_reports').where({ region_id: regionId, status: 'sent' }).first('id');
     expect((await api.post(`${REPORTS}/${sent.id}/actions/take`, {}, { token })).status).toBe(200);
     const category = (await api.db.knex('stack_akt_categories').first('id')).id;
-    const stack = await api.post('/api/ecofund/stack-akts', { number: 'DA-TEST', stack_date: todayTashkent(), category_id: category }, { token });
+    const stack = await api.post(
+      '/api/ecofund/stack-akts',
+      { number: 'DA-TEST', stack_date: todayTashkent(), category_id: category },
+      { token },
+    );
     expect(stack.status, JSON.stringify(stack.body)).toBe(201);
     expect(Number(stack.body.region_id)).toBe(regionId);
   });
@@ -255,10 +321,18 @@ describe('the other roles at their work', () => {
   it('the ecology staff register a planting in their region; the population user registers a garden', async () => {
     const species = (await api.db.knex('tree_species').first('id')).id;
     const location = { lat: 42.46, lng: 59.61 };
-    const planting = await api.post('/api/ecofund-plantings/plantings', { species_id: species, count: 3, planted_on: todayTashkent(), place_type: 'street', location }, { token: tokens.ecology });
+    const planting = await api.post(
+      '/api/ecofund-plantings/plantings',
+      { species_id: species, count: 3, planted_on: todayTashkent(), place_type: 'street', location },
+      { token: tokens.ecology },
+    );
     expect(planting.status, JSON.stringify(planting.body)).toBe(201);
     expect(Number(planting.body.region_id)).toBe(regionId);
-    const garden = await api.post('/api/ecofund-plantings/my-gardens', { owner_name: 'Qodirov Sardor', area_ha: '0.06', trees: 12, location }, { token: tokens.population });
+    const garden = await api.post(
+      '/api/ecofund-plantings/my-gardens',
+      { owner_name: 'Qodirov Sardor', area_ha: '0.06', trees: 12, location },
+      { token: tokens.population },
+    );
     expect(garden.status, JSON.stringify(garden.body)).toBe(201);
     expect(Number((await api.db.knex('my_gardens').where({ id: garden.body.id }).first('region_id')).region_id)).toBe(regionId);
   });
@@ -266,10 +340,19 @@ describe('the other roles at their work', () => {
   it('the branch user adds a plan to its own branch only', async () => {
     const token = tokens.branch;
     const year = Number(todayTashkent().slice(0, 4)) + 1;
-    const plan = await api.post('/api/ecofund/branchs-plans', { branch_id: branchId, year, period: 'year', plan_amount: '1000.00' }, { token });
+    const plan = await api.post(
+      '/api/ecofund/branchs-plans',
+      { branch_id: branchId, year, period: 'year', plan_amount: '1000.00' },
+      { token },
+    );
     expect(plan.status, JSON.stringify(plan.body)).toBe(201);
-    const [other] = await api.db.knex('branches').insert({ code: 'OTHER', name: JSON.stringify({ uz: 'Boshqa filial' }), region_id: regionId }).returning('id');
-    expect((await api.post('/api/ecofund/branchs-plans', { branch_id: other.id, year, period: 'q1', plan_amount: '1.00' }, { token })).status).toBe(403);
+    const [other] = await api.db
+      .knex('branches')
+      .insert({ code: 'OTHER', name: JSON.stringify({ uz: 'Boshqa filial' }), region_id: regionId })
+      .returning('id');
+    expect(
+      (await api.post('/api/ecofund/branchs-plans', { branch_id: other.id, year, period: 'q1', plan_amount: '1.00' }, { token })).status,
+    ).toBe(403);
   });
 });
 
@@ -279,7 +362,11 @@ describe('the engine holds the roles to their scope and the workflow', () => {
     const token = tokens.inspector;
     const stack = (await list('/api/ecofund/stack-akts', token)).body[0];
     const aktType = (await api.db.knex('akt_types').first('id')).id;
-    const akt = await api.post('/api/ecofund/subject-akts', { stack_id: stack.id, subject_id: subjectId, akt_type_id: aktType, number: '99', akt_date: todayTashkent() }, { token });
+    const akt = await api.post(
+      '/api/ecofund/subject-akts',
+      { stack_id: stack.id, subject_id: subjectId, akt_type_id: aktType, number: '99', akt_date: todayTashkent() },
+      { token },
+    );
     expect(akt.status, JSON.stringify(akt.body)).toBe(201);
     expect(Number(akt.body.region_id)).toBe(regionId);
   });
@@ -298,7 +385,11 @@ describe('the engine holds the roles to their scope and the workflow', () => {
   it('the subject cannot change a report once sent', async () => {
     const token = tokens.subject;
     const sent = (await list(REPORTS, token, { status: ['sent'] })).body[0];
-    const r = await api.put(`${REPORTS}/${sent.id}`, { ingredients: [{ pollutant: 'Chang (PM10)', mass: '1', norm: '0.01' }], version: sent.version }, { token });
+    const r = await api.put(
+      `${REPORTS}/${sent.id}`,
+      { ingredients: [{ pollutant: 'Chang (PM10)', mass: '1', norm: '0.01' }], version: sent.version },
+      { token },
+    );
     expect(r.status).toBe(409);
     expect((await api.del(`${REPORTS}/${sent.id}`, { token })).status).not.toBe(200);
   });

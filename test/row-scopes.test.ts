@@ -28,11 +28,17 @@ beforeAll(async () => {
   await seed(api.db.knex, model, {});
   const [r1, r2] = await api.db.knex('regions').orderBy('id').limit(2).pluck('id');
   const category = (await api.db.knex('subject_categories').first('id')).id;
-  const [s1, s2] = await api.db.knex('subjects').insert([
-    { inn: '200000001', name: 'Subyekt 1', region_id: r1, category_id: category },
-    { inn: '200000002', name: 'Subyekt 2', region_id: r1, category_id: category },
-  ]).returning('id');
-  const [b1] = await api.db.knex('branches').insert([{ code: 'B1', name: JSON.stringify({ uz: 'Filial 1' }), region_id: r1 }]).returning('id');
+  const [s1, s2] = await api.db
+    .knex('subjects')
+    .insert([
+      { inn: '200000001', name: 'Subyekt 1', region_id: r1, category_id: category },
+      { inn: '200000002', name: 'Subyekt 2', region_id: r1, category_id: category },
+    ])
+    .returning('id');
+  const [b1] = await api.db
+    .knex('branches')
+    .insert([{ code: 'B1', name: JSON.stringify({ uz: 'Filial 1' }), region_id: r1 }])
+    .returning('id');
   const rows = [
     { title: 'S1 doc', subject_id: s1.id, region_id: r1 },
     { title: 'S1 other', subject_id: s1.id, region_id: r2 },
@@ -49,12 +55,14 @@ beforeAll(async () => {
   tokens.region2 = await api.userWithActions('region_2', ACTIONS, { region_id: r2 });
   tokens.hq = await api.userWithActions('hq_user', ACTIONS);
 });
-afterAll(async () => { await api?.close(); });
+afterAll(async () => {
+  await api?.close();
+});
 
 const titles = async (who: string) => (await api.get(path, { token: tokens[who] })).body.map((r: { title: string }) => r.title).sort();
 
 describe('row-level scopes', () => {
-  it('lists each user\'s own rows', async () => {
+  it("lists each user's own rows", async () => {
     expect(await titles('s1')).toEqual(['S1 doc', 'S1 other']);
     expect(await titles('s2')).toEqual(['S2 doc']);
     expect(await titles('branch')).toEqual(['Branch doc']);
@@ -62,16 +70,22 @@ describe('row-level scopes', () => {
     expect(await titles('hq')).toHaveLength(5);
   });
 
-  it('answers 404, not 403, for another\'s row, in reads, updates and deletes', async () => {
+  it("answers 404, not 403, for another's row, in reads, updates and deletes", async () => {
     expect((await api.get(`${path}/${ids['S1 doc']}`, { token: tokens.s1 })).status).toBe(200);
     expect((await api.get(`${path}/${ids['S1 doc']}`, { token: tokens.s2 })).status).toBe(404);
     expect((await api.put(`${path}/${ids['S1 doc']}`, { title: 'x', version: 1 }, { token: tokens.s2 })).status).toBe(404);
     expect((await api.del(`${path}/${ids['S1 doc']}`, { token: tokens.s2 })).status).toBe(404);
-    expect((await api.get(`${path}?filter=${encodeURIComponent(JSON.stringify({ id: [ids['S1 doc']] }))}`, { token: tokens.s2 })).body).toEqual([]);
+    expect(
+      (await api.get(`${path}?filter=${encodeURIComponent(JSON.stringify({ id: [ids['S1 doc']] }))}`, { token: tokens.s2 })).body,
+    ).toEqual([]);
   });
 
-  it('exports only the caller\'s rows', async () => {
-    for (const [who, expected] of [['s1', 2], ['s2', 1], ['hq', 5]] as const) {
+  it("exports only the caller's rows", async () => {
+    for (const [who, expected] of [
+      ['s1', 2],
+      ['s2', 1],
+      ['hq', 5],
+    ] as const) {
       const r = await api.get(`${path}/export`, { token: tokens[who] });
       const wb = new ExcelJS.Workbook();
       await wb.xlsx.load(r.raw);
@@ -79,7 +93,7 @@ describe('row-level scopes', () => {
     }
   });
 
-  it('creates rows in the caller\'s own scope and refuses another\'s', async () => {
+  it("creates rows in the caller's own scope and refuses another's", async () => {
     const own = await api.post(path, { title: 'New S2' }, { token: tokens.s2 });
     expect(own.status).toBe(201);
     expect(own.body.subject_id).toBe(subjectTwo);

@@ -23,21 +23,33 @@ import { needsPostgres, skipBecause } from './support/skip.ts';
 
 /** One app on the database, as one server process would run it (its LISTEN connection when asked). */
 class Instance {
-  constructor(readonly db: Database, readonly live: LiveModel, readonly server: Server) {}
+  constructor(
+    readonly db: Database,
+    readonly live: LiveModel,
+    readonly server: Server,
+  ) {}
   static async start(db: Database, model: MetaModel, listen: boolean): Promise<Instance> {
     const live = new LiveModel(model, db.knex);
     if (listen) await live.listen(db.url!);
     const app = createApp({ knex: db.knex, model, live });
-    const server = await new Promise<Server>((r) => { const s = app.listen(0, '127.0.0.1', () => r(s)); });
+    const server = await new Promise<Server>((r) => {
+      const s = app.listen(0, '127.0.0.1', () => r(s));
+    });
     server.keepAliveTimeout = 65_000;
     return new Instance(db, live, server);
   }
-  get cache() { return sessionCacheOf(this.db.knex); }
+  get cache() {
+    return sessionCacheOf(this.db.knex);
+  }
   async call(method: string, path: string, token: string, body?: unknown) {
     const headers: Record<string, string> = { Language: 'uz' };
     if (token) headers.Authorization = `Bearer ${token}`;
     if (body !== undefined) headers['Content-Type'] = 'application/json';
-    const res = await fetch(`http://127.0.0.1:${(this.server.address() as AddressInfo).port}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`http://127.0.0.1:${(this.server.address() as AddressInfo).port}${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const text = await res.text();
     return { status: res.status, body: text.startsWith('{') || text.startsWith('[') ? JSON.parse(text) : text };
   }
@@ -58,7 +70,11 @@ async function statements(knex: Knex, fn: () => Promise<unknown>): Promise<strin
   const seen: string[] = [];
   const on = (q: { sql: string }) => seen.push(q.sql);
   knex.on('query', on);
-  try { await fn(); } finally { knex.off('query', on); }
+  try {
+    await fn();
+  } finally {
+    knex.off('query', on);
+  }
   return seen;
 }
 
@@ -71,7 +87,9 @@ describe('the session cache in one process', () => {
     db = await testDatabase();
     app = await Instance.start(db, loadMetadata(), false);
   });
-  afterAll(async () => { await app?.close(true); });
+  afterAll(async () => {
+    await app?.close(true);
+  });
 
   it('answers a signed-in read from the cache: no session query, one shared action set', async () => {
     const token = await app.login('admin', TEST_ADMIN_PASSWORD);
@@ -90,10 +108,13 @@ describe('the session cache in one process', () => {
     expect(a.actions).toBe(b.actions);
   });
 
-  it('never keeps an entry past its session\'s expiry', async () => {
+  it("never keeps an entry past its session's expiry", async () => {
     const token = await app.login('admin', TEST_ADMIN_PASSWORD);
     // a session about to end, used a moment ago (so it is not extended)
-    await db.knex('sessions').where({ token_hash: tokenHash(token) }).update({ expires_at: new Date(Date.now() + 1500), last_seen_at: new Date() });
+    await db
+      .knex('sessions')
+      .where({ token_hash: tokenHash(token) })
+      .update({ expires_at: new Date(Date.now() + 1500), last_seen_at: new Date() });
     expect((await app.call('GET', REGIONS, token)).status).toBe(200);
     expect(app.cache.get(tokenHash(token))).toBeDefined();
     await new Promise((r) => setTimeout(r, 1600));
@@ -119,109 +140,140 @@ describe('the session cache in one process', () => {
   });
 });
 
-describe('the session cache across two processes on one PostgreSQL database', skipBecause(needsPostgres('two processes need one; embedded PGlite is a single process')), () => {
-  let a: Instance;
-  let b: Instance;
-  let admin = '';
-  let n = 0;
-  beforeAll(async () => {
-    const db = await testDatabase();
-    const model = loadMetadata();
-    a = await Instance.start(db, model, true);
-    // another pool, cache and LISTEN connection on the same database: another server process
-    b = await Instance.start(openDatabase({ url: db.url!, poolMax: 3 }), model, true);
-    admin = await a.login('admin', TEST_ADMIN_PASSWORD);
-  }, 120_000);
-  afterAll(async () => {
-    await b?.close(true);
-    await a?.close(true);
-  });
+describe(
+  'the session cache across two processes on one PostgreSQL database',
+  skipBecause(needsPostgres('two processes need one; embedded PGlite is a single process')),
+  () => {
+    let a: Instance;
+    let b: Instance;
+    let admin = '';
+    let n = 0;
+    beforeAll(async () => {
+      const db = await testDatabase();
+      const model = loadMetadata();
+      a = await Instance.start(db, model, true);
+      // another pool, cache and LISTEN connection on the same database: another server process
+      b = await Instance.start(openDatabase({ url: db.url!, poolMax: 3 }), model, true);
+      admin = await a.login('admin', TEST_ADMIN_PASSWORD);
+    }, 120_000);
+    afterAll(async () => {
+      await b?.close(true);
+      await a?.close(true);
+    });
 
-  /** A user of a role of their own holding `actions`, signed in through A, their session cached by B. */
-  async function cachedOnB(actions = [3001]) {
-    const username = `u_${++n}`;
-    const k = a.db.knex;
-    const [role] = await k('roles').insert({ code: `role_${username}`, name: JSON.stringify({ uz: username }) }).returning('id');
-    await k('role_actions').insert(actions.map((action_id) => ({ role_id: role.id, action_id, state: 1 })));
-    const userId = await createUser(k, { username, password: 'secret-pw', roles: [`role_${username}`] });
-    const token = await a.login(username, 'secret-pw');
-    expect((await b.call('GET', REGIONS, token)).status).toBe(200);
-    const hits = b.cache.hits;
-    expect((await b.call('GET', REGIONS, token)).status).toBe(200);
-    expect(b.cache.hits).toBe(hits + 1);
-    return { token, userId, roleId: role.id as number, username };
-  }
-
-  /** B's answer once A's change has reached it: NOTIFY is delivered on commit, within milliseconds. */
-  async function onB(token: string, path = REGIONS) {
-    let r = await b.call('GET', path, token);
-    for (let i = 0; i < 40 && r.status === 200; i++) {
-      await new Promise((res) => setTimeout(res, 50));
-      r = await b.call('GET', path, token);
+    /** A user of a role of their own holding `actions`, signed in through A, their session cached by B. */
+    async function cachedOnB(actions = [3001]) {
+      const username = `u_${++n}`;
+      const k = a.db.knex;
+      const [role] = await k('roles')
+        .insert({ code: `role_${username}`, name: JSON.stringify({ uz: username }) })
+        .returning('id');
+      await k('role_actions').insert(actions.map((action_id) => ({ role_id: role.id, action_id, state: 1 })));
+      const userId = await createUser(k, { username, password: 'secret-pw', roles: [`role_${username}`] });
+      const token = await a.login(username, 'secret-pw');
+      expect((await b.call('GET', REGIONS, token)).status).toBe(200);
+      const hits = b.cache.hits;
+      expect((await b.call('GET', REGIONS, token)).status).toBe(200);
+      expect(b.cache.hits).toBe(hits + 1);
+      return { token, userId, roleId: role.id as number, username };
     }
-    return r;
-  }
 
-  it('a sign-out through A ends the session on B', async () => {
-    const { token } = await cachedOnB();
-    expect((await a.call('POST', '/api/admin/auth/logout', token, {})).status).toBe(200);
-    expect((await onB(token)).status).toBe(401);
-  });
-
-  it('a user blocked through A is refused by B', async () => {
-    const { token, userId } = await cachedOnB();
-    expect((await a.call('POST', `/api/managing/users/${userId}/users-change-status`, admin, { status: 'blocked' })).status).toBe(200);
-    expect((await onB(token)).status).toBe(401);
-  });
-
-  it('a password set anew through A ends the user\'s sessions on B', async () => {
-    const { token, userId } = await cachedOnB();
-    expect((await a.call('POST', `/api/managing/users/${userId}/set-new-password`, admin, { password: 'another-pw', password_repeat: 'another-pw' })).status).toBe(200);
-    expect((await onB(token)).status).toBe(401);
-  });
-
-  it('a password changed by its user through A ends their sessions on B', async () => {
-    const { token, username } = await cachedOnB();
-    const own = await a.login(username, 'secret-pw');
-    expect((await a.call('POST', '/api/admin/auth/set-new-password', own, { old_password: 'secret-pw', password: 'changed-pw', password_repeat: 'changed-pw' })).status).toBe(200);
-    expect((await onB(token)).status).toBe(401);
-  });
-
-  it('a role\'s action closed through A is closed on B', async () => {
-    const { token, roleId } = await cachedOnB();
-    expect((await a.call('POST', '/api/user-role-access/update-access-status', admin, { role_id: roleId, action_id: 3001, state: 0 })).status).toBe(200);
-    expect((await onB(token)).status).toBe(403);
-  });
-
-  it('a user\'s roles changed through A (user_roles) apply on B', async () => {
-    const { token, userId } = await cachedOnB();
-    const empty = await a.db.knex('roles').insert({ code: `empty_${n}`, name: JSON.stringify({ uz: 'empty' }) }).returning('id');
-    const r = await a.call('POST', `/api/managing/users/${userId}/add-user-roles`, admin, { role_ids: [empty[0].id] });
-    expect(r.status).toBe(200);
-    expect((await onB(token)).status).toBe(403);
-  });
-
-  it('a user\'s scope changed through A applies on B', async () => {
-    const { token, userId } = await cachedOnB([3001, 5405]);
-    const me = await b.call('GET', `/api/managing/users/${userId}`, token);
-    expect(me.status).toBe(200);
-    const region = await a.db.knex('regions').orderBy('id').first('id');
-    const row = await a.call('GET', `/api/managing/users/${userId}`, admin);
-    expect((await a.call('PUT', `/api/managing/users/${userId}`, admin, { region_id: region.id, version: row.body.version })).status).toBe(200);
-    // the principal B holds now carries the region (users are not region-scoped; the caller's scope is read again)
-    let seen: number | null | undefined;
-    for (let i = 0; i < 40 && seen !== region.id; i++) {
-      await b.call('GET', REGIONS, token);
-      seen = b.cache.get(tokenHash(token))?.principal.region_id;
-      if (seen !== region.id) await new Promise((res) => setTimeout(res, 50));
+    /** B's answer once A's change has reached it: NOTIFY is delivered on commit, within milliseconds. */
+    async function onB(token: string, path = REGIONS) {
+      let r = await b.call('GET', path, token);
+      for (let i = 0; i < 40 && r.status === 200; i++) {
+        await new Promise((res) => setTimeout(res, 50));
+        r = await b.call('GET', path, token);
+      }
+      return r;
     }
-    expect(seen).toBe(region.id);
-  });
 
-  it('a session row deleted through A ends it on B', async () => {
-    const { token } = await cachedOnB();
-    const s = await a.db.knex('sessions').where({ token_hash: tokenHash(token) }).first('id');
-    expect((await a.call('DELETE', `/api/admin/sessions/${s.id}`, admin)).status).toBe(200);
-    expect((await onB(token)).status).toBe(401);
-  });
-});
+    it('a sign-out through A ends the session on B', async () => {
+      const { token } = await cachedOnB();
+      expect((await a.call('POST', '/api/admin/auth/logout', token, {})).status).toBe(200);
+      expect((await onB(token)).status).toBe(401);
+    });
+
+    it('a user blocked through A is refused by B', async () => {
+      const { token, userId } = await cachedOnB();
+      expect((await a.call('POST', `/api/managing/users/${userId}/users-change-status`, admin, { status: 'blocked' })).status).toBe(200);
+      expect((await onB(token)).status).toBe(401);
+    });
+
+    it("a password set anew through A ends the user's sessions on B", async () => {
+      const { token, userId } = await cachedOnB();
+      expect(
+        (
+          await a.call('POST', `/api/managing/users/${userId}/set-new-password`, admin, {
+            password: 'another-pw',
+            password_repeat: 'another-pw',
+          })
+        ).status,
+      ).toBe(200);
+      expect((await onB(token)).status).toBe(401);
+    });
+
+    it('a password changed by its user through A ends their sessions on B', async () => {
+      const { token, username } = await cachedOnB();
+      const own = await a.login(username, 'secret-pw');
+      expect(
+        (
+          await a.call('POST', '/api/admin/auth/set-new-password', own, {
+            old_password: 'secret-pw',
+            password: 'changed-pw',
+            password_repeat: 'changed-pw',
+          })
+        ).status,
+      ).toBe(200);
+      expect((await onB(token)).status).toBe(401);
+    });
+
+    it("a role's action closed through A is closed on B", async () => {
+      const { token, roleId } = await cachedOnB();
+      expect(
+        (await a.call('POST', '/api/user-role-access/update-access-status', admin, { role_id: roleId, action_id: 3001, state: 0 })).status,
+      ).toBe(200);
+      expect((await onB(token)).status).toBe(403);
+    });
+
+    it("a user's roles changed through A (user_roles) apply on B", async () => {
+      const { token, userId } = await cachedOnB();
+      const empty = await a.db
+        .knex('roles')
+        .insert({ code: `empty_${n}`, name: JSON.stringify({ uz: 'empty' }) })
+        .returning('id');
+      const r = await a.call('POST', `/api/managing/users/${userId}/add-user-roles`, admin, { role_ids: [empty[0].id] });
+      expect(r.status).toBe(200);
+      expect((await onB(token)).status).toBe(403);
+    });
+
+    it("a user's scope changed through A applies on B", async () => {
+      const { token, userId } = await cachedOnB([3001, 5405]);
+      const me = await b.call('GET', `/api/managing/users/${userId}`, token);
+      expect(me.status).toBe(200);
+      const region = await a.db.knex('regions').orderBy('id').first('id');
+      const row = await a.call('GET', `/api/managing/users/${userId}`, admin);
+      expect(
+        (await a.call('PUT', `/api/managing/users/${userId}`, admin, { region_id: region.id, version: row.body.version })).status,
+      ).toBe(200);
+      // the principal B holds now carries the region (users are not region-scoped; the caller's scope is read again)
+      let seen: number | null | undefined;
+      for (let i = 0; i < 40 && seen !== region.id; i++) {
+        await b.call('GET', REGIONS, token);
+        seen = b.cache.get(tokenHash(token))?.principal.region_id;
+        if (seen !== region.id) await new Promise((res) => setTimeout(res, 50));
+      }
+      expect(seen).toBe(region.id);
+    });
+
+    it('a session row deleted through A ends it on B', async () => {
+      const { token } = await cachedOnB();
+      const s = await a.db
+        .knex('sessions')
+        .where({ token_hash: tokenHash(token) })
+        .first('id');
+      expect((await a.call('DELETE', `/api/admin/sessions/${s.id}`, admin)).status).toBe(200);
+      expect((await onB(token)).status).toBe(401);
+    });
+  },
+);

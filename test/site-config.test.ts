@@ -5,8 +5,13 @@ import { clearConfigCache } from '../api/auth/config.ts';
 
 /** The public site's settings (hotline, e-mail, map tiles) reach its page from the settings screen or the environment. */
 let api: TestApi;
-beforeAll(async () => { api = await startTestApi(); });
-afterAll(async () => { await api?.close(); delete process.env.ECOFOND_MAP_TILES; });
+beforeAll(async () => {
+  api = await startTestApi();
+});
+afterAll(async () => {
+  await api?.close();
+  delete process.env.ECOFOND_MAP_TILES;
+});
 
 const PAGE = '<!doctype html><html><head><script type="module" src="/assets/index.js"></script></head><body></body></html>';
 const configOf = (html: string) => {
@@ -32,11 +37,16 @@ describe('the public site settings', () => {
     expect(html.indexOf('__ECOFOND_CONFIG__')).toBeLessThan(html.indexOf('/assets/index.js'));
     expect(html).not.toContain('</script><script>alert');
     expect(configOf(html)).toEqual({
-      hotline: '+998 71 207-00-00', email: 'x</script><script>alert(1)</script>@fond.uz', mapTiles: 'https://tiles.example.uz/{z}/{x}/{y}.png',
+      hotline: '+998 71 207-00-00',
+      email: 'x</script><script>alert(1)</script>@fond.uz',
+      mapTiles: 'https://tiles.example.uz/{z}/{x}/{y}.png',
     });
     // the back-office's page gets the tiles and this domain's E-IMZO key, not the contacts
     await api.db.knex('app_configs').where({ key: 'esign.eimzo_api_key' }).update({ value: 'ABC123' });
     clearConfigCache(api.db.knex);
-    expect(configOf(await withSiteConfig(api.db.knex, PAGE, ADMIN_SETTINGS))).toEqual({ mapTiles: 'https://tiles.example.uz/{z}/{x}/{y}.png', eimzoKey: 'ABC123' });
+    expect(configOf(await withSiteConfig(api.db.knex, PAGE, ADMIN_SETTINGS))).toEqual({
+      mapTiles: 'https://tiles.example.uz/{z}/{x}/{y}.png',
+      eimzoKey: 'ABC123',
+    });
   });
 });

@@ -54,24 +54,67 @@ beforeAll(async () => {
   const admin = (await k('users').where({ username: 'admin' }).first('id')).id;
   await k('users').where({ id: admin }).update({ fio: 'Olimov Baxtiyor' });
   const category = (await k('subject_categories').first('id')).id;
-  const [subject] = await k('subjects').insert({ inn: '301234567', name: SUBJECT, region_id: regionA, category_id: category, address: 'Chilonzor 7', director: 'Ғаниев Ўткир' }).returning('id');
-  const [stack] = await k('protocol_stacks').insert({ number: 'S-1', stack_date: '2026-01-10', category_id: (await k('stack_protocol_categories').first('id')).id, region_id: regionA }).returning('id');
-  const [aktStack] = await k('akt_stacks').insert({ number: 'S-1', stack_date: '2026-01-10', category_id: (await k('stack_akt_categories').first('id')).id, region_id: regionA }).returning('id');
-  const [protocol] = await k('protocols').insert({
-    stack_id: stack.id, subject_id: subject.id, region_id: regionA, series: 'EK', number: '123456', protocol_date: '2026-11-24',
-    fine_amount: '1200000.50', offender: OFFENDER, description: 'Chiqindi tashlash', created_by: admin, updated_by: admin,
-  }).returning('id');
+  const [subject] = await k('subjects')
+    .insert({
+      inn: '301234567',
+      name: SUBJECT,
+      region_id: regionA,
+      category_id: category,
+      address: 'Chilonzor 7',
+      director: 'Ғаниев Ўткир',
+    })
+    .returning('id');
+  const [stack] = await k('protocol_stacks')
+    .insert({
+      number: 'S-1',
+      stack_date: '2026-01-10',
+      category_id: (await k('stack_protocol_categories').first('id')).id,
+      region_id: regionA,
+    })
+    .returning('id');
+  const [aktStack] = await k('akt_stacks')
+    .insert({ number: 'S-1', stack_date: '2026-01-10', category_id: (await k('stack_akt_categories').first('id')).id, region_id: regionA })
+    .returning('id');
+  const [protocol] = await k('protocols')
+    .insert({
+      stack_id: stack.id,
+      subject_id: subject.id,
+      region_id: regionA,
+      series: 'EK',
+      number: '123456',
+      protocol_date: '2026-11-24',
+      fine_amount: '1200000.50',
+      offender: OFFENDER,
+      description: 'Chiqindi tashlash',
+      created_by: admin,
+      updated_by: admin,
+    })
+    .returning('id');
   protocolId = protocol.id;
-  const [akt] = await k('akts').insert({
-    stack_id: aktStack.id, subject_id: subject.id, region_id: regionA, akt_type_id: (await k('akt_types').first('id')).id, number: 'A-7',
-    akt_date: '2026-10-01', amount: '375000.00', inspector: 'Olimov B.', created_by: admin, updated_by: admin,
-  }).returning('id');
+  const [akt] = await k('akts')
+    .insert({
+      stack_id: aktStack.id,
+      subject_id: subject.id,
+      region_id: regionA,
+      akt_type_id: (await k('akt_types').first('id')).id,
+      number: 'A-7',
+      akt_date: '2026-10-01',
+      amount: '375000.00',
+      inspector: 'Olimov B.',
+      created_by: admin,
+      updated_by: admin,
+    })
+    .returning('id');
   aktId = akt.id;
 
   const type = await k('template_document_types').where({ code: 'PROTOCOL' }).first('id');
   const dateType = await k('td_field_types').where({ code: 'DATE' }).first('id');
   const created = await api.post('/api/ecoinspection-dictionaries/template-documents', {
-    type_id: type.id, name: 'Баённома', language: 'uk', is_active: true, body: BODY,
+    type_id: type.id,
+    name: 'Баённома',
+    language: 'uk',
+    is_active: true,
+    body: BODY,
     fields: [{ code: 'DEADLINE', name: { uz: 'Muddat', uk: 'Муддат', ru: 'Срок' }, field_type_id: dateType.id, required: true }],
   });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
@@ -82,14 +125,16 @@ beforeAll(async () => {
   noRead = await api.userWithActions('no_read', [297], { region_id: regionA });
 });
 
-afterAll(async () => { await api?.close(); });
+afterAll(async () => {
+  await api?.close();
+});
 
 describe('printing a protocol from a template', () => {
   let docId = 0;
   let pdfSha = '';
   let html = '';
 
-  it('offers the templates of the record\'s type with the fields they ask for', async () => {
+  it("offers the templates of the record's type with the fields they ask for", async () => {
     const r = await api.get(`${P}/${protocolId}/documents`, { token: inspectorA });
     expect(r.status).toBe(200);
     expect(r.body.type.code).toBe('PROTOCOL');
@@ -98,16 +143,24 @@ describe('printing a protocol from a template', () => {
     expect(r.body.issued).toEqual([]);
   });
 
-  it('asks for the printer\'s required field, naming it', async () => {
+  it("asks for the printer's required field, naming it", async () => {
     const r = await api.post(`${P}/${protocolId}/documents`, { template_id: templateId, values: {} }, { token: inspectorA });
     expect(r.status).toBe(400);
     expect(Object.keys(r.body.errors)).toEqual(['DEADLINE']);
-    const bad = await api.post(`${P}/${protocolId}/documents`, { template_id: templateId, values: { DEADLINE: '31.12.2026' } }, { token: inspectorA });
+    const bad = await api.post(
+      `${P}/${protocolId}/documents`,
+      { template_id: templateId, values: { DEADLINE: '31.12.2026' } },
+      { token: inspectorA },
+    );
     expect(bad.status).toBe(400);
   });
 
   it('fills the reserved fields from the protocol, its subject and its author, amounts and dates in words', async () => {
-    const r = await api.post(`${P}/${protocolId}/documents`, { template_id: templateId, values: { DEADLINE: '2026-12-31' } }, { token: inspectorA });
+    const r = await api.post(
+      `${P}/${protocolId}/documents`,
+      { template_id: templateId, values: { DEADLINE: '2026-12-31' } },
+      { token: inspectorA },
+    );
     expect(r.status, JSON.stringify(r.body)).toBe(201);
     docId = r.body.id;
     html = r.body.html;
@@ -153,7 +206,10 @@ describe('printing a protocol from a template', () => {
 
   it('leaves an issued document as it was when its template is edited', async () => {
     const t = await api.get(`/api/ecoinspection-dictionaries/template-documents/${templateId}`);
-    const put = await api.put(`/api/ecoinspection-dictionaries/template-documents/${templateId}`, { ...t.body, body: '<p>Янги матн: <span data-field="OFFENDER">OFFENDER</span></p>' });
+    const put = await api.put(`/api/ecoinspection-dictionaries/template-documents/${templateId}`, {
+      ...t.body,
+      body: '<p>Янги матн: <span data-field="OFFENDER">OFFENDER</span></p>',
+    });
     expect(put.status, JSON.stringify(put.body)).toBe(200);
     const page = await api.get(`/api/issued-documents/${docId}`, { token: inspectorA });
     expect(page.body.html).toBe(html);
@@ -161,7 +217,11 @@ describe('printing a protocol from a template', () => {
     const pdf = await api.get(`/api/issued-documents/${docId}/pdf`, { token: inspectorA });
     expect(createHash('sha256').update(Buffer.from(pdf.raw)).digest('hex')).toBe(pdfSha);
     // a new print takes the new text
-    const again = await api.post(`${P}/${protocolId}/documents`, { template_id: templateId, values: { DEADLINE: '2026-12-31' } }, { token: inspectorA });
+    const again = await api.post(
+      `${P}/${protocolId}/documents`,
+      { template_id: templateId, values: { DEADLINE: '2026-12-31' } },
+      { token: inspectorA },
+    );
     expect(again.status).toBe(201);
     expect(again.body.text).toBe(`Янги матн: ${OFFENDER}`);
     expect(again.body.template_version).toBe(t.body.version + 1);
@@ -175,12 +235,20 @@ describe('printing a protocol from a template', () => {
 });
 
 describe('who may print and read documents', () => {
-  it('another region\'s inspector can neither print the protocol nor read its documents', async () => {
+  it("another region's inspector can neither print the protocol nor read its documents", async () => {
     const docs = await api.get(`${P}/${protocolId}/documents`, { token: inspectorA });
     const doc = docs.body.issued[0].id;
     expect((await api.get(`${P}/${protocolId}/documents`, { token: inspectorB })).status).toBe(404);
     const before = await api.db.knex('issued_documents').count<{ count: string }[]>('id as count');
-    expect((await api.post(`${P}/${protocolId}/documents`, { template_id: templateId, values: { DEADLINE: '2026-12-31' } }, { token: inspectorB })).status).toBe(404);
+    expect(
+      (
+        await api.post(
+          `${P}/${protocolId}/documents`,
+          { template_id: templateId, values: { DEADLINE: '2026-12-31' } },
+          { token: inspectorB },
+        )
+      ).status,
+    ).toBe(404);
     expect(await api.db.knex('issued_documents').count<{ count: string }[]>('id as count')).toEqual(before);
     expect((await api.get(`/api/issued-documents/${doc}`, { token: inspectorB })).status).toBe(404);
     expect((await api.get(`/api/issued-documents/${doc}/pdf`, { token: inspectorB })).status).toBe(404);
@@ -204,17 +272,23 @@ describe('acts print documents of their own type', () => {
     expect(r.body.message).toBe('Bu hujjat turi uchun faol shablon yoʻq');
   });
 
-  it('prints its reserved fields: the subject\'s director as the person answering, the damage in words', async () => {
+  it("prints its reserved fields: the subject's director as the person answering, the damage in words", async () => {
     const k = api.db.knex;
     const type = await k('template_document_types').where({ code: 'ACT' }).first('id');
     const t = await api.post('/api/ecoinspection-dictionaries/template-documents', {
-      type_id: type.id, name: 'Dalolatnoma', language: 'ru', is_active: true, fields: [],
+      type_id: type.id,
+      name: 'Dalolatnoma',
+      language: 'ru',
+      is_active: true,
+      fields: [],
       body: `<p>${field('NUMBER')} ${field('DATE_WORDS')} ${field('OFFENDER')} ${field('AMOUNT_WORDS')} ${field('UNKNOWN')}</p>`,
     });
     expect(t.status).toBe(201);
     const r = await api.post(`/api/ecofund/subject-akts/${aktId}/documents`, {});
     expect(r.status, JSON.stringify(r.body)).toBe(201);
-    expect(r.body.text).toBe('A-7 первое октября две тысячи двадцать шестого года Ғаниев Ўткир триста семьдесят пять тысяч сум 00 тийин ________');
+    expect(r.body.text).toBe(
+      'A-7 первое октября две тысячи двадцать шестого года Ғаниев Ўткир триста семьдесят пять тысяч сум 00 тийин ________',
+    );
   });
 });
 
@@ -223,16 +297,42 @@ describe('offences print their decree', () => {
     const k = api.db.knex;
     const type = await k('template_document_types').where({ code: 'DECREE' }).first('id');
     const t = await api.post('/api/ecoinspection-dictionaries/template-documents', {
-      type_id: type.id, name: 'Qaror', language: 'uz', is_active: true, fields: [],
+      type_id: type.id,
+      name: 'Qaror',
+      language: 'uz',
+      is_active: true,
+      fields: [],
       body: `<p>${field('SERIES')} ${field('NUMBER')}: ${field('OFFENDER')}; ${field('OFFENCE')}; ${field('AMOUNT_WORDS')}</p>`,
     });
     expect(t.status, JSON.stringify(t.body)).toBe(201);
-    const [fine] = await k('fine').insert({ code: 'T-DECREE', article: '70', part: '1', name: JSON.stringify({ uz: 'Sinov moddasi' }), min_multiple: '1', max_multiple: '10' }).returning('id');
-    const [offenceType] = await k('offence_type').insert({ code: 'T-OT', name: JSON.stringify({ uz: 'Chiqindi tashlash', uk: 'Чиқинди ташлаш', ru: 'Сброс отходов' }) }).returning('id');
-    const [offence] = await k('offences').insert({
-      number: 'H-77', offence_date: '2026-11-20', region_id: regionA, fine_id: fine.id, fine_multiple: '2', fine_amount: '750000.00',
-      offence_type_id: offenceType.id, decree_series: 'QR', decree_number: '000912', decree_date: '2026-11-22', status: 'draft',
-    }).returning('id');
+    const [fine] = await k('fine')
+      .insert({
+        code: 'T-DECREE',
+        article: '70',
+        part: '1',
+        name: JSON.stringify({ uz: 'Sinov moddasi' }),
+        min_multiple: '1',
+        max_multiple: '10',
+      })
+      .returning('id');
+    const [offenceType] = await k('offence_type')
+      .insert({ code: 'T-OT', name: JSON.stringify({ uz: 'Chiqindi tashlash', uk: 'Чиқинди ташлаш', ru: 'Сброс отходов' }) })
+      .returning('id');
+    const [offence] = await k('offences')
+      .insert({
+        number: 'H-77',
+        offence_date: '2026-11-20',
+        region_id: regionA,
+        fine_id: fine.id,
+        fine_multiple: '2',
+        fine_amount: '750000.00',
+        offence_type_id: offenceType.id,
+        decree_series: 'QR',
+        decree_number: '000912',
+        decree_date: '2026-11-22',
+        status: 'draft',
+      })
+      .returning('id');
     await k('offence_offenders').insert([
       { parent_id: offence.id, ordering: 1, offender_kind: 'person', full_name: OFFENDER },
       { parent_id: offence.id, ordering: 2, offender_kind: 'person', full_name: 'Toʻxtayev Gʻani' },
@@ -256,8 +356,13 @@ describe('printing off the event loop, within its bounds', () => {
   const withEnv = async <T>(env: Record<string, string>, f: () => Promise<T>): Promise<T> => {
     const before = Object.fromEntries(Object.keys(env).map((n) => [n, process.env[n]]));
     Object.assign(process.env, env);
-    try { return await f(); } finally {
-      for (const [n, v] of Object.entries(before)) { if (v === undefined) delete process.env[n]; else process.env[n] = v; }
+    try {
+      return await f();
+    } finally {
+      for (const [n, v] of Object.entries(before)) {
+        if (v === undefined) delete process.env[n];
+        else process.env[n] = v;
+      }
     }
   };
   let largest = 0;
@@ -268,17 +373,31 @@ describe('printing off the event loop, within its bounds', () => {
     const t = largestTemplate(limit);
     placeholders = t.placeholders;
     const type = await k()('template_document_types').where({ code: 'PROTOCOL' }).first('id');
-    const created = await api.post('/api/ecoinspection-dictionaries/template-documents', { type_id: type.id, name: 'Eng katta', language: 'uz', is_active: true, body: t.body, fields: [] });
+    const created = await api.post('/api/ecoinspection-dictionaries/template-documents', {
+      type_id: type.id,
+      name: 'Eng katta',
+      language: 'uz',
+      is_active: true,
+      body: t.body,
+      fields: [],
+    });
     expect(created.status, JSON.stringify(created.body).slice(0, 500)).toBe(201);
     largest = created.body.id;
-    expect(await k()('template_documents').where({ id: largest }).first('body').then((r) => r.body.length)).toBe(limit);
+    expect(
+      await k()('template_documents')
+        .where({ id: largest })
+        .first('body')
+        .then((r) => r.body.length),
+    ).toBe(limit);
   });
 
   it('answers /api/health within 200 ms all the while the largest template prints, then issues it', async () => {
     const before = await counts();
     let done = false;
     const started = performance.now();
-    const printing = api.post(`${P}/${protocolId}/documents`, { template_id: largest }, { token: inspectorA }).finally(() => { done = true; });
+    const printing = api.post(`${P}/${protocolId}/documents`, { template_id: largest }, { token: inspectorA }).finally(() => {
+      done = true;
+    });
     const waits: number[] = [];
     while (!done) {
       const t = performance.now();
@@ -292,7 +411,10 @@ describe('printing off the event loop, within its bounds', () => {
     expect(r.status, JSON.stringify(r.body).slice(0, 500)).toBe(201);
     // the print took its time (seconds), and the server answered all through it
     expect(placeholders).toBeGreaterThan(2340);
-    expect(Math.max(...waits), `health waits ${waits.map((w) => w.toFixed(0)).join(' ')} ms while the print took ${took.toFixed(0)} ms`).toBeLessThan(200);
+    expect(
+      Math.max(...waits),
+      `health waits ${waits.map((w) => w.toFixed(0)).join(' ')} ms while the print took ${took.toFixed(0)} ms`,
+    ).toBeLessThan(200);
     expect(waits.length).toBeGreaterThan(5);
     expect(r.body.text).toContain('Қўчқоров Ҳамид Ғайратович');
     const pdf = await api.get(`/api/issued-documents/${r.body.id}/pdf`, { token: inspectorA });
@@ -301,9 +423,11 @@ describe('printing off the event loop, within its bounds', () => {
     expect(await k()('audit_log').where({ entity: 'issued-documents', record_id: r.body.id, op: 'create' })).toHaveLength(1);
   });
 
-  it('ends a print past its time bound and says so in the caller\'s language, writing nothing', async () => {
+  it("ends a print past its time bound and says so in the caller's language, writing nothing", async () => {
     const before = await counts();
-    const r = await withEnv({ ECOFOND_PRINT_TIMEOUT_MS: '50' }, () => api.post(`${P}/${protocolId}/documents`, { template_id: largest }, { token: inspectorA, lang: 'ru' }));
+    const r = await withEnv({ ECOFOND_PRINT_TIMEOUT_MS: '50' }, () =>
+      api.post(`${P}/${protocolId}/documents`, { template_id: largest }, { token: inspectorA, lang: 'ru' }),
+    );
     expect(r.status).toBe(422);
     expect(r.body.code).toBe(-114);
     expect(r.body.message).toBe('Документ не удалось напечатать за 1 с и 256 МБ. Сократите шаблон');
@@ -317,10 +441,12 @@ describe('printing off the event loop, within its bounds', () => {
 
   it('refuses a print beyond the queue with a 503 to try again, and prints the one it took', async () => {
     const before = await counts();
-    const [a, b] = await withEnv({ ECOFOND_PRINT_WORKERS: '1', ECOFOND_PRINT_QUEUE: '0' }, () => Promise.all([
-      api.post(`${P}/${protocolId}/documents`, { template_id: largest }, { token: inspectorA, lang: 'uk' }),
-      api.post(`${P}/${protocolId}/documents`, { template_id: largest }, { token: inspectorA, lang: 'uk' }),
-    ]));
+    const [a, b] = await withEnv({ ECOFOND_PRINT_WORKERS: '1', ECOFOND_PRINT_QUEUE: '0' }, () =>
+      Promise.all([
+        api.post(`${P}/${protocolId}/documents`, { template_id: largest }, { token: inspectorA, lang: 'uk' }),
+        api.post(`${P}/${protocolId}/documents`, { template_id: largest }, { token: inspectorA, lang: 'uk' }),
+      ]),
+    );
     const busy = a.status === 503 ? a : b;
     expect([a.status, b.status].sort()).toEqual([201, 503]);
     expect(busy.body.message).toBe('Ҳозир жуда кўп ҳужжат чоп этилмоқда. Бироздан кейин қайта уриниб кўринг');
@@ -332,15 +458,24 @@ describe('printing off the event loop, within its bounds', () => {
     const type = await k()('template_document_types').where({ code: 'PROTOCOL' }).first('id');
     const textType = await k()('td_field_types').where({ code: 'TEXT' }).first('id');
     const t = await api.post('/api/ecoinspection-dictionaries/template-documents', {
-      type_id: type.id, name: 'Izohlar', language: 'uz', is_active: true,
+      type_id: type.id,
+      name: 'Izohlar',
+      language: 'uz',
+      is_active: true,
       body: '<p><span data-field="NOTE" data-kind="own">NOTE</span></p>'.repeat(201),
       fields: [{ code: 'NOTE', name: { uz: 'Izoh', uk: 'Изоҳ', ru: 'Примечание' }, field_type_id: textType.id, required: true }],
     });
     expect(t.status, JSON.stringify(t.body)).toBe(201);
     const before = await counts();
-    const r = await api.post(`${P}/${protocolId}/documents`, { template_id: t.body.id, values: { NOTE: 'x'.repeat(2000) } }, { token: inspectorA });
+    const r = await api.post(
+      `${P}/${protocolId}/documents`,
+      { template_id: t.body.id, values: { NOTE: 'x'.repeat(2000) } },
+      { token: inspectorA },
+    );
     expect(r.status).toBe(422);
-    expect(r.body.message).toBe('Toʻldirilgan hujjat juda uzun: 402000 belgi, koʻpi bilan 400000. Shablonni yoki kiritilgan qiymatlarni qisqartiring');
+    expect(r.body.message).toBe(
+      'Toʻldirilgan hujjat juda uzun: 402000 belgi, koʻpi bilan 400000. Shablonni yoki kiritilgan qiymatlarni qisqartiring',
+    );
     expect(await counts()).toEqual(before);
   });
 });

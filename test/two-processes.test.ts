@@ -25,16 +25,28 @@ const PER_HOUR = 4;
 /** `ecofond serve` on a port, resolved once it says it listens. */
 function serve(port: number, databaseUrl: string): Promise<ChildProcess> {
   const child = spawn(process.execPath, [CLI, 'serve', '--port', String(port)], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, HOST: '127.0.0.1', ECOFOND_NOTIFY_WORKER: 'off', ECOFOND_PUBLIC_FORM_PER_HOUR: String(PER_HOUR), ECOFOND_TRUST_PROXY: '',
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      HOST: '127.0.0.1',
+      ECOFOND_NOTIFY_WORKER: 'off',
+      ECOFOND_PUBLIC_FORM_PER_HOUR: String(PER_HOUR),
+      ECOFOND_TRUST_PROXY: '',
       // the start-up line it waits for is in the JSON log, which is silent under the tests unless asked
-      ECOFOND_LOG_LEVEL: 'info' },
+      ECOFOND_LOG_LEVEL: 'info',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   return new Promise((resolve, reject) => {
     let out = '';
-    const seen = (d: Buffer) => { out += d.toString(); if (out.includes('is listening on')) resolve(child); };
+    const seen = (d: Buffer) => {
+      out += d.toString();
+      if (out.includes('is listening on')) resolve(child);
+    };
     child.stdout!.on('data', seen);
-    child.stderr!.on('data', (d: Buffer) => { out += d.toString(); });
+    child.stderr!.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
     child.once('exit', (code) => reject(new Error(`serve on ${port} exited ${code}: ${out.slice(-2000)}`)));
   });
 }
@@ -51,20 +63,34 @@ function roundRobin(ports: number[]): Promise<{ server: net.Server; port: number
     client.on('error', () => upstream.destroy());
     upstream.on('error', () => client.destroy());
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, port: (server.address() as net.AddressInfo).port, served })));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve({ server, port: (server.address() as net.AddressInfo).port, served })),
+  );
 }
 
 /** One request on a connection of its own (so the proxy hands it to the next process). */
-function call(port: number, method: string, path: string, o: { token?: string; body?: unknown } = {}): Promise<{ status: number; body: any }> {
+function call(
+  port: number,
+  method: string,
+  path: string,
+  o: { token?: string; body?: unknown } = {},
+): Promise<{ status: number; body: any }> {
   const body = o.body === undefined ? undefined : JSON.stringify(o.body);
   const headers: Record<string, string> = { Language: 'uz', Connection: 'close' };
   if (o.token) headers.Authorization = `Bearer ${o.token}`;
-  if (body) { headers['Content-Type'] = 'application/json'; headers['Content-Length'] = String(Buffer.byteLength(body)); }
+  if (body) {
+    headers['Content-Type'] = 'application/json';
+    headers['Content-Length'] = String(Buffer.byteLength(body));
+  }
   return new Promise((resolve, reject) => {
     const req = http.request({ host: '127.0.0.1', port, method, path, headers, agent: false }, (res) => {
       let data = '';
-      res.on('data', (c) => { data += c; });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: data.startsWith('{') || data.startsWith('[') ? JSON.parse(data) : data }));
+      res.on('data', (c) => {
+        data += c;
+      });
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, body: data.startsWith('{') || data.startsWith('[') ? JSON.parse(data) : data }),
+      );
     });
     req.on('error', reject);
     if (body) req.write(body);
@@ -87,12 +113,23 @@ describe('two API processes behind one port share sessions, sign-in lockout and 
 
   afterAll(async () => {
     await new Promise<void>((r) => (proxy ? proxy.server.close(() => r()) : r()));
-    await Promise.all(children.map((c) => new Promise<void>((r) => {
-      if (c.exitCode !== null) { r(); return; }
-      c.once('exit', () => r());
-      c.kill('SIGTERM');
-      setTimeout(() => { c.kill('SIGKILL'); r(); }, 10_000).unref();
-    })));
+    await Promise.all(
+      children.map(
+        (c) =>
+          new Promise<void>((r) => {
+            if (c.exitCode !== null) {
+              r();
+              return;
+            }
+            c.once('exit', () => r());
+            c.kill('SIGTERM');
+            setTimeout(() => {
+              c.kill('SIGKILL');
+              r();
+            }, 10_000).unref();
+          }),
+      ),
+    );
     await db?.close();
   }, 60_000);
 
@@ -115,7 +152,8 @@ describe('two API processes behind one port share sessions, sign-in lockout and 
   it('a sign-in lockout counted through both processes holds in both', async () => {
     await createUser(db.knex, { username: 'two_proc', password: 'right-pw', roles: [] });
     // five wrong passwords, alternately through each process
-    for (let i = 0; i < 5; i++) expect((await via('POST', '/api/admin/auth/login', { body: { username: 'two_proc', password: 'wrong-pw' } })).status).toBe(401);
+    for (let i = 0; i < 5; i++)
+      expect((await via('POST', '/api/admin/auth/login', { body: { username: 'two_proc', password: 'wrong-pw' } })).status).toBe(401);
     // the right password now, through each of the two: locked in both
     for (let i = 0; i < 2; i++) {
       const r = await via('POST', '/api/admin/auth/login', { body: { username: 'two_proc', password: 'right-pw' } });
@@ -124,7 +162,7 @@ describe('two API processes behind one port share sessions, sign-in lockout and 
     }
   }, 60_000);
 
-  it('the public forms\' flood guard counts the attempts made through both processes', async () => {
+  it("the public forms' flood guard counts the attempts made through both processes", async () => {
     const statuses: number[] = [];
     // an empty suggestion is refused by its validation, but counted first, as a flood's would be
     for (let i = 0; i < PER_HOUR + 2; i++) statuses.push((await via('POST', '/api/public/suggestions', { body: {} })).status);

@@ -25,13 +25,15 @@ beforeAll(async () => {
   // a user holding every action, so acting on administrators is within their privileges, without the administrators' role
   keeper = await api.userWithActions('keeper', [...api.model.actions.keys()]);
 });
-afterAll(async () => { await api?.close(); });
+afterAll(async () => {
+  await api?.close();
+});
 
 const msg = (lang: 'uz' | 'uk' | 'ru', key: string) => api.model.captions[lang][key];
 const version = async (id: number) => (await api.db.knex('users').where({ id }).first('version')).version;
 
 describe('keeping an administrator', () => {
-  it('refuses blocking or deleting oneself, in the caller\'s language', async () => {
+  it("refuses blocking or deleting oneself, in the caller's language", async () => {
     for (const lang of ['uz', 'uk', 'ru'] as const) {
       const block = await api.post(`${USERS}/${adminId}/actions/block`, { version: await version(adminId) }, { lang });
       expect(block.status).toBe(409);
@@ -51,7 +53,11 @@ describe('keeping an administrator', () => {
     const block = await api.post(`${USERS}/${secondId}/actions/block`, { version: await version(secondId) }, { token: keeper, lang: 'ru' });
     expect(block.status).toBe(409);
     expect(JSON.stringify(block.body)).toContain(msg('ru', 'errors.last_admin'));
-    const demote = await api.post(`${USERS}/${secondId}/actions/assign-roles`, { roles: [], version: await version(secondId) }, { token: second, lang: 'uk' });
+    const demote = await api.post(
+      `${USERS}/${secondId}/actions/assign-roles`,
+      { roles: [], version: await version(secondId) },
+      { token: second, lang: 'uk' },
+    );
     expect(demote.status, JSON.stringify(demote.body)).toBe(409);
     expect(JSON.stringify(demote.body)).toContain(msg('uk', 'errors.last_admin'));
     const del = await api.del(`${USERS}/${secondId}?version=${await version(secondId)}`, { token: keeper });
@@ -61,8 +67,14 @@ describe('keeping an administrator', () => {
     expect(row.status).toBe('active');
     expect((await api.db.knex('user_roles').where({ user_id: secondId }).pluck('role_id')).map(Number)).toEqual([Number(adminRole)]);
     // once another administrator is active again, the demotion goes through
-    expect((await api.post(`${USERS}/${adminId}/actions/unblock`, { version: await version(adminId) }, { token: second })).status).toBe(200);
-    const demoted = await api.post(`${USERS}/${secondId}/actions/assign-roles`, { roles: [], version: await version(secondId) }, { token: second });
+    expect((await api.post(`${USERS}/${adminId}/actions/unblock`, { version: await version(adminId) }, { token: second })).status).toBe(
+      200,
+    );
+    const demoted = await api.post(
+      `${USERS}/${secondId}/actions/assign-roles`,
+      { roles: [], version: await version(secondId) },
+      { token: second },
+    );
     expect(demoted.status, JSON.stringify(demoted.body)).toBe(200);
   });
 });

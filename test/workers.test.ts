@@ -17,8 +17,12 @@ import { execFileSync } from 'node:child_process';
 process.env.ECOFOND_DATA_DIR = mkdtempSync(join(tmpdir(), 'ecofond-workers-'));
 let api: TestApi;
 
-beforeAll(async () => { api = await startTestApi(); }, 120_000);
-afterAll(async () => { await api?.close(); });
+beforeAll(async () => {
+  api = await startTestApi();
+}, 120_000);
+afterAll(async () => {
+  await api?.close();
+});
 
 describe('ecofond work', () => {
   it('runs a background export queued by an API process and its owner downloads it', { timeout: 60_000 }, async () => {
@@ -50,8 +54,17 @@ describe('ecofond work', () => {
 
   it('registers, without the HTTP stack, every job kind the API queues', () => {
     // a process of its own that builds the workers' registry alone (api/registry.ts), as `ecofond work` does
-    const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e',
-      "await import('./api/workers.ts'); (await import('./api/registry.ts')).buildRegistry(); const q = await import('./api/jobs/queue.ts'); console.log(JSON.stringify(q.jobKinds()));"], { encoding: 'utf8' });
+    const out = execFileSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '--input-type=module',
+        '-e',
+        "await import('./api/workers.ts'); (await import('./api/registry.ts')).buildRegistry(); const q = await import('./api/jobs/queue.ts'); console.log(JSON.stringify(q.jobKinds()));",
+      ],
+      { encoding: 'utf8' },
+    );
     const alone: string[] = JSON.parse(out.trim().split('\n').at(-1)!);
     // this process imported the whole app (startTestApi)
     expect([...alone].sort()).toEqual([...jobKinds()].sort());

@@ -84,7 +84,9 @@ export function App() {
       }
       if (!cancelled) setI18nProvider(provider);
     })();
-    return () => { cancelled = true; };
+    return () => {
+      cancelled = true;
+    };
   }, []);
 
   if (!i18nProvider) return <Loading />;
@@ -109,45 +111,61 @@ export function App() {
         requireAuth
         disableTelemetry
       >
-        {model && [...model.byResource.entries()].map(([name, e]) => {
-          // a record route (`subject/:subjects_id`) makes `#/<resource>/<id>` the row's page, a route
-          // under the resource (`plantings/:params`) owns it: the form moves to `…/<id>/edit`
-          const record = model.recordResources.has(name);
-          const moved = model.formMoved(name);
-          return (
-            <Resource
-              key={name}
-              name={name}
-              list={EntityList}
-              create={EntityCreate}
-              edit={moved ? undefined : EntityEdit}
-              hasEdit
-              show={EntityShow}
-              recordRepresentation={(r) => titleOf(e, r, wireLangOf(currentCode()))}
-            >
-              {moved && <Route path=":id/edit/*" element={<EntityEdit />} />}
-              {record && <Route path=":id" element={<EntityShow />} />}
-            </Resource>
-          );
-        })}
+        {model &&
+          [...model.byResource.entries()].map(([name, e]) => {
+            // a record route (`subject/:subjects_id`) makes `#/<resource>/<id>` the row's page, a route
+            // under the resource (`plantings/:params`) owns it: the form moves to `…/<id>/edit`
+            const record = model.recordResources.has(name);
+            const moved = model.formMoved(name);
+            return (
+              <Resource
+                key={name}
+                name={name}
+                list={EntityList}
+                create={EntityCreate}
+                edit={moved ? undefined : EntityEdit}
+                hasEdit
+                show={EntityShow}
+                recordRepresentation={(r) => titleOf(e, r, wireLangOf(currentCode()))}
+              >
+                {moved && <Route path=":id/edit/*" element={<EntityEdit />} />}
+                {record && <Route path=":id" element={<EntityShow />} />}
+              </Resource>
+            );
+          })}
         <CustomRoutes>
           <Route path="/error-403" element={<Forbidden />} />
           <Route path="/error-404" element={<NotFound />} />
           <Route path="/error" element={<ErrorPage />} />
           <Route path="/profile" element={<ProfilePage />} />
           {/* a route right under a resource would take its `create` (static beats `:param`) */}
-          {model && [...model.shadowedResources].map((name) => (
-            <Route key={`${name}/create`} path={`/${name}/create`} element={<ResourceContextProvider value={name}><EntityCreate /></ResourceContextProvider>} />
-          ))}
-          {model?.routes.filter((r) => r.kind === 'param-list').map((r) => (
-            <Route key={r.path} path={`/${r.path}`} element={<ParamListPage route={r} />} />
-          ))}
-          {model?.routes.filter((r) => r.kind === 'report').map((r) => (
-            <Route key={r.path} path={`/${r.path}`} element={<ReportPage route={r} />} />
-          ))}
-          {model?.routes.filter((r) => r.kind === 'screen' && EXTENSIONS.screens[r.path]).map((r) => (
-            <Route key={r.path} path={`/${r.path}`} element={<ScreenPage route={r} screen={EXTENSIONS.screens[r.path]} />} />
-          ))}
+          {model &&
+            [...model.shadowedResources].map((name) => (
+              <Route
+                key={`${name}/create`}
+                path={`/${name}/create`}
+                element={
+                  <ResourceContextProvider value={name}>
+                    <EntityCreate />
+                  </ResourceContextProvider>
+                }
+              />
+            ))}
+          {model?.routes
+            .filter((r) => r.kind === 'param-list')
+            .map((r) => (
+              <Route key={r.path} path={`/${r.path}`} element={<ParamListPage route={r} />} />
+            ))}
+          {model?.routes
+            .filter((r) => r.kind === 'report')
+            .map((r) => (
+              <Route key={r.path} path={`/${r.path}`} element={<ReportPage route={r} />} />
+            ))}
+          {model?.routes
+            .filter((r) => r.kind === 'screen' && EXTENSIONS.screens[r.path])
+            .map((r) => (
+              <Route key={r.path} path={`/${r.path}`} element={<ScreenPage route={r} screen={EXTENSIONS.screens[r.path]} />} />
+            ))}
         </CustomRoutes>
         <CustomRoutes noLayout>
           <Route path="/print/document/:id" element={<IssuedDocumentPage />} />

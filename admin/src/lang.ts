@@ -13,5 +13,9 @@ export function rememberedLang(): WireLang | null {
 }
 
 export function rememberLang(lang: WireLang): void {
-  try { localStorage.setItem(KEY, lang); } catch { /* private mode */ }
+  try {
+    localStorage.setItem(KEY, lang);
+  } catch {
+    /* private mode */
+  }
 }

@@ -7,10 +7,16 @@ import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
  * (bench/bundle-size measures what index.html loads; docs/performance.md).
  */
 export function lazyNamed<M extends Record<K, ComponentType<never>>, K extends keyof M & string>(
-  load: () => Promise<M>, name: K, fallback: ReactNode = null,
+  load: () => Promise<M>,
+  name: K,
+  fallback: ReactNode = null,
 ): M[K] {
   const Lazy = lazy(async () => ({ default: (await load())[name] as unknown as ComponentType<object> }));
-  const Loaded = (props: object) => <Suspense fallback={fallback}><Lazy {...props} /></Suspense>;
+  const Loaded = (props: object) => (
+    <Suspense fallback={fallback}>
+      <Lazy {...props} />
+    </Suspense>
+  );
   Loaded.displayName = `Lazy(${name})`;
   return Loaded as unknown as M[K];
 }

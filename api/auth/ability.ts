@@ -18,7 +18,14 @@ export interface Principal {
 }
 
 /** Nobody signed in: the public site's caller (no actions, no user row: writes on their behalf record no user). */
-export const ANONYMOUS: Principal = Object.freeze({ id: 0, username: '', actions: new Set<number>(), region_id: null, branch_id: null, subject_id: null }) as Principal;
+export const ANONYMOUS: Principal = Object.freeze({
+  id: 0,
+  username: '',
+  actions: new Set<number>(),
+  region_id: null,
+  branch_id: null,
+  subject_id: null,
+}) as Principal;
 
 /** The user a principal's writes are recorded under (null for nobody). */
 export const actorOf = (p: Principal): number | null => (p.id > 0 ? p.id : null);
@@ -93,7 +100,8 @@ function buildAbility(e: EntityMeta, p: Principal): EntityAbility {
   // the scope, narrowed to each row set the principal holds (several: any of them)
   const sets = (rowSetConditions(e, p) ?? [{}]).map((w) => ({ ...w, ...scope }));
   const add = (action: string) => {
-    for (const conditions of sets) rules.push(Object.keys(conditions).length ? { action, subject: e.name, conditions } : { action, subject: e.name });
+    for (const conditions of sets)
+      rules.push(Object.keys(conditions).length ? { action, subject: e.name, conditions } : { action, subject: e.name });
   };
   for (const op of OPERATIONS) if (allows(e, op, p)) add(op);
   if (e.workflow) {
@@ -106,7 +114,11 @@ export function canOnRow(ability: EntityAbility, e: EntityMeta, op: string, row:
   return ability.can(op, asSubject(e.name, { ...row }) as unknown as string);
 }
 
-interface Ast { operator: string; value: unknown; field?: string }
+interface Ast {
+  operator: string;
+  value: unknown;
+  field?: string;
+}
 
 /**
  * Adds the ability's conditions for an operation to a query as SQL, through CASL's own rule
@@ -121,7 +133,12 @@ export function applyAbility(qb: Knex.QueryBuilder, ability: EntityAbility, e: E
 
 /** An ability's SQL for an operation, kept with the (shared, unchanging) ability: false when not allowed, null when every row is (a list's cached SQL is kept by its text: api/engine/list-sql.ts). */
 const sqlOf = new WeakMap<EntityAbility, Map<string, { text: string; bindings: unknown[] } | null | false>>();
-export function abilitySql(ability: EntityAbility, e: EntityMeta, op: string, alias: string): { text: string; bindings: unknown[] } | null | false {
+export function abilitySql(
+  ability: EntityAbility,
+  e: EntityMeta,
+  op: string,
+  alias: string,
+): { text: string; bindings: unknown[] } | null | false {
   let m = sqlOf.get(ability);
   if (!m) sqlOf.set(ability, (m = new Map()));
   const key = `${e.name}\u0000${op}\u0000${alias}`;
@@ -153,18 +170,26 @@ export function abilityColumns(ability: EntityAbility, e: EntityMeta, op: string
 function astToSql(ast: Ast, alias: string): { text: string; bindings: unknown[] } | null {
   const col = () => `${q(alias)}.${q(ast.field!)}`;
   switch (ast.operator) {
-    case 'and': case 'or': {
+    case 'and':
+    case 'or': {
       const parts = (ast.value as Ast[]).map((a) => astToSql(a, alias)).filter((x): x is { text: string; bindings: unknown[] } => !!x);
       if (!parts.length) return null;
-      return { text: `(${parts.map((p) => p.text).join(ast.operator === 'and' ? ' AND ' : ' OR ')})`, bindings: parts.flatMap((p) => p.bindings) };
+      return {
+        text: `(${parts.map((p) => p.text).join(ast.operator === 'and' ? ' AND ' : ' OR ')})`,
+        bindings: parts.flatMap((p) => p.bindings),
+      };
     }
     case 'not': {
       const inner = astToSql(ast.value as Ast, alias);
       return inner ? { text: `NOT ${inner.text}`, bindings: inner.bindings } : { text: 'FALSE', bindings: [] };
     }
-    case 'eq': return ast.value === null ? { text: `${col()} IS NULL`, bindings: [] } : { text: `${col()} = ?`, bindings: [ast.value] };
-    case 'ne': return { text: `${col()} IS DISTINCT FROM ?`, bindings: [ast.value] };
-    case 'in': return { text: `${col()} = ANY(?)`, bindings: [ast.value] };
-    default: throw new Error(`scope condition "${ast.operator}" has no SQL form`);
+    case 'eq':
+      return ast.value === null ? { text: `${col()} IS NULL`, bindings: [] } : { text: `${col()} = ?`, bindings: [ast.value] };
+    case 'ne':
+      return { text: `${col()} IS DISTINCT FROM ?`, bindings: [ast.value] };
+    case 'in':
+      return { text: `${col()} = ANY(?)`, bindings: [ast.value] };
+    default:
+      throw new Error(`scope condition "${ast.operator}" has no SQL form`);
   }
 }

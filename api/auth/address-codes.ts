@@ -17,15 +17,30 @@ const hash = (code: string) => createHash('sha256').update(code).digest('hex');
  * caller queues the notification there). Answers false, sending nothing, when the last code is still
  * good or the hour's codes are used up.
  */
-export async function sendAddressCode(knex: Knex, address: string, deliver: (trx: Knex.Transaction, code: string, minutes: number) => Promise<void>): Promise<boolean> {
-  const [minutes, tries, perHour] = await Promise.all([configNumber(knex, 'auth.code_minutes'), configNumber(knex, 'auth.code_tries'), configNumber(knex, 'auth.codes_per_hour')]);
+export async function sendAddressCode(
+  knex: Knex,
+  address: string,
+  deliver: (trx: Knex.Transaction, code: string, minutes: number) => Promise<void>,
+): Promise<boolean> {
+  const [minutes, tries, perHour] = await Promise.all([
+    configNumber(knex, 'auth.code_minutes'),
+    configNumber(knex, 'auth.code_tries'),
+    configNumber(knex, 'auth.codes_per_hour'),
+  ]);
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
   return knex.transaction(async (trx) => {
     await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`sign-up:${address}`]);
-    const live = await trx('sign_up_codes').where({ address }).whereNull('used_at')
-      .where('expires_at', '>', new Date()).where('tries', '<', tries).first('id');
+    const live = await trx('sign_up_codes')
+      .where({ address })
+      .whereNull('used_at')
+      .where('expires_at', '>', new Date())
+      .where('tries', '<', tries)
+      .first('id');
     if (live) return false;
-    const [{ n }] = await trx('sign_up_codes').where({ address }).where('created_at', '>', new Date(Date.now() - 3600_000)).count<{ n: number }[]>({ n: '*' });
+    const [{ n }] = await trx('sign_up_codes')
+      .where({ address })
+      .where('created_at', '>', new Date(Date.now() - 3600_000))
+      .count<{ n: number }[]>({ n: '*' });
     if (Number(n) >= perHour) return false;
     await trx('sign_up_codes').where({ address }).whereNull('used_at').update({ used_at: trx.fn.now() });
     await trx('sign_up_codes').insert({ address, code_hash: hash(code), expires_at: new Date(Date.now() + minutes * 60_000) });

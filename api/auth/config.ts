@@ -27,7 +27,9 @@ const cache = new WeakMap<Knex, { at: number; values: Map<string, string> }>();
 async function values(knex: Knex): Promise<Map<string, string>> {
   let c = cache.get(knex);
   if (!c || Date.now() - c.at > TTL_MS) {
-    const rows = await knex('app_configs').select('key', 'value').catch(() => [] as { key: string; value: string }[]);
+    const rows = await knex('app_configs')
+      .select('key', 'value')
+      .catch(() => [] as { key: string; value: string }[]);
     c = { at: Date.now(), values: new Map(rows.map((r: { key: string; value: string }) => [r.key, r.value])) };
     cache.set(knex, c);
   }

@@ -21,33 +21,48 @@ export interface LockState {
  * attempt still being checked counts as a failure until it is known.
  */
 export async function lockState(db: Knex | Knex.Transaction, username: string, ip: string, config?: LockConfig): Promise<LockState> {
-  const { slowAfter, lockAfter, lockMinutes, ipLockAfter } = config ?? await lockConfig(db as Knex);
+  const { slowAfter, lockAfter, lockMinutes, ipLockAfter } = config ?? (await lockConfig(db as Knex));
   const windowStart = new Date(Date.now() - lockMinutes * 60_000);
-  const since = (column: 'username' | 'ip', value: string) => db('login_logs')
-    .whereRaw(`lower(??) = lower(?)`, [column, value]).where('created_at', '>', windowStart)
-    .where((q) => q.where('success', true).orWhere('reason', 'unlocked'))
-    .max('created_at as at').first();
+  const since = (column: 'username' | 'ip', value: string) =>
+    db('login_logs')
+      .whereRaw(`lower(??) = lower(?)`, [column, value])
+      .where('created_at', '>', windowStart)
+      .where((q) => q.where('success', true).orWhere('reason', 'unlocked'))
+      .max('created_at as at')
+      .first();
   const failuresOf = async (column: 'username' | 'ip', value: string) => {
     const reset = (await since(column, value))?.at as Date | null;
-    const rows = await db('login_logs').whereRaw(`lower(??) = lower(?)`, [column, value]).whereIn('reason', FAILURES)
-      .where('created_at', '>', reset && reset > windowStart ? reset : windowStart).orderBy('created_at', 'desc').select('created_at');
+    const rows = await db('login_logs')
+      .whereRaw(`lower(??) = lower(?)`, [column, value])
+      .whereIn('reason', FAILURES)
+      .where('created_at', '>', reset && reset > windowStart ? reset : windowStart)
+      .orderBy('created_at', 'desc')
+      .select('created_at');
     return rows.map((r: { created_at: Date }) => new Date(r.created_at));
   };
   const byUser = await failuresOf('username', username);
   const byIp = await failuresOf('ip', ip);
-  const lockedBy = (list: Date[], limit: number) => (list.length >= limit ? Math.ceil((list[limit - 1].getTime() + lockMinutes * 60_000 - Date.now()) / 60_000) : 0);
+  const lockedBy = (list: Date[], limit: number) =>
+    list.length >= limit ? Math.ceil((list[limit - 1].getTime() + lockMinutes * 60_000 - Date.now()) / 60_000) : 0;
   const lockedMinutes = Math.max(lockedBy(byUser, lockAfter), lockedBy(byIp, ipLockAfter), 0);
   const over = byUser.length - slowAfter + 1;
   return { failures: byUser.length, lockedMinutes, delayMs: over > 0 ? Math.min(over * 500, 3000) : 0 };
 }
 
-export interface LockConfig { slowAfter: number; lockAfter: number; lockMinutes: number; ipLockAfter: number }
+export interface LockConfig {
+  slowAfter: number;
+  lockAfter: number;
+  lockMinutes: number;
+  ipLockAfter: number;
+}
 
 /** The lock's settings (cached settings, read outside any transaction). */
 export async function lockConfig(knex: Knex): Promise<LockConfig> {
   const [slowAfter, lockAfter, lockMinutes, ipLockAfter] = await Promise.all([
-    configNumber(knex, 'auth.slow_after_failures'), configNumber(knex, 'auth.lock_after_failures'),
-    configNumber(knex, 'auth.lock_minutes'), configNumber(knex, 'auth.ip_lock_after_failures'),
+    configNumber(knex, 'auth.slow_after_failures'),
+    configNumber(knex, 'auth.lock_after_failures'),
+    configNumber(knex, 'auth.lock_minutes'),
+    configNumber(knex, 'auth.ip_lock_after_failures'),
   ]);
   return { slowAfter, lockAfter, lockMinutes, ipLockAfter };
 }
@@ -65,16 +80,32 @@ export interface Attempt extends LockState {
 export async function beginAttempt(knex: Knex, o: { username: string; ip: string; userAgent: string }): Promise<Attempt> {
   const config = await lockConfig(knex);
   return knex.transaction(async (trx) => {
-    await trx.raw('select pg_advisory_xact_lock(hashtext(?)), pg_advisory_xact_lock(hashtext(?))', [`login-user:${o.username.toLowerCase()}`, `login-ip:${o.ip}`]);
+    await trx.raw('select pg_advisory_xact_lock(hashtext(?)), pg_advisory_xact_lock(hashtext(?))', [
+      `login-user:${o.username.toLowerCase()}`,
+      `login-ip:${o.ip}`,
+    ]);
     const state = await lockState(trx, o.username, o.ip, config);
-    const [row] = await trx('login_logs').insert({
-      username: o.username.slice(0, 100), ip: o.ip, user_agent: o.userAgent.slice(0, 500), success: false, reason: state.lockedMinutes > 0 ? 'locked' : 'pending',
-    }).returning('id');
+    const [row] = await trx('login_logs')
+      .insert({
+        username: o.username.slice(0, 100),
+        ip: o.ip,
+        user_agent: o.userAgent.slice(0, 500),
+        success: false,
+        reason: state.lockedMinutes > 0 ? 'locked' : 'pending',
+      })
+      .returning('id');
     return { ...state, logId: row.id };
   });
 }
 
 /** Records how an attempt ended: `success`, or the reason it failed. */
-export async function endAttempt(knex: Knex, logId: number, userId: number | null, outcome: 'success' | 'wrong_password' | 'unknown_user' | 'blocked'): Promise<void> {
-  await knex('login_logs').where({ id: logId }).update({ user_id: userId, success: outcome === 'success', reason: outcome === 'success' ? null : outcome });
+export async function endAttempt(
+  knex: Knex,
+  logId: number,
+  userId: number | null,
+  outcome: 'success' | 'wrong_password' | 'unknown_user' | 'blocked',
+): Promise<void> {
+  await knex('login_logs')
+    .where({ id: logId })
+    .update({ user_id: userId, success: outcome === 'success', reason: outcome === 'success' ? null : outcome });
 }

@@ -4,7 +4,10 @@ import { scrypt, randomBytes, timingSafeEqual } from 'node:crypto';
  * Passwords are hashed with scrypt, a memory-hard KDF built into Node: N=2^15, r=8, p=1 (32 MiB
  * per hash). Stored as `scrypt$N$r$p$salt$hash` so the cost can be raised later.
  */
-const N = 1 << 15, R = 8, P = 1, KEYLEN = 32;
+const N = 1 << 15,
+  R = 8,
+  P = 1,
+  KEYLEN = 32;
 const MAXMEM = 64 * 1024 * 1024;
 
 function derive(password: string, salt: Buffer, n: number, r: number, p: number): Promise<Buffer> {

@@ -9,7 +9,12 @@ export const AUTH_CHANNEL = 'ecofond_auth';
  * password, their roles, scope, name or language, deleted), roles by id (their actions, deleted),
  * or everything (a listener that lost its connection and may have missed some).
  */
-export interface AuthChange { s?: number[]; u?: number[]; r?: number[]; all?: true }
+export interface AuthChange {
+  s?: number[];
+  u?: number[];
+  r?: number[];
+  all?: true;
+}
 
 /** A signed-in caller as the API sees them. */
 export type SessionPrincipal = Principal & { sessionId: number; lang_code: string };
@@ -54,12 +59,17 @@ export class SessionCache {
   hits = 0;
   misses = 0;
 
-  get size(): number { return this.entries.size; }
+  get size(): number {
+    return this.entries.size;
+  }
 
   /** The cached principal of a token hash, or undefined when it must be read from the database. */
   get(hash: string, now = Date.now()): { principal: SessionPrincipal; lastSeenAt: number } | undefined {
     const e = this.suspended ? undefined : this.entries.get(hash);
-    if (!e) { this.misses++; return undefined; }
+    if (!e) {
+      this.misses++;
+      return undefined;
+    }
     if (now >= e.expiresAt || now - e.readAt >= ENTRY_MAX_AGE_MS) {
       this.entries.delete(hash);
       this.misses++;
@@ -92,7 +102,10 @@ export class SessionCache {
   /** Drops the entries a change concerns. */
   apply(change: AuthChange): void {
     this.generation++;
-    if (change.all) { this.entries.clear(); return; }
+    if (change.all) {
+      this.entries.clear();
+      return;
+    }
     const s = new Set(change.s ?? []);
     const u = new Set(change.u ?? []);
     const r = new Set(change.r ?? []);
@@ -104,11 +117,17 @@ export class SessionCache {
   /** A notification's payload (AUTH_CHANNEL); anything unreadable drops everything. */
   applyPayload(payload: string | undefined): void {
     let change: AuthChange;
-    try { change = JSON.parse(payload ?? '') as AuthChange; } catch { change = { all: true }; }
+    try {
+      change = JSON.parse(payload ?? '') as AuthChange;
+    } catch {
+      change = { all: true };
+    }
     this.apply(change && typeof change === 'object' ? change : { all: true });
   }
 
-  clear(): void { this.apply({ all: true }); }
+  clear(): void {
+    this.apply({ all: true });
+  }
 
   /** The listener is away (true) or back (false): either way what is kept may have missed a change. */
   suspend(away: boolean): void {
@@ -142,5 +161,8 @@ export async function announceAuthChange(db: Knex | Knex.Transaction, change: Au
   if (!cache) return;
   cache.apply(change);
   const done = (db as { executionPromise?: Promise<unknown> }).executionPromise;
-  done?.then(() => cache.apply(change), () => cache.apply(change));
+  done?.then(
+    () => cache.apply(change),
+    () => cache.apply(change),
+  );
 }

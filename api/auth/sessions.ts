@@ -21,7 +21,10 @@ export function tokenHash(token: string): string {
 export async function createSession(knex: Knex, userId: number, meta: { ip?: string; userAgent?: string }): Promise<string> {
   const { token, hash } = newToken();
   await knex('sessions').insert({
-    token_hash: hash, user_id: userId, ip: meta.ip ?? null, user_agent: (meta.userAgent ?? '').slice(0, 500),
+    token_hash: hash,
+    user_id: userId,
+    ip: meta.ip ?? null,
+    user_agent: (meta.userAgent ?? '').slice(0, 500),
     expires_at: new Date(Date.now() + (await ttlMs(knex))),
   });
   return token;
@@ -30,7 +33,10 @@ export async function createSession(knex: Knex, userId: number, meta: { ip?: str
 /** Ends a session (sign-out); every process forgets it at once. */
 export async function revokeSession(knex: Knex, token: string): Promise<void> {
   await knex.transaction(async (trx) => {
-    const ids = await trx('sessions').where({ token_hash: tokenHash(token) }).whereNull('revoked_at').update({ revoked_at: trx.fn.now() }, ['id']);
+    const ids = await trx('sessions')
+      .where({ token_hash: tokenHash(token) })
+      .whereNull('revoked_at')
+      .update({ revoked_at: trx.fn.now() }, ['id']);
     await announceAuthChange(trx, { s: ids.map((r: { id: number }) => r.id) });
   });
 }
@@ -56,13 +62,15 @@ export async function principalForToken(knex: Knex, token: string, cache?: Sessi
   const hit = cache?.get(hash, now);
   if (hit) return hit.principal;
   const generation = cache?.generation ?? 0;
-  const row = await knex.raw(
-    `select s.id as session_id, s.expires_at, s.last_seen_at, u.id, u.username, u.status, u.lang_code,
+  const row = await knex
+    .raw(
+      `select s.id as session_id, s.expires_at, s.last_seen_at, u.id, u.username, u.status, u.lang_code,
             u.region_id, u.branch_id, u.subject_id, ${ACTIONS_SQL}${cache ? `, ${ROLES_SQL}` : ''}
        from sessions s join users u on u.id = s.user_id
       where s.token_hash = ? and s.revoked_at is null`,
-    [hash],
-  ).then((r: { rows: Record<string, unknown>[] }) => r.rows[0]);
+      [hash],
+    )
+    .then((r: { rows: Record<string, unknown>[] }) => r.rows[0]);
   if (!row) throw new ApiError('unauthorized');
   let expiresAt = new Date(row.expires_at as string).getTime();
   let lastSeenAt = new Date(row.last_seen_at as string).getTime();
@@ -71,7 +79,9 @@ export async function principalForToken(knex: Knex, token: string, cache?: Sessi
   if (now - lastSeenAt > TOUCH_EVERY_MS) {
     lastSeenAt = now;
     expiresAt = now + (await ttlMs(knex));
-    await knex('sessions').where({ id: row.session_id }).update({ last_seen_at: new Date(lastSeenAt), expires_at: new Date(expiresAt) });
+    await knex('sessions')
+      .where({ id: row.session_id })
+      .update({ last_seen_at: new Date(lastSeenAt), expires_at: new Date(expiresAt) });
   }
   const actions = (row.actions as number[]).map(Number);
   const principal: SessionPrincipal = {
@@ -102,10 +112,12 @@ export async function revokeUserSessions(db: Knex | Knex.Transaction, userId: nu
  * is refused like their session would be.
  */
 export async function principalForUser(db: Knex | Knex.Transaction, userId: number): Promise<Principal & { lang_code: string }> {
-  const row = await db.raw(
-    `select u.id, u.username, u.status, u.lang_code, u.region_id, u.branch_id, u.subject_id, ${ACTIONS_SQL} from users u where u.id = ?`,
-    [userId],
-  ).then((r: { rows: Record<string, unknown>[] }) => r.rows[0]);
+  const row = await db
+    .raw(
+      `select u.id, u.username, u.status, u.lang_code, u.region_id, u.branch_id, u.subject_id, ${ACTIONS_SQL} from users u where u.id = ?`,
+      [userId],
+    )
+    .then((r: { rows: Record<string, unknown>[] }) => r.rows[0]);
   if (!row) throw new ApiError('unauthorized');
   if (row.status !== 'active') throw new ApiError('userBlocked');
   return {

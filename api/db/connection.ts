@@ -64,18 +64,25 @@ export function openDatabase(opts: DatabaseOptions = {}): Database {
     // no session state is kept in a pooled connection — settings are SET LOCAL inside a transaction,
     // statements are not prepared by name, advisory locks are the transaction's, LISTEN has a
     // connection of its own — so `url` may be a pgbouncer in transaction mode (docs/scaling.md)
-    const pool = (url: string, application_name: string) => knexFactory({
-      client: 'pg',
-      // the name is a start-up parameter, not a SET: pgbouncer passes it on per client
-      connection: { connectionString: url, application_name },
-      searchPath: opts.searchPath ? [opts.searchPath] : undefined,
-      pool: { min: 0, max: opts.poolMax ?? 10 },
-    });
+    const pool = (url: string, application_name: string) =>
+      knexFactory({
+        client: 'pg',
+        // the name is a start-up parameter, not a SET: pgbouncer passes it on per client
+        connection: { connectionString: url, application_name },
+        searchPath: opts.searchPath ? [opts.searchPath] : undefined,
+        pool: { min: 0, max: opts.poolMax ?? 10 },
+      });
     const knex = pool(opts.url, APP_NAME.primary);
     const reads = opts.readUrl ? pool(opts.readUrl, APP_NAME.reads) : knex;
     return {
-      knex, reads, kind: 'postgres', url: opts.url, listenUrl: opts.listenUrl || opts.url,
-      close: async () => { await Promise.all([knex.destroy(), reads !== knex ? reads.destroy() : undefined]); },
+      knex,
+      reads,
+      kind: 'postgres',
+      url: opts.url,
+      listenUrl: opts.listenUrl || opts.url,
+      close: async () => {
+        await Promise.all([knex.destroy(), reads !== knex ? reads.destroy() : undefined]);
+      },
     };
   }
   let dir: string | undefined;
@@ -118,8 +125,10 @@ export function openDatabase(opts: DatabaseOptions = {}): Database {
 
 export function databaseFromEnv(env: NodeJS.ProcessEnv = process.env): Database {
   return openDatabase({
-    url: env.DATABASE_URL || undefined, dataDir: dataDir(env),
-    readUrl: env.DATABASE_READ_URL || undefined, listenUrl: env.DATABASE_LISTEN_URL || undefined,
+    url: env.DATABASE_URL || undefined,
+    dataDir: dataDir(env),
+    readUrl: env.DATABASE_READ_URL || undefined,
+    listenUrl: env.DATABASE_LISTEN_URL || undefined,
     poolMax: Number(env.DATABASE_POOL_MAX) > 0 ? Math.floor(Number(env.DATABASE_POOL_MAX)) : undefined,
   });
 }

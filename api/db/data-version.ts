@@ -39,16 +39,24 @@ export function publicTables(model: MetaModel): string[] {
 export async function ensureVersionTriggers(knex: Knex, name: string, tables: string[]): Promise<string[]> {
   const found = await knex.raw(
     `SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-      WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p') AND c.relname = ANY(?) ORDER BY c.relname`, [tables]);
+      WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p') AND c.relname = ANY(?) ORDER BY c.relname`,
+    [tables],
+  );
   const names = (found.rows as { relname: string }[]).map((r) => r.relname);
   for (const t of names) {
-    await knex.raw(`CREATE OR REPLACE TRIGGER ?? AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ?? FOR EACH STATEMENT EXECUTE FUNCTION bump_data_version(${knex.raw('?', [name]).toQuery()})`,
-      [`${t}_version_${name}`, t]);
+    await knex.raw(
+      `CREATE OR REPLACE TRIGGER ?? AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ?? FOR EACH STATEMENT EXECUTE FUNCTION bump_data_version(${knex.raw('?', [name]).toQuery()})`,
+      [`${t}_version_${name}`, t],
+    );
   }
   return names;
 }
 
-interface Entry { version: string; value: unknown; bytes: number }
+interface Entry {
+  version: string;
+  value: unknown;
+  bytes: number;
+}
 
 /**
  * A process's cache of answers on one database (a pool) keyed by the version of one set of tables: at most `maxEntries`
@@ -60,7 +68,12 @@ export class VersionedCache {
   private running = new Map<string, Promise<unknown>>();
   private bytes = 0;
 
-  constructor(readonly knex: Knex, readonly name: string, readonly maxEntries = 2000, readonly maxBytes = 64 * 1024 * 1024) {}
+  constructor(
+    readonly knex: Knex,
+    readonly name: string,
+    readonly maxEntries = 2000,
+    readonly maxBytes = 64 * 1024 * 1024,
+  ) {}
 
   async version(): Promise<string> {
     const row = await this.knex('data_versions').where({ name: this.name }).first('version');
@@ -79,10 +92,12 @@ export class VersionedCache {
     const flight = `${version}\u0000${key}`;
     const running = this.running.get(flight);
     if (running) return running as Promise<T>;
-    const p = compute().then((value) => {
-      this.put(key, { version, value, bytes: JSON.stringify(value)?.length ?? 0 });
-      return value;
-    }).finally(() => this.running.delete(flight));
+    const p = compute()
+      .then((value) => {
+        this.put(key, { version, value, bytes: JSON.stringify(value)?.length ?? 0 });
+        return value;
+      })
+      .finally(() => this.running.delete(flight));
     this.running.set(flight, p);
     return p;
   }
@@ -113,8 +128,8 @@ const caches = new WeakMap<Knex, Map<string, VersionedCache>>();
 /** The process's cache of `name`'s answers on one database (a pool): answers of two databases never mix. */
 export function versionedCache(knex: Knex, name: string): VersionedCache {
   let byName = caches.get(knex);
-  if (!byName) caches.set(knex, byName = new Map());
+  if (!byName) caches.set(knex, (byName = new Map()));
   let c = byName.get(name);
-  if (!c) byName.set(name, c = new VersionedCache(knex, name));
+  if (!c) byName.set(name, (c = new VersionedCache(knex, name)));
   return c;
 }

@@ -32,7 +32,11 @@ export async function dropEntityTables(knex: Knex, names: string[], model: MetaM
   for (const name of orderByReferences(names, model).reverse()) {
     const e = model.entities.get(name);
     if (!e) continue;
-    for (const [, f] of childFields(e)) if (!f.parentKey) { await dropReferencesFrom(knex, f.table!); await knex.schema.dropTableIfExists(f.table!); }
+    for (const [, f] of childFields(e))
+      if (!f.parentKey) {
+        await dropReferencesFrom(knex, f.table!);
+        await knex.schema.dropTableIfExists(f.table!);
+      }
     await dropReferencesFrom(knex, e.table);
     await knex.schema.dropTableIfExists(e.table);
   }
@@ -59,7 +63,8 @@ export async function addEntityColumns(knex: Knex, name: string, fields: string[
     const f = e.fields[field];
     const idx = `${e.table}_${field}_idx`;
     // a field added later is empty on the rows before it: a partial index skips them (and their inserts)
-    if (f.type === 'ref' && !f.required) await knex.raw('CREATE INDEX ?? ON ?? (??, id) WHERE ?? IS NOT NULL', [idx, e.table, field, field]);
+    if (f.type === 'ref' && !f.required)
+      await knex.raw('CREATE INDEX ?? ON ?? (??, id) WHERE ?? IS NOT NULL', [idx, e.table, field, field]);
     else if (f.type === 'ref') await knex.raw('CREATE INDEX ?? ON ?? (??, id)', [idx, e.table, field]);
     else if (f.type === 'point' || f.type === 'polygon') await knex.raw('CREATE INDEX ?? ON ?? USING gist (??)', [idx, e.table, field]);
   }
@@ -70,7 +75,9 @@ export async function dropEntityColumns(knex: Knex, name: string, fields: string
   const e = model.entities.get(name);
   if (!e) return;
   for (const field of fields) await dropReferencesFrom(knex, e.table, field);
-  await knex.schema.alterTable(e.table, (t) => { for (const field of fields) t.dropColumn(field); });
+  await knex.schema.alterTable(e.table, (t) => {
+    for (const field of fields) t.dropColumn(field);
+  });
 }
 
 export async function ensureExtensions(knex: Knex): Promise<void> {
@@ -107,47 +114,95 @@ function orderByReferences(names: string[], model: MetaModel): string[] {
  * A reference to a partitioned table (api/db/partitions.ts) cannot be a foreign key: it is kept by
  * the triggers doing what the key would (the same constraint name, the same answers).
  */
-async function referToPartitioned(knex: Knex, table: string, name: string, f: FieldMeta, model: MetaModel, partitioned: Set<string>): Promise<void> {
+async function referToPartitioned(
+  knex: Knex,
+  table: string,
+  name: string,
+  f: FieldMeta,
+  model: MetaModel,
+  partitioned: Set<string>,
+): Promise<void> {
   if (f.type !== 'ref' || f.through || !partitioned.has(refTable(model, f.ref!))) return;
   await referencePartitioned(knex, table, name, refTable(model, f.ref!), f.onDelete ?? 'restrict');
 }
 
-function addColumn(t: Knex.CreateTableBuilder, name: string, f: FieldMeta, model: MetaModel, knex: Knex, partitioned: Set<string> = new Set()): void {
+function addColumn(
+  t: Knex.CreateTableBuilder,
+  name: string,
+  f: FieldMeta,
+  model: MetaModel,
+  knex: Knex,
+  partitioned: Set<string> = new Set(),
+): void {
   let col: Knex.ColumnBuilder;
   switch (f.type) {
-    case 'string': col = f.maxLength && f.maxLength > 2000 ? t.text(name) : t.string(name, f.maxLength ?? 255); break;
-    case 'text': case 'password': col = t.text(name); break;
-    case 'integer': col = t.integer(name); break;
-    case 'decimal': col = t.decimal(name, f.precision ?? 20, f.scale ?? 4); break;
-    case 'money': col = t.decimal(name, 18, 2); break;
-    case 'boolean': col = t.boolean(name); break;
-    case 'date': col = t.date(name); break;
-    case 'datetime': col = t.timestamp(name, { useTz: true }); break;
-    case 'enum': col = t.string(name, 40); break;
-    case 'text3': case 'json': col = t.jsonb(name); break;
+    case 'string':
+      col = f.maxLength && f.maxLength > 2000 ? t.text(name) : t.string(name, f.maxLength ?? 255);
+      break;
+    case 'text':
+    case 'password':
+      col = t.text(name);
+      break;
+    case 'integer':
+      col = t.integer(name);
+      break;
+    case 'decimal':
+      col = t.decimal(name, f.precision ?? 20, f.scale ?? 4);
+      break;
+    case 'money':
+      col = t.decimal(name, 18, 2);
+      break;
+    case 'boolean':
+      col = t.boolean(name);
+      break;
+    case 'date':
+      col = t.date(name);
+      break;
+    case 'datetime':
+      col = t.timestamp(name, { useTz: true });
+      break;
+    case 'enum':
+      col = t.string(name, 40);
+      break;
+    case 'text3':
+    case 'json':
+      col = t.jsonb(name);
+      break;
     case 'ref': {
       col = t.bigInteger(name);
       const target = refTable(model, f.ref!);
-      if (!partitioned.has(target)) col.references('id').inTable(target).onDelete((f.onDelete ?? 'restrict').toUpperCase());
+      if (!partitioned.has(target))
+        col
+          .references('id')
+          .inTable(target)
+          .onDelete((f.onDelete ?? 'restrict').toUpperCase());
       break;
     }
-    case 'file': case 'image':
+    case 'file':
+    case 'image':
       col = t.bigInteger(name);
       col.references('id').inTable('resources').onDelete('SET NULL');
       break;
-    case 'refs': case 'files':
+    case 'refs':
+    case 'files':
       if (f.through) return; // kept in its join table
       col = t.specificType(name, 'bigint[]');
       break;
-    case 'point': col = t.specificType(name, 'point'); break;
-    case 'polygon': col = t.specificType(name, 'polygon'); break;
-    default: return;
+    case 'point':
+      col = t.specificType(name, 'point');
+      break;
+    case 'polygon':
+      col = t.specificType(name, 'polygon');
+      break;
+    default:
+      return;
   }
   if (f.lookup) {
     const [target, column] = f.lookup.split('.');
     col.references(column).inTable(refTable(model, target)).onDelete('RESTRICT').onUpdate('CASCADE');
   }
-  if (f.required && !f.computedBy && !f.from) col.notNullable(); else col.nullable();
+  if (f.required && !f.computedBy && !f.from) col.notNullable();
+  else col.nullable();
   if (f.default !== undefined && f.type !== 'text3') {
     col.defaultTo(f.default as Knex.Value);
   } else if (f.default !== undefined) {
@@ -183,9 +238,10 @@ async function createEntityTable(knex: Knex, e: EntityMeta, model: MetaModel): P
     for (const c of e.constraints ?? []) t.check(c.check, [], `${e.table}_${c.name}`);
   });
   await createIndexes(knex, e, later);
-  for (const [name, f] of Object.entries(e.fields)) if (!later.has(name)) await referToPartitioned(knex, e.table, name, f, model, partitioned);
+  for (const [name, f] of Object.entries(e.fields))
+    if (!later.has(name)) await referToPartitioned(knex, e.table, name, f, model, partitioned);
   for (const f of Object.values(e.fields)) {
-    if (!f.through || await knex.schema.hasTable(f.through.table)) continue;
+    if (!f.through || (await knex.schema.hasTable(f.through.table))) continue;
     const { table, key, refKey } = f.through;
     await knex.schema.createTable(table, (t) => {
       t.bigInteger(key).notNullable().references('id').inTable(e.table).onDelete('CASCADE');
@@ -212,7 +268,11 @@ async function createEntityTable(knex: Knex, e: EntityMeta, model: MetaModel): P
 /** One index per column a list filters, sorts or scopes on; trigram indexes for search filters. */
 async function createIndexes(knex: Knex, e: EntityMeta, later: Set<string> = new Set()): Promise<void> {
   const cols = new Set<string>();
-  const skip = new Set(Object.entries(e.fields).filter(([, f]) => f.unique).map(([n]) => n));
+  const skip = new Set(
+    Object.entries(e.fields)
+      .filter(([, f]) => f.unique)
+      .map(([n]) => n),
+  );
   skip.add('id');
   for (const [name, raw] of Object.entries(e.list.filters ?? {})) {
     const f = filterMeta(raw);
@@ -224,7 +284,8 @@ async function createIndexes(knex: Knex, e: EntityMeta, later: Set<string> = new
     }
   }
   for (const c of [e.list.sort[0], ...(e.list.sortable ?? []), ...Object.values(e.scope ?? {})]) cols.add(c);
-  for (const [name, f] of Object.entries(e.fields)) if (f.type === 'ref' || f.lookup || f.type === 'point' || f.type === 'polygon' || f.type === 'files') cols.add(name);
+  for (const [name, f] of Object.entries(e.fields))
+    if (f.type === 'ref' || f.lookup || f.type === 'point' || f.type === 'polygon' || f.type === 'files') cols.add(name);
 
   // a scoped user's default list: their rows in the default order, without a scan of everyone's
   const sortCol = e.list.sort[0];
@@ -246,6 +307,7 @@ async function createIndexes(knex: Knex, e: EntityMeta, later: Set<string> = new
   }
   // who may read a file is a look-up of the rows that hold it (api/engine/files.ts)
   for (const [name, f] of Object.entries(e.fields)) {
-    if ((f.type === 'file' || f.type === 'image') && !later.has(name)) await knex.raw('CREATE INDEX IF NOT EXISTS ?? ON ?? (??) WHERE ?? IS NOT NULL', [`${e.table}_${name}_idx`, e.table, name, name]);
+    if ((f.type === 'file' || f.type === 'image') && !later.has(name))
+      await knex.raw('CREATE INDEX IF NOT EXISTS ?? ON ?? (??) WHERE ?? IS NOT NULL', [`${e.table}_${name}_idx`, e.table, name, name]);
   }
 }

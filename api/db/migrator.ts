@@ -33,12 +33,23 @@ type MigrationModule = {
 };
 
 class DirectorySource implements Knex.MigrationSource<string> {
-  constructor(private dirs: string[], private model: MetaModel) {}
+  constructor(
+    private dirs: string[],
+    private model: MetaModel,
+  ) {}
   async getMigrations(): Promise<string[]> {
-    const files = this.dirs.flatMap((d) => (existsSync(d) ? readdirSync(d).filter((f) => /^\d+_[\w-]+\.(ts|js|mjs)$/.test(f)).map((f) => join(d, f)) : []));
+    const files = this.dirs.flatMap((d) =>
+      existsSync(d)
+        ? readdirSync(d)
+            .filter((f) => /^\d+_[\w-]+\.(ts|js|mjs)$/.test(f))
+            .map((f) => join(d, f))
+        : [],
+    );
     return files.sort((a, b) => name(a).localeCompare(name(b)));
   }
-  getMigrationName(file: string): string { return name(file); }
+  getMigrationName(file: string): string {
+    return name(file);
+  }
   async getMigration(file: string): Promise<Knex.Migration> {
     const mod = (await import(pathToFileURL(resolve(file)).href)) as MigrationModule;
     const helpers = (knex: Knex): MigrationHelpers => ({
@@ -57,7 +68,11 @@ class DirectorySource implements Knex.MigrationSource<string> {
   }
 }
 
-const name = (file: string) => file.split(/[\\/]/).pop()!.replace(/\.(ts|js|mjs)$/, '');
+const name = (file: string) =>
+  file
+    .split(/[\\/]/)
+    .pop()!
+    .replace(/\.(ts|js|mjs)$/, '');
 
 export async function migrate(knex: Knex, model: MetaModel, dirs: string[] = [DEFAULT_MIGRATIONS_DIR]): Promise<string[]> {
   const [, done] = await knex.migrate.latest({ migrationSource: new DirectorySource(dirs, model), tableName: 'knex_migrations' });

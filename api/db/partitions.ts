@@ -63,12 +63,23 @@ export async function ensureReferenceFunctions(knex: Knex): Promise<void> {
 export type OnDelete = 'restrict' | 'set null' | 'cascade';
 
 /** `table.column` refers to `target.id`, a partitioned table, by triggers in place of a foreign key. */
-export async function referencePartitioned(knex: Knex, table: string, column: string, target: string, onDelete: OnDelete, constraint = `${table}_${column}_foreign`): Promise<void> {
+export async function referencePartitioned(
+  knex: Knex,
+  table: string,
+  column: string,
+  target: string,
+  onDelete: OnDelete,
+  constraint = `${table}_${column}_foreign`,
+): Promise<void> {
   await ensureReferenceFunctions(knex);
-  await knex.raw(`CREATE TRIGGER ?? BEFORE INSERT OR UPDATE OF ?? ON ?? FOR EACH ROW EXECUTE FUNCTION ecofond_ref_exists(${lit(target)}, ${lit(column)}, ${lit(constraint)})`,
-    [`${constraint}_check`, column, table]);
-  await knex.raw(`CREATE TRIGGER ?? AFTER DELETE ON ?? FOR EACH ROW EXECUTE FUNCTION ecofond_ref_deleted(${lit(target)}, ${lit(table)}, ${lit(column)}, ${lit(onDelete)}, ${lit(constraint)})`,
-    [`${constraint}_deleted`.slice(0, 63), target]);
+  await knex.raw(
+    `CREATE TRIGGER ?? BEFORE INSERT OR UPDATE OF ?? ON ?? FOR EACH ROW EXECUTE FUNCTION ecofond_ref_exists(${lit(target)}, ${lit(column)}, ${lit(constraint)})`,
+    [`${constraint}_check`, column, table],
+  );
+  await knex.raw(
+    `CREATE TRIGGER ?? AFTER DELETE ON ?? FOR EACH ROW EXECUTE FUNCTION ecofond_ref_deleted(${lit(target)}, ${lit(table)}, ${lit(column)}, ${lit(onDelete)}, ${lit(constraint)})`,
+    [`${constraint}_deleted`.slice(0, 63), target],
+  );
 }
 
 /**
@@ -108,31 +119,54 @@ export async function partitionByYear(knex: Knex, table: string, column: string,
   if ((await partitionedTables(knex)).has(table)) return;
   const t = ident(table);
   const one = async <T>(sql: string, b: readonly unknown[] = []): Promise<T[]> => (await knex.raw(sql, b as Knex.RawBinding[])).rows as T[];
-  const [{ attnotnull }] = await one<{ attnotnull: boolean }>('SELECT attnotnull FROM pg_attribute WHERE attrelid = ?::regclass AND attname = ?', [table, column]);
+  const [{ attnotnull }] = await one<{ attnotnull: boolean }>(
+    'SELECT attnotnull FROM pg_attribute WHERE attrelid = ?::regclass AND attname = ?',
+    [table, column],
+  );
   if (!attnotnull) throw new Error(`partitionByYear: ${table}.${column} may be null`);
-  const uniques = await one<{ name: string }>(`SELECT c.relname AS name FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
-    WHERE i.indrelid = ?::regclass AND i.indisunique AND NOT i.indisprimary`, [table]);
-  if (uniques.length) throw new Error(`partitionByYear: ${table} has unique indexes (${uniques.map((u) => u.name).join(', ')}) without ${column}`);
+  const uniques = await one<{ name: string }>(
+    `SELECT c.relname AS name FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+    WHERE i.indrelid = ?::regclass AND i.indisunique AND NOT i.indisprimary`,
+    [table],
+  );
+  if (uniques.length)
+    throw new Error(`partitionByYear: ${table} has unique indexes (${uniques.map((u) => u.name).join(', ')}) without ${column}`);
 
   // what the table has, as PostgreSQL prints it
-  const indexes = await one<{ name: string; def: string }>(`SELECT c.relname AS name, pg_get_indexdef(i.indexrelid) AS def FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
-    WHERE i.indrelid = ?::regclass AND NOT i.indisprimary ORDER BY c.relname`, [table]);
-  const foreign = await one<{ name: string; def: string }>(`SELECT conname AS name, pg_get_constraintdef(oid) AS def FROM pg_constraint
-    WHERE conrelid = ?::regclass AND contype = 'f' ORDER BY conname`, [table]);
-  const triggers = await one<{ name: string; def: string }>(`SELECT tgname AS name, pg_get_triggerdef(oid) AS def FROM pg_trigger
-    WHERE tgrelid = ?::regclass AND NOT tgisinternal ORDER BY tgname`, [table]);
-  const incoming = await one<{ name: string; tbl: string; col: string; del: string }>(`SELECT c.conname AS name, r.relname AS tbl, a.attname AS col, c.confdeltype AS del
+  const indexes = await one<{ name: string; def: string }>(
+    `SELECT c.relname AS name, pg_get_indexdef(i.indexrelid) AS def FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+    WHERE i.indrelid = ?::regclass AND NOT i.indisprimary ORDER BY c.relname`,
+    [table],
+  );
+  const foreign = await one<{ name: string; def: string }>(
+    `SELECT conname AS name, pg_get_constraintdef(oid) AS def FROM pg_constraint
+    WHERE conrelid = ?::regclass AND contype = 'f' ORDER BY conname`,
+    [table],
+  );
+  const triggers = await one<{ name: string; def: string }>(
+    `SELECT tgname AS name, pg_get_triggerdef(oid) AS def FROM pg_trigger
+    WHERE tgrelid = ?::regclass AND NOT tgisinternal ORDER BY tgname`,
+    [table],
+  );
+  const incoming = await one<{ name: string; tbl: string; col: string; del: string }>(
+    `SELECT c.conname AS name, r.relname AS tbl, a.attname AS col, c.confdeltype AS del
     FROM pg_constraint c JOIN pg_class r ON r.oid = c.conrelid JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = c.conkey[1]
-    WHERE c.confrelid = ?::regclass AND c.contype = 'f' AND array_length(c.conkey, 1) = 1 ORDER BY c.conname`, [table]);
+    WHERE c.confrelid = ?::regclass AND c.contype = 'f' AND array_length(c.conkey, 1) = 1 ORDER BY c.conname`,
+    [table],
+  );
   const [{ seq }] = await one<{ seq: string | null }>('SELECT pg_get_serial_sequence(?, ?) AS seq', [table, 'id']);
-  const years = (await one<{ y: number }>(`SELECT DISTINCT extract(year FROM ${ident(column)})::int AS y FROM ${t}`)).map((r) => Number(r.y));
+  const years = (await one<{ y: number }>(`SELECT DISTINCT extract(year FROM ${ident(column)})::int AS y FROM ${t}`)).map((r) =>
+    Number(r.y),
+  );
   const thisYear = now.getUTCFullYear();
   const wanted = [...new Set([...years, ...Array.from({ length: 7 }, (_, i) => thisYear - 5 + i)])].sort((a, b) => a - b);
 
   for (const c of incoming) await knex.raw(`ALTER TABLE ${ident(c.tbl)} DROP CONSTRAINT ${ident(c.name)}`);
   if (seq) await knex.raw(`ALTER SEQUENCE ${seq} OWNED BY NONE`);
   const next = ident(`${table}_partitioned`);
-  await knex.raw(`CREATE TABLE ${next} (LIKE ${t} INCLUDING DEFAULTS INCLUDING CONSTRAINTS INCLUDING STORAGE INCLUDING COMMENTS) PARTITION BY RANGE (${ident(column)})`);
+  await knex.raw(
+    `CREATE TABLE ${next} (LIKE ${t} INCLUDING DEFAULTS INCLUDING CONSTRAINTS INCLUDING STORAGE INCLUDING COMMENTS) PARTITION BY RANGE (${ident(column)})`,
+  );
   for (const y of wanted) await createYear(knex, `${table}_partitioned`, table, y);
   await knex.raw(`CREATE TABLE ${ident(otherPartition(table))} PARTITION OF ${next} DEFAULT`);
   // the rows, before any index or trigger: they are moved, not written anew (the aggregates hold them already)
@@ -144,7 +178,8 @@ export async function partitionByYear(knex: Knex, table: string, column: string,
   for (const i of indexes) await knex.raw(i.def);
   for (const f of foreign) await knex.raw(`ALTER TABLE ${t} ADD CONSTRAINT ${ident(f.name)} ${f.def}`);
   for (const tr of triggers) await knex.raw(tr.def);
-  for (const c of incoming) await referencePartitioned(knex, c.tbl, c.col, table, c.del === 'n' ? 'set null' : c.del === 'c' ? 'cascade' : 'restrict', c.name);
+  for (const c of incoming)
+    await referencePartitioned(knex, c.tbl, c.col, table, c.del === 'n' ? 'set null' : c.del === 'c' ? 'cascade' : 'restrict', c.name);
   await knex.raw(`ANALYZE ${t}`);
 }
 
@@ -153,10 +188,22 @@ export async function unpartition(knex: Knex, table: string): Promise<void> {
   if (!(await partitionedTables(knex)).has(table)) return;
   const t = ident(table);
   const one = async <T>(sql: string, b: readonly unknown[] = []): Promise<T[]> => (await knex.raw(sql, b as Knex.RawBinding[])).rows as T[];
-  const indexes = await one<{ def: string }>(`SELECT pg_get_indexdef(i.indexrelid) AS def FROM pg_index i WHERE i.indrelid = ?::regclass AND NOT i.indisprimary`, [table]);
-  const foreign = await one<{ name: string; def: string }>(`SELECT conname AS name, pg_get_constraintdef(oid) AS def FROM pg_constraint WHERE conrelid = ?::regclass AND contype = 'f'`, [table]);
-  const refs = await one<{ name: string; args: string }>(`SELECT tgname AS name, encode(tgargs, 'escape') AS args FROM pg_trigger WHERE tgrelid = ?::regclass AND tgfoid = 'ecofond_ref_deleted'::regproc`, [table]);
-  const triggers = await one<{ def: string }>(`SELECT pg_get_triggerdef(oid) AS def FROM pg_trigger WHERE tgrelid = ?::regclass AND NOT tgisinternal AND tgparentid = 0 AND tgfoid <> 'ecofond_ref_deleted'::regproc`, [table]);
+  const indexes = await one<{ def: string }>(
+    `SELECT pg_get_indexdef(i.indexrelid) AS def FROM pg_index i WHERE i.indrelid = ?::regclass AND NOT i.indisprimary`,
+    [table],
+  );
+  const foreign = await one<{ name: string; def: string }>(
+    `SELECT conname AS name, pg_get_constraintdef(oid) AS def FROM pg_constraint WHERE conrelid = ?::regclass AND contype = 'f'`,
+    [table],
+  );
+  const refs = await one<{ name: string; args: string }>(
+    `SELECT tgname AS name, encode(tgargs, 'escape') AS args FROM pg_trigger WHERE tgrelid = ?::regclass AND tgfoid = 'ecofond_ref_deleted'::regproc`,
+    [table],
+  );
+  const triggers = await one<{ def: string }>(
+    `SELECT pg_get_triggerdef(oid) AS def FROM pg_trigger WHERE tgrelid = ?::regclass AND NOT tgisinternal AND tgparentid = 0 AND tgfoid <> 'ecofond_ref_deleted'::regproc`,
+    [table],
+  );
   const [{ seq }] = await one<{ seq: string | null }>('SELECT pg_get_serial_sequence(?, ?) AS seq', [table, 'id']);
   if (seq) await knex.raw(`ALTER SEQUENCE ${seq} OWNED BY NONE`);
   const plain = ident(`${table}_plain`);
@@ -172,7 +219,9 @@ export async function unpartition(knex: Knex, table: string): Promise<void> {
   for (const r of refs) {
     const [, tbl, col, del, name] = r.args.split('\\000');
     await knex.raw(`DROP TRIGGER IF EXISTS ${ident(`${name}_check`)} ON ${ident(tbl)}`);
-    await knex.raw(`ALTER TABLE ${ident(tbl)} ADD CONSTRAINT ${ident(name)} FOREIGN KEY (${ident(col)}) REFERENCES ${t}(id) ON DELETE ${del.toUpperCase()}`);
+    await knex.raw(
+      `ALTER TABLE ${ident(tbl)} ADD CONSTRAINT ${ident(name)} FOREIGN KEY (${ident(col)}) REFERENCES ${t}(id) ON DELETE ${del.toUpperCase()}`,
+    );
   }
 }
 
@@ -195,5 +244,7 @@ export async function ensureYearPartitions(knex: Knex, now: Date = new Date()): 
 }
 
 async function createYear(knex: Knex, parent: string, table: string, y: number): Promise<void> {
-  await knex.raw(`CREATE TABLE ${ident(yearPartition(table, y))} PARTITION OF ${ident(parent)} FOR VALUES FROM ('${y}-01-01') TO ('${y + 1}-01-01')`);
+  await knex.raw(
+    `CREATE TABLE ${ident(yearPartition(table, y))} PARTITION OF ${ident(parent)} FOR VALUES FROM ('${y}-01-01') TO ('${y + 1}-01-01')`,
+  );
 }

@@ -4,7 +4,12 @@
  * rows (`of(rows, sign)`: the statements for a set of rows, `-` to take them out), then runs
  * `cleanup` (deleting the rows it emptied), and its three triggers on `table`.
  */
-export function aggregateTriggersSql(table: string, fn: string, of: (rows: string, sign: '' | '-') => string[], cleanup: string[] = []): string[] {
+export function aggregateTriggersSql(
+  table: string,
+  fn: string,
+  of: (rows: string, sign: '' | '-') => string[],
+  cleanup: string[] = [],
+): string[] {
   return [
     `CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
@@ -23,5 +28,8 @@ export function aggregateTriggersSql(table: string, fn: string, of: (rows: strin
 
 /** What aggregateTriggersSql made, dropped. */
 export function dropAggregateTriggersSql(table: string, fn: string): string[] {
-  return [...['insert', 'update', 'delete'].map((op) => `DROP TRIGGER IF EXISTS ${fn}_${op} ON ${table}`), `DROP FUNCTION IF EXISTS ${fn}()`];
+  return [
+    ...['insert', 'update', 'delete'].map((op) => `DROP TRIGGER IF EXISTS ${fn}_${op} ON ${table}`),
+    `DROP FUNCTION IF EXISTS ${fn}()`,
+  ];
 }

@@ -17,10 +17,23 @@ export async function tableRows(db: Knex | Knex.Transaction, table: string, pool
   const now = Date.now();
   if (hit && now - hit.at < TTL_MS) return hit.pending ?? hit.rows;
   const entry = { rows: hit?.rows ?? 0, at: now, pending: undefined as Promise<number> | undefined };
-  entry.pending = db.raw(`SELECT coalesce(sum(greatest(c.reltuples, 0)), 0)::float8 AS n FROM pg_class c
-      WHERE (c.oid = to_regclass(?) AND c.relkind = 'r') OR c.oid IN (SELECT relid FROM pg_partition_tree(to_regclass(?)) WHERE isleaf)`, [table, table])
-    .then((r: { rows: { n: number }[] }) => { entry.rows = Number(r.rows[0]?.n ?? 0); entry.pending = undefined; return entry.rows; },
-      () => { entry.pending = undefined; return entry.rows; });
+  entry.pending = db
+    .raw(
+      `SELECT coalesce(sum(greatest(c.reltuples, 0)), 0)::float8 AS n FROM pg_class c
+      WHERE (c.oid = to_regclass(?) AND c.relkind = 'r') OR c.oid IN (SELECT relid FROM pg_partition_tree(to_regclass(?)) WHERE isleaf)`,
+      [table, table],
+    )
+    .then(
+      (r: { rows: { n: number }[] }) => {
+        entry.rows = Number(r.rows[0]?.n ?? 0);
+        entry.pending = undefined;
+        return entry.rows;
+      },
+      () => {
+        entry.pending = undefined;
+        return entry.rows;
+      },
+    );
   byTable.set(table, entry);
   return entry.pending;
 }

@@ -12,13 +12,18 @@ export class Wakers {
   /** A worker asks to be woken; the answer stops that. */
   on(fn: () => void): () => void {
     this.fns.add(fn);
-    return () => { this.fns.delete(fn); };
+    return () => {
+      this.fns.delete(fn);
+    };
   }
 
   afterCommit(db: Knex | Knex.Transaction): void {
     const done = (db as Knex.Transaction).executionPromise;
-    const all = () => { for (const f of this.fns) f(); };
-    if ((db as Knex.Transaction).isTransaction && done) done.then(all, () => undefined); else setImmediate(all);
+    const all = () => {
+      for (const f of this.fns) f();
+    };
+    if ((db as Knex.Transaction).isTransaction && done) done.then(all, () => undefined);
+    else setImmediate(all);
   }
 }
 

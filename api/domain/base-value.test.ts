@@ -44,9 +44,15 @@ describe('base value in force on a date', () => {
     expect(() => baseValueOn([{ start_date: '2025-01-01', amount: '1.005' }], '2025-01-02')).toThrow(RangeError);
     expect(() => baseValueOn([{ start_date: '2025-01-01', amount: 'abc' }], '2025-01-02')).toThrow(TypeError);
     expect(() => baseValueOn([{ start_date: '1/1/2025', amount: '1.00' }], '2025-01-02')).toThrow(RangeError);
-    expect(() => baseValueOn([
-      { start_date: '2025-01-01', amount: '1.00' }, { start_date: '2025-01-01', amount: '2.00' },
-    ], '2025-01-02')).toThrow('two base value rows start on 2025-01-01');
+    expect(() =>
+      baseValueOn(
+        [
+          { start_date: '2025-01-01', amount: '1.00' },
+          { start_date: '2025-01-01', amount: '2.00' },
+        ],
+        '2025-01-02',
+      ),
+    ).toThrow('two base value rows start on 2025-01-01');
   });
 
   it('reads every row of the seed data file', () => {

@@ -48,7 +48,10 @@ describe('compensation payment', () => {
     // but the payment is 0.0108 → 0.01
     const line = { mass: '0.00018', norm: '0.0001', coefficients: ['1'] };
     const q = calculateCompensation([line, line], BV_2022);
-    expect(q.lines.map((l) => [l.exact, l.amount])).toEqual([['0.0054', 1n], ['0.0054', 1n]]);
+    expect(q.lines.map((l) => [l.exact, l.amount])).toEqual([
+      ['0.0054', 1n],
+      ['0.0054', 1n],
+    ]);
     expect(q.exactTotal).toBe('0.0108');
     expect(q.amount).toBe(1n);
   });

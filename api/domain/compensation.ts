@@ -62,19 +62,13 @@ function factor(value: string, name: string): Decimal {
  * @throws TypeError when a mass, norm or coefficient is not a decimal string, or the base value not a bigint
  * @throws RangeError when one is negative or has more than 6 decimals, or the base value is not positive
  */
-export function calculateCompensation<T extends Ingredient>(
-  ingredients: readonly T[],
-  baseValue: Tiyin,
-): CompensationResult<T> {
+export function calculateCompensation<T extends Ingredient>(ingredients: readonly T[], baseValue: Tiyin): CompensationResult<T> {
   if (typeof baseValue !== 'bigint') throw new TypeError(`base value must be a bigint of tiyin, got ${typeof baseValue}`);
   if (baseValue <= 0n) throw new RangeError(`base value must be positive, got ${baseValue} tiyin`);
   const base: Decimal = { units: baseValue, scale: 2 }; // soʻm
   let totalMultiples: Decimal = { units: 0n, scale: 0 };
   const lines = ingredients.map((ingredient, index): CompensationLine<T> => {
-    let multiples = mulDecimal(
-      factor(ingredient.mass, `ingredient ${index} mass`),
-      factor(ingredient.norm, `ingredient ${index} norm`),
-    );
+    let multiples = mulDecimal(factor(ingredient.mass, `ingredient ${index} mass`), factor(ingredient.norm, `ingredient ${index} norm`));
     for (const [j, c] of (ingredient.coefficients ?? []).entries()) {
       multiples = mulDecimal(multiples, factor(c, `ingredient ${index} coefficient ${j}`));
     }

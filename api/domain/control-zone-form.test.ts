@@ -4,9 +4,25 @@ import addFormats from 'ajv-formats';
 import { zoneFormSchema, zoneValueErrors, type ZoneFieldDef } from './control-zone-form.ts';
 
 const defs: ZoneFieldDef[] = [
-  { code: 'depth', caption: { uz: 'Chuqurlik', uk: 'Чуқурлик', ru: 'Глубина' }, kind: 'number', required: true, ordering: 20, min: 0, max: '12.5' },
-  { code: 'water', caption: { uz: 'Suv turi', ru: 'Тип воды' }, kind: 'select', ordering: 10,
-    options: [{ value: 'fresh', caption: { uz: 'Chuchuk', ru: 'Пресная' } }, { value: 'salt', caption: { uz: 'Shoʻr' } }] },
+  {
+    code: 'depth',
+    caption: { uz: 'Chuqurlik', uk: 'Чуқурлик', ru: 'Глубина' },
+    kind: 'number',
+    required: true,
+    ordering: 20,
+    min: 0,
+    max: '12.5',
+  },
+  {
+    code: 'water',
+    caption: { uz: 'Suv turi', ru: 'Тип воды' },
+    kind: 'select',
+    ordering: 10,
+    options: [
+      { value: 'fresh', caption: { uz: 'Chuchuk', ru: 'Пресная' } },
+      { value: 'salt', caption: { uz: 'Shoʻr' } },
+    ],
+  },
   { code: 'notes', caption: { uz: 'Izoh' }, kind: 'text', ordering: 30 },
   { code: 'fenced', caption: { uz: 'Oʻralgan' }, kind: 'boolean', required: true, ordering: 40 },
 ];

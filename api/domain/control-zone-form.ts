@@ -58,12 +58,14 @@ export function fieldSchema(d: ZoneFieldDef, lang: Lang3): Record<string, unknow
   const min = num(d.min);
   const max = num(d.max);
   switch (d.kind) {
-    case 'string': case 'text':
+    case 'string':
+    case 'text':
       s.type = 'string';
       s.maxLength = d.max_length ?? (d.kind === 'text' ? TEXT_MAX : STRING_MAX);
       if (d.required) s.minLength = 1;
       break;
-    case 'integer': case 'number':
+    case 'integer':
+    case 'number':
       s.type = d.kind;
       if (min !== undefined) s.minimum = min;
       if (max !== undefined) s.maximum = max;
@@ -160,14 +162,24 @@ export function zoneValueErrors(defs: ZoneFieldDef[], errors: SchemaError[]): Zo
     } else {
       const d = byCode.get(code);
       switch (e.keyword) {
-        case 'minimum': case 'maximum':
+        case 'minimum':
+        case 'maximum':
           key = 'validation.interval';
           args = { min: num(d?.min) ?? '', max: num(d?.max) ?? '' };
           break;
-        case 'minLength': case 'minItems': key = 'validation.required'; break;
-        case 'maxLength': key = 'validation.max_length'; args = { limit: e.params.limit }; break;
-        case 'enum': key = 'validation.wrong_value'; break;
-        default: key = 'validation.wrong_format';
+        case 'minLength':
+        case 'minItems':
+          key = 'validation.required';
+          break;
+        case 'maxLength':
+          key = 'validation.max_length';
+          args = { limit: e.params.limit };
+          break;
+        case 'enum':
+          key = 'validation.wrong_value';
+          break;
+        default:
+          key = 'validation.wrong_format';
       }
     }
     if (code && !out.has(code)) out.set(code, { code, key, args });

@@ -4,7 +4,9 @@ import { addDays, assertIsoDate, dayNumber, daysBetween, daysInMonth, fromDayNum
 describe('calendar dates', () => {
   it('checks dates', () => {
     expect(() => assertIsoDate('2024-02-29')).not.toThrow();
-    expect(() => assertIsoDate('2023-02-29', 'dueDate')).toThrow(new RangeError('dueDate is not a real date written YYYY-MM-DD: "2023-02-29"'));
+    expect(() => assertIsoDate('2023-02-29', 'dueDate')).toThrow(
+      new RangeError('dueDate is not a real date written YYYY-MM-DD: "2023-02-29"'),
+    );
     expect(() => assertIsoDate('2024-1-5')).toThrow(RangeError);
     expect(() => assertIsoDate('2024-01-05T00:00:00Z')).toThrow(RangeError);
     expect(() => assertIsoDate(20240105 as unknown as string)).toThrow(TypeError);

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import {
-  addDecimal, compareDecimal, divRoundHalfUp, formatDecimal, formatFixed, mulDecimal, parseDecimal, pow10, rescale, roundHalfUp,
+  addDecimal,
+  compareDecimal,
+  divRoundHalfUp,
+  formatDecimal,
+  formatFixed,
+  mulDecimal,
+  parseDecimal,
+  pow10,
+  rescale,
+  roundHalfUp,
 } from './decimal.ts';
 
 const p = (s: string, maxScale = 6) => parseDecimal(s, { maxScale, allowNegative: true });
@@ -24,7 +33,9 @@ describe('exact decimals', () => {
   });
 
   it('refuses too many decimals and unwanted negatives with a RangeError', () => {
-    expect(() => parseDecimal('1.005', { maxScale: 2, name: 'amount' })).toThrow(new RangeError('amount has more than 2 decimals: "1.005"'));
+    expect(() => parseDecimal('1.005', { maxScale: 2, name: 'amount' })).toThrow(
+      new RangeError('amount has more than 2 decimals: "1.005"'),
+    );
     expect(() => parseDecimal('1.000', { maxScale: 2 })).toThrow(RangeError); // trailing zeros count: the input is over-precise
     expect(() => parseDecimal('-1', { maxScale: 2 })).toThrow(RangeError);
   });

@@ -2,8 +2,19 @@ import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ITREE_TPINTWBOI_ROWS } from './data/itree-temperate-interior-west.ts';
 import {
-  BENEFITS_SOURCE, DBH_CLASS_COUNT, DBH_CLASS_MIDPOINT_CM, DBH_CLASS_UPPER_CM, KIND_ROWS, SPECIES_ROWS,
-  benefitsOf, benefitsPerTree, benefitsRowOf, dbhClassOf, dbhClassSql, dbhFromCircumference, type SpeciesRef,
+  BENEFITS_SOURCE,
+  DBH_CLASS_COUNT,
+  DBH_CLASS_MIDPOINT_CM,
+  DBH_CLASS_UPPER_CM,
+  KIND_ROWS,
+  SPECIES_ROWS,
+  benefitsOf,
+  benefitsPerTree,
+  benefitsRowOf,
+  dbhClassOf,
+  dbhClassSql,
+  dbhFromCircumference,
+  type SpeciesRef,
 } from './ecosystem-benefits.ts';
 
 /** the adjacent doubles of a positive finite x */
@@ -29,12 +40,33 @@ function firstCircumferenceOf(bound: number): number {
 
 // The seeded registry (seeds/reference-rows.ts, 'tree-species'): code and kind.
 const SEEDED: SpeciesRef[] = [
-  ['PLA_OR', 'broadleaf'], ['MOR_AL', 'broadleaf'], ['ULM_PU', 'broadleaf'], ['SAL_AL', 'broadleaf'], ['POP_AL', 'broadleaf'],
-  ['JUN_SE', 'conifer'], ['PIN_EL', 'conifer'], ['PLT_OR', 'conifer'], ['ROB_PS', 'broadleaf'], ['QUE_RO', 'broadleaf'],
-  ['JUG_RE', 'broadleaf'], ['PRU_AR', 'broadleaf'], ['MAL_DO', 'broadleaf'], ['PRU_DU', 'broadleaf'], ['PIS_VE', 'broadleaf'],
-  ['HAL_AP', 'shrub'], ['SAL_RI', 'shrub'], ['GLE_TR', 'broadleaf'], ['FRA_SO', 'broadleaf'], ['ACE_TU', 'broadleaf'],
-  ['AES_HI', 'broadleaf'], ['AIL_AL', 'broadleaf'], ['PAU_TO', 'broadleaf'], ['ELA_AN', 'broadleaf'], ['PUN_GR', 'shrub'],
-  ['CAT_BI', 'broadleaf'], ['BET_PE', 'broadleaf'],
+  ['PLA_OR', 'broadleaf'],
+  ['MOR_AL', 'broadleaf'],
+  ['ULM_PU', 'broadleaf'],
+  ['SAL_AL', 'broadleaf'],
+  ['POP_AL', 'broadleaf'],
+  ['JUN_SE', 'conifer'],
+  ['PIN_EL', 'conifer'],
+  ['PLT_OR', 'conifer'],
+  ['ROB_PS', 'broadleaf'],
+  ['QUE_RO', 'broadleaf'],
+  ['JUG_RE', 'broadleaf'],
+  ['PRU_AR', 'broadleaf'],
+  ['MAL_DO', 'broadleaf'],
+  ['PRU_DU', 'broadleaf'],
+  ['PIS_VE', 'broadleaf'],
+  ['HAL_AP', 'shrub'],
+  ['SAL_RI', 'shrub'],
+  ['GLE_TR', 'broadleaf'],
+  ['FRA_SO', 'broadleaf'],
+  ['ACE_TU', 'broadleaf'],
+  ['AES_HI', 'broadleaf'],
+  ['AIL_AL', 'broadleaf'],
+  ['PAU_TO', 'broadleaf'],
+  ['ELA_AN', 'broadleaf'],
+  ['PUN_GR', 'shrub'],
+  ['CAT_BI', 'broadleaf'],
+  ['BET_PE', 'broadleaf'],
 ].map(([code, kind]) => ({ code, kind: kind as SpeciesRef['kind'] }));
 
 describe('DBH classes', () => {
@@ -87,7 +119,9 @@ describe('dbhClassSql on PostgreSQL (PGlite) agrees with dbhClassOf', () => {
     pg = new PGlite();
     await pg.exec('CREATE TABLE t (id int, c_num numeric(7, 1), c_f8 float8)');
   }, 60_000);
-  afterAll(async () => { await pg?.close(); });
+  afterAll(async () => {
+    await pg?.close();
+  });
 
   it('at and beside every class bound, for numeric(7,1) and float8 columns', async () => {
     const f8: number[] = [0, -1, 0.1, 1e6];
@@ -100,13 +134,26 @@ describe('dbhClassSql on PostgreSQL (PGlite) agrees with dbhClassOf', () => {
     }
     let id = 0;
     const expected = new Map<number, number>();
-    for (const x of f8) { id++; expected.set(id, dbhClassOf(x)); await pg.query('INSERT INTO t (id, c_f8) VALUES ($1, $2::float8)', [id, String(x)]); }
-    for (const s of dec) { id++; expected.set(id, dbhClassOf(Number(s))); await pg.query('INSERT INTO t (id, c_num) VALUES ($1, $2::numeric)', [id, s]); }
-    id++; expected.set(id, 1); await pg.query('INSERT INTO t (id) VALUES ($1)', [id]); // both NULL
-    id++; expected.set(id, 1); await pg.query(`INSERT INTO t (id, c_f8) VALUES ($1, 'NaN')`, [id]);
+    for (const x of f8) {
+      id++;
+      expected.set(id, dbhClassOf(x));
+      await pg.query('INSERT INTO t (id, c_f8) VALUES ($1, $2::float8)', [id, String(x)]);
+    }
+    for (const s of dec) {
+      id++;
+      expected.set(id, dbhClassOf(Number(s)));
+      await pg.query('INSERT INTO t (id, c_num) VALUES ($1, $2::numeric)', [id, s]);
+    }
+    id++;
+    expected.set(id, 1);
+    await pg.query('INSERT INTO t (id) VALUES ($1)', [id]); // both NULL
+    id++;
+    expected.set(id, 1);
+    await pg.query(`INSERT INTO t (id, c_f8) VALUES ($1, 'NaN')`, [id]);
 
     const { rows } = await pg.query<{ id: number; cls: number }>(
-      `SELECT id, ${dbhClassSql('coalesce(c_num::float8, c_f8)')} AS cls FROM t ORDER BY id`);
+      `SELECT id, ${dbhClassSql('coalesce(c_num::float8, c_f8)')} AS cls FROM t ORDER BY id`,
+    );
     expect(rows).toHaveLength(expected.size);
     for (const r of rows) expect([r.id, r.cls]).toEqual([r.id, expected.get(r.id)]);
     // every class was reached
@@ -114,7 +161,9 @@ describe('dbhClassSql on PostgreSQL (PGlite) agrees with dbhClassOf', () => {
   }, 60_000);
 
   it('works on a plain numeric column name too', async () => {
-    const { rows } = await pg.query<{ cls: number }>(`SELECT ${dbhClassSql('c_num')} AS cls FROM t WHERE c_num IN (23.9, 24.0) GROUP BY 1 ORDER BY 1`);
+    const { rows } = await pg.query<{ cls: number }>(
+      `SELECT ${dbhClassSql('c_num')} AS cls FROM t WHERE c_num IN (23.9, 24.0) GROUP BY 1 ORDER BY 1`,
+    );
     expect(rows).toEqual([{ cls: 1 }, { cls: 2 }]);
   });
 });
@@ -124,17 +173,27 @@ describe('benefits per tree', () => {
     // output__TpIntWBOI__co2_storage.csv ULPU @38.10 = 865.4 kg; __co2_sequestered.csv = 100.8 kg;
     // __hydro_interception.csv = 4.79 m³. A trunk of 120 cm: DBH 38.2 cm → class 4.
     expect(dbhClassOf(120)).toBe(4);
-    expect(benefitsPerTree({ code: 'ULM_PU', kind: 'broadleaf' }, 4))
-      .toEqual({ co2StoredKg: 865.4, co2SequesteredKgYear: 100.8, rainInterceptedM3Year: 4.79 });
+    expect(benefitsPerTree({ code: 'ULM_PU', kind: 'broadleaf' }, 4)).toEqual({
+      co2StoredKg: 865.4,
+      co2SequesteredKgYear: 100.8,
+      rainInterceptedM3Year: 4.79,
+    });
     // Robinia pseudoacacia, sapling class: ROPS @3.81 = 4.3 kg, 4.5 kg/yr, 0.06 m³/yr
-    expect(benefitsPerTree({ code: 'ROB_PS', kind: 'broadleaf' }, 1))
-      .toEqual({ co2StoredKg: 4.3, co2SequesteredKgYear: 4.5, rainInterceptedM3Year: 0.06 });
+    expect(benefitsPerTree({ code: 'ROB_PS', kind: 'broadleaf' }, 1)).toEqual({
+      co2StoredKg: 4.3,
+      co2SequesteredKgYear: 4.5,
+      rainInterceptedM3Year: 0.06,
+    });
   });
 
   it('every seeded species has a row; the mapped ones use the named source rows', () => {
     for (const s of SEEDED) expect(Object.hasOwn(SPECIES_ROWS, s.code!)).toBe(true);
     expect(Object.keys(SPECIES_ROWS).sort()).toEqual(SEEDED.map((s) => s.code).sort());
-    expect(benefitsRowOf({ code: 'ULM_PU', kind: 'broadleaf' })).toEqual({ code: 'ULPU', scientificName: 'Ulmus pumila', match: 'species' });
+    expect(benefitsRowOf({ code: 'ULM_PU', kind: 'broadleaf' })).toEqual({
+      code: 'ULPU',
+      scientificName: 'Ulmus pumila',
+      match: 'species',
+    });
     expect(benefitsRowOf({ code: 'PLA_OR', kind: 'broadleaf' })).toMatchObject({ code: 'PLAC', match: 'genus' });
     expect(benefitsRowOf({ code: 'gle_tr ', kind: 'broadleaf' })).toMatchObject({ code: 'GLTR', match: 'species' });
     expect(benefitsRowOf({ code: 'POP_AL', kind: 'broadleaf' })).toMatchObject({ code: 'BDL OTHER', match: 'type' });
@@ -148,7 +207,11 @@ describe('benefits per tree', () => {
     expect(benefitsRowOf(unknownBroadleaf)).toMatchObject({ code: 'BDM OTHER', match: 'kind' });
     // BDM OTHER = the values of Acer platanoides (ACPL) in the source
     expect(benefitsPerTree(unknownBroadleaf, 3)).toEqual({ co2StoredKg: 499.2, co2SequesteredKgYear: 71.7, rainInterceptedM3Year: 1.98 });
-    expect(benefitsPerTree({ code: null, kind: 'conifer' }, 2)).toEqual({ co2StoredKg: 20.1, co2SequesteredKgYear: 7.4, rainInterceptedM3Year: 1.01 });
+    expect(benefitsPerTree({ code: null, kind: 'conifer' }, 2)).toEqual({
+      co2StoredKg: 20.1,
+      co2SequesteredKgYear: 7.4,
+      rainInterceptedM3Year: 1.01,
+    });
     expect(benefitsPerTree({ kind: 'shrub' }, 1)).toEqual({ co2StoredKg: 6.3, co2SequesteredKgYear: 3.8, rainInterceptedM3Year: 0.03 });
     expect(benefitsPerTree({ code: 'toString', kind: 'conifer' }, 1)).toEqual(benefitsPerTree({ kind: 'conifer' }, 1));
   });
@@ -179,10 +242,12 @@ describe('sums', () => {
     // 10 Siberian elms of class 4 + 3 trees of an unlisted conifer (CEM OTHER = Pinus sylvestris) of class 2:
     // stored 10 × 865.4 + 3 × 20.1 = 8714.3 kg; sequestered 10 × 100.8 + 3 × 7.4 = 1030.2 kg/yr;
     // rain 10 × 4.79 + 3 × 1.01 = 50.93 m³/yr
-    expect(benefitsOf([
-      { species: { code: 'ULM_PU', kind: 'broadleaf' }, dbhClass: 4, trees: 10 },
-      { species: { code: 'NEW_CONIFER', kind: 'conifer' }, dbhClass: 2, trees: 3 },
-    ])).toEqual({ co2StoredKg: 8714.3, co2SequesteredKgYear: 1030.2, rainInterceptedM3Year: 50.93 });
+    expect(
+      benefitsOf([
+        { species: { code: 'ULM_PU', kind: 'broadleaf' }, dbhClass: 4, trees: 10 },
+        { species: { code: 'NEW_CONIFER', kind: 'conifer' }, dbhClass: 2, trees: 3 },
+      ]),
+    ).toEqual({ co2StoredKg: 8714.3, co2SequesteredKgYear: 1030.2, rainInterceptedM3Year: 50.93 });
   });
 
   it('is empty for no rows or no trees, and the same in any order', () => {
@@ -195,7 +260,9 @@ describe('sums', () => {
 
   it('does not drift where floating point would (0.1 m³ steps, many trees)', () => {
     // ROPS class 1: 0.06 m³; a million saplings = 60 000 m³ exactly, 4 300 000 kg stored
-    const million = benefitsOf(Array.from({ length: 1000 }, () => ({ species: { code: 'ROB_PS', kind: 'broadleaf' as const }, dbhClass: 1, trees: 1000 })));
+    const million = benefitsOf(
+      Array.from({ length: 1000 }, () => ({ species: { code: 'ROB_PS', kind: 'broadleaf' as const }, dbhClass: 1, trees: 1000 })),
+    );
     expect(million).toEqual({ co2StoredKg: 4_300_000, co2SequesteredKgYear: 4_500_000, rainInterceptedM3Year: 60_000 });
     // and Σ of single trees equals trees × per-tree
     const one = benefitsPerTree({ code: 'PLA_OR', kind: 'broadleaf' }, 5);

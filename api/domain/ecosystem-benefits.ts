@@ -54,8 +54,10 @@ export function dbhClassOf(circumferenceCm: number | null | undefined): number {
  */
 export function dbhClassSql(circumferenceColumnSql: string): string {
   const c = `(${circumferenceColumnSql})::float8`;
-  return `(CASE WHEN ${c} IS NULL OR ${c} <= 0 OR ${c} = 'NaN'::float8 THEN 1 `
-    + `ELSE 1 + width_bucket(${c} / pi(), ARRAY[${DBH_CLASS_UPPER_CM.join(', ')}]::float8[]) END)`;
+  return (
+    `(CASE WHEN ${c} IS NULL OR ${c} <= 0 OR ${c} = 'NaN'::float8 THEN 1 ` +
+    `ELSE 1 + width_bucket(${c} / pi(), ARRAY[${DBH_CLASS_UPPER_CM.join(', ')}]::float8[]) END)`
+  );
 }
 
 export type SpeciesKind = 'broadleaf' | 'conifer' | 'shrub';
@@ -113,12 +115,25 @@ export const KIND_ROWS: Readonly<Record<SpeciesKind, string>> = Object.freeze({
   shrub: 'BDS OTHER', //     broadleaf deciduous small (= Malus values); the source has no shrub row
 });
 
-interface UnitRow { row: ITreeRow; grams: bigint[]; gramsYear: bigint[]; litresYear: bigint[] }
+interface UnitRow {
+  row: ITreeRow;
+  grams: bigint[];
+  gramsYear: bigint[];
+  litresYear: bigint[];
+}
 
 const toUnits = (values: readonly number[], factor: number) => values.map((v) => BigInt(Math.round(v * factor)));
-const ROWS: ReadonlyMap<string, UnitRow> = new Map(ITREE_TPINTWBOI_ROWS.map((row) => [row.code, {
-  row, grams: toUnits(row.co2StorageKg, 1000), gramsYear: toUnits(row.co2SequesteredKg, 1000), litresYear: toUnits(row.rainInterceptionM3, 1000),
-}]));
+const ROWS: ReadonlyMap<string, UnitRow> = new Map(
+  ITREE_TPINTWBOI_ROWS.map((row) => [
+    row.code,
+    {
+      row,
+      grams: toUnits(row.co2StorageKg, 1000),
+      gramsYear: toUnits(row.co2SequesteredKg, 1000),
+      litresYear: toUnits(row.rainInterceptionM3, 1000),
+    },
+  ]),
+);
 
 /** The source row a species uses, and why (its code's entry, else its kind's stand-in). */
 export function benefitsRowOf(species: SpeciesRef): { code: string; scientificName: string; match: 'species' | 'genus' | 'type' | 'kind' } {
@@ -155,7 +170,9 @@ export function benefitsPerTree(species: SpeciesRef, dbhClass: number): TreeBene
 
 /** The benefits of groups of trees, summed exactly (kg to 1 g, m³ to 1 L). `trees`: integer ≥ 0. */
 export function benefitsOf(rows: readonly { species: SpeciesRef; dbhClass: number; trees: number }[]): TreeBenefits {
-  let grams = 0n, gramsYear = 0n, litresYear = 0n;
+  let grams = 0n,
+    gramsYear = 0n,
+    litresYear = 0n;
   for (const { species, dbhClass, trees } of rows) {
     if (!Number.isSafeInteger(trees) || trees < 0) throw new RangeError(`trees must be a whole number ≥ 0, got ${trees}`);
     const i = classIndex(dbhClass);
@@ -170,16 +187,19 @@ export function benefitsOf(rows: readonly { species: SpeciesRef; dbhClass: numbe
 
 /** The source, to name on the page and in the docs (docs/ecosystem-benefits.md). */
 export const BENEFITS_SOURCE = Object.freeze({
-  title: 'Temperate Interior West Community Tree Guide: Benefits, Costs, and Strategic Planting (Gen. Tech. Rep. PSW-GTR-206); '
-    + 'per-tree values from its model, i-Tree Streets (STRATUM), climate zone Temperate Interior West',
-  authors: 'Vargas, K.E.; McPherson, E.G.; Simpson, J.R.; Peper, P.J.; Gardner, S.L.; Xiao, Q. (USDA Forest Service, Pacific Southwest Research Station)',
+  title:
+    'Temperate Interior West Community Tree Guide: Benefits, Costs, and Strategic Planting (Gen. Tech. Rep. PSW-GTR-206); ' +
+    'per-tree values from its model, i-Tree Streets (STRATUM), climate zone Temperate Interior West',
+  authors:
+    'Vargas, K.E.; McPherson, E.G.; Simpson, J.R.; Peper, P.J.; Gardner, S.L.; Xiao, Q. (USDA Forest Service, Pacific Southwest Research Station)',
   year: 2007,
   url: 'https://www.fs.usda.gov/treesearch/pubs/29059',
   dataUrl: 'https://github.com/OpenTreeMap/otm-ecoservice/tree/master/data',
   climateZone: `Temperate Interior West (i-Tree code ${ITREE_REGION}; reference city Boise, Idaho, USA)`,
-  note: 'Per-tree values by species and trunk-diameter class, copied unchanged from the i-Tree Streets tables of the zone '
-    + '(files output__TpIntWBOI__co2_storage, __co2_sequestered, __hydro_interception). Species the tables lack use the '
-    + 'zone\'s stand-in row for their tree type. Measured in Boise, not Uzbekistan: an estimate, not a measurement.',
+  note:
+    'Per-tree values by species and trunk-diameter class, copied unchanged from the i-Tree Streets tables of the zone ' +
+    '(files output__TpIntWBOI__co2_storage, __co2_sequestered, __hydro_interception). Species the tables lack use the ' +
+    "zone's stand-in row for their tree type. Measured in Boise, not Uzbekistan: an estimate, not a measurement.",
   /** The source alone, a proper name in any language (the pages put their own words around it). */
   citation: 'i-Tree Streets, Temperate Interior West (Boise, USA); USDA Forest Service PSW-GTR-206, 2007',
   /** Short wording for the public pages. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_INCENTIVE_RULE, incentiveAmount, incentiveRuleOr, parseIncentiveRule } from './fact-incentive.ts';
 
-describe('the informant\'s incentive', () => {
+describe("the informant's incentive", () => {
   it('is a share of the fine rounded half up to the tiyin', () => {
     const ten = parseIncentiveRule('10%');
     expect(incentiveAmount(ten, 309000000n)).toBe(30900000n);
@@ -25,7 +25,8 @@ describe('the informant\'s incentive', () => {
   });
 
   it('refuses what is not a rule, and the setting falls back to the default then', () => {
-    for (const bad of ['', 'ten', '101%', '-5%', '-1', '1.005', '10%%', '1e3', '0.00001%']) expect(() => parseIncentiveRule(bad), bad).toThrow();
+    for (const bad of ['', 'ten', '101%', '-5%', '-1', '1.005', '10%%', '1e3', '0.00001%'])
+      expect(() => parseIncentiveRule(bad), bad).toThrow();
     expect(incentiveRuleOr('abc').text).toBe(DEFAULT_INCENTIVE_RULE);
     expect(incentiveRuleOr(undefined).text).toBe(DEFAULT_INCENTIVE_RULE);
     expect(incentiveRuleOr('15%').text).toBe('15%');

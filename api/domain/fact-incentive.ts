@@ -10,9 +10,7 @@ import { parseTiyin, type Tiyin } from './money.ts';
 /** The setting's default: a tenth of the fine (to be set by the fund). */
 export const DEFAULT_INCENTIVE_RULE = '10%';
 
-export type IncentiveRule =
-  | { kind: 'share'; percent: Decimal; text: string }
-  | { kind: 'amount'; amount: Tiyin; text: string };
+export type IncentiveRule = { kind: 'share'; percent: Decimal; text: string } | { kind: 'amount'; amount: Tiyin; text: string };
 
 /**
  * "10%" → a share of 10 %; "375000" or "375000.50" → a fixed 375 000 soʻm (50 tiyin). A share is
@@ -35,7 +33,11 @@ export function parseIncentiveRule(text: string): IncentiveRule {
 /** The rule the setting says, or the default when it says nothing or nothing readable. */
 export function incentiveRuleOr(text: string | null | undefined): IncentiveRule {
   if (text && text.trim()) {
-    try { return parseIncentiveRule(text); } catch { /* an unreadable setting: the default applies */ }
+    try {
+      return parseIncentiveRule(text);
+    } catch {
+      /* an unreadable setting: the default applies */
+    }
   }
   return parseIncentiveRule(DEFAULT_INCENTIVE_RULE);
 }

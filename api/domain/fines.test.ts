@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { BaseValueRow } from './base-value.ts';
 import {
-  checkFineMultiple, DEFAULT_LATE_REPORT_FINE_READING, fineAmount, fineOn, lateReportFine, lateReportFineMultiple,
+  checkFineMultiple,
+  DEFAULT_LATE_REPORT_FINE_READING,
+  fineAmount,
+  fineOn,
+  lateReportFine,
+  lateReportFineMultiple,
   LATE_REPORT_FINE_READINGS,
 } from './fines.ts';
 import { formatTiyin, parseTiyin } from './money.ts';
@@ -30,7 +35,12 @@ describe('fines as multiples of the base value', () => {
 
   it('uses the base value in force on the offence date', () => {
     // 10 × 375 000 on 31 Jul 2025, 10 × 412 000 from 1 Aug 2025
-    expect(fineOn('10', ROWS, '2025-07-31')).toEqual({ amount: parseTiyin('3750000.00'), multiple: '10', baseValue: parseTiyin('375000.00'), baseValueSince: '2024-10-01' });
+    expect(fineOn('10', ROWS, '2025-07-31')).toEqual({
+      amount: parseTiyin('3750000.00'),
+      multiple: '10',
+      baseValue: parseTiyin('375000.00'),
+      baseValueSince: '2024-10-01',
+    });
     expect(formatTiyin(fineOn('10', ROWS, '2025-08-01').amount)).toBe('4120000.00');
     expect(formatTiyin(fineOn('10', ROWS, '2017-11-30').amount)).toBe('1497750.00');
     expect(() => fineOn('10', ROWS, '2016-01-01')).toThrow('no base value in force on 2016-01-01');
@@ -41,8 +51,18 @@ describe('fines as multiples of the base value', () => {
     expect(checkFineMultiple('10', article)).toBeNull();
     expect(checkFineMultiple('30.00', article)).toBeNull();
     expect(checkFineMultiple('17.5', article)).toBeNull();
-    expect(checkFineMultiple('9.99', article)).toEqual({ key: 'validation.interval', args: { min: '10', max: '30' }, multiple: '9.99', side: 'below' });
-    expect(checkFineMultiple('30.01', article)).toEqual({ key: 'validation.interval', args: { min: '10', max: '30' }, multiple: '30.01', side: 'above' });
+    expect(checkFineMultiple('9.99', article)).toEqual({
+      key: 'validation.interval',
+      args: { min: '10', max: '30' },
+      multiple: '9.99',
+      side: 'below',
+    });
+    expect(checkFineMultiple('30.01', article)).toEqual({
+      key: 'validation.interval',
+      args: { min: '10', max: '30' },
+      multiple: '30.01',
+      side: 'above',
+    });
     expect(checkFineMultiple('5', { min_multiple: '5', max_multiple: '5' })).toBeNull();
     expect(() => checkFineMultiple('5', { min_multiple: '30', max_multiple: '10' })).toThrow('fine interval is reversed: min 30 > max 10');
     expect(() => checkFineMultiple('5', { min_multiple: 'x', max_multiple: '10' })).toThrow(TypeError);

@@ -119,7 +119,9 @@ export function lateReportFineMultiple(options: LateReportFineOptions = {}): str
   }
   const reading = options.reading ?? DEFAULT_LATE_REPORT_FINE_READING;
   if (!Object.hasOwn(LATE_REPORT_FINE_READINGS, reading)) {
-    throw new RangeError(`unknown late report fine reading ${JSON.stringify(reading)}: use ${Object.keys(LATE_REPORT_FINE_READINGS).join(' or ')}`);
+    throw new RangeError(
+      `unknown late report fine reading ${JSON.stringify(reading)}: use ${Object.keys(LATE_REPORT_FINE_READINGS).join(' or ')}`,
+    );
   }
   return LATE_REPORT_FINE_READINGS[reading];
 }

@@ -1,13 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import {
-  FULL_BASIS_POINTS, parseIncomeSplit, percentToBasisPoints, splitByBasisPoints, splitIncome,
-  type IncomeSplitPercents, type SplitBasisPoints, type SplitParts,
+  FULL_BASIS_POINTS,
+  parseIncomeSplit,
+  percentToBasisPoints,
+  splitByBasisPoints,
+  splitIncome,
+  type IncomeSplitPercents,
+  type SplitBasisPoints,
+  type SplitParts,
 } from './income-split.ts';
 import { parseTiyin } from './money.ts';
 
 const t = (s: string) => parseTiyin(s);
-const split = (budget: string, fund: string, organisation = '0'): IncomeSplitPercents =>
-  ({ budget_percent: budget, fund_percent: fund, organisation_percent: organisation });
+const split = (budget: string, fund: string, organisation = '0'): IncomeSplitPercents => ({
+  budget_percent: budget,
+  fund_percent: fund,
+  organisation_percent: organisation,
+});
 const parts = (budget: bigint, fund: bigint, organisation: bigint): SplitParts => ({ budget, fund, organisation });
 
 // The spec's splits (§9), as the income-types book would hold them.
@@ -38,7 +47,9 @@ describe('percentages', () => {
     expect(() => percentToBasisPoints('100.01')).toThrow(RangeError);
     expect(() => percentToBasisPoints('-1')).toThrow(RangeError);
     expect(() => percentToBasisPoints('12%')).toThrow(TypeError);
-    expect(() => parseIncomeSplit(split('26', '73.99'))).toThrow(new RangeError('budget, fund and organisation percents must sum to 100, got 26 + 73.99 + 0'));
+    expect(() => parseIncomeSplit(split('26', '73.99'))).toThrow(
+      new RangeError('budget, fund and organisation percents must sum to 100, got 26 + 73.99 + 0'),
+    );
     expect(() => parseIncomeSplit(split('60', '40', '40'))).toThrow(RangeError);
     expect(() => splitByBasisPoints(100n, { budget: 5000n, fund: 5001n, organisation: -1n })).toThrow(RangeError);
     expect(() => splitByBasisPoints(100n, { budget: 5000n, fund: 4000n, organisation: 0n })).toThrow(RangeError);
@@ -130,10 +141,14 @@ describe('property: every split adds up exactly', () => {
 
   function randomAmount(): bigint {
     switch (int(4)) {
-      case 0: return BigInt(int(1000)); // up to 9.99 soʻm
-      case 1: return BigInt(int(1_000_000_000)); // up to ~10 million soʻm
-      case 2: return BigInt(int(1_000_000)) * 1_000_000_000n + BigInt(int(1_000_000_000)); // up to ~10^13 soʻm
-      default: return 99_999_999_999_999n - BigInt(int(1000)); // near 999 999 999 999.99
+      case 0:
+        return BigInt(int(1000)); // up to 9.99 soʻm
+      case 1:
+        return BigInt(int(1_000_000_000)); // up to ~10 million soʻm
+      case 2:
+        return BigInt(int(1_000_000)) * 1_000_000_000n + BigInt(int(1_000_000_000)); // up to ~10^13 soʻm
+      default:
+        return 99_999_999_999_999n - BigInt(int(1000)); // near 999 999 999 999.99
     }
   }
   function randomSplit(): SplitBasisPoints {

@@ -93,9 +93,7 @@ export function splitByBasisPoints(amount: Tiyin, bp: SplitBasisPoints): SplitPa
     return { key, order, floor: exact / FULL_BASIS_POINTS, remainder: exact % FULL_BASIS_POINTS };
   });
   let leftover = amount - parts.reduce((s, p) => s + p.floor, 0n);
-  const byRemainder = [...parts].sort((a, b) =>
-    a.remainder === b.remainder ? a.order - b.order : a.remainder > b.remainder ? -1 : 1,
-  );
+  const byRemainder = [...parts].sort((a, b) => (a.remainder === b.remainder ? a.order - b.order : a.remainder > b.remainder ? -1 : 1));
   for (const p of byRemainder) {
     if (leftover === 0n) break;
     p.floor += 1n;

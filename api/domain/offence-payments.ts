@@ -25,6 +25,9 @@ export function offencePaymentStatus(fine: Tiyin | null, paid: Tiyin): OffencePa
 export function decreeNumberIn(purpose: string | null | undefined): string | null {
   if (!purpose) return null;
   // \b knows only ASCII letters: word edges are said with \p{L} look-arounds
-  const m = /(?:№|(?<!\p{L})N[o°]?\.?(?=\s*\d)|#|(?<!\p{L})(?:qarori?|постановлени[еяю])(?!\p{L}))\s*(?:№|N[o°]?\.?)?\s*([\p{L}\d][\p{L}\d\-/]*\d[\p{L}\d\-/]*|\d[\p{L}\d\-/]*)/iu.exec(purpose);
+  const m =
+    /(?:№|(?<!\p{L})N[o°]?\.?(?=\s*\d)|#|(?<!\p{L})(?:qarori?|постановлени[еяю])(?!\p{L}))\s*(?:№|N[o°]?\.?)?\s*([\p{L}\d][\p{L}\d\-/]*\d[\p{L}\d\-/]*|\d[\p{L}\d\-/]*)/iu.exec(
+      purpose,
+    );
   return m ? m[1].replace(/[-/]+$/, '') : null;
 }

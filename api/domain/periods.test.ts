@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
-  DEFAULT_DAYS_AFTER_END, isReportLate, periodFromCode, periodRange, reportDeadline, reportLateness, type ReportPeriod,
+  DEFAULT_DAYS_AFTER_END,
+  isReportLate,
+  periodFromCode,
+  periodRange,
+  reportDeadline,
+  reportLateness,
+  type ReportPeriod,
 } from './periods.ts';
 
 const q = (year: number, quarter: 1 | 2 | 3 | 4): ReportPeriod => ({ kind: 'quarter', year, quarter });
@@ -51,8 +57,18 @@ describe('report periods', () => {
   });
 
   it('are late from the day after the deadline', () => {
-    expect(reportLateness(q(2025, 1), { submittedOn: '2025-04-15' })).toEqual({ deadline: '2025-04-15', on: '2025-04-15', late: false, daysLate: 0 });
-    expect(reportLateness(q(2025, 1), { submittedOn: '2025-04-16' })).toEqual({ deadline: '2025-04-15', on: '2025-04-16', late: true, daysLate: 1 });
+    expect(reportLateness(q(2025, 1), { submittedOn: '2025-04-15' })).toEqual({
+      deadline: '2025-04-15',
+      on: '2025-04-15',
+      late: false,
+      daysLate: 0,
+    });
+    expect(reportLateness(q(2025, 1), { submittedOn: '2025-04-16' })).toEqual({
+      deadline: '2025-04-15',
+      on: '2025-04-16',
+      late: true,
+      daysLate: 1,
+    });
     expect(reportLateness(q(2025, 1), { submittedOn: '2025-03-20' }).late).toBe(false); // early
     expect(reportLateness(q(2024, 4), { submittedOn: '2025-02-01' }).daysLate).toBe(17); // 16 – 31 Jan + 1 Feb
     expect(isReportLate(m(2024, 2), { submittedOn: '2024-03-16' })).toBe(true);
@@ -63,7 +79,11 @@ describe('report periods', () => {
   it("judges an unsubmitted report by Tashkent's today", () => {
     // the deadline of Q1 2025 is 15 Apr; Tashkent's 16 Apr begins at 19:00 UTC on 15 Apr
     expect(reportLateness(q(2025, 1), { now: new Date('2025-04-15T18:59:59Z') })).toMatchObject({ on: '2025-04-15', late: false });
-    expect(reportLateness(q(2025, 1), { now: new Date('2025-04-15T19:00:00Z') })).toMatchObject({ on: '2025-04-16', late: true, daysLate: 1 });
+    expect(reportLateness(q(2025, 1), { now: new Date('2025-04-15T19:00:00Z') })).toMatchObject({
+      on: '2025-04-16',
+      late: true,
+      daysLate: 1,
+    });
     expect(isReportLate(q(2025, 1), { submittedOn: null, now: new Date('2025-05-01T00:00:00Z') })).toBe(true);
   });
 });

@@ -30,8 +30,10 @@ function checkYear(year: number): void {
 function checkPeriod(p: ReportPeriod): void {
   checkYear(p.year);
   if (p.kind === 'quarter' && ![1, 2, 3, 4].includes(p.quarter)) throw new RangeError(`quarter must be 1–4, got ${p.quarter}`);
-  if (p.kind === 'month' && (!Number.isInteger(p.month) || p.month < 1 || p.month > 12)) throw new RangeError(`month must be 1–12, got ${p.month}`);
-  if (!['quarter', 'month', 'year'].includes(p.kind)) throw new RangeError(`unknown period kind ${JSON.stringify((p as { kind: unknown }).kind)}`);
+  if (p.kind === 'month' && (!Number.isInteger(p.month) || p.month < 1 || p.month > 12))
+    throw new RangeError(`month must be 1–12, got ${p.month}`);
+  if (!['quarter', 'month', 'year'].includes(p.kind))
+    throw new RangeError(`unknown period kind ${JSON.stringify((p as { kind: unknown }).kind)}`);
 }
 
 /**
@@ -41,7 +43,10 @@ function checkPeriod(p: ReportPeriod): void {
 export function periodFromCode(code: PeriodCode, year: number, month?: number): ReportPeriod {
   let p: ReportPeriod;
   switch (code) {
-    case 'q1': case 'q2': case 'q3': case 'q4':
+    case 'q1':
+    case 'q2':
+    case 'q3':
+    case 'q4':
       p = { kind: 'quarter', year, quarter: Number(code[1]) as 1 | 2 | 3 | 4 };
       break;
     case 'month':
@@ -67,7 +72,8 @@ export function periodRange(p: ReportPeriod): { start: string; end: string } {
 
 /** The last day a period's report is on time: its last day + `daysAfterEnd` (default 15). */
 export function reportDeadline(p: ReportPeriod, daysAfterEnd: number = DEFAULT_DAYS_AFTER_END): string {
-  if (!Number.isInteger(daysAfterEnd) || daysAfterEnd < 0) throw new RangeError(`daysAfterEnd must be a non-negative integer, got ${daysAfterEnd}`);
+  if (!Number.isInteger(daysAfterEnd) || daysAfterEnd < 0)
+    throw new RangeError(`daysAfterEnd must be a non-negative integer, got ${daysAfterEnd}`);
   return addDays(periodRange(p).end, daysAfterEnd);
 }
 

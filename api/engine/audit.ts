@@ -32,7 +32,11 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stri
  * create (no before) or delete (no after) the fields that hold a value. `secret` names fields set
  * in this change whose value is never shown (passwords).
  */
-export function auditDiff(before: Record<string, unknown> | null, after: Record<string, unknown> | null, secret: Iterable<string> = []): { before: Record<string, unknown> | null; after: Record<string, unknown> | null } {
+export function auditDiff(
+  before: Record<string, unknown> | null,
+  after: Record<string, unknown> | null,
+  secret: Iterable<string> = [],
+): { before: Record<string, unknown> | null; after: Record<string, unknown> | null } {
   const b: Record<string, unknown> = {};
   const a: Record<string, unknown> = {};
   const keys = new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})]);
@@ -69,15 +73,33 @@ const AUDIT_BATCH = 5000;
 export async function writeAudit(trx: Knex.Transaction, e: EntityMeta, userId: number | null, entries: AuditEntry[]): Promise<void> {
   if (entries.length > 500) {
     for (let i = 0; i < entries.length; i += AUDIT_BATCH) {
-      const rows = entries.slice(i, i + AUDIT_BATCH).map((x) => ({ entity: e.name, record_id: x.id, op: x.op, action: x.action ?? null, user_id: userId, before: x.before, after: x.after }));
-      await trx.raw(`INSERT INTO audit_log (entity, record_id, op, action, user_id, before, after)
-        SELECT entity, record_id, op, action, user_id, before, after FROM json_populate_recordset(NULL::audit_log, ?::json)`, [JSON.stringify(rows)]);
+      const rows = entries
+        .slice(i, i + AUDIT_BATCH)
+        .map((x) => ({
+          entity: e.name,
+          record_id: x.id,
+          op: x.op,
+          action: x.action ?? null,
+          user_id: userId,
+          before: x.before,
+          after: x.after,
+        }));
+      await trx.raw(
+        `INSERT INTO audit_log (entity, record_id, op, action, user_id, before, after)
+        SELECT entity, record_id, op, action, user_id, before, after FROM json_populate_recordset(NULL::audit_log, ?::json)`,
+        [JSON.stringify(rows)],
+      );
     }
     return;
   }
   const rows = entries.map((x) => ({
-    entity: e.name, record_id: x.id, op: x.op, action: x.action ?? null, user_id: userId,
-    before: x.before === null ? null : JSON.stringify(x.before), after: x.after === null ? null : JSON.stringify(x.after),
+    entity: e.name,
+    record_id: x.id,
+    op: x.op,
+    action: x.action ?? null,
+    user_id: userId,
+    before: x.before === null ? null : JSON.stringify(x.before),
+    after: x.after === null ? null : JSON.stringify(x.after),
   }));
   for (let i = 0; i < rows.length; i += 500) await trx('audit_log').insert(rows.slice(i, i + 500));
 }
@@ -89,8 +111,11 @@ export function sameTable(model: MetaModel, e: EntityMeta): string[] {
 
 /** A row's audit trail, newest first, with who made each change. */
 export async function rowHistory(knex: Knex, model: MetaModel, e: EntityMeta, id: number, limit = 500): Promise<Record<string, unknown>[]> {
-  return knex('audit_log as a').leftJoin('users as u', 'u.id', 'a.user_id')
-    .whereIn('a.entity', sameTable(model, e)).where('a.record_id', id)
-    .orderBy('a.id', 'desc').limit(limit)
+  return knex('audit_log as a')
+    .leftJoin('users as u', 'u.id', 'a.user_id')
+    .whereIn('a.entity', sameTable(model, e))
+    .where('a.record_id', id)
+    .orderBy('a.id', 'desc')
+    .limit(limit)
     .select('a.id', 'a.entity', 'a.op', 'a.action', 'a.before', 'a.after', 'a.created_at', 'a.user_id', 'u.fio as user_fio', 'u.username');
 }

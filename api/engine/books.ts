@@ -25,7 +25,10 @@ import { LIST_PARAMS } from './list-params.ts';
  */
 
 /** The caption key and arguments of a problem: its own, or the loader's text under its pointer. */
-export const problemText = (p: BookProblem): FieldError => (p.key ? { key: p.key, args: p.args } : loaderText(p.message) ?? { key: 'errors.book_problem', args: { pointer: p.pointer || '/', message: p.message } });
+export const problemText = (p: BookProblem): FieldError =>
+  p.key
+    ? { key: p.key, args: p.args }
+    : (loaderText(p.message) ?? { key: 'errors.book_problem', args: { pointer: p.pointer || '/', message: p.message } });
 
 /**
  * The book's definition does not check: every problem, as the files' loader says them. A 400: the
@@ -65,14 +68,18 @@ function freeBlock(model: MetaModel, taken: DbBook[]): Record<'read' | 'create' 
   const used = new Set<number>([...model.actions.keys()]);
   for (const b of taken) for (const id of Object.values((b.definition.access ?? {}) as Record<string, number>)) used.add(id);
   for (let block = BOOK_ACTIONS_FROM; block <= BOOK_ACTIONS_TO; block += 10) {
-    if (![1, 2, 3, 4, 5].some((i) => used.has(block + i))) return { read: block + 1, create: block + 2, update: block + 3, delete: block + 4, export: block + 5 };
+    if (![1, 2, 3, 4, 5].some((i) => used.has(block + i)))
+      return { read: block + 1, create: block + 2, update: block + 3, delete: block + 4, export: block + 5 };
   }
   throw new Error('no free action ids left for reference books');
 }
 
 const repoOf = (w: BookWriter, trx: Knex.Transaction) => {
   const model = w.live.current;
-  return new Repository({ knex: w.knex, model, principal: w.principal, lang: w.lang ?? 'uz', trx, trusted: w.trusted }, model.entities.get(BOOKS_ENTITY)!);
+  return new Repository(
+    { knex: w.knex, model, principal: w.principal, lang: w.lang ?? 'uz', trx, trusted: w.trusted },
+    model.entities.get(BOOKS_ENTITY)!,
+  );
 };
 
 /**
@@ -90,7 +97,9 @@ export async function saveBook(w: BookWriter, input: DbBook, o: { fromFiles?: bo
     const values = { name: input.name, definition: input.definition, captions: input.captions, menu: input.menu ?? null };
     const opts = { fields: ['definition', 'captions', 'menu'], action: o.fromFiles ? 'import' : undefined };
     const repo = repoOf(w, trx);
-    await saving.run({ fromFiles: o.fromFiles }, () => (old ? repo.update(old.id, values, undefined, { ...opts, anyVersion: true }) : repo.create(values, opts)));
+    await saving.run({ fromFiles: o.fromFiles }, () =>
+      old ? repo.update(old.id, values, undefined, { ...opts, anyVersion: true }) : repo.create(values, opts),
+    );
     return (await readBooks(trx)).find((b) => b.name === input.name)!;
   });
   await w.live.reload();
@@ -109,7 +118,10 @@ export async function deleteBook(w: BookWriter, name: string): Promise<void> {
 }
 
 const bookOfRow = (r: Record<string, unknown>): DbBook => ({
-  name: String(r.name), definition: (r.definition ?? {}) as Record<string, unknown>, captions: (r.captions ?? {}) as DbBook['captions'], ...(r.menu ? { menu: r.menu as DbBook['menu'] } : {}),
+  name: String(r.name),
+  definition: (r.definition ?? {}) as Record<string, unknown>,
+  captions: (r.captions ?? {}) as DbBook['captions'],
+  ...(r.menu ? { menu: r.menu as DbBook['menu'] } : {}),
 });
 
 /** The entity a stored book is in the model as it stood; built from the stored books when the model has not caught up yet. */
@@ -137,20 +149,37 @@ export async function bookSaved(ctx: HookContext): Promise<HookResult> {
   const others = stored.filter((b) => b.name !== name);
   let book = bookOfRow(row);
   if (!book.definition.fields) {
-    book = specToBook({ name, section: DEFAULT_SECTION, caption: { uz: name, ru: name }, fields: [] }, { read: 0, create: 0, update: 0, delete: 0, export: 0 });
+    book = specToBook(
+      { name, section: DEFAULT_SECTION, caption: { uz: name, ru: name }, fields: [] },
+      { read: 0, create: 0, update: 0, delete: 0, export: 0 },
+    );
     delete (book.definition as { access?: unknown }).access;
   }
   const old = before ? bookOfRow(before) : undefined;
   const fileHeld = model.entities.get(name);
-  if (!old && fileHeld && !fileHeld.book && !o.fromFiles) throw new BookInvalid([{ file: bookFile(name), pointer: '/name', message: `"${name}" is an entity of the metadata files`, key: 'errors.book_file_held', args: { book: name } }]);
+  if (!old && fileHeld && !fileHeld.book && !o.fromFiles)
+    throw new BookInvalid([
+      {
+        file: bookFile(name),
+        pointer: '/name',
+        message: `"${name}" is an entity of the metadata files`,
+        key: 'errors.book_file_held',
+        args: { book: name },
+      },
+    ]);
   const table = String(book.definition.table ?? name.replace(/-/g, '_'));
   await ownTable(trx, model, name, table, fileHeld && !fileHeld.book ? fileHeld : undefined, !!old || !!o.fromFiles);
   await reservedColumns(trx, name, book.definition.fields as Record<string, unknown>);
   const kept = old?.definition.access ?? (fileHeld ? fileHeld.access : undefined);
-  const given = o.fromFiles && !kept ? book.definition.access as Record<string, number> | undefined : undefined;
+  const given = o.fromFiles && !kept ? (book.definition.access as Record<string, number> | undefined) : undefined;
   if (given) {
-    const taken = Object.entries(given).filter(([, id]) => model.actions.has(id) || others.some((b) => Object.values((b.definition.access ?? {}) as object).includes(id)));
-    if (taken.length) throw new BookInvalid(taken.map(([op]) => ({ file: bookFile(name), pointer: `/access/${op}`, message: `action id ${given[op]} is already used` })));
+    const taken = Object.entries(given).filter(
+      ([, id]) => model.actions.has(id) || others.some((b) => Object.values((b.definition.access ?? {}) as object).includes(id)),
+    );
+    if (taken.length)
+      throw new BookInvalid(
+        taken.map(([op]) => ({ file: bookFile(name), pointer: `/access/${op}`, message: `action id ${given[op]} is already used` })),
+      );
   }
   const access = (kept ?? given ?? freeBlock(model, others)) as Record<string, number>;
   book = { ...book, definition: { ...book.definition, access } };
@@ -160,7 +189,15 @@ export async function bookSaved(ctx: HookContext): Promise<HookResult> {
     // a relation of the same name the book's table would make (an index, a sequence) that no check above foresaw
     const code = (err as { code?: string }).code;
     if (code !== '42P07' && code !== '42710') throw err;
-    throw new BookInvalid([{ file: bookFile(name), pointer: '/name', message: String((err as Error).message), key: 'errors.book_table_taken', args: { table, by: /"([^"]+)"/.exec(String((err as Error).message))?.[1] ?? table } }]);
+    throw new BookInvalid([
+      {
+        file: bookFile(name),
+        pointer: '/name',
+        message: String((err as Error).message),
+        key: 'errors.book_table_taken',
+        args: { table, by: /"([^"]+)"/.exec(String((err as Error).message))?.[1] ?? table },
+      },
+    ]);
   });
   await syncActions(trx, next);
   await grantToAdministrators(trx, Object.values(access));
@@ -183,7 +220,10 @@ export async function bookRemoved(ctx: HookContext): Promise<void> {
     const [{ n }] = await trx(e.table).count<{ n: number }[]>({ n: '*' });
     if (Number(n) > 0) throw refused('errors.book_has_rows', { book: name, count: Number(n) });
   }
-  const next = build(model, stored.filter((b) => b.name !== name));
+  const next = build(
+    model,
+    stored.filter((b) => b.name !== name),
+  );
   if (e && own) await dropEntityTables(trx, [name], entityModel(model, e));
   await syncActions(trx, next);
   await told(trx);
@@ -198,8 +238,11 @@ export const bookTableMark = (name: string) => `ecofond:book:${name}`;
 
 /** The comment of a table of the schema (null without a table or a comment). */
 async function tableMark(trx: Knex.Transaction, table: string): Promise<string | null> {
-  const { rows } = await trx.raw(`SELECT obj_description(c.oid, 'pg_class') AS mark FROM pg_class c
-    WHERE c.relnamespace = current_schema()::regnamespace AND c.relname = ? AND c.relkind IN ('r', 'p')`, [table]);
+  const { rows } = await trx.raw(
+    `SELECT obj_description(c.oid, 'pg_class') AS mark FROM pg_class c
+    WHERE c.relnamespace = current_schema()::regnamespace AND c.relname = ? AND c.relkind IN ('r', 'p')`,
+    [table],
+  );
   return rows[0]?.mark ?? null;
 }
 
@@ -211,20 +254,28 @@ async function tableMark(trx: Knex.Transaction, table: string): Promise<string |
  * relation of pg_catalog or information_schema, any `pg_` name, a table an entity of the model
  * uses (its own, a child table, a join table). Undefined when the name is free.
  */
-export async function tableHolder(db: Knex | Knex.Transaction, table: string, model: MetaModel, book?: string): Promise<string | undefined> {
+export async function tableHolder(
+  db: Knex | Knex.Transaction,
+  table: string,
+  model: MetaModel,
+  book?: string,
+): Promise<string | undefined> {
   if (table.startsWith('pg_')) return 'PostgreSQL';
   for (const e of model.entities.values()) {
     if (e.name === book) continue;
     const tables = [e.table, ...Object.values(e.fields).flatMap((f) => [f.table, f.through?.table])];
     if (tables.includes(table)) return e.name;
   }
-  const { rows } = await db.raw(`WITH t AS (SELECT ?::text AS name)
+  const { rows } = await db.raw(
+    `WITH t AS (SELECT ?::text AS name)
     SELECT c.relname AS holder FROM t, pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
      WHERE (n.nspname = current_schema() AND (c.relname = t.name OR (c.relkind = 'p' AND left(t.name, length(c.relname) + 1) = c.relname || '_')))
         OR (n.nspname IN ('pg_catalog', 'information_schema') AND c.relname = t.name)
     UNION ALL SELECT ty.typname FROM t, pg_type ty WHERE ty.typnamespace = current_schema()::regnamespace AND ty.typname = t.name
     UNION ALL SELECT n.nspname FROM t, pg_namespace n WHERE n.nspname = t.name
-    LIMIT 1`, [table]);
+    LIMIT 1`,
+    [table],
+  );
   return rows[0]?.holder;
 }
 
@@ -233,17 +284,37 @@ export async function tableHolder(db: Knex | Knex.Transaction, table: string, mo
  * too (meta:import) — the files' entity's; any other name the system holds is refused, 400 under
  * `name`, before anything is written.
  */
-async function ownTable(trx: Knex.Transaction, model: MetaModel, name: string, table: string, fileHeld: EntityMeta | undefined, existing: boolean): Promise<void> {
+async function ownTable(
+  trx: Knex.Transaction,
+  model: MetaModel,
+  name: string,
+  table: string,
+  fileHeld: EntityMeta | undefined,
+  existing: boolean,
+): Promise<void> {
   if ((await tableMark(trx, table)) === bookTableMark(name)) return;
   if (existing && table === (fileHeld ?? filesEntity(model, name))?.table) return;
   const by = await tableHolder(trx, table, model, name);
-  if (by) throw new BookInvalid([{ file: bookFile(name), pointer: '/name', message: `table "${table}" is held by "${by}"`, key: 'errors.book_table_taken', args: { table, by } }]);
+  if (by)
+    throw new BookInvalid([
+      {
+        file: bookFile(name),
+        pointer: '/name',
+        message: `table "${table}" is held by "${by}"`,
+        key: 'errors.book_table_taken',
+        args: { table, by },
+      },
+    ]);
 }
 
 /** The entity of that name the metadata files hold, if any (a book also written as a file). */
 function filesEntity(model: MetaModel, name: string): EntityMeta | undefined {
   if (!model.entities.get(name)?.book) return undefined;
-  try { return buildModel(model.dir ?? DEFAULT_META_DIR, [], pluginsOf(model)).entities.get(name); } catch { return undefined; }
+  try {
+    return buildModel(model.dir ?? DEFAULT_META_DIR, [], pluginsOf(model)).entities.get(name);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -256,7 +327,16 @@ async function reservedColumns(trx: Knex.Transaction, name: string, fields: Reco
   const { rows } = await trx.raw("SELECT attname FROM pg_attribute WHERE attrelid = 'meta_books'::regclass AND attnum < 0");
   const reserved = new Set<string>([...rows.map((r: { attname: string }) => r.attname), ...ENGINE_COLUMNS, ...LIST_PARAMS, 'q']);
   const bad = Object.keys(fields).filter((f) => reserved.has(f));
-  if (bad.length) throw new BookInvalid(bad.map((f) => ({ file: bookFile(name), pointer: `/fields/${f}`, message: `"${f}" is a name the system keeps for itself`, key: 'errors.book_field_reserved', args: { field: f } })));
+  if (bad.length)
+    throw new BookInvalid(
+      bad.map((f) => ({
+        file: bookFile(name),
+        pointer: `/fields/${f}`,
+        message: `"${f}" is a name the system keeps for itself`,
+        key: 'errors.book_field_reserved',
+        args: { field: f },
+      })),
+    );
 }
 
 /** The section a book made by its name alone is shown in. */
@@ -294,8 +374,13 @@ function build(before: MetaModel, books: DbBook[], book?: DbBook): MetaModel {
 }
 
 function refersTo(e: EntityMeta, name: string): boolean {
-  const refs = (fields: Record<string, FieldMeta>): boolean => Object.values(fields).some((f) =>
-    ((f.type === 'ref' || f.type === 'refs') && f.ref === name) || (f.lookup?.split('.')[0] === name) || (f.type === 'children' && refs(f.fields ?? {})));
+  const refs = (fields: Record<string, FieldMeta>): boolean =>
+    Object.values(fields).some(
+      (f) =>
+        ((f.type === 'ref' || f.type === 'refs') && f.ref === name) ||
+        f.lookup?.split('.')[0] === name ||
+        (f.type === 'children' && refs(f.fields ?? {})),
+    );
   return refs(e.fields);
 }
 
@@ -343,7 +428,9 @@ async function alterTable(trx: Knex.Transaction, e: EntityMeta, next: MetaModel,
       const idx = `${e.table}_${name}_unique`;
       if (f.unique) {
         // the rows in the way: every row whose value another row holds too
-        const [{ c }] = await trx(e.table).whereIn(name, trx(e.table).whereNotNull(name).groupBy(name).havingRaw('count(*) > 1').select(name)).count<{ c: number }[]>({ c: '*' });
+        const [{ c }] = await trx(e.table)
+          .whereIn(name, trx(e.table).whereNotNull(name).groupBy(name).havingRaw('count(*) > 1').select(name))
+          .count<{ c: number }[]>({ c: '*' });
         if (Number(c) > 0) throw refused('errors.book_rule_rows', { field: name, count: Number(c) });
         await trx.raw('ALTER TABLE ?? ADD CONSTRAINT ?? UNIQUE (??)', [e.table, idx, name]);
       } else await trx.raw('ALTER TABLE ?? DROP CONSTRAINT IF EXISTS ??', [e.table, idx]);
@@ -361,13 +448,20 @@ async function alterTable(trx: Knex.Transaction, e: EntityMeta, next: MetaModel,
     if (name in e.fields || !(await trx.schema.hasColumn(e.table, name))) continue;
     const [{ c }] = await trx(e.table).whereNotNull(name).count<{ c: number }[]>({ c: '*' });
     if (Number(c) > 0) throw refused('errors.book_field_has_data', { field: name, count: Number(c) });
-    await trx.schema.alterTable(e.table, (t) => { t.dropColumn(name); });
+    await trx.schema.alterTable(e.table, (t) => {
+      t.dropColumn(name);
+    });
   }
   if (added.length) await addEntityColumns(trx, e.name, added, next);
   for (const name of added) {
     const f = e.fields[name];
     if (f.unique) await trx.raw('ALTER TABLE ?? ADD CONSTRAINT ?? UNIQUE (??)', [e.table, `${e.table}_${name}_unique`, name]);
-    if (f.type === 'enum') await trx.raw(`ALTER TABLE ?? ADD CONSTRAINT ?? CHECK (?? IN (${(f.values ?? []).map(literal).join(', ')}))`, [e.table, `${e.table}_${name}_enum`, name]);
+    if (f.type === 'enum')
+      await trx.raw(`ALTER TABLE ?? ADD CONSTRAINT ?? CHECK (?? IN (${(f.values ?? []).map(literal).join(', ')}))`, [
+        e.table,
+        `${e.table}_${name}_enum`,
+        name,
+      ]);
   }
 }
 
@@ -382,7 +476,10 @@ const literal = (v: string): string => pg.escapeLiteral(String(v));
 async function grantToAdministrators(trx: Knex.Transaction, ids: number[]): Promise<void> {
   const role = await trx('roles').where({ code: 'administrator' }).first('id');
   if (!role) return;
-  await trx('role_actions').insert(ids.map((action_id) => ({ role_id: role.id, action_id, state: 1 }))).onConflict(['role_id', 'action_id']).ignore();
+  await trx('role_actions')
+    .insert(ids.map((action_id) => ({ role_id: role.id, action_id, state: 1 })))
+    .onConflict(['role_id', 'action_id'])
+    .ignore();
 }
 
 export { bookFile };

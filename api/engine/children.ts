@@ -23,7 +23,10 @@ export async function loadChildren(db: Knex | Knex.Transaction, e: EntityMeta, r
     const own = Object.entries(f.fields ?? {}).map(([n, cf]) => columnSelect(n, cf, 'c'));
     const cols = f.parentKey ? [`c.${key} AS parent_id`, ...own] : ['c.parent_id', 'c.id', 'c.ordering', ...own];
     const order = f.parentKey ? [`c.${key}`, `c.${f.orderBy}`] : ['c.parent_id', 'c.ordering', 'c.id'];
-    const children = await db(`${f.table} as c`).whereIn(`c.${key}`, ids).orderByRaw(order.join(', ')).select(db.raw(cols.join(', ')));
+    const children = await db(`${f.table} as c`)
+      .whereIn(`c.${key}`, ids)
+      .orderByRaw(order.join(', '))
+      .select(db.raw(cols.join(', ')));
     const byParent = new Map<number, Record<string, unknown>[]>();
     for (const { parent_id: parent, ...c } of children as Record<string, unknown>[]) {
       const list = byParent.get(parent as number) ?? [];
@@ -35,7 +38,14 @@ export async function loadChildren(db: Knex | Knex.Transaction, e: EntityMeta, r
 }
 
 /** Replaces a row's child rows of one field with these (the writable columns of each, defaults filled). */
-export async function replaceChildren(trx: Knex.Transaction, f: FieldMeta, id: number, rows: Record<string, unknown>[], creating: boolean, computed = false): Promise<void> {
+export async function replaceChildren(
+  trx: Knex.Transaction,
+  f: FieldMeta,
+  id: number,
+  rows: Record<string, unknown>[],
+  creating: boolean,
+  computed = false,
+): Promise<void> {
   const key = keyOf(f);
   if (!creating) await trx(f.table!).where(key, id).delete();
   if (!rows.length) return;
@@ -59,7 +69,10 @@ export async function patchChildren(trx: Knex.Transaction, f: FieldMeta, id: num
       const cf = f.fields?.[cn];
       if (cn !== 'id' && cf) values[cn] = toColumnValue(trx, cf, v);
     }
-    if (Object.keys(values).length) await trx(f.table!).where({ id: r.id, [keyOf(f)]: id }).update(values);
+    if (Object.keys(values).length)
+      await trx(f.table!)
+        .where({ id: r.id, [keyOf(f)]: id })
+        .update(values);
   }
 }
 
@@ -75,7 +88,10 @@ export async function writeJoin(trx: Knex.Transaction, f: FieldMeta, id: number,
     if (ids.length) keep.whereNotIn(refKey, ids);
     await keep.update({ [flag]: 0 });
     for (let i = 0; i < ids.length; i += 500) {
-      await trx(table).insert(ids.slice(i, i + 500).map((r) => ({ [key]: id, [refKey]: r, [flag]: 1 }))).onConflict([key, refKey]).merge([flag]);
+      await trx(table)
+        .insert(ids.slice(i, i + 500).map((r) => ({ [key]: id, [refKey]: r, [flag]: 1 })))
+        .onConflict([key, refKey])
+        .merge([flag]);
     }
     return;
   }

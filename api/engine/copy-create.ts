@@ -32,7 +32,11 @@ import { translateDbError } from './db-errors.ts';
  */
 
 /** A chunk of created rows as they arrive (the repository's RowChunk): their numbers in the file, and errors found in them before. */
-export interface CopyChunk { payloads: Record<string, unknown>[]; rowNumbers: readonly number[]; errors?: Record<string, FieldError> }
+export interface CopyChunk {
+  payloads: Record<string, unknown>[];
+  rowNumbers: readonly number[];
+  errors?: Record<string, FieldError>;
+}
 
 /** The repository the rows are created through (no import of it here: it imports this file). */
 export interface CopyTarget {
@@ -80,7 +84,9 @@ const PLAIN = new Set(['string', 'text', 'integer', 'decimal', 'money', 'boolean
 export function copyCreatable(e: EntityMeta): boolean {
   if (e.afterWrite || childFields(e).some(([, f]) => !f.readOnly)) return false;
   if (fileColumns(e).length || privilegeFields(e).length) return false;
-  return Object.values(e.fields).every((f) => f.type === 'children' || (PLAIN.has(f.type) && !f.through && !f.within && !f.form && !f.lookup));
+  return Object.values(e.fields).every(
+    (f) => f.type === 'children' || (PLAIN.has(f.type) && !f.through && !f.within && !f.form && !f.lookup),
+  );
 }
 
 /** The node-pg connection of a transaction, or null (embedded PGlite, another driver). */
@@ -95,7 +101,9 @@ function copyText(v: unknown): string {
   if (v === null || v === undefined) return '\\N';
   if (typeof v === 'boolean') return v ? 't' : 'f';
   const s = typeof v === 'string' ? v : String(v);
-  return /[\\\t\n\r]/.test(s) ? s.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r')) : s;
+  return /[\\\t\n\r]/.test(s)
+    ? s.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r'))
+    : s;
 }
 
 /** A column of a created row as its audit row's JSON shows it (as a snapshot reads it: numeric and dates as text). */
@@ -112,7 +120,14 @@ const COPY_CHUNK = 2000;
  * and the repeats' — all of the file's, then a 400 (importRowsError) and the transaction rolled
  * back by the caller. The staging table is dropped at the transaction's end.
  */
-export async function copyCreate(repo: CopyTarget, trx: Knex.Transaction, conn: pg.Client, source: AsyncIterable<CopyChunk>, x: CopyInternals, opts: CopyOptions = {}): Promise<CopyCreated> {
+export async function copyCreate(
+  repo: CopyTarget,
+  trx: Knex.Transaction,
+  conn: pg.Client,
+  source: AsyncIterable<CopyChunk>,
+  x: CopyInternals,
+  opts: CopyOptions = {},
+): Promise<CopyCreated> {
   const e = repo.e;
   const stage = `copy_${e.table}_${randomBytes(4).toString('hex')}`;
   const errors: Record<string, FieldError> = {};
@@ -149,7 +164,9 @@ export async function copyCreate(repo: CopyTarget, trx: Knex.Transaction, conn: 
         if (!cols) {
           cols = Object.keys(values);
           stream = conn.query(copyFrom(`COPY ${q(stage)} (_row, ${cols.map(q).join(', ')}) FROM STDIN`));
-          stream.on('error', (err: unknown) => { streamErr ??= err; });
+          stream.on('error', (err: unknown) => {
+            streamErr ??= err;
+          });
           finished = once(stream, 'finish');
           finished.catch(() => undefined);
         } else if (Object.keys(values).some((k) => !cols!.includes(k))) {
@@ -195,16 +212,27 @@ export async function copyCreate(repo: CopyTarget, trx: Knex.Transaction, conn: 
     const target = x.model.entities.get(f.ref!);
     const scope = target && x.principal ? Object.entries(scopeConditions(target, x.principal)) : [];
     const within = scope.map(([c]) => ` AND r.${q(c)} = ?`).join('');
-    const missing = await trx.raw(`SELECT s._row FROM ${S} s WHERE s.${q(name)} IS NOT NULL
-      AND NOT EXISTS (SELECT 1 FROM ${q(refTable(x.model, f.ref!))} r WHERE r.id = s.${q(name)}${within}) ORDER BY s._row`, scope.map(([, v]) => v));
-    for (const { _row } of missing.rows as { _row: number }[]) { errors[`rows.${_row}.${name}`] ??= { key: 'validation.ref_not_found' }; bad = true; }
+    const missing = await trx.raw(
+      `SELECT s._row FROM ${S} s WHERE s.${q(name)} IS NOT NULL
+      AND NOT EXISTS (SELECT 1 FROM ${q(refTable(x.model, f.ref!))} r WHERE r.id = s.${q(name)}${within}) ORDER BY s._row`,
+      scope.map(([, v]) => v),
+    );
+    for (const { _row } of missing.rows as { _row: number }[]) {
+      errors[`rows.${_row}.${name}`] ??= { key: 'validation.ref_not_found' };
+      bad = true;
+    }
   }
   // a row repeating an earlier one of the file in the given columns
   const dup = (opts.duplicates ?? []).filter((c) => copied.has(c));
   if (dup.length) {
     const by = dup.map((c) => `s.${q(c)}`).join(', ');
-    const repeats = await trx.raw(`SELECT _row, first FROM (SELECT s._row, min(s._row) OVER (PARTITION BY ${by}) AS first FROM ${S} s) d WHERE _row <> first ORDER BY _row`);
-    for (const { _row, first } of repeats.rows as { _row: number; first: number }[]) { errors[`rows.${_row}.${dup[0]}`] ??= { key: 'validation.duplicate_row', args: { row: first } }; bad = true; }
+    const repeats = await trx.raw(
+      `SELECT _row, first FROM (SELECT s._row, min(s._row) OVER (PARTITION BY ${by}) AS first FROM ${S} s) d WHERE _row <> first ORDER BY _row`,
+    );
+    for (const { _row, first } of repeats.rows as { _row: number; first: number }[]) {
+      errors[`rows.${_row}.${dup[0]}`] ??= { key: 'validation.duplicate_row', args: { row: first } };
+      bad = true;
+    }
   }
   if (bad) throw importRowsError(errors);
   // the rows inserted with their derived fields, scope columns left empty the caller's, in the
@@ -229,7 +257,8 @@ export async function copyCreate(repo: CopyTarget, trx: Knex.Transaction, conn: 
   const into = [...select.keys()].map(q).join(', ');
   const exprs = [...select.values()].map((v) => v.sql).join(', ');
   const bindings = [...select.values()].flatMap((v) => v.bindings);
-  const after = Object.entries(e.fields).filter(([, f]) => f.type !== 'children' && f.type !== 'password')
+  const after = Object.entries(e.fields)
+    .filter(([, f]) => f.type !== 'children' && f.type !== 'password')
     .map(([name, f]) => `'${name}', ${auditValue(f, `i.${q(name)}`)}`);
   // jsonb_build_object takes at most 100 arguments: the fields in groups, joined
   const groups: string[] = [];
@@ -245,7 +274,9 @@ export async function copyCreate(repo: CopyTarget, trx: Knex.Transaction, conn: 
   let res: { n: number; allowed: number };
   try {
     res = (await trx.raw(sql, [...bindings, e.name, opts.action ?? null, x.actor, ...(check.bindings as Knex.RawBinding[])])).rows[0];
-  } catch (err) { throw translateDbError(err, e); }
+  } catch (err) {
+    throw translateDbError(err, e);
+  }
   if (res.allowed !== res.n) throw forbidden();
   return { count: res.n };
 }

@@ -24,15 +24,28 @@ describe('PostgreSQL errors of a write', () => {
     expect(bad.fieldErrors).toBeUndefined();
     expect(fields(translateDbError(pg('22003', { table: 'subject_reports', column: 'year' }), reports))).toEqual(['year']);
     // a child table's column is the children field's error
-    expect(fields(translateDbError(pg('22003', { table: 'subject_report_ingredients', column: 'mass' }), reports))).toEqual(['ingredients']);
-    expect(fields(translateDbError(pg('54000', { message: 'index row size 4016 exceeds btree version 4 maximum 2704 for index "subject_reports_comment_idx"' }), { ...reports, fields: { ...reports.fields, comment: { type: 'text' } } }))).toEqual(['comment']);
-    expect(fields(translateDbError(pg('23502', { table: 'subject_report_ingredients', column: 'pollutant' }), reports))).toEqual(['ingredients']);
+    expect(fields(translateDbError(pg('22003', { table: 'subject_report_ingredients', column: 'mass' }), reports))).toEqual([
+      'ingredients',
+    ]);
+    expect(
+      fields(
+        translateDbError(
+          pg('54000', { message: 'index row size 4016 exceeds btree version 4 maximum 2704 for index "subject_reports_comment_idx"' }),
+          { ...reports, fields: { ...reports.fields, comment: { type: 'text' } } },
+        ),
+      ),
+    ).toEqual(['comment']);
+    expect(fields(translateDbError(pg('23502', { table: 'subject_report_ingredients', column: 'pollutant' }), reports))).toEqual([
+      'ingredients',
+    ]);
     // a trigger's aggregate refusing a null the row brought: the row's field of that name
     const plantings = model.entities.get('plantings')!;
     const trigger = translateDbError(pg('23502', { table: 'planting_facts', column: 'irrigation' }), plantings) as ApiError;
     expect(trigger.fieldErrors).toEqual({ irrigation: { key: 'validation.required' } });
     expect(fields(translateDbError(pg('23502', { table: 'planting_facts', column: 'dbh_class' }), plantings))).toEqual([]);
-    expect(fields(translateDbError(pg('23505', { table: 'subject_reports', constraint: 'subject_reports_no_such_unique' }), reports))).toEqual([]);
+    expect(
+      fields(translateDbError(pg('23505', { table: 'subject_reports', constraint: 'subject_reports_no_such_unique' }), reports)),
+    ).toEqual([]);
   });
 
   it('leave other errors to be system errors', () => {

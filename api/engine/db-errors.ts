@@ -2,7 +2,13 @@ import type { EntityMeta } from '../meta/types.ts';
 import { ApiError, validationError } from '../kernel/errors.ts';
 import { isPartitionOf } from '../db/partitions.ts';
 
-interface PgError { code?: string; constraint?: string; table?: string; column?: string; message?: string }
+interface PgError {
+  code?: string;
+  constraint?: string;
+  table?: string;
+  column?: string;
+  message?: string;
+}
 
 /**
  * Turns a PostgreSQL error raised by a write into the API's answer: a unique or check violation
@@ -15,32 +21,50 @@ interface PgError { code?: string; constraint?: string; table?: string; column?:
 export function translateDbError(err: unknown, e: EntityMeta, op: 'write' | 'delete' = 'write'): unknown {
   if (err instanceof ApiError) return err;
   const raw = err as PgError;
-  const pg: PgError = { code: raw.code, constraint: raw.constraint, table: ownTable(e, raw.table), column: raw.column, message: raw.message };
+  const pg: PgError = {
+    code: raw.code,
+    constraint: raw.constraint,
+    table: ownTable(e, raw.table),
+    column: raw.column,
+    message: raw.message,
+  };
   const constraint = pg.constraint ?? '';
   switch (pg.code) {
     case '23505': {
       const field = fieldByName(e, pg.table, constraint, 'unique');
-      return field ? validationError({ [field]: { key: 'validation.unique' } }) : new ApiError('validation', 'errors.validation', {}, undefined, 'validation.unique');
+      return field
+        ? validationError({ [field]: { key: 'validation.unique' } })
+        : new ApiError('validation', 'errors.validation', {}, undefined, 'validation.unique');
     }
-    case '23001': return new ApiError('inUse', 'errors.in_use');
+    case '23001':
+      return new ApiError('inUse', 'errors.in_use');
     case '23503': {
-      if (op === 'delete' || (pg.table && pg.table !== e.table && !isChildTable(e, pg.table))) return new ApiError('inUse', 'errors.in_use');
+      if (op === 'delete' || (pg.table && pg.table !== e.table && !isChildTable(e, pg.table)))
+        return new ApiError('inUse', 'errors.in_use');
       // knex names foreign keys <table>_<column>_foreign
       const field = fieldByName(e, pg.table, constraint, 'foreign');
-      return field ? validationError({ [field]: { key: 'validation.ref_not_found' } }) : new ApiError('validation', 'errors.validation', {}, undefined, 'validation.ref_not_found');
+      return field
+        ? validationError({ [field]: { key: 'validation.ref_not_found' } })
+        : new ApiError('validation', 'errors.validation', {}, undefined, 'validation.ref_not_found');
     }
     case '23514': {
       const c = (e.constraints ?? []).find((x) => constraint === `${e.table}_${x.name}`);
       if (c) return validationError(Object.fromEntries(c.fields.map((f) => [f, { key: c.message }])));
       const field = fieldByName(e, pg.table, constraint, 'enum');
-      return field ? validationError({ [field]: { key: 'validation.wrong_value' } }) : new ApiError('validation', 'errors.validation', {}, undefined, 'validation.wrong_value');
+      return field
+        ? validationError({ [field]: { key: 'validation.wrong_value' } })
+        : new ApiError('validation', 'errors.validation', {}, undefined, 'validation.wrong_value');
     }
     case '23502': {
       // a trigger's aggregate (planting_facts) refusing the null a row brought names the row's field of that name
       const field = columnField(e, pg.table, pg.column) ?? copiedField(e, pg.table, pg.column);
-      return field ? validationError({ [field]: { key: 'validation.required' } }) : new ApiError('validation', 'errors.validation', {}, undefined, 'validation.required');
+      return field
+        ? validationError({ [field]: { key: 'validation.required' } })
+        : new ApiError('validation', 'errors.validation', {}, undefined, 'validation.required');
     }
-    case '40001': case '40P01': return new ApiError('stale', 'errors.stale');
+    case '40001':
+    case '40P01':
+      return new ApiError('stale', 'errors.stale');
     default:
       if (isDataError(err)) {
         const field = columnField(e, pg.table, pg.column) ?? indexField(e, pg.message);

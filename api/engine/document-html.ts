@@ -21,7 +21,18 @@ export interface Block {
   runs: Run[];
 }
 
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0', laquo: '«', raquo: '»', ndash: '–', mdash: '—' };
+const ENTITIES: Record<string, string> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: '\u00a0',
+  laquo: '«',
+  raquo: '»',
+  ndash: '–',
+  mdash: '—',
+};
 
 export function decodeEntities(s: string): string {
   return s.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (m, e: string) => {
@@ -42,7 +53,18 @@ function attr(attrs: string, name: string): string | undefined {
   return m ? decodeEntities(m[2] ?? m[3] ?? m[4] ?? '') : undefined;
 }
 
-const BLOCK_TAGS: Record<string, Block['kind']> = { p: 'p', div: 'p', h1: 'h1', h2: 'h2', h3: 'h3', h4: 'h3', h5: 'h3', h6: 'h3', li: 'li', blockquote: 'quote' };
+const BLOCK_TAGS: Record<string, Block['kind']> = {
+  p: 'p',
+  div: 'p',
+  h1: 'h1',
+  h2: 'h2',
+  h3: 'h3',
+  h4: 'h3',
+  h5: 'h3',
+  h6: 'h3',
+  li: 'li',
+  blockquote: 'quote',
+};
 const FIELD_CODE = /^[A-Z][A-Z0-9_]{0,39}$/;
 
 /** Reads a template body into blocks; tags it does not know are dropped, their text kept (scripts and styles dropped whole). */
@@ -64,10 +86,22 @@ export function parseTemplate(html: string): Block[] {
     if (!current) open('p');
     const b = current!;
     const last = b.runs[b.runs.length - 1];
-    if (last && !last.field && !run.field && !!last.bold === !!run.bold && !!last.italic === !!run.italic && !!last.underline === !!run.underline) last.text += run.text;
+    if (
+      last &&
+      !last.field &&
+      !run.field &&
+      !!last.bold === !!run.bold &&
+      !!last.italic === !!run.italic &&
+      !!last.underline === !!run.underline
+    )
+      last.text += run.text;
     else b.runs.push(run);
   };
-  const style = (): Omit<Run, 'text'> => ({ ...(marks.bold ? { bold: true } : {}), ...(marks.italic ? { italic: true } : {}), ...(marks.underline ? { underline: true } : {}) });
+  const style = (): Omit<Run, 'text'> => ({
+    ...(marks.bold ? { bold: true } : {}),
+    ...(marks.italic ? { italic: true } : {}),
+    ...(marks.underline ? { underline: true } : {}),
+  });
 
   const re = /<!--[\s\S]*?-->|<(\/?)([a-zA-Z][a-zA-Z0-9]*)([^>]*)>|([^<]+)|</g;
   for (let m = re.exec(html); m; m = re.exec(html)) {
@@ -85,9 +119,17 @@ export function parseTemplate(html: string): Block[] {
       continue;
     }
     const tag = rawTag.toLowerCase();
-    if (['script', 'style', 'iframe', 'object', 'template', 'svg', 'math', 'noscript'].includes(tag)) { if (!close && !/\/\s*$/.test(attrs)) skip = tag; continue; }
+    if (['script', 'style', 'iframe', 'object', 'template', 'svg', 'math', 'noscript'].includes(tag)) {
+      if (!close && !/\/\s*$/.test(attrs)) skip = tag;
+      continue;
+    }
     if (tag === 'span' || tag === 'mark') {
-      if (inField) { if (close) { if (--fieldDepth === 0) inField = null; } else fieldDepth++; continue; }
+      if (inField) {
+        if (close) {
+          if (--fieldDepth === 0) inField = null;
+        } else fieldDepth++;
+        continue;
+      }
       const code = close ? undefined : attr(attrs, 'data-field');
       if (code && FIELD_CODE.test(code)) {
         push({ text: '', field: code, ...style() });
@@ -98,9 +140,19 @@ export function parseTemplate(html: string): Block[] {
     }
     if (inField) continue;
     const mark = tag === 'strong' || tag === 'b' ? 'bold' : tag === 'em' || tag === 'i' ? 'italic' : tag === 'u' ? 'underline' : null;
-    if (mark) { marks[mark] = Math.max(0, marks[mark] + (close ? -1 : 1)); continue; }
-    if (tag === 'br') { push({ text: '\n', ...style() }); continue; }
-    if (tag === 'hr') { blocks.push({ kind: 'hr', runs: [] }); current = null; continue; }
+    if (mark) {
+      marks[mark] = Math.max(0, marks[mark] + (close ? -1 : 1));
+      continue;
+    }
+    if (tag === 'br') {
+      push({ text: '\n', ...style() });
+      continue;
+    }
+    if (tag === 'hr') {
+      blocks.push({ kind: 'hr', runs: [] });
+      current = null;
+      continue;
+    }
     if (tag === 'ul' || tag === 'ol') {
       if (close) lists.pop();
       else lists.push({ ordered: tag === 'ol', n: Math.max(0, Number(attr(attrs, 'start') ?? 1) - 1) || 0 });
@@ -146,8 +198,14 @@ export function blocksToHtml(blocks: Block[]): string {
   let list: 'ul' | 'ol' | null = null;
   for (const b of blocks) {
     const want = b.kind === 'li' ? (b.marker === '•' ? 'ul' : 'ol') : null;
-    if (list && list !== want) { out.push(`</${list}>`); list = null; }
-    if (want && !list) { out.push(want === 'ol' ? `<ol start="${parseInt(b.marker!, 10) || 1}">` : '<ul>'); list = want; }
+    if (list && list !== want) {
+      out.push(`</${list}>`);
+      list = null;
+    }
+    if (want && !list) {
+      out.push(want === 'ol' ? `<ol start="${parseInt(b.marker!, 10) || 1}">` : '<ul>');
+      list = want;
+    }
     const inner = b.runs.map(runHtml).join('');
     if (b.kind === 'hr') out.push('<hr>');
     else if (b.kind === 'quote') out.push(`<blockquote><p>${inner}</p></blockquote>`);

@@ -10,7 +10,11 @@ import { largestTemplate, RESERVED_VALUES } from '../../test/support/large-templ
  * word wider than a line in quadratic time and memory (20,000 letters: 28 s, 840 MB).
  */
 const info = { title: 't', lang: 'uz', issuedAt: new Date(0) };
-const seconds = async (f: () => Promise<unknown>) => { const t = performance.now(); await f(); return (performance.now() - t) / 1000; };
+const seconds = async (f: () => Promise<unknown>) => {
+  const t = performance.now();
+  await f();
+  return (performance.now() - t) / 1000;
+};
 
 describe('a document drawn as a PDF', () => {
   it('gives an unbroken stretch an invisible break every 20 characters, and leaves words alone', () => {
@@ -24,7 +28,9 @@ describe('a document drawn as a PDF', () => {
 
   it('draws a 20,000-letter word in well under the time it took pdfkit alone (28 s)', async () => {
     let pdf: Buffer = Buffer.alloc(0);
-    const took = await seconds(async () => { pdf = await blocksToPdf([{ kind: 'p', runs: [{ text: 'ў'.repeat(20_000) }] }], info); });
+    const took = await seconds(async () => {
+      pdf = await blocksToPdf([{ kind: 'p', runs: [{ text: 'ў'.repeat(20_000) }] }], info);
+    });
     expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
     expect(took).toBeLessThan(5);
   });
@@ -37,7 +43,9 @@ describe('a document drawn as a PDF', () => {
     const blocks = fillBlocks(parseTemplate(body), RESERVED_VALUES);
     let pdf: Buffer = Buffer.alloc(0);
     await blocksToPdf([{ kind: 'p', runs: [{ text: 'warm-up' }] }], info);
-    const took = await seconds(async () => { pdf = await blocksToPdf(blocks, info); });
+    const took = await seconds(async () => {
+      pdf = await blocksToPdf(blocks, info);
+    });
     expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
     expect(took).toBeLessThan(10);
   });

@@ -57,7 +57,12 @@ export async function blocksToPdf(blocks: Block[], info: PdfInfo): Promise<Buffe
   const FACE = { regular: FONTS.regular, bold: 'bold', italic: 'italic', boldItalic: 'boldItalic' } as const;
   for (const name of ['bold', 'italic', 'boldItalic'] as const) doc.registerFont(name, FONTS[name]);
   let face: keyof typeof FACE = 'regular';
-  const use = (f: keyof typeof FACE) => { if (f !== face) { doc.font(FACE[f]); face = f; } };
+  const use = (f: keyof typeof FACE) => {
+    if (f !== face) {
+      doc.font(FACE[f]);
+      face = f;
+    }
+  };
   const chunks: Buffer[] = [];
   doc.on('data', (c: Buffer) => chunks.push(c));
   const done = new Promise<Buffer>((resolve, reject) => {
@@ -70,7 +75,11 @@ export async function blocksToPdf(blocks: Block[], info: PdfInfo): Promise<Buffe
     if (b.kind === 'hr') {
       doc.moveDown(0.3);
       const y = doc.y;
-      doc.moveTo(doc.page.margins.left, y).lineTo(doc.page.margins.left + width, y).lineWidth(0.7).stroke();
+      doc
+        .moveTo(doc.page.margins.left, y)
+        .lineTo(doc.page.margins.left + width, y)
+        .lineWidth(0.7)
+        .stroke();
       doc.moveDown(0.6);
       continue;
     }
@@ -88,7 +97,13 @@ export async function blocksToPdf(blocks: Block[], info: PdfInfo): Promise<Buffe
     runs.forEach((r, i) => {
       const bold = heading || r.bold;
       use(bold && r.italic ? 'boldItalic' : bold ? 'bold' : r.italic ? 'italic' : 'regular');
-      const opts = { continued: i < runs.length - 1, underline: !!r.underline, align, width: width - indent, lineGap: 2 } as PDFKit.Mixins.TextOptions;
+      const opts = {
+        continued: i < runs.length - 1,
+        underline: !!r.underline,
+        align,
+        width: width - indent,
+        lineGap: 2,
+      } as PDFKit.Mixins.TextOptions;
       const text = breakable(r.text) || (i < runs.length - 1 ? '' : ' ');
       if (i === 0) doc.text(text, x, doc.y, opts);
       else doc.text(text, opts);

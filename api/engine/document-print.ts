@@ -79,7 +79,10 @@ function spawn(memoryMb: number): Slot {
       resolve();
     };
     worker.on('message', first);
-    worker.once('exit', (code) => { clearTimeout(timer); reject(new Error(`print worker exited (${code}) before it started`)); });
+    worker.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`print worker exited (${code}) before it started`));
+    });
   });
   slot.ready.catch(() => undefined);
   worker.on('error', (error) => slot.settle?.({ error }));
@@ -93,7 +96,10 @@ function spawn(memoryMb: number): Slot {
 }
 
 async function take(limits: PrintLimits): Promise<void> {
-  if (running < limits.workers) { running++; return; }
+  if (running < limits.workers) {
+    running++;
+    return;
+  }
   if (waiting.length >= limits.queue) throw new ApiError('busy', 'errors.print_busy');
   // a finishing print hands its place over: `running` stays as it was
   await new Promise<void>((resolve) => waiting.push(resolve));
@@ -128,11 +134,15 @@ export async function printInWorker(input: Omit<RenderInput, 'maxChars'>): Promi
     const s = slot;
     const answer = await new Promise<{ out?: RenderOutput; error?: unknown; timedOut?: boolean }>((resolve) => {
       const timer = setTimeout(() => resolve({ timedOut: true }), limits.timeoutMs);
-      s.settle = (a) => { clearTimeout(timer); resolve(a); };
+      s.settle = (a) => {
+        clearTimeout(timer);
+        resolve(a);
+      };
       s.worker.postMessage({ ...input, maxChars: limits.maxChars, id: ++nextId });
     });
     slot.settle = undefined;
-    const heavy = () => new ApiError('unprocessable', 'errors.print_too_heavy', { seconds: Math.ceil(limits.timeoutMs / 1000), mb: limits.memoryMb });
+    const heavy = () =>
+      new ApiError('unprocessable', 'errors.print_too_heavy', { seconds: Math.ceil(limits.timeoutMs / 1000), mb: limits.memoryMb });
     if (answer.timedOut) {
       await slot.worker.terminate();
       slot = undefined;
@@ -150,7 +160,11 @@ export async function printInWorker(input: Omit<RenderInput, 'maxChars'>): Promi
   } finally {
     if (slot) {
       const s = slot;
-      s.idle = setTimeout(() => { const i = idle.indexOf(s); if (i >= 0) idle.splice(i, 1); void s.worker.terminate(); }, limits.idleMs);
+      s.idle = setTimeout(() => {
+        const i = idle.indexOf(s);
+        if (i >= 0) idle.splice(i, 1);
+        void s.worker.terminate();
+      }, limits.idleMs);
       s.idle.unref();
       idle.push(s);
     }
@@ -166,5 +180,10 @@ export function printPool(): { workers: number; running: number; waiting: number
 /** Ends every idle print worker (a test's or a server's close; workers never hold a process open anyway). */
 export async function stopPrintWorkers(): Promise<void> {
   const all = idle.splice(0);
-  await Promise.all(all.map((s) => { if (s.idle) clearTimeout(s.idle); return s.worker.terminate(); }));
+  await Promise.all(
+    all.map((s) => {
+      if (s.idle) clearTimeout(s.idle);
+      return s.worker.terminate();
+    }),
+  );
 }

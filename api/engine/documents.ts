@@ -46,19 +46,32 @@ function printable(model: MetaModel, lang: Lang, name: string, f: FieldMeta, v: 
       return t[lang] || t.uz || t.ru || t.uk || '';
     }
     // one number formatter for the screen, Excel and the printed page (shared/numbers.ts)
-    case 'money': return formatTiyinForDisplay(parseTiyin(String(v)), lang);
-    case 'decimal': return formatDecimal(v, lang);
-    case 'date': return formatDate(String(v));
+    case 'money':
+      return formatTiyinForDisplay(parseTiyin(String(v)), lang);
+    case 'decimal':
+      return formatDecimal(v, lang);
+    case 'date':
+      return formatDate(String(v));
     // a moment is printed as Tashkent's day, not UTC's
-    case 'datetime': return formatDate(todayTashkent(v instanceof Date ? v : new Date(String(v))));
-    case 'boolean': return v ? '✓' : '—';
-    case 'enum': return translate(model, lang, `enums.${name}.${String(v)}`);
-    default: return String(v);
+    case 'datetime':
+      return formatDate(todayTashkent(v instanceof Date ? v : new Date(String(v))));
+    case 'boolean':
+      return v ? '✓' : '—';
+    case 'enum':
+      return translate(model, lang, `enums.${name}.${String(v)}`);
+    default:
+      return String(v);
   }
 }
 
 /** Reads a reserved value along a path's steps from a row (children joined with ", "). */
-async function valueAt(db: Knex | Knex.Transaction, model: MetaModel, lang: Lang, steps: PathStep[], row: Record<string, unknown> | undefined): Promise<Value[]> {
+async function valueAt(
+  db: Knex | Knex.Transaction,
+  model: MetaModel,
+  lang: Lang,
+  steps: PathStep[],
+  row: Record<string, unknown> | undefined,
+): Promise<Value[]> {
   if (!row) return [];
   const [step, ...rest] = steps;
   if (step.kind === 'field') {
@@ -86,7 +99,14 @@ async function valueAt(db: Knex | Knex.Transaction, model: MetaModel, lang: Lang
 }
 
 /** The reserved values of a record: each declared path read, `TODAY`, and the words of each amount and date. */
-export async function reservedValues(db: Knex | Knex.Transaction, model: MetaModel, e: EntityMeta, row: Record<string, unknown>, lang: Lang, today = todayTashkent()): Promise<Record<string, Value>> {
+export async function reservedValues(
+  db: Knex | Knex.Transaction,
+  model: MetaModel,
+  e: EntityMeta,
+  row: Record<string, unknown>,
+  lang: Lang,
+  today = todayTashkent(),
+): Promise<Record<string, Value>> {
   const out: Record<string, Value> = { TODAY: { text: formatDate(today), raw: today, type: 'date' } };
   for (const [code, path] of Object.entries(e.documents?.fields ?? {})) {
     const steps = resolveDocumentPath(model, e, path);
@@ -101,7 +121,11 @@ export async function reservedValues(db: Knex | Knex.Transaction, model: MetaMod
 export function inWords(v: Value | undefined, lang: Lang): string | undefined {
   if (!v || v.raw === undefined || v.raw === null || v.raw === '') return undefined;
   if (v.type === 'money' || v.type === 'decimal') {
-    try { return amountInWords(String(v.raw), lang); } catch { return undefined; }
+    try {
+      return amountInWords(String(v.raw), lang);
+    } catch {
+      return undefined;
+    }
   }
   if (v.type === 'date' && typeof v.raw === 'string' && isIsoDate(v.raw)) return dateInWords(v.raw, lang);
   if (v.type === 'integer' && Number.isSafeInteger(Number(v.raw)) && Number(v.raw) >= 0) return numberInWords(Number(v.raw), lang);
@@ -109,9 +133,21 @@ export function inWords(v: Value | undefined, lang: Lang): string | undefined {
 }
 
 interface TemplateRow {
-  id: number; version: number; name: string; language: Lang; body: string | null; type_id: number; is_active: boolean;
+  id: number;
+  version: number;
+  name: string;
+  language: Lang;
+  body: string | null;
+  type_id: number;
+  is_active: boolean;
 }
-interface TemplateField { code: string; name: Record<string, string>; field_type_id: number; required: boolean; type_code?: string }
+interface TemplateField {
+  code: string;
+  name: Record<string, string>;
+  field_type_id: number;
+  required: boolean;
+  type_code?: string;
+}
 
 async function typeOf(db: Knex | Knex.Transaction, e: EntityMeta): Promise<{ id: number; code: string; name: Record<string, string> }> {
   const t = await db('template_document_types').where({ code: e.documents!.type }).first('id', 'code', 'name');
@@ -131,7 +167,10 @@ async function templateFieldsOf(db: Knex | Knex.Transaction, templateId: number)
 export async function documentsOf(knex: Knex, e: EntityMeta, id: number) {
   const type = await knex('template_document_types').where({ code: e.documents!.type }).first('id', 'code', 'name');
   const templates = type
-    ? await knex('template_documents').where({ type_id: type.id, is_active: true }).orderBy(['language', 'name', 'id']).select('id', 'name', 'language', 'version')
+    ? await knex('template_documents')
+        .where({ type_id: type.id, is_active: true })
+        .orderBy(['language', 'name', 'id'])
+        .select('id', 'name', 'language', 'version')
     : [];
   for (const t of templates) t.fields = await templateFieldsOf(knex, t.id);
   const issued = await knex('issued_documents as d')
@@ -176,18 +215,31 @@ export async function issueDocument(c: EngineCaller, e: EntityMeta, row: Record<
   const lang = template.language;
 
   // the printer's own fields
-  const given = body.values && typeof body.values === 'object' && !Array.isArray(body.values) ? body.values as Record<string, unknown> : {};
+  const given =
+    body.values && typeof body.values === 'object' && !Array.isArray(body.values) ? (body.values as Record<string, unknown>) : {};
   const errors: Record<string, FieldError> = {};
   const values: Record<string, string> = {};
   const own = await templateFieldsOf(knex, template.id);
   for (const f of own) {
     const raw = given[f.code];
     const s = raw === undefined || raw === null ? '' : String(raw).trim();
-    if (!s) { if (f.required) errors[f.code] = { key: 'validation.required' }; continue; }
-    if (s.length > 2000) { errors[f.code] = { key: 'validation.max_length', args: { limit: 2000 } }; continue; }
-    if (f.type_code === 'NUMBER' && !/^-?\d+([.,]\d+)?$/.test(s)) { errors[f.code] = { key: 'validation.wrong_format' }; continue; }
+    if (!s) {
+      if (f.required) errors[f.code] = { key: 'validation.required' };
+      continue;
+    }
+    if (s.length > 2000) {
+      errors[f.code] = { key: 'validation.max_length', args: { limit: 2000 } };
+      continue;
+    }
+    if (f.type_code === 'NUMBER' && !/^-?\d+([.,]\d+)?$/.test(s)) {
+      errors[f.code] = { key: 'validation.wrong_format' };
+      continue;
+    }
     if (f.type_code === 'DATE') {
-      if (!isIsoDate(s)) { errors[f.code] = { key: 'validation.wrong_format' }; continue; }
+      if (!isIsoDate(s)) {
+        errors[f.code] = { key: 'validation.wrong_format' };
+        continue;
+      }
       values[f.code] = formatDate(s);
       values[`${f.code}_WORDS`] = dateInWords(s, lang);
       continue;
@@ -204,16 +256,32 @@ export async function issueDocument(c: EngineCaller, e: EntityMeta, row: Record<
   }
 
   const titleValue = row[e.titleField];
-  const title = `${template.name}${titleValue !== undefined && titleValue !== null && typeof titleValue !== 'object' ? ` № ${titleValue}` : ''}`.slice(0, 255);
+  const title =
+    `${template.name}${titleValue !== undefined && titleValue !== null && typeof titleValue !== 'object' ? ` № ${titleValue}` : ''}`.slice(
+      0,
+      255,
+    );
   // filling and drawing are CPU work of up to seconds: a worker thread does them (document-print.ts)
   const { html, text, pdf } = await printInWorker({ body: template.body ?? '', values, title, lang, issuedAt: now.getTime() });
 
   return knex.transaction(async (trx) => {
-    const file = await storeBytes(trx, { name: `${title.replace(/[\\/:*?"<>|]+/g, '_')}.pdf`, mime: 'application/pdf', body: Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength), userId: c.principal.id || null });
+    const file = await storeBytes(trx, {
+      name: `${title.replace(/[\\/:*?"<>|]+/g, '_')}.pdf`,
+      mime: 'application/pdf',
+      body: Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength),
+      userId: c.principal.id || null,
+    });
     const repo = new Repository({ ...c, trx, trusted: true }, model.entities.get(ISSUED)!);
     const doc = await repo.create({
-      entity: e.name, record_id: Number(row.id), type_id: type.id, template_id: template!.id, template_version: template!.version,
-      language: lang, title, html, pdf: file.id,
+      entity: e.name,
+      record_id: Number(row.id),
+      type_id: type.id,
+      template_id: template!.id,
+      template_version: template!.version,
+      language: lang,
+      title,
+      html,
+      pdf: file.id,
     });
     return { ...doc, text };
   });

@@ -20,7 +20,11 @@ const TASHKENT_OFFSET_MS = 5 * 3600 * 1000;
 /** Deflate level of the xlsx exports (ECOFOND_EXPORT_LEVEL, 1 fastest … 9 smallest). */
 const XLSX_LEVEL = Math.min(9, Math.max(1, Number(process.env.ECOFOND_EXPORT_LEVEL) || 1)) as 1;
 
-export interface ExportColumn { name: string; field?: FieldMeta; header: string }
+export interface ExportColumn {
+  name: string;
+  field?: FieldMeta;
+  header: string;
+}
 
 export function exportColumns(repo: Repository): ExportColumn[] {
   const { e } = repo;
@@ -52,7 +56,14 @@ export type ExportFormat = 'xlsx' | 'geojson';
  * and written as they come, however many; the promise settles when the stream has taken the last
  * byte, and rejects (with the stream destroyed) when the database or the reader fails.
  */
-export async function writeExport(ctx: EngineContext, entity: string, format: ExportFormat, query: Record<string, unknown>, out: Writable, opts: WalkOptions = {}): Promise<{ filename: string; rows: number }> {
+export async function writeExport(
+  ctx: EngineContext,
+  entity: string,
+  format: ExportFormat,
+  query: Record<string, unknown>,
+  out: Writable,
+  opts: WalkOptions = {},
+): Promise<{ filename: string; rows: number }> {
   const e = ctx.model.entities.get(entity);
   if (!e) throw new ApiError('notFound');
   const repo = new Repository(ctx, e);
@@ -78,7 +89,12 @@ export async function exportXlsx(repo: Repository, params: ListParams): Promise<
  * Checks the caller's right, runs the query (its first batch read, so a failing query is an error
  * answer, not a broken file) and starts writing; `done` is the rows written once the stream has them all.
  */
-async function startXlsx(repo: Repository, params: ListParams, out: Writable, opts: WalkOptions = {}): Promise<{ filename: string; done: Promise<number> }> {
+async function startXlsx(
+  repo: Repository,
+  params: ListParams,
+  out: Writable,
+  opts: WalkOptions = {},
+): Promise<{ filename: string; done: Promise<number> }> {
   const { model, lang } = repo.ctx;
   const e = repo.e;
   repo.assertCan('export');
@@ -134,23 +150,42 @@ export async function exportGeoJson(repo: Repository, params: ListParams): Promi
   return { stream, filename };
 }
 
-async function startGeoJson(repo: Repository, params: ListParams, out: Writable, opts: WalkOptions = {}): Promise<{ filename: string; done: Promise<number> }> {
+async function startGeoJson(
+  repo: Repository,
+  params: ListParams,
+  out: Writable,
+  opts: WalkOptions = {},
+): Promise<{ filename: string; done: Promise<number> }> {
   const { lang } = repo.ctx;
   const e = repo.e;
   const g = geometryFields(e);
   if (!g) throw new ApiError('notFound');
   repo.assertCan('export');
-  const walk = await startWalk(repo.ctx.knex, exportQuery(repo, params, [g.point, g.polygon].filter((n): n is string => !!n)), { trx: repo.ctx.trx });
-  const columns = e.list.columns.filter((name) => name !== g.point && name !== g.polygon && !['point', 'polygon'].includes(e.fields[name]?.type));
+  const walk = await startWalk(
+    repo.ctx.knex,
+    exportQuery(
+      repo,
+      params,
+      [g.point, g.polygon].filter((n): n is string => !!n),
+    ),
+    { trx: repo.ctx.trx },
+  );
+  const columns = e.list.columns.filter(
+    (name) => name !== g.point && name !== g.polygon && !['point', 'polygon'].includes(e.fields[name]?.type),
+  );
   const writer = new FeatureWriter(out);
   const done = (async () => {
     let n = 0;
     try {
       await writer.begin();
       for await (const rows of walk) {
-        await writer.features(rows.map((row: Record<string, unknown>) => ({
-          id: Number(row.id), geometry: rowGeometry(row, g), properties: featureProperties(e, columns, row, lang),
-        })));
+        await writer.features(
+          rows.map((row: Record<string, unknown>) => ({
+            id: Number(row.id),
+            geometry: rowGeometry(row, g),
+            properties: featureProperties(e, columns, row, lang),
+          })),
+        );
         n += rows.length;
         opts.onBatch?.(n);
         checkSignal(opts.signal);
@@ -173,7 +208,11 @@ function featureProperties(e: EntityMeta, columns: string[], row: Record<string,
   for (const name of columns) {
     const f = e.fields[name];
     const v = row[name] ?? null;
-    if (f?.type === 'text3') { const t = v as Record<string, string> | null; out[name] = t ? t[lang] || t.uz || null : null; continue; }
+    if (f?.type === 'text3') {
+      const t = v as Record<string, string> | null;
+      out[name] = t ? t[lang] || t.uz || null : null;
+      continue;
+    }
     out[name] = name === 'id' ? Number(v) : v;
     if (f?.type === 'ref' && `${name}__title` in row) out[`${name}_name`] = row[`${name}__title`] ?? null;
   }
@@ -256,27 +295,53 @@ function dateSerial(s: string): number {
 function cellReader(c: ExportColumn, lang: string, enumCaption: (n: string, v: unknown) => string | null): CellReader {
   const name = c.name;
   const f = c.field;
-  const value = (read: (v: NonNullable<unknown>, row: Record<string, unknown>) => XlsxValue): CellReader => (row) => {
-    const v = row[name];
-    return v == null ? null : read(v, row);
-  };
-  if (!f) return value((v) => (v instanceof Date ? new Date(v.getTime() + TASHKENT_OFFSET_MS) : v as XlsxValue));
+  const value =
+    (read: (v: NonNullable<unknown>, row: Record<string, unknown>) => XlsxValue): CellReader =>
+    (row) => {
+      const v = row[name];
+      return v == null ? null : read(v, row);
+    };
+  if (!f) return value((v) => (v instanceof Date ? new Date(v.getTime() + TASHKENT_OFFSET_MS) : (v as XlsxValue)));
   switch (f.type) {
     // a number Excel can sum, or (past Excel's 15 digits) the exact figure as text: shared/numbers.ts
-    case 'money': return value((v) => exactNumber(v, MONEY_DECIMALS) ?? excelValue(v, MONEY_DECIMALS, lang));
-    case 'decimal': { const scale = Math.max(MONEY_DECIMALS, f.scale ?? MONEY_DECIMALS); return value((v) => exactNumber(v, scale) ?? excelValue(v, scale, lang)); }
+    case 'money':
+      return value((v) => exactNumber(v, MONEY_DECIMALS) ?? excelValue(v, MONEY_DECIMALS, lang));
+    case 'decimal': {
+      const scale = Math.max(MONEY_DECIMALS, f.scale ?? MONEY_DECIMALS);
+      return value((v) => exactNumber(v, scale) ?? excelValue(v, scale, lang));
+    }
     // dates as Excel's serial days (the column's date format shows them), without a Date each
-    case 'date': return value((v) => (v instanceof Date ? serialDay(Date.UTC(v.getFullYear(), v.getMonth(), v.getDate())) : dateSerial(String(v))));
-    case 'datetime': return value((v) => serialDay((v instanceof Date ? v.getTime() : new Date(v as string).getTime()) + TASHKENT_OFFSET_MS));
-    case 'text3': return value((v) => { const t = v as Record<string, string>; return t[lang] || t.uz || null; });
-    case 'enum': return value((v) => enumCaption(name, v));
-    case 'ref': { const title = `${name}__title`; return value((v, row) => (row[title] as string | null) ?? (v as number)); }
-    case 'boolean': return value((v) => (v ? '✓' : ''));
-    case 'point': return value((v) => { const p = v as { lat: number; lng: number }; return `${formatCoordinate(p.lat)}, ${formatCoordinate(p.lng)}`; });
-    case 'polygon': return value((v) => polygonCell(v as [number, number][]));
-    case 'refs': case 'files': return value((v) => (v as number[]).join(', '));
-    case 'json': return value((v) => jsonCell(v, lang));
-    default: return value((v) => (typeof v === 'object' && !(v instanceof Date) ? JSON.stringify(v) : v as XlsxValue));
+    case 'date':
+      return value((v) => (v instanceof Date ? serialDay(Date.UTC(v.getFullYear(), v.getMonth(), v.getDate())) : dateSerial(String(v))));
+    case 'datetime':
+      return value((v) => serialDay((v instanceof Date ? v.getTime() : new Date(v as string).getTime()) + TASHKENT_OFFSET_MS));
+    case 'text3':
+      return value((v) => {
+        const t = v as Record<string, string>;
+        return t[lang] || t.uz || null;
+      });
+    case 'enum':
+      return value((v) => enumCaption(name, v));
+    case 'ref': {
+      const title = `${name}__title`;
+      return value((v, row) => (row[title] as string | null) ?? (v as number));
+    }
+    case 'boolean':
+      return value((v) => (v ? '✓' : ''));
+    case 'point':
+      return value((v) => {
+        const p = v as { lat: number; lng: number };
+        return `${formatCoordinate(p.lat)}, ${formatCoordinate(p.lng)}`;
+      });
+    case 'polygon':
+      return value((v) => polygonCell(v as [number, number][]));
+    case 'refs':
+    case 'files':
+      return value((v) => (v as number[]).join(', '));
+    case 'json':
+      return value((v) => jsonCell(v, lang));
+    default:
+      return value((v) => (typeof v === 'object' && !(v instanceof Date) ? JSON.stringify(v) : (v as XlsxValue)));
   }
 }
 
@@ -291,7 +356,9 @@ const CELL_MAX = 32767;
 export function jsonCell(v: unknown, lang: string): string {
   const text3 = (x: Record<string, unknown>) => {
     const keys = Object.keys(x);
-    return keys.length > 0 && keys.every((k) => k === 'uz' || k === 'uk' || k === 'ru') ? String(x[lang] ?? x.uz ?? x.ru ?? x.uk ?? '') : null;
+    return keys.length > 0 && keys.every((k) => k === 'uz' || k === 'uk' || k === 'ru')
+      ? String(x[lang] ?? x.uz ?? x.ru ?? x.uk ?? '')
+      : null;
   };
   const value = (x: unknown): string => {
     if (x === null || x === undefined || x === '') return '—';
@@ -299,9 +366,12 @@ export function jsonCell(v: unknown, lang: string): string {
     if (typeof x === 'object') return text3(x as Record<string, unknown>) ?? JSON.stringify(x);
     return String(x);
   };
-  const out = v && typeof v === 'object' && !Array.isArray(v) && text3(v as Record<string, unknown>) === null
-    ? Object.entries(v as Record<string, unknown>).map(([k, x]) => `${k}: ${value(x)}`).join('\n')
-    : value(v);
+  const out =
+    v && typeof v === 'object' && !Array.isArray(v) && text3(v as Record<string, unknown>) === null
+      ? Object.entries(v as Record<string, unknown>)
+          .map(([k, x]) => `${k}: ${value(x)}`)
+          .join('\n')
+      : value(v);
   return out.length > CELL_MAX ? `${out.slice(0, CELL_MAX - 1)}…` : out;
 }
 

@@ -14,7 +14,12 @@ import { q } from './sql.ts';
 const FILE_TYPES = new Set(['file', 'image', 'files']);
 
 /** A column that keeps file ids: a field of the entity, or a column of one of its child tables (`child`, under the children field `parent`). */
-export interface FileColumn { field: string; f: FieldMeta; child?: FieldMeta; parent?: string }
+export interface FileColumn {
+  field: string;
+  f: FieldMeta;
+  child?: FieldMeta;
+  parent?: string;
+}
 
 const fileColumnsOf = new WeakMap<EntityMeta, FileColumn[]>();
 
@@ -25,7 +30,9 @@ export function fileColumns(e: EntityMeta): FileColumn[] {
   out = [];
   for (const [name, f] of Object.entries(e.fields)) {
     if (FILE_TYPES.has(f.type)) out.push({ field: name, f });
-    if (f.type === 'children') for (const [cn, cf] of Object.entries(f.fields ?? {})) if (FILE_TYPES.has(cf.type)) out.push({ field: cn, f: cf, child: f, parent: name });
+    if (f.type === 'children')
+      for (const [cn, cf] of Object.entries(f.fields ?? {}))
+        if (FILE_TYPES.has(cf.type)) out.push({ field: cn, f: cf, child: f, parent: name });
   }
   fileColumnsOf.set(e, out);
   return out;
@@ -35,7 +42,9 @@ export function fileColumns(e: EntityMeta): FileColumn[] {
 function holds(knex: Knex, col: FileColumn): Knex.Raw {
   const match = (alias: string) => (col.f.type === 'files' ? `${alias}.${q(col.field)} @> ARRAY[x.id]` : `${alias}.${q(col.field)} = x.id`);
   if (!col.child) return knex.raw(match('t'));
-  return knex.raw(`exists (select 1 from ${q(col.child.table!)} c where c.${q(col.child.parentKey ?? 'parent_id')} = t.id and ${match('c')})`);
+  return knex.raw(
+    `exists (select 1 from ${q(col.child.table!)} c where c.${q(col.child.parentKey ?? 'parent_id')} = t.id and ${match('c')})`,
+  );
 }
 
 /**
@@ -44,13 +53,22 @@ function holds(knex: Knex, col: FileColumn): Knex.Raw {
  * the uploads, then one an entity with file columns (all the ids still unanswered at once), until
  * every id is answered; in the caller's transaction when given one.
  */
-export async function filesReadable(db: Knex | Knex.Transaction, model: MetaModel, principal: Principal, ids: readonly number[], knex: Knex, scoped: (e: EntityMeta) => Knex.QueryBuilder): Promise<Set<number>> {
+export async function filesReadable(
+  db: Knex | Knex.Transaction,
+  model: MetaModel,
+  principal: Principal,
+  ids: readonly number[],
+  knex: Knex,
+  scoped: (e: EntityMeta) => Knex.QueryBuilder,
+): Promise<Set<number>> {
   const out = new Set<number>();
   const wanted = [...new Set(ids)].filter((id) => Number.isSafeInteger(id) && id > 0);
   if (!wanted.length) return out;
   let open: number[] = [];
   for (let i = 0; i < wanted.length; i += 5000) {
-    for (const r of await db('resources').whereIn('id', wanted.slice(i, i + 5000)).select('id', 'created_by')) {
+    for (const r of await db('resources')
+      .whereIn('id', wanted.slice(i, i + 5000))
+      .select('id', 'created_by')) {
       if (r.created_by !== null && Number(r.created_by) === principal.id) out.add(Number(r.id));
       else open.push(Number(r.id));
     }
@@ -64,8 +82,18 @@ export async function filesReadable(db: Knex | Knex.Transaction, model: MetaMode
     if (!allows(e, 'read', principal)) continue;
     const cols = fileColumns(e);
     if (!cols.length) continue;
-    const rows = scoped(e).where((w) => { for (const c of cols) w.orWhere(holds(knex, c)); }).select(knex.raw('1'));
-    settle(await db.select('x.id').from(knex.raw('unnest(?::bigint[]) as x(id)', [open])).whereExists(rows).pluck('x.id'));
+    const rows = scoped(e)
+      .where((w) => {
+        for (const c of cols) w.orWhere(holds(knex, c));
+      })
+      .select(knex.raw('1'));
+    settle(
+      await db
+        .select('x.id')
+        .from(knex.raw('unnest(?::bigint[]) as x(id)', [open]))
+        .whereExists(rows)
+        .pluck('x.id'),
+    );
   }
   if (!open.length) return out;
   const flows = await db('flows').whereIn('resource_id', open).select('entity', 'record_id', 'resource_id');
@@ -76,4 +104,3 @@ export async function filesReadable(db: Knex | Knex.Transaction, model: MetaMode
   }
   return out;
 }
-

@@ -84,14 +84,22 @@ export function randomId(): number {
 export async function storeUploaded(knex: Knex, name: string, body: Buffer, o: UploadLimits) {
   const mime = sniffMime(body, name);
   const video = o.videoLimitMb !== undefined && !!mime?.startsWith('video/');
-  if (!mime || (o.imagesOnly && !mime.startsWith('image/') && !video)) throw validationError({ file: { key: o.imagesOnly ? (o.videoLimitMb ? 'errors.image_video_type' : 'errors.image_type') : 'errors.file_type' } });
+  if (!mime || (o.imagesOnly && !mime.startsWith('image/') && !video))
+    throw validationError({
+      file: { key: o.imagesOnly ? (o.videoLimitMb ? 'errors.image_video_type' : 'errors.image_type') : 'errors.file_type' },
+    });
   const limitMb = video ? o.videoLimitMb! : o.limitMb;
   if (body.length > limitMb * 1024 * 1024) throw new ApiError('tooLarge', 'errors.file_too_large', { mb: limitMb });
   return storeBytes(knex, { name, mime, body, userId: o.userId });
 }
 
 /** What an upload may be: its size in MB (a video's apart), images only, and who uploads it. */
-export interface UploadLimits { limitMb: number; userId: number | null; imagesOnly?: boolean; videoLimitMb?: number }
+export interface UploadLimits {
+  limitMb: number;
+  userId: number | null;
+  imagesOnly?: boolean;
+  videoLimitMb?: number;
+}
 
 /**
  * Keeps bytes the server made or checked (an upload, a printed document's PDF) as a file: once per
@@ -109,9 +117,17 @@ export async function storeBytes(knex: Knex | Knex.Transaction, o: { name: strin
   }
   for (let attempt = 0; ; attempt++) {
     try {
-      const [row] = await knex('resources').insert({
-        id: randomId(), original_name: name, mime, size: body.length, storage_path: rel, sha256, created_by: o.userId,
-      }).returning(['id', 'original_name', 'mime', 'size', 'sha256']);
+      const [row] = await knex('resources')
+        .insert({
+          id: randomId(),
+          original_name: name,
+          mime,
+          size: body.length,
+          storage_path: rel,
+          sha256,
+          created_by: o.userId,
+        })
+        .returning(['id', 'original_name', 'mime', 'size', 'sha256']);
       return row as { id: number; original_name: string; mime: string; size: number; sha256: string };
     } catch (err) {
       if ((err as { code?: string }).code !== '23505' || attempt > 3) throw err;
@@ -124,12 +140,25 @@ export async function storeBytes(knex: Knex | Knex.Transaction, o: { name: strin
  * through the caller's repository): those they uploaded, those a row they may read holds, those a
  * workflow step of a row they may read carries; in the caller's transaction when given one.
  */
-export async function readableFiles(db: Knex | Knex.Transaction, model: MetaModel, principal: Principal, ids: readonly number[], lang: 'uz' | 'uk' | 'ru' = 'uz', knex: Knex = db as Knex): Promise<Set<number>> {
+export async function readableFiles(
+  db: Knex | Knex.Transaction,
+  model: MetaModel,
+  principal: Principal,
+  ids: readonly number[],
+  lang: 'uz' | 'uk' | 'ru' = 'uz',
+  knex: Knex = db as Knex,
+): Promise<Set<number>> {
   const ctx = { knex, model, principal, lang, trx: db === knex ? undefined : (db as Knex.Transaction) };
   return filesReadable(db, model, principal, ids, knex, (e) => new Repository(ctx, e).scoped('read', db));
 }
 
 /** Whether the caller may read a file (readableFiles of one id). */
-export async function mayReadFile(knex: Knex, model: MetaModel, principal: Principal, id: number, lang: 'uz' | 'uk' | 'ru' = 'uz'): Promise<boolean> {
+export async function mayReadFile(
+  knex: Knex,
+  model: MetaModel,
+  principal: Principal,
+  id: number,
+  lang: 'uz' | 'uk' | 'ru' = 'uz',
+): Promise<boolean> {
   return (await readableFiles(knex, model, principal, [id], lang)).has(id);
 }

@@ -35,7 +35,11 @@ export function filterClause(e: EntityMeta, f: ListParams['filters'][number]): F
       if (!isTerm(f.value)) throw badParam(param, 'errors.bad_filter');
       const term = String(Array.isArray(f.value) ? f.value.join(' ') : f.value);
       if (term.length > MAX_TERM) throw badParam(param, 'errors.bad_filter');
-      const folded = term.toLowerCase().replace(/[ʻʼ’‘`]/g, "'").replace(/\s+/g, ' ').trim();
+      const folded = term
+        .toLowerCase()
+        .replace(/[ʻʼ’‘`]/g, "'")
+        .replace(/\s+/g, ' ')
+        .trim();
       if (!folded) return null;
       const like = `%${folded.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
       return { shape: 'search', bindings: [like], apply: (qb) => qb.whereRaw(`${searchExpression(e, f.column, 't')} LIKE ?`, [like]) };
@@ -50,15 +54,29 @@ export function filterClause(e: EntityMeta, f: ListParams['filters'][number]): F
       if (v !== 'true' && v !== 'false') throw badParam(param, 'errors.bad_filter');
       return { shape: 'bool', bindings: [v === 'true'], apply: (qb) => qb.where(ref, v === 'true') };
     }
-    case 'eq': case 'in': {
+    case 'eq':
+    case 'in': {
       const list = Array.isArray(f.value) ? f.value : f.meta.op === 'in' ? String(f.value).split(',') : [f.value];
       if (!list.length || list.length > MAX_VALUES) throw badParam(param, 'errors.bad_filter');
       const values = list.map(value);
       if (meta?.through) {
         const { table, key, refKey } = meta.through;
-        return { shape: 'through', bindings: [values], apply: (qb) => qb.whereRaw(`exists (select 1 from ${q(table)} j where j.${q(key)} = ${q('t')}.${q('id')} and j.${q(refKey)} = any(?::bigint[]))`, [values] as unknown as Knex.RawBinding[]) };
+        return {
+          shape: 'through',
+          bindings: [values],
+          apply: (qb) =>
+            qb.whereRaw(
+              `exists (select 1 from ${q(table)} j where j.${q(key)} = ${q('t')}.${q('id')} and j.${q(refKey)} = any(?::bigint[]))`,
+              [values] as unknown as Knex.RawBinding[],
+            ),
+        };
       }
-      if (meta?.type === 'refs') return { shape: 'refs', bindings: [values], apply: (qb) => qb.whereRaw(`${q('t')}.${q(col)} && ?::bigint[]`, [values] as unknown as Knex.RawBinding[]) };
+      if (meta?.type === 'refs')
+        return {
+          shape: 'refs',
+          bindings: [values],
+          apply: (qb) => qb.whereRaw(`${q('t')}.${q(col)} && ?::bigint[]`, [values] as unknown as Knex.RawBinding[]),
+        };
       if (values.length === 1) return { shape: 'eq', bindings: [values[0]], apply: (qb) => qb.where(ref, values[0] as Knex.Value) };
       return { shape: `in${values.length}`, bindings: values, apply: (qb) => qb.whereIn(ref, values as Knex.Value[]) };
     }
@@ -71,7 +89,8 @@ const MAX_TERM = 1000;
 const MAX_VALUES = 1000;
 const INT4 = { min: -2147483648, max: 2147483647 };
 
-const isTerm = (v: unknown) => typeof v === 'string' || typeof v === 'number' || (Array.isArray(v) && v.every((x) => typeof x === 'string' || typeof x === 'number'));
+const isTerm = (v: unknown) =>
+  typeof v === 'string' || typeof v === 'number' || (Array.isArray(v) && v.every((x) => typeof x === 'string' || typeof x === 'number'));
 
 /**
  * A filter value typed as its column, or a 400 naming the filter: integers within PostgreSQL's
@@ -89,13 +108,18 @@ function parseFilterValue(name: string, f: FieldMeta, v: unknown): unknown {
       if (n < INT4.min || n > INT4.max) throw bad();
       return n;
     }
-    case 'ref': case 'refs': case 'file': case 'image': case 'files': {
+    case 'ref':
+    case 'refs':
+    case 'file':
+    case 'image':
+    case 'files': {
       if (!/^\d{1,16}$/.test(s)) throw bad();
       const n = Number(s);
       if (n < 1 || !Number.isSafeInteger(n)) throw bad();
       return n;
     }
-    case 'decimal': case 'money':
+    case 'decimal':
+    case 'money':
       if (!/^-?\d{1,30}(\.\d{1,20})?$/.test(s)) throw bad();
       return s;
     case 'date':

@@ -21,7 +21,9 @@ export interface FormSchema {
   uiSchema: Record<string, unknown>;
   /** property name → its caption in the caller's language */
   captions: Record<string, string>;
-  errors(ajvErrors: { keyword: string; instancePath: string; params: Record<string, unknown> }[]): { code: string; key: string; args: Record<string, unknown> }[];
+  errors(
+    ajvErrors: { keyword: string; instancePath: string; params: Record<string, unknown> }[],
+  ): { code: string; key: string; args: Record<string, unknown> }[];
 }
 
 /** A module's form schema of a row's reference (found by name from a field's `form.schema`); null when the reference has none. */
@@ -43,7 +45,9 @@ function validatorFor(schema: Record<string, unknown>): ValidateFunction {
 
 /** The form fields of an entity. */
 export function formFields(e: EntityMeta): string[] {
-  return Object.entries(e.fields).filter(([, f]) => f.type === 'json' && f.form).map(([n]) => n);
+  return Object.entries(e.fields)
+    .filter(([, f]) => f.type === 'json' && f.form)
+    .map(([n]) => n);
 }
 
 /**
@@ -51,7 +55,14 @@ export function formFields(e: EntityMeta): string[] {
  * against its schema for the row's reference; an empty value is checked as `{}` (so a required
  * property is still asked for) once the reference is set.
  */
-export async function checkForms(db: Knex | Knex.Transaction, model: MetaModel, lang: Lang, e: EntityMeta, forms: Readonly<Record<string, FormSchemaProvider>>, rows: { row: Record<string, unknown>; touched: Set<string> }[]): Promise<void> {
+export async function checkForms(
+  db: Knex | Knex.Transaction,
+  model: MetaModel,
+  lang: Lang,
+  e: EntityMeta,
+  forms: Readonly<Record<string, FormSchemaProvider>>,
+  rows: { row: Record<string, unknown>; touched: Set<string> }[],
+): Promise<void> {
   const names = formFields(e);
   if (!names.length) return;
   const errors: Record<string, FieldError> = {};

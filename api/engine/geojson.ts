@@ -40,7 +40,8 @@ export type Geometry = { type: 'Point'; coordinates: Position } | { type: 'Polyg
  * other way.
  */
 export function polygonGeometry(ring: Position[]): Geometry {
-  const open = ring.length > 1 && ring[0][0] === ring[ring.length - 1][0] && ring[0][1] === ring[ring.length - 1][1] ? ring.slice(0, -1) : ring;
+  const open =
+    ring.length > 1 && ring[0][0] === ring[ring.length - 1][0] && ring[0][1] === ring[ring.length - 1][1] ? ring.slice(0, -1) : ring;
   const ccw = signedArea(open) >= 0 ? open : [...open].reverse();
   return { type: 'Polygon', coordinates: [[...ccw.map(([x, y]) => [x, y] as Position), [ccw[0][0], ccw[0][1]]]] };
 }
@@ -60,7 +61,7 @@ export function signedArea(ring: Position[]): number {
 export function rowGeometry(row: Record<string, unknown>, g: GeometryFields): Geometry | null {
   const ring = g.polygon ? row[g.polygon] : null;
   if (Array.isArray(ring) && ring.length >= 3) return polygonGeometry(ring as Position[]);
-  const p = g.point ? row[g.point] as { lat?: unknown; lng?: unknown } | null : null;
+  const p = g.point ? (row[g.point] as { lat?: unknown; lng?: unknown } | null) : null;
   if (p && typeof p.lng === 'number' && typeof p.lat === 'number') return { type: 'Point', coordinates: [p.lng, p.lat] };
   return null;
 }
@@ -86,7 +87,9 @@ export class FeatureWriter {
   }
 
   async end(members: Record<string, unknown> = {}): Promise<void> {
-    const extra = Object.entries(members).map(([k, v]) => `,${JSON.stringify(k)}:${JSON.stringify(v)}`).join('');
+    const extra = Object.entries(members)
+      .map(([k, v]) => `,${JSON.stringify(k)}:${JSON.stringify(v)}`)
+      .join('');
     await this.write(`]${extra}}`);
     this.out.end();
   }
@@ -95,7 +98,12 @@ export class FeatureWriter {
     if (this.out.destroyed) return Promise.reject(new Error('the reader went away'));
     if (this.out.write(text)) return Promise.resolve();
     return new Promise((resolve, reject) => {
-      const done = (err?: Error) => { this.out.off('drain', ok); this.out.off('close', closed); if (err) reject(err); else resolve(); };
+      const done = (err?: Error) => {
+        this.out.off('drain', ok);
+        this.out.off('close', closed);
+        if (err) reject(err);
+        else resolve();
+      };
       const ok = () => done();
       const closed = () => done(new Error('the reader went away'));
       this.out.once('drain', ok);

@@ -31,7 +31,11 @@ export function importableFields(e: EntityMeta): [string, FieldMeta][] {
   return Object.entries(e.fields).filter(([, f]) => CELL_TYPES.has(f.type) && !f.computedBy && !f.from && !f.readOnly);
 }
 
-export interface ImportColumn { index: number; name: string; field: FieldMeta }
+export interface ImportColumn {
+  index: number;
+  name: string;
+  field: FieldMeta;
+}
 
 const norm = (s: string) => s.trim().replace(/\s+/g, ' ').toLocaleLowerCase('ru');
 
@@ -43,7 +47,10 @@ const norm = (s: string) => s.trim().replace(/\s+/g, ' ').toLocaleLowerCase('ru'
  */
 export function mapHeader(model: MetaModel, e: EntityMeta, lang: Lang, header: XlsxCell[]): ImportColumn[] {
   const known = new Map<string, string | null>();
-  const put = (caption: string, name: string | null) => { const k = norm(caption); if (k && !known.has(k)) known.set(k, name); };
+  const put = (caption: string, name: string | null) => {
+    const k = norm(caption);
+    if (k && !known.has(k)) known.set(k, name);
+  };
   const importable = new Map(importableFields(e));
   for (const [name, f] of Object.entries(e.fields)) {
     put(name, importable.has(name) ? name : null);
@@ -60,9 +67,21 @@ export function mapHeader(model: MetaModel, e: EntityMeta, lang: Lang, header: X
     const caption = cell == null ? '' : String(cell).trim();
     if (!caption) return;
     const name = known.get(norm(caption));
-    if (name === undefined) throw new ApiError('badRequest', 'errors.import_column', { column: caption }, { [`columns.${index + 1}`]: { key: 'errors.import_column', args: { column: caption } } });
+    if (name === undefined)
+      throw new ApiError(
+        'badRequest',
+        'errors.import_column',
+        { column: caption },
+        { [`columns.${index + 1}`]: { key: 'errors.import_column', args: { column: caption } } },
+      );
     if (name === null) return;
-    if (seen.has(name)) throw new ApiError('badRequest', 'errors.import_column_twice', { column: caption }, { [`columns.${index + 1}`]: { key: 'errors.import_column_twice', args: { column: caption } } });
+    if (seen.has(name))
+      throw new ApiError(
+        'badRequest',
+        'errors.import_column_twice',
+        { column: caption },
+        { [`columns.${index + 1}`]: { key: 'errors.import_column_twice', args: { column: caption } } },
+      );
     seen.add(name);
     out.push({ index, name, field: importable.get(name)! });
   });
@@ -77,7 +96,10 @@ const HEADER_READ = new ApiError('badRequest', 'errors.import_file');
 export async function readHeader(file: Uint8Array): Promise<XlsxCell[]> {
   let header: XlsxCell[] | undefined;
   try {
-    await readXlsxRows(file, (cells) => { header = cells; throw HEADER_READ; });
+    await readXlsxRows(file, (cells) => {
+      header = cells;
+      throw HEADER_READ;
+    });
   } catch (err) {
     if (err !== HEADER_READ) throw err;
   }
@@ -94,7 +116,9 @@ function decimalCell(v: XlsxCell, scale: number): string {
     // a float of the sheet that is the decimal it shows: its exact figure; else its own text, refused by the validator
     return Math.abs(Number(fixed) - v) <= 1e-9 * Math.max(1, Math.abs(v)) ? fixed.replace(/\.?0+$/, '') || '0' : String(v);
   }
-  return text(v).replace(/[\s\u00a0]/g, '').replace(',', '.');
+  return text(v)
+    .replace(/[\s\u00a0]/g, '')
+    .replace(',', '.');
 }
 
 const TRUE = new Set(['✓', '✔', 'true', '1', 'ha', 'да', 'ҳа', 'yes', 'x']);
@@ -116,33 +140,58 @@ export async function importRows(repo: Repository, file: Uint8Array, opts: Impor
   const { model, lang, knex } = repo.ctx;
   repo.assertCan('create');
   let last = -1;
-  const progress = (p: number) => { const at = Math.min(100, Math.floor(p)); if (at > last) { last = at; opts.onProgress?.(at, 100); } };
+  const progress = (p: number) => {
+    const at = Math.min(100, Math.floor(p));
+    if (at > last) {
+      last = at;
+      opts.onProgress?.(at, 100);
+    }
+  };
   progress(0);
   let columns: ImportColumn[] | undefined;
   const rows: { row: number; cells: XlsxCell[] }[] = [];
-  await readXlsxRows(file, (cells, r) => {
-    if (!columns) { columns = mapHeader(model, e, lang, cells); return; }
-    if (columns.every((c) => text(cells[c.index] ?? null) === '')) return;
-    rows.push({ row: r, cells });
-  }, { maxRows: IMPORT_MAX_ROWS + 1, signal: opts.signal, onProgress: (d, t) => progress((30 * d) / t) });
+  await readXlsxRows(
+    file,
+    (cells, r) => {
+      if (!columns) {
+        columns = mapHeader(model, e, lang, cells);
+        return;
+      }
+      if (columns.every((c) => text(cells[c.index] ?? null) === '')) return;
+      rows.push({ row: r, cells });
+    },
+    { maxRows: IMPORT_MAX_ROWS + 1, signal: opts.signal, onProgress: (d, t) => progress((30 * d) / t) },
+  );
   if (!columns || !rows.length) throw new ApiError('badRequest', 'errors.import_file');
   opts.signal?.throwIfAborted();
 
   const errors: Record<string, FieldError> = {};
-  const err = (row: number, field: string, key: string, args?: Record<string, unknown>) => { errors[`rows.${row}.${field}`] ??= { key, ...(args ? { args } : {}) }; };
+  const err = (row: number, field: string, key: string, args?: Record<string, unknown>) => {
+    errors[`rows.${row}.${field}`] ??= { key, ...(args ? { args } : {}) };
+  };
 
   // references by their title as the export writes it (the caller's language, else Uzbek), or by id: one query a field
   const refIds = new Map<string, Map<string, number | null>>();
   for (const c of columns) {
     if (c.field.type !== 'ref') continue;
     const target = model.entities.get(c.field.ref!);
-    const titles = [...new Set(rows.map((r) => r.cells[c.index]).filter((v) => v != null && typeof v !== 'number' && !/^\d+$/.test(text(v))).map(text).filter(Boolean))];
+    const titles = [
+      ...new Set(
+        rows
+          .map((r) => r.cells[c.index])
+          .filter((v) => v != null && typeof v !== 'number' && !/^\d+$/.test(text(v)))
+          .map(text)
+          .filter(Boolean),
+      ),
+    ];
     const found = new Map<string, number | null>();
     if (target && titles.length) {
       const expr = sortExpression(target, target.titleField, lang, 't');
       for (let i = 0; i < titles.length; i += 5000) {
         const chunk = titles.slice(i, i + 5000);
-        const hits = await knex(`${refTable(model, c.field.ref!)} as t`).select('t.id', knex.raw(`${expr} as title`)).whereRaw(`${expr} IN (${chunk.map(() => '?').join(', ')})`, chunk);
+        const hits = await knex(`${refTable(model, c.field.ref!)} as t`)
+          .select('t.id', knex.raw(`${expr} as title`))
+          .whereRaw(`${expr} IN (${chunk.map(() => '?').join(', ')})`, chunk);
         // a title two rows share names neither: the row must give the id
         for (const h of hits as { id: number; title: string }[]) found.set(h.title, found.has(h.title) ? null : Number(h.id));
       }
@@ -159,11 +208,29 @@ export async function importRows(repo: Repository, file: Uint8Array, opts: Impor
       const s = text(v);
       const f = c.field;
       switch (f.type) {
-        case 'text3': p[c.name] = s ? { [lang]: s, ...(lang !== 'uz' ? { uz: s } : {}) } : null; break;
-        case 'string': case 'text': p[c.name] = s || null; break;
-        case 'integer': p[c.name] = s === '' ? null : typeof v === 'number' ? v : /^-?\d+$/.test(s.replace(/[\s\u00a0]/g, '')) ? Number(s.replace(/[\s\u00a0]/g, '')) : s; break;
-        case 'money': p[c.name] = s === '' ? null : decimalCell(v, 2); break;
-        case 'decimal': p[c.name] = s === '' ? null : decimalCell(v, Math.max(2, f.scale ?? 2)); break;
+        case 'text3':
+          p[c.name] = s ? { [lang]: s, ...(lang !== 'uz' ? { uz: s } : {}) } : null;
+          break;
+        case 'string':
+        case 'text':
+          p[c.name] = s || null;
+          break;
+        case 'integer':
+          p[c.name] =
+            s === ''
+              ? null
+              : typeof v === 'number'
+                ? v
+                : /^-?\d+$/.test(s.replace(/[\s\u00a0]/g, ''))
+                  ? Number(s.replace(/[\s\u00a0]/g, ''))
+                  : s;
+          break;
+        case 'money':
+          p[c.name] = s === '' ? null : decimalCell(v, 2);
+          break;
+        case 'decimal':
+          p[c.name] = s === '' ? null : decimalCell(v, Math.max(2, f.scale ?? 2));
+          break;
         case 'boolean': {
           const b = typeof v === 'boolean' ? v : TRUE.has(s.toLowerCase()) ? true : FALSE.has(s.toLowerCase()) ? false : undefined;
           if (b === undefined) err(row, c.name, 'validation.wrong_value');
@@ -171,28 +238,45 @@ export async function importRows(repo: Repository, file: Uint8Array, opts: Impor
           break;
         }
         case 'date': {
-          if (s === '') { p[c.name] = null; break; }
+          if (s === '') {
+            p[c.name] = null;
+            break;
+          }
           const iso = cellDate(v);
           if (!iso) err(row, c.name, 'validation.wrong_format');
           p[c.name] = iso;
           break;
         }
         case 'datetime': {
-          if (s === '') { p[c.name] = null; break; }
+          if (s === '') {
+            p[c.name] = null;
+            break;
+          }
           // the export writes Tashkent's time as Excel's (zone-less) time
           p[c.name] = v instanceof Date ? new Date(v.getTime() - TASHKENT_OFFSET_MS).toISOString() : s;
           break;
         }
         case 'enum': {
-          if (s === '') { p[c.name] = null; break; }
-          const value = (f.values ?? []).find((x) => x === s || LANGS.some((l) => norm(translate(model, l, `enums.${c.name}.${x}`)) === norm(s)));
+          if (s === '') {
+            p[c.name] = null;
+            break;
+          }
+          const value = (f.values ?? []).find(
+            (x) => x === s || LANGS.some((l) => norm(translate(model, l, `enums.${c.name}.${x}`)) === norm(s)),
+          );
           if (value === undefined) err(row, c.name, 'validation.wrong_value');
           p[c.name] = value ?? null;
           break;
         }
         case 'ref': {
-          if (s === '') { p[c.name] = null; break; }
-          if (typeof v === 'number' || /^\d+$/.test(s)) { p[c.name] = Number(s); break; }
+          if (s === '') {
+            p[c.name] = null;
+            break;
+          }
+          if (typeof v === 'number' || /^\d+$/.test(s)) {
+            p[c.name] = Number(s);
+            break;
+          }
           const id = refIds.get(c.name)!.get(s);
           if (id == null) err(row, c.name, id === null ? 'validation.ref_ambiguous' : 'validation.ref_not_found');
           p[c.name] = id ?? null;
@@ -204,14 +288,19 @@ export async function importRows(repo: Repository, file: Uint8Array, opts: Impor
   });
   const numbers = rows.map((r) => r.row);
   rows.length = 0;
-  const created = await repo.createMany(payloads, {
-    action: 'import', rowNumbers: numbers, errors, signal: opts.signal,
-    onProgress: (done, total) => progress(40 + (60 * done) / total),
-  }).catch((x) => {
-    // a file of one row refused by the engine is still the file's refusal, by row number
-    if (x instanceof ApiError && x.fieldErrors && x.messageKey !== 'errors.import_rows') throw importRowsError(x.fieldErrors);
-    throw x;
-  });
+  const created = await repo
+    .createMany(payloads, {
+      action: 'import',
+      rowNumbers: numbers,
+      errors,
+      signal: opts.signal,
+      onProgress: (done, total) => progress(40 + (60 * done) / total),
+    })
+    .catch((x) => {
+      // a file of one row refused by the engine is still the file's refusal, by row number
+      if (x instanceof ApiError && x.fieldErrors && x.messageKey !== 'errors.import_rows') throw importRowsError(x.fieldErrors);
+      throw x;
+    });
   progress(100);
   return { imported: created.length };
 }

@@ -34,7 +34,11 @@ type Query = Record<string, string | string[] | undefined>;
  */
 function parseJson(name: string, raw: string): unknown {
   let v: unknown;
-  try { v = JSON.parse(raw); } catch { throw badParam(name); }
+  try {
+    v = JSON.parse(raw);
+  } catch {
+    throw badParam(name);
+  }
   if (tooDeep(v) !== null) throw badParam(name);
   const bad = findBadText(v);
   if (bad !== null) throw badTextError(name === 'filter' && bad ? bad.split('.')[0] : name);
@@ -98,12 +102,18 @@ export function parseListParams(e: EntityMeta, query: Query): ListParams {
   }
 
   const opts: Record<string, string | undefined> = {
-    sortBy: one(query.sortBy), descending: one(query.descending), page: one(query.page), perPage: one(query.perPage),
+    sortBy: one(query.sortBy),
+    descending: one(query.descending),
+    page: one(query.page),
+    perPage: one(query.perPage),
   };
   const optionsRaw = one(query.options);
   if (optionsRaw !== undefined) Object.assign(opts, parseOptions(optionsRaw));
   if (opts.sortBy) {
-    const fields = opts.sortBy.split(',').map((s) => s.trim()).filter(Boolean);
+    const fields = opts.sortBy
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     const desc = (opts.descending ?? 'false').split(',').map((s) => s.trim());
     fields.forEach((field, i) => {
       const d = desc[Math.min(i, desc.length - 1)];
@@ -125,7 +135,8 @@ export function parseListParams(e: EntityMeta, query: Query): ListParams {
   }
 
   if (limit < 1 || limit > MAX_PAGE) throw badParam('perPage', 'errors.page_size', { max: MAX_PAGE });
-  for (const s of sort) if (!sortable.has(s.field)) throw badParam(opts.sortBy ? 'sortBy' : 'sort', 'errors.unknown_sort', { name: s.field });
+  for (const s of sort)
+    if (!sortable.has(s.field)) throw badParam(opts.sortBy ? 'sortBy' : 'sort', 'errors.unknown_sort', { name: s.field });
   if (!sort.length) sort.push({ field: e.list.sort[0], desc: e.list.sort[1] === 'desc' });
 
   const declared = e.list.filters ?? {};
@@ -140,7 +151,14 @@ export function parseListParams(e: EntityMeta, query: Query): ListParams {
     }
     const m = /^(from|to)_(.+)$/.exec(key);
     if (m && declared[m[2]] && filterMeta(declared[m[2]]).op === 'range') {
-      params.filters.push({ name: m[2], meta: filterMeta(declared[m[2]]), column: [m[2]], value, bound: m[1] as 'from' | 'to', param: key });
+      params.filters.push({
+        name: m[2],
+        meta: filterMeta(declared[m[2]]),
+        column: [m[2]],
+        value,
+        bound: m[1] as 'from' | 'to',
+        param: key,
+      });
       continue;
     }
     const decl = declared[key];
@@ -150,7 +168,8 @@ export function parseListParams(e: EntityMeta, query: Query): ListParams {
       // a range filter given as a two-element array
       const arr = Array.isArray(value) ? value : String(value).split(',');
       if (arr.length !== 2) throw badParam(key, 'errors.bad_filter');
-      if (arr[0] !== '' && arr[0] !== null) params.filters.push({ name: key, meta, column: [key], value: arr[0], bound: 'from', param: key });
+      if (arr[0] !== '' && arr[0] !== null)
+        params.filters.push({ name: key, meta, column: [key], value: arr[0], bound: 'from', param: key });
       if (arr[1] !== '' && arr[1] !== null) params.filters.push({ name: key, meta, column: [key], value: arr[1], bound: 'to', param: key });
       continue;
     }

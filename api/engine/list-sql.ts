@@ -73,14 +73,21 @@ export function keptSql(e: EntityMeta, key: string, values: number): string | un
  * are `expected` in order and its text binds no identifier (`??`); else the key is recorded as
  * not kept, and its queries are compiled afresh each time.
  */
-export function keepSql(e: EntityMeta, key: string, compiled: { sql: string; bindings: readonly unknown[] }, expected: readonly unknown[]): void {
+export function keepSql(
+  e: EntityMeta,
+  key: string,
+  compiled: { sql: string; bindings: readonly unknown[] },
+  expected: readonly unknown[],
+): void {
   let byKey = kept.get(e);
   if (!byKey) kept.set(e, (byKey = new Map()));
   if (byKey.has(key)) return;
   if (byKey.size >= MAX_SHAPES) byKey.clear();
   const marks = valueMarks(compiled.sql);
-  const same = marks === expected.length && compiled.bindings.length === expected.length
-    && compiled.bindings.every((v, i) => JSON.stringify(v) === JSON.stringify(expected[i]));
+  const same =
+    marks === expected.length &&
+    compiled.bindings.length === expected.length &&
+    compiled.bindings.every((v, i) => JSON.stringify(v) === JSON.stringify(expected[i]));
   byKey.set(key, same ? { sql: compiled.sql, marks } : null);
 }
 

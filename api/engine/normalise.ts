@@ -21,7 +21,8 @@ function normaliseValue(f: FieldMeta, v: unknown): unknown {
     return v.map((row) => {
       if (!row || typeof row !== 'object') return row;
       const out: Record<string, unknown> = {};
-      for (const [cn, cf] of Object.entries(f.fields ?? {})) if (cn in (row as object)) out[cn] = normaliseValue(cf, (row as Record<string, unknown>)[cn]);
+      for (const [cn, cf] of Object.entries(f.fields ?? {}))
+        if (cn in (row as object)) out[cn] = normaliseValue(cf, (row as Record<string, unknown>)[cn]);
       return out;
     });
   }
@@ -51,7 +52,10 @@ function openRing(ring: unknown[]): unknown[] {
   if (ring.length < 2) return ring;
   const first = ring[0];
   const last = ring[ring.length - 1];
-  const same = Array.isArray(first) && Array.isArray(last) && first.length === last.length && first.every((x, i) => typeof x === 'number' && x === last[i]);
+  const same =
+    Array.isArray(first) &&
+    Array.isArray(last) &&
+    first.length === last.length &&
+    first.every((x, i) => typeof x === 'number' && x === last[i]);
   return same ? ring.slice(0, -1) : ring;
 }
-

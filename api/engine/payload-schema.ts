@@ -78,7 +78,8 @@ const ID = { type: 'integer', minimum: 1, maximum: MAX_ID };
 export function fieldSchema(f: FieldMeta): Record<string, unknown> {
   const nullable = (s: Record<string, unknown>) => (f.required ? s : { anyOf: [s, { type: 'null' }] });
   switch (f.type) {
-    case 'string': case 'text': {
+    case 'string':
+    case 'text': {
       const s: Record<string, unknown> = { type: 'string' };
       if (f.required) s.minLength = Math.max(1, f.minLength ?? 1);
       else if (f.minLength) s.minLength = f.minLength;
@@ -94,15 +95,18 @@ export function fieldSchema(f: FieldMeta): Record<string, unknown> {
       if (f.max === 'currentYear') s.xMaxCurrentYear = true;
       return nullable(s);
     }
-    case 'decimal': case 'money': {
-      const scale = f.type === 'money' ? 2 : f.scale ?? 4;
-      const precision = f.type === 'money' ? 18 : f.precision ?? 20;
+    case 'decimal':
+    case 'money': {
+      const scale = f.type === 'money' ? 2 : (f.scale ?? 4);
+      const precision = f.type === 'money' ? 18 : (f.precision ?? 20);
       const s: Record<string, unknown> = { type: ['string', 'number'], xDecimal: { scale, precision } };
       if (typeof f.min === 'number' || typeof f.max === 'number') s.xDecimalRange = { min: f.min, max: f.max };
       return nullable(s);
     }
-    case 'boolean': return nullable({ type: 'boolean' });
-    case 'password': return { type: 'string', minLength: 6, maxLength: 200 };
+    case 'boolean':
+      return nullable({ type: 'boolean' });
+    case 'password':
+      return { type: 'string', minLength: 6, maxLength: 200 };
     case 'date': {
       const s: Record<string, unknown> = { type: 'string', format: 'date', xIsoDate: true };
       if (f.max === 'today') s.xMaxToday = true;
@@ -114,9 +118,15 @@ export function fieldSchema(f: FieldMeta): Record<string, unknown> {
       if (f.max === 'today') s.xMaxToday = true;
       return nullable(s);
     }
-    case 'enum': return nullable({ type: 'string', enum: f.values });
-    case 'ref': case 'file': case 'image': return nullable({ ...ID });
-    case 'refs': case 'files': return nullable({ type: 'array', items: { ...ID }, uniqueItems: true, maxItems: 1000 });
+    case 'enum':
+      return nullable({ type: 'string', enum: f.values });
+    case 'ref':
+    case 'file':
+    case 'image':
+      return nullable({ ...ID });
+    case 'refs':
+    case 'files':
+      return nullable({ type: 'array', items: { ...ID }, uniqueItems: true, maxItems: 1000 });
     case 'text3': {
       const lang = { type: ['string', 'null'], maxLength: f.maxLength ?? 1000 };
       return nullable({
@@ -126,28 +136,36 @@ export function fieldSchema(f: FieldMeta): Record<string, unknown> {
         additionalProperties: false,
       });
     }
-    case 'point': return nullable({
-      type: 'object',
-      required: ['lat', 'lng'],
-      properties: { lat: { type: 'number', minimum: -90, maximum: 90 }, lng: { type: 'number', minimum: -180, maximum: 180 } },
-      additionalProperties: false,
-    });
-    case 'polygon': return nullable({
-      type: 'array',
-      minItems: POLYGON_MIN_POINTS,
-      maxItems: POLYGON_MAX_POINTS,
-      items: {
+    case 'point':
+      return nullable({
+        type: 'object',
+        required: ['lat', 'lng'],
+        properties: { lat: { type: 'number', minimum: -90, maximum: 90 }, lng: { type: 'number', minimum: -180, maximum: 180 } },
+        additionalProperties: false,
+      });
+    case 'polygon':
+      return nullable({
         type: 'array',
-        minItems: 2,
-        maxItems: 2,
-        items: [{ type: 'number', minimum: -180, maximum: 180 }, { type: 'number', minimum: -90, maximum: 90 }],
-      },
-    });
+        minItems: POLYGON_MIN_POINTS,
+        maxItems: POLYGON_MAX_POINTS,
+        items: {
+          type: 'array',
+          minItems: 2,
+          maxItems: 2,
+          items: [
+            { type: 'number', minimum: -180, maximum: 180 },
+            { type: 'number', minimum: -90, maximum: 90 },
+          ],
+        },
+      });
     case 'children': {
       const props: Record<string, unknown> = { id: {}, parent_id: {}, ordering: {} };
       const required: string[] = [];
       for (const [n, cf] of Object.entries(f.fields ?? {})) {
-        if (cf.readOnly || cf.computedBy || cf.from) { props[n] = {}; continue; }
+        if (cf.readOnly || cf.computedBy || cf.from) {
+          props[n] = {};
+          continue;
+        }
         props[n] = fieldSchema(cf);
         if (cf.required && cf.default === undefined && cf.type !== 'boolean') required.push(n);
       }
@@ -155,7 +173,8 @@ export function fieldSchema(f: FieldMeta): Record<string, unknown> {
     }
     // a form's values: an object here, checked field by field against the form's own schema (engine/forms.ts);
     // otherwise written by the engine only (read-only by the loader's rule)
-    case 'json': return f.form ? nullable({ type: 'object', maxProperties: 500 }) : {};
+    case 'json':
+      return f.form ? nullable({ type: 'object', maxProperties: 500 }) : {};
   }
 }
 
@@ -178,12 +197,16 @@ export function writableFields(e: EntityMeta): [string, FieldMeta][] {
  * without a default. The one copy of the field rules: the validator below compiles it, and the
  * OpenAPI document (api/http/openapi.ts) publishes it.
  */
-export function payloadSchema(e: EntityMeta, mode: 'create' | 'update'): { type: 'object'; properties: Record<string, Record<string, unknown>>; required: string[] } {
+export function payloadSchema(
+  e: EntityMeta,
+  mode: 'create' | 'update',
+): { type: 'object'; properties: Record<string, Record<string, unknown>>; required: string[] } {
   const properties: Record<string, Record<string, unknown>> = {};
   const required: string[] = [];
   for (const [name, f] of writableFields(e)) {
     properties[name] = fieldSchema(f);
-    if (mode === 'create' && f.required && f.default === undefined && f.type !== 'boolean' && !(e.workflow?.field === name)) required.push(name);
+    if (mode === 'create' && f.required && f.default === undefined && f.type !== 'boolean' && !(e.workflow?.field === name))
+      required.push(name);
   }
   return { type: 'object', properties, required };
 }
@@ -203,14 +226,17 @@ function fieldOf(path: string): string {
 /** The value at an ajv instance path (`/lines/0/amount`) of the validated data. */
 function valueAt(data: unknown, path: string): unknown {
   let v = data;
-  for (const seg of path.split('/').filter(Boolean)) v = v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[seg.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
+  for (const seg of path.split('/').filter(Boolean))
+    v = v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[seg.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
   return v;
 }
 
 /** ajv's errors → one message key per field, the most telling first; a null where the field takes none (`data` given) is "required". */
 export function toFieldErrors(e: EntityMeta, errors: ErrorObject[], data?: unknown): Record<string, FieldError> {
   const out: Record<string, FieldError> = {};
-  const put = (field: string, err: FieldError) => { if (!out[field]) out[field] = err; };
+  const put = (field: string, err: FieldError) => {
+    if (!out[field]) out[field] = err;
+  };
   // required and type errors of the field itself beat errors of the anyOf null branch
   const sorted = [...errors].sort((a, b) => rank(e, a) - rank(e, b));
   for (const err of sorted) {
@@ -279,13 +305,21 @@ function rank(e: EntityMeta, err: ErrorObject): number {
 
 /** The message of one ajv error of a field (`inner`: of an item of it, such as one id of a refs field). */
 function messageFor(err: ErrorObject, f: FieldMeta | undefined, inner = false): FieldError {
-  const ids = f && ['ref', 'refs', 'file', 'image', 'files'].includes(f.type) && (inner || f.type === 'ref' || f.type === 'file' || f.type === 'image');
+  const ids =
+    f &&
+    ['ref', 'refs', 'file', 'image', 'files'].includes(f.type) &&
+    (inner || f.type === 'ref' || f.type === 'file' || f.type === 'image');
   switch (err.keyword) {
     case 'minLength':
-      return (err.params as { limit: number }).limit <= 1 ? { key: 'validation.required' } : { key: 'validation.min_length', args: { limit: (err.params as { limit: number }).limit } };
-    case 'maxLength': return { key: 'validation.max_length', args: { limit: (err.params as { limit: number }).limit } };
-    case 'pattern': return { key: f?.format ? FORMATS[f.format].message : 'validation.wrong_format' };
-    case 'minimum': case 'maximum': {
+      return (err.params as { limit: number }).limit <= 1
+        ? { key: 'validation.required' }
+        : { key: 'validation.min_length', args: { limit: (err.params as { limit: number }).limit } };
+    case 'maxLength':
+      return { key: 'validation.max_length', args: { limit: (err.params as { limit: number }).limit } };
+    case 'pattern':
+      return { key: f?.format ? FORMATS[f.format].message : 'validation.wrong_format' };
+    case 'minimum':
+    case 'maximum': {
       // an id out of range is an id no row has
       if (ids) return { key: 'validation.ref_not_found' };
       if (f?.type === 'point') return { key: 'validation.coordinates' };
@@ -293,16 +327,27 @@ function messageFor(err: ErrorObject, f: FieldMeta | undefined, inner = false): 
       const max = typeof f?.max === 'number' ? f.max : f?.type === 'integer' ? INT4.max : '';
       return { key: 'validation.interval', args: { min, max } };
     }
-    case 'xDecimalRange': return { key: 'validation.interval', args: { min: f?.min ?? '', max: f?.max ?? '' } };
-    case 'xIsoDate': return { key: 'validation.interval', args: DATE_RANGE };
-    case 'xIsoDateTime': return { key: 'validation.wrong_format' };
-    case 'xMaxToday': return { key: 'validation.future_date' };
-    case 'xMinDate': return { key: 'validation.interval', args: { min: f?.min ?? '', max: f?.max ?? '' } };
-    case 'xMaxCurrentYear': return { key: 'validation.future_year' };
-    case 'xDecimal': return { key: f?.type === 'money' ? 'validation.money' : 'validation.decimal', args: { scale: f?.scale ?? 2 } };
-    case 'enum': return { key: 'validation.wrong_value' };
-    case 'format': return { key: 'validation.wrong_format' };
-    case 'maxItems': return { key: 'validation.too_many', args: { limit: (err.params as { limit: number }).limit } };
-    default: return { key: 'validation.wrong_format' };
+    case 'xDecimalRange':
+      return { key: 'validation.interval', args: { min: f?.min ?? '', max: f?.max ?? '' } };
+    case 'xIsoDate':
+      return { key: 'validation.interval', args: DATE_RANGE };
+    case 'xIsoDateTime':
+      return { key: 'validation.wrong_format' };
+    case 'xMaxToday':
+      return { key: 'validation.future_date' };
+    case 'xMinDate':
+      return { key: 'validation.interval', args: { min: f?.min ?? '', max: f?.max ?? '' } };
+    case 'xMaxCurrentYear':
+      return { key: 'validation.future_year' };
+    case 'xDecimal':
+      return { key: f?.type === 'money' ? 'validation.money' : 'validation.decimal', args: { scale: f?.scale ?? 2 } };
+    case 'enum':
+      return { key: 'validation.wrong_value' };
+    case 'format':
+      return { key: 'validation.wrong_format' };
+    case 'maxItems':
+      return { key: 'validation.too_many', args: { limit: (err.params as { limit: number }).limit } };
+    default:
+      return { key: 'validation.wrong_format' };
   }
 }

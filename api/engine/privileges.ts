@@ -13,7 +13,9 @@ import { ApiError } from '../kernel/errors.ts';
  */
 
 export function privilegeFields(e: EntityMeta): [string, 'roles' | 'actions'][] {
-  return Object.entries(e.fields).filter(([, f]) => f.privilege).map(([n, f]) => [n, f.privilege!]);
+  return Object.entries(e.fields)
+    .filter(([, f]) => f.privilege)
+    .map(([n, f]) => [n, f.privilege!]);
 }
 
 const ids = (v: unknown): number[] => (Array.isArray(v) ? v.map(Number) : []);
@@ -25,7 +27,13 @@ export async function actionsOfRoles(db: Knex | Knex.Transaction, roleIds: numbe
 }
 
 /** 403 unless the caller holds every action the row carries before and after the change. */
-export async function assertPrivileges(db: Knex | Knex.Transaction, e: EntityMeta, principal: Principal, before: Record<string, unknown> | null, after: Record<string, unknown> | null): Promise<void> {
+export async function assertPrivileges(
+  db: Knex | Knex.Transaction,
+  e: EntityMeta,
+  principal: Principal,
+  before: Record<string, unknown> | null,
+  after: Record<string, unknown> | null,
+): Promise<void> {
   for (const [name, kind] of privilegeFields(e)) {
     const carried = [...new Set([...ids(before?.[name]), ...ids(after?.[name])])];
     const needed = kind === 'actions' ? carried : await actionsOfRoles(db, carried);

@@ -62,7 +62,9 @@ export function selectPublic(knex: Knex, model: MetaModel, e: EntityMeta, qb: Kn
       const ids = f.through
         ? `x.id IN (SELECT j.${q(f.through.refKey)} FROM ${q(f.through.table)} j WHERE j.${q(f.through.key)} = t.id)`
         : `x.id = ANY(t.${q(name)})`;
-      cols.push(`(SELECT coalesce(json_agg(${sortExpression(target, target.titleField, lang, 'x')} ORDER BY x.id), '[]') FROM ${q(refTable(model, f.ref))} x WHERE ${ids}) AS ${q(`${name}_names`)}`);
+      cols.push(
+        `(SELECT coalesce(json_agg(${sortExpression(target, target.titleField, lang, 'x')} ORDER BY x.id), '[]') FROM ${q(refTable(model, f.ref))} x WHERE ${ids}) AS ${q(`${name}_names`)}`,
+      );
     }
     if (f.type === 'ref' && f.ref && !SYSTEM_REFS.includes(f.ref)) {
       const target = model.entities.get(f.ref)!;

@@ -26,12 +26,20 @@ export interface ReferenceCheck {
   principal: Principal | null;
 }
 
-interface Located { row: Record<string, unknown>; key: string }
+interface Located {
+  row: Record<string, unknown>;
+  key: string;
+}
 
 const idsOf = (v: unknown): number[] => (Array.isArray(v) ? v : [v]) as number[];
 
 /** Field errors of rows' references, keyed by `<prefix of the row><field>` (children's as `lines.0.product_id`). */
-export async function referenceErrors(trx: Knex | Knex.Transaction, c: ReferenceCheck, rows: Located[], fields: Record<string, FieldMeta>): Promise<Record<string, FieldError>> {
+export async function referenceErrors(
+  trx: Knex | Knex.Transaction,
+  c: ReferenceCheck,
+  rows: Located[],
+  fields: Record<string, FieldMeta>,
+): Promise<Record<string, FieldError>> {
   const errors: Record<string, FieldError> = {};
   for (const [name, f] of Object.entries(fields)) {
     const using = rows.filter(({ row }) => row[name] != null);
@@ -42,15 +50,20 @@ export async function referenceErrors(trx: Knex | Knex.Transaction, c: Reference
       for (let i = 0; i < ids.length; i += 5000) {
         const q = trx(`${refTable(c.model, f.ref!)} as t`).whereIn('t.id', ids.slice(i, i + 5000));
         const target = c.model.entities.get(f.ref!);
-        if (target && c.principal) for (const [col, value] of Object.entries(scopeConditions(target, c.principal))) q.where(`t.${col}`, value);
+        if (target && c.principal)
+          for (const [col, value] of Object.entries(scopeConditions(target, c.principal))) q.where(`t.${col}`, value);
         for (const id of await q.pluck('t.id')) found.add(Number(id));
       }
-      for (const { row, key } of using) if (!idsOf(row[name]).every((id) => found.has(id))) errors[`${key}${name}`] = { key: 'validation.ref_not_found' };
+      for (const { row, key } of using)
+        if (!idsOf(row[name]).every((id) => found.has(id))) errors[`${key}${name}`] = { key: 'validation.ref_not_found' };
     } else if (FILE_TYPES.has(f.type)) {
       const ids = [...new Set(using.flatMap(({ row }) => idsOf(row[name])))];
       const files = new Map<number, { mime: string; size: number }>();
       for (let i = 0; i < ids.length; i += 5000) {
-        for (const r of await trx('resources').whereIn('id', ids.slice(i, i + 5000)).select('id', 'mime', 'size')) files.set(Number(r.id), { mime: r.mime, size: Number(r.size) });
+        for (const r of await trx('resources')
+          .whereIn('id', ids.slice(i, i + 5000))
+          .select('id', 'mime', 'size'))
+          files.set(Number(r.id), { mime: r.mime, size: Number(r.size) });
       }
       const limit = f.maxSizeMb === undefined ? undefined : f.maxSizeMb * 1024 * 1024;
       // an image field takes images, whatever else it names
@@ -59,8 +72,10 @@ export async function referenceErrors(trx: Knex | Knex.Transaction, c: Reference
         const mine = idsOf(row[name]).map((id) => files.get(id));
         // the same words as for a file that is not the caller's to read (Repository.fileErrors): neither tells it exists
         if (mine.some((x) => !x)) errors[`${key}${name}`] = { key: 'validation.file_not_found' };
-        else if (mine.some((x) => !acceptsMime(accept, x!.mime))) errors[`${key}${name}`] = { key: 'validation.file_type', args: { types: (accept ?? []).join(', ') } };
-        else if (limit !== undefined && mine.some((x) => x!.size > limit)) errors[`${key}${name}`] = { key: 'validation.file_size', args: { mb: f.maxSizeMb } };
+        else if (mine.some((x) => !acceptsMime(accept, x!.mime)))
+          errors[`${key}${name}`] = { key: 'validation.file_type', args: { types: (accept ?? []).join(', ') } };
+        else if (limit !== undefined && mine.some((x) => x!.size > limit))
+          errors[`${key}${name}`] = { key: 'validation.file_size', args: { mb: f.maxSizeMb } };
       }
     }
     if (f.lookup) {
@@ -70,9 +85,11 @@ export async function referenceErrors(trx: Knex | Knex.Transaction, c: Reference
       for (const { row, key } of using) if (!found.has(String(row[name]))) errors[`${key}${name}`] = { key: 'validation.ref_not_found' };
     }
     if (f.type === 'children') {
-      const children: Located[] = using.flatMap(({ row, key }) => (Array.isArray(row[name]) ? (row[name] as unknown[]) : [])
-        .map((child, i) => ({ row: child as Record<string, unknown>, key: `${key}${name}.${i}.` }))
-        .filter((x) => x.row && typeof x.row === 'object'));
+      const children: Located[] = using.flatMap(({ row, key }) =>
+        (Array.isArray(row[name]) ? (row[name] as unknown[]) : [])
+          .map((child, i) => ({ row: child as Record<string, unknown>, key: `${key}${name}.${i}.` }))
+          .filter((x) => x.row && typeof x.row === 'object'),
+      );
       Object.assign(errors, await referenceErrors(trx, c, children, f.fields ?? {}));
     }
   }
@@ -85,17 +102,28 @@ export async function referenceErrors(trx: Knex | Knex.Transaction, c: Reference
  * (an update's changes over the row before them) when the reference or a field it agrees with was
  * written; a row leaving either empty is not checked.
  */
-export async function withinErrors(trx: Knex | Knex.Transaction, model: MetaModel, rows: (Located & { touched: Set<string> })[], fields: Record<string, FieldMeta>): Promise<Record<string, FieldError>> {
+export async function withinErrors(
+  trx: Knex | Knex.Transaction,
+  model: MetaModel,
+  rows: (Located & { touched: Set<string> })[],
+  fields: Record<string, FieldMeta>,
+): Promise<Record<string, FieldError>> {
   const errors: Record<string, FieldError> = {};
   for (const [name, f] of Object.entries(fields)) {
     if (!f.within || f.type !== 'ref') continue;
     const pairs = Object.entries(f.within);
-    const using = rows.filter(({ row, touched }) => row[name] != null && (touched.has(name) || pairs.some(([, own]) => touched.has(own))) && pairs.every(([, own]) => row[own] != null));
+    const using = rows.filter(
+      ({ row, touched }) =>
+        row[name] != null && (touched.has(name) || pairs.some(([, own]) => touched.has(own))) && pairs.every(([, own]) => row[own] != null),
+    );
     if (!using.length) continue;
     const ids = [...new Set(using.map(({ row }) => Number(row[name])))];
     const found = new Map<number, Record<string, unknown>>();
     for (let i = 0; i < ids.length; i += 5000) {
-      for (const r of await trx(refTable(model, f.ref!)).whereIn('id', ids.slice(i, i + 5000)).select('id', ...pairs.map(([column]) => column))) found.set(Number(r.id), r);
+      for (const r of await trx(refTable(model, f.ref!))
+        .whereIn('id', ids.slice(i, i + 5000))
+        .select('id', ...pairs.map(([column]) => column)))
+        found.set(Number(r.id), r);
     }
     for (const { row, key } of using) {
       const target = found.get(Number(row[name]));

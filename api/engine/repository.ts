@@ -9,6 +9,16 @@
 export { type EngineContext } from './repository/scope.ts';
 export { EXACT_COUNT_LIMIT, DEFERRED_OFFSET } from './repository/read.ts';
 export {
-  Repository, repository, bindPlugins, pluginsOf,
-  type HookContext, type HookResult, type Hook, type EnginePlugins, type WriteOptions, type RowChunk, type RowChange, type ChangeKind,
+  Repository,
+  repository,
+  bindPlugins,
+  pluginsOf,
+  type HookContext,
+  type HookResult,
+  type Hook,
+  type EnginePlugins,
+  type WriteOptions,
+  type RowChunk,
+  type RowChange,
+  type ChangeKind,
 } from './repository/write.ts';

@@ -3,7 +3,8 @@ import { safeHref, sanitizeHtml, sanitizeRich } from './rich-html.ts';
 
 describe('rich text allow-list', () => {
   it('keeps what the editor writes', () => {
-    const html = '<h2>Title</h2><p>One <strong>bold</strong>, <em>italic</em>, <u>u</u> and <s>s</s><br>next</p><ul><li><p>a</p></li></ul><ol><li>b</li></ol><blockquote><p>q</p></blockquote><hr>';
+    const html =
+      '<h2>Title</h2><p>One <strong>bold</strong>, <em>italic</em>, <u>u</u> and <s>s</s><br>next</p><ul><li><p>a</p></li></ul><ol><li>b</li></ol><blockquote><p>q</p></blockquote><hr>';
     expect(sanitizeHtml(html)).toBe(html);
   });
 
@@ -20,7 +21,9 @@ describe('rich text allow-list', () => {
   });
 
   it('keeps safe links only', () => {
-    expect(sanitizeHtml('<a href="https://lex.uz" target="_blank" onclick="x">l</a>')).toBe('<a href="https://lex.uz" rel="noopener noreferrer">l</a>');
+    expect(sanitizeHtml('<a href="https://lex.uz" target="_blank" onclick="x">l</a>')).toBe(
+      '<a href="https://lex.uz" rel="noopener noreferrer">l</a>',
+    );
     expect(sanitizeHtml('<a href="javascript:alert(1)">l</a>')).toBe('<a>l</a>');
     expect(sanitizeHtml('<a href="java&#x09;script:alert(1)">l</a>')).toBe('<a>l</a>');
     expect(sanitizeHtml('<a href=" JAVASCRIPT:x">l</a>')).toBe('<a>l</a>');
@@ -32,15 +35,29 @@ describe('rich text allow-list', () => {
 
   it('refuses a path a browser reads as another site: a backslash, or controls and spaces hiding one', () => {
     // browsers read "\" as "/": each of these is //evil.example/x
-    for (const href of ['/\\evil.example/x', '\\\\evil.example/x', '\\/evil.example/x', '/&#92;evil.example/x',
-      '/\t\\evil.example/x', ' /\\evil.example', '/\n/evil.example/x', '/ /evil.example', '\u0000//evil.example', 'https:\\\\evil.example', 'https:/\\evil.example']) {
+    for (const href of [
+      '/\\evil.example/x',
+      '\\\\evil.example/x',
+      '\\/evil.example/x',
+      '/&#92;evil.example/x',
+      '/\t\\evil.example/x',
+      ' /\\evil.example',
+      '/\n/evil.example/x',
+      '/ /evil.example',
+      '\u0000//evil.example',
+      'https:\\\\evil.example',
+      'https:/\\evil.example',
+    ]) {
       expect([href, safeHref(href)]).toEqual([href, null]);
       expect(sanitizeHtml(`<a href="${href}">l</a>`)).toBe('<a>l</a>');
     }
     // a scheme with a tab or a line break in it, or a leading space, is still that scheme
-    for (const href of ['java\tscript:alert(1)', 'java\nscript:alert(1)', '  javascript:alert(1)', 'jav&#x0A;ascript:alert(1)']) expect(safeHref(href)).toBeNull();
+    for (const href of ['java\tscript:alert(1)', 'java\nscript:alert(1)', '  javascript:alert(1)', 'jav&#x0A;ascript:alert(1)'])
+      expect(safeHref(href)).toBeNull();
     // an entity the reader does not know stays text: the stored href says "&bsol;", not "\\"
-    expect(sanitizeHtml('<a href="/&bsol;evil.example/x">l</a>')).toBe('<a href="/&amp;bsol;evil.example/x" rel="noopener noreferrer">l</a>');
+    expect(sanitizeHtml('<a href="/&bsol;evil.example/x">l</a>')).toBe(
+      '<a href="/&amp;bsol;evil.example/x" rel="noopener noreferrer">l</a>',
+    );
     // a percent-escape is not decoded by the browser: a path of the site, kept as written
     expect(safeHref('/%2F%5Cevil.example')).toBe('/%2F%5Cevil.example');
     expect(safeHref('%2F%5Cevil.example')).toBeNull();
@@ -58,7 +75,11 @@ describe('rich text allow-list', () => {
   });
 
   it('sanitises each language of a text3', () => {
-    expect(sanitizeRich({ uz: '<p>a<script>x</script></p>', uk: null, ru: '<img onerror=x>' })).toEqual({ uz: '<p>a</p>', uk: null, ru: '' });
+    expect(sanitizeRich({ uz: '<p>a<script>x</script></p>', uk: null, ru: '<img onerror=x>' })).toEqual({
+      uz: '<p>a</p>',
+      uk: null,
+      ru: '',
+    });
     expect(sanitizeRich(null)).toBeNull();
   });
 });

@@ -11,10 +11,47 @@ import { decodeEntities, escapeHtml } from './document-html.ts';
  * is installed (DOMPurify needs a DOM the server has not), hence this tokenizer — the same
  * approach as the template documents' reader (document-html.ts).
  */
-const ALLOWED = new Set(['p', 'br', 'h1', 'h2', 'h3', 'h4', 'strong', 'em', 'u', 's', 'code', 'pre', 'ul', 'ol', 'li', 'blockquote', 'hr', 'a']);
+const ALLOWED = new Set([
+  'p',
+  'br',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'strong',
+  'em',
+  'u',
+  's',
+  'code',
+  'pre',
+  'ul',
+  'ol',
+  'li',
+  'blockquote',
+  'hr',
+  'a',
+]);
 const ALIASES: Record<string, string> = { b: 'strong', i: 'em', strike: 's', del: 's', div: 'p', h5: 'h4', h6: 'h4' };
 const VOID = new Set(['br', 'hr']);
-const DROP_WITH_CONTENT = new Set(['script', 'style', 'iframe', 'object', 'embed', 'template', 'svg', 'math', 'noscript', 'textarea', 'select', 'title', 'head', 'xmp', 'noembed', 'noframes', 'plaintext']);
+const DROP_WITH_CONTENT = new Set([
+  'script',
+  'style',
+  'iframe',
+  'object',
+  'embed',
+  'template',
+  'svg',
+  'math',
+  'noscript',
+  'textarea',
+  'select',
+  'title',
+  'head',
+  'xmp',
+  'noembed',
+  'noframes',
+  'plaintext',
+]);
 
 /**
  * A link's target when it is safe: http(s), mailto:, tel:, a path of the site or an anchor. A
@@ -40,7 +77,8 @@ export function sanitizeHtml(html: string): string {
   const out: string[] = [];
   const open: string[] = [];
   let skip: string | null = null;
-  const re = /<!--[\s\S]*?(?:-->|$)|<!\[CDATA\[[\s\S]*?(?:\]\]>|$)|<[!?][^>]*>?|<(\/?)([a-zA-Z][a-zA-Z0-9-]*)((?:[^>"']|"[^"]*"|'[^']*')*)>|([^<]+)|</g;
+  const re =
+    /<!--[\s\S]*?(?:-->|$)|<!\[CDATA\[[\s\S]*?(?:\]\]>|$)|<[!?][^>]*>?|<(\/?)([a-zA-Z][a-zA-Z0-9-]*)((?:[^>"']|"[^"]*"|'[^']*')*)>|([^<]+)|</g;
   for (let m = re.exec(html); m; m = re.exec(html)) {
     const [whole, close, rawTag, attrs = '', text] = m;
     if (skip) {
@@ -59,7 +97,10 @@ export function sanitizeHtml(html: string): string {
     }
     tag = ALIASES[tag] ?? tag;
     if (!ALLOWED.has(tag)) continue;
-    if (VOID.has(tag)) { if (!close) out.push(`<${tag}>`); continue; }
+    if (VOID.has(tag)) {
+      if (!close) out.push(`<${tag}>`);
+      continue;
+    }
     if (close) {
       const at = open.lastIndexOf(tag);
       if (at < 0) continue;
@@ -80,7 +121,9 @@ export function sanitizeHtml(html: string): string {
 export function sanitizeRich(v: unknown): unknown {
   if (typeof v === 'string') return sanitizeHtml(v);
   if (v && typeof v === 'object' && !Array.isArray(v)) {
-    return Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, typeof x === 'string' ? sanitizeHtml(x) : x]));
+    return Object.fromEntries(
+      Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, typeof x === 'string' ? sanitizeHtml(x) : x]),
+    );
   }
   return v;
 }

@@ -12,18 +12,43 @@ import { needsPostgres, skipBecause } from '../../test/support/skip.ts';
 const ROWS = 2345;
 
 function source(knex: Knex, where?: (qb: Knex.QueryBuilder) => void): WalkSource {
-  const base = () => { const qb = knex('walk_rows as t'); where?.(qb); return qb; };
+  const base = () => {
+    const qb = knex('walk_rows as t');
+    where?.(qb);
+    return qb;
+  };
   return {
-    rows: base().select('t.id', 't.name', 't.day').orderBy([{ column: 't.name', order: 'desc' }, { column: 't.id', order: 'asc' }]),
-    ids: () => base().select('t.id').orderBy([{ column: 't.name', order: 'desc' }, { column: 't.id', order: 'asc' }]),
-    byIds: (ids) => knex('walk_rows as t').whereIn('t.id', ids).select('t.id', 't.name', 't.day').orderBy([{ column: 't.name', order: 'desc' }, { column: 't.id', order: 'asc' }]),
+    rows: base()
+      .select('t.id', 't.name', 't.day')
+      .orderBy([
+        { column: 't.name', order: 'desc' },
+        { column: 't.id', order: 'asc' },
+      ]),
+    ids: () =>
+      base()
+        .select('t.id')
+        .orderBy([
+          { column: 't.name', order: 'desc' },
+          { column: 't.id', order: 'asc' },
+        ]),
+    byIds: (ids) =>
+      knex('walk_rows as t')
+        .whereIn('t.id', ids)
+        .select('t.id', 't.name', 't.day')
+        .orderBy([
+          { column: 't.name', order: 'desc' },
+          { column: 't.id', order: 'asc' },
+        ]),
   };
 }
 
 async function collect(walk: AsyncIterable<Record<string, unknown>[]>): Promise<{ ids: number[]; batches: number }> {
   const ids: number[] = [];
   let batches = 0;
-  for await (const rows of walk) { batches++; ids.push(...rows.map((r) => Number(r.id))); }
+  for await (const rows of walk) {
+    batches++;
+    ids.push(...rows.map((r) => Number(r.id)));
+  }
   return { ids, batches };
 }
 
@@ -62,10 +87,19 @@ for (const kind of ['pglite', 'postgres'] as const) {
     });
 
     it('keeps the filters, and gives the connection back when the reader stops early', async () => {
-      const { ids } = await collect(walkRows(db.knex, source(db.knex, (qb) => qb.where('t.id', '<=', 10)), { batch: 3 }));
+      const { ids } = await collect(
+        walkRows(
+          db.knex,
+          source(db.knex, (qb) => qb.where('t.id', '<=', 10)),
+          { batch: 3 },
+        ),
+      );
       expect(ids).toEqual(expected.filter((id) => id <= 10));
       for (let i = 0; i < 5; i++) {
-        for await (const rows of walkRows(db.knex, source(db.knex), { batch: 100 })) { expect(rows).toHaveLength(100); break; }
+        for await (const rows of walkRows(db.knex, source(db.knex), { batch: 100 })) {
+          expect(rows).toHaveLength(100);
+          break;
+        }
       }
       // the pool (2 connections on the server, 1 on PGlite) still answers
       expect((await db.knex.raw('select 1 as one')).rows[0].one).toBe(1);

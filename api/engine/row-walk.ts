@@ -43,9 +43,15 @@ export interface WalkOptions {
 export async function* walkRows(knex: Knex, src: WalkSource, opts: WalkOptions = {}): AsyncGenerator<Record<string, unknown>[]> {
   const batch = opts.batch ?? WALK_BATCH;
   const settings = opts.settings ?? [];
-  if (opts.trx) { yield* fetchInTransaction(opts.trx, src.rows, batch, settings); return; }
+  if (opts.trx) {
+    yield* fetchInTransaction(opts.trx, src.rows, batch, settings);
+    return;
+  }
   if (isPglite(knex)) {
-    if (src.ids && src.byIds && !settings.length) { yield* walkByIds(src.ids, src.byIds, batch); return; }
+    if (src.ids && src.byIds && !settings.length) {
+      yield* walkByIds(src.ids, src.byIds, batch);
+      return;
+    }
     const trx = await knex.transaction();
     try {
       yield* fetchInTransaction(trx, src.rows, batch, settings);
@@ -63,7 +69,12 @@ export function isPglite(knex: Knex): boolean {
   return 'pglite' in (knex.client as object);
 }
 
-async function* cursorRows(knex: Knex, query: Knex.QueryBuilder | Knex.Raw, batch: number, settings: readonly string[]): AsyncGenerator<Record<string, unknown>[]> {
+async function* cursorRows(
+  knex: Knex,
+  query: Knex.QueryBuilder | Knex.Raw,
+  batch: number,
+  settings: readonly string[],
+): AsyncGenerator<Record<string, unknown>[]> {
   const { sql, bindings } = query.toSQL().toNative();
   const client = knex.client as { acquireConnection(): Promise<PoolClient>; releaseConnection(c: PoolClient): Promise<void> };
   const conn = await client.acquireConnection();
@@ -98,16 +109,30 @@ async function* cursorRows(knex: Knex, query: Knex.QueryBuilder | Knex.Raw, batc
     failed = true;
     throw err;
   } finally {
-    if (ahead) await ahead.catch(() => { failed = true; });
+    if (ahead)
+      await ahead.catch(() => {
+        failed = true;
+      });
     // a cursor left open keeps the connection busy: close it, or drop the connection when that fails
-    if (cursor) await cursor.close().catch(() => { failed = true; });
-    if (inTransaction) await conn.query(failed ? 'ROLLBACK' : 'COMMIT').catch(() => { failed = true; });
+    if (cursor)
+      await cursor.close().catch(() => {
+        failed = true;
+      });
+    if (inTransaction)
+      await conn.query(failed ? 'ROLLBACK' : 'COMMIT').catch(() => {
+        failed = true;
+      });
     if (failed) (conn as unknown as { __knex__disposed?: unknown }).__knex__disposed = 'export cursor failed';
     await client.releaseConnection(conn);
   }
 }
 
-async function* fetchInTransaction(trx: Knex.Transaction, query: Knex.QueryBuilder | Knex.Raw, batch: number, settings: readonly string[] = []): AsyncGenerator<Record<string, unknown>[]> {
+async function* fetchInTransaction(
+  trx: Knex.Transaction,
+  query: Knex.QueryBuilder | Knex.Raw,
+  batch: number,
+  settings: readonly string[] = [],
+): AsyncGenerator<Record<string, unknown>[]> {
   const { sql, bindings } = query.toSQL();
   const name = `walk_${Math.random().toString(36).slice(2, 10)}`;
   for (const s of settings) await trx.raw(`SET LOCAL ${s}`);
@@ -127,11 +152,15 @@ async function* fetchInTransaction(trx: Knex.Transaction, query: Knex.QueryBuild
   }
 }
 
-async function* walkByIds(ids: () => Knex.QueryBuilder, byIds: (ids: number[]) => Knex.QueryBuilder, batch: number): AsyncGenerator<Record<string, unknown>[]> {
+async function* walkByIds(
+  ids: () => Knex.QueryBuilder,
+  byIds: (ids: number[]) => Knex.QueryBuilder,
+  batch: number,
+): AsyncGenerator<Record<string, unknown>[]> {
   const all = Float64Array.from((await ids()).map((r: { id: number }) => Number(r.id)));
   for (let i = 0; i < all.length; i += batch) {
     const slice = Array.from(all.subarray(i, i + batch));
-    const rows = await byIds(slice) as Record<string, unknown>[];
+    const rows = (await byIds(slice)) as Record<string, unknown>[];
     if (rows.length) yield rows;
   }
 }
@@ -149,12 +178,18 @@ export async function startWalk(knex: Knex, src: WalkSource, opts: WalkOptions =
   const walk = walkRows(knex, src, opts);
   const first = await walk.next();
   let pending = first.done ? null : first.value;
-  const close = async () => { await walk.return(undefined); };
+  const close = async () => {
+    await walk.return(undefined);
+  };
   return {
     close,
     async *[Symbol.asyncIterator]() {
       try {
-        if (pending) { const rows = pending; pending = null; yield rows; }
+        if (pending) {
+          const rows = pending;
+          pending = null;
+          yield rows;
+        }
         for (;;) {
           const next = await walk.next();
           if (next.done) return;

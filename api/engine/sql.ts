@@ -80,7 +80,8 @@ export function columnSelect(name: string, f: FieldMeta, alias: string): string 
     const member = flag ? ` and j.${q(flag)} = 1` : '';
     return `array(select j.${q(refKey)} from ${q(table)} j where j.${q(key)} = ${q(alias)}.${q('id')}${member} order by 1) AS ${q(name)}`;
   }
-  if (f.type === 'point') return `CASE WHEN ${c} IS NULL THEN NULL ELSE json_build_object('lat', (${c})[1], 'lng', (${c})[0]) END AS ${q(name)}`;
+  if (f.type === 'point')
+    return `CASE WHEN ${c} IS NULL THEN NULL ELSE json_build_object('lat', (${c})[1], 'lng', (${c})[0]) END AS ${q(name)}`;
   if (f.type === 'polygon') return `${polygonJson(c)} AS ${q(name)}`;
   return c;
 }
@@ -98,7 +99,8 @@ export function polygonJson(c: string): string {
 export function polygonText(ring: unknown): string {
   if (!Array.isArray(ring) || ring.length < 3) throw new Error('polygonText: not a ring of 3 or more points');
   const pairs = ring.map((p) => {
-    if (!Array.isArray(p) || p.length !== 2 || !p.every((n) => typeof n === 'number' && Number.isFinite(n))) throw new Error('polygonText: not a [lng, lat] pair');
+    if (!Array.isArray(p) || p.length !== 2 || !p.every((n) => typeof n === 'number' && Number.isFinite(n)))
+      throw new Error('polygonText: not a [lng, lat] pair');
     return `(${String(p[0])},${String(p[1])})`;
   });
   return `(${pairs.join(',')})`;
@@ -113,9 +115,15 @@ export function toColumnValue(knex: Knex, f: FieldMeta, v: unknown): unknown {
       const p = v as { lat: number; lng: number };
       return knex.raw('point(?, ?)', [p.lng, p.lat]);
     }
-    case 'polygon': return knex.raw('?::polygon', [polygonText(v)]);
-    case 'text3': case 'json': return JSON.stringify(v);
-    case 'refs': case 'files': return knex.raw('?::bigint[]', [v as number[]] as unknown as Knex.RawBinding[]);
-    default: return v;
+    case 'polygon':
+      return knex.raw('?::polygon', [polygonText(v)]);
+    case 'text3':
+    case 'json':
+      return JSON.stringify(v);
+    case 'refs':
+    case 'files':
+      return knex.raw('?::bigint[]', [v as number[]] as unknown as Knex.RawBinding[]);
+    default:
+      return v;
   }
 }

@@ -15,7 +15,9 @@ async function rows(file: Uint8Array, opts = {}): Promise<[number, XlsxCell[]][]
 /** A workbook of parts written by hand (what other spreadsheet programs write). */
 function handMade(sheet: string, extra: Record<string, string> = {}, date1904 = false): Uint8Array {
   return zipSync({
-    'xl/workbook.xml': strToU8(`<workbook xmlns:r="r"><workbookPr${date1904 ? ' date1904="1"' : ''}/><sheets><sheet name="A" sheetId="1" r:id="rId7"/></sheets></workbook>`),
+    'xl/workbook.xml': strToU8(
+      `<workbook xmlns:r="r"><workbookPr${date1904 ? ' date1904="1"' : ''}/><sheets><sheet name="A" sheetId="1" r:id="rId7"/></sheets></workbook>`,
+    ),
     'xl/_rels/workbook.xml.rels': strToU8('<Relationships><Relationship Id="rId7" Target="/xl/worksheets/data.xml"/></Relationships>'),
     'xl/worksheets/data.xml': strToU8(`<worksheet><sheetData>${sheet}</sheetData></worksheet>`),
     ...Object.fromEntries(Object.entries(extra).map(([k, v]) => [k, strToU8(v)])),
@@ -27,7 +29,15 @@ describe('the streaming xlsx reader', () => {
     const wb = new ExcelJS.Workbook();
     const ws = wb.addWorksheet('Koʻchirma');
     ws.addRow(['Sana', 'Raqam', 'Summa']);
-    ws.addRow([new Date(Date.UTC(2025, 2, 1)), 'P-1', 1000.01, true, { richText: [{ text: 'a' }, { text: 'b&<' }] }, '_x0000_', { formula: '1+1', result: 2 }]);
+    ws.addRow([
+      new Date(Date.UTC(2025, 2, 1)),
+      'P-1',
+      1000.01,
+      true,
+      { richText: [{ text: 'a' }, { text: 'b&<' }] },
+      '_x0000_',
+      { formula: '1+1', result: 2 },
+    ]);
     ws.addRow([]);
     ws.addRow(['02.03.2025', 'P-2', '2 500,00', null, 'ўзбек 😀']);
     ws.getCell('AB10').value = 5;
@@ -40,7 +50,7 @@ describe('the streaming xlsx reader', () => {
     ]);
   });
 
-  it('reads what the engine\'s streaming writer writes (inline strings, dates by style), many rows', async () => {
+  it("reads what the engine's streaming writer writes (inline strings, dates by style), many rows", async () => {
     const out = new PassThrough();
     const chunks: Buffer[] = [];
     out.on('data', (c: Buffer) => chunks.push(c));
@@ -57,11 +67,16 @@ describe('the streaming xlsx reader', () => {
   });
 
   it('reads hand-made parts: inline strings, t="str" and t="d", cells and rows without references, the 1904 system, custom date formats', async () => {
-    const styles = '<styleSheet><numFmts><numFmt numFmtId="170" formatCode="yyyy&quot;-&quot;mm"/><numFmt numFmtId="171" formatCode="#,##0.00&quot;d&quot;"/></numFmts><cellXfs><xf numFmtId="0"/><xf numFmtId="170"/><xf numFmtId="171"/><xf numFmtId="14"/></cellXfs></styleSheet>';
+    const styles =
+      '<styleSheet><numFmts><numFmt numFmtId="170" formatCode="yyyy&quot;-&quot;mm"/><numFmt numFmtId="171" formatCode="#,##0.00&quot;d&quot;"/></numFmts><cellXfs><xf numFmtId="0"/><xf numFmtId="170"/><xf numFmtId="171"/><xf numFmtId="14"/></cellXfs></styleSheet>';
     const shared = '<sst><si><t>x</t><rPh><t>ignored</t></rPh></si><si><r><t xml:space="preserve">a </t></r><r><t>b</t></r></si></sst>';
-    const file = handMade('<row r="1"><c r="A1" t="s"><v>1</v></c><c r="C1" t="inlineStr"><is><t>in&amp;line</t></is></c></row>'
-      + '<row><c t="str"><f>A1</f><v>&#1179;</v></c><c s="1"><v>0</v></c><c s="2"><v>1.5</v></c><c s="3"><v>1</v></c><c t="d"><v>2024-02-29T00:00:00Z</v></c><c t="e"><v>#N/A</v></c><c t="s"><v>0</v></c></row>'
-      + '<row r="5"/><row r="6"><c r="A6"/></row>', { 'xl/styles.xml': styles, 'xl/sharedStrings.xml': shared }, true);
+    const file = handMade(
+      '<row r="1"><c r="A1" t="s"><v>1</v></c><c r="C1" t="inlineStr"><is><t>in&amp;line</t></is></c></row>' +
+        '<row><c t="str"><f>A1</f><v>&#1179;</v></c><c s="1"><v>0</v></c><c s="2"><v>1.5</v></c><c s="3"><v>1</v></c><c t="d"><v>2024-02-29T00:00:00Z</v></c><c t="e"><v>#N/A</v></c><c t="s"><v>0</v></c></row>' +
+        '<row r="5"/><row r="6"><c r="A6"/></row>',
+      { 'xl/styles.xml': styles, 'xl/sharedStrings.xml': shared },
+      true,
+    );
     expect(await rows(file)).toEqual([
       [1, ['a b', null, 'in&line']],
       [2, ['қ', new Date(Date.UTC(1904, 0, 1)), 1.5, new Date(Date.UTC(1904, 0, 2)), new Date(Date.UTC(2024, 1, 29)), '#N/A', 'x']],
@@ -69,7 +84,14 @@ describe('the streaming xlsx reader', () => {
   });
 
   it('refuses what is not an .xlsx, and more rows than allowed', async () => {
-    const code = async (p: Promise<unknown>) => { try { await p; return 'ok'; } catch (e) { return e instanceof ApiError ? e.messageKey : String(e); } };
+    const code = async (p: Promise<unknown>) => {
+      try {
+        await p;
+        return 'ok';
+      } catch (e) {
+        return e instanceof ApiError ? e.messageKey : String(e);
+      }
+    };
     expect(await code(rows(Buffer.from('not a spreadsheet')))).toBe('errors.import_file');
     expect(await code(rows(zipSync({ 'a.txt': strToU8('x') })))).toBe('errors.import_file');
     const broken = handMade('<row r="1"><c><v>1</v></c></row>'.repeat(1000));
@@ -78,7 +100,11 @@ describe('the streaming xlsx reader', () => {
     const spoilt = Buffer.from(broken);
     for (let i = at + 30; i < at + 60; i++) spoilt[i] = 0xff;
     expect(await code(rows(spoilt))).toBe('errors.import_file');
-    expect(await code(rows(handMade('<row r="1"><c><v>1</v></c></row><row r="2"><c><v>1</v></c></row><row r="3"><c><v>1</v></c></row>'), { maxRows: 2 }))).toBe('errors.import_too_many');
+    expect(
+      await code(
+        rows(handMade('<row r="1"><c><v>1</v></c></row><row r="2"><c><v>1</v></c></row><row r="3"><c><v>1</v></c></row>'), { maxRows: 2 }),
+      ),
+    ).toBe('errors.import_too_many');
   });
 
   it('decodes entities and Excel escapes; knows date formats from number formats', () => {

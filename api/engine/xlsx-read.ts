@@ -74,7 +74,10 @@ const BUILTIN_DATES = new Set([14, 15, 16, 17, 18, 19, 20, 21, 22, 27, 30, 36, 4
 
 /** Whether a number format shows a date or time (its d/m/y/h/s outside quoted text and [colours]). */
 export function isDateFormat(code: string): boolean {
-  const bare = code.replace(/"[^"]*"/g, '').replace(/\[[^\]]*\]/g, '').replace(/\\./g, '');
+  const bare = code
+    .replace(/"[^"]*"/g, '')
+    .replace(/\[[^\]]*\]/g, '')
+    .replace(/\\./g, '');
   return /[dmyhs]/i.test(bare) && !/^[#0.,%\s]*$/.test(bare);
 }
 
@@ -82,8 +85,10 @@ export function isDateFormat(code: string): boolean {
 function dateStyles(stylesXml: string | undefined): boolean[] {
   if (!stylesXml) return [];
   const custom = new Map<number, string>();
-  for (const m of stylesXml.matchAll(/<numFmt\b[^>]*?numFmtId="(\d+)"[^>]*?formatCode="([^"]*)"/g)) custom.set(Number(m[1]), xmlDecode(m[2]));
-  for (const m of stylesXml.matchAll(/<numFmt\b[^>]*?formatCode="([^"]*)"[^>]*?numFmtId="(\d+)"/g)) custom.set(Number(m[2]), xmlDecode(m[1]));
+  for (const m of stylesXml.matchAll(/<numFmt\b[^>]*?numFmtId="(\d+)"[^>]*?formatCode="([^"]*)"/g))
+    custom.set(Number(m[1]), xmlDecode(m[2]));
+  for (const m of stylesXml.matchAll(/<numFmt\b[^>]*?formatCode="([^"]*)"[^>]*?numFmtId="(\d+)"/g))
+    custom.set(Number(m[2]), xmlDecode(m[1]));
   const xfs = /<cellXfs\b[^>]*>([\s\S]*?)<\/cellXfs>/.exec(stylesXml)?.[1] ?? '';
   return [...xfs.matchAll(/<xf\b([^>]*)/g)].map((m) => {
     const id = Number(/numFmtId="(\d+)"/.exec(m[1])?.[1] ?? 0);
@@ -110,7 +115,9 @@ function parts(file: Uint8Array): { sheet: string; shared?: string; styles?: str
   let small: Record<string, Uint8Array>;
   try {
     small = unzipSync(file, { filter: (f) => wanted.has(f.name) });
-  } catch { throw badFile(); }
+  } catch {
+    throw badFile();
+  }
   const dec = new TextDecoder();
   const workbook = small['xl/workbook.xml'] && dec.decode(small['xl/workbook.xml']);
   if (!workbook) throw badFile();
@@ -146,7 +153,11 @@ function sharedStrings(xml: string | undefined): string[] {
 function zipEntry(zip: Uint8Array, name: string): { method: number; data: Uint8Array; size: number } | null {
   const view = new DataView(zip.buffer, zip.byteOffset, zip.byteLength);
   let eocd = -1;
-  for (let i = zip.length - 22; i >= Math.max(0, zip.length - 22 - 65_535); i--) if (view.getUint32(i, true) === 0x06054b50) { eocd = i; break; }
+  for (let i = zip.length - 22; i >= Math.max(0, zip.length - 22 - 65_535); i--)
+    if (view.getUint32(i, true) === 0x06054b50) {
+      eocd = i;
+      break;
+    }
   if (eocd < 0) throw badFile();
   const count = view.getUint16(eocd + 10, true);
   let at = view.getUint32(eocd + 16, true);
@@ -176,7 +187,11 @@ function zipEntry(zip: Uint8Array, name: string): { method: number; data: Uint8A
  * cell (the row number as Excel shows it; `cells[0]` is column A). A file that is not an .xlsx
  * is a 400 `errors.import_file`; more rows than `maxRows` a 400 `errors.import_too_many`.
  */
-export async function readXlsxRows(file: Uint8Array, onRow: (cells: XlsxCell[], row: number) => void, opts: XlsxReadOptions = {}): Promise<number> {
+export async function readXlsxRows(
+  file: Uint8Array,
+  onRow: (cells: XlsxCell[], row: number) => void,
+  opts: XlsxReadOptions = {},
+): Promise<number> {
   const { sheet, shared: sharedXml, styles, date1904 } = parts(file);
   const shared = sharedStrings(sharedXml);
   const isDate = dateStyles(styles);
@@ -196,10 +211,19 @@ export async function readXlsxRows(file: Uint8Array, onRow: (cells: XlsxCell[], 
     const v = /<v(?:\s[^>]*)?>([^<]*)<\/v>/.exec(body)?.[1];
     if (v === undefined) return null;
     switch (t) {
-      case 's': { const s = shared[Number(v)]; return s === undefined ? null : s; }
-      case 'str': case 'e': return xmlDecode(v);
-      case 'b': return v === '1' || v === 'true';
-      case 'd': { const d = new Date(v); return Number.isNaN(d.getTime()) ? xmlDecode(v) : d; }
+      case 's': {
+        const s = shared[Number(v)];
+        return s === undefined ? null : s;
+      }
+      case 'str':
+      case 'e':
+        return xmlDecode(v);
+      case 'b':
+        return v === '1' || v === 'true';
+      case 'd': {
+        const d = new Date(v);
+        return Number.isNaN(d.getTime()) ? xmlDecode(v) : d;
+      }
       default: {
         const n = Number(v);
         if (v.trim() === '' || !Number.isFinite(n)) return xmlDecode(v);
@@ -248,7 +272,10 @@ export async function readXlsxRows(file: Uint8Array, onRow: (cells: XlsxCell[], 
   if (entry.method === 0) feed(entry.data, true);
   else if (entry.method === 8) {
     const inflate = createInflateRaw({ chunkSize: 256 * 1024 });
-    const ended = new Promise<void>((resolve, reject) => { inflate.on('end', resolve); inflate.on('error', () => reject(badFile())); });
+    const ended = new Promise<void>((resolve, reject) => {
+      inflate.on('end', resolve);
+      inflate.on('error', () => reject(badFile()));
+    });
     // the loop below meets the error first; this is only for the end
     ended.catch(() => undefined);
     const step = opts.chunk ?? 1024 * 1024;
@@ -270,7 +297,9 @@ export async function readXlsxRows(file: Uint8Array, onRow: (cells: XlsxCell[], 
     } catch (err) {
       // a broken deflate stream is a file that is not an .xlsx
       throw err instanceof ApiError || opts.signal?.aborted ? err : badFile();
-    } finally { inflate.destroy(); }
+    } finally {
+      inflate.destroy();
+    }
     feed(new Uint8Array(0), true);
   } else throw badFile();
   return rows;

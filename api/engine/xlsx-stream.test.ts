@@ -28,8 +28,17 @@ describe('the streaming xlsx writer', () => {
       const int = w.style({ numFmt: '#,##0' });
       const date = w.style({ numFmt: 'dd.mm.yyyy' });
       const datetime = w.style({ numFmt: 'dd.mm.yyyy hh:mm' });
-      w.begin([{ width: 12 }, { width: 14, style: money }, { width: 10, style: int }, { width: 12, style: date }, { width: 16, style: datetime }, { width: 30 }],
-        [{ values: ['Id', 'Сумма', 'Деревья', 'Sana', 'Vaqt', 'Izoh'], styles: bold }]);
+      w.begin(
+        [
+          { width: 12 },
+          { width: 14, style: money },
+          { width: 10, style: int },
+          { width: 12, style: date },
+          { width: 16, style: datetime },
+          { width: 30 },
+        ],
+        [{ values: ['Id', 'Сумма', 'Деревья', 'Sana', 'Vaqt', 'Izoh'], styles: bold }],
+      );
       const styles = [0, money, int, date, datetime, 0];
       for (let i = 1; i <= 2500; i++) {
         w.row([i, 1234567.5 + i, 5333000, new Date(Date.UTC(2024, 4, 1)), new Date(Date.UTC(2024, 4, 1, 14, 30)), `qator ${i}`], styles);
@@ -59,7 +68,15 @@ describe('the streaming xlsx writer', () => {
   });
 
   it('keeps odd unicode and XML-special characters, drops what XML cannot hold (NUL included)', async () => {
-    const texts = ['a < b && c > d "q" \'s\'', 'Oʻzbekiston — Ўзбекистон, Узбекистан', '🌳 emoji 𝔘 and CJK 树', '  spaces kept  ', 'line\nbreak\ttab', '=SUM(A1:A2)', ']]> <![CDATA[ x'];
+    const texts = [
+      'a < b && c > d "q" \'s\'',
+      'Oʻzbekiston — Ўзбекистон, Узбекистан',
+      '🌳 emoji 𝔘 and CJK 树',
+      '  spaces kept  ',
+      'line\nbreak\ttab',
+      '=SUM(A1:A2)',
+      ']]> <![CDATA[ x',
+    ];
     const buf = await build((w) => {
       w.begin([{}]);
       for (const t of texts) w.row([t]);
@@ -72,22 +89,28 @@ describe('the streaming xlsx writer', () => {
     expect(sheet.getRow(texts.length + 2).getCell(1).value).toBe('lone \ufffd surrogate');
   });
 
-  it('escapes XML and Excel\'s own _xHHHH_ escape (which Excel reads as a character; exceljs does not)', () => {
+  it("escapes XML and Excel's own _xHHHH_ escape (which Excel reads as a character; exceljs does not)", () => {
     expect(xmlText('a_x0041_b')).toBe('a_x005F_x0041_b');
     expect(xmlText('plain')).toBe('plain');
     expect(xmlText('<&>')).toBe('&lt;&amp;&gt;');
   });
 
-  it('cuts a cell at Excel\'s 32 767 characters', async () => {
-    const buf = await build((w) => { w.begin([{}]); w.row(['x'.repeat(40_000)]); });
+  it("cuts a cell at Excel's 32 767 characters", async () => {
+    const buf = await build((w) => {
+      w.begin([{}]);
+      w.row(['x'.repeat(40_000)]);
+    });
     expect(String((await open(buf)).worksheets[0].getRow(1).getCell(1).value).length).toBe(32_767);
   });
 
   it('continues on a new sheet, header repeated, when a sheet is full', async () => {
-    const buf = await build((w) => {
-      w.begin([{}, {}], [{ values: ['A', 'B'], styles: w.style({}) }]);
-      for (let i = 1; i <= 25; i++) w.row([i, `r${i}`]);
-    }, { maxRowsPerSheet: 10 });
+    const buf = await build(
+      (w) => {
+        w.begin([{}, {}], [{ values: ['A', 'B'], styles: w.style({}) }]);
+        for (let i = 1; i <= 25; i++) w.row([i, `r${i}`]);
+      },
+      { maxRowsPerSheet: 10 },
+    );
     const wb = await open(buf);
     expect(wb.worksheets.map((s) => s.rowCount)).toEqual([10, 10, 8]);
     expect(wb.worksheets[1].getRow(1).getCell(1).value).toBe('A');
@@ -119,14 +142,19 @@ describe('the streaming xlsx writer', () => {
     let release: (() => void) | null = null;
     const slow = new Writable({
       highWaterMark: 1024,
-      write(chunk, _enc, cb) { written += chunk.length; release = cb; },
+      write(chunk, _enc, cb) {
+        written += chunk.length;
+        release = cb;
+      },
     });
     const w = new XlsxStreamWriter(slow, 'x', { level: 0 });
     w.begin([{}]);
     const row: XlsxValue[] = ['y'.repeat(1000)];
     for (let i = 0; i < 200; i++) w.row(row);
     let flushed = false;
-    const p = w.flush().then(() => { flushed = true; });
+    const p = w.flush().then(() => {
+      flushed = true;
+    });
     await new Promise((r) => setTimeout(r, 20));
     expect(flushed).toBe(false);
     expect(written).toBeLessThan(200 * 1000);

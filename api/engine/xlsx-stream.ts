@@ -75,8 +75,13 @@ const NEEDS_WORK = /[&<>\u0000-\u0008\u000b\u000c\u000e-\u001f\ud800-\udfff\ufff
 /** Text as a cell's XML content: escaped, characters XML cannot hold dropped (NUL included). */
 export function xmlText(s: string): string {
   if (!NEEDS_WORK.test(s)) return s;
-  return s.replace(BAD_CHARS, '').replace(LONE_SURROGATE, '\ufffd').replace(EXCEL_ESCAPE, '_x005F_$1')
-    .replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return s
+    .replace(BAD_CHARS, '')
+    .replace(LONE_SURROGATE, '\ufffd')
+    .replace(EXCEL_ESCAPE, '_x005F_$1')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;');
 }
 
 const attr = (s: string) => xmlText(s).replace(/"/g, '&quot;');
@@ -93,7 +98,11 @@ export function serialDay(ms: number): number {
 
 /** A sheet's name as Excel allows it: at most 31 characters, none of \ / ? * [ ] :, not blank. */
 export function sheetName(name: string, fallback = 'Sheet'): string {
-  const s = name.replace(/[\\/?*[\]:]/g, ' ').replace(BAD_CHARS, '').slice(0, 31).trim();
+  const s = name
+    .replace(/[\\/?*[\]:]/g, ' ')
+    .replace(BAD_CHARS, '')
+    .slice(0, 31)
+    .trim();
   return s || fallback;
 }
 
@@ -116,11 +125,18 @@ export class XlsxStreamWriter {
   private readonly level: NonNullable<XlsxOptions['level']>;
   private readonly maxRows: number;
 
-  constructor(private readonly out: Writable, private readonly name: string, opts: XlsxOptions = {}) {
+  constructor(
+    private readonly out: Writable,
+    private readonly name: string,
+    opts: XlsxOptions = {},
+  ) {
     this.level = opts.level ?? 6;
     this.maxRows = Math.min(EXCEL_MAX_ROWS, opts.maxRowsPerSheet ?? EXCEL_MAX_ROWS);
     this.zip = new Zip((err, chunk, final) => {
-      if (err) { this.failed = err; return; }
+      if (err) {
+        this.failed = err;
+        return;
+      }
       if (this.out.destroyed) return;
       this.out.write(chunk);
       if (final) this.out.end();
@@ -187,7 +203,13 @@ export class XlsxStreamWriter {
     this.check();
     if (!this.out.writableNeedDrain) return;
     await new Promise<void>((resolve, reject) => {
-      const done = (err?: Error) => { this.out.off('drain', ok); this.out.off('close', closed); this.out.off('error', closed); if (err) reject(err); else resolve(); };
+      const done = (err?: Error) => {
+        this.out.off('drain', ok);
+        this.out.off('close', closed);
+        this.out.off('error', closed);
+        if (err) reject(err);
+        else resolve();
+      };
       const ok = () => done();
       const closed = () => done(new Error('the reader went away'));
       this.out.once('drain', ok);
@@ -203,17 +225,42 @@ export class XlsxStreamWriter {
     this.closeSheet();
     this.ended = true;
     const sheets = this.sheets.map((n, i) => `<sheet name="${attr(n)}" sheetId="${i + 1}" r:id="rId${i + 2}"/>`).join('');
-    this.file('xl/workbook.xml', `${XML_HEAD}<workbook xmlns="${NS}" xmlns:r="${RNS}"><bookViews><workbookView/></bookViews><sheets>${sheets}</sheets></workbook>`);
-    const rels = this.sheets.map((_, i) => `<Relationship Id="rId${i + 2}" Type="${RNS}/worksheet" Target="worksheets/sheet${i + 1}.xml"/>`).join('');
-    this.file('xl/_rels/workbook.xml.rels', `${XML_HEAD}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${RNS}/styles" Target="styles.xml"/>${rels}</Relationships>`);
-    this.file('_rels/.rels', `${XML_HEAD}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${RNS}/officeDocument" Target="xl/workbook.xml"/></Relationships>`);
-    const overrides = this.sheets.map((_, i) => `<Override PartName="/xl/worksheets/sheet${i + 1}.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>`).join('');
-    this.file('[Content_Types].xml', `${XML_HEAD}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"/>${overrides}</Types>`);
+    this.file(
+      'xl/workbook.xml',
+      `${XML_HEAD}<workbook xmlns="${NS}" xmlns:r="${RNS}"><bookViews><workbookView/></bookViews><sheets>${sheets}</sheets></workbook>`,
+    );
+    const rels = this.sheets
+      .map((_, i) => `<Relationship Id="rId${i + 2}" Type="${RNS}/worksheet" Target="worksheets/sheet${i + 1}.xml"/>`)
+      .join('');
+    this.file(
+      'xl/_rels/workbook.xml.rels',
+      `${XML_HEAD}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${RNS}/styles" Target="styles.xml"/>${rels}</Relationships>`,
+    );
+    this.file(
+      '_rels/.rels',
+      `${XML_HEAD}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${RNS}/officeDocument" Target="xl/workbook.xml"/></Relationships>`,
+    );
+    const overrides = this.sheets
+      .map(
+        (_, i) =>
+          `<Override PartName="/xl/worksheets/sheet${i + 1}.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>`,
+      )
+      .join('');
+    this.file(
+      '[Content_Types].xml',
+      `${XML_HEAD}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"/>${overrides}</Types>`,
+    );
     this.zip.end();
     this.check();
     if (this.out.writableFinished || this.out.destroyed) return;
     await new Promise<void>((resolve, reject) => {
-      const done = (err?: Error) => { this.out.off('finish', ok); this.out.off('close', ok); this.out.off('error', done); if (err) reject(err); else resolve(); };
+      const done = (err?: Error) => {
+        this.out.off('finish', ok);
+        this.out.off('close', ok);
+        this.out.off('error', done);
+        if (err) reject(err);
+        else resolve();
+      };
       const ok = () => done();
       this.out.once('finish', ok);
       this.out.once('close', ok);
@@ -243,18 +290,22 @@ export class XlsxStreamWriter {
     this.sheetRows = 0;
     this.sheetBytes = 0;
     this.merges = [];
-    const cols = this.columns.map((c, i) => {
-      const width = c.width !== undefined ? ` width="${round(c.width)}" customWidth="1"` : '';
-      const style = c.style ? ` style="${c.style}"` : '';
-      return width || style ? `<col min="${i + 1}" max="${i + 1}"${width}${style}/>` : '';
-    }).join('');
+    const cols = this.columns
+      .map((c, i) => {
+        const width = c.width !== undefined ? ` width="${round(c.width)}" customWidth="1"` : '';
+        const style = c.style ? ` style="${c.style}"` : '';
+        return width || style ? `<col min="${i + 1}" max="${i + 1}"${width}${style}/>` : '';
+      })
+      .join('');
     this.buffer += `${XML_HEAD}<worksheet xmlns="${NS}" xmlns:r="${RNS}"><sheetFormatPr defaultRowHeight="15"/>${cols ? `<cols>${cols}</cols>` : ''}<sheetData>`;
     for (const h of this.headerRows) this.writeRow(h.values, h.styles);
   }
 
   private closeSheet(): void {
     if (!this.sheet) return;
-    const merges = this.merges.length ? `<mergeCells count="${this.merges.length}">${this.merges.map((m) => `<mergeCell ref="${m}"/>`).join('')}</mergeCells>` : '';
+    const merges = this.merges.length
+      ? `<mergeCells count="${this.merges.length}">${this.merges.map((m) => `<mergeCell ref="${m}"/>`).join('')}</mergeCells>`
+      : '';
     this.buffer += `</sheetData>${merges}<pageMargins left="0.7" right="0.7" top="0.75" bottom="0.75" header="0.3" footer="0.3"/></worksheet>`;
     this.pushBuffer(true);
     this.sheet = null;
@@ -268,7 +319,7 @@ export class XlsxStreamWriter {
       const v = values[i];
       if (v === null || v === undefined || v === '') continue;
       if (i >= letters.length) letters.push(columnLetter(i));
-      const s = typeof styles === 'number' ? styles : styles ? styles[i] ?? 0 : 0;
+      const s = typeof styles === 'number' ? styles : styles ? (styles[i] ?? 0) : 0;
       const sa = s ? ` s="${s}"` : '';
       if (typeof v === 'number') {
         if (Number.isFinite(v)) xml += `<c r="${letters[i]}${r}"${sa}><v>${v}</v></c>`;
@@ -324,7 +375,11 @@ export class XlsxStreamWriter {
     const fontId = (f: XlsxStyle['font'] = {}): number => {
       const xml = `<font>${f.bold ? '<b/>' : ''}${f.italic ? '<i/>' : ''}<sz val="${f.size ?? 11}"/><name val="Calibri"/><family val="2"/></font>`;
       let id = fontIds.get(xml);
-      if (id === undefined) { id = fonts.length; fonts.push(xml); fontIds.set(xml, id); }
+      if (id === undefined) {
+        id = fonts.length;
+        fonts.push(xml);
+        fontIds.set(xml, id);
+      }
       return id;
     };
     const borders: string[] = [];
@@ -333,7 +388,11 @@ export class XlsxStreamWriter {
       const side = (name: string, v?: string) => (v ? `<${name} style="${v}"><color indexed="64"/></${name}>` : `<${name}/>`);
       const xml = `<border>${side('left')}${side('right')}${side('top', b.top)}${side('bottom', b.bottom)}<diagonal/></border>`;
       let id = borderIds.get(xml);
-      if (id === undefined) { id = borders.length; borders.push(xml); borderIds.set(xml, id); }
+      if (id === undefined) {
+        id = borders.length;
+        borders.push(xml);
+        borderIds.set(xml, id);
+      }
       return id;
     };
     fontId();
@@ -347,13 +406,15 @@ export class XlsxStreamWriter {
       const align = a ? `<alignment${a.vertical ? ` vertical="${a.vertical}"` : ''}${a.wrapText ? ' wrapText="1"' : ''}/>` : '';
       return `<xf numFmtId="${n}" fontId="${f}" fillId="0" borderId="${b}" xfId="0"${applies}${align ? `>${align}</xf>` : '/>'}`;
     });
-    return `${XML_HEAD}<styleSheet xmlns="${NS}">${numFmts.length ? `<numFmts count="${numFmts.length}">${numFmts.join('')}</numFmts>` : ''}`
-      + `<fonts count="${fonts.length}">${fonts.join('')}</fonts>`
-      + '<fills count="2"><fill><patternFill patternType="none"/></fill><fill><patternFill patternType="gray125"/></fill></fills>'
-      + `<borders count="${borders.length}">${borders.join('')}</borders>`
-      + '<cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs>'
-      + `<cellXfs count="${xfs.length}">${xfs.join('')}</cellXfs>`
-      + '<cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles></styleSheet>';
+    return (
+      `${XML_HEAD}<styleSheet xmlns="${NS}">${numFmts.length ? `<numFmts count="${numFmts.length}">${numFmts.join('')}</numFmts>` : ''}` +
+      `<fonts count="${fonts.length}">${fonts.join('')}</fonts>` +
+      '<fills count="2"><fill><patternFill patternType="none"/></fill><fill><patternFill patternType="gray125"/></fill></fills>' +
+      `<borders count="${borders.length}">${borders.join('')}</borders>` +
+      '<cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs>' +
+      `<cellXfs count="${xfs.length}">${xfs.join('')}</cellXfs>` +
+      '<cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles></styleSheet>'
+    );
   }
 }
 
@@ -370,7 +431,10 @@ class NativeDeflate implements ZipInputFile {
   ondata!: AsyncFlateStreamHandler;
   private readonly z: DeflateRaw;
 
-  constructor(readonly filename: string, level: number) {
+  constructor(
+    readonly filename: string,
+    level: number,
+  ) {
     this.flag = level === 1 ? 3 : level < 6 ? 2 : level === 9 ? 1 : 0;
     this.z = createDeflateRaw({ level, memLevel: 9, chunkSize: 64 * 1024, strategy: constants.Z_DEFAULT_STRATEGY });
     this.z.on('data', (chunk: Buffer) => this.ondata(null, chunk as Uint8Array<ArrayBuffer>, false));
@@ -384,7 +448,11 @@ class NativeDeflate implements ZipInputFile {
 
   drained(): Promise<void> {
     return new Promise((resolve) => {
-      const done = () => { this.z.off('drain', done); this.z.off('close', done); resolve(); };
+      const done = () => {
+        this.z.off('drain', done);
+        this.z.off('close', done);
+        resolve();
+      };
       this.z.once('drain', done);
       this.z.once('close', done);
     });

@@ -36,7 +36,11 @@ export const OID = {
 } as const;
 
 const HASHES: Record<string, HashName> = { [OID.sha256]: 'SHA-256', [OID.sha384]: 'SHA-384', [OID.sha512]: 'SHA-512' };
-const RSA_PKCS1: Record<string, HashName> = { [OID.sha256WithRSA]: 'SHA-256', [OID.sha384WithRSA]: 'SHA-384', [OID.sha512WithRSA]: 'SHA-512' };
+const RSA_PKCS1: Record<string, HashName> = {
+  [OID.sha256WithRSA]: 'SHA-256',
+  [OID.sha384WithRSA]: 'SHA-384',
+  [OID.sha512WithRSA]: 'SHA-512',
+};
 const ECDSA: Record<string, HashName> = { [OID.ecdsaSha256]: 'SHA-256', [OID.ecdsaSha384]: 'SHA-384', [OID.ecdsaSha512]: 'SHA-512' };
 const CURVES: Record<string, { name: CurveName; size: number }> = {
   [OID.p256]: { name: 'P-256', size: 32 },
@@ -103,7 +107,8 @@ export function signatureScheme(alg: pkijs.AlgorithmIdentifier, digest?: HashNam
     }
     const hash = HASHES[params.hashAlgorithm.algorithmId];
     if (!hash) throw unsupported('RSASSA-PSS hash', params.hashAlgorithm.algorithmId);
-    if (params.maskGenAlgorithm.algorithmId !== OID.mgf1) throw unsupported('RSASSA-PSS mask generation', params.maskGenAlgorithm.algorithmId);
+    if (params.maskGenAlgorithm.algorithmId !== OID.mgf1)
+      throw unsupported('RSASSA-PSS mask generation', params.maskGenAlgorithm.algorithmId);
     let mgfHash: string | undefined;
     try {
       mgfHash = new pkijs.AlgorithmIdentifier({ schema: params.maskGenAlgorithm.algorithmParams }).algorithmId;
@@ -111,9 +116,13 @@ export function signatureScheme(alg: pkijs.AlgorithmIdentifier, digest?: HashNam
       mgfHash = undefined;
     }
     if (mgfHash !== params.hashAlgorithm.algorithmId) {
-      throw new ESignError('unsupported_algorithm', `RSASSA-PSS with MGF1 over ${mgfHash ?? 'an unreadable hash'} and ${hash} is not supported`);
+      throw new ESignError(
+        'unsupported_algorithm',
+        `RSASSA-PSS with MGF1 over ${mgfHash ?? 'an unreadable hash'} and ${hash} is not supported`,
+      );
     }
-    if (params.trailerField !== 1) throw new ESignError('unsupported_algorithm', `RSASSA-PSS trailer field ${params.trailerField} is not supported`);
+    if (params.trailerField !== 1)
+      throw new ESignError('unsupported_algorithm', `RSASSA-PSS trailer field ${params.trailerField} is not supported`);
     return { kind: 'RSA-PSS', hash: agree(hash), saltLength: params.saltLength };
   }
   throw unsupported('signature algorithm', oid);
@@ -131,7 +140,8 @@ export async function importPublicKey(spki: pkijs.PublicKeyInfo, scheme: Signatu
   const subtle = globalThis.crypto.subtle;
   if (scheme.kind === 'ECDSA') {
     if (keyOid !== OID.ecPublicKey) throw unsupported('an ECDSA signature with public key', keyOid);
-    const curveOid = spki.algorithm.algorithmParams instanceof asn1js.ObjectIdentifier ? spki.algorithm.algorithmParams.getValue() : '(no named curve)';
+    const curveOid =
+      spki.algorithm.algorithmParams instanceof asn1js.ObjectIdentifier ? spki.algorithm.algorithmParams.getValue() : '(no named curve)';
     const curve = CURVES[curveOid];
     if (!curve) throw unsupported('elliptic curve', curveOid);
     try {
@@ -144,10 +154,12 @@ export async function importPublicKey(spki: pkijs.PublicKeyInfo, scheme: Signatu
   if (keyOid === OID.rsaEncryption) der = spkiBytes(spki);
   else if (keyOid === OID.rsaPss && scheme.kind === 'RSA-PSS') {
     // an id-RSASSA-PSS key is the same RSAPublicKey; WebCrypto imports it under rsaEncryption
-    der = spkiBytes(new pkijs.PublicKeyInfo({
-      algorithm: new pkijs.AlgorithmIdentifier({ algorithmId: OID.rsaEncryption, algorithmParams: new asn1js.Null() }),
-      subjectPublicKey: spki.subjectPublicKey,
-    }));
+    der = spkiBytes(
+      new pkijs.PublicKeyInfo({
+        algorithm: new pkijs.AlgorithmIdentifier({ algorithmId: OID.rsaEncryption, algorithmParams: new asn1js.Null() }),
+        subjectPublicKey: spki.subjectPublicKey,
+      }),
+    );
   } else throw unsupported(`an ${scheme.kind} signature with public key`, keyOid);
   let key: webcrypto.CryptoKey;
   try {
@@ -156,7 +168,8 @@ export async function importPublicKey(spki: pkijs.PublicKeyInfo, scheme: Signatu
     throw new ESignError('data_failed', `the RSA public key cannot be read: ${(e as Error).message}`, undefined, { cause: e });
   }
   const bits = (key.algorithm as { modulusLength?: number }).modulusLength ?? 0;
-  if (bits < MIN_RSA_BITS) throw new ESignError('unsupported_algorithm', `RSA keys of ${bits} bits are not supported (at least ${MIN_RSA_BITS})`);
+  if (bits < MIN_RSA_BITS)
+    throw new ESignError('unsupported_algorithm', `RSA keys of ${bits} bits are not supported (at least ${MIN_RSA_BITS})`);
   return key;
 }
 
@@ -164,7 +177,12 @@ export async function importPublicKey(spki: pkijs.PublicKeyInfo, scheme: Signatu
  * Checks `signature` over `data`. False when it does not match (including a malformed ECDSA
  * signature value); throws only for keys and algorithms we cannot use.
  */
-export async function verifySignature(key: webcrypto.CryptoKey, scheme: SignatureScheme, signature: Uint8Array, data: Uint8Array): Promise<boolean> {
+export async function verifySignature(
+  key: webcrypto.CryptoKey,
+  scheme: SignatureScheme,
+  signature: Uint8Array,
+  data: Uint8Array,
+): Promise<boolean> {
   const subtle = globalThis.crypto.subtle;
   if (scheme.kind === 'ECDSA') {
     const curve = Object.values(CURVES).find((c) => c.name === (key.algorithm as { namedCurve?: string }).namedCurve);

@@ -84,7 +84,9 @@ export function loadTrustedCAs(input: TrustedCAs): pkijs.Certificate[] {
   for (const item of items) {
     const ders: Uint8Array[] = [];
     if (typeof item === 'string') {
-      const blocks = [...item.matchAll(/-----BEGIN (?:X509 |TRUSTED )?CERTIFICATE-----([\s\S]*?)-----END (?:X509 |TRUSTED )?CERTIFICATE-----/g)];
+      const blocks = [
+        ...item.matchAll(/-----BEGIN (?:X509 |TRUSTED )?CERTIFICATE-----([\s\S]*?)-----END (?:X509 |TRUSTED )?CERTIFICATE-----/g),
+      ];
       if (blocks.length === 0) throw new TypeError('trustedCAs: a string must hold PEM "BEGIN CERTIFICATE" blocks');
       for (const b of blocks) ders.push(new Uint8Array(Buffer.from(b[1].replace(/\s+/g, ''), 'base64')));
     } else if (item instanceof Uint8Array) ders.push(item);
@@ -109,7 +111,10 @@ export function attributeText(value: unknown): string | null {
 
 /** All values of one attribute type in a name, in order. */
 export function nameValues(name: pkijs.RelativeDistinguishedNames, oid: string): string[] {
-  return name.typesAndValues.filter((tv) => tv.type === oid).map((tv) => attributeText(tv.value)).filter((v): v is string => v !== null);
+  return name.typesAndValues
+    .filter((tv) => tv.type === oid)
+    .map((tv) => attributeText(tv.value))
+    .filter((v): v is string => v !== null);
 }
 
 export function firstValue(name: pkijs.RelativeDistinguishedNames, oid: string): string | null {

@@ -12,8 +12,16 @@
 import * as pkijs from 'pkijs';
 import { importPublicKey, signatureScheme, verifySignature } from './algorithms.ts';
 import {
-  KEY_USAGE, authorityKeyId, basicConstraints, formatName, keyUsage, sameBytes, sameCertificate,
-  subjectKeyId, unknownCriticalExtensions, validAt,
+  KEY_USAGE,
+  authorityKeyId,
+  basicConstraints,
+  formatName,
+  keyUsage,
+  sameBytes,
+  sameCertificate,
+  subjectKeyId,
+  unknownCriticalExtensions,
+  validAt,
 } from './certificate.ts';
 import { ESignError } from './errors.ts';
 
@@ -51,30 +59,55 @@ export async function buildPath(
       .filter((c) => c.cert.subject.isEqual(child.issuer))
       .filter((c) => keyIdsAgree(child, c.cert))
       // trusted first, then those valid at `at`
-      .sort((a, b) => Number(b.anchor) - Number(a.anchor) || Number(validAt(b.cert, at) === 'valid') - Number(validAt(a.cert, at) === 'valid'));
+      .sort(
+        (a, b) => Number(b.anchor) - Number(a.anchor) || Number(validAt(b.cert, at) === 'valid') - Number(validAt(a.cert, at) === 'valid'),
+      );
 
     for (const { cert, anchor } of candidates) {
       const who = `"${formatName(cert.subject)}"${anchor ? ' (trusted)' : ''}`;
       const bc = basicConstraints(cert);
-      if (!bc.ca) { refusals.push(`${who} is not a CA certificate`); continue; }
+      if (!bc.ca) {
+        refusals.push(`${who} is not a CA certificate`);
+        continue;
+      }
       const ku = keyUsage(cert);
-      if (ku && !ku.has(KEY_USAGE.keyCertSign)) { refusals.push(`${who} may not sign certificates (keyUsage)`); continue; }
+      if (ku && !ku.has(KEY_USAGE.keyCertSign)) {
+        refusals.push(`${who} may not sign certificates (keyUsage)`);
+        continue;
+      }
       const unknown = unknownCriticalExtensions(cert);
-      if (unknown.length) { refusals.push(`${who} has unknown critical extensions ${unknown.join(', ')}`); continue; }
+      if (unknown.length) {
+        refusals.push(`${who} has unknown critical extensions ${unknown.join(', ')}`);
+        continue;
+      }
       const below = path.length - 1; // intermediates between this CA and the signer
-      if (bc.pathLen !== null && below > bc.pathLen) { refusals.push(`${who} allows ${bc.pathLen} intermediate CAs below it, the path has ${below}`); continue; }
+      if (bc.pathLen !== null && below > bc.pathLen) {
+        refusals.push(`${who} allows ${bc.pathLen} intermediate CAs below it, the path has ${below}`);
+        continue;
+      }
 
       try {
-        if (!(await signedBy(child, cert))) { refusals.push(`the signature of "${formatName(child.subject)}" does not verify with the key of ${who}`); continue; }
+        if (!(await signedBy(child, cert))) {
+          refusals.push(`the signature of "${formatName(child.subject)}" does not verify with the key of ${who}`);
+          continue;
+        }
       } catch (e) {
         if (e instanceof ESignError && (e.code === 'unsupported_algorithm' || e.code === 'data_failed')) {
-          unsupported ??= new ESignError('unsupported_algorithm', `cannot check "${formatName(child.subject)}" against ${who}: ${e.detail}`, undefined, { cause: e });
+          unsupported ??= new ESignError(
+            'unsupported_algorithm',
+            `cannot check "${formatName(child.subject)}" against ${who}: ${e.detail}`,
+            undefined,
+            { cause: e },
+          );
           continue;
         }
         throw e;
       }
       if (anchor) return [...path, cert];
-      if (path.length > MAX_INTERMEDIATES) { refusals.push(`the path through ${who} is longer than ${MAX_INTERMEDIATES} intermediate CAs`); continue; }
+      if (path.length > MAX_INTERMEDIATES) {
+        refusals.push(`the path through ${who} is longer than ${MAX_INTERMEDIATES} intermediate CAs`);
+        continue;
+      }
       explored.add(cert);
       const found = await extend([...path, cert]);
       if (found) return found;
@@ -87,7 +120,7 @@ export async function buildPath(
   if (unsupported) throw unsupported;
   const selfSigned = leaf.subject.isEqual(leaf.issuer);
   const reason = selfSigned
-    ? 'the signer\'s certificate is self-signed'
+    ? "the signer's certificate is self-signed"
     : `no trusted CA issued "${formatName(leaf.issuer)}"'s certificate chain`;
   throw new ESignError('untrusted_issuer', [reason, ...refusals].join('; '));
 }

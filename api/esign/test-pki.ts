@@ -19,10 +19,14 @@ export async function generateKeys(kind: KeyKind = 'ECDSA-P256'): Promise<Crypto
   const subtle = globalThis.crypto.subtle;
   const rsa = { modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-256' };
   switch (kind) {
-    case 'ECDSA-P256': return subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify']);
-    case 'ECDSA-P384': return subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-384' }, true, ['sign', 'verify']);
-    case 'RSA': return subtle.generateKey({ name: 'RSASSA-PKCS1-v1_5', ...rsa }, true, ['sign', 'verify']);
-    case 'RSA-PSS': return subtle.generateKey({ name: 'RSA-PSS', ...rsa }, true, ['sign', 'verify']);
+    case 'ECDSA-P256':
+      return subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify']);
+    case 'ECDSA-P384':
+      return subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-384' }, true, ['sign', 'verify']);
+    case 'RSA':
+      return subtle.generateKey({ name: 'RSASSA-PKCS1-v1_5', ...rsa }, true, ['sign', 'verify']);
+    case 'RSA-PSS':
+      return subtle.generateKey({ name: 'RSA-PSS', ...rsa }, true, ['sign', 'verify']);
   }
 }
 
@@ -63,7 +67,8 @@ export interface IssueOptions {
 const NAME_OIDS = { cn: '2.5.4.3', o: '2.5.4.10', c: '2.5.4.6' } as const;
 
 export function testName(s: TestSubject): pkijs.RelativeDistinguishedNames {
-  const tv = (type: string, value: asn1js.Utf8String | asn1js.PrintableString | asn1js.NumericString) => new pkijs.AttributeTypeAndValue({ type, value });
+  const tv = (type: string, value: asn1js.Utf8String | asn1js.PrintableString | asn1js.NumericString) =>
+    new pkijs.AttributeTypeAndValue({ type, value });
   const values = [tv(NAME_OIDS.c, new asn1js.PrintableString({ value: 'UZ' }))];
   if (s.o) values.push(tv(NAME_OIDS.o, new asn1js.Utf8String({ value: s.o })));
   values.push(tv(NAME_OIDS.cn, new asn1js.Utf8String({ value: s.cn })));
@@ -122,7 +127,10 @@ export async function issueCertificate(o: IssueOptions): Promise<TestCert> {
 }
 
 export function toPem(label: string, der: Uint8Array): string {
-  const b64 = Buffer.from(der).toString('base64').replace(/(.{64})/g, '$1\n').replace(/\n$/, '');
+  const b64 = Buffer.from(der)
+    .toString('base64')
+    .replace(/(.{64})/g, '$1\n')
+    .replace(/\n$/, '');
   return `-----BEGIN ${label}-----\n${b64}\n-----END ${label}-----\n`;
 }
 
@@ -166,7 +174,7 @@ export async function buildSignedData(o: SignOptions): Promise<pkijs.SignedData>
       ],
     });
   }
-  const certificates = [...(o.includeSignerCert ?? true ? [o.signer] : []), ...(o.chain ?? [])].map((c) => c.cert);
+  const certificates = [...((o.includeSignerCert ?? true) ? [o.signer] : []), ...(o.chain ?? [])].map((c) => c.cert);
   const sd = new pkijs.SignedData({
     version: o.bySubjectKeyId ? 3 : 1,
     encapContentInfo: new pkijs.EncapsulatedContentInfo({

@@ -9,8 +9,15 @@ import { loadMetadata } from '../meta/load.ts';
 import { canonicalContent } from './canonical.ts';
 import { ESIGN_SERVER_CODES, ESignError, type ESignServerCode } from './errors.ts';
 import {
-  type KeyKind, type TestCert, type TestSubject, buildSignedData, encodeSignedData, generateKeys, issueCertificate,
-  privateKeyPem, signDetached,
+  type KeyKind,
+  type TestCert,
+  type TestSubject,
+  buildSignedData,
+  encodeSignedData,
+  generateKeys,
+  issueCertificate,
+  privateKeyPem,
+  signDetached,
 } from './test-pki.ts';
 import { type VerifyOptions, verifyDetachedSignature } from './verify.ts';
 import { skipBecause } from '../../test/support/skip.ts';
@@ -19,7 +26,10 @@ const AT = new Date('2025-06-01T12:00:00Z');
 const INN = '305123456';
 const PINFL = '31234567890123';
 const report = {
-  id: 77, year: 2024, period: 'Q2', amount: '15234.75',
+  id: 77,
+  year: 2024,
+  period: 'Q2',
+  amount: '15234.75',
   subject: { inn: INN, name: '"Toshkent kimyo" AJ' },
   ingredients: [{ code: 'NO2', mass: 1.25, norm: '12.0000' }],
 };
@@ -38,7 +48,12 @@ beforeAll(async () => {
   root = await issueCertificate({ subject: { cn: 'Ecofond Test Root CA', o: 'Ecofond test PKI' }, ca: 1 });
   inter = await issueCertificate({ subject: { cn: 'Ecofond Test Issuing CA', o: 'Ecofond test PKI' }, issuer: root, ca: 0 });
   const otherRoot = await issueCertificate({ subject: { cn: 'Other Root CA' }, ca: true });
-  const expiredInter = await issueCertificate({ subject: { cn: 'Expired Issuing CA' }, issuer: root, ca: 0, notAfter: new Date('2025-01-01T00:00:00Z') });
+  const expiredInter = await issueCertificate({
+    subject: { cn: 'Expired Issuing CA' },
+    issuer: root,
+    ca: 0,
+    notAfter: new Date('2025-01-01T00:00:00Z'),
+  });
   const notCa = await issueCertificate({ subject: { cn: 'Not A CA' }, issuer: root });
   const strictRoot = await issueCertificate({ subject: { cn: 'Root With PathLen 0' }, ca: 0 });
   const strictInter = await issueCertificate({ subject: { cn: 'Below PathLen 0' }, issuer: strictRoot, ca: 0 });
@@ -67,9 +82,30 @@ beforeAll(async () => {
     leaf({ ...holder, inn: ' 30512345' }),
     leaf({ ...holder, uid: '412345678' }),
   ]);
-  const names = ['valid', 'expired', 'notYetValid', 'wrongInn', 'noInn', 'uidOnly', 'person', 'untrusted', 'selfSigned',
-    'notForSigning', 'rsa', 'pss', 'gostKey', 'underExpiredCa', 'underNotCa', 'pathTooLong', 'p384', 'badInn', 'orgWithUid'];
-  names.forEach((n, i) => { signers[n] = made[i]; });
+  const names = [
+    'valid',
+    'expired',
+    'notYetValid',
+    'wrongInn',
+    'noInn',
+    'uidOnly',
+    'person',
+    'untrusted',
+    'selfSigned',
+    'notForSigning',
+    'rsa',
+    'pss',
+    'gostKey',
+    'underExpiredCa',
+    'underNotCa',
+    'pathTooLong',
+    'p384',
+    'badInn',
+    'orgWithUid',
+  ];
+  names.forEach((n, i) => {
+    signers[n] = made[i];
+  });
 }, 30_000);
 
 function verify(signature: Uint8Array | string, over: Partial<VerifyOptions> = {}) {
@@ -81,7 +117,10 @@ async function sign(name: string, over: Partial<Parameters<typeof signDetached>[
 }
 
 async function refused(promise: Promise<unknown>, code: ESignServerCode): Promise<ESignError> {
-  const err = await promise.then(() => null, (e: unknown) => e);
+  const err = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err, `expected ${code}`).toBeInstanceOf(ESignError);
   const e = err as ESignError;
   expect({ code: e.code, detail: e.detail }).toMatchObject({ code });
@@ -95,9 +134,14 @@ describe('verifyDetachedSignature: accepted', () => {
     expect(result).toMatchObject({
       ok: true,
       signer: {
-        commonName: 'ALIYEV VALI', organisation: '"TOSHKENT KIMYO" AJ', inn: INN, pinfl: PINFL, innSource: 'inn-oid',
+        commonName: 'ALIYEV VALI',
+        organisation: '"TOSHKENT KIMYO" AJ',
+        inn: INN,
+        pinfl: PINFL,
+        innSource: 'inn-oid',
         serialNumber: expect.stringMatching(/^[0-9a-f]+$/),
-        validFrom: new Date('2024-01-01T00:00:00Z'), validTo: new Date('2049-12-31T00:00:00Z'),
+        validFrom: new Date('2024-01-01T00:00:00Z'),
+        validTo: new Date('2049-12-31T00:00:00Z'),
         issuer: 'C=UZ, O=Ecofond test PKI, CN=Ecofond Test Issuing CA',
       },
       signingTime: new Date('2025-05-31T10:00:00Z'),
@@ -105,8 +149,12 @@ describe('verifyDetachedSignature: accepted', () => {
       attached: false,
       chain: [expect.stringContaining('ALIYEV VALI'), expect.stringContaining('Issuing CA'), expect.stringContaining('Root CA')],
     });
-    expect(result.signer.serialNumber).toBe(Buffer.from(signers.valid.cert.serialNumber.valueBlock.valueHexView).toString('hex').replace(/^0+/, ''));
-    expect(result.signer.subject).toBe(`C=UZ, O=\\"TOSHKENT KIMYO\\" AJ, CN=ALIYEV VALI, 1.2.860.3.16.1.1=${INN}, 1.2.860.3.16.1.2=${PINFL}`);
+    expect(result.signer.serialNumber).toBe(
+      Buffer.from(signers.valid.cert.serialNumber.valueBlock.valueHexView).toString('hex').replace(/^0+/, ''),
+    );
+    expect(result.signer.subject).toBe(
+      `C=UZ, O=\\"TOSHKENT KIMYO\\" AJ, CN=ALIYEV VALI, 1.2.860.3.16.1.1=${INN}, 1.2.860.3.16.1.2=${PINFL}`,
+    );
   });
 
   it('base64 (plain, URL-safe, PEM-armoured), DER trusted CAs and lists of them', async () => {
@@ -225,7 +273,10 @@ describe('verifyDetachedSignature: refused', () => {
     await refused(verify(await sign('valid', { chain: [] })), 'untrusted_issuer');
     const e = await refused(verify(await sign('underNotCa', { chain: [signers.notCa] })), 'untrusted_issuer');
     expect(e.detail).toMatch(/not a CA/);
-    const p = await refused(verify(await sign('pathTooLong', { chain: [signers.strictInter] }), { trustedCAs: signers.strictRoot.pem }), 'untrusted_issuer');
+    const p = await refused(
+      verify(await sign('pathTooLong', { chain: [signers.strictInter] }), { trustedCAs: signers.strictRoot.pem }),
+      'untrusted_issuer',
+    );
     expect(p.detail).toMatch(/allows 0 intermediate/);
   });
 
@@ -261,19 +312,27 @@ describe('verifyDetachedSignature: refused', () => {
     await refused(verify(encodeSignedData(sd)), 'data_failed');
   });
 
-  it('GOST / O\'zDSt signatures and digests, SHA-1 and a GOST key → unsupported_algorithm, not a crash', async () => {
+  it("GOST / O'zDSt signatures and digests, SHA-1 and a GOST key → unsupported_algorithm, not a crash", async () => {
     const alter = async (f: (si: pkijs.SignerInfo) => void) => {
       const sd = await buildSignedData({ content, signer: signers.valid, chain: [inter] });
       f(sd.signerInfos[0]);
       return encodeSignedData(sd);
     };
-    const gostSig = await alter((si) => { si.signatureAlgorithm = new pkijs.AlgorithmIdentifier({ algorithmId: '1.2.643.7.1.1.3.2' }); });
+    const gostSig = await alter((si) => {
+      si.signatureAlgorithm = new pkijs.AlgorithmIdentifier({ algorithmId: '1.2.643.7.1.1.3.2' });
+    });
     expect((await refused(verify(gostSig), 'unsupported_algorithm')).detail).toMatch(/GOST/);
-    const uzDigest = await alter((si) => { si.digestAlgorithm = new pkijs.AlgorithmIdentifier({ algorithmId: '1.2.860.3.15.1.3.2.1.1' }); });
+    const uzDigest = await alter((si) => {
+      si.digestAlgorithm = new pkijs.AlgorithmIdentifier({ algorithmId: '1.2.860.3.15.1.3.2.1.1' });
+    });
     expect((await refused(verify(uzDigest), 'unsupported_algorithm')).detail).toMatch(/O'zDSt/);
-    const uzSig = await alter((si) => { si.signatureAlgorithm = new pkijs.AlgorithmIdentifier({ algorithmId: '1.2.860.3.15.1.1.2.2.2.2' }); });
+    const uzSig = await alter((si) => {
+      si.signatureAlgorithm = new pkijs.AlgorithmIdentifier({ algorithmId: '1.2.860.3.15.1.1.2.2.2.2' });
+    });
     await refused(verify(uzSig), 'unsupported_algorithm');
-    const sha1 = await alter((si) => { si.digestAlgorithm = new pkijs.AlgorithmIdentifier({ algorithmId: '1.3.14.3.2.26', algorithmParams: new asn1js.Null() }); });
+    const sha1 = await alter((si) => {
+      si.digestAlgorithm = new pkijs.AlgorithmIdentifier({ algorithmId: '1.3.14.3.2.26', algorithmParams: new asn1js.Null() });
+    });
     expect((await refused(verify(sha1), 'unsupported_algorithm')).detail).toMatch(/SHA-1/);
     await refused(verify(await sign('gostKey')), 'unsupported_algorithm');
   });
@@ -296,7 +355,8 @@ describe('message keys', () => {
     const keys = Object.keys(langs.uz).sort();
     expect(Object.keys(langs.uk).sort()).toEqual(keys);
     expect(Object.keys(langs.ru).sort()).toEqual(keys);
-    for (const code of [...ESIGN_SERVER_CODES, 'program_missing', 'cannot_connect', 'app_not_found']) expect(keys).toContain(`esign.${code}`);
+    for (const code of [...ESIGN_SERVER_CODES, 'program_missing', 'cannot_connect', 'app_not_found'])
+      expect(keys).toContain(`esign.${code}`);
     for (const text of Object.values(langs.uk)) expect(text).not.toMatch(/[A-Za-z]/);
     for (const text of Object.values(langs.ru)) expect(text).not.toMatch(/[A-Za-z]/);
     for (const text of Object.values(langs.uz)) expect(text).not.toMatch(/[А-Яа-яЁё'’]/);
@@ -322,11 +382,37 @@ describe('interoperability with OpenSSL', skipBecause(!openssl && 'no `openssl` 
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it.each([['valid', []], ['rsa', []], ['pss', ['-keyopt', 'rsa_padding_mode:pss']]] as const)('accepts `openssl cms -sign` output (%s)', async (name, extra) => {
+  it.each([
+    ['valid', []],
+    ['rsa', []],
+    ['pss', ['-keyopt', 'rsa_padding_mode:pss']],
+  ] as const)('accepts `openssl cms -sign` output (%s)', async (name, extra) => {
     writeFileSync(join(dir, `${name}.pem`), signers[name].pem);
     writeFileSync(join(dir, `${name}.key`), await privateKeyPem(signers[name].keys));
-    execFileSync('openssl', ['cms', '-sign', '-binary', '-md', 'sha256', '-in', join(dir, 'content.bin'), '-signer', join(dir, `${name}.pem`),
-      '-inkey', join(dir, `${name}.key`), '-certfile', join(dir, 'inter.pem'), '-outform', 'DER', '-out', join(dir, `${name}.p7s`), ...extra], { stdio: 'pipe' });
+    execFileSync(
+      'openssl',
+      [
+        'cms',
+        '-sign',
+        '-binary',
+        '-md',
+        'sha256',
+        '-in',
+        join(dir, 'content.bin'),
+        '-signer',
+        join(dir, `${name}.pem`),
+        '-inkey',
+        join(dir, `${name}.key`),
+        '-certfile',
+        join(dir, 'inter.pem'),
+        '-outform',
+        'DER',
+        '-out',
+        join(dir, `${name}.p7s`),
+        ...extra,
+      ],
+      { stdio: 'pipe' },
+    );
     const result = await verify(readFileSync(join(dir, `${name}.p7s`)));
     expect(result.signer.inn).toBe(INN);
     expect(result.attached).toBe(false);
@@ -335,8 +421,27 @@ describe('interoperability with OpenSSL', skipBecause(!openssl && 'no `openssl` 
 
   it('our test signatures verify with `openssl cms -verify`', async () => {
     writeFileSync(join(dir, 'ours.p7s'), await sign('valid'));
-    execFileSync('openssl', ['cms', '-verify', '-binary', '-inform', 'DER', '-in', join(dir, 'ours.p7s'), '-content', join(dir, 'content.bin'),
-      '-CAfile', join(dir, 'root.pem'), '-purpose', 'any', '-out', join(dir, 'out.bin')], { stdio: 'pipe' });
+    execFileSync(
+      'openssl',
+      [
+        'cms',
+        '-verify',
+        '-binary',
+        '-inform',
+        'DER',
+        '-in',
+        join(dir, 'ours.p7s'),
+        '-content',
+        join(dir, 'content.bin'),
+        '-CAfile',
+        join(dir, 'root.pem'),
+        '-purpose',
+        'any',
+        '-out',
+        join(dir, 'out.bin'),
+      ],
+      { stdio: 'pipe' },
+    );
     expect(readFileSync(join(dir, 'out.bin'))).toEqual(Buffer.from(content));
   });
 });

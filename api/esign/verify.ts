@@ -7,8 +7,19 @@ import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import { describeScheme, digest, digestHash, importPublicKey, signatureScheme, verifySignature } from './algorithms.ts';
 import {
-  INN_PATTERN, KEY_USAGE, PINFL_PATTERN, type TrustedCAs, firstValue, formatName, keyUsage, loadTrustedCAs,
-  sameBytes, serialHex, taxIds, unknownCriticalExtensions, validAt,
+  INN_PATTERN,
+  KEY_USAGE,
+  PINFL_PATTERN,
+  type TrustedCAs,
+  firstValue,
+  formatName,
+  keyUsage,
+  loadTrustedCAs,
+  sameBytes,
+  serialHex,
+  taxIds,
+  unknownCriticalExtensions,
+  validAt,
 } from './certificate.ts';
 import { buildPath } from './chain.ts';
 import { ESignError, type ESignErrorCertificate } from './errors.ts';
@@ -96,17 +107,28 @@ export async function verifyDetachedSignature(options: VerifyOptions): Promise<V
   // 1. the CMS structure
   const signedData = parseSignedData(decodeSignature(options.signature));
   if (signedData.signerInfos.length !== 1) {
-    throw new ESignError('data_failed', signedData.signerInfos.length === 0 ? 'the CMS has no SignerInfo' : `the CMS has ${signedData.signerInfos.length} signers; exactly one is supported`);
+    throw new ESignError(
+      'data_failed',
+      signedData.signerInfos.length === 0
+        ? 'the CMS has no SignerInfo'
+        : `the CMS has ${signedData.signerInfos.length} signers; exactly one is supported`,
+    );
   }
   const signerInfo = signedData.signerInfos[0];
   const encap = signedData.encapContentInfo;
-  if (encap.eContentType !== OIDS.data) throw new ESignError('data_failed', `encapsulated content type ${encap.eContentType} is not id-data`);
+  if (encap.eContentType !== OIDS.data)
+    throw new ESignError('data_failed', `encapsulated content type ${encap.eContentType} is not id-data`);
 
   // 2. the signer's certificate
   const certificates = (signedData.certificates ?? []).filter((c): c is pkijs.Certificate => c instanceof pkijs.Certificate);
-  if (certificates.length > MAX_CMS_CERTIFICATES) throw new ESignError('data_failed', `the CMS carries ${certificates.length} certificates, more than ${MAX_CMS_CERTIFICATES}`);
+  if (certificates.length > MAX_CMS_CERTIFICATES)
+    throw new ESignError('data_failed', `the CMS carries ${certificates.length} certificates, more than ${MAX_CMS_CERTIFICATES}`);
   const signerCert = findSignerCertificate(signerInfo, certificates);
-  if (!signerCert) throw new ESignError('certificate_not_found', certificates.length ? 'no certificate in the CMS matches the SignerInfo' : 'the CMS carries no certificates');
+  if (!signerCert)
+    throw new ESignError(
+      'certificate_not_found',
+      certificates.length ? 'no certificate in the CMS matches the SignerInfo' : 'the CMS carries no certificates',
+    );
   const certInfo = errorCertificate(signerCert);
   const withCert = (e: unknown): never => {
     if (e instanceof ESignError && !e.certificate) throw new ESignError(e.code, e.detail, certInfo, { cause: e.cause });
@@ -123,7 +145,8 @@ export async function verifyDetachedSignature(options: VerifyOptions): Promise<V
     let attached = false;
     if (encap.eContent) {
       const inside = new Uint8Array(encap.eContent.getValue());
-      if (!sameBytes(inside, content)) throw new ESignError('signature_invalid', 'the content inside the CMS differs from the content given');
+      if (!sameBytes(inside, content))
+        throw new ESignError('signature_invalid', 'the content inside the CMS differs from the content given');
       attached = true;
     }
     let signedBytes: Uint8Array = content;
@@ -142,15 +165,24 @@ export async function verifyDetachedSignature(options: VerifyOptions): Promise<V
         throw new ESignError('signature_invalid', 'the content-type signed attribute does not match the content');
       }
       const messageDigest = single(OIDS.messageDigest, 'message-digest');
-      if (!(messageDigest instanceof asn1js.OctetString)) throw new ESignError('signature_invalid', 'the message-digest signed attribute is not an OCTET STRING');
+      if (!(messageDigest instanceof asn1js.OctetString))
+        throw new ESignError('signature_invalid', 'the message-digest signed attribute is not an OCTET STRING');
       if (!sameBytes(messageDigest.valueBlock.valueHexView, await digest(hash, content))) {
-        throw new ESignError('signature_invalid', 'the message-digest signed attribute does not match the content: the content changed after signing');
+        throw new ESignError(
+          'signature_invalid',
+          'the message-digest signed attribute does not match the content: the content changed after signing',
+        );
       }
       signingTime = readSigningTime(attrs);
       signedBytes = new Uint8Array(signerInfo.signedAttrs.encodedValue); // DER with the SET tag, as signed
     }
     if (!(await verifySignature(key, scheme, signerInfo.signature.valueBlock.valueHexView, signedBytes))) {
-      throw new ESignError('signature_invalid', signerInfo.signedAttrs ? 'the signature over the signed attributes does not verify with the certificate\'s key' : 'the signature does not match the content');
+      throw new ESignError(
+        'signature_invalid',
+        signerInfo.signedAttrs
+          ? "the signature over the signed attributes does not verify with the certificate's key"
+          : 'the signature does not match the content',
+      );
     }
 
     // 5. issued by a trusted CA
@@ -169,16 +201,22 @@ export async function verifyDetachedSignature(options: VerifyOptions): Promise<V
     for (const [i, cert] of path.entries()) {
       const state = validAt(cert, at);
       if (state === 'valid') continue;
-      const whose = i === 0 ? 'the signer\'s certificate' : `CA certificate "${formatName(cert.subject)}"`;
+      const whose = i === 0 ? "the signer's certificate" : `CA certificate "${formatName(cert.subject)}"`;
       throw state === 'expired'
         ? new ESignError('certificate_expired', `${whose} expired on ${cert.notAfter.value.toISOString()} (checked at ${at.toISOString()})`)
-        : new ESignError('certificate_not_yet_valid', `${whose} is valid from ${cert.notBefore.value.toISOString()} (checked at ${at.toISOString()})`);
+        : new ESignError(
+            'certificate_not_yet_valid',
+            `${whose} is valid from ${cert.notBefore.value.toISOString()} (checked at ${at.toISOString()})`,
+          );
     }
 
     // 8. the certificate belongs to the expected subject
     const ids = taxIds(signerCert.subject);
     const notes = ids.notes.length ? ` (${ids.notes.join('; ')})` : '';
-    for (const [field, label] of [['inn', 'INN'], ['pinfl', 'PINFL']] as const) {
+    for (const [field, label] of [
+      ['inn', 'INN'],
+      ['pinfl', 'PINFL'],
+    ] as const) {
       const want = expected[field];
       if (want === undefined) continue;
       const have = ids[field];
@@ -212,10 +250,12 @@ export async function verifyDetachedSignature(options: VerifyOptions): Promise<V
 
 function checkExpected(expected: ExpectedSigner): void {
   if (!expected || (expected.inn === undefined && expected.pinfl === undefined)) {
-    throw new TypeError('verifyDetachedSignature: expected must name the subject\'s inn and/or pinfl');
+    throw new TypeError("verifyDetachedSignature: expected must name the subject's inn and/or pinfl");
   }
-  if (expected.inn !== undefined && !INN_PATTERN.test(expected.inn)) throw new TypeError('verifyDetachedSignature: expected.inn must be 9 digits');
-  if (expected.pinfl !== undefined && !PINFL_PATTERN.test(expected.pinfl)) throw new TypeError('verifyDetachedSignature: expected.pinfl must be 14 digits');
+  if (expected.inn !== undefined && !INN_PATTERN.test(expected.inn))
+    throw new TypeError('verifyDetachedSignature: expected.inn must be 9 digits');
+  if (expected.pinfl !== undefined && !PINFL_PATTERN.test(expected.pinfl))
+    throw new TypeError('verifyDetachedSignature: expected.pinfl must be 14 digits');
 }
 
 /** Signature bytes from DER or base64 text (standard or URL-safe, PEM armour and whitespace allowed). */
@@ -224,11 +264,13 @@ export function decodeSignature(signature: Uint8Array | string): Uint8Array {
   if (signature instanceof Uint8Array) bytes = signature;
   else if (typeof signature === 'string') {
     const text = signature.replace(/-----(BEGIN|END) [A-Z0-9 ]+-----/g, '').replace(/\s+/g, '');
-    if (!/^[A-Za-z0-9+/\-_]*={0,2}$/.test(text) || text.length % 4 === 1) throw new ESignError('data_failed', 'the signature is not base64');
+    if (!/^[A-Za-z0-9+/\-_]*={0,2}$/.test(text) || text.length % 4 === 1)
+      throw new ESignError('data_failed', 'the signature is not base64');
     bytes = new Uint8Array(Buffer.from(text, 'base64'));
   } else throw new ESignError('data_failed', 'the signature must be bytes or base64 text');
   if (bytes.byteLength === 0) throw new ESignError('data_failed', 'the signature is empty');
-  if (bytes.byteLength > MAX_SIGNATURE_BYTES) throw new ESignError('data_failed', `the signature is larger than ${MAX_SIGNATURE_BYTES} bytes`);
+  if (bytes.byteLength > MAX_SIGNATURE_BYTES)
+    throw new ESignError('data_failed', `the signature is larger than ${MAX_SIGNATURE_BYTES} bytes`);
   return bytes;
 }
 

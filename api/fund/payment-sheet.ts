@@ -11,7 +11,17 @@ import { IMPORT_MAX_ROWS } from '../engine/import.ts';
  * columns below (docs/payments-import.md). Every bad cell is reported by row number; a sheet with
  * any error imports nothing.
  */
-export const PAYMENT_COLUMNS = ['paid_on', 'number', 'amount', 'payer', 'payer_inn', 'payer_account', 'purpose', 'income_code', 'payment_type'] as const;
+export const PAYMENT_COLUMNS = [
+  'paid_on',
+  'number',
+  'amount',
+  'payer',
+  'payer_inn',
+  'payer_account',
+  'purpose',
+  'income_code',
+  'payment_type',
+] as const;
 
 export interface SheetPayment {
   row: number;
@@ -26,7 +36,6 @@ export interface SheetPayment {
   payment_type: 'card' | 'cash';
 }
 
-
 function text(v: XlsxCell): string {
   if (v == null) return '';
   return String(v).trim();
@@ -40,7 +49,10 @@ export function sheetAmount(v: XlsxCell): string | null {
     const tiyin = Math.round(v * 100);
     if (!Number.isSafeInteger(tiyin) || Math.abs(v * 100 - tiyin) > 1e-6) return null;
     s = `${Math.trunc(tiyin / 100)}.${String(Math.abs(tiyin % 100)).padStart(2, '0')}`;
-  } else s = text(v).replace(/[\s\u00a0]/g, '').replace(',', '.');
+  } else
+    s = text(v)
+      .replace(/[\s\u00a0]/g, '')
+      .replace(',', '.');
   const m = /^(\d{1,16})(?:\.(\d{1,2}))?$/.exec(s);
   if (!m) return null;
   const value = `${m[1]}.${(m[2] ?? '').padEnd(2, '0')}`;
@@ -61,7 +73,10 @@ export interface SheetOptions {
 }
 
 /** A statement's rows read so far, and the errors found in them. */
-export interface SheetChunk { payments: SheetPayment[]; errors: Record<string, FieldError> }
+export interface SheetChunk {
+  payments: SheetPayment[];
+  errors: Record<string, FieldError>;
+}
 
 /**
  * Reads a statement's rows as the file streams (docs/payments-import.md), in chunks as they are
@@ -90,46 +105,81 @@ export async function* readPaymentSheet(file: Uint8Array, opts: SheetOptions = {
   const stop = new AbortController();
   const signal = opts.signal ? AbortSignal.any([opts.signal, stop.signal]) : stop.signal;
   let ended: { err?: unknown } | undefined;
-  const reading = readXlsxRows(file, (cells, r) => {
-    // row 1 is the header
-    if (r === 1) return;
-    const cell = (i: number) => cells[i] ?? null;
-    if (PAYMENT_COLUMNS.every((_, i) => text(cell(i)) === '')) return;
-    const errors = chunk.errors;
-    // the first error of a cell is the one shown
-    const err = (field: string, key: string) => { errors[`rows.${r}.${field}`] ??= { key }; };
-    // a NUL (written `_x0000_` in the file) or a broken surrogate cannot be stored: the row's error, by column
-    PAYMENT_COLUMNS.forEach((name, i) => { if (isBadText(text(cell(i)))) err(name, 'validation.bad_characters'); });
-    const paidOn = cellDate(cell(0));
-    if (!paidOn) err('paid_on', 'validation.wrong_format');
-    else if (paidOn > today) err('paid_on', 'validation.future_date');
-    const number = text(cell(1));
-    if (!number) err('number', 'validation.required');
-    else if (number.length > 50) err('number', 'validation.wrong_format');
-    const amount = sheetAmount(cell(2));
-    if (!amount) err('amount', text(cell(2)) ? 'validation.money' : 'validation.required');
-    const inn = text(cell(4)).replace(/\s/g, '');
-    if (inn && !innRe.test(inn)) err('payer_inn', FORMATS.inn_or_pinfl.message);
-    const account = text(cell(5)).replace(/\s/g, '');
-    if (account && !accountRe.test(account)) err('payer_account', FORMATS.account.message);
-    const typeText = text(cell(8)).toLowerCase();
-    const type = !typeText || CARD.has(typeText) ? 'card' : CASH.has(typeText) ? 'cash' : null;
-    if (!type) err('payment_type', 'validation.wrong_value');
-    chunk.payments.push({
-      row: r, paid_on: paidOn ?? '', number, amount: amount ?? '', payer: cut(text(cell(3)), 500) || null, payer_inn: inn || null,
-      payer_account: account || null, purpose: cut(text(cell(6)), 2000) || null, income_code: text(cell(7)) || null, payment_type: type ?? 'card',
-    });
-  }, {
-    maxRows: IMPORT_MAX_ROWS + 1, signal,
-    // each inflated piece of the sheet's XML is a chunk
-    onProgress: (done, total) => { flush(); opts.onProgress?.(done, total); },
-  }).then(() => { flush(); ended = {}; }, (err: unknown) => { ended = { err }; }).finally(() => wake?.());
+  const reading = readXlsxRows(
+    file,
+    (cells, r) => {
+      // row 1 is the header
+      if (r === 1) return;
+      const cell = (i: number) => cells[i] ?? null;
+      if (PAYMENT_COLUMNS.every((_, i) => text(cell(i)) === '')) return;
+      const errors = chunk.errors;
+      // the first error of a cell is the one shown
+      const err = (field: string, key: string) => {
+        errors[`rows.${r}.${field}`] ??= { key };
+      };
+      // a NUL (written `_x0000_` in the file) or a broken surrogate cannot be stored: the row's error, by column
+      PAYMENT_COLUMNS.forEach((name, i) => {
+        if (isBadText(text(cell(i)))) err(name, 'validation.bad_characters');
+      });
+      const paidOn = cellDate(cell(0));
+      if (!paidOn) err('paid_on', 'validation.wrong_format');
+      else if (paidOn > today) err('paid_on', 'validation.future_date');
+      const number = text(cell(1));
+      if (!number) err('number', 'validation.required');
+      else if (number.length > 50) err('number', 'validation.wrong_format');
+      const amount = sheetAmount(cell(2));
+      if (!amount) err('amount', text(cell(2)) ? 'validation.money' : 'validation.required');
+      const inn = text(cell(4)).replace(/\s/g, '');
+      if (inn && !innRe.test(inn)) err('payer_inn', FORMATS.inn_or_pinfl.message);
+      const account = text(cell(5)).replace(/\s/g, '');
+      if (account && !accountRe.test(account)) err('payer_account', FORMATS.account.message);
+      const typeText = text(cell(8)).toLowerCase();
+      const type = !typeText || CARD.has(typeText) ? 'card' : CASH.has(typeText) ? 'cash' : null;
+      if (!type) err('payment_type', 'validation.wrong_value');
+      chunk.payments.push({
+        row: r,
+        paid_on: paidOn ?? '',
+        number,
+        amount: amount ?? '',
+        payer: cut(text(cell(3)), 500) || null,
+        payer_inn: inn || null,
+        payer_account: account || null,
+        purpose: cut(text(cell(6)), 2000) || null,
+        income_code: text(cell(7)) || null,
+        payment_type: type ?? 'card',
+      });
+    },
+    {
+      maxRows: IMPORT_MAX_ROWS + 1,
+      signal,
+      // each inflated piece of the sheet's XML is a chunk
+      onProgress: (done, total) => {
+        flush();
+        opts.onProgress?.(done, total);
+      },
+    },
+  )
+    .then(
+      () => {
+        flush();
+        ended = {};
+      },
+      (err: unknown) => {
+        ended = { err };
+      },
+    )
+    .finally(() => wake?.());
   try {
     for (;;) {
       const next = ready.shift();
-      if (next) { yield next; continue; }
+      if (next) {
+        yield next;
+        continue;
+      }
       if (ended) break;
-      await new Promise<void>((resolve) => { wake = resolve; });
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+      });
       wake = undefined;
     }
     if (ended?.err) throw ended.err;

@@ -115,7 +115,8 @@ function expandHost(host: string): string[] {
   const letters = /\{([a-z])-([a-z])\}/.exec(host);
   if (letters) {
     const out: string[] = [];
-    for (let c = letters[1].charCodeAt(0); c <= letters[2].charCodeAt(0); c++) out.push(...expandHost(host.replace(letters[0], String.fromCharCode(c))));
+    for (let c = letters[1].charCodeAt(0); c <= letters[2].charCodeAt(0); c++)
+      out.push(...expandHost(host.replace(letters[0], String.fromCharCode(c))));
     return out;
   }
   const digits = /\{(\d+)-(\d+)\}/.exec(host);

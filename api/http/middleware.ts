@@ -56,7 +56,12 @@ export function securityHeaders(): Koa.Middleware<AppState> {
  * CORS for the origins named in ECOFOND_CORS_ORIGINS (comma-separated) only; the back-office and
  * the public site are served from the same origin and need none.
  */
-export function cors(origins = (process.env.ECOFOND_CORS_ORIGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean)): Koa.Middleware<AppState> {
+export function cors(
+  origins = (process.env.ECOFOND_CORS_ORIGINS ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean),
+): Koa.Middleware<AppState> {
   const allowed = new Set(origins);
   return async (ctx, next) => {
     const origin = ctx.get('Origin');
@@ -96,7 +101,9 @@ export function errorHandler(model: MetaModel, knex: Knex): Koa.Middleware<AppSt
           code: err.code,
           message: t(err.messageKey, err.args),
           description: err.descriptionKey ? t(err.descriptionKey, err.args) : '',
-          ...(err.fieldErrors ? { errors: Object.fromEntries(Object.entries(err.fieldErrors).map(([f, e]) => [f, t(e.key, e.args)])) } : {}),
+          ...(err.fieldErrors
+            ? { errors: Object.fromEntries(Object.entries(err.fieldErrors).map(([f, e]) => [f, t(e.key, e.args)])) }
+            : {}),
           ...err.details,
         };
         return;
@@ -105,7 +112,11 @@ export function errorHandler(model: MetaModel, knex: Knex): Koa.Middleware<AppSt
       if (status && status >= 400 && status < 500) {
         // body parser and similar client errors
         ctx.status = status;
-        ctx.body = { code: ERROR_CODES.badRequest, message: t(status === 413 ? 'errors.body_too_large' : 'errors.bad_body'), description: '' };
+        ctx.body = {
+          code: ERROR_CODES.badRequest,
+          message: t(status === 413 ? 'errors.body_too_large' : 'errors.bad_body'),
+          description: '',
+        };
         return;
       }
       const dataError = isDataError(err);
@@ -115,12 +126,27 @@ export function errorHandler(model: MetaModel, knex: Knex): Koa.Middleware<AppSt
         : { code: ERROR_CODES.system, message: t('errors.system'), description: '', requestId: ctx.state.requestId };
       const e = err as Error;
       // the log has the error's kind and stack under the request id; its message, which may quote the input, is in app_errors
-      log.error({ reqId: ctx.state.requestId, userId: ctx.state.principal?.id ?? null, method: ctx.method, status: ctx.status, err: errorFields(e) }, dataError ? 'data error' : 'system error');
+      log.error(
+        {
+          reqId: ctx.state.requestId,
+          userId: ctx.state.principal?.id ?? null,
+          method: ctx.method,
+          status: ctx.status,
+          err: errorFields(e),
+        },
+        dataError ? 'data error' : 'system error',
+      );
       // the message may quote the bad input: keep it storable
-      const clean = (s: string, n: number) => (s.slice(0, n) as unknown as { toWellFormed(): string }).toWellFormed().replace(/\u0000/g, '\uFFFD');
+      const clean = (s: string, n: number) =>
+        (s.slice(0, n) as unknown as { toWellFormed(): string }).toWellFormed().replace(/\u0000/g, '\uFFFD');
       await logAppError(knex, {
-        request_id: ctx.state.requestId, user_id: ctx.state.principal?.id ?? null, method: ctx.method,
-        path: clean(ctx.path, 500), status: ctx.status, message: clean(String(e?.message ?? e), 2000), stack: clean(String(e?.stack ?? ''), 20000),
+        request_id: ctx.state.requestId,
+        user_id: ctx.state.principal?.id ?? null,
+        method: ctx.method,
+        path: clean(ctx.path, 500),
+        status: ctx.status,
+        message: clean(String(e?.message ?? e), 2000),
+        stack: clean(String(e?.stack ?? ''), 20000),
       });
     }
   };

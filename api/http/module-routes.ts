@@ -12,15 +12,17 @@ import type { LiveModel } from '../meta/live.ts';
 
 /** `:id` of a path: a positive safe integer, else a 400 naming it. */
 export function idParam(raw: string | undefined, name = 'id'): number {
-  if (!raw || !/^\d{1,16}$/.test(raw) || !Number.isSafeInteger(Number(raw)) || Number(raw) < 1) throw validationError({ [name]: { key: 'validation.wrong_format' } });
+  if (!raw || !/^\d{1,16}$/.test(raw) || !Number.isSafeInteger(Number(raw)) || Number(raw) < 1)
+    throw validationError({ [name]: { key: 'validation.wrong_format' } });
   return Number(raw);
 }
 
 /** A declared path parameter, typed as its field says; a 400 naming it otherwise. */
 function pathParam(name: string, f: FieldMeta, raw: string | undefined): unknown {
   if (['integer', 'ref', 'file', 'image'].includes(f.type)) return idParam(raw, name);
-  const s = f.format ? String(normaliseFormatted(f.format, raw ?? '')) : raw ?? '';
-  if (!s || s.length > (f.maxLength ?? 255)) throw validationError({ [name]: { key: s ? 'validation.max_length' : 'validation.required', args: { limit: f.maxLength ?? 255 } } });
+  const s = f.format ? String(normaliseFormatted(f.format, raw ?? '')) : (raw ?? '');
+  if (!s || s.length > (f.maxLength ?? 255))
+    throw validationError({ [name]: { key: s ? 'validation.max_length' : 'validation.required', args: { limit: f.maxLength ?? 255 } } });
   if (f.format && !new RegExp(FORMATS[f.format].pattern).test(s)) throw validationError({ [name]: { key: FORMATS[f.format].message } });
   if (f.pattern && !new RegExp(f.pattern).test(s)) throw validationError({ [name]: { key: 'validation.wrong_format' } });
   return s;
@@ -37,7 +39,13 @@ export function optionalAuth(knex: Knex) {
  * the action id, the operation on its entity — the row at `:id` read in the caller's scope for it,
  * so another's row is a 404 before any handler runs — and its typed path parameters.
  */
-export function moduleRoutes(model: MetaModel, knex: Knex, handlers: Readonly<Record<string, RouteHandler>>, live?: LiveModel, reads: Knex = knex): Router<AppState> {
+export function moduleRoutes(
+  model: MetaModel,
+  knex: Knex,
+  handlers: Readonly<Record<string, RouteHandler>>,
+  live?: LiveModel,
+  reads: Knex = knex,
+): Router<AppState> {
   const router = new Router<AppState>();
   const guard = authenticate(knex);
   const optional = optionalAuth(knex);
@@ -49,7 +57,7 @@ export function moduleRoutes(model: MetaModel, knex: Knex, handlers: Readonly<Re
     // writes) reads from the read pool; sign-in and rights are still read from the primary
     const db = r.reads === 'replica' ? reads : knex;
     router[r.method](r.path, ...auth, async (ctx: AppContext) => {
-      const principal = r.auth === 'public' ? null : ctx.state.principal ?? null;
+      const principal = r.auth === 'public' ? null : (ctx.state.principal ?? null);
       if (r.action !== undefined && !principal?.actions.has(r.action)) throw forbidden();
       const lang = ctx.state.lang;
       const repo = (name = r.entity) => {
@@ -70,9 +78,21 @@ export function moduleRoutes(model: MetaModel, knex: Knex, handlers: Readonly<Re
         own.assertCan(r.op);
         if (id !== undefined) row = await own.getOne(id, r.op);
       }
-      await handler(ctx, { knex: db, model, live, route: r, lang, principal, entity: r.entity ? model.entities.get(r.entity) : undefined, repo, trustedRepo, row, id, params });
+      await handler(ctx, {
+        knex: db,
+        model,
+        live,
+        route: r,
+        lang,
+        principal,
+        entity: r.entity ? model.entities.get(r.entity) : undefined,
+        repo,
+        trustedRepo,
+        row,
+        id,
+        params,
+      });
     });
   }
   return router;
 }
-

@@ -26,7 +26,13 @@ export function observeRequests(): Koa.Middleware<AppState> {
       const labels = { method: ctx.method, route, status: String(status) };
       httpRequests.inc(labels);
       httpDuration.observe(labels, seconds);
-      const line = { reqId: ctx.state.requestId, userId: ctx.state.principal?.id ?? null, ...labels, status, ms: Math.round(seconds * 10000) / 10 };
+      const line = {
+        reqId: ctx.state.requestId,
+        userId: ctx.state.principal?.id ?? null,
+        ...labels,
+        status,
+        ms: Math.round(seconds * 10000) / 10,
+      };
       if (failure) log.error({ ...line, err: errorFields(failure) }, 'request failed');
       else if (status >= 500) log.error(line, 'request');
       else log.info(line, 'request');

@@ -52,9 +52,17 @@ export function publicEntityRoutes(model: MetaModel, knex: Knex): Router<AppStat
     };
     const [sortField, dir] = e.public!.sort ?? [e.public!.fields.includes(e.list.sort[0]) ? e.list.sort[0] : 'id', e.list.sort[1]];
     const rowsQ = selectPublic(knex, model, e, base(), ctx.state.lang)
-      .orderByRaw(`${sortExpression(e, sortField, ctx.state.lang, 't')} ${dir === 'desc' ? 'DESC' : 'ASC'} NULLS LAST, t.id ${dir === 'desc' ? 'DESC' : 'ASC'}`)
-      .offset(params.offset).limit(params.limit);
-    const countQ = knex.select(knex.raw('count(*)::int as n')).from(base().select(knex.raw('1')).limit(COUNT_LIMIT + 1).as('c'));
+      .orderByRaw(
+        `${sortExpression(e, sortField, ctx.state.lang, 't')} ${dir === 'desc' ? 'DESC' : 'ASC'} NULLS LAST, t.id ${dir === 'desc' ? 'DESC' : 'ASC'}`,
+      )
+      .offset(params.offset)
+      .limit(params.limit);
+    const countQ = knex.select(knex.raw('count(*)::int as n')).from(
+      base()
+        .select(knex.raw('1'))
+        .limit(COUNT_LIMIT + 1)
+        .as('c'),
+    );
     const sums = e.public!.totals ?? [];
     const totalsQ = sums.length
       ? base().first(knex.raw(sums.map((f) => `coalesce(sum(t.${q(f)}), 0) AS ${q(f)}`).join(', ')))
@@ -62,8 +70,12 @@ export function publicEntityRoutes(model: MetaModel, knex: Knex): Router<AppStat
     const [rows, [{ n }], totals] = await Promise.all([rowsQ, countQ, totalsQ]);
     ctx.set('Cache-Control', 'public, max-age=60');
     ctx.body = {
-      rows: rows.map((r: Record<string, unknown>) => shape(model, e, r, ctx.state.lang)), total: n, exact: n <= COUNT_LIMIT,
-      ...(totals ? { totals: Object.fromEntries(sums.map((f) => [f, e.fields[f].type === 'integer' ? Number(totals[f]) : String(totals[f])])) } : {}),
+      rows: rows.map((r: Record<string, unknown>) => shape(model, e, r, ctx.state.lang)),
+      total: n,
+      exact: n <= COUNT_LIMIT,
+      ...(totals
+        ? { totals: Object.fromEntries(sums.map((f) => [f, e.fields[f].type === 'integer' ? Number(totals[f]) : String(totals[f])])) }
+        : {}),
     };
   });
 
@@ -80,7 +92,13 @@ export function publicEntityRoutes(model: MetaModel, knex: Knex): Router<AppStat
     const params = publicListParams(e, ctx.query, ['bbox', 'limit']);
     const limitRaw = ctx.query.limit;
     const limit = limitRaw === undefined ? MAX_LAYER_FEATURES : Number(limitRaw);
-    if (typeof limitRaw === 'object' || !Number.isInteger(limit) || limit < 1 || limit > MAX_LAYER_FEATURES || (typeof limitRaw === 'string' && !/^\d{1,5}$/.test(limitRaw))) {
+    if (
+      typeof limitRaw === 'object' ||
+      !Number.isInteger(limit) ||
+      limit < 1 ||
+      limit > MAX_LAYER_FEATURES ||
+      (typeof limitRaw === 'string' && !/^\d{1,5}$/.test(limitRaw))
+    ) {
       throw badParam('limit', 'errors.page_size', { max: MAX_LAYER_FEATURES });
     }
     const bbox = ctx.query.bbox === undefined ? null : parseBbox(ctx.query.bbox);
@@ -114,11 +132,17 @@ export function publicEntityRoutes(model: MetaModel, knex: Knex): Router<AppStat
         let truncated = false;
         while (sent < limit) {
           const batch = Math.min(GEOJSON_BATCH, limit - sent);
-          const rows: Record<string, unknown>[] = await selectPublic(knex, model, e, filtered.clone().where('t.id', '>', last), lang).orderBy('t.id').limit(batch + 1);
+          const rows: Record<string, unknown>[] = await selectPublic(knex, model, e, filtered.clone().where('t.id', '>', last), lang)
+            .orderBy('t.id')
+            .limit(batch + 1);
           const page = rows.slice(0, batch).map((r) => shape(model, e, r, lang));
-          await writer.features(page.map((r) => ({
-            id: r.id as number, geometry: rowGeometry(r, g), properties: Object.fromEntries(Object.entries(r).filter(([k]) => k !== g.point && k !== g.polygon)),
-          })));
+          await writer.features(
+            page.map((r) => ({
+              id: r.id as number,
+              geometry: rowGeometry(r, g),
+              properties: Object.fromEntries(Object.entries(r).filter(([k]) => k !== g.point && k !== g.polygon)),
+            })),
+          );
           sent += page.length;
           if (rows.length <= batch) break;
           last = page[page.length - 1].id as number;
@@ -158,13 +182,18 @@ export function publicEntityRoutes(model: MetaModel, knex: Knex): Router<AppStat
     if (map.title) cols.push(`${sortExpression(e, map.title, ctx.state.lang, 't')} AS title`);
     if (map.kind) cols.push(`t.${q(map.kind)} AS kind`);
     if (map.shape) cols.push(`${columnSelect(map.shape, e.fields[map.shape], 't').replace(/ AS .*$/, '')} AS shape`);
-    const rows = await qb.select(knex.raw(cols.join(', '))).orderBy('t.id').limit(MAX_LAYER_FEATURES + 1);
+    const rows = await qb
+      .select(knex.raw(cols.join(', ')))
+      .orderBy('t.id')
+      .limit(MAX_LAYER_FEATURES + 1);
     ctx.set('Cache-Control', 'public, max-age=60');
     ctx.body = {
       layer: e.name,
       truncated: rows.length > MAX_LAYER_FEATURES,
       items: rows.slice(0, MAX_LAYER_FEATURES).map((r: Record<string, unknown>) => ({
-        id: Number(r.id), lng: round(Number(r.lng)), lat: round(Number(r.lat)),
+        id: Number(r.id),
+        lng: round(Number(r.lng)),
+        lat: round(Number(r.lat)),
         ...(map.title ? { title: r.title === null || r.title === undefined ? null : String(r.title) } : {}),
         ...(map.kind ? { kind: r.kind } : {}),
         ...(map.shape ? { shape: r.shape } : {}),
@@ -180,13 +209,18 @@ export function publicEntityRoutes(model: MetaModel, knex: Knex): Router<AppStat
       if (!e.public) continue;
       const fileFields = e.public.fields.filter((f) => ['file', 'image', 'files'].includes(e.fields[f]?.type));
       if (!fileFields.length) continue;
-      const hit = await visible(knex, e).where((w) => {
-        for (const f of fileFields) {
-          if (e.fields[f].type === 'files') w.orWhereRaw(`t.${q(f)} @> ARRAY[?]::bigint[]`, [id]);
-          else w.orWhere(`t.${f}`, id);
-        }
-      }).first('t.id');
-      if (hit) { await sendResource(ctx, knex, id, 'public, max-age=86400'); return; }
+      const hit = await visible(knex, e)
+        .where((w) => {
+          for (const f of fileFields) {
+            if (e.fields[f].type === 'files') w.orWhereRaw(`t.${q(f)} @> ARRAY[?]::bigint[]`, [id]);
+            else w.orWhere(`t.${f}`, id);
+          }
+        })
+        .first('t.id');
+      if (hit) {
+        await sendResource(ctx, knex, id, 'public, max-age=86400');
+        return;
+      }
     }
     throw notFound();
   });
@@ -207,8 +241,10 @@ function publicListParams(e: EntityMeta, raw: Record<string, string | string[] |
   const query: Record<string, string | string[] | undefined> = {};
   for (const [k, v] of Object.entries(raw)) {
     const base = k.replace(/^(from|to)_/, '');
-    if (k === 'page' || k === 'perPage') { if (own.includes(k)) query[k] = v; else throw badParam(k, 'errors.unknown_filter'); }
-    else if (own.includes(k)) continue;
+    if (k === 'page' || k === 'perPage') {
+      if (own.includes(k)) query[k] = v;
+      else throw badParam(k, 'errors.unknown_filter');
+    } else if (own.includes(k)) continue;
     else if (allowed.has(base)) query[k] = v;
     else if (k !== 'lang') throw badParam(k, 'errors.unknown_filter');
   }
@@ -220,7 +256,8 @@ function publicListParams(e: EntityMeta, raw: Record<string, string | string[] |
 function shape(model: MetaModel, e: EntityMeta, row: Record<string, unknown>, lang: Lang): Record<string, unknown> {
   for (const name of e.public!.fields) {
     const f = e.fields[name];
-    if (f.type === 'enum' && row[name] !== null && row[name] !== undefined) row[`${name}_name`] = translate(model, lang, `enums.${name}.${row[name]}`);
+    if (f.type === 'enum' && row[name] !== null && row[name] !== undefined)
+      row[`${name}_name`] = translate(model, lang, `enums.${name}.${row[name]}`);
     // rich text was sanitised when stored; again on the way out, for rows written around the engine (seeds, imports)
     if (f.html && row[name] != null) row[name] = sanitizeRich(row[name]);
   }

@@ -45,17 +45,26 @@ export function reportRoutes(model: MetaModel, knex: Knex, guard: Middleware<App
     // on the latest period that has data (api/reports/latest.ts): a year not asked for moves back to it
     const year = yearParam(r);
     const yearAsked = !!year && ctx.query[year] !== undefined && ctx.query[year] !== '';
-    const run = () => runOnLatest(r, params, yearAsked, (p) => runReport(principal ? knex : reads, model, r, p, ctx.state.lang, now, paging));
+    const run = () =>
+      runOnLatest(r, params, yearAsked, (p) => runReport(principal ? knex : reads, model, r, p, ctx.state.lang, now, paging));
     // the public's answers are kept while the data they read is unchanged (api/db/data-version.ts)
-    ctx.body = principal ? await run()
+    ctx.body = principal
+      ? await run()
       : await versionedCache(reads, PUBLIC_DATA).get(JSON.stringify([r.name, ctx.state.lang, todayTashkent(now), params, paging]), run);
   };
   const download = async (ctx: AppContext, r: ReportMeta, principal: Principal | null) => {
     // staff's large reports become jobs (202, api/jobs/export-kinds.ts); the public's always stream
-    if (principal && await queueReportExport(ctx, knex, model, r)) return;
+    if (principal && (await queueReportExport(ctx, knex, model, r))) return;
     const params = resolved(r, exportQuery(ctx.query), principal);
     const db = principal ? knex : reads;
-    const { stream, filename } = await exportReport(db, model, r, params, ctx.state.lang, await paramTitles(db, model, r, params, ctx.state.lang));
+    const { stream, filename } = await exportReport(
+      db,
+      model,
+      r,
+      params,
+      ctx.state.lang,
+      await paramTitles(db, model, r, params, ctx.state.lang),
+    );
     ctx.set('Content-Disposition', `attachment; filename="${filename}"`);
     ctx.type = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
     ctx.body = stream;
@@ -82,7 +91,9 @@ async function paramTitles(knex: Knex, model: MetaModel, r: ReportMeta, params: 
     if (v === null || p.type !== 'ref') continue;
     const e = model.entities.get(p.ref!);
     if (!e) continue;
-    const row = await knex(`${refTable(model, p.ref!)} as t`).where('t.id', v).first(knex.raw(`${sortExpression(e, e.titleField, lang, 't')} as title`));
+    const row = await knex(`${refTable(model, p.ref!)} as t`)
+      .where('t.id', v)
+      .first(knex.raw(`${sortExpression(e, e.titleField, lang, 't')} as title`));
     if (row?.title) out[name] = String(row.title);
   }
   return out;

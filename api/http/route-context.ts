@@ -36,4 +36,3 @@ export interface RouteContext {
 }
 
 export type RouteHandler = (ctx: AppContext, rc: RouteContext) => Promise<void>;
-

@@ -1,10 +1,10 @@
 import type Router from '@koa/router';
 
-
 /** The first segment after /api of a route's path, when it is plain text (lower case: routes match case-insensitively). */
-const routeKey = (layer: { methods: string[]; path: unknown }): string | undefined => (layer.methods.length && typeof layer.path === 'string'
-  ? /^\/api\/([^/:*(?{\\]+)(?:\/|$)/i.exec(layer.path)?.[1]?.toLowerCase()
-  : undefined);
+const routeKey = (layer: { methods: string[]; path: unknown }): string | undefined =>
+  layer.methods.length && typeof layer.path === 'string'
+    ? /^\/api\/([^/:*(?{\\]+)(?:\/|$)/i.exec(layer.path)?.[1]?.toLowerCase()
+    : undefined;
 
 /**
  * Makes a router find a request's routes among those of its path's first segment after /api only,
@@ -19,7 +19,14 @@ export function indexRoutes<S, C>(router: Router<S, C>): void {
   const stack = router.stack;
   const keys = new Set(stack.map(routeKey).filter((k): k is string => k !== undefined));
   const groups = new Map<string, Layer[]>();
-  for (const key of keys) groups.set(key, stack.filter((l) => { const k = routeKey(l); return k === undefined || k === key; }));
+  for (const key of keys)
+    groups.set(
+      key,
+      stack.filter((l) => {
+        const k = routeKey(l);
+        return k === undefined || k === key;
+      }),
+    );
   const others = stack.filter((l) => routeKey(l) === undefined);
   router.match = (path: string, method: string) => {
     const first = /^\/api\/([^/]+)/i.exec(path)?.[1]?.toLowerCase();

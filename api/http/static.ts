@@ -9,8 +9,15 @@ import { API_POLICY, EIMZO_ORIGIN, inlineHashes, newNonce, OSM_TILES, pagePolicy
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png', '.ico': 'image/x-icon', '.woff2': 'font/woff2', '.map': 'application/json',
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.map': 'application/json',
 };
 
 /** What a site's page needs beyond its files: its settings written in, and what its policy allows. */
@@ -37,7 +44,10 @@ export function serveSite(prefix: string, dir: string, options: SiteOptions = {}
   const root = resolve(dir);
   return async (ctx, next) => {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
-    if (prefix !== '/' && ctx.path === prefix.replace(/\/$/, '')) { ctx.redirect(prefix); return; }
+    if (prefix !== '/' && ctx.path === prefix.replace(/\/$/, '')) {
+      ctx.redirect(prefix);
+      return;
+    }
     if (!ctx.path.startsWith(prefix) || ctx.path.startsWith('/api/')) return next();
     const rel = decodeURIComponent(ctx.path.slice(prefix.length)) || 'index.html';
     const file = normalize(join(root, rel));
@@ -51,7 +61,10 @@ export function serveSite(prefix: string, dir: string, options: SiteOptions = {}
       const stat = statSync(target);
       ctx.lastModified = stat.mtime;
       ctx.status = 200;
-      if (ctx.fresh) { ctx.status = 304; return; }
+      if (ctx.fresh) {
+        ctx.status = 304;
+        return;
+      }
       const packed = precompressed(ctx, target);
       if (packed) {
         ctx.set('Content-Encoding', packed.encoding);
@@ -70,13 +83,20 @@ export function serveSite(prefix: string, dir: string, options: SiteOptions = {}
 }
 
 /** The files the build compressed beside each asset (shared/precompress.ts), by Content-Encoding. */
-const PACKED = [['br', '.br'], ['gzip', '.gz']] as const;
+const PACKED = [
+  ['br', '.br'],
+  ['gzip', '.gz'],
+] as const;
 
 /** Accept-Encoding's codings with their q (`gzip;q=0.5, br` → gzip 0.5, br 1). */
 export function acceptedEncodings(header: string): Map<string, number> {
   const q = new Map<string, number>();
   for (const part of header.split(',')) {
-    const [name, ...params] = part.trim().toLowerCase().split(';').map((p) => p.trim());
+    const [name, ...params] = part
+      .trim()
+      .toLowerCase()
+      .split(';')
+      .map((p) => p.trim());
     if (!name) continue;
     const qp = params.find((p) => p.startsWith('q='));
     const v = qp ? Number(qp.slice(2)) : 1;
@@ -96,7 +116,8 @@ function precompressed(ctx: Koa.Context, file: string): { encoding: string; file
   if (!there.length) return undefined;
   // the accepted one of highest q; at equal q Brotli (browsers list gzip first: `gzip, deflate, br`)
   const q = acceptedEncodings(ctx.get('Accept-Encoding'));
-  const hit = there.filter(([e]) => (q.get(e) ?? q.get('*') ?? 0) > 0)
+  const hit = there
+    .filter(([e]) => (q.get(e) ?? q.get('*') ?? 0) > 0)
     .sort((a, b) => (q.get(b[0]) ?? q.get('*') ?? 0) - (q.get(a[0]) ?? q.get('*') ?? 0))[0];
   if (!hit) return undefined;
   // answered as it is: the compression middleware leaves an answer with a Content-Encoding alone
@@ -116,21 +137,42 @@ export async function servePage(ctx: Koa.Context, html: string, options: Omit<Si
     html = /<head[^>]*>/i.test(html) ? html.replace(/<head[^>]*>/i, (tag) => tag + meta) : meta + html;
   }
   const tiles = options.mapTiles ? await options.mapTiles() : OSM_TILES;
-  ctx.set('Content-Security-Policy', pagePolicy({ scriptHashes: scripts, styleHashes: styles, styleNonce: nonce, img: tileOrigins(tiles), connect: options.connect, worker: options.worker }));
+  ctx.set(
+    'Content-Security-Policy',
+    pagePolicy({
+      scriptHashes: scripts,
+      styleHashes: styles,
+      styleNonce: nonce,
+      img: tileOrigins(tiles),
+      connect: options.connect,
+      worker: options.worker,
+    }),
+  );
   ctx.type = 'text/html; charset=utf-8';
   ctx.body = html;
 }
 
 /** What each site's page is given: the public site's contacts and tiles; the back-office's tiles and E-IMZO key. */
-export const PUBLIC_SETTINGS = [['site.hotline', 'hotline'], ['site.email', 'email'], ['site.map_tiles', 'mapTiles']] as const;
-export const ADMIN_SETTINGS = [['site.map_tiles', 'mapTiles'], ['esign.eimzo_api_key', 'eimzoKey']] as const;
+export const PUBLIC_SETTINGS = [
+  ['site.hotline', 'hotline'],
+  ['site.email', 'email'],
+  ['site.map_tiles', 'mapTiles'],
+] as const;
+export const ADMIN_SETTINGS = [
+  ['site.map_tiles', 'mapTiles'],
+  ['esign.eimzo_api_key', 'eimzoKey'],
+] as const;
 
 /**
  * A site's page with its settings (hotline, e-mail, map tiles from the settings screen or
  * the environment) as `window.__ECOFOND_CONFIG__`, read by the site before it starts; unset ones
  * are left out, so the site's own defaults apply. `<` is escaped, so a value cannot end the script.
  */
-export async function withSiteConfig(knex: Knex, html: string, settings: readonly (readonly [SiteSettingKey, string])[] = PUBLIC_SETTINGS): Promise<string> {
+export async function withSiteConfig(
+  knex: Knex,
+  html: string,
+  settings: readonly (readonly [SiteSettingKey, string])[] = PUBLIC_SETTINGS,
+): Promise<string> {
   const config: Record<string, string> = {};
   for (const [key, name] of settings) {
     const v = await configText(knex, key);
@@ -152,21 +194,25 @@ export function staticSites(knex?: Knex, dirs: { admin?: string; public?: string
   const pub = dirs.public ?? join(ROOT, 'public-site', 'dist');
   const tilesSetting = async () => (knex ? await configText(knex, 'site.map_tiles') : undefined);
   if (existsSync(admin)) {
-    sites.push(serveSite('/admin/', admin, {
-      page: knex ? (html) => withSiteConfig(knex, html, ADMIN_SETTINGS) : undefined,
-      // the back-office's maps: the setting, else OpenLayers' OSM source
-      mapTiles: async () => (await tilesSetting()) ?? OSM_TILES,
-      connect: [EIMZO_ORIGIN],
-      styleNonce: true,
-    }));
+    sites.push(
+      serveSite('/admin/', admin, {
+        page: knex ? (html) => withSiteConfig(knex, html, ADMIN_SETTINGS) : undefined,
+        // the back-office's maps: the setting, else OpenLayers' OSM source
+        mapTiles: async () => (await tilesSetting()) ?? OSM_TILES,
+        connect: [EIMZO_ORIGIN],
+        styleNonce: true,
+      }),
+    );
   }
   // the public site's maps: the setting, else VITE_MAP_TILES of its build (seen here when the server
   // runs in the environment that built it, as `npm start` does), else OpenStreetMap's
   const publicTiles = async () => (await tilesSetting()) ?? process.env.VITE_MAP_TILES ?? OSM_TILES;
-  if (existsSync(pub)) sites.push(serveSite('/', pub, { page: knex ? (html) => withSiteConfig(knex, html) : undefined, mapTiles: publicTiles }));
-  else sites.push(async (ctx, next) => {
-    if (ctx.path !== '/') return next();
-    await servePage(ctx, readFileSync(new URL('./placeholder.html', import.meta.url), 'utf8'), { mapTiles: async () => '' });
-  });
+  if (existsSync(pub))
+    sites.push(serveSite('/', pub, { page: knex ? (html) => withSiteConfig(knex, html) : undefined, mapTiles: publicTiles }));
+  else
+    sites.push(async (ctx, next) => {
+      if (ctx.path !== '/') return next();
+      await servePage(ctx, readFileSync(new URL('./placeholder.html', import.meta.url), 'utf8'), { mapTiles: async () => '' });
+    });
   return sites;
 }

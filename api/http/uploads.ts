@@ -13,7 +13,10 @@ import { storedFile } from '../read-models/files.ts';
  * checked and kept by the engine (files.ts's storeUploaded).
  */
 export async function storeUpload(knex: Knex, ctx: Context, o: UploadLimits) {
-  const name = String(ctx.query.name ?? '').replace(/[\\/\0]/g, '_').trim().slice(0, 255);
+  const name = String(ctx.query.name ?? '')
+    .replace(/[\\/\0]/g, '_')
+    .trim()
+    .slice(0, 255);
   if (!name) throw validationError({ name: { key: 'validation.required' } });
   const body = await rawBody(ctx, Math.max(o.limitMb, o.videoLimitMb ?? 0) * 1024 * 1024);
   return storeUploaded(knex, name, body, o);
@@ -30,9 +33,12 @@ export async function sendResource(ctx: Context, knex: Knex, id: number, cacheCo
   const file = join(dataDir(), row.storage_path);
   if (!existsSync(file)) throw new ApiError('notFound');
   ctx.type = row.mime;
-  ctx.set('Content-Disposition', `${row.mime.startsWith('image/') || row.mime === 'application/pdf' ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(row.original_name)}`);
+  ctx.set(
+    'Content-Disposition',
+    `${row.mime.startsWith('image/') || row.mime === 'application/pdf' ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(row.original_name)}`,
+  );
   ctx.set('Cache-Control', cacheControl);
-  if (row.mime !== 'application/pdf') ctx.set('Content-Security-Policy', "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox");
+  if (row.mime !== 'application/pdf')
+    ctx.set('Content-Security-Policy', "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox");
   ctx.body = createReadStream(file);
 }
-

@@ -18,17 +18,68 @@ const APOS = "ʻ'’‘`";
 const TUTUQ = 'ʼ';
 
 const PAIRS: [string, string][] = [
-  ['sh', 'ш'], ['ch', 'ч'], ['yo', 'ё'], ['yu', 'ю'], ['ya', 'я'], ['ye', 'е'],
+  ['sh', 'ш'],
+  ['ch', 'ч'],
+  ['yo', 'ё'],
+  ['yu', 'ю'],
+  ['ya', 'я'],
+  ['ye', 'е'],
 ];
 const SINGLE: Record<string, string> = {
-  a: 'а', b: 'б', d: 'д', e: 'е', f: 'ф', g: 'г', h: 'ҳ', i: 'и', j: 'ж', k: 'к', l: 'л', m: 'м', n: 'н',
-  o: 'о', p: 'п', q: 'қ', r: 'р', s: 'с', t: 'т', u: 'у', v: 'в', x: 'х', y: 'й', z: 'з', c: 'с', w: 'в',
+  a: 'а',
+  b: 'б',
+  d: 'д',
+  e: 'е',
+  f: 'ф',
+  g: 'г',
+  h: 'ҳ',
+  i: 'и',
+  j: 'ж',
+  k: 'к',
+  l: 'л',
+  m: 'м',
+  n: 'н',
+  o: 'о',
+  p: 'п',
+  q: 'қ',
+  r: 'р',
+  s: 'с',
+  t: 'т',
+  u: 'у',
+  v: 'в',
+  x: 'х',
+  y: 'й',
+  z: 'з',
+  c: 'с',
+  w: 'в',
 };
 
 /** Latin-script names kept as they are (an Uzbek suffix after them is transliterated after an apostrophe: Excelga → Excel’га). */
 export const LATIN_NAMES = [
-  'Excel', 'Word', 'WebP', 'Unicode', 'E-IMZO', 'i-Tree', 'Streets', 'Interior', 'West', 'Forest', 'Service',
-  'Alt', 'Ctrl', 'Shift', 'Enter', 'Esc', 'Tab', 'OpenStreetMap', 'Leaflet', 'Google', 'Chromium', 'Telegram', 'Windows', 'GeoJSON',
+  'Excel',
+  'Word',
+  'WebP',
+  'Unicode',
+  'E-IMZO',
+  'i-Tree',
+  'Streets',
+  'Interior',
+  'West',
+  'Forest',
+  'Service',
+  'Alt',
+  'Ctrl',
+  'Shift',
+  'Enter',
+  'Esc',
+  'Tab',
+  'OpenStreetMap',
+  'Leaflet',
+  'Google',
+  'Chromium',
+  'Telegram',
+  'Windows',
+  'GeoJSON',
 ];
 
 /**
@@ -36,9 +87,28 @@ export const LATIN_NAMES = [
  * international ones and stay Latin). Units of measure are written in Cyrillic too (MB → МБ).
  */
 export const UZBEK_ABBREVIATIONS: Record<string, string> = {
-  STIR: 'СТИР', JShShIR: 'ЖШШИР', ERI: 'ЭРИ', IIV: 'ИИВ', BHM: 'БҲМ', MFO: 'МФО', MHOBT: 'МҲОБТ', OKED: 'ОКЭД',
-  SOATO: 'СОАТО', VMQ: 'ВМҚ', IFUT: 'ИФУТ', MChJ: 'МЧЖ', YaTT: 'ЯТТ', DUK: 'ДУК', QQS: 'ҚҚС', AJ: 'АЖ', XK: 'ХК',
-  FHDYo: 'ФҲДЁ', 'F.I.Sh.': 'Ф.И.Ш.', MB: 'МБ', KB: 'КБ', GB: 'ГБ',
+  STIR: 'СТИР',
+  JShShIR: 'ЖШШИР',
+  ERI: 'ЭРИ',
+  IIV: 'ИИВ',
+  BHM: 'БҲМ',
+  MFO: 'МФО',
+  MHOBT: 'МҲОБТ',
+  OKED: 'ОКЭД',
+  SOATO: 'СОАТО',
+  VMQ: 'ВМҚ',
+  IFUT: 'ИФУТ',
+  MChJ: 'МЧЖ',
+  YaTT: 'ЯТТ',
+  DUK: 'ДУК',
+  QQS: 'ҚҚС',
+  AJ: 'АЖ',
+  XK: 'ХК',
+  FHDYo: 'ФҲДЁ',
+  'F.I.Sh.': 'Ф.И.Ш.',
+  MB: 'МБ',
+  KB: 'КБ',
+  GB: 'ГБ',
 };
 
 /**
@@ -47,25 +117,50 @@ export const UZBEK_ABBREVIATIONS: Record<string, string> = {
  */
 const LOANWORDS: [RegExp, string][] = [
   // ъ: субъект, объект, объём
-  [/^(суб|об)е(кт)/, '$1ъе$2'], [/^обём/, 'объём'],
+  [/^(суб|об)е(кт)/, '$1ъе$2'],
+  [/^обём/, 'объём'],
   // ь in the middle: компьютер, батальон, павильон
-  [/^компют/, 'компьют'], [/^батал[её]н/, 'батальон'], [/^павил[её]н/, 'павильон'],
+  [/^компют/, 'компьют'],
+  [/^батал[её]н/, 'батальон'],
+  [/^павил[её]н/, 'павильон'],
   // й before о: майор, район
-  [/^маёр/, 'майор'], [/^раён/, 'район'],
+  [/^маёр/, 'майор'],
+  [/^раён/, 'район'],
   // ц: акция, инспекция, функция, секция (Latin -ksiya), акциядор, акционер
   [/кси(я|он|ядор)/, 'кци$1'],
   // ц: станция, инстанция, тенденция, конференция, компетенция, квитанция, резиденция, дистанция
   [/(ста|тенде|конфере|компете|квита|резиде|диста)нси(я|о)/, '$1нци$2'],
   // ц: центр, цемент, цех, цифр (ts at the start of a word), процент, процесс, лицензия, доцент, концерт, акциз
-  [/^тс/, 'ц'], [/^про(тс)е(нт|сс)/, 'проце$2'], [/^литсенз/, 'лиценз'], [/^дотсент/, 'доцент'], [/^контсерт/, 'концерт'], [/^аксиз/, 'акциз'],
+  [/^тс/, 'ц'],
+  [/^про(тс)е(нт|сс)/, 'проце$2'],
+  [/^литсенз/, 'лиценз'],
+  [/^дотсент/, 'доцент'],
+  [/^контсерт/, 'концерт'],
+  [/^аксиз/, 'акциз'],
   // the months (сентабр → сентябрь)
-  [/^сентабр/, 'сентябр'], [/^октабр/, 'октябр'],
+  [/^сентабр/, 'сентябр'],
+  [/^октабр/, 'октябр'],
   // soft signs of Russian loanwords: a final one is written before consonants and at the end, not
   // before a vowel (пароль, парольни, but пароли; фильтр, фильтри)
   ...softSigns({
-    январ: 'январь', феврал: 'февраль', апрел: 'апрель', июн: 'июнь', июл: 'июль', сентябр: 'сентябрь', октябр: 'октябрь',
-    ноябр: 'ноябрь', декабр: 'декабрь', парол: 'пароль', филтр: 'фильтр', модул: 'модуль', калкулятор: 'калькулятор',
-    профил: 'профиль', модел: 'модель', филм: 'фильм', албом: 'альбом', стил: 'стиль',
+    январ: 'январь',
+    феврал: 'февраль',
+    апрел: 'апрель',
+    июн: 'июнь',
+    июл: 'июль',
+    сентябр: 'сентябрь',
+    октябр: 'октябрь',
+    ноябр: 'ноябрь',
+    декабр: 'декабрь',
+    парол: 'пароль',
+    филтр: 'фильтр',
+    модул: 'модуль',
+    калкулятор: 'калькулятор',
+    профил: 'профиль',
+    модел: 'модель',
+    филм: 'фильм',
+    албом: 'альбом',
+    стил: 'стиль',
   }),
 ];
 
@@ -73,8 +168,12 @@ function softSigns(stems: Record<string, string>): [RegExp, string][] {
   return Object.entries(stems).map(([plain, soft]) => [new RegExp(`^${plain}${soft.endsWith('ь') ? '(?![аеёиоуэюяўы])' : ''}`), soft]);
 }
 
-function isUpper(s: string): boolean { return s !== s.toLowerCase() && s === s.toUpperCase(); }
-function isLetter(ch: string | undefined): boolean { return !!ch && /\p{L}/u.test(ch); }
+function isUpper(s: string): boolean {
+  return s !== s.toLowerCase() && s === s.toUpperCase();
+}
+function isLetter(ch: string | undefined): boolean {
+  return !!ch && /\p{L}/u.test(ch);
+}
 
 function caseLike(src: string, out: string, nextUpper: boolean): string {
   if (!isUpper(src[0])) return out;
@@ -97,7 +196,11 @@ function letters(w: string): string {
       i += 2;
       continue;
     }
-    if (ch === TUTUQ || (APOS.includes(ch) && isLetter(prev) && isLetter(next))) { out += 'ъ'; i += 1; continue; }
+    if (ch === TUTUQ || (APOS.includes(ch) && isLetter(prev) && isLetter(next))) {
+      out += 'ъ';
+      i += 1;
+      continue;
+    }
     // ts of loanwords before -iya, -ion, -ient, -ial is ц (Kompensatsiya → Компенсация), not т + с (ketsa → кетса)
     if ((ch + next).toLowerCase() === 'ts' && /^i(ya|on|ent|al)/i.test(w.slice(i + 2))) {
       out += isUpper(ch) ? 'Ц' : 'ц';
@@ -105,14 +208,20 @@ function letters(w: string): string {
       continue;
     }
     // "yoʻ" is y + oʻ (Yoʻq → Йўқ), not yo + ʻ
-    const pair = PAIRS.find(([lat]) => (ch + next).toLowerCase() === lat && !(lat === 'yo' && w[i + 2] !== undefined && APOS.includes(w[i + 2])));
+    const pair = PAIRS.find(
+      ([lat]) => (ch + next).toLowerCase() === lat && !(lat === 'yo' && w[i + 2] !== undefined && APOS.includes(w[i + 2])),
+    );
     if (pair) {
       out += caseLike(ch + next, pair[1], isUpper(w[i + 2] ?? '') && isUpper(next));
       i += 2;
       continue;
     }
     // e at the start of a word and after a, o, u is э (Ekologiya → Экология, aeroport → аэропорт; but dieta → диета)
-    if (lower === 'e' && (!isLetter(prev) || 'aouAOU'.includes(prev))) { out += isUpper(ch) ? 'Э' : 'э'; i += 1; continue; }
+    if (lower === 'e' && (!isLetter(prev) || 'aouAOU'.includes(prev))) {
+      out += isUpper(ch) ? 'Э' : 'э';
+      i += 1;
+      continue;
+    }
     const cyr = SINGLE[lower];
     out += cyr ? (isUpper(ch) ? cyr.toUpperCase() : cyr) : ch;
     i += 1;
@@ -162,16 +271,19 @@ function word(w: string): string {
 }
 
 /** Parts kept as they are: placeholders, tags, URLs, e-mails, MIME types, file extensions, multi-part Latin names. */
-const KEEP = new RegExp([
-  String.raw`%?\{\{?[^{}]*\}?\}`,
-  String.raw`<[^>]*>`,
-  String.raw`https?:\/\/[^\s)»"]+`,
-  String.raw`www\.[^\s)»"]+`,
-  String.raw`[\w.+-]+@[\w-]+(?:\.[\w-]+)+`,
-  String.raw`\b(?:application|image|text|audio|video|font|multipart|model)\/[\w.+*-]+`,
-  String.raw`(?<![\p{L}\p{N}])\.[A-Za-z][A-Za-z0-9]{1,4}\b`,
-  String.raw`(?<![\p{L}\p{N}])(?:E-IMZO|i-Tree|F\.I\.Sh\.)`,
-].join('|'), 'gu');
+const KEEP = new RegExp(
+  [
+    String.raw`%?\{\{?[^{}]*\}?\}`,
+    String.raw`<[^>]*>`,
+    String.raw`https?:\/\/[^\s)»"]+`,
+    String.raw`www\.[^\s)»"]+`,
+    String.raw`[\w.+-]+@[\w-]+(?:\.[\w-]+)+`,
+    String.raw`\b(?:application|image|text|audio|video|font|multipart|model)\/[\w.+*-]+`,
+    String.raw`(?<![\p{L}\p{N}])\.[A-Za-z][A-Za-z0-9]{1,4}\b`,
+    String.raw`(?<![\p{L}\p{N}])(?:E-IMZO|i-Tree|F\.I\.Sh\.)`,
+  ].join('|'),
+  'gu',
+);
 
 /** Words: letters with the apostrophes of oʻ, gʻ and the tutuq belgisi inside, and digits. */
 const WORD = /[\p{L}\p{N}]+(?:[ʻʼ'’‘`][\p{L}\p{N}]+)*[ʻ'’‘`]?/gu;
@@ -199,18 +311,27 @@ export function latinToCyrillic(text: string): string {
   return out + plain(text.slice(last));
 }
 
-const LEGACY_SOFT: [RegExp, string][] = [['парол', 'пароль'], ['филтр', 'фильтр'], ['модул', 'модуль'], ['калкулятор', 'калькулятор'], ['профил', 'профиль']]
-  .map(([plain, soft]) => [new RegExp(`(?<![\\p{L}])(${plain})${soft.endsWith('ь') ? '(?![аеёиоуэюяўы])' : ''}`, 'giu'), soft]);
+const LEGACY_SOFT: [RegExp, string][] = [
+  ['парол', 'пароль'],
+  ['филтр', 'фильтр'],
+  ['модул', 'модуль'],
+  ['калкулятор', 'калькулятор'],
+  ['профил', 'профиль'],
+].map(([plain, soft]) => [new RegExp(`(?<![\\p{L}])(${plain})${soft.endsWith('ь') ? '(?![аеёиоуэюяўы])' : ''}`, 'giu'), soft]);
 
 /**
  * What the earlier letter-by-letter transliteration wrote (Субект, ИД, Эхсел, .хлсх): a value equal
  * to it was derived, not written by a person, and may be derived again (i18n:fill-uk, migrations).
  */
 export function legacyLatinToCyrillic(text: string): string {
-  return text.split(/(%?\{[^}]*\}|<[^>]*>)/g).map((part, i) => {
-    if (i % 2) return part;
-    let out = letters(part);
-    for (const [re, soft] of LEGACY_SOFT) out = out.replace(re, (m: string) => (m[0] === m[0].toUpperCase() ? soft[0].toUpperCase() + soft.slice(1) : soft));
-    return out;
-  }).join('');
+  return text
+    .split(/(%?\{[^}]*\}|<[^>]*>)/g)
+    .map((part, i) => {
+      if (i % 2) return part;
+      let out = letters(part);
+      for (const [re, soft] of LEGACY_SOFT)
+        out = out.replace(re, (m: string) => (m[0] === m[0].toUpperCase() ? soft[0].toUpperCase() + soft.slice(1) : soft));
+      return out;
+    })
+    .join('');
 }

@@ -48,7 +48,13 @@ export function exportQuery<Q extends Record<string, unknown>>(query: Q): Q {
  * the list holds more rows than the setting; answers false when the route should stream it.
  * Everything the stream would refuse (no right to export, a bad filter) is refused here first.
  */
-export async function queueListExport(ctx: AppContext, knex: Knex, model: MetaModel, e: EntityMeta, format: ExportFormat): Promise<boolean> {
+export async function queueListExport(
+  ctx: AppContext,
+  knex: Knex,
+  model: MetaModel,
+  e: EntityMeta,
+  format: ExportFormat,
+): Promise<boolean> {
   const mode = backgroundParam(ctx.query.background);
   if (mode === false) return false;
   const principal = ctx.state.principal!;
@@ -62,9 +68,18 @@ export async function queueListExport(ctx: AppContext, knex: Knex, model: MetaMo
   // a capped count: exact up to the setting, looking at no more rows than that; beyond it, the planner's estimate
   const count = await new Repository({ ...base, countLimit: limit }, e).count(params, 'export');
   if (mode === undefined && count.exact) return false;
-  const job = await enqueueJob(knex, {
-    kind: 'export', userId: principal.id, lang: ctx.state.lang, params: { entity: e.name, format, query }, title: text3(model, e.caption), total: count.total,
-  }, { perUser: await jobSetting(knex, 'jobs.per_user') });
+  const job = await enqueueJob(
+    knex,
+    {
+      kind: 'export',
+      userId: principal.id,
+      lang: ctx.state.lang,
+      params: { entity: e.name, format, query },
+      title: text3(model, e.caption),
+      total: count.total,
+    },
+    { perUser: await jobSetting(knex, 'jobs.per_user') },
+  );
   answerQueued(ctx, model, job);
   return true;
 }
@@ -83,9 +98,18 @@ export async function queueReportExport(ctx: AppContext, knex: Knex, model: Meta
     const n = await countReport(knex, r, params, ctx.state.lang, limit + 1);
     if (n <= limit) return false;
   } else total = await countReport(knex, r, params, ctx.state.lang);
-  const job = await enqueueJob(knex, {
-    kind: 'report-export', userId: principal.id, lang: ctx.state.lang, params: { report: r.name, query }, title: text3(model, r.caption), total,
-  }, { perUser: await jobSetting(knex, 'jobs.per_user') });
+  const job = await enqueueJob(
+    knex,
+    {
+      kind: 'report-export',
+      userId: principal.id,
+      lang: ctx.state.lang,
+      params: { report: r.name, query },
+      title: text3(model, r.caption),
+      total,
+    },
+    { perUser: await jobSetting(knex, 'jobs.per_user') },
+  );
   answerQueued(ctx, model, job);
   return true;
 }
@@ -100,21 +124,30 @@ function answerQueued(ctx: AppContext, model: MetaModel, job: Parameters<typeof 
 async function countReport(knex: Knex, r: ReportMeta, params: Record<string, unknown>, lang: Lang, cap?: number): Promise<number> {
   return knex.transaction(async (trx) => {
     for (const setting of REPORT_SETTINGS) await trx.raw(`SET LOCAL ${setting}`);
-    const inner = cap === undefined ? `SELECT 1 FROM (${r.query}) AS report` : `SELECT 1 FROM (${r.query}) AS report LIMIT ${Math.floor(cap)}`;
+    const inner =
+      cap === undefined ? `SELECT 1 FROM (${r.query}) AS report` : `SELECT 1 FROM (${r.query}) AS report LIMIT ${Math.floor(cap)}`;
     const res = await trx.raw(`SELECT count(*)::int AS n FROM (${inner}) AS c`, reportBindings(params as never, lang) as Knex.ValueDict);
     return Number((res.rows ?? res)[0].n);
   });
 }
 
 /** The titles of the referenced rows a report was run for, for the file's header (as the route writes them). */
-async function paramTitles(knex: Knex, model: MetaModel, r: ReportMeta, params: Record<string, unknown>, lang: Lang): Promise<Record<string, string>> {
+async function paramTitles(
+  knex: Knex,
+  model: MetaModel,
+  r: ReportMeta,
+  params: Record<string, unknown>,
+  lang: Lang,
+): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   for (const [name, p] of Object.entries(r.params)) {
     const v = params[name];
     if (v === null || v === undefined || p.type !== 'ref') continue;
     const e = model.entities.get(p.ref!);
     if (!e) continue;
-    const row = await knex(`${refTable(model, p.ref!)} as t`).where('t.id', v).first(knex.raw(`${sortExpression(e, e.titleField, lang, 't')} as title`));
+    const row = await knex(`${refTable(model, p.ref!)} as t`)
+      .where('t.id', v)
+      .first(knex.raw(`${sortExpression(e, e.titleField, lang, 't')} as title`));
     if (row?.title) out[name] = String(row.title);
   }
   return out;
@@ -127,9 +160,17 @@ const exportJob: JobRun = async ({ knex, model, principal, lang, params, signal,
   const e = model.entities.get(entity);
   if (!e) throw notFound();
   const out = output(datedFileName(e.name, format), format === 'geojson' ? GEOJSON_TYPE : XLSX_TYPE);
-  const { rows } = await writeExport({ knex, model, principal, lang }, entity, format, (params.query ?? {}) as Record<string, unknown>, out, {
-    signal, onBatch: (n) => progress(n),
-  });
+  const { rows } = await writeExport(
+    { knex, model, principal, lang },
+    entity,
+    format,
+    (params.query ?? {}) as Record<string, unknown>,
+    out,
+    {
+      signal,
+      onBatch: (n) => progress(n),
+    },
+  );
   progress(rows);
   return { rows };
 };
@@ -145,7 +186,8 @@ const reportExportJob: JobRun = async ({ knex, model, principal, lang, params, s
   progress(0, total);
   const out = output(datedFileName(r.name, 'xlsx'), XLSX_TYPE);
   const { rows } = await writeReport(knex, model, r, resolved.params, lang, await paramTitles(knex, model, r, resolved.params, lang), out, {
-    signal, onBatch: (n) => progress(n),
+    signal,
+    onBatch: (n) => progress(n),
   });
   progress(rows);
   return { rows };

@@ -19,20 +19,35 @@ import { queueWithFile, withJobFile } from './job-files.ts';
 
 export const ENTITY_IMPORT = 'entity-import';
 
-export async function queueEntityImport(knex: Knex, model: MetaModel, e: EntityMeta, o: { userId: number; lang: Lang; file: Uint8Array }): Promise<JobRow> {
-  const title = Object.fromEntries(LANGS.map((l) => [l, translate(model, l, 'jobs.entity_import', { entity: translate(model, l, e.caption) })])) as Text3;
-  return queueWithFile(knex, 'import', o.file, { kind: ENTITY_IMPORT, userId: o.userId, lang: o.lang, params: { entity: e.name }, title, total: 100 });
+export async function queueEntityImport(
+  knex: Knex,
+  model: MetaModel,
+  e: EntityMeta,
+  o: { userId: number; lang: Lang; file: Uint8Array },
+): Promise<JobRow> {
+  const title = Object.fromEntries(
+    LANGS.map((l) => [l, translate(model, l, 'jobs.entity_import', { entity: translate(model, l, e.caption) })]),
+  ) as Text3;
+  return queueWithFile(knex, 'import', o.file, {
+    kind: ENTITY_IMPORT,
+    userId: o.userId,
+    lang: o.lang,
+    params: { entity: e.name },
+    title,
+    total: 100,
+  });
 }
 
-const entityImportJob: JobRun = async ({ knex, model, principal, lang, params, progress, signal }) => withJobFile('import', params, signal, async (file) => {
-  // the entity as the model stands now: a book removed or no longer importable in between is a 404
-  const e = model.entities.get(String(params.entity));
-  if (!e?.import) throw notFound();
-  if (!file) throw new ApiError('badRequest', 'errors.import_file');
-  const repo = new Repository({ knex, model, principal, lang }, e);
-  const result = await importRows(repo, file, { signal, onProgress: (done, total) => progress(done, total) });
-  return { ...result };
-});
+const entityImportJob: JobRun = async ({ knex, model, principal, lang, params, progress, signal }) =>
+  withJobFile('import', params, signal, async (file) => {
+    // the entity as the model stands now: a book removed or no longer importable in between is a 404
+    const e = model.entities.get(String(params.entity));
+    if (!e?.import) throw notFound();
+    if (!file) throw new ApiError('badRequest', 'errors.import_file');
+    const repo = new Repository({ knex, model, principal, lang }, e);
+    const result = await importRows(repo, file, { signal, onProgress: (done, total) => progress(done, total) });
+    return { ...result };
+  });
 
 /** The import job kinds, registered by start-up's registry (api/registry.ts). */
 export const IMPORT_JOB_KINDS: Record<string, JobRun> = { [ENTITY_IMPORT]: entityImportJob };

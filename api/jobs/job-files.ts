@@ -29,7 +29,12 @@ export async function queueWithFile(knex: Knex, prefix: string, file: Uint8Array
 }
 
 /** Runs `use` with the job's kept file (undefined when it is gone) and removes the file after, as above. */
-export async function withJobFile<T>(prefix: string, params: Record<string, unknown>, signal: AbortSignal, use: (file: Buffer | undefined) => Promise<T>): Promise<T> {
+export async function withJobFile<T>(
+  prefix: string,
+  params: Record<string, unknown>,
+  signal: AbortSignal,
+  use: (file: Buffer | undefined) => Promise<T>,
+): Promise<T> {
   const name = String(params.file);
   if (KEPT_NAME.exec(name)?.[1] !== prefix) throw new Error(`bad ${prefix} file name ${name}`);
   const path = join(jobsDir(), name);

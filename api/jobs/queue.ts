@@ -93,17 +93,32 @@ export const ACTIVE_STATES: JobState[] = ['queued', 'running'];
  * user, so parallel requests — through any server process — are counted one after another.
  */
 export async function enqueueJob(db: Knex | Knex.Transaction, input: EnqueueInput, o: { perUser?: number } = {}): Promise<JobRow> {
-  const insert = async (t: Knex | Knex.Transaction) => (await t('jobs').insert({
-    kind: input.kind, user_id: input.userId, lang: input.lang, params: JSON.stringify(input.params),
-    title: input.title ? JSON.stringify(input.title) : null, progress_total: input.total ?? null,
-  }).returning('*'))[0] as JobRow;
+  const insert = async (t: Knex | Knex.Transaction) =>
+    (
+      await t('jobs')
+        .insert({
+          kind: input.kind,
+          user_id: input.userId,
+          lang: input.lang,
+          params: JSON.stringify(input.params),
+          title: input.title ? JSON.stringify(input.title) : null,
+          progress_total: input.total ?? null,
+        })
+        .returning('*')
+    )[0] as JobRow;
   const { perUser } = o;
-  const row = perUser === undefined ? await insert(db) : await db.transaction(async (trx) => {
-    await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`jobs-user:${input.userId}`]);
-    const [{ n }] = await trx('jobs').where({ user_id: input.userId }).whereIn('state', ACTIVE_STATES).count<{ n: number | string }[]>({ n: '*' });
-    if (Number(n) >= perUser) throw new ApiError('tooManyAttempts', 'errors.jobs_too_many', { max: perUser });
-    return insert(trx);
-  });
+  const row =
+    perUser === undefined
+      ? await insert(db)
+      : await db.transaction(async (trx) => {
+          await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`jobs-user:${input.userId}`]);
+          const [{ n }] = await trx('jobs')
+            .where({ user_id: input.userId })
+            .whereIn('state', ACTIVE_STATES)
+            .count<{ n: number | string }[]>({ n: '*' });
+          if (Number(n) >= perUser) throw new ApiError('tooManyAttempts', 'errors.jobs_too_many', { max: perUser });
+          return insert(trx);
+        });
   wakers.afterCommit(db);
   return row;
 }
@@ -157,7 +172,10 @@ export function storedError(err: unknown): StoredError {
     const count = typeof err.details?.error_count === 'number' ? err.details.error_count : all.length;
     const rows = typeof err.details?.error_rows === 'number' ? err.details.error_rows : undefined;
     return {
-      kind: err.kind, code: err.code, key: err.messageKey, args: err.args,
+      kind: err.kind,
+      code: err.code,
+      key: err.messageKey,
+      args: err.args,
       ...(all.length ? { errors: Object.fromEntries(all.slice(0, KEPT_ERRORS)), count, ...(rows !== undefined ? { rows } : {}) } : {}),
     };
   }
@@ -177,17 +195,23 @@ export function jobView(model: MetaModel, lang: Lang, j: JobRow): Record<string,
     state: j.state,
     progress: { done, total },
     cancel_requested: j.cancel_requested,
-    file: j.state === 'done' && j.result_path && !expired ? { name: j.result_name, mime: j.result_mime, size: Number(j.result_size) } : null,
+    file:
+      j.state === 'done' && j.result_path && !expired ? { name: j.result_name, mime: j.result_mime, size: Number(j.result_size) } : null,
     result: j.result,
-    error: j.error ? {
-      code: j.error.code,
-      message: t(j.error.key, j.error.args),
-      // field errors as the synchronous 400 answers them: translated, with `error_count` and `error_rows` for an import's
-      ...(j.error.errors ? {
-        errors: Object.fromEntries(Object.entries(j.error.errors).map(([k, e]) => [k, t(e.key, e.args)])), count: j.error.count,
-        ...(j.error.rows !== undefined ? { error_count: j.error.count, error_rows: j.error.rows } : {}),
-      } : {}),
-    } : null,
+    error: j.error
+      ? {
+          code: j.error.code,
+          message: t(j.error.key, j.error.args),
+          // field errors as the synchronous 400 answers them: translated, with `error_count` and `error_rows` for an import's
+          ...(j.error.errors
+            ? {
+                errors: Object.fromEntries(Object.entries(j.error.errors).map(([k, e]) => [k, t(e.key, e.args)])),
+                count: j.error.count,
+                ...(j.error.rows !== undefined ? { error_count: j.error.count, error_rows: j.error.rows } : {}),
+              }
+            : {}),
+        }
+      : null,
     created_at: j.created_at,
     started_at: j.started_at,
     finished_at: j.finished_at,

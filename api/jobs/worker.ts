@@ -69,10 +69,18 @@ export class JobWorker {
   private readonly runs = new Map<number, { ac: AbortController; done: Promise<void> }>();
   private loops = new Set<Promise<void>>();
 
-  constructor(private readonly knex: Knex, private readonly model: () => MetaModel, opts: JobWorkerOptions = jobWorkerOptionsFromEnv()) {
+  constructor(
+    private readonly knex: Knex,
+    private readonly model: () => MetaModel,
+    opts: JobWorkerOptions = jobWorkerOptionsFromEnv(),
+  ) {
     this.o = {
-      pollMs: opts.pollMs ?? 2000, leaseMs: opts.leaseMs ?? 60_000, heartbeatMs: opts.heartbeatMs ?? 1000,
-      concurrency: Math.max(1, opts.concurrency ?? 1), maxAttempts: opts.maxAttempts ?? 3, cleanupMs: opts.cleanupMs ?? 10 * 60_000,
+      pollMs: opts.pollMs ?? 2000,
+      leaseMs: opts.leaseMs ?? 60_000,
+      heartbeatMs: opts.heartbeatMs ?? 1000,
+      concurrency: Math.max(1, opts.concurrency ?? 1),
+      maxAttempts: opts.maxAttempts ?? 3,
+      cleanupMs: opts.cleanupMs ?? 10 * 60_000,
     };
     this.log = opts.log ?? (() => undefined);
   }
@@ -84,11 +92,13 @@ export class JobWorker {
     this.unsubscribe = onJobQueued(() => this.wake());
     this.wake();
     const clean = () => {
-      this.cleanup().catch((err) => this.log(`jobs: cleanup: ${(err as Error).message}`)).finally(() => {
-        if (this.stopped) return;
-        this.cleaner = setTimeout(clean, this.o.cleanupMs);
-        this.cleaner.unref?.();
-      });
+      this.cleanup()
+        .catch((err) => this.log(`jobs: cleanup: ${(err as Error).message}`))
+        .finally(() => {
+          if (this.stopped) return;
+          this.cleaner = setTimeout(clean, this.o.cleanupMs);
+          this.cleaner.unref?.();
+        });
     };
     clean();
     return this;
@@ -108,23 +118,39 @@ export class JobWorker {
   /** Looks at the queue now: fills free slots with loops that take jobs until none is due. */
   wake(): void {
     if (this.stopped) return;
-    if (this.slots >= this.o.concurrency) { this.again = true; return; }
+    if (this.slots >= this.o.concurrency) {
+      this.again = true;
+      return;
+    }
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     this.slots++;
-    const loop: Promise<void> = this.drain().then(() => undefined).catch((err) => this.log(`jobs: ${(err as Error).message}`)).finally(() => {
-      this.slots--;
-      this.loops.delete(loop);
-      if (this.stopped) return;
-      if (this.again) { this.again = false; this.wake(); return; }
-      if (!this.timer && this.slots === 0) {
-        this.timer = setTimeout(() => { this.timer = null; this.wake(); }, this.o.pollMs);
-        this.timer.unref?.();
-      }
-    });
+    const loop: Promise<void> = this.drain()
+      .then(() => undefined)
+      .catch((err) => this.log(`jobs: ${(err as Error).message}`))
+      .finally(() => {
+        this.slots--;
+        this.loops.delete(loop);
+        if (this.stopped) return;
+        if (this.again) {
+          this.again = false;
+          this.wake();
+          return;
+        }
+        if (!this.timer && this.slots === 0) {
+          this.timer = setTimeout(() => {
+            this.timer = null;
+            this.wake();
+          }, this.o.pollMs);
+          this.timer.unref?.();
+        }
+      });
     this.loops.add(loop);
     // another free slot looks too: several jobs may be due
-    if (this.slots < this.o.concurrency) setImmediate(() => { if (this.slots < this.o.concurrency) this.wake(); });
+    if (this.slots < this.o.concurrency)
+      setImmediate(() => {
+        if (this.slots < this.o.concurrency) this.wake();
+      });
   }
 
   /** Takes and runs jobs until none is due. Answers how many ran. */
@@ -145,13 +171,24 @@ export class JobWorker {
     if (!kinds.length) return null;
     const k = this.knex;
     for (;;) {
-      const due = k('jobs').select('id').whereIn('kind', kinds)
+      const due = k('jobs')
+        .select('id')
+        .whereIn('kind', kinds)
         .where((w) => w.where('state', 'queued').orWhere((r) => r.where('state', 'running').where('lease_until', '<', k.fn.now())))
-        .orderBy('id').limit(1).forUpdate().skipLocked();
-      const [job] = await k('jobs').whereIn('id', due).update({
-        state: 'running', run_token: randomUUID(), attempts: k.raw('attempts + 1'), started_at: k.fn.now(),
-        lease_until: k.raw('now() + make_interval(secs => ?::float8 / 1000)', [this.o.leaseMs]),
-      }).returning('*') as JobRow[];
+        .orderBy('id')
+        .limit(1)
+        .forUpdate()
+        .skipLocked();
+      const [job] = (await k('jobs')
+        .whereIn('id', due)
+        .update({
+          state: 'running',
+          run_token: randomUUID(),
+          attempts: k.raw('attempts + 1'),
+          started_at: k.fn.now(),
+          lease_until: k.raw('now() + make_interval(secs => ?::float8 / 1000)', [this.o.leaseMs]),
+        })
+        .returning('*')) as JobRow[];
       if (!job) return null;
       if (job.attempts > this.o.maxAttempts) {
         // taken this many times, each time its worker died: it is not taken again
@@ -168,20 +205,32 @@ export class JobWorker {
     const id = Number(job.id);
     const ac = new AbortController();
     let settle!: () => void;
-    this.runs.set(id, { ac, done: new Promise<void>((r) => { settle = r; }) });
+    this.runs.set(id, {
+      ac,
+      done: new Promise<void>((r) => {
+        settle = r;
+      }),
+    });
     LOCAL_RUNS.set(id, ac);
     let done = Number(job.progress_done);
     let total = job.progress_total == null ? null : Number(job.progress_total);
     let beating: Promise<void> = Promise.resolve();
     const beat = () => {
-      beating = beating.then(async () => {
-        if (ac.signal.aborted) return;
-        const rows = await k('jobs').where({ id, run_token: job.run_token, state: 'running' }).update({
-          progress_done: done, progress_total: total, lease_until: k.raw('now() + make_interval(secs => ?::float8 / 1000)', [this.o.leaseMs]),
-        }).returning('cancel_requested');
-        if (!rows.length) ac.abort(LOST);
-        else if (rows[0].cancel_requested) ac.abort(CANCELLED);
-      }).catch((err) => this.log(`jobs: job ${id}: heartbeat: ${(err as Error).message}`));
+      beating = beating
+        .then(async () => {
+          if (ac.signal.aborted) return;
+          const rows = await k('jobs')
+            .where({ id, run_token: job.run_token, state: 'running' })
+            .update({
+              progress_done: done,
+              progress_total: total,
+              lease_until: k.raw('now() + make_interval(secs => ?::float8 / 1000)', [this.o.leaseMs]),
+            })
+            .returning('cancel_requested');
+          if (!rows.length) ac.abort(LOST);
+          else if (rows[0].cancel_requested) ac.abort(CANCELLED);
+        })
+        .catch((err) => this.log(`jobs: job ${id}: heartbeat: ${(err as Error).message}`));
     };
     const heart = setInterval(beat, this.o.heartbeatMs);
     heart.unref?.();
@@ -191,7 +240,13 @@ export class JobWorker {
       const file = held.file;
       if (!file) return;
       if (!file.stream.destroyed) file.stream.destroy();
-      for (const p of [file.part, file.path]) if (existsSync(p)) try { unlinkSync(p); } catch { /* gone */ }
+      for (const p of [file.part, file.path])
+        if (existsSync(p))
+          try {
+            unlinkSync(p);
+          } catch {
+            /* gone */
+          }
     };
     try {
       if (job.cancel_requested) throw CANCELLED;
@@ -200,14 +255,29 @@ export class JobWorker {
       // the owner as they stand now: a blocked user's job fails, a narrowed scope applies
       const principal = await principalForUser(k, Number(job.user_id));
       const result = await run({
-        id, principal, params: job.params ?? {}, lang: job.lang, knex: k, model: this.model(), signal: ac.signal,
-        progress: (d, t) => { done = d; if (t !== undefined) total = t; },
+        id,
+        principal,
+        params: job.params ?? {},
+        lang: job.lang,
+        knex: k,
+        model: this.model(),
+        signal: ac.signal,
+        progress: (d, t) => {
+          done = d;
+          if (t !== undefined) total = t;
+        },
         output: (name, mime) => {
           if (held.file) throw new Error('a job writes one file');
           mkdirSync(jobsDir(), { recursive: true });
           const ext = /\.[a-z0-9]{1,10}$/i.exec(name)?.[0] ?? '';
           const path = join(jobsDir(), `${id}-${job.run_token}${ext}`);
-          held.file = { part: `${path}.part`, path, name: name.replace(/["\\\r\n/]/g, '_').slice(0, 255), mime, stream: createWriteStream(`${path}.part`) };
+          held.file = {
+            part: `${path}.part`,
+            path,
+            name: name.replace(/["\\\r\n/]/g, '_').slice(0, 255),
+            mime,
+            stream: createWriteStream(`${path}.part`),
+          };
           // a writer that fails destroys the stream with its error: the kind's promise carries it, not an 'error' event nobody hears
           held.file.stream.on('error', () => undefined);
           return held.file.stream;
@@ -222,22 +292,44 @@ export class JobWorker {
       }
       await beating;
       const hours = await jobSetting(k, 'jobs.keep_hours');
-      const ended = await this.end(job, 'done', {
-        progress_done: done, progress_total: total === null ? null : Math.max(total, done),
-        result: result ? JSON.stringify(result) : null,
-        ...(f ? { result_path: f.path.slice(dataDir().length + 1), result_name: f.name, result_mime: f.mime, result_size: statSync(f.path).size } : {}),
-      }, hours);
+      const ended = await this.end(
+        job,
+        'done',
+        {
+          progress_done: done,
+          progress_total: total === null ? null : Math.max(total, done),
+          result: result ? JSON.stringify(result) : null,
+          ...(f
+            ? {
+                result_path: f.path.slice(dataDir().length + 1),
+                result_name: f.name,
+                result_mime: f.mime,
+                result_size: statSync(f.path).size,
+              }
+            : {}),
+        },
+        hours,
+      );
       if (!ended) dropFile();
     } catch (err) {
       dropFile();
       const reason = ac.signal.aborted ? ac.signal.reason : null;
       await beating;
       if (reason === LOST) this.log(`jobs: job ${id} was taken by another worker`);
-      else if (reason === STOPPING) await k('jobs').where({ id, run_token: job.run_token, state: 'running' }).update({ state: 'queued', lease_until: null, run_token: null, attempts: k.raw('greatest(attempts - 1, 0)') });
-      else if (reason === CANCELLED || err === CANCELLED) await this.end(job, 'cancelled', { progress_done: done }, await jobSetting(k, 'jobs.keep_hours'));
+      else if (reason === STOPPING)
+        await k('jobs')
+          .where({ id, run_token: job.run_token, state: 'running' })
+          .update({ state: 'queued', lease_until: null, run_token: null, attempts: k.raw('greatest(attempts - 1, 0)') });
+      else if (reason === CANCELLED || err === CANCELLED)
+        await this.end(job, 'cancelled', { progress_done: done }, await jobSetting(k, 'jobs.keep_hours'));
       else {
         if (!(err instanceof ApiError)) this.log(`jobs: job ${id} (${job.kind}) failed: ${(err as Error)?.stack ?? err}`);
-        await this.end(job, 'failed', { progress_done: done, error: JSON.stringify(storedError(err)) }, await jobSetting(k, 'jobs.keep_hours'));
+        await this.end(
+          job,
+          'failed',
+          { progress_done: done, error: JSON.stringify(storedError(err)) },
+          await jobSetting(k, 'jobs.keep_hours'),
+        );
       }
     } finally {
       clearInterval(heart);
@@ -250,10 +342,15 @@ export class JobWorker {
   /** Ends a job this worker holds (its run token): answers false when another worker holds it now. */
   private async end(job: JobRow, state: 'done' | 'failed' | 'cancelled', set: Record<string, unknown>, keepHours = 24): Promise<boolean> {
     const k = this.knex;
-    const n = await k('jobs').where({ id: job.id, run_token: job.run_token, state: 'running' }).update({
-      ...set, state, finished_at: k.fn.now(), lease_until: null,
-      expires_at: k.raw('now() + make_interval(secs => ?::float8)', [keepHours * 3600]),
-    });
+    const n = await k('jobs')
+      .where({ id: job.id, run_token: job.run_token, state: 'running' })
+      .update({
+        ...set,
+        state,
+        finished_at: k.fn.now(),
+        lease_until: null,
+        expires_at: k.raw('now() + make_interval(secs => ?::float8)', [keepHours * 3600]),
+      });
     return n > 0;
   }
 
@@ -265,12 +362,19 @@ export class JobWorker {
     const k = this.knex;
     let n = 0;
     for (;;) {
-      const gone = await k('jobs').whereIn('id', k('jobs').select('id').where('expires_at', '<=', k.fn.now()).limit(500).forUpdate().skipLocked())
-        .delete().returning(['id', 'result_path']) as { id: number; result_path: string | null }[];
+      const gone = (await k('jobs')
+        .whereIn('id', k('jobs').select('id').where('expires_at', '<=', k.fn.now()).limit(500).forUpdate().skipLocked())
+        .delete()
+        .returning(['id', 'result_path'])) as { id: number; result_path: string | null }[];
       for (const g of gone) {
         if (!g.result_path) continue;
         const p = join(dataDir(), g.result_path);
-        if (existsSync(p)) try { unlinkSync(p); } catch { /* already gone */ }
+        if (existsSync(p))
+          try {
+            unlinkSync(p);
+          } catch {
+            /* already gone */
+          }
       }
       n += gone.length;
       if (gone.length < 500) break;
@@ -281,14 +385,21 @@ export class JobWorker {
       const ids = [...new Set(files.map((f) => Number(/^(\d+)-/.exec(f)?.[1])).filter((x) => Number.isSafeInteger(x) && x > 0))];
       const known = new Set<number>();
       for (let i = 0; i < ids.length; i += 1000) {
-        for (const r of await k('jobs').whereIn('id', ids.slice(i, i + 1000)).select('id')) known.add(Number(r.id));
+        for (const r of await k('jobs')
+          .whereIn('id', ids.slice(i, i + 1000))
+          .select('id'))
+          known.add(Number(r.id));
       }
       const old = Date.now() - 24 * 3600_000;
       for (const f of files) {
         const id = Number(/^(\d+)-/.exec(f)?.[1]);
         const p = join(dir, f);
         if (known.has(id) || this.runs.has(id)) continue;
-        try { if (statSync(p).mtimeMs < old) unlinkSync(p); } catch { /* gone */ }
+        try {
+          if (statSync(p).mtimeMs < old) unlinkSync(p);
+        } catch {
+          /* gone */
+        }
       }
     }
     return n;

@@ -22,7 +22,6 @@ export function shown(key: string): string {
   return (key as unknown as { toWellFormed(): string }).toWellFormed().replace(/\u0000/g, '\uFFFD');
 }
 
-
 /**
  * JSON nested deeper than this many levels is refused (the body itself is level 1). The deepest
  * legitimate shapes are a few levels: a polygon's ring (`[[lng, lat], …]`) in a child row's field,
@@ -88,5 +87,5 @@ export function findBadText(value: unknown, path = ''): string | null {
 export const badTextError = (path: string) => validationError({ [path || 'body']: { key: 'validation.bad_characters' } });
 
 /** The field error for JSON nested too deep, under its top-level key. */
-export const tooDeepError = (top: string) => validationError({ [top || 'body']: { key: 'validation.too_deep', args: { max: MAX_JSON_DEPTH } } });
-
+export const tooDeepError = (top: string) =>
+  validationError({ [top || 'body']: { key: 'validation.too_deep', args: { max: MAX_JSON_DEPTH } } });

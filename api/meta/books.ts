@@ -24,9 +24,13 @@ const BOOK_NAME = /^[a-z][a-z0-9-]*$/;
 const FIELD_NAME = /^[a-z][a-z0-9_]{0,40}$/;
 
 export const BOOK_FIELD_TYPES = ['string', 'integer', 'decimal', 'money', 'date', 'boolean', 'enum', 'ref'] as const;
-export type BookFieldType = typeof BOOK_FIELD_TYPES[number];
+export type BookFieldType = (typeof BOOK_FIELD_TYPES)[number];
 
-export interface Caption3 { uz: string; ru: string; uk?: string }
+export interface Caption3 {
+  uz: string;
+  ru: string;
+  uk?: string;
+}
 
 export interface BookFieldSpec {
   name: string;
@@ -54,10 +58,28 @@ export const BOOK_ACTIONS_FROM = 8000;
 export const BOOK_ACTIONS_TO = 9990;
 
 /** The entity keys a book may hold: a book is a plain reference book; behaviour takes code and a file. */
-const BOOK_KEYS = new Set(['$schema', 'name', 'module', 'kind', 'caption', 'access', 'fields', 'list', 'titleField', 'icon', 'path', 'table', 'import']);
+const BOOK_KEYS = new Set([
+  '$schema',
+  'name',
+  'module',
+  'kind',
+  'caption',
+  'access',
+  'fields',
+  'list',
+  'titleField',
+  'icon',
+  'path',
+  'table',
+  'import',
+]);
 const STORED_TYPES = new Set<string>([...BOOK_FIELD_TYPES, 'text3', 'text']);
 
-const key3 = (c: Caption3): Record<Lang, string> => ({ uz: c.uz?.trim() ?? '', ru: c.ru?.trim() ?? '', uk: c.uk?.trim() || latinToCyrillic(c.uz?.trim() ?? '') });
+const key3 = (c: Caption3): Record<Lang, string> => ({
+  uz: c.uz?.trim() ?? '',
+  ru: c.ru?.trim() ?? '',
+  uk: c.uk?.trim() || latinToCyrillic(c.uz?.trim() ?? ''),
+});
 
 /** The caption key of a book's own field (field captions of a book are its own, never the shared `fields.*`). */
 export const bookFieldCaption = (book: string, field: string) => `book.${book}.${field}`;
@@ -68,7 +90,10 @@ export const bookFieldCaption = (book: string, field: string) => `book.${book}.$
  */
 export function specToBook(spec: BookSpec, access: Record<'read' | 'create' | 'update' | 'delete' | 'export', number>): DbBook {
   const captions: Record<Lang, Record<string, string>> = { uz: {}, uk: {}, ru: {} };
-  const put = (key: string, c: Caption3 | undefined) => { const t = key3(c ?? { uz: '', ru: '' }); for (const l of LANGS) captions[l][key] = t[l]; };
+  const put = (key: string, c: Caption3 | undefined) => {
+    const t = key3(c ?? { uz: '', ru: '' });
+    for (const l of LANGS) captions[l][key] = t[l];
+  };
   put(`entity.${spec.name}`, spec.caption);
   const fields: Record<string, Record<string, unknown>> = {
     code: { type: 'string', required: true, maxLength: 20, unique: true },
@@ -109,18 +134,34 @@ export function specToBook(spec: BookSpec, access: Record<'read' | 'create' | 'u
 
 /** The spec back from a stored book: what the screen edits. */
 export function bookToSpec(book: DbBook): BookSpec {
-  const d = book.definition as { module: string; fields: Record<string, { type: string; label?: string; required?: boolean; unique?: boolean; maxLength?: number; ref?: string; values?: string[] }> };
-  const c = (key: string): Caption3 => ({ uz: book.captions.uz?.[key] ?? '', ru: book.captions.ru?.[key] ?? '', uk: book.captions.uk?.[key] ?? '' });
+  const d = book.definition as {
+    module: string;
+    fields: Record<
+      string,
+      { type: string; label?: string; required?: boolean; unique?: boolean; maxLength?: number; ref?: string; values?: string[] }
+    >;
+  };
+  const c = (key: string): Caption3 => ({
+    uz: book.captions.uz?.[key] ?? '',
+    ru: book.captions.ru?.[key] ?? '',
+    uk: book.captions.uk?.[key] ?? '',
+  });
   return {
     name: book.name,
     section: book.menu?.section ?? d.module,
     caption: c(`entity.${book.name}`),
-    fields: Object.entries(d.fields).filter(([n]) => n !== 'code' && n !== 'name').map(([n, f]) => ({
-      name: n, type: f.type as BookFieldType, caption: c(f.label ?? `fields.${n}`),
-      ...(f.required ? { required: true } : {}), ...(f.unique ? { unique: true } : {}),
-      ...(f.maxLength !== undefined ? { maxLength: f.maxLength } : {}), ...(f.ref ? { ref: f.ref } : {}),
-      ...(f.values ? { values: f.values.map((v) => ({ value: v, caption: c(`enums.${n}.${v}`) })) } : {}),
-    })),
+    fields: Object.entries(d.fields)
+      .filter(([n]) => n !== 'code' && n !== 'name')
+      .map(([n, f]) => ({
+        name: n,
+        type: f.type as BookFieldType,
+        caption: c(f.label ?? `fields.${n}`),
+        ...(f.required ? { required: true } : {}),
+        ...(f.unique ? { unique: true } : {}),
+        ...(f.maxLength !== undefined ? { maxLength: f.maxLength } : {}),
+        ...(f.ref ? { ref: f.ref } : {}),
+        ...(f.values ? { values: f.values.map((v) => ({ value: v, caption: c(`enums.${n}.${v}`) })) } : {}),
+      })),
   };
 }
 
@@ -132,15 +173,33 @@ export function bookToSpec(book: DbBook): BookSpec {
 export function bookProblems(book: DbBook, model: MetaModel): BookProblem[] {
   const file = bookFile(book.name);
   const out: BookProblem[] = [];
-  if (!BOOK_NAME.test(book.name)) out.push({ file, pointer: '/name', message: 'use lower-case letters, digits and dashes (e.g. tree-species)', key: 'errors.book_name_pattern', args: { example: 'tree-species' } });
+  if (!BOOK_NAME.test(book.name))
+    out.push({
+      file,
+      pointer: '/name',
+      message: 'use lower-case letters, digits and dashes (e.g. tree-species)',
+      key: 'errors.book_name_pattern',
+      args: { example: 'tree-species' },
+    });
   const d = book.definition as Record<string, unknown>;
-  for (const k of Object.keys(d ?? {})) if (!BOOK_KEYS.has(k)) out.push({ file, pointer: `/${k}`, message: `a reference book made on the screen has no "${k}": it takes a metadata file and code` });
+  for (const k of Object.keys(d ?? {}))
+    if (!BOOK_KEYS.has(k))
+      out.push({ file, pointer: `/${k}`, message: `a reference book made on the screen has no "${k}": it takes a metadata file and code` });
   const fields = (d?.fields ?? {}) as Record<string, { type?: string }>;
   for (const [n, f] of Object.entries(fields)) {
-    if (!STORED_TYPES.has(String(f?.type))) out.push({ file, pointer: `/fields/${n}/type`, message: `a reference book's field is one of ${BOOK_FIELD_TYPES.join(', ')}` });
-    if (!FIELD_NAME.test(n)) out.push({ file, pointer: `/fields/${n}`, message: 'a field name is lower-case letters, digits and underscores', key: 'errors.book_field_name', args: { field: n, example: 'tree_height' } });
+    if (!STORED_TYPES.has(String(f?.type)))
+      out.push({ file, pointer: `/fields/${n}/type`, message: `a reference book's field is one of ${BOOK_FIELD_TYPES.join(', ')}` });
+    if (!FIELD_NAME.test(n))
+      out.push({
+        file,
+        pointer: `/fields/${n}`,
+        message: 'a field name is lower-case letters, digits and underscores',
+        key: 'errors.book_field_name',
+        args: { field: n, example: 'tree_height' },
+      });
   }
-  if (book.menu && !model.menu.some((s) => s.route === `/${book.menu!.section}`)) out.push({ file, pointer: '/menu/section', message: `no menu section "${book.menu.section}"` });
+  if (book.menu && !model.menu.some((s) => s.route === `/${book.menu!.section}`))
+    out.push({ file, pointer: '/menu/section', message: `no menu section "${book.menu.section}"` });
   return out;
 }
 
@@ -166,13 +225,29 @@ export function loaderText(message: string): { key: string; args?: Record<string
 export function specProblems(spec: BookSpec): (BookProblem & { field: string })[] {
   const file = bookFile(spec.name);
   const out: (BookProblem & { field: string })[] = [];
-  if (!BOOK_NAME.test(spec.name)) out.push({ field: 'name', file, pointer: '/name', message: 'use lower-case letters, digits and dashes (e.g. tree-species)', key: 'errors.book_name_pattern', args: { example: 'tree-species' } });
+  if (!BOOK_NAME.test(spec.name))
+    out.push({
+      field: 'name',
+      file,
+      pointer: '/name',
+      message: 'use lower-case letters, digits and dashes (e.g. tree-species)',
+      key: 'errors.book_name_pattern',
+      args: { example: 'tree-species' },
+    });
   const seen = new Set<string>();
   (spec.fields ?? []).forEach((f, i) => {
     const at = { field: `fields.${i}.name`, file, pointer: `/fields/${f.name}` };
-    if (!FIELD_NAME.test(f.name)) out.push({ ...at, message: 'a field name is lower-case letters, digits and underscores', key: 'errors.book_field_name', args: { field: f.name, example: 'tree_height' } });
-    else if ((BUILT_IN_FIELDS as readonly string[]).includes(f.name)) out.push({ ...at, message: `every book has "${f.name}" of its own`, key: 'errors.book_field_reserved', args: { field: f.name } });
-    else if (seen.has(f.name)) out.push({ ...at, message: `"${f.name}" is given twice`, key: 'errors.book_field_twice', args: { field: f.name } });
+    if (!FIELD_NAME.test(f.name))
+      out.push({
+        ...at,
+        message: 'a field name is lower-case letters, digits and underscores',
+        key: 'errors.book_field_name',
+        args: { field: f.name, example: 'tree_height' },
+      });
+    else if ((BUILT_IN_FIELDS as readonly string[]).includes(f.name))
+      out.push({ ...at, message: `every book has "${f.name}" of its own`, key: 'errors.book_field_reserved', args: { field: f.name } });
+    else if (seen.has(f.name))
+      out.push({ ...at, message: `"${f.name}" is given twice`, key: 'errors.book_field_twice', args: { field: f.name } });
     seen.add(f.name);
   });
   return out;
@@ -187,7 +262,7 @@ export function specFieldOf(pointer: string, spec: BookSpec): string {
   if (parts[0] === 'fields' && parts[1]) {
     const i = (spec.fields ?? []).findIndex((f) => f.name === parts[1]);
     if (i < 0) return 'fields';
-    const prop = parts[2] === 'label' ? 'caption' : parts[2] === 'values' ? 'values' : parts[2] ?? 'name';
+    const prop = parts[2] === 'label' ? 'caption' : parts[2] === 'values' ? 'values' : (parts[2] ?? 'name');
     return `fields.${i}.${prop}`;
   }
   if (parts[0] === 'captions') {

@@ -15,7 +15,12 @@ export function flattenCaptions(tree: Record<string, unknown>, prefix = ''): Rec
  * A caption in the caller's language, with uz as the fallback. `{0}`, `{1}`… and `{name}`
  * placeholders are filled from args.
  */
-export function translate(model: Pick<MetaModel, 'captions'>, lang: Lang, key: string, args: Record<string, unknown> | unknown[] = []): string {
+export function translate(
+  model: Pick<MetaModel, 'captions'>,
+  lang: Lang,
+  key: string,
+  args: Record<string, unknown> | unknown[] = [],
+): string {
   const text = model.captions[lang]?.[key] ?? model.captions.uz?.[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (m, name: string) => {
     const v = (args as Record<string, unknown>)[name];

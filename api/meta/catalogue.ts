@@ -41,8 +41,13 @@ function actionOf(e: EntityMeta, op: string): number | undefined {
 
 function entityRoutes(e: EntityMeta): ApiRoute[] {
   const p = e.path;
-  const r = (method: ApiRoute['method'], path: string, op: string, source: ApiRoute['source'] = 'entity', body: ApiRoute['body'] = 'none'): ApiRoute =>
-    ({ method, path, auth: 'session', source, entity: e.name, op, actions: ids(actionOf(e, op)), body });
+  const r = (
+    method: ApiRoute['method'],
+    path: string,
+    op: string,
+    source: ApiRoute['source'] = 'entity',
+    body: ApiRoute['body'] = 'none',
+  ): ApiRoute => ({ method, path, auth: 'session', source, entity: e.name, op, actions: ids(actionOf(e, op)), body });
   const out = [
     r('get', p, 'read'),
     r('get', `${p}/export`, 'export'),
@@ -58,7 +63,8 @@ function entityRoutes(e: EntityMeta): ApiRoute[] {
   }
   if (e.workflow) out.push(r('get', `${p}/:id/flows`, 'read', 'workflow'));
   // a record that prints documents (docs/template-documents.md): whoever reads it may print it
-  if (e.documents) out.push(r('get', `${p}/:id/documents`, 'read', 'documents'), r('post', `${p}/:id/documents`, 'read', 'documents', 'json'));
+  if (e.documents)
+    out.push(r('get', `${p}/:id/documents`, 'read', 'documents'), r('post', `${p}/:id/documents`, 'read', 'documents', 'json'));
   out.push(
     r('get', `${p}/:id/history`, 'read'),
     r('get', `${p}/:id`, 'read'),
@@ -74,8 +80,16 @@ export function routeCatalogue(model: MetaModel): ApiRoute[] {
   const out: ApiRoute[] = [];
   for (const r of model.routes) {
     out.push({
-      method: r.method, path: r.path, auth: r.auth, source: 'module', name: `${r.module}.${r.name}`, entity: r.entity, op: r.op,
-      actions: ids(r.action, r.entity && r.op ? actionOf(model.entities.get(r.entity)!, r.op) : undefined), params: r.params, body: r.body ?? 'json',
+      method: r.method,
+      path: r.path,
+      auth: r.auth,
+      source: 'module',
+      name: `${r.module}.${r.name}`,
+      entity: r.entity,
+      op: r.op,
+      actions: ids(r.action, r.entity && r.op ? actionOf(model.entities.get(r.entity)!, r.op) : undefined),
+      params: r.params,
+      body: r.body ?? 'json',
     });
   }
   const publicEntities = [...model.entities.values()].filter((e) => e.public);
@@ -85,9 +99,17 @@ export function routeCatalogue(model: MetaModel): ApiRoute[] {
     if (e.public!.map) out.push(pub(`/public/map/layers/${e.name}`));
     if (geometryFields(e, e.public!.fields)) out.push(pub(`/public/entities/${e.name}/geojson`));
   }
-  if (publicEntities.length) out.push({ method: 'get', path: '/public/files/:id', auth: 'public', source: 'public', actions: [], body: 'none' });
+  if (publicEntities.length)
+    out.push({ method: 'get', path: '/public/files/:id', auth: 'public', source: 'public', actions: [], body: 'none' });
   for (const r of model.reports.values()) {
-    const report = (path: string, auth: RouteAuth): ApiRoute => ({ method: 'get', path, auth, source: 'report', actions: auth === 'public' ? [] : ids(r.access), body: 'none' });
+    const report = (path: string, auth: RouteAuth): ApiRoute => ({
+      method: 'get',
+      path,
+      auth,
+      source: 'report',
+      actions: auth === 'public' ? [] : ids(r.access),
+      body: 'none',
+    });
     if (r.access !== undefined) out.push(report(`/reports/${r.name}`, 'session'), report(`/reports/${r.name}/export`, 'session'));
     if (r.public) out.push(report(`/public/reports/${r.name}`, 'public'), report(`/public/reports/${r.name}/export`, 'public'));
   }
@@ -113,5 +135,5 @@ export function mayCall(model: MetaModel, r: ApiRoute, p: Principal): boolean {
   const opAction = e && r.op ? actionOf(e, r.op) : undefined;
   // reading is also opened by an entity's `readAlso` actions
   if (e && r.op && !r.op.startsWith('wf:') && !allows(e, r.op as Operation, p)) return false;
-  return r.actions.every((a) => a === opAction && e && r.op && !r.op.startsWith('wf:') ? true : p.actions.has(a));
+  return r.actions.every((a) => (a === opAction && e && r.op && !r.op.startsWith('wf:') ? true : p.actions.has(a)));
 }

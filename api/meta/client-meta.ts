@@ -13,9 +13,7 @@ import { mayCall, routeCatalogue } from './catalogue.ts';
  * This is the back-office's only input for generating its screens.
  */
 export function clientMeta(model: MetaModel, p: Principal, lang: Lang, o: { api?: boolean } = {}) {
-  const entities = [...model.entities.values()]
-    .filter((e) => allows(e, 'read', p))
-    .map((e) => entityForClient(e, p));
+  const entities = [...model.entities.values()].filter((e) => allows(e, 'read', p)).map((e) => entityForClient(e, p));
   return {
     lang,
     entities,
@@ -38,9 +36,16 @@ export function reportsFor(model: MetaModel, p: Principal) {
       const forced = forcedParams(r, p);
       return {
         ...r,
-        params: Object.fromEntries(Object.entries(r.params).map(([name, prm]) => [name, {
-          ...prm, caption: prm.caption ?? `report.${name}`, ...(name in forced ? { fixed: forced[name] } : {}),
-        }])),
+        params: Object.fromEntries(
+          Object.entries(r.params).map(([name, prm]) => [
+            name,
+            {
+              ...prm,
+              caption: prm.caption ?? `report.${name}`,
+              ...(name in forced ? { fixed: forced[name] } : {}),
+            },
+          ]),
+        ),
         columns: r.columns.map((c) => ({ ...c, caption: c.caption ?? `report.${c.name}` })),
       };
     });
@@ -70,7 +75,16 @@ function entityForClient(e: EntityMeta, p: Principal) {
       filters: Object.entries(e.list.filters ?? {}).map(([name, raw]) => {
         const f = filterMeta(raw);
         const field = e.fields[(f.fields ?? [name])[0]];
-        return { name, ...f, label: f.label ?? (e.fields[name] ? fieldCaption(name, e.fields[name]) : SYSTEM_COLUMNS.includes(name) ? `fields.${name}` : `filters.${name}`), fieldType: field?.type, ref: field?.ref, values: field?.values };
+        return {
+          name,
+          ...f,
+          label:
+            f.label ??
+            (e.fields[name] ? fieldCaption(name, e.fields[name]) : SYSTEM_COLUMNS.includes(name) ? `fields.${name}` : `filters.${name}`),
+          fieldType: field?.type,
+          ref: field?.ref,
+          values: field?.values,
+        };
       }),
     },
     form: e.form,
@@ -83,7 +97,12 @@ function entityForClient(e: EntityMeta, p: Principal) {
     documents: e.documents && { type: e.documents.type },
     workflow: e.workflow && {
       ...e.workflow,
-      actions: Object.entries(e.workflow.actions).map(([name, a]) => ({ name, ...a, label: a.label ?? `actions.${name}`, allowed: p.actions.has(a.action) })),
+      actions: Object.entries(e.workflow.actions).map(([name, a]) => ({
+        name,
+        ...a,
+        label: a.label ?? `actions.${name}`,
+        allowed: p.actions.has(a.action),
+      })),
     },
   };
 }
@@ -106,8 +125,17 @@ export function menuFor(menu: MenuSectionMeta[], p: Principal) {
  * it: the back-office shows its 403 page for a known route that is not allowed.
  */
 export function routesFor(menu: MenuSectionMeta[], p: Principal) {
-  return menu.flatMap((s) => s.children.map((c) => ({
-    section: s.route, route: `${s.route}/${c.route.replace(/\/$/, '')}`, caption: c.caption, action: c.action, entity: c.entity, report: c.report, filter: c.filter,
-    nomenu: c.nomenu ?? false, allowed: c.action === undefined || p.actions.has(c.action),
-  })));
+  return menu.flatMap((s) =>
+    s.children.map((c) => ({
+      section: s.route,
+      route: `${s.route}/${c.route.replace(/\/$/, '')}`,
+      caption: c.caption,
+      action: c.action,
+      entity: c.entity,
+      report: c.report,
+      filter: c.filter,
+      nomenu: c.nomenu ?? false,
+      allowed: c.action === undefined || p.actions.has(c.action),
+    })),
+  );
 }

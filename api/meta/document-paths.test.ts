@@ -5,12 +5,22 @@ import { documentPathProblems, resolveDocumentPath } from './document-paths.ts';
 const model = loadMetadata();
 const protocols = model.entities.get('subject-protocols')!;
 
-describe('the paths a record\'s documents read', () => {
+describe("the paths a record's documents read", () => {
   it('follow fields, references and the author', () => {
     expect(resolveDocumentPath(model, protocols, 'offender')).toMatchObject([{ kind: 'field', name: 'offender' }]);
-    expect(resolveDocumentPath(model, protocols, 'subject_id.region_id.name')).toMatchObject([{ kind: 'ref', table: 'subjects' }, { kind: 'ref', table: 'regions' }, { kind: 'field', name: 'name' }]);
-    expect(resolveDocumentPath(model, protocols, 'created_by.fio')).toMatchObject([{ kind: 'ref', table: 'users' }, { kind: 'field', name: 'fio' }]);
-    expect(resolveDocumentPath(model, model.entities.get('subject')!, 'norms.pollutant')).toMatchObject([{ kind: 'children', name: 'norms' }, { kind: 'field', name: 'pollutant' }]);
+    expect(resolveDocumentPath(model, protocols, 'subject_id.region_id.name')).toMatchObject([
+      { kind: 'ref', table: 'subjects' },
+      { kind: 'ref', table: 'regions' },
+      { kind: 'field', name: 'name' },
+    ]);
+    expect(resolveDocumentPath(model, protocols, 'created_by.fio')).toMatchObject([
+      { kind: 'ref', table: 'users' },
+      { kind: 'field', name: 'fio' },
+    ]);
+    expect(resolveDocumentPath(model, model.entities.get('subject')!, 'norms.pollutant')).toMatchObject([
+      { kind: 'children', name: 'norms' },
+      { kind: 'field', name: 'pollutant' },
+    ]);
   });
 
   it('refuse what names nothing or must not be printed', () => {

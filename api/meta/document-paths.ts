@@ -13,7 +13,10 @@ export type PathStep =
 
 /** The users' fields a path may read through `created_by` / `updated_by`. */
 const USER_FIELDS: Record<string, FieldMeta> = {
-  fio: { type: 'string' }, username: { type: 'string' }, phone: { type: 'string' }, email: { type: 'string' },
+  fio: { type: 'string' },
+  username: { type: 'string' },
+  phone: { type: 'string' },
+  email: { type: 'string' },
 };
 const USER_REFS = ['created_by', 'updated_by'];
 

@@ -33,9 +33,18 @@ export function normaliseFormatted(format: FormatName | undefined, value: unknow
       const digits = value.replace(MASK, '');
       return /^998\d{9}$/.test(digits) ? digits.slice(3) : digits;
     }
-    case 'passport': return value.replace(/\s+/g, '').toUpperCase();
-    case 'inn': case 'pinfl': case 'mfo': case 'account': case 'digits5': case 'inn_or_pinfl': return value.replace(/\s+/g, '');
-    case 'email': return value.trim();
-    default: return value;
+    case 'passport':
+      return value.replace(/\s+/g, '').toUpperCase();
+    case 'inn':
+    case 'pinfl':
+    case 'mfo':
+    case 'account':
+    case 'digits5':
+    case 'inn_or_pinfl':
+      return value.replace(/\s+/g, '');
+    case 'email':
+      return value.trim();
+    default:
+      return value;
   }
 }

@@ -34,7 +34,12 @@ export class LiveModel {
 
   readonly dir: string;
 
-  constructor(model: MetaModel, readonly knex: Knex, dir?: string, private setup?: ModelSetup) {
+  constructor(
+    model: MetaModel,
+    readonly knex: Knex,
+    dir?: string,
+    private setup?: ModelSetup,
+  ) {
     this.dir = dir ?? model.dir ?? DEFAULT_META_DIR;
     this.current = setup ? setup.bind(model) : model;
     lives.add(new WeakRef(this));
@@ -54,7 +59,9 @@ export class LiveModel {
   }
 
   /** The setup models are built with (start-up's registry), if any. */
-  get modelSetup(): ModelSetup | undefined { return this.setup; }
+  get modelSetup(): ModelSetup | undefined {
+    return this.setup;
+  }
 
   /** Runs on every new model before it is swapped in; what throws stops the swap. */
   onPrepare(fn: (m: MetaModel) => void): void {
@@ -75,7 +82,10 @@ export class LiveModel {
 
   /** Reads the database's books, builds and swaps; reloads asked for while one runs coalesce into one more. */
   reload(): Promise<MetaModel> {
-    if (this.reloading) { this.again = true; return this.reloading; }
+    if (this.reloading) {
+      this.again = true;
+      return this.reloading;
+    }
     this.reloading = (async () => {
       try {
         let model: MetaModel;
@@ -100,11 +110,17 @@ export class LiveModel {
   subscribe(channel: string, sub: Subscriber): void {
     if (!/^[a-z_]+$/.test(channel)) throw new Error(`bad channel name "${channel}"`);
     this.channels.set(channel, sub);
-    if (this.listener) this.listener.query(`LISTEN ${channel}`).then(() => sub.away?.(false), () => undefined);
+    if (this.listener)
+      this.listener.query(`LISTEN ${channel}`).then(
+        () => sub.away?.(false),
+        () => undefined,
+      );
   }
 
   /** Whether a LISTEN connection is open (a real server's process; embedded PGlite is one process). */
-  get listening(): boolean { return !!this.listener; }
+  get listening(): boolean {
+    return !!this.listener;
+  }
 
   /**
    * Listens for other processes' changes on a real PostgreSQL server (LISTEN on its own connection,
@@ -127,7 +143,11 @@ export class LiveModel {
         if (this.listener !== client) return;
         this.listener = undefined;
         for (const sub of this.channels.values()) sub.away?.(true);
-        setTimeout(() => { connect().then(() => this.reload()).catch(() => undefined); }, 1000).unref();
+        setTimeout(() => {
+          connect()
+            .then(() => this.reload())
+            .catch(() => undefined);
+        }, 1000).unref();
       });
       await client.connect();
       for (const channel of [META_CHANNEL, ...this.channels.keys()]) await client.query(`LISTEN ${channel}`);
@@ -169,13 +189,19 @@ const lives = new Set<WeakRef<LiveModel>>();
 export function reloadAfterCommit(trx: Knex.Transaction): void {
   const done = trx.executionPromise;
   if (!done) return;
-  done.then(() => {
-    for (const r of lives) {
-      const live = r.deref();
-      if (!live) { lives.delete(r); continue; }
-      if (!live.listening) live.reload().catch(() => undefined);
-    }
-  }, () => undefined);
+  done.then(
+    () => {
+      for (const r of lives) {
+        const live = r.deref();
+        if (!live) {
+          lives.delete(r);
+          continue;
+        }
+        if (!live.listening) live.reload().catch(() => undefined);
+      }
+    },
+    () => undefined,
+  );
 }
 
 /** A listener of a channel on the model's LISTEN connection (LiveModel.subscribe). */
@@ -188,7 +214,12 @@ export interface Subscriber {
 export async function readBooks(knex: Knex): Promise<DbBook[]> {
   if (!(await knex.schema.hasTable('meta_books'))) return [];
   const rows = await knex('meta_books').orderBy('id').select('name', 'definition', 'captions', 'menu');
-  return rows.map((r: { name: string; definition: Record<string, unknown>; captions: DbBook['captions']; menu: DbBook['menu'] | null }) => ({
-    name: r.name, definition: r.definition, captions: r.captions, ...(r.menu ? { menu: r.menu } : {}),
-  }));
+  return rows.map(
+    (r: { name: string; definition: Record<string, unknown>; captions: DbBook['captions']; menu: DbBook['menu'] | null }) => ({
+      name: r.name,
+      definition: r.definition,
+      captions: r.captions,
+      ...(r.menu ? { menu: r.menu } : {}),
+    }),
+  );
 }

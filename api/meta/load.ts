@@ -3,10 +3,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject } from 'ajv';
-import type {
-  ReportMeta, RouteMeta,
-  ActionInfo, EntityMeta, FieldMeta, Lang, MenuSectionMeta, MetaModel, FilterMeta,
-} from './types.ts';
+import type { ReportMeta, RouteMeta, ActionInfo, EntityMeta, FieldMeta, Lang, MenuSectionMeta, MetaModel, FilterMeta } from './types.ts';
 import { LANGS } from './types.ts';
 import type { DbBook } from './types.ts';
 
@@ -17,7 +14,6 @@ import { documentPathProblems } from './document-paths.ts';
 import { REPORT_PAGING_PARAMS } from '../reports/params.ts';
 
 export const DEFAULT_META_DIR = fileURLToPath(new URL('../../metadata/', import.meta.url));
-
 
 /** Where a database-held book's problems are reported: a file-like name. */
 export const bookFile = (name: string) => `database:books/${name}.json`;
@@ -83,7 +79,16 @@ export function loadMetadata(dir: string = DEFAULT_META_DIR, books: DbBook[] = [
   const problems: MetaProblem[] = [];
   const rel = (p: string) => relative(join(dir, '..'), p) || p;
   const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true, validateFormats: true });
-  ajv.addFormat('regex', { validate: (s: string) => { try { new RegExp(s, 'u'); return true; } catch { return false; } } });
+  ajv.addFormat('regex', {
+    validate: (s: string) => {
+      try {
+        new RegExp(s, 'u');
+        return true;
+      } catch {
+        return false;
+      }
+    },
+  });
   const entitySchema = JSON.parse(readFileSync(join(dir, 'schema/entity.schema.json'), 'utf8'));
   const menuSchema = JSON.parse(readFileSync(join(dir, 'schema/menu.schema.json'), 'utf8'));
   const validateEntity = ajv.compile(entitySchema);
@@ -104,9 +109,18 @@ export function loadMetadata(dir: string = DEFAULT_META_DIR, books: DbBook[] = [
     }
     const entity = withDefaults(raw as unknown as EntityMeta, file);
     const dup = entities.get(entity.name);
-    if (dup) { problems.push({ file, pointer: '/name', message: `entity "${entity.name}" is already defined in ${dup.file}` }); continue; }
-    if (tables.has(entity.table) && !entity.view) problems.push({ file, pointer: '/table', message: `table "${entity.table}" is already used by ${tables.get(entity.table)} (a second entity on one table must be a view)` });
-    if (paths.has(entity.path)) problems.push({ file, pointer: '/path', message: `path "${entity.path}" is already used by ${paths.get(entity.path)}` });
+    if (dup) {
+      problems.push({ file, pointer: '/name', message: `entity "${entity.name}" is already defined in ${dup.file}` });
+      continue;
+    }
+    if (tables.has(entity.table) && !entity.view)
+      problems.push({
+        file,
+        pointer: '/table',
+        message: `table "${entity.table}" is already used by ${tables.get(entity.table)} (a second entity on one table must be a view)`,
+      });
+    if (paths.has(entity.path))
+      problems.push({ file, pointer: '/path', message: `path "${entity.path}" is already used by ${paths.get(entity.path)}` });
     entities.set(entity.name, entity);
     if (!entity.view) tables.set(entity.table, file);
     paths.set(entity.path, file);
@@ -122,19 +136,31 @@ export function loadMetadata(dir: string = DEFAULT_META_DIR, books: DbBook[] = [
       continue;
     }
     const e = raw as unknown as EntityMeta;
-    if (e.name !== book.name) { problems.push({ file, pointer: '/name', message: `the book is "${book.name}", its definition names "${e.name}"` }); continue; }
+    if (e.name !== book.name) {
+      problems.push({ file, pointer: '/name', message: `the book is "${book.name}", its definition names "${e.name}"` });
+      continue;
+    }
     // every run-time book may be imported (one stored before `import` existed too)
     const entity: EntityMeta = { ...withDefaults(e, file), book: true, import: e.import ?? true };
     const own = entities.get(entity.name);
     if (own) {
       // the file of an exported book: the same table and path are the book's own
-      if (own.book) { problems.push({ file, pointer: '/name', message: `entity "${entity.name}" is already defined in ${own.file}` }); continue; }
+      if (own.book) {
+        problems.push({ file, pointer: '/name', message: `entity "${entity.name}" is already defined in ${own.file}` });
+        continue;
+      }
       if (tables.get(own.table) === own.file) tables.delete(own.table);
       if (paths.get(own.path) === own.file) paths.delete(own.path);
       entities.delete(own.name);
     }
-    if (tables.has(entity.table)) problems.push({ file, pointer: '/table', message: `table "${entity.table}" is already used by ${tables.get(entity.table)} (a second entity on one table must be a view)` });
-    if (paths.has(entity.path)) problems.push({ file, pointer: '/path', message: `path "${entity.path}" is already used by ${paths.get(entity.path)}` });
+    if (tables.has(entity.table))
+      problems.push({
+        file,
+        pointer: '/table',
+        message: `table "${entity.table}" is already used by ${tables.get(entity.table)} (a second entity on one table must be a view)`,
+      });
+    if (paths.has(entity.path))
+      problems.push({ file, pointer: '/path', message: `path "${entity.path}" is already used by ${paths.get(entity.path)}` });
     entities.set(entity.name, entity);
     tables.set(entity.table, file);
     paths.set(entity.path, file);
@@ -191,14 +217,22 @@ export function loadMetadata(dir: string = DEFAULT_META_DIR, books: DbBook[] = [
     if (!entities.get(book.name)?.book) continue;
     for (const lang of LANGS) {
       for (const [key, text] of Object.entries(book.captions[lang] ?? {})) {
-        if (typeof text !== 'string' || !text.trim()) problems.push({ file: bookFile(book.name), pointer: `/captions/${lang}/${key}`, message: `caption "${key}" is empty in ${lang}` });
+        if (typeof text !== 'string' || !text.trim())
+          problems.push({
+            file: bookFile(book.name),
+            pointer: `/captions/${lang}/${key}`,
+            message: `caption "${key}" is empty in ${lang}`,
+          });
         else captions[lang][key] = text;
       }
     }
     if (book.menu) {
       const e = entities.get(book.name)!;
       const at = menu.findIndex((s) => s.route === `/${book.menu!.section}`);
-      if (at < 0) { problems.push({ file: bookFile(book.name), pointer: '/menu/section', message: `no menu section "${book.menu.section}"` }); continue; }
+      if (at < 0) {
+        problems.push({ file: bookFile(book.name), pointer: '/menu/section', message: `no menu section "${book.menu.section}"` });
+        continue;
+      }
       const section = { ...menu[at], children: menu[at].children.filter((c) => c.entity !== book.name) };
       const ordering = book.menu.ordering ?? Math.max(0, ...section.children.map((c) => c.ordering ?? 0)) + 10;
       section.children.push({ route: book.name, caption: e.caption, action: e.access.read, entity: book.name, ordering });
@@ -215,7 +249,9 @@ export function loadMetadata(dir: string = DEFAULT_META_DIR, books: DbBook[] = [
 /** Checks that cannot be said in JSON Schema: cross references, captions, action ids. */
 function checkSemantics(model: MetaModel, problems: MetaProblem[], menuFile: string): void {
   const need = new Map<string, { file: string; pointer: string }>();
-  const caption = (key: string, file: string, pointer: string) => { if (!need.has(key)) need.set(key, { file, pointer }); };
+  const caption = (key: string, file: string, pointer: string) => {
+    if (!need.has(key)) need.set(key, { file, pointer });
+  };
   const cookies = new Map<string, string>();
   // one action id, one right: an id that lets a user change rows (create, update, delete, export, a
   // row set, a workflow action) belongs to that one operation of one entity — granting it must not
@@ -224,9 +260,16 @@ function checkSemantics(model: MetaModel, problems: MetaProblem[], menuFile: str
   const owners = new Map<number, { what: string; read: boolean }>();
   const own = (id: number, what: string, read: boolean, file: string, pointer: string) => {
     const was = owners.get(id);
-    if (!was) { owners.set(id, { what, read }); return; }
+    if (!was) {
+      owners.set(id, { what, read });
+      return;
+    }
     if (was.what === what || (was.read && read)) return;
-    problems.push({ file, pointer, message: `action id ${id} already gives ${was.what}: an id that changes rows belongs to one operation of one entity` });
+    problems.push({
+      file,
+      pointer,
+      message: `action id ${id} already gives ${was.what}: an id that changes rows belongs to one operation of one entity`,
+    });
   };
 
   for (const e of model.entities.values()) {
@@ -235,7 +278,8 @@ function checkSemantics(model: MetaModel, problems: MetaProblem[], menuFile: str
     const hidden = (name: string) => e.fields[name]?.type === 'password';
     const unsortable = (name: string) => hidden(name) || !!e.fields[name]?.through || e.fields[name]?.type === 'children';
     caption(e.caption, file, '/caption');
-    if (!(e.titleField in e.fields) && e.titleField !== 'id') problems.push({ file, pointer: '/titleField', message: `"${e.titleField}" is not a field` });
+    if (!(e.titleField in e.fields) && e.titleField !== 'id')
+      problems.push({ file, pointer: '/titleField', message: `"${e.titleField}" is not a field` });
     checkFields(e.fields, '/fields', e, model, problems, caption);
     if (e.public) checkPublic(e, problems);
     for (const d of documentPathProblems(model, e)) problems.push({ file, ...d });
@@ -245,12 +289,22 @@ function checkSemantics(model: MetaModel, problems: MetaProblem[], menuFile: str
       if (!has(c)) problems.push({ file, pointer: `/list/columns/${i}`, message: `"${c}" is not a field of ${e.name}` });
       else if (hidden(c)) problems.push({ file, pointer: `/list/columns/${i}`, message: `"${c}" is a password and is never listed` });
     });
-    if (!has(e.list.sort[0]) || unsortable(e.list.sort[0])) problems.push({ file, pointer: '/list/sort/0', message: `"${e.list.sort[0]}" is not a sortable field of ${e.name}` });
-    (e.list.sortable ?? []).forEach((c, i) => { if (!has(c) || unsortable(c)) problems.push({ file, pointer: `/list/sortable/${i}`, message: `"${c}" is not a sortable field of ${e.name}` }); });
+    if (!has(e.list.sort[0]) || unsortable(e.list.sort[0]))
+      problems.push({ file, pointer: '/list/sort/0', message: `"${e.list.sort[0]}" is not a sortable field of ${e.name}` });
+    (e.list.sortable ?? []).forEach((c, i) => {
+      if (!has(c) || unsortable(c))
+        problems.push({ file, pointer: `/list/sortable/${i}`, message: `"${c}" is not a sortable field of ${e.name}` });
+    });
     if (e.list.cookie !== undefined) {
       // the schema says so too; said here again, the cookie's name is safe whatever the schema becomes
-      if (!FILTER_COOKIE.test(e.list.cookie)) problems.push({ file, pointer: '/list/cookie', message: `"${e.list.cookie}" is not a filter cookie name (filter_[a-z_]+)` });
-      else if (cookies.has(e.list.cookie)) problems.push({ file, pointer: '/list/cookie', message: `cookie "${e.list.cookie}" already keeps the filter of ${cookies.get(e.list.cookie)}` });
+      if (!FILTER_COOKIE.test(e.list.cookie))
+        problems.push({ file, pointer: '/list/cookie', message: `"${e.list.cookie}" is not a filter cookie name (filter_[a-z_]+)` });
+      else if (cookies.has(e.list.cookie))
+        problems.push({
+          file,
+          pointer: '/list/cookie',
+          message: `cookie "${e.list.cookie}" already keeps the filter of ${cookies.get(e.list.cookie)}`,
+        });
       else cookies.set(e.list.cookie, e.name);
     }
     for (const [name, raw] of Object.entries(e.list.filters ?? {})) {
@@ -258,24 +312,34 @@ function checkSemantics(model: MetaModel, problems: MetaProblem[], menuFile: str
       const cols = f.fields ?? [name];
       for (const c of cols) {
         if (!has(c)) problems.push({ file, pointer: `/list/filters/${name}`, message: `"${c}" is not a field of ${e.name}` });
-        else if (e.fields[c]?.type === 'children' || hidden(c)) problems.push({ file, pointer: `/list/filters/${name}`, message: `cannot filter on "${c}"` });
-        else if (e.fields[c]?.through && f.op !== 'eq' && f.op !== 'in') problems.push({ file, pointer: `/list/filters/${name}`, message: `a join-table reference filters with eq or in` });
+        else if (e.fields[c]?.type === 'children' || hidden(c))
+          problems.push({ file, pointer: `/list/filters/${name}`, message: `cannot filter on "${c}"` });
+        else if (e.fields[c]?.through && f.op !== 'eq' && f.op !== 'in')
+          problems.push({ file, pointer: `/list/filters/${name}`, message: `a join-table reference filters with eq or in` });
       }
-      if (f.op !== 'search' && cols.length > 1) problems.push({ file, pointer: `/list/filters/${name}`, message: `only a search filter may look in several fields` });
+      if (f.op !== 'search' && cols.length > 1)
+        problems.push({ file, pointer: `/list/filters/${name}`, message: `only a search filter may look in several fields` });
       if (f.label) caption(f.label, file, `/list/filters/${name}/label`);
       else if (SYSTEM_COLUMNS.includes(name) && !(name in e.fields)) caption(`fields.${name}`, file, `/list/filters/${name}`);
       else if (!(name in e.fields)) caption(`filters.${name}`, file, `/list/filters/${name}`);
     }
     for (const [kind, col] of Object.entries(e.scope ?? {})) {
-      if (!(col in e.fields) && col !== 'id') problems.push({ file, pointer: `/scope/${kind}`, message: `"${col}" is not a field of ${e.name}` });
+      if (!(col in e.fields) && col !== 'id')
+        problems.push({ file, pointer: `/scope/${kind}`, message: `"${col}" is not a field of ${e.name}` });
     }
     for (const [i, c] of (e.constraints ?? []).entries()) {
       caption(c.message, file, `/constraints/${i}/message`);
-      c.fields.forEach((f, j) => { if (!(f in e.fields)) problems.push({ file, pointer: `/constraints/${i}/fields/${j}`, message: `"${f}" is not a field of ${e.name}` }); });
+      c.fields.forEach((f, j) => {
+        if (!(f in e.fields))
+          problems.push({ file, pointer: `/constraints/${i}/fields/${j}`, message: `"${f}" is not a field of ${e.name}` });
+      });
     }
     (e.form?.sections ?? []).forEach((s, i) => {
       if (s.label) caption(s.label, file, `/form/sections/${i}/label`);
-      s.fields.forEach((f, j) => { if (!(f in e.fields)) problems.push({ file, pointer: `/form/sections/${i}/fields/${j}`, message: `"${f}" is not a field of ${e.name}` }); });
+      s.fields.forEach((f, j) => {
+        if (!(f in e.fields))
+          problems.push({ file, pointer: `/form/sections/${i}/fields/${j}`, message: `"${f}" is not a field of ${e.name}` });
+      });
     });
     if (e.tracking === false && (e.access.create !== undefined || e.access.update !== undefined)) {
       problems.push({ file, pointer: '/access', message: 'an entity without tracking columns is read and deleted only' });
@@ -287,7 +351,9 @@ function checkSemantics(model: MetaModel, problems: MetaProblem[], menuFile: str
     if (e.list.empty) caption(e.list.empty, file, '/list/empty');
     for (const [name, f] of Object.entries(e.fields)) if (f.empty) caption(f.empty, file, `/fields/${name}/empty`);
     for (const [name, r] of Object.entries(e.rows ?? {})) {
-      for (const col of Object.keys(r.where)) if (!(col in e.fields) && col !== 'id') problems.push({ file, pointer: `/rows/${name}/where/${col}`, message: `"${col}" is not a field of ${e.name}` });
+      for (const col of Object.keys(r.where))
+        if (!(col in e.fields) && col !== 'id')
+          problems.push({ file, pointer: `/rows/${name}/where/${col}`, message: `"${col}" is not a field of ${e.name}` });
       caption(r.label ?? `rows.${name}`, file, `/rows/${name}`);
       addAction(model, r.action, { caption: r.label ?? `rows.${name}`, module: e.module, kind: 'rows', entityCaption: e.caption });
       own(r.action, `the row set ${name} of ${e.name}`, false, file, `/rows/${name}/action`);
@@ -305,24 +371,55 @@ function checkSemantics(model: MetaModel, problems: MetaProblem[], menuFile: str
         problems.push({ file, pointer: '/workflow/field', message: `"${wf.field}" must be an enum field of ${e.name}` });
       } else {
         const states = new Set(state.values);
-        if (!states.has(wf.initial)) problems.push({ file, pointer: '/workflow/initial', message: `"${wf.initial}" is not a value of ${wf.field}` });
-        (wf.editable ?? []).forEach((st, i) => { if (!states.has(st)) problems.push({ file, pointer: `/workflow/editable/${i}`, message: `"${st}" is not a value of ${wf.field}` }); });
+        if (!states.has(wf.initial))
+          problems.push({ file, pointer: '/workflow/initial', message: `"${wf.initial}" is not a value of ${wf.field}` });
+        (wf.editable ?? []).forEach((st, i) => {
+          if (!states.has(st))
+            problems.push({ file, pointer: `/workflow/editable/${i}`, message: `"${st}" is not a value of ${wf.field}` });
+        });
         for (const [name, a] of Object.entries(wf.actions)) {
-          a.from.forEach((s, i) => { if (!states.has(s)) problems.push({ file, pointer: `/workflow/actions/${name}/from/${i}`, message: `"${s}" is not a value of ${wf.field}` }); });
-          if (a.to && !states.has(a.to)) problems.push({ file, pointer: `/workflow/actions/${name}/to`, message: `"${a.to}" is not a value of ${wf.field}` });
+          a.from.forEach((s, i) => {
+            if (!states.has(s))
+              problems.push({ file, pointer: `/workflow/actions/${name}/from/${i}`, message: `"${s}" is not a value of ${wf.field}` });
+          });
+          if (a.to && !states.has(a.to))
+            problems.push({ file, pointer: `/workflow/actions/${name}/to`, message: `"${a.to}" is not a value of ${wf.field}` });
           caption(a.label ?? `actions.${name}`, file, `/workflow/actions/${name}`);
           if (a.prompt) caption(a.prompt, file, `/workflow/actions/${name}/prompt`);
           if (a.skip && (!wf.actions[a.skip] || wf.actions[a.skip].to || wf.actions[a.skip].signature)) {
-            problems.push({ file, pointer: `/workflow/actions/${name}/skip`, message: `"${a.skip}" must be an action of this workflow that keeps the state and asks no signature` });
+            problems.push({
+              file,
+              pointer: `/workflow/actions/${name}/skip`,
+              message: `"${a.skip}" must be an action of this workflow that keeps the state and asks no signature`,
+            });
           }
           if (a.params) checkFields(a.params, `/workflow/actions/${name}/params`, e, model, problems, caption);
           if (a.delete && (a.to || a.set || a.clear || a.bulk || a.idempotent || a.signature)) {
-            problems.push({ file, pointer: `/workflow/actions/${name}/delete`, message: 'an action that deletes the row moves no state and sets nothing (no to, set, clear, bulk, idempotent or signature)' });
+            problems.push({
+              file,
+              pointer: `/workflow/actions/${name}/delete`,
+              message: 'an action that deletes the row moves no state and sets nothing (no to, set, clear, bulk, idempotent or signature)',
+            });
           }
-          for (const f of Object.keys(a.set ?? {})) if (!(f in e.fields)) problems.push({ file, pointer: `/workflow/actions/${name}/set/${f}`, message: `"${f}" is not a field of ${e.name}` });
-          if (a.notify?.to.scope && !e.scope?.[a.notify.to.scope]) problems.push({ file, pointer: `/workflow/actions/${name}/notify/to/scope`, message: `${e.name} declares no ${a.notify.to.scope} scope` });
-          (a.clear ?? []).forEach((f, i) => { if (!(f in e.fields)) problems.push({ file, pointer: `/workflow/actions/${name}/clear/${i}`, message: `"${f}" is not a field of ${e.name}` }); });
-          addAction(model, a.action, { caption: a.label ?? `actions.${name}`, module: e.module, kind: 'workflow', entityCaption: e.caption });
+          for (const f of Object.keys(a.set ?? {}))
+            if (!(f in e.fields))
+              problems.push({ file, pointer: `/workflow/actions/${name}/set/${f}`, message: `"${f}" is not a field of ${e.name}` });
+          if (a.notify?.to.scope && !e.scope?.[a.notify.to.scope])
+            problems.push({
+              file,
+              pointer: `/workflow/actions/${name}/notify/to/scope`,
+              message: `${e.name} declares no ${a.notify.to.scope} scope`,
+            });
+          (a.clear ?? []).forEach((f, i) => {
+            if (!(f in e.fields))
+              problems.push({ file, pointer: `/workflow/actions/${name}/clear/${i}`, message: `"${f}" is not a field of ${e.name}` });
+          });
+          addAction(model, a.action, {
+            caption: a.label ?? `actions.${name}`,
+            module: e.module,
+            kind: 'workflow',
+            entityCaption: e.caption,
+          });
           // paired moves of one workflow (block / unblock, attach / cancel) may share their id
           own(a.action, `a workflow action of ${e.name}`, false, file, `/workflow/actions/${name}/action`);
         }
@@ -334,9 +431,16 @@ function checkSemantics(model: MetaModel, problems: MetaProblem[], menuFile: str
     caption(s.caption, menuFile, `/sections/${i}/caption`);
     s.children.forEach((c, j) => {
       caption(c.caption, menuFile, `/sections/${i}/children/${j}/caption`);
-      if (c.entity && !model.entities.has(c.entity)) problems.push({ file: menuFile, pointer: `/sections/${i}/children/${j}/entity`, message: `no entity "${c.entity}"` });
-      if (c.report && !model.reports.has(c.report)) problems.push({ file: menuFile, pointer: `/sections/${i}/children/${j}/report`, message: `no report "${c.report}"` });
-      if (c.report && c.entity) problems.push({ file: menuFile, pointer: `/sections/${i}/children/${j}`, message: 'a route shows an entity or a report, not both' });
+      if (c.entity && !model.entities.has(c.entity))
+        problems.push({ file: menuFile, pointer: `/sections/${i}/children/${j}/entity`, message: `no entity "${c.entity}"` });
+      if (c.report && !model.reports.has(c.report))
+        problems.push({ file: menuFile, pointer: `/sections/${i}/children/${j}/report`, message: `no report "${c.report}"` });
+      if (c.report && c.entity)
+        problems.push({
+          file: menuFile,
+          pointer: `/sections/${i}/children/${j}`,
+          message: 'a route shows an entity or a report, not both',
+        });
       if (c.action !== undefined) addAction(model, c.action, { caption: c.caption, module: s.route.slice(1), kind: 'menu' });
     });
   });
@@ -346,44 +450,72 @@ function checkSemantics(model: MetaModel, problems: MetaProblem[], menuFile: str
 
   for (const [key, where] of need) {
     for (const lang of LANGS) {
-      if (!(key in model.captions[lang])) problems.push({ file: where.file, pointer: where.pointer, message: `caption "${key}" is missing in i18n/${lang}.json` });
+      if (!(key in model.captions[lang]))
+        problems.push({ file: where.file, pointer: where.pointer, message: `caption "${key}" is missing in i18n/${lang}.json` });
     }
   }
 }
 
 /** A report's params, columns, chart and drill name each other consistently; its query binds only declared params. */
-function checkReport(r: ReportMeta, model: MetaModel, problems: MetaProblem[], caption: (key: string, file: string, pointer: string) => void): void {
+function checkReport(
+  r: ReportMeta,
+  model: MetaModel,
+  problems: MetaProblem[],
+  caption: (key: string, file: string, pointer: string) => void,
+): void {
   const file = r.file;
   caption(r.caption, file, '/caption');
-  if (r.access === undefined && !r.public) problems.push({ file, pointer: '/access', message: 'a report needs an action id unless it is public' });
+  if (r.access === undefined && !r.public)
+    problems.push({ file, pointer: '/access', message: 'a report needs an action id unless it is public' });
   if (r.access !== undefined) addAction(model, r.access, { caption: r.caption, module: r.module, kind: 'report' });
   const columns = new Set(r.columns.map((c) => c.name));
   for (const [name, p] of Object.entries(r.params)) {
-    if (BUILT_IN_REPORT_PARAMS.includes(name)) problems.push({ file, pointer: `/params/${name}`, message: `"${name}" is bound by the engine` });
-    if (REPORT_PAGING_PARAMS.includes(name)) problems.push({ file, pointer: `/params/${name}`, message: `"${name}" is the engine's paging parameter` });
-    if (p.type === 'ref' && (!p.ref || (!model.entities.has(p.ref) && !SYSTEM_REFS.includes(p.ref)))) problems.push({ file, pointer: `/params/${name}/ref`, message: `no entity "${p.ref ?? ''}"` });
-    if (p.type === 'enum' && !p.values) problems.push({ file, pointer: `/params/${name}/values`, message: 'an enum parameter lists its values' });
+    if (BUILT_IN_REPORT_PARAMS.includes(name))
+      problems.push({ file, pointer: `/params/${name}`, message: `"${name}" is bound by the engine` });
+    if (REPORT_PAGING_PARAMS.includes(name))
+      problems.push({ file, pointer: `/params/${name}`, message: `"${name}" is the engine's paging parameter` });
+    if (p.type === 'ref' && (!p.ref || (!model.entities.has(p.ref) && !SYSTEM_REFS.includes(p.ref))))
+      problems.push({ file, pointer: `/params/${name}/ref`, message: `no entity "${p.ref ?? ''}"` });
+    if (p.type === 'enum' && !p.values)
+      problems.push({ file, pointer: `/params/${name}/values`, message: 'an enum parameter lists its values' });
     caption(p.caption ?? `report.${name}`, file, `/params/${name}`);
     if (p.type === 'enum') for (const v of p.values ?? []) caption(`report.${name}_${v}`, file, `/params/${name}/values`);
   }
-  for (const [kind, param] of Object.entries(r.scope ?? {})) if (!(param in r.params)) problems.push({ file, pointer: `/scope/${kind}`, message: `"${param}" is not a parameter` });
-  if (r.query.includes('::')) problems.push({ file, pointer: '/query', message: "write casts as CAST(x AS type): after a :name binding, '::type' would be read as another binding" });
-  if (r.query.includes('?')) problems.push({ file, pointer: '/query', message: "'?' is a positional binding; use :name parameters (and jsonb functions instead of the ? operators)" });
+  for (const [kind, param] of Object.entries(r.scope ?? {}))
+    if (!(param in r.params)) problems.push({ file, pointer: `/scope/${kind}`, message: `"${param}" is not a parameter` });
+  if (r.query.includes('::'))
+    problems.push({
+      file,
+      pointer: '/query',
+      message: "write casts as CAST(x AS type): after a :name binding, '::type' would be read as another binding",
+    });
+  if (r.query.includes('?'))
+    problems.push({
+      file,
+      pointer: '/query',
+      message: "'?' is a positional binding; use :name parameters (and jsonb functions instead of the ? operators)",
+    });
   for (const m of r.query.matchAll(/(?<![:\w]):([a-z_][a-z0-9_]*)\b(?!:)/g)) {
-    if (!(m[1] in r.params) && !BUILT_IN_REPORT_PARAMS.includes(m[1])) problems.push({ file, pointer: '/query', message: `":${m[1]}" is not a parameter` });
+    if (!(m[1] in r.params) && !BUILT_IN_REPORT_PARAMS.includes(m[1]))
+      problems.push({ file, pointer: '/query', message: `":${m[1]}" is not a parameter` });
   }
   r.columns.forEach((c, i) => {
     caption(c.caption ?? `report.${c.name}`, file, `/columns/${i}`);
-    if (c.total && typeof c.total === 'object') for (const n of c.total.ratio) if (!columns.has(n)) problems.push({ file, pointer: `/columns/${i}/total`, message: `"${n}" is not a column` });
+    if (c.total && typeof c.total === 'object')
+      for (const n of c.total.ratio)
+        if (!columns.has(n)) problems.push({ file, pointer: `/columns/${i}/total`, message: `"${n}" is not a column` });
   });
   if (r.chart) {
     if (!columns.has(r.chart.label)) problems.push({ file, pointer: '/chart/label', message: `"${r.chart.label}" is not a column` });
-    r.chart.series.forEach((s, i) => { if (!columns.has(s)) problems.push({ file, pointer: `/chart/series/${i}`, message: `"${s}" is not a column` }); });
+    r.chart.series.forEach((s, i) => {
+      if (!columns.has(s)) problems.push({ file, pointer: `/chart/series/${i}`, message: `"${s}" is not a column` });
+    });
   }
   if (r.drill) {
     if (!columns.has(r.drill.column)) problems.push({ file, pointer: '/drill/column', message: `"${r.drill.column}" is not a column` });
     for (const [k, v] of Object.entries(r.drill.params)) {
-      if (v.startsWith('$') && !(v.slice(1) in r.params)) problems.push({ file, pointer: `/drill/params/${k}`, message: `"${v.slice(1)}" is not a parameter` });
+      if (v.startsWith('$') && !(v.slice(1) in r.params))
+        problems.push({ file, pointer: `/drill/params/${k}`, message: `"${v.slice(1)}" is not a parameter` });
     }
   }
 }
@@ -395,29 +527,39 @@ function checkPublic(e: EntityMeta, problems: MetaProblem[]): void {
   const fields = new Set(pub.fields);
   pub.fields.forEach((f, i) => {
     if (!(f in e.fields)) problems.push({ file, pointer: `/public/fields/${i}`, message: `"${f}" is not a field of ${e.name}` });
-    else if (['password', 'children'].includes(e.fields[f].type)) problems.push({ file, pointer: `/public/fields/${i}`, message: `"${f}" cannot be public` });
+    else if (['password', 'children'].includes(e.fields[f].type))
+      problems.push({ file, pointer: `/public/fields/${i}`, message: `"${f}" cannot be public` });
   });
-  for (const col of Object.keys(pub.where ?? {})) if (!(col in e.fields)) problems.push({ file, pointer: `/public/where/${col}`, message: `"${col}" is not a field of ${e.name}` });
+  for (const col of Object.keys(pub.where ?? {}))
+    if (!(col in e.fields)) problems.push({ file, pointer: `/public/where/${col}`, message: `"${col}" is not a field of ${e.name}` });
   (pub.filters ?? []).forEach((f, i) => {
     const filter = e.list.filters?.[f];
     if (!filter) problems.push({ file, pointer: `/public/filters/${i}`, message: `"${f}" is not a list filter of ${e.name}` });
-    else for (const c of filterMeta(filter).fields ?? [f]) if (!fields.has(c)) problems.push({ file, pointer: `/public/filters/${i}`, message: `"${c}" is not a public field` });
+    else
+      for (const c of filterMeta(filter).fields ?? [f])
+        if (!fields.has(c)) problems.push({ file, pointer: `/public/filters/${i}`, message: `"${c}" is not a public field` });
   });
   (pub.totals ?? []).forEach((f, i) => {
     if (!fields.has(f)) problems.push({ file, pointer: `/public/totals/${i}`, message: `"${f}" is not a public field` });
-    else if (!['integer', 'decimal', 'money'].includes(e.fields[f].type)) problems.push({ file, pointer: `/public/totals/${i}`, message: `"${f}" is not a number field` });
+    else if (!['integer', 'decimal', 'money'].includes(e.fields[f].type))
+      problems.push({ file, pointer: `/public/totals/${i}`, message: `"${f}" is not a number field` });
   });
-  if (pub.sort && !fields.has(pub.sort[0]) && pub.sort[0] !== 'id') problems.push({ file, pointer: '/public/sort/0', message: `"${pub.sort[0]}" is not a public field` });
+  if (pub.sort && !fields.has(pub.sort[0]) && pub.sort[0] !== 'id')
+    problems.push({ file, pointer: '/public/sort/0', message: `"${pub.sort[0]}" is not a public field` });
   const map = pub.map;
   if (map) {
     const check = (key: 'point' | 'shape' | 'title' | 'kind', type?: string) => {
       const f = map[key];
       if (f === undefined) return;
       if (!fields.has(f)) problems.push({ file, pointer: `/public/map/${key}`, message: `"${f}" is not a public field` });
-      else if (type && e.fields[f].type !== type) problems.push({ file, pointer: `/public/map/${key}`, message: `"${f}" is not a ${type} field` });
+      else if (type && e.fields[f].type !== type)
+        problems.push({ file, pointer: `/public/map/${key}`, message: `"${f}" is not a ${type} field` });
     };
     if (!map.point && !map.shape) problems.push({ file, pointer: '/public/map', message: 'a map layer needs a point or a shape' });
-    check('point', 'point'); check('shape', 'polygon'); check('title'); check('kind');
+    check('point', 'point');
+    check('shape', 'polygon');
+    check('title');
+    check('kind');
   }
 }
 
@@ -435,17 +577,24 @@ function checkRoutes(model: MetaModel, problems: MetaProblem[], caption: (key: s
     const e = r.entity ? model.entities.get(r.entity) : undefined;
     if (r.entity && !e) problem('/entity', `no entity "${r.entity}"`);
     if (!r.path.startsWith('/')) {
-      if (!e) { if (!r.entity) problem('/path', 'a path under an entity\'s needs the entity'); return; }
+      if (!e) {
+        if (!r.entity) problem('/path', "a path under an entity's needs the entity");
+        return;
+      }
       r.path = `${e.path}/${r.path}`;
     }
     const key = `${r.method.toUpperCase()} ${r.path.replace(/:[A-Za-z_]\w*/g, ':')}`;
     if (seen.has(key)) problem('/path', `${key} is already a route of ${seen.get(key)}`);
     seen.set(key, r.file);
-    if (e && (r.op ?? '').startsWith('wf:') && !e.workflow?.actions[r.op!.slice(3)]) problem('/op', `${e.name} has no workflow action "${r.op!.slice(3)}"`);
+    if (e && (r.op ?? '').startsWith('wf:') && !e.workflow?.actions[r.op!.slice(3)])
+      problem('/op', `${e.name} has no workflow action "${r.op!.slice(3)}"`);
     if (r.op && !e) problem('/op', 'an operation needs the entity');
     if (r.auth === 'public' && (r.action !== undefined || r.op !== undefined)) problem('/auth', 'a public route needs no action');
-    if (r.reads === 'replica' && (r.method !== 'get' || r.writes?.length)) problem('/reads', 'only a GET that writes nothing may read from the replica');
-    (r.writes ?? []).forEach((f, i) => { if (!e?.fields[f]) problem(`/writes/${i}`, `"${f}" is not a field of ${r.entity ?? 'the route\'s entity'}`); });
+    if (r.reads === 'replica' && (r.method !== 'get' || r.writes?.length))
+      problem('/reads', 'only a GET that writes nothing may read from the replica');
+    (r.writes ?? []).forEach((f, i) => {
+      if (!e?.fields[f]) problem(`/writes/${i}`, `"${f}" is not a field of ${r.entity ?? "the route's entity"}`);
+    });
     const inPath = [...r.path.matchAll(/:([A-Za-z_]\w*)/g)].map((m) => m[1]);
     for (const p of inPath) if (p !== 'id' && !r.params?.[p]) problem('/params', `path parameter ":${p}" is not declared`);
     for (const p of Object.keys(r.params ?? {})) {
@@ -483,31 +632,39 @@ function addAction(model: MetaModel, id: number, info: ActionInfo): void {
 }
 
 function checkFields(
-  fields: Record<string, FieldMeta>, base: string, e: EntityMeta, model: MetaModel, problems: MetaProblem[],
+  fields: Record<string, FieldMeta>,
+  base: string,
+  e: EntityMeta,
+  model: MetaModel,
+  problems: MetaProblem[],
   caption: (key: string, file: string, pointer: string) => void,
 ): void {
   for (const [name, f] of Object.entries(fields)) {
     const pointer = `${base}/${name}`;
-    if (SYSTEM_COLUMNS.includes(name)) problems.push({ file: e.file, pointer, message: `"${name}" is a system column and cannot be declared` });
+    if (SYSTEM_COLUMNS.includes(name))
+      problems.push({ file: e.file, pointer, message: `"${name}" is a system column and cannot be declared` });
     caption(fieldCaption(name, f), e.file, pointer);
     if ((f.type === 'ref' || f.type === 'refs') && f.ref && !model.entities.has(f.ref) && !SYSTEM_REFS.includes(f.ref)) {
       problems.push({ file: e.file, pointer: `${pointer}/ref`, message: `no entity "${f.ref}"` });
     }
     if (f.type === 'enum') for (const v of f.values ?? []) caption(`enums.${name}.${v}`, e.file, `${pointer}/values`);
     if (f.type === 'children') {
-      if (!base.startsWith('/fields') || base.includes('/fields/')) problems.push({ file: e.file, pointer, message: 'child tables cannot be nested' });
+      if (!base.startsWith('/fields') || base.includes('/fields/'))
+        problems.push({ file: e.file, pointer, message: 'child tables cannot be nested' });
       checkFields(f.fields ?? {}, `${pointer}/fields`, e, model, problems, caption);
     }
     if (f.lookup) {
       const [target, column] = f.lookup.split('.');
       const t = model.entities.get(target);
       if (!t) problems.push({ file: e.file, pointer: `${pointer}/lookup`, message: `no entity "${target}"` });
-      else if (!t.fields[column]?.unique) problems.push({ file: e.file, pointer: `${pointer}/lookup`, message: `"${column}" is not a unique field of ${target}` });
+      else if (!t.fields[column]?.unique)
+        problems.push({ file: e.file, pointer: `${pointer}/lookup`, message: `"${column}" is not a unique field of ${target}` });
     }
     if (f.within) {
       const t = f.type === 'ref' ? model.entities.get(f.ref!) : undefined;
       if (!t) problems.push({ file: e.file, pointer: `${pointer}/within`, message: 'within is for a ref to an entity' });
-      else if (base !== '/fields') problems.push({ file: e.file, pointer: `${pointer}/within`, message: 'within is for an entity\'s own fields, not a child table\'s' });
+      else if (base !== '/fields')
+        problems.push({ file: e.file, pointer: `${pointer}/within`, message: "within is for an entity's own fields, not a child table's" });
       else {
         for (const [column, own] of Object.entries(f.within)) {
           const at = `${pointer}/within/${column}`;
@@ -518,32 +675,54 @@ function checkFields(
           const filter = t.list.filters?.[column];
           const op = typeof filter === 'string' ? filter : filter?.op;
           if (!theirs) problems.push({ file: e.file, pointer: at, message: `"${column}" is not a field of ${f.ref}` });
-          else if (op !== 'eq') problems.push({ file: e.file, pointer: at, message: `${f.ref} has no "eq" list filter "${column}" for the form to offer the rows that agree` });
+          else if (op !== 'eq')
+            problems.push({
+              file: e.file,
+              pointer: at,
+              message: `${f.ref} has no "eq" list filter "${column}" for the form to offer the rows that agree`,
+            });
           // the two hold the same kind of value: a reference to the same entity (a district's region and the row's region), or values of one type
           if (mine && theirs) {
-            if (theirs.type === 'ref' && (mine.type !== 'ref' || mine.ref !== theirs.ref)) problems.push({ file: e.file, pointer: at, message: `"${own}" must be a ref to ${theirs.ref}, as ${f.ref}.${column} is` });
-            else if (theirs.type !== 'ref' && (mine.type !== theirs.type || !['string', 'integer', 'enum', 'boolean'].includes(mine.type))) problems.push({ file: e.file, pointer: at, message: `"${own}" (${mine.type}) cannot be compared with ${f.ref}.${column} (${theirs.type})` });
+            if (theirs.type === 'ref' && (mine.type !== 'ref' || mine.ref !== theirs.ref))
+              problems.push({ file: e.file, pointer: at, message: `"${own}" must be a ref to ${theirs.ref}, as ${f.ref}.${column} is` });
+            else if (theirs.type !== 'ref' && (mine.type !== theirs.type || !['string', 'integer', 'enum', 'boolean'].includes(mine.type)))
+              problems.push({
+                file: e.file,
+                pointer: at,
+                message: `"${own}" (${mine.type}) cannot be compared with ${f.ref}.${column} (${theirs.type})`,
+              });
           }
         }
       }
     }
-    if (f.through && f.type !== 'refs') problems.push({ file: e.file, pointer: `${pointer}/through`, message: 'only refs may use a join table' });
-    if (f.privilege === 'roles' && (f.type !== 'refs' || f.ref !== 'user-roles')) problems.push({ file: e.file, pointer: `${pointer}/privilege`, message: 'a field carrying roles refers to user-roles' });
-    if (f.privilege === 'actions' && (f.type !== 'refs' || f.ref !== 'app-actions')) problems.push({ file: e.file, pointer: `${pointer}/privilege`, message: 'a field carrying actions refers to app-actions' });
-    if (f.privilege && !base.startsWith('/fields')) problems.push({ file: e.file, pointer: `${pointer}/privilege`, message: 'only an entity\'s own field carries rights' });
-    if ((f.parentKey || f.orderBy) && f.type !== 'children') problems.push({ file: e.file, pointer, message: 'parentKey and orderBy are for child tables' });
-    if (f.orderBy && !(f.orderBy in (f.fields ?? {}))) problems.push({ file: e.file, pointer: `${pointer}/orderBy`, message: `"${f.orderBy}" is not a field of the child table` });
-    if (f.parentKey && !f.orderBy) problems.push({ file: e.file, pointer: `${pointer}/orderBy`, message: 'a child table without ordering needs orderBy' });
-    if (f.type === 'json' && !f.readOnly && !f.form) problems.push({ file: e.file, pointer, message: 'a json field is written by the engine only: mark it readOnly (or give it a form)' });
+    if (f.through && f.type !== 'refs')
+      problems.push({ file: e.file, pointer: `${pointer}/through`, message: 'only refs may use a join table' });
+    if (f.privilege === 'roles' && (f.type !== 'refs' || f.ref !== 'user-roles'))
+      problems.push({ file: e.file, pointer: `${pointer}/privilege`, message: 'a field carrying roles refers to user-roles' });
+    if (f.privilege === 'actions' && (f.type !== 'refs' || f.ref !== 'app-actions'))
+      problems.push({ file: e.file, pointer: `${pointer}/privilege`, message: 'a field carrying actions refers to app-actions' });
+    if (f.privilege && !base.startsWith('/fields'))
+      problems.push({ file: e.file, pointer: `${pointer}/privilege`, message: "only an entity's own field carries rights" });
+    if ((f.parentKey || f.orderBy) && f.type !== 'children')
+      problems.push({ file: e.file, pointer, message: 'parentKey and orderBy are for child tables' });
+    if (f.orderBy && !(f.orderBy in (f.fields ?? {})))
+      problems.push({ file: e.file, pointer: `${pointer}/orderBy`, message: `"${f.orderBy}" is not a field of the child table` });
+    if (f.parentKey && !f.orderBy)
+      problems.push({ file: e.file, pointer: `${pointer}/orderBy`, message: 'a child table without ordering needs orderBy' });
+    if (f.type === 'json' && !f.readOnly && !f.form)
+      problems.push({ file: e.file, pointer, message: 'a json field is written by the engine only: mark it readOnly (or give it a form)' });
     if (f.form && f.type !== 'json') problems.push({ file: e.file, pointer: `${pointer}/form`, message: 'only a json field holds a form' });
-    if (f.form && fields[f.form.by]?.type !== 'ref') problems.push({ file: e.file, pointer: `${pointer}/form/by`, message: `"${f.form.by}" is not a reference field` });
+    if (f.form && fields[f.form.by]?.type !== 'ref')
+      problems.push({ file: e.file, pointer: `${pointer}/form/by`, message: `"${f.form.by}" is not a reference field` });
     if (f.from) {
       const [refField, column] = f.from.split('.');
       const by = fields[refField];
-      if (by?.type !== 'ref' && !by?.lookup) problems.push({ file: e.file, pointer: `${pointer}/from`, message: `"${refField}" is not a reference or lookup field` });
+      if (by?.type !== 'ref' && !by?.lookup)
+        problems.push({ file: e.file, pointer: `${pointer}/from`, message: `"${refField}" is not a reference or lookup field` });
       else {
         const target = model.entities.get(by.lookup ? by.lookup.split('.')[0] : by.ref!);
-        if (target && !(column in target.fields) && column !== 'id') problems.push({ file: e.file, pointer: `${pointer}/from`, message: `"${column}" is not a field of ${target.name}` });
+        if (target && !(column in target.fields) && column !== 'id')
+          problems.push({ file: e.file, pointer: `${pointer}/from`, message: `"${column}" is not a field of ${target.name}` });
       }
     }
   }

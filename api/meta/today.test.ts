@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { currentYearTashkent, datedFileName, isIsoDate, todayTashkent } from './today.ts';
 
-describe('Tashkent\'s calendar', () => {
+describe("Tashkent's calendar", () => {
   it('turns the day at 19:00 UTC', () => {
     expect(todayTashkent(new Date('2026-03-01T18:59:59Z'))).toBe('2026-03-01');
     expect(todayTashkent(new Date('2026-03-01T19:00:00Z'))).toBe('2026-03-02');

@@ -7,7 +7,10 @@ const fmt = new Intl.DateTimeFormat('en-CA', { timeZone: TIME_ZONE, year: 'numer
 export function todayTashkent(now: Date = new Date()): string {
   // Tashkent's offset is whole hours: a minute never spans its midnight, so the day of a minute is kept
   const minute = Math.floor(now.getTime() / 60_000);
-  if (minute !== lastMinute || !lastDay) { lastDay = fmt.format(now); lastMinute = minute; }
+  if (minute !== lastMinute || !lastDay) {
+    lastDay = fmt.format(now);
+    lastMinute = minute;
+  }
   return lastDay;
 }
 let lastMinute = NaN;
@@ -57,6 +60,8 @@ export function isIsoDateTime(s: string): boolean {
   const m = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2})(?::?(\d{2}))?)?)?$/i.exec(s);
   if (!m || !isIsoDate(m[1])) return false;
   const [, , hh, mm, ss, zh, zm] = m;
-  return (hh === undefined || (Number(hh) < 24 && Number(mm) < 60 && (ss === undefined || Number(ss) < 60)))
-    && (zh === undefined || (Number(zh) <= 14 && (zm === undefined || Number(zm) < 60)));
+  return (
+    (hh === undefined || (Number(hh) < 24 && Number(mm) < 60 && (ss === undefined || Number(ss) < 60))) &&
+    (zh === undefined || (Number(zh) <= 14 && (zm === undefined || Number(zm) < 60)))
+  );
 }

@@ -42,7 +42,6 @@ export type FieldType =
 /** Named formats with their pattern and message key (see api/meta/formats.ts). */
 export type FormatName = 'inn' | 'pinfl' | 'mfo' | 'account' | 'phone' | 'passport' | 'email' | 'digits5' | 'soato' | 'inn_or_pinfl';
 
-
 export interface FieldMeta {
   type: FieldType;
   /** a file (file, files, image) the document expects: saving the form without one asks whether to continue */
@@ -433,7 +432,8 @@ type Exact<A, B> = Same<A, B> extends true ? Same<keyof A, keyof B> : false;
 type Agree<T extends true> = T;
 type Part<K extends keyof EntityFile> = NonNullable<EntityFile[K]>;
 /** An entity file as the loader completes it: table, path, kind and title field filled in, the file named. */
-type LoadedFile = Omit<EntityFile, '$schema' | 'table' | 'path' | 'kind' | 'titleField'> & Required<Pick<EntityFile, 'table' | 'path' | 'kind' | 'titleField'>>;
+type LoadedFile = Omit<EntityFile, '$schema' | 'table' | 'path' | 'kind' | 'titleField'> &
+  Required<Pick<EntityFile, 'table' | 'path' | 'kind' | 'titleField'>>;
 /** These types say exactly what entity.schema.json does (an entity's `file` and `book` are the loader's). */
 export type MetaTypesAgreeWithSchema = [
   Agree<Exact<FieldMeta, EntityField>>,

@@ -18,4 +18,16 @@ import { jobsModule } from './jobs/index.ts';
  * that no module defines stops start-up
  * (api/registry.ts: the registry built from this list, checked once and handed to the engine).
  */
-export const MODULES: ModuleDef[] = [systemModule, accessModule, fundModule, registryModule, publicSiteModule, offencesModule, zonesModule, siteContentModule, chatModule, notificationsModule, jobsModule];
+export const MODULES: ModuleDef[] = [
+  systemModule,
+  accessModule,
+  fundModule,
+  registryModule,
+  publicSiteModule,
+  offencesModule,
+  zonesModule,
+  siteContentModule,
+  chatModule,
+  notificationsModule,
+  jobsModule,
+];

@@ -17,7 +17,10 @@ export type { FormSchema, FormSchemaProvider } from '../engine/forms.ts';
 export type { RouteContext, RouteHandler } from '../http/route-context.ts';
 
 /** A hook's context with its row (and the row before) typed as the entity's row (api/meta/rows.generated.ts). */
-export type RowHookContext<N extends EntityName> = Omit<HookContext, 'row' | 'before'> & { row: EntityRows[N]; before: EntityRows[N] | null };
+export type RowHookContext<N extends EntityName> = Omit<HookContext, 'row' | 'before'> & {
+  row: EntityRows[N];
+  before: EntityRows[N] | null;
+};
 
 /**
  * A hook of one entity, reading `ctx.row` as that entity's generated row type instead of casting
@@ -54,4 +57,3 @@ export interface ModuleDef {
    */
   load?: () => void;
 }
-

@@ -12,7 +12,11 @@ export function placeholders(text: string | null | undefined): string[] {
 
 /** A type's declared variables (`"id, year, comment"`). */
 export function variableNames(declared: string | null | undefined): Set<string> {
-  return new Set(String(declared ?? '').split(/[\s,]+/).filter(Boolean));
+  return new Set(
+    String(declared ?? '')
+      .split(/[\s,]+/)
+      .filter(Boolean),
+  );
 }
 
 /** The first placeholder of the texts that is not one of the variables, or null. */
@@ -23,7 +27,9 @@ export function unknownPlaceholder(texts: (string | null | undefined)[], variabl
 
 /** Fills `{name}` with the value (a missing value is left empty). */
 export function render(text: string | null | undefined, vars: Record<string, unknown>): string {
-  return String(text ?? '').replace(PLACEHOLDER, (whole, name: string) => (/^[a-z_][a-z0-9_]*$/i.test(name) ? (vars[name] == null ? '' : String(vars[name])) : whole));
+  return String(text ?? '').replace(PLACEHOLDER, (whole, name: string) =>
+    /^[a-z_][a-z0-9_]*$/i.test(name) ? (vars[name] == null ? '' : String(vars[name])) : whole,
+  );
 }
 
 export type Text3 = Partial<Record<Lang, string>>;

@@ -1,6 +1,9 @@
-
 /** A delivery to send: where, and the rendered texts. */
-export interface Message { address: string; subject: string; body: string }
+export interface Message {
+  address: string;
+  subject: string;
+  body: string;
+}
 
 /** A failure that no retry will cure (nothing configured, no address): failed at once. */
 export class PermanentFailure extends Error {}
@@ -46,17 +49,28 @@ export function transportConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Tr
 
 /** E-mail through SMTP (nodemailer); without a server configured every e-mail fails at once, saying so. */
 export function emailTransport(c: TransportConfig): Transport {
-  if (!c.smtpUrl && !c.smtpHost) return async () => { throw new PermanentFailure('no SMTP server configured (ECOFOND_SMTP_URL or ECOFOND_SMTP_HOST)'); };
+  if (!c.smtpUrl && !c.smtpHost)
+    return async () => {
+      throw new PermanentFailure('no SMTP server configured (ECOFOND_SMTP_URL or ECOFOND_SMTP_HOST)');
+    };
   const timeout = c.timeoutMs ?? 15_000;
   // nodemailer is loaded with the first e-mail, not by every process that imports the transports
   let mailer: Promise<import('nodemailer').Transporter> | undefined;
-  const load = () => import('nodemailer').then(({ default: nodemailer }) => (c.smtpUrl
-    ? nodemailer.createTransport(c.smtpUrl)
-    : nodemailer.createTransport({
-      host: c.smtpHost, port: c.smtpPort ?? 587, secure: c.smtpSecure ?? false, ignoreTLS: c.smtpIgnoreTls ?? false,
-      auth: c.smtpUser ? { user: c.smtpUser, pass: c.smtpPassword ?? '' } : undefined,
-      connectionTimeout: timeout, greetingTimeout: timeout, socketTimeout: timeout,
-    })));
+  const load = () =>
+    import('nodemailer').then(({ default: nodemailer }) =>
+      c.smtpUrl
+        ? nodemailer.createTransport(c.smtpUrl)
+        : nodemailer.createTransport({
+            host: c.smtpHost,
+            port: c.smtpPort ?? 587,
+            secure: c.smtpSecure ?? false,
+            ignoreTLS: c.smtpIgnoreTls ?? false,
+            auth: c.smtpUser ? { user: c.smtpUser, pass: c.smtpPassword ?? '' } : undefined,
+            connectionTimeout: timeout,
+            greetingTimeout: timeout,
+            socketTimeout: timeout,
+          }),
+    );
   const from = c.smtpFrom ?? 'ecofond <no-reply@ecofond.uz>';
   return async (m) => {
     mailer ??= load();
@@ -66,14 +80,23 @@ export function emailTransport(c: TransportConfig): Transport {
 
 /** SMS through an HTTP gateway; a non-2xx answer is a failure naming its status and the start of its body. */
 export function smsTransport(c: TransportConfig): Transport {
-  if (!c.smsUrl) return async () => { throw new PermanentFailure('no SMS gateway configured (ECOFOND_SMS_URL)'); };
+  if (!c.smsUrl)
+    return async () => {
+      throw new PermanentFailure('no SMS gateway configured (ECOFOND_SMS_URL)');
+    };
   const timeout = c.timeoutMs ?? 15_000;
   return async (m) => {
     const headers: Record<string, string> = { 'Content-Type': 'application/json' };
     if (c.smsToken) headers.Authorization = `Bearer ${c.smsToken}`;
     const res = await fetch(c.smsUrl!, {
-      method: 'POST', headers, signal: AbortSignal.timeout(timeout),
-      body: JSON.stringify({ to: `+998${m.address.replace(/\D/g, '').slice(-9)}`, text: m.body, ...(c.smsFrom ? { from: c.smsFrom } : {}) }),
+      method: 'POST',
+      headers,
+      signal: AbortSignal.timeout(timeout),
+      body: JSON.stringify({
+        to: `+998${m.address.replace(/\D/g, '').slice(-9)}`,
+        text: m.body,
+        ...(c.smsFrom ? { from: c.smsFrom } : {}),
+      }),
     });
     if (!res.ok) {
       const text = (await res.text().catch(() => '')).slice(0, 200);

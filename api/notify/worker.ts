@@ -1,5 +1,12 @@
 import type { Knex } from 'knex';
-import { emailTransport, PermanentFailure, smsTransport, transportConfigFromEnv, type Transport, type TransportConfig } from './transports.ts';
+import {
+  emailTransport,
+  PermanentFailure,
+  smsTransport,
+  transportConfigFromEnv,
+  type Transport,
+  type TransportConfig,
+} from './transports.ts';
 import { deliveriesSettled, onQueued } from './queue.ts';
 import type { MetaModel } from '../meta/types.ts';
 import { envNumber } from '../db/worker-support.ts';
@@ -62,10 +69,17 @@ export class NotificationWorker {
   private unsubscribe: (() => void) | null = null;
   private readonly log: (line: string) => void;
 
-  constructor(private readonly knex: Knex, opts: WorkerOptions = workerOptionsFromEnv()) {
+  constructor(
+    private readonly knex: Knex,
+    opts: WorkerOptions = workerOptionsFromEnv(),
+  ) {
     this.o = {
-      pollMs: opts.pollMs ?? 1000, batch: opts.batch ?? 20, inAppBatch: opts.inAppBatch ?? 5000, maxAttempts: opts.maxAttempts ?? 5,
-      backoffMs: opts.backoffMs ?? 30_000, leaseMs: opts.leaseMs ?? 120_000,
+      pollMs: opts.pollMs ?? 1000,
+      batch: opts.batch ?? 20,
+      inAppBatch: opts.inAppBatch ?? 5000,
+      maxAttempts: opts.maxAttempts ?? 5,
+      backoffMs: opts.backoffMs ?? 30_000,
+      leaseMs: opts.leaseMs ?? 120_000,
     };
     const cfg = opts.transports ?? {};
     this.transports = { email: opts.send?.email ?? emailTransport(cfg), sms: opts.send?.sms ?? smsTransport(cfg) };
@@ -95,16 +109,28 @@ export class NotificationWorker {
   /** Runs the queue now (or again as soon as the current round ends). */
   wake(): void {
     if (this.stopped) return;
-    if (this.running) { this.again = true; return; }
+    if (this.running) {
+      this.again = true;
+      return;
+    }
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    this.running = this.drain().then(() => undefined, (err) => this.log(`notifications: ${(err as Error).message}`)).finally(() => {
-      this.running = null;
-      if (this.stopped) return;
-      if (this.again) { this.again = false; this.wake(); return; }
-      this.timer = setTimeout(() => this.wake(), this.o.pollMs);
-      this.timer.unref?.();
-    });
+    this.running = this.drain()
+      .then(
+        () => undefined,
+        (err) => this.log(`notifications: ${(err as Error).message}`),
+      )
+      .finally(() => {
+        this.running = null;
+        if (this.stopped) return;
+        if (this.again) {
+          this.again = false;
+          this.wake();
+          return;
+        }
+        this.timer = setTimeout(() => this.wake(), this.o.pollMs);
+        this.timer.unref?.();
+      });
   }
 
   /** Rounds until nothing is due. Answers how many deliveries were handled. */
@@ -123,14 +149,17 @@ export class NotificationWorker {
   }
 
   private async inApp(): Promise<number> {
-    const { rows } = await this.knex.raw(`WITH due AS (
+    const { rows } = await this.knex.raw(
+      `WITH due AS (
         SELECT id FROM notification_recipients
         WHERE delivery_state = 'queued' AND channel = 'in_app' AND next_at <= now()
         ORDER BY next_at, id LIMIT ? FOR UPDATE SKIP LOCKED),
       done AS (
         UPDATE notification_recipients r SET delivery_state = 'sent', sent_at = now(), attempts = r.attempts + 1
         FROM due WHERE r.id = due.id RETURNING r.notification_id)
-      SELECT count(*)::int AS n, coalesce(array_agg(DISTINCT notification_id), '{}') AS notifications FROM done`, [this.o.inAppBatch]);
+      SELECT count(*)::int AS n, coalesce(array_agg(DISTINCT notification_id), '{}') AS notifications FROM done`,
+      [this.o.inAppBatch],
+    );
     await this.settled((rows[0].notifications as (number | string)[]).map(Number));
     return rows[0].n;
   }
@@ -138,37 +167,59 @@ export class NotificationWorker {
   /** Tells the rows that caused these notifications how their deliveries ended; a failure there is logged, the deliveries stay as they are. */
   private async settled(notificationIds: number[]): Promise<void> {
     if (!this.model || !notificationIds.length) return;
-    await deliveriesSettled(this.knex, this.model(), notificationIds).catch((err) => this.log(`notifications: telling the sources of ${notificationIds.length} notifications: ${(err as Error).message}`));
+    await deliveriesSettled(this.knex, this.model(), notificationIds).catch((err) =>
+      this.log(`notifications: telling the sources of ${notificationIds.length} notifications: ${(err as Error).message}`),
+    );
   }
 
   private async external(): Promise<number> {
-    const { rows } = await this.knex.raw(`WITH due AS (
+    const { rows } = await this.knex.raw(
+      `WITH due AS (
         SELECT id FROM notification_recipients
         WHERE delivery_state = 'queued' AND channel <> 'in_app' AND next_at <= now()
         ORDER BY next_at, id LIMIT ? FOR UPDATE SKIP LOCKED)
       UPDATE notification_recipients r SET attempts = r.attempts + 1, next_at = now() + make_interval(secs => ?::float8 / 1000)
       FROM due WHERE r.id = due.id
-      RETURNING r.id, r.notification_id, r.channel, r.address, r.subject, r.body, r.attempts`, [this.o.batch, this.o.leaseMs]);
+      RETURNING r.id, r.notification_id, r.channel, r.address, r.subject, r.body, r.attempts`,
+      [this.o.batch, this.o.leaseMs],
+    );
     const settled = new Set<number>();
     // taking a row moves its next_at past the lease: it is not due again unless this worker dies
-    await Promise.all((rows as { id: number; notification_id: number | string; channel: 'email' | 'sms'; address: string; subject: string; body: string; attempts: number }[]).map(async (d) => {
-      try {
-        await this.transports[d.channel]({ address: d.address, subject: d.subject, body: d.body });
-        await this.knex('notification_recipients').where({ id: d.id }).update({ delivery_state: 'sent', sent_at: this.knex.fn.now(), error: null });
-        settled.add(Number(d.notification_id));
-      } catch (err) {
-        const reason = String((err as Error)?.message ?? err).slice(0, 2000);
-        const last = err instanceof PermanentFailure || d.attempts >= this.o.maxAttempts;
-        if (last) {
-          await this.knex('notification_recipients').where({ id: d.id }).update({ delivery_state: 'failed', error: reason });
+    await Promise.all(
+      (
+        rows as {
+          id: number;
+          notification_id: number | string;
+          channel: 'email' | 'sms';
+          address: string;
+          subject: string;
+          body: string;
+          attempts: number;
+        }[]
+      ).map(async (d) => {
+        try {
+          await this.transports[d.channel]({ address: d.address, subject: d.subject, body: d.body });
+          await this.knex('notification_recipients')
+            .where({ id: d.id })
+            .update({ delivery_state: 'sent', sent_at: this.knex.fn.now(), error: null });
           settled.add(Number(d.notification_id));
-          this.log(`notifications: delivery ${d.id} (${d.channel}) failed: ${reason}`);
-        } else {
-          const delay = this.o.backoffMs * 2 ** (d.attempts - 1);
-          await this.knex.raw('UPDATE notification_recipients SET error = ?, next_at = now() + make_interval(secs => ?::float8 / 1000) WHERE id = ?', [reason, delay, d.id]);
+        } catch (err) {
+          const reason = String((err as Error)?.message ?? err).slice(0, 2000);
+          const last = err instanceof PermanentFailure || d.attempts >= this.o.maxAttempts;
+          if (last) {
+            await this.knex('notification_recipients').where({ id: d.id }).update({ delivery_state: 'failed', error: reason });
+            settled.add(Number(d.notification_id));
+            this.log(`notifications: delivery ${d.id} (${d.channel}) failed: ${reason}`);
+          } else {
+            const delay = this.o.backoffMs * 2 ** (d.attempts - 1);
+            await this.knex.raw(
+              'UPDATE notification_recipients SET error = ?, next_at = now() + make_interval(secs => ?::float8 / 1000) WHERE id = ?',
+              [reason, delay, d.id],
+            );
+          }
         }
-      }
-    }));
+      }),
+    );
     await this.settled([...settled]);
     return rows.length;
   }

@@ -20,13 +20,16 @@ export function logLevel(env: NodeJS.ProcessEnv = process.env): string {
 export const REDACTED_KEYS = ['password', 'token', 'code', 'pinfl', 'authorization', 'cookie', 'secret', 'passport'];
 
 export function createLogger(destination?: DestinationStream, level = logLevel()): Logger {
-  return pino({
-    level,
-    base: { service: 'ecofond', pid: process.pid },
-    timestamp: pino.stdTimeFunctions.isoTime,
-    formatters: { level: (label) => ({ level: label }) },
-    redact: { paths: REDACTED_KEYS.flatMap((k) => [k, `*.${k}`]), censor: '[redacted]' },
-  }, destination);
+  return pino(
+    {
+      level,
+      base: { service: 'ecofond', pid: process.pid },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+      redact: { paths: REDACTED_KEYS.flatMap((k) => [k, `*.${k}`]), censor: '[redacted]' },
+    },
+    destination,
+  );
 }
 
 /** The logger every part of the process writes to; `useLogger` puts another in its place (a test's). */
@@ -41,6 +44,14 @@ export function useLogger(l: Logger): Logger {
 /** What of an error goes to the log: its kind, PostgreSQL's code and constraint, and the stack without the message's line. */
 export function errorFields(err: unknown): Record<string, unknown> {
   const e = err as { name?: string; code?: unknown; constraint?: unknown; stack?: string };
-  const frames = String(e?.stack ?? '').split('\n').filter((l) => /^\s+at /.test(l)).join('\n');
-  return { type: e?.name ?? typeof err, ...(e?.code !== undefined ? { pgCode: String(e.code) } : {}), ...(e?.constraint ? { constraint: String(e.constraint) } : {}), stack: frames };
+  const frames = String(e?.stack ?? '')
+    .split('\n')
+    .filter((l) => /^\s+at /.test(l))
+    .join('\n');
+  return {
+    type: e?.name ?? typeof err,
+    ...(e?.code !== undefined ? { pgCode: String(e.code) } : {}),
+    ...(e?.constraint ? { constraint: String(e.constraint) } : {}),
+    stack: frames,
+  };
 }

@@ -9,7 +9,16 @@ import type { Lang } from '../meta/types.ts';
  */
 
 /** A user's row as stored (its password hash included: never answered as it is). */
-export interface AccountRow { id: number; username: string; password: string; status: string; email: string | null; phone: string | null; lang_code: Lang; [column: string]: unknown }
+export interface AccountRow {
+  id: number;
+  username: string;
+  password: string;
+  status: string;
+  email: string | null;
+  phone: string | null;
+  lang_code: Lang;
+  [column: string]: unknown;
+}
 
 /** The account of a user name (case folded), for a sign-in, a code or a reset: the name's own row only. */
 export function accountByName(knex: Knex, username: string): Promise<AccountRow | undefined> {

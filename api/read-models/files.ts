@@ -14,16 +14,30 @@ export type UploadKind = 'image' | 'video';
  * that user, of one of the `kinds`: the scope of a form's photo or video. Another user's upload is
  * not among them.
  */
-export async function formUploads(knex: Knex, ids: readonly number[], owner: number | null, kinds: readonly UploadKind[]): Promise<Set<number>> {
+export async function formUploads(
+  knex: Knex,
+  ids: readonly number[],
+  owner: number | null,
+  kinds: readonly UploadKind[],
+): Promise<Set<number>> {
   if (!ids.length) return new Set();
-  const found = await knex('resources').whereIn('id', [...ids])
+  const found = await knex('resources')
+    .whereIn('id', [...ids])
     .where((q) => (owner === null ? q.whereNull('created_by') : q.whereNull('created_by').orWhere('created_by', owner)))
-    .where((q) => { for (const k of kinds) q.orWhereLike('mime', `${k}/%`); })
+    .where((q) => {
+      for (const k of kinds) q.orWhereLike('mime', `${k}/%`);
+    })
     .pluck('id');
   return new Set(found.map(Number));
 }
 
-export interface StoredFile { id: number; storage_path: string; mime: string; original_name: string; size: number }
+export interface StoredFile {
+  id: number;
+  storage_path: string;
+  mime: string;
+  original_name: string;
+  size: number;
+}
 
 /**
  * A file's record, to send its bytes. No scope of its own: every caller has shown first that the

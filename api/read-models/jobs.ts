@@ -19,11 +19,21 @@ export async function ownJob(knex: Knex, owner: Pick<Principal, 'id'>, id: numbe
  * Cancels one of the caller's jobs: a queued one at once (kept `keepHours`), a running one asked to
  * stop. Answers the parameters of a job that was queued (its kept upload goes), else undefined.
  */
-export async function cancelOwnJob(knex: Knex, owner: Pick<Principal, 'id'>, id: number, keepHours: number): Promise<Record<string, unknown> | undefined> {
-  const [queued] = await ownJobs(knex, owner).where({ id, state: 'queued' }).update({
-    state: 'cancelled', cancel_requested: true, finished_at: knex.fn.now(),
-    expires_at: knex.raw('now() + make_interval(secs => ?::float8)', [keepHours * 3600]),
-  }).returning('params');
+export async function cancelOwnJob(
+  knex: Knex,
+  owner: Pick<Principal, 'id'>,
+  id: number,
+  keepHours: number,
+): Promise<Record<string, unknown> | undefined> {
+  const [queued] = await ownJobs(knex, owner)
+    .where({ id, state: 'queued' })
+    .update({
+      state: 'cancelled',
+      cancel_requested: true,
+      finished_at: knex.fn.now(),
+      expires_at: knex.raw('now() + make_interval(secs => ?::float8)', [keepHours * 3600]),
+    })
+    .returning('params');
   await ownJobs(knex, owner).where({ id, state: 'running' }).update({ cancel_requested: true });
   return queued?.params;
 }

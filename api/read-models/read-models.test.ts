@@ -25,12 +25,16 @@ beforeAll(async () => {
   alice = await createUser(k, { username: 'Alice', password: 'secret-pw', roles: [] });
   bob = await createUser(k, { username: 'bob', password: 'secret-pw', roles: [] });
 });
-afterAll(async () => { await db?.close(); });
+afterAll(async () => {
+  await db?.close();
+});
 
-describe('jobs: the owner\'s only', () => {
-  it('reads and cancels the caller\'s jobs, never another\'s', async () => {
+describe("jobs: the owner's only", () => {
+  it("reads and cancels the caller's jobs, never another's", async () => {
     const [a] = await k('jobs').insert({ kind: 'export', user_id: alice }).returning('id');
-    const [b] = await k('jobs').insert({ kind: 'export', user_id: bob, params: { file: 'x' } }).returning('id');
+    const [b] = await k('jobs')
+      .insert({ kind: 'export', user_id: bob, params: { file: 'x' } })
+      .returning('id');
     expect((await ownJobs(k, { id: alice }).pluck('id')).map(Number)).toEqual([Number(a.id)]);
     expect(await ownJob(k, { id: alice }, b.id)).toBeUndefined();
     expect(await cancelOwnJob(k, { id: alice }, b.id, 24)).toBeUndefined();
@@ -40,8 +44,8 @@ describe('jobs: the owner\'s only', () => {
   });
 });
 
-describe('accounts: the name\'s or the caller\'s own row', () => {
-  it('finds a name case-folded and the caller\'s own row only', async () => {
+describe("accounts: the name's or the caller's own row", () => {
+  it("finds a name case-folded and the caller's own row only", async () => {
     expect((await accountByName(k, 'ALICE'))?.id).toBe(alice);
     expect(await accountByName(k, 'nobody')).toBeUndefined();
     expect((await ownAccountRow(k, { id: bob }))?.username).toBe('bob');
@@ -49,10 +53,16 @@ describe('accounts: the name\'s or the caller\'s own row', () => {
   });
 });
 
-describe('uploads: a form\'s own files', () => {
-  const upload = async (created_by: number | null, mime: string) => Number((await k('resources')
-    .insert({ original_name: 'f', mime, size: 1, storage_path: 'x', sha256: '0'.repeat(64), created_by }).returning('id'))[0].id);
-  it('takes the public uploads and the caller\'s own of the kinds asked, not another user\'s', async () => {
+describe("uploads: a form's own files", () => {
+  const upload = async (created_by: number | null, mime: string) =>
+    Number(
+      (
+        await k('resources')
+          .insert({ original_name: 'f', mime, size: 1, storage_path: 'x', sha256: '0'.repeat(64), created_by })
+          .returning('id')
+      )[0].id,
+    );
+  it("takes the public uploads and the caller's own of the kinds asked, not another user's", async () => {
     const anon = await upload(null, 'image/png');
     const video = await upload(null, 'video/mp4');
     const own = await upload(alice, 'image/jpeg');
@@ -66,18 +76,23 @@ describe('uploads: a form\'s own files', () => {
   });
 });
 
-describe('rate limits: one limiter\'s old windows', () => {
-  it('drops its own windows older than the bucket, keeps the rest and other limiters\'', async () => {
+describe("rate limits: one limiter's old windows", () => {
+  it("drops its own windows older than the bucket, keeps the rest and other limiters'", async () => {
     await k('rate_limits').insert([
-      { key: 'mine:a', bucket: 1, n: 1 }, { key: 'mine:a', bucket: 5, n: 1 }, { key: 'other:a', bucket: 1, n: 1 },
+      { key: 'mine:a', bucket: 1, n: 1 },
+      { key: 'mine:a', bucket: 5, n: 1 },
+      { key: 'other:a', bucket: 1, n: 1 },
     ]);
     await pruneRateLimits(k, 'mine', 5);
     const left = await k('rate_limits').orderBy(['key', 'bucket']).select('key', 'bucket');
-    expect(left.map((r: { key: string; bucket: unknown }) => [r.key, Number(r.bucket)])).toEqual([['mine:a', 5], ['other:a', 1]]);
+    expect(left.map((r: { key: string; bucket: unknown }) => [r.key, Number(r.bucket)])).toEqual([
+      ['mine:a', 5],
+      ['other:a', 1],
+    ]);
   });
 });
 
-describe('public statistics: the public blocks\' rows', () => {
+describe("public statistics: the public blocks' rows", () => {
   const year = 2031;
   let tashkent: number;
   let samarkand: number;
@@ -115,13 +130,13 @@ describe('public statistics: the public blocks\' rows', () => {
     const scope = publicAggregates(model)!;
     expect((await yearByRegion(k, scope, year)).map((r) => [r.region_id, r.trees])).toEqual([[tashkent, 3]]);
     expect((await yearBySpecies(k, scope, year)).map((s) => s.species_id)).toEqual([shrub]);
-    expect((await yearBySpecies(k, scope, year, samarkand))).toEqual([]);
+    expect(await yearBySpecies(k, scope, year, samarkand)).toEqual([]);
     expect((await treesByRegionCentre(k, scope, false)).map((r) => r.id)).toEqual([tashkent]);
     regions.public = { ...regions.public!, fields: regions.public!.fields.filter((f) => f !== 'centre') };
     expect(await treesByRegionCentre(k, publicAggregates(model)!, false)).toEqual([]);
   });
 
-  it('is closed when the plantings\' block does not open every planting (the aggregates count them all)', () => {
+  it("is closed when the plantings' block does not open every planting (the aggregates count them all)", () => {
     const model = loadMetadata();
     const plantings = model.entities.get('plantings')!;
     plantings.public = { ...plantings.public!, where: { source: 'public' } };

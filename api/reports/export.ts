@@ -20,7 +20,14 @@ const WIDTH_ROWS = 200;
  * has them) and dates as dates, and the totals row (summed exactly as the rows pass). The rows come
  * from one cursor over the report's query, however many (the JSON answer keeps its row limit).
  */
-export async function exportReport(knex: Knex, model: MetaModel, r: ReportMeta, params: ReportParams, lang: Lang, paramTitles: Record<string, string>): Promise<{ stream: PassThrough; filename: string }> {
+export async function exportReport(
+  knex: Knex,
+  model: MetaModel,
+  r: ReportMeta,
+  params: ReportParams,
+  lang: Lang,
+  paramTitles: Record<string, string>,
+): Promise<{ stream: PassThrough; filename: string }> {
   const stream = new PassThrough();
   const { filename, done } = await startReport(knex, model, r, params, lang, paramTitles, stream);
   done.catch(() => undefined); // the stream is destroyed with the error; the response ends broken
@@ -28,14 +35,36 @@ export async function exportReport(knex: Knex, model: MetaModel, r: ReportMeta, 
 }
 
 /** The same into any stream (a job's file): settles with the rows written once the stream has them all. */
-export async function writeReport(knex: Knex, model: MetaModel, r: ReportMeta, params: ReportParams, lang: Lang, paramTitles: Record<string, string>, out: Writable, opts: WalkOptions = {}): Promise<{ filename: string; rows: number }> {
+export async function writeReport(
+  knex: Knex,
+  model: MetaModel,
+  r: ReportMeta,
+  params: ReportParams,
+  lang: Lang,
+  paramTitles: Record<string, string>,
+  out: Writable,
+  opts: WalkOptions = {},
+): Promise<{ filename: string; rows: number }> {
   const { filename, done } = await startReport(knex, model, r, params, lang, paramTitles, out, opts);
   return { filename, rows: await done };
 }
 
-async function startReport(knex: Knex, model: MetaModel, r: ReportMeta, params: ReportParams, lang: Lang, paramTitles: Record<string, string>, out: Writable, opts: WalkOptions = {}): Promise<{ filename: string; done: Promise<number> }> {
+async function startReport(
+  knex: Knex,
+  model: MetaModel,
+  r: ReportMeta,
+  params: ReportParams,
+  lang: Lang,
+  paramTitles: Record<string, string>,
+  out: Writable,
+  opts: WalkOptions = {},
+): Promise<{ filename: string; done: Promise<number> }> {
   const head = reportHead(model, r, params, lang);
-  const walk = await startWalk(knex, { rows: knex.raw(`SELECT * FROM (${r.query}) AS report`, reportBindings(params, lang) as Knex.ValueDict) }, { settings: REPORT_SETTINGS });
+  const walk = await startWalk(
+    knex,
+    { rows: knex.raw(`SELECT * FROM (${r.query}) AS report`, reportBindings(params, lang) as Knex.ValueDict) },
+    { settings: REPORT_SETTINGS },
+  );
   const writer = new XlsxStreamWriter(out, head.title || r.name);
   const width = head.columns.length;
   const title = writer.style({ font: { bold: true, size: 14 } });
@@ -44,7 +73,9 @@ async function startReport(knex: Knex, model: MetaModel, r: ReportMeta, params: 
   const formats = r.columns.map((c) => (c.type === 'date' ? DATE_FORMAT : excelNumFmt(c.type === 'integer' ? 0 : scaleOf(c))));
   const cellStyles = r.columns.map((c, i) => (c.type === 'string' ? 0 : writer.style({ numFmt: formats[i] })));
   // the totals row: bold with a line above, on its cells that hold something
-  const totalStyles = r.columns.map((c, i) => writer.style({ ...(c.type === 'string' ? {} : { numFmt: formats[i] }), font: { bold: true }, border: { top: 'thin' } }));
+  const totalStyles = r.columns.map((c, i) =>
+    writer.style({ ...(c.type === 'string' ? {} : { numFmt: formats[i] }), font: { bold: true }, border: { top: 'thin' } }),
+  );
   // figures as the faces write them (shared/numbers.ts): numbers Excel can sum, or the exact
   // figure as text where Excel's 15 digits would lose some
   const cell = (c: (typeof r.columns)[number], v: unknown): XlsxValue => {
@@ -79,7 +110,10 @@ async function startReport(knex: Knex, model: MetaModel, r: ReportMeta, params: 
         .map(([k, v]) => `${translate(model, lang, r.params[k]?.caption ?? `report.${k}`)}: ${paramTitles[k] ?? v}`);
       if (described.length) writer.row([described.join('; ')], italic);
       writer.skip();
-      writer.row(head.columns.map((c) => c.caption), header);
+      writer.row(
+        head.columns.map((c) => c.caption),
+        header,
+      );
       const values: XlsxValue[] = new Array(r.columns.length);
       const put = (rows: Record<string, unknown>[]) => {
         for (const row of rows) {
@@ -102,8 +136,13 @@ async function startReport(knex: Knex, model: MetaModel, r: ReportMeta, params: 
       }
       if (totals.any) {
         const sums = totals.result();
-        const line = r.columns.map((c, i) => (i === 0 && !(c.name in sums) ? translate(model, lang, 'report.total') : cell(c, sums[c.name])));
-        writer.row(line, totalStyles.map((s, i) => (line[i] === null || line[i] === undefined ? 0 : s)));
+        const line = r.columns.map((c, i) =>
+          i === 0 && !(c.name in sums) ? translate(model, lang, 'report.total') : cell(c, sums[c.name]),
+        );
+        writer.row(
+          line,
+          totalStyles.map((s, i) => (line[i] === null || line[i] === undefined ? 0 : s)),
+        );
       }
       await writer.end();
       return n;

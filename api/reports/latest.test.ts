@@ -5,10 +5,23 @@ import type { ReportParams } from './params.ts';
 
 /** A report's answer for a year: rows of regions, their sum the year's figure (0: every region present, nothing in any). */
 const answer = (rows: number, sum: string | null): ReportResult => ({
-  name: 'r', title: 'r', params: {}, columns: [], chart: null, drill: null, page: null, total: rows,
-  rows: Array.from({ length: rows }, () => ({})), totals: sum === null ? {} : { amount: sum },
+  name: 'r',
+  title: 'r',
+  params: {},
+  columns: [],
+  chart: null,
+  drill: null,
+  page: null,
+  total: rows,
+  rows: Array.from({ length: rows }, () => ({})),
+  totals: sum === null ? {} : { amount: sum },
 });
-const meta = { params: { year: { type: 'year' as const, required: true, default: 'current' as const }, region_id: { type: 'ref' as const, ref: 'regions' } } };
+const meta = {
+  params: {
+    year: { type: 'year' as const, required: true, default: 'current' as const },
+    region_id: { type: 'ref' as const, ref: 'regions' },
+  },
+};
 
 /** Figures by year; the years each run was asked for. */
 function fake(byYear: Record<number, string>) {
@@ -62,7 +75,10 @@ describe('a report on the latest period that has data', () => {
 
   it('runs a report without a year once, as it is', async () => {
     let runs = 0;
-    const r = await runOnLatest({ params: {} }, {}, false, async () => { runs++; return answer(0, null); });
+    const r = await runOnLatest({ params: {} }, {}, false, async () => {
+      runs++;
+      return answer(0, null);
+    });
     expect(runs).toBe(1);
     expect(r.period).toBeUndefined();
   });

@@ -11,7 +11,12 @@ export const LATEST_YEARS_BACK = 5;
  * year shown has none; `moved`, the year was not asked for and the report opened on `latest`
  * instead of the current year, which had nothing.
  */
-export interface ReportPeriod { year: number; latest: number | null; empty: boolean; moved: boolean }
+export interface ReportPeriod {
+  year: number;
+  latest: number | null;
+  empty: boolean;
+  moved: boolean;
+}
 
 /** The report's year parameter: a declared parameter of type `year` (the fund's and greening's reports have one, `year`). */
 export function yearParam(r: Pick<ReportMeta, 'params'>): string | null {
@@ -37,7 +42,9 @@ export function hasFigures(res: Pick<ReportResult, 'rows' | 'total' | 'totals'>)
  * screen can say the chosen period is empty and link to that one. A report without a year runs once.
  */
 export async function runOnLatest(
-  r: Pick<ReportMeta, 'params'>, params: ReportParams, yearAsked: boolean,
+  r: Pick<ReportMeta, 'params'>,
+  params: ReportParams,
+  yearAsked: boolean,
   run: (params: ReportParams) => Promise<ReportResult>,
 ): Promise<ReportResult & { period?: ReportPeriod }> {
   const name = yearParam(r);

@@ -3,7 +3,12 @@ import { parseParamsSegment, resolveReportParams } from './params.ts';
 import type { ReportMeta } from '../meta/types.ts';
 
 const report: ReportMeta = {
-  name: 'r', module: 'm', caption: 'c', file: 'f', query: 'SELECT 1', columns: [{ name: 'x', type: 'integer' }],
+  name: 'r',
+  module: 'm',
+  caption: 'c',
+  file: 'f',
+  query: 'SELECT 1',
+  columns: [{ name: 'x', type: 'integer' }],
   params: {
     year: { type: 'year', required: true, default: 'current' },
     region_id: { type: 'ref', ref: 'regions' },
@@ -15,7 +20,14 @@ const report: ReportMeta = {
 };
 // 2026-12-31 20:00 UTC is already 1 January 2027 in Tashkent
 const newYearsEve = new Date('2026-12-31T20:00:00Z');
-const principal = (region_id: number | null) => ({ id: 1, username: 'u', actions: new Set<number>(), region_id, branch_id: null, subject_id: null });
+const principal = (region_id: number | null) => ({
+  id: 1,
+  username: 'u',
+  actions: new Set<number>(),
+  region_id,
+  branch_id: null,
+  subject_id: null,
+});
 
 describe('report parameters', () => {
   it('fills defaults in Tashkent time', () => {
@@ -25,7 +37,12 @@ describe('report parameters', () => {
   });
 
   it('checks each value against its declaration', () => {
-    const { errors } = resolveReportParams(report, { year: '1999', region_id: '1;drop', period: 'week', date: '2999-01-01', q: 'x'.repeat(201) }, null, newYearsEve);
+    const { errors } = resolveReportParams(
+      report,
+      { year: '1999', region_id: '1;drop', period: 'week', date: '2999-01-01', q: 'x'.repeat(201) },
+      null,
+      newYearsEve,
+    );
     expect(errors).toEqual({
       year: { key: 'validation.interval', args: { min: 2000, max: 2037 } },
       region_id: { key: 'validation.wrong_format' },

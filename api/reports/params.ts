@@ -6,7 +6,10 @@ import type { FieldError } from '../kernel/errors.ts';
 export type ReportParams = Record<string, string | number | null>;
 
 /** A page of a report's rows: `page` counts from 1. */
-export interface ReportPaging { page: number; perPage: number }
+export interface ReportPaging {
+  page: number;
+  perPage: number;
+}
 
 /** The URL parameters of a report's paging: no report declares a parameter of these names (the loader refuses it). */
 export const REPORT_PAGING_PARAMS: readonly string[] = ['page', 'perPage'];
@@ -18,7 +21,10 @@ export const REPORT_PER_PAGE = 100;
  * answer, up to the report's row limit); else `page` ≥ 1 (default 1) and 1 ≤ `perPage` ≤ `maxPerPage`
  * (default REPORT_PER_PAGE), each refused by name when it is not such a whole number.
  */
-export function resolveReportPaging(raw: Record<string, unknown>, maxPerPage: number): { paging: ReportPaging | null; errors: Record<string, FieldError> | null } {
+export function resolveReportPaging(
+  raw: Record<string, unknown>,
+  maxPerPage: number,
+): { paging: ReportPaging | null; errors: Record<string, FieldError> | null } {
   const page = first(raw.page);
   const perPage = first(raw.perPage);
   const given = (v: unknown) => v !== undefined && v !== null && v !== '';
@@ -28,10 +34,16 @@ export function resolveReportPaging(raw: Record<string, unknown>, maxPerPage: nu
     if (!given(v)) return fallback;
     const s = String(v);
     const n = /^\d{1,9}$/.test(s) ? Number(s) : NaN;
-    if (!(n >= min && n <= max)) { errors[name] = { key: 'validation.interval', args: { min, max } }; return fallback; }
+    if (!(n >= min && n <= max)) {
+      errors[name] = { key: 'validation.interval', args: { min, max } };
+      return fallback;
+    }
     return n;
   };
-  const paging = { page: whole(page, 1, 1_000_000_000, 1, 'page'), perPage: whole(perPage, 1, maxPerPage, Math.min(REPORT_PER_PAGE, maxPerPage), 'perPage') };
+  const paging = {
+    page: whole(page, 1, 1_000_000_000, 1, 'page'),
+    perPage: whole(perPage, 1, maxPerPage, Math.min(REPORT_PER_PAGE, maxPerPage), 'perPage'),
+  };
   return { paging, errors: Object.keys(errors).length ? errors : null };
 }
 
@@ -41,7 +53,10 @@ export function resolveReportPaging(raw: Record<string, unknown>, maxPerPage: nu
  * and a scoped user's own region, branch or subject forced over whatever was asked.
  */
 export function resolveReportParams(
-  r: ReportMeta, raw: Record<string, unknown>, principal: Principal | null, now: Date = new Date(),
+  r: ReportMeta,
+  raw: Record<string, unknown>,
+  principal: Principal | null,
+  now: Date = new Date(),
 ): { params: ReportParams; errors: Record<string, FieldError> | null } {
   const params: ReportParams = {};
   const errors: Record<string, FieldError> = {};
@@ -58,7 +73,10 @@ export function resolveReportParams(
     params[name] = parsed.value;
   }
   if (principal) {
-    for (const [param, own] of Object.entries(forcedParams(r, principal))) { params[param] = own; delete errors[param]; }
+    for (const [param, own] of Object.entries(forcedParams(r, principal))) {
+      params[param] = own;
+      delete errors[param];
+    }
   }
   return { params, errors: Object.keys(errors).length ? errors : null };
 }
@@ -93,10 +111,12 @@ function parseParam(p: ReportParamMeta, s: string, now: Date): { value: string |
   switch (p.type) {
     case 'year': {
       const n = Number(s);
-      if (!Number.isInteger(n) || n < 2000 || n > currentYearTashkent(now) + 10) return { value: null, error: { key: 'validation.interval', args: { min: 2000, max: currentYearTashkent(now) + 10 } } };
+      if (!Number.isInteger(n) || n < 2000 || n > currentYearTashkent(now) + 10)
+        return { value: null, error: { key: 'validation.interval', args: { min: 2000, max: currentYearTashkent(now) + 10 } } };
       return { value: n };
     }
-    case 'ref': case 'integer': {
+    case 'ref':
+    case 'integer': {
       if (!/^\d{1,15}$/.test(s)) return { value: null, error: { key: 'validation.wrong_format' } };
       return { value: Number(s) };
     }
@@ -117,7 +137,11 @@ function parseParam(p: ReportParamMeta, s: string, now: Date): { value: string |
 export function parseParamsSegment(segment: string): Record<string, string> {
   const out: Record<string, string> = {};
   let decoded = segment;
-  try { decoded = decodeURIComponent(segment); } catch { /* keep it as it came */ }
+  try {
+    decoded = decodeURIComponent(segment);
+  } catch {
+    /* keep it as it came */
+  }
   for (const part of decoded.split(';')) {
     const i = part.indexOf('=');
     if (i > 0) out[part.slice(0, i).trim()] = part.slice(i + 1).trim();

@@ -33,7 +33,15 @@ export interface ReportResult {
 /** What a report's query runs with, in its own transaction (the JSON answer and the Excel's cursor alike). */
 export const REPORT_SETTINGS: readonly string[] = ['jit = off'];
 
-export async function runReport(knex: Knex, model: MetaModel, r: ReportMeta, params: ReportParams, lang: Lang, now: Date = new Date(), paging: ReportPaging | null = null): Promise<ReportResult> {
+export async function runReport(
+  knex: Knex,
+  model: MetaModel,
+  r: ReportMeta,
+  params: ReportParams,
+  lang: Lang,
+  now: Date = new Date(),
+  paging: ReportPaging | null = null,
+): Promise<ReportResult> {
   if (paging) return runReportPage(knex, model, r, params, lang, now, paging);
   const limit = Math.min(r.maxRows ?? REPORT_MAX_ROWS, REPORT_MAX_ROWS);
   // no JIT: a report's query is planned with costs that invite it over large tables, and compiling
@@ -60,13 +68,23 @@ const PAGED = '__report_';
  * rounded first to its column's scale as a typed row rounds it, so the totals are the ones the
  * whole answer (and the Excel export) gives. A page past the end has no rows and the same totals.
  */
-async function runReportPage(knex: Knex, model: MetaModel, r: ReportMeta, params: ReportParams, lang: Lang, now: Date, paging: ReportPaging): Promise<ReportResult> {
+async function runReportPage(
+  knex: Knex,
+  model: MetaModel,
+  r: ReportMeta,
+  params: ReportParams,
+  lang: Lang,
+  now: Date,
+  paging: ReportPaging,
+): Promise<ReportResult> {
   const summed = totalInputs(r.columns);
   const ident = (name: string) => `"${name.replace(/"/g, '""')}"`;
-  const sums = summed.map((c, i) => {
-    const v = `CAST(report.${ident(c.name)} AS numeric)`;
-    return `, sum(${c.type === 'integer' ? v : `round(${v}, ${scaleOf(c)})`}) AS ${PAGED}sum_${i}`;
-  }).join('');
+  const sums = summed
+    .map((c, i) => {
+      const v = `CAST(report.${ident(c.name)} AS numeric)`;
+      return `, sum(${c.type === 'integer' ? v : `round(${v}, ${scaleOf(c)})`}) AS ${PAGED}sum_${i}`;
+    })
+    .join('');
   const from = (paging.page - 1) * paging.perPage;
   const sql = `WITH report AS MATERIALIZED (SELECT report.*, row_number() OVER () AS ${PAGED}n FROM (${r.query}) AS report),
     totals AS (SELECT count(*) AS ${PAGED}count${sums} FROM report)
@@ -79,11 +97,13 @@ async function runReportPage(knex: Knex, model: MetaModel, r: ReportMeta, params
   const head = raw[0] ?? {};
   const totals = new ReportTotals(r.columns);
   totals.add(Object.fromEntries(summed.map((c, i) => [c.name, head[`${PAGED}sum_${i}`]])));
-  const rows = raw.filter((row) => row[`${PAGED}n`] !== null && row[`${PAGED}n`] !== undefined).map((row) => {
-    const own: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(row)) if (!k.startsWith(PAGED)) own[k] = v;
-    return typedRow(model, r, lang, own);
-  });
+  const rows = raw
+    .filter((row) => row[`${PAGED}n`] !== null && row[`${PAGED}n`] !== undefined)
+    .map((row) => {
+      const own: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(row)) if (!k.startsWith(PAGED)) own[k] = v;
+      return typedRow(model, r, lang, own);
+    });
   return { ...reportHead(model, r, params, lang), rows, totals: totals.result(), total: Number(head[`${PAGED}count`] ?? 0), page: paging };
 }
 
@@ -100,12 +120,22 @@ export function reportBindings(params: ReportParams, lang: Lang, now: Date = new
 }
 
 /** A report's answer but its rows and totals: title, parameters, columns in the caller's language, chart and drill-down. */
-export function reportHead(model: MetaModel, r: ReportMeta, params: ReportParams, lang: Lang): Omit<ReportResult, 'rows' | 'totals' | 'total' | 'page'> {
+export function reportHead(
+  model: MetaModel,
+  r: ReportMeta,
+  params: ReportParams,
+  lang: Lang,
+): Omit<ReportResult, 'rows' | 'totals' | 'total' | 'page'> {
   return {
     name: r.name,
     title: translate(model, lang, r.caption),
     params,
-    columns: r.columns.map((c) => ({ name: c.name, type: c.type, caption: translate(model, lang, c.caption ?? `report.${c.name}`), total: !!c.total })),
+    columns: r.columns.map((c) => ({
+      name: c.name,
+      type: c.type,
+      caption: translate(model, lang, c.caption ?? `report.${c.name}`),
+      total: !!c.total,
+    })),
     chart: r.chart ?? null,
     drill: r.drill ?? null,
   };
@@ -128,10 +158,16 @@ export function scaleOf(c: ReportColumnMeta): number {
 function typed(c: ReportColumnMeta, v: unknown): unknown {
   if (v === null || v === undefined) return null;
   switch (c.type) {
-    case 'integer': return Number(v);
-    case 'decimal': case 'money': case 'percent': return formatFixed(toDecimal(v), scaleOf(c));
-    case 'date': return v instanceof Date ? isoDate(v) : String(v).slice(0, 10);
-    default: return String(v);
+    case 'integer':
+      return Number(v);
+    case 'decimal':
+    case 'money':
+    case 'percent':
+      return formatFixed(toDecimal(v), scaleOf(c));
+    case 'date':
+      return v instanceof Date ? isoDate(v) : String(v).slice(0, 10);
+    default:
+      return String(v);
   }
 }
 
@@ -179,7 +215,10 @@ export class ReportTotals {
         continue;
       }
       const [a, b] = c.total.ratio.map((n) => this.sums.get(n)!);
-      if (b.units === 0n) { totals[c.name] = formatFixed({ units: 0n, scale: 0 }, scale); continue; }
+      if (b.units === 0n) {
+        totals[c.name] = formatFixed({ units: 0n, scale: 0 }, scale);
+        continue;
+      }
       // 100 × a / b at the column's scale: (a.units × 10^(b.scale) × 100 × 10^scale) / (b.units × 10^(a.scale))
       const num = a.units * pow10(b.scale) * 100n * pow10(scale);
       const den = b.units * pow10(a.scale);

@@ -23,9 +23,16 @@ const N = Number(process.env.BENCH_LISTS || 20000);
 function compiled() {
   const repo = new Repository({ knex, model, principal, lang: 'uz' }, e);
   const params = parseListParams(e, query);
-  const page = repo.applyOrder(repo.applyFilters(repo.scoped('read'), params), params)
-    .select(knex.raw(selectColumns(e).join(', '))).offset(params.offset).limit(params.limit).toSQL();
-  const count = knex.select(knex.raw('count(*)::int as n')).from(repo.applyFilters(repo.scoped('read'), params).select(knex.raw('1')).limit(10001).as('c')).toSQL();
+  const page = repo
+    .applyOrder(repo.applyFilters(repo.scoped('read'), params), params)
+    .select(knex.raw(selectColumns(e).join(', ')))
+    .offset(params.offset)
+    .limit(params.limit)
+    .toSQL();
+  const count = knex
+    .select(knex.raw('count(*)::int as n'))
+    .from(repo.applyFilters(repo.scoped('read'), params).select(knex.raw('1')).limit(10001).as('c'))
+    .toSQL();
   return { page, count, params };
 }
 
@@ -42,7 +49,10 @@ function kept() {
       sql = keptSql(e, key, values.length);
       if (sql === undefined) throw new Error(`the ${kind}'s text was not kept`);
     }
-    return knex.raw(sql, values as never[]).toSQL().toNative();
+    return knex
+      .raw(sql, values as never[])
+      .toSQL()
+      .toNative();
   });
 }
 
@@ -60,5 +70,6 @@ function cpu(fn: () => unknown): string {
   return ((d.user + d.system) / N).toFixed(1);
 }
 
-for (let r = 0; r < 3; r++) console.log(`CPU µs a list (page + count): knex builds and compiles ${cpu(compiledNative)}, kept text ${cpu(kept)}`);
+for (let r = 0; r < 3; r++)
+  console.log(`CPU µs a list (page + count): knex builds and compiles ${cpu(compiledNative)}, kept text ${cpu(kept)}`);
 await knex.destroy();

@@ -20,7 +20,10 @@ const QUERY = 'from_paid_on=2025-01-01&to_paid_on=2025-12-31';
 const log = (s: string) => console.log(s);
 
 function start(script: string): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL(script, import.meta.url))], { stdio: ['ignore', 'pipe', 'inherit'], env: process.env });
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL(script, import.meta.url))], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: process.env,
+  });
   return new Promise((resolve, reject) => {
     child.stdout!.once('data', (d: Buffer) => resolve({ child, port: JSON.parse(d.toString()).port }));
     child.once('exit', (code) => reject(new Error(`${script} exited ${code}`)));
@@ -29,11 +32,19 @@ function start(script: string): Promise<{ child: ChildProcess; port: number }> {
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
 
-function request(port: number, path: string, headers: Record<string, string> = {}, method = 'GET', body?: string): Promise<{ status: number; body: string }> {
+function request(
+  port: number,
+  path: string,
+  headers: Record<string, string> = {},
+  method = 'GET',
+  body?: string,
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request({ host: '127.0.0.1', port, path, method, headers, agent }, (res) => {
       let data = '';
-      res.on('data', (c) => { data += c; });
+      res.on('data', (c) => {
+        data += c;
+      });
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body: data }));
     });
     req.on('error', reject);
@@ -43,7 +54,13 @@ function request(port: number, path: string, headers: Record<string, string> = {
 }
 
 async function login(port: number, username: string, password: string): Promise<string> {
-  const r = await request(port, '/api/admin/auth/login', { 'Content-Type': 'application/json' }, 'POST', JSON.stringify({ username, password }));
+  const r = await request(
+    port,
+    '/api/admin/auth/login',
+    { 'Content-Type': 'application/json' },
+    'POST',
+    JSON.stringify({ username, password }),
+  );
   if (r.status !== 200) throw new Error(`login ${username}: ${r.status} ${r.body}`);
   return JSON.parse(r.body).token;
 }
@@ -52,9 +69,15 @@ type Run = { name: string; port: number; path: string; headers: Record<string, s
 
 /** Each run of a pair in turn, ROUNDS times; the figures of a run are over all its rounds. */
 async function pair(a: Run, b: Run) {
-  const [ra, rb] = [{ latencies: [] as number[], seconds: 0 }, { latencies: [] as number[], seconds: 0 }];
+  const [ra, rb] = [
+    { latencies: [] as number[], seconds: 0 },
+    { latencies: [] as number[], seconds: 0 },
+  ];
   for (let i = 0; i < ROUNDS; i++) {
-    for (const [run, acc] of [[a, ra], [b, rb]] as const) {
+    for (const [run, acc] of [
+      [a, ra],
+      [b, rb],
+    ] as const) {
       const r = await load(run.name, run.port, run.path, run.headers, i === 0);
       acc.latencies.push(...r.latencies);
       acc.seconds += r.seconds;
@@ -72,21 +95,28 @@ function summary(name: string, { latencies, seconds }: { latencies: number[]; se
 async function load(name: string, port: number, path: string, headers: Record<string, string>, warm: boolean) {
   if (warm) {
     const check = await request(port, path, headers);
-    if (check.status !== 200 || JSON.parse(check.body).length !== 25) throw new Error(`${name}: ${check.status} ${check.body.slice(0, 200)}`);
+    if (check.status !== 200 || JSON.parse(check.body).length !== 25)
+      throw new Error(`${name}: ${check.status} ${check.body.slice(0, 200)}`);
     const until = Date.now() + 1500; // warm-up
-    await Promise.all(Array.from({ length: CONCURRENCY }, async () => { while (Date.now() < until) await request(port, path, headers); }));
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (Date.now() < until) await request(port, path, headers);
+      }),
+    );
   }
   const latencies: number[] = [];
   const end = Date.now() + DURATION_MS;
   const t0 = process.hrtime.bigint();
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (Date.now() < end) {
-      const s = process.hrtime.bigint();
-      const r = await request(port, path, headers);
-      if (r.status !== 200) throw new Error(`${name}: ${r.status}`);
-      latencies.push(Number(process.hrtime.bigint() - s) / 1e6);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (Date.now() < end) {
+        const s = process.hrtime.bigint();
+        const r = await request(port, path, headers);
+        if (r.status !== 200) throw new Error(`${name}: ${r.status}`);
+        latencies.push(Number(process.hrtime.bigint() - s) / 1e6);
+      }
+    }),
+  );
   return { latencies, seconds: Number(process.hrtime.bigint() - t0) / 1e9 };
 }
 
@@ -111,19 +141,34 @@ try {
   const ids = Array.from({ length: 25 }, (_, i) => 1 + Math.floor((i * ROWS) / 25)).join(',');
   const admin = { Authorization: `Bearer ${adminToken}`, Language: 'uz' };
   const results = [
-    ...await pair({ name: 'floor, by id', port: floor.port, path: `/?id=${ids}`, headers: {} },
-      { name: 'generic API, by id, administrator', port: ours.port, path: `/api/bench/bench-payments?id=${ids}`, headers: admin }),
-    ...await pair({ name: 'floor (all rows)', port: floor.port, path: `/?${QUERY}`, headers: {} },
-      { name: 'generic API, administrator', port: ours.port, path, headers: admin }),
-    ...await pair({ name: 'floor (one region)', port: floor.port, path: `/?${QUERY}&region=${scopedRegion}`, headers: {} },
-      { name: 'generic API, region-scoped user', port: ours.port, path, headers: { Authorization: `Bearer ${scopedToken}`, Language: 'uz' } }),
+    ...(await pair(
+      { name: 'floor, by id', port: floor.port, path: `/?id=${ids}`, headers: {} },
+      { name: 'generic API, by id, administrator', port: ours.port, path: `/api/bench/bench-payments?id=${ids}`, headers: admin },
+    )),
+    ...(await pair(
+      { name: 'floor (all rows)', port: floor.port, path: `/?${QUERY}`, headers: {} },
+      { name: 'generic API, administrator', port: ours.port, path, headers: admin },
+    )),
+    ...(await pair(
+      { name: 'floor (one region)', port: floor.port, path: `/?${QUERY}&region=${scopedRegion}`, headers: {} },
+      {
+        name: 'generic API, region-scoped user',
+        port: ours.port,
+        path,
+        headers: { Authorization: `Bearer ${scopedToken}`, Language: 'uz' },
+      },
+    )),
   ];
-  log(`\nbench/api-list: ${ROWS.toLocaleString('en')} rows, ${CONCURRENCY} concurrent, ${ROUNDS} × ${DURATION_MS / 1000} s each in turn with its floor, page of 25 filtered by a year and sorted by date`);
+  log(
+    `\nbench/api-list: ${ROWS.toLocaleString('en')} rows, ${CONCURRENCY} concurrent, ${ROUNDS} × ${DURATION_MS / 1000} s each in turn with its floor, page of 25 filtered by a year and sorted by date`,
+  );
   log('| run | requests/s | p50 ms | p99 ms | requests |');
   log('|---|---:|---:|---:|---:|');
   for (const r of results) log(`| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.n} |`);
   const [fi, oi, fa, oa, fs, os] = results;
-  log(`\ngeneric/floor throughput: by id ${(oi.rps / fi.rps).toFixed(2)} (target ≥ 0.50), filtered list: administrator ${(oa.rps / fa.rps).toFixed(2)}, scoped ${(os.rps / fs.rps).toFixed(2)} (target ≥ 0.85)`);
+  log(
+    `\ngeneric/floor throughput: by id ${(oi.rps / fi.rps).toFixed(2)} (target ≥ 0.50), filtered list: administrator ${(oa.rps / fa.rps).toFixed(2)}, scoped ${(os.rps / fs.rps).toFixed(2)} (target ≥ 0.85)`,
+  );
   log(`scoped/administrator throughput: ${(os.rps / oa.rps).toFixed(2)} (target ≥ 0.80)`);
 } finally {
   ours?.child.kill();

@@ -14,7 +14,8 @@ pg.types.setTypeParser(1082, (v: string) => v);
 pg.types.setTypeParser(20, (v: string) => Number(v));
 const pool = new pg.Pool({ connectionString: serveUrl(), max: 10 });
 const LIMIT = 10000;
-const COLS = 't.id, t.payer, t.amount, t.paid_on, t.region_id, t.income_code, t.version, t.created_at, t.updated_at, t.created_by, t.updated_by';
+const COLS =
+  't.id, t.payer, t.amount, t.paid_on, t.region_id, t.income_code, t.version, t.created_at, t.updated_at, t.created_by, t.updated_by';
 
 /** The table's rows by its statistics, kept a minute (as api/db/table-rows.ts does). */
 let kept = { rows: 0, at: 0 };
@@ -33,9 +34,18 @@ const server = http.createServer(async (req, res) => {
     const from = u.searchParams.get('from_paid_on');
     const to = u.searchParams.get('to_paid_on');
     const region = u.searchParams.get('region');
-    if (region) { args.push(Number(region)); where.push(`t.region_id = $${args.length}`); }
-    if (from) { args.push(from); where.push(`t.paid_on >= $${args.length}`); }
-    if (to) { args.push(to); where.push(`t.paid_on <= $${args.length}`); }
+    if (region) {
+      args.push(Number(region));
+      where.push(`t.region_id = $${args.length}`);
+    }
+    if (from) {
+      args.push(from);
+      where.push(`t.paid_on >= $${args.length}`);
+    }
+    if (to) {
+      args.push(to);
+      where.push(`t.paid_on <= $${args.length}`);
+    }
     const ids = u.searchParams.get('id');
     if (ids) {
       // a by-id read (react-admin's getMany): the rows only, their count is the ids'
@@ -45,15 +55,24 @@ const server = http.createServer(async (req, res) => {
     const w = where.length ? `where ${where.join(' and ')}` : '';
     if (ids) {
       const rows = await pool.query(`select ${COLS} from bench_payments as t ${w} order by t.paid_on desc, t.id desc limit 25`, args);
-      res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Range': `bench-payments 0-${rows.rows.length - 1}/${rows.rows.length}` });
+      res.writeHead(200, {
+        'Content-Type': 'application/json',
+        'Content-Range': `bench-payments 0-${rows.rows.length - 1}/${rows.rows.length}`,
+      });
       res.end(JSON.stringify(rows.rows));
       return;
     }
-    const planned = async () => Math.round((await pool.query(`explain (format json) select 1 from bench_payments as t ${w}`, args)).rows[0]['QUERY PLAN'][0].Plan['Plan Rows'] as number);
+    const planned = async () =>
+      Math.round(
+        (await pool.query(`explain (format json) select 1 from bench_payments as t ${w}`, args)).rows[0]['QUERY PLAN'][0].Plan[
+          'Plan Rows'
+        ] as number,
+      );
     const counted = async () => {
       const estimate = (await tableRows()) > 10 * LIMIT ? await planned() : undefined;
       if (estimate !== undefined && estimate > LIMIT) return estimate;
-      const n = (await pool.query(`select count(*)::int as n from (select 1 from bench_payments as t ${w} limit ${LIMIT + 1}) as c`, args)).rows[0].n as number;
+      const n = (await pool.query(`select count(*)::int as n from (select 1 from bench_payments as t ${w} limit ${LIMIT + 1}) as c`, args))
+        .rows[0].n as number;
       return n <= LIMIT ? n : Math.max(estimate ?? (await planned()), LIMIT + 1);
     };
     const [rows, total] = await Promise.all([

@@ -41,10 +41,17 @@ export async function prepare(log: (s: string) => void): Promise<{ scopedRegion:
   const exists = await admin.raw('select 1 from pg_database where datname = ?', [BENCH_DB]);
   if (exists.rows.length) {
     const db = openDatabase({ url: benchUrl(), poolMax: 1 });
-    const ok = await db.knex.raw(`select (select count(*) from bench_payments) as n`).then((r) => r.rows[0].n === ROWS).catch(() => false);
+    const ok = await db.knex
+      .raw(`select (select count(*) from bench_payments) as n`)
+      .then((r) => r.rows[0].n === ROWS)
+      .catch(() => false);
     const region = ok ? (await db.knex('users').where({ username: 'bench_scoped' }).first('region_id'))?.region_id : undefined;
     await db.close();
-    if (ok && region) { await admin.destroy(); log(`reusing ${BENCH_DB} (${ROWS} rows)`); return { scopedRegion: region }; }
+    if (ok && region) {
+      await admin.destroy();
+      log(`reusing ${BENCH_DB} (${ROWS} rows)`);
+      return { scopedRegion: region };
+    }
     await admin.raw(`DROP DATABASE ${BENCH_DB} WITH (FORCE)`);
   }
   await admin.raw(`CREATE DATABASE ${BENCH_DB}`);
@@ -54,15 +61,21 @@ export async function prepare(log: (s: string) => void): Promise<{ scopedRegion:
   await createEntityTables(db.knex, ['bench-payments'], model);
   await seed(db.knex, model, { adminPassword: ADMIN_PASSWORD });
   const t0 = Date.now();
-  await db.knex.raw(`
+  await db.knex.raw(
+    `
     insert into bench_payments (payer, amount, paid_on, region_id, income_code)
     select 'Payer ' || g, round((random() * 100000000)::numeric, 2), date '2021-01-01' + (g % 1826),
            (select id from regions order by id offset (g % 14) limit 1), (array['3450715','3422225','3430153'])[1 + g % 3]
-      from generate_series(1, ?) g`, [ROWS]);
+      from generate_series(1, ?) g`,
+    [ROWS],
+  );
   await db.knex.raw('analyze bench_payments');
   log(`inserted ${ROWS} rows in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   const region = (await db.knex('regions').orderBy('id').offset(5).first('id')).id as number;
-  const [role] = await db.knex('roles').insert({ code: 'bench_scoped', name: JSON.stringify({ uz: 'bench' }) }).returning('id');
+  const [role] = await db
+    .knex('roles')
+    .insert({ code: 'bench_scoped', name: JSON.stringify({ uz: 'bench' }) })
+    .returning('id');
   await db.knex('role_actions').insert({ role_id: role.id, action_id: 9901, state: 1 });
   await createUser(db.knex, { username: 'bench_scoped', password: SCOPED_PASSWORD, roles: ['bench_scoped'], region_id: region });
   await db.close();

@@ -53,7 +53,12 @@ export function filesOf(manifest: Manifest, keys: readonly string[]): { js: stri
   return { js, css: [...css] };
 }
 
-export interface Sizes { files: number; raw: number; gzip: number; brotli: number }
+export interface Sizes {
+  files: number;
+  raw: number;
+  gzip: number;
+  brotli: number;
+}
 
 /** The bytes of `files` (paths relative to `dist`) as they are, gzip'd and Brotli'd. */
 export async function sizesOf(dist: string, files: readonly string[]): Promise<Sizes> {

@@ -31,13 +31,48 @@ interface Page {
 export const PAGES: Page[] = [
   { site: 'admin', name: 'back-office: first screen (login form)', lazy: [], budget: 350 },
   { site: 'public-site', name: 'public: landing (index.html eager)', lazy: [], budget: 150 },
-  { site: 'public-site', name: 'public: landing as shown (+ chart, chat)', lazy: ['src/charts/BarChart.tsx', 'src/chat/ChatWidget.tsx'], budget: 200 },
-  { site: 'public-site', name: 'public: map page', lazy: ['src/pages/MapPage.tsx', 'src/map/MapView.tsx', 'src/chat/ChatWidget.tsx'], budget: 240 },
-  { site: 'public-site', name: 'public: tree passport', lazy: ['src/pages/TreePassport.tsx', 'src/map/PointMap.tsx', 'src/chat/ChatWidget.tsx'], budget: 240 },
-  { site: 'admin', name: 'back-office: signed in, a list', lazy: ['src/layout/AppLayout.tsx', 'src/pages/Dashboard.tsx', 'EntityList'], budget: 450 },
-  { site: 'admin', name: 'back-office: a form (+ rjsf, map input)', lazy: ['src/layout/AppLayout.tsx', 'src/generic/EntityEdit.tsx', 'src/generic/FormValuesInput.tsx', 'src/generic/PointInput.tsx'], budget: 650 },
-  { site: 'admin', name: 'back-office: signing dialog', lazy: ['src/layout/AppLayout.tsx', 'src/generic/EntityShow.tsx', 'src/esign/SignDialog.tsx'], budget: 650 },
-  { site: 'admin', name: 'back-office: template editor (TipTap)', lazy: ['src/layout/AppLayout.tsx', 'src/pages/RoutePages.tsx', 'src/documents/TemplateEditor.tsx'], budget: 650 },
+  {
+    site: 'public-site',
+    name: 'public: landing as shown (+ chart, chat)',
+    lazy: ['src/charts/BarChart.tsx', 'src/chat/ChatWidget.tsx'],
+    budget: 200,
+  },
+  {
+    site: 'public-site',
+    name: 'public: map page',
+    lazy: ['src/pages/MapPage.tsx', 'src/map/MapView.tsx', 'src/chat/ChatWidget.tsx'],
+    budget: 240,
+  },
+  {
+    site: 'public-site',
+    name: 'public: tree passport',
+    lazy: ['src/pages/TreePassport.tsx', 'src/map/PointMap.tsx', 'src/chat/ChatWidget.tsx'],
+    budget: 240,
+  },
+  {
+    site: 'admin',
+    name: 'back-office: signed in, a list',
+    lazy: ['src/layout/AppLayout.tsx', 'src/pages/Dashboard.tsx', 'EntityList'],
+    budget: 450,
+  },
+  {
+    site: 'admin',
+    name: 'back-office: a form (+ rjsf, map input)',
+    lazy: ['src/layout/AppLayout.tsx', 'src/generic/EntityEdit.tsx', 'src/generic/FormValuesInput.tsx', 'src/generic/PointInput.tsx'],
+    budget: 650,
+  },
+  {
+    site: 'admin',
+    name: 'back-office: signing dialog',
+    lazy: ['src/layout/AppLayout.tsx', 'src/generic/EntityShow.tsx', 'src/esign/SignDialog.tsx'],
+    budget: 650,
+  },
+  {
+    site: 'admin',
+    name: 'back-office: template editor (TipTap)',
+    lazy: ['src/layout/AppLayout.tsx', 'src/pages/RoutePages.tsx', 'src/documents/TemplateEditor.tsx'],
+    budget: 650,
+  },
 ];
 
 const kb = (n: number) => (n / KB).toFixed(1).padStart(8);
@@ -45,12 +80,16 @@ const kb = (n: number) => (n / KB).toFixed(1).padStart(8);
 async function main(): Promise<number> {
   const manifests = new Map<string, Manifest>();
   for (const site of ['admin', 'public-site']) {
-    try { manifests.set(site, readManifest(join(ROOT, site, 'dist'))); } catch (err) {
+    try {
+      manifests.set(site, readManifest(join(ROOT, site, 'dist')));
+    } catch (err) {
       console.error((err as Error).message);
       return 2;
     }
   }
-  console.log(`${'page'.padEnd(46)} ${'files'.padStart(5)} ${'raw kB'.padStart(8)} ${'gzip kB'.padStart(8)} ${'br kB'.padStart(8)} ${'budget'.padStart(8)}`);
+  console.log(
+    `${'page'.padEnd(46)} ${'files'.padStart(5)} ${'raw kB'.padStart(8)} ${'gzip kB'.padStart(8)} ${'br kB'.padStart(8)} ${'budget'.padStart(8)}`,
+  );
   let over = 0;
   for (const p of PAGES) {
     const manifest = manifests.get(p.site)!;
@@ -58,7 +97,9 @@ async function main(): Promise<number> {
     const s = await sizesOf(join(ROOT, p.site, 'dist'), js);
     const bad = s.brotli > p.budget * KB;
     if (bad) over++;
-    console.log(`${p.name.padEnd(46)} ${String(s.files).padStart(5)} ${kb(s.raw)} ${kb(s.gzip)} ${kb(s.brotli)} ${kb(p.budget * KB)}${bad ? '  OVER BUDGET' : ''}`);
+    console.log(
+      `${p.name.padEnd(46)} ${String(s.files).padStart(5)} ${kb(s.raw)} ${kb(s.gzip)} ${kb(s.brotli)} ${kb(p.budget * KB)}${bad ? '  OVER BUDGET' : ''}`,
+    );
   }
   for (const site of ['admin', 'public-site']) {
     const { css } = filesOf(manifests.get(site)!, ['index.html']);

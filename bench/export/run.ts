@@ -27,9 +27,15 @@ function nodeFlags(): string[] {
 }
 
 function start(): Promise<{ child: ChildProcess; port: number; pid: number }> {
-  const child = spawn(process.execPath, [...nodeFlags(), '--import', 'tsx', fileURLToPath(new URL('./serve.ts', import.meta.url))], { stdio: ['ignore', 'pipe', 'inherit'], env: process.env });
+  const child = spawn(process.execPath, [...nodeFlags(), '--import', 'tsx', fileURLToPath(new URL('./serve.ts', import.meta.url))], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: process.env,
+  });
   return new Promise((resolve, reject) => {
-    child.stdout!.once('data', (d: Buffer) => { const a = JSON.parse(d.toString()); resolve({ child, port: a.port, pid: a.pid }); });
+    child.stdout!.once('data', (d: Buffer) => {
+      const a = JSON.parse(d.toString());
+      resolve({ child, port: a.port, pid: a.pid });
+    });
     child.once('exit', (code) => reject(new Error(`serve.ts exited ${code}`)));
   });
 }
@@ -40,7 +46,9 @@ function cpuSeconds(pid: number): number {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(f[11]) + Number(f[12])) / 100;
-  } catch { return 0; }
+  } catch {
+    return 0;
+  }
 }
 
 /**
@@ -57,12 +65,15 @@ async function backendsCpu<T>(during: () => Promise<T>): Promise<{ result: T; se
     for (const { pid } of r.rows as { pid: number }[]) {
       const now = cpuSeconds(pid);
       const s = seen.get(pid);
-      if (s) s.last = Math.max(s.last, now); else seen.set(pid, { first: now, last: now });
+      if (s) s.last = Math.max(s.last, now);
+      else seen.set(pid, { first: now, last: now });
     }
   };
   await look();
   let looking = Promise.resolve();
-  const timer = setInterval(() => { looking = looking.then(look).catch(() => undefined); }, 1000);
+  const timer = setInterval(() => {
+    looking = looking.then(look).catch(() => undefined);
+  }, 1000);
   try {
     const result = await during();
     clearInterval(timer);
@@ -84,11 +95,18 @@ function memory(pid: number): { rss: number; hwm: number } {
 
 function login(port: number): Promise<string> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, path: '/api/admin/auth/login', method: 'POST', headers: { 'Content-Type': 'application/json' } }, (res) => {
-      let data = '';
-      res.on('data', (c) => { data += c; });
-      res.on('end', () => (res.statusCode === 200 ? resolve(JSON.parse(data).token) : reject(new Error(`login: ${res.statusCode} ${data}`))));
-    });
+    const req = http.request(
+      { host: '127.0.0.1', port, path: '/api/admin/auth/login', method: 'POST', headers: { 'Content-Type': 'application/json' } },
+      (res) => {
+        let data = '';
+        res.on('data', (c) => {
+          data += c;
+        });
+        res.on('end', () =>
+          res.statusCode === 200 ? resolve(JSON.parse(data).token) : reject(new Error(`login: ${res.statusCode} ${data}`)),
+        );
+      },
+    );
     req.on('error', reject);
     req.end(JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }));
   });
@@ -97,7 +115,11 @@ function login(port: number): Promise<string> {
 function download(port: number, path: string, token: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const req = http.get({ host: '127.0.0.1', port, path, headers: { Authorization: `Bearer ${token}`, Language: 'uz' } }, (res) => {
-      if (res.statusCode !== 200) { reject(new Error(`export: ${res.statusCode}`)); res.resume(); return; }
+      if (res.statusCode !== 200) {
+        reject(new Error(`export: ${res.statusCode}`));
+        res.resume();
+        return;
+      }
       pipeline(res, createWriteStream(OUT)).then(resolve, reject);
     });
     req.on('error', reject);
@@ -110,7 +132,9 @@ let peak = 0;
 try {
   const token = await login(server.port);
   const before = memory(server.pid);
-  const sampler = setInterval(() => { peak = Math.max(peak, memory(server.pid).rss); }, 100);
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, memory(server.pid).rss);
+  }, 100);
   const load0 = loadavg();
   const cpu0 = cpuSeconds(server.pid);
   const t0 = process.hrtime.bigint();
@@ -120,11 +144,23 @@ try {
   clearInterval(sampler);
   const after = memory(server.pid);
   const rate = ROWS / seconds;
-  log(`machine: ${cpus().length} × ${cpus()[0]?.model}, ${(totalmem() / 1024 ** 3).toFixed(0)} GiB; load average before ${load0.map((l) => l.toFixed(2)).join(' ')}, after ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-  log(`over HTTP: ${ROWS} rows × 10 columns in ${seconds.toFixed(2)} s = ${Math.round(rate)} rows/s; file ${(statSync(OUT).size / 1024 ** 2).toFixed(1)} MB`);
-  log(`  CPU: server ${nodeCpu.toFixed(1)} s (${(nodeCpu / ROWS * 1e5).toFixed(2)} s a 100 000 rows), PostgreSQL backends ${pgCpu.toFixed(1)} s; ${Math.round(ROWS / nodeCpu)} rows per server CPU-second, ${Math.round(ROWS / (nodeCpu + pgCpu))} per CPU-second of both`);
-  log(`  server RSS: ${before.rss.toFixed(0)} MB before, peak during ${peak.toFixed(0)} MB (+${(peak - before.rss).toFixed(0)} MB for the export; VmHWM ${after.hwm.toFixed(0)} MB since start)`);
-  log(`  together (the same run): ${Math.round(rate)} rows/s ${rate >= 28000 ? '≥' : '<'} 28000 and peak RSS ${peak.toFixed(0)} MB ${peak <= 150 ? '≤' : '>'} 150 MB: ${rate >= 28000 && peak <= 150 ? 'met' : 'MISSED'}`);
+  log(
+    `machine: ${cpus().length} × ${cpus()[0]?.model}, ${(totalmem() / 1024 ** 3).toFixed(0)} GiB; load average before ${load0.map((l) => l.toFixed(2)).join(' ')}, after ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
+  log(
+    `over HTTP: ${ROWS} rows × 10 columns in ${seconds.toFixed(2)} s = ${Math.round(rate)} rows/s; file ${(statSync(OUT).size / 1024 ** 2).toFixed(1)} MB`,
+  );
+  log(
+    `  CPU: server ${nodeCpu.toFixed(1)} s (${((nodeCpu / ROWS) * 1e5).toFixed(2)} s a 100 000 rows), PostgreSQL backends ${pgCpu.toFixed(1)} s; ${Math.round(ROWS / nodeCpu)} rows per server CPU-second, ${Math.round(ROWS / (nodeCpu + pgCpu))} per CPU-second of both`,
+  );
+  log(
+    `  server RSS: ${before.rss.toFixed(0)} MB before, peak during ${peak.toFixed(0)} MB (+${(peak - before.rss).toFixed(0)} MB for the export; VmHWM ${after.hwm.toFixed(0)} MB since start)`,
+  );
+  log(
+    `  together (the same run): ${Math.round(rate)} rows/s ${rate >= 28000 ? '≥' : '<'} 28000 and peak RSS ${peak.toFixed(0)} MB ${peak <= 150 ? '≤' : '>'} 150 MB: ${rate >= 28000 && peak <= 150 ? 'met' : 'MISSED'}`,
+  );
 } finally {
   server.child.kill();
 }
@@ -133,18 +169,34 @@ try {
 {
   const load0 = loadavg();
   const { result: text, seconds: pgCpu } = await backendsCpu(async () => {
-    const child = spawn(process.execPath, [...nodeFlags(), '--import', 'tsx', fileURLToPath(new URL('./write.ts', import.meta.url)), `${OUT}.alone`], { stdio: ['ignore', 'pipe', 'inherit'], env: process.env });
+    const child = spawn(
+      process.execPath,
+      [...nodeFlags(), '--import', 'tsx', fileURLToPath(new URL('./write.ts', import.meta.url)), `${OUT}.alone`],
+      { stdio: ['ignore', 'pipe', 'inherit'], env: process.env },
+    );
     let out = '';
-    child.stdout!.on('data', (d: Buffer) => { out += d; });
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d;
+    });
     await new Promise((resolve) => child.once('exit', resolve));
     return out;
   });
   const r = JSON.parse(text.trim().split('\n').pop()!);
   const rate = r.rows / r.seconds;
-  log(`export alone (writeExport to a file, one process${nodeFlags().length ? ` with ${nodeFlags().join(' ')}` : ''}): ${r.rows} rows in ${r.seconds.toFixed(2)} s = ${Math.round(rate)} rows/s; load average before ${load0.map((l) => l.toFixed(2)).join(' ')}, after ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-  log(`  CPU: the export's process ${r.cpu.toFixed(1)} s (${(r.cpu / r.rows * 1e5).toFixed(2)} s a 100 000 rows), PostgreSQL backend ${pgCpu.toFixed(1)} s; ${Math.round(r.rows / r.cpu)} rows per process CPU-second, ${Math.round(r.rows / (r.cpu + pgCpu))} per CPU-second of both`);
-  log(`  RSS: ${r.rssBefore.toFixed(0)} MB before (tsx and its loader thread, the API's code, the metadata), peak ${r.peak.toFixed(0)} MB (VmHWM): +${(r.peak - r.rssBefore).toFixed(0)} MB for the export`);
-  log(`  together (the same run): ${Math.round(rate)} rows/s ${rate >= 28000 ? '≥' : '<'} 28000 and peak RSS ${r.peak.toFixed(0)} MB ${r.peak <= 150 ? '≤' : '>'} 150 MB: ${rate >= 28000 && r.peak <= 150 ? 'met' : 'MISSED'}`);
+  log(
+    `export alone (writeExport to a file, one process${nodeFlags().length ? ` with ${nodeFlags().join(' ')}` : ''}): ${r.rows} rows in ${r.seconds.toFixed(2)} s = ${Math.round(rate)} rows/s; load average before ${load0.map((l) => l.toFixed(2)).join(' ')}, after ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
+  log(
+    `  CPU: the export's process ${r.cpu.toFixed(1)} s (${((r.cpu / r.rows) * 1e5).toFixed(2)} s a 100 000 rows), PostgreSQL backend ${pgCpu.toFixed(1)} s; ${Math.round(r.rows / r.cpu)} rows per process CPU-second, ${Math.round(r.rows / (r.cpu + pgCpu))} per CPU-second of both`,
+  );
+  log(
+    `  RSS: ${r.rssBefore.toFixed(0)} MB before (tsx and its loader thread, the API's code, the metadata), peak ${r.peak.toFixed(0)} MB (VmHWM): +${(r.peak - r.rssBefore).toFixed(0)} MB for the export`,
+  );
+  log(
+    `  together (the same run): ${Math.round(rate)} rows/s ${rate >= 28000 ? '≥' : '<'} 28000 and peak RSS ${r.peak.toFixed(0)} MB ${r.peak <= 150 ? '≤' : '>'} 150 MB: ${rate >= 28000 && r.peak <= 150 ? 'met' : 'MISSED'}`,
+  );
   rmSync(`${OUT}.alone`, { force: true });
 }
 
@@ -154,7 +206,13 @@ const [first] = await db.knex('bench_exports').orderBy('id').limit(1).select('id
 const last = await db.knex('bench_exports').max('id as id').first();
 await db.close();
 const t1 = Date.now();
-const reader = new ExcelJS.stream.xlsx.WorkbookReader(OUT, { worksheets: 'emit', sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore', entries: 'ignore' });
+const reader = new ExcelJS.stream.xlsx.WorkbookReader(OUT, {
+  worksheets: 'emit',
+  sharedStrings: 'cache',
+  styles: 'cache',
+  hyperlinks: 'ignore',
+  entries: 'ignore',
+});
 let rows = 0;
 let header: unknown[] = [];
 let money: ExcelJS.Cell | null = null;
@@ -164,7 +222,10 @@ for await (const sheet of reader) {
   for await (const row of sheet as AsyncIterable<ExcelJS.Row>) {
     rows++;
     if (row.number === 1) header = (row.values as unknown[]).slice(1);
-    if (row.number === 2) { money = row.getCell(3); date = row.getCell(4); }
+    if (row.number === 2) {
+      money = row.getCell(3);
+      date = row.getCell(4);
+    }
     lastId = row.getCell(1).value;
   }
 }
@@ -174,11 +235,18 @@ const model = benchModel();
 const e = model.entities.get('bench-exports')!;
 const captions = e.list.columns.map((c) => translate(model, 'uz', e.fields[c] ? fieldCaption(c, e.fields[c]) : `fields.${c}`));
 if (header.join('|') !== captions.join('|')) problems.push(`captions ${header.join('|')}, expected ${captions.join('|')}`);
-if (Number(money?.value) !== Number(first.amount) || money?.numFmt !== '#,##0.00') problems.push(`money cell ${money?.value} ${money?.numFmt}, expected ${first.amount}`);
+if (Number(money?.value) !== Number(first.amount) || money?.numFmt !== '#,##0.00')
+  problems.push(`money cell ${money?.value} ${money?.numFmt}, expected ${first.amount}`);
 const d = date?.value as Date | undefined;
-if (!(d instanceof Date) || d.toISOString().slice(0, 10) !== first.paid_on || date?.numFmt !== 'dd.mm.yyyy') problems.push(`date cell ${date?.value} ${date?.numFmt}, expected ${first.paid_on}`);
+if (!(d instanceof Date) || d.toISOString().slice(0, 10) !== first.paid_on || date?.numFmt !== 'dd.mm.yyyy')
+  problems.push(`date cell ${date?.value} ${date?.numFmt}, expected ${first.paid_on}`);
 if (Number(lastId) !== Number(last?.id)) problems.push(`last id ${lastId}, expected ${last?.id}`);
-log(`read back with exceljs in ${((Date.now() - t1) / 1000).toFixed(1)} s: ${rows} rows; captions ${header.join(' | ')}; B2 money ${money?.value} (${money?.numFmt}); D2 date ${d?.toISOString().slice(0, 10)} (${date?.numFmt})`);
+log(
+  `read back with exceljs in ${((Date.now() - t1) / 1000).toFixed(1)} s: ${rows} rows; captions ${header.join(' | ')}; B2 money ${money?.value} (${money?.numFmt}); D2 date ${d?.toISOString().slice(0, 10)} (${date?.numFmt})`,
+);
 if (process.env.BENCH_KEEP_FILE !== '1') rmSync(OUT, { force: true });
-if (problems.length) { console.error(`READ-BACK FAILED: ${problems.join('; ')}`); process.exit(1); }
+if (problems.length) {
+  console.error(`READ-BACK FAILED: ${problems.join('; ')}`);
+  process.exit(1);
+}
 log('read-back: ok');

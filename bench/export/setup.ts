@@ -12,8 +12,14 @@ export const BENCH_DB = process.env.BENCH_DB || 'xlsxstream_bench_export';
 export const ADMIN_PASSWORD = 'bench-admin-pw';
 
 const CAPTIONS = {
-  'bench.payer': 'Toʻlovchi', 'bench.amount': 'Summa', 'bench.paid_on': 'Toʻlov sanasi', 'bench.income_code': 'Daromad kodi',
-  'bench.trees': 'Daraxtlar', 'bench.rate': 'Stavka', 'bench.paid_at': 'Qayd vaqti', 'bench.note': 'Izoh',
+  'bench.payer': 'Toʻlovchi',
+  'bench.amount': 'Summa',
+  'bench.paid_on': 'Toʻlov sanasi',
+  'bench.income_code': 'Daromad kodi',
+  'bench.trees': 'Daraxtlar',
+  'bench.rate': 'Stavka',
+  'bench.paid_at': 'Qayd vaqti',
+  'bench.note': 'Izoh',
 };
 
 export function benchModel(): MetaModel {
@@ -36,9 +42,16 @@ export async function prepare(log: (s: string) => void): Promise<void> {
   const exists = await admin.raw('select 1 from pg_database where datname = ?', [BENCH_DB]);
   if (exists.rows.length) {
     const db = openDatabase({ url: benchUrl(), poolMax: 1 });
-    const ok = await db.knex.raw('select (select count(*) from bench_exports) as n').then((r) => r.rows[0].n === ROWS).catch(() => false);
+    const ok = await db.knex
+      .raw('select (select count(*) from bench_exports) as n')
+      .then((r) => r.rows[0].n === ROWS)
+      .catch(() => false);
     await db.close();
-    if (ok) { await admin.destroy(); log(`reusing ${BENCH_DB} (${ROWS} rows)`); return; }
+    if (ok) {
+      await admin.destroy();
+      log(`reusing ${BENCH_DB} (${ROWS} rows)`);
+      return;
+    }
     await admin.raw(`DROP DATABASE ${BENCH_DB} WITH (FORCE)`);
   }
   await admin.raw(`CREATE DATABASE ${BENCH_DB}`);
@@ -48,13 +61,16 @@ export async function prepare(log: (s: string) => void): Promise<void> {
   await createEntityTables(db.knex, ['bench-exports'], model);
   await seed(db.knex, model, { adminPassword: ADMIN_PASSWORD });
   const t0 = Date.now();
-  await db.knex.raw(`
+  await db.knex.raw(
+    `
     insert into bench_exports (payer, amount, paid_on, region_id, income_code, trees, rate, paid_at, note)
     select 'Toʻlovchi MChJ № ' || g, round((random() * 100000000)::numeric, 2), date '2021-01-01' + (g % 1826),
            (select id from regions order by id offset (g % 14) limit 1), (array['3450715','3422225','3430153'])[1 + g % 3],
            (g % 5000), round((random() * 100)::numeric, 4), timestamptz '2021-01-01 09:00+05' + (g % 1826) * interval '1 day' + (g % 600) * interval '1 minute',
            case when g % 4 = 0 then 'Izoh <' || g || '> & "qoʻshtirnoq"' end
-      from generate_series(1, ?) g`, [ROWS]);
+      from generate_series(1, ?) g`,
+    [ROWS],
+  );
   await db.knex.raw('analyze bench_exports');
   log(`inserted ${ROWS} rows in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   await db.close();

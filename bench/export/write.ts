@@ -14,13 +14,26 @@ const mb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(readFile
 const db = openDatabase({ url: benchUrl(), poolMax: 2 });
 const model = benchModel();
 const e = model.entities.get('bench-exports')!;
-const principal: Principal = { id: 1, username: 'admin', actions: new Set([e.access.read, e.access.export!]), region_id: null, branch_id: null, subject_id: null };
+const principal: Principal = {
+  id: 1,
+  username: 'admin',
+  actions: new Set([e.access.read, e.access.export!]),
+  region_id: null,
+  branch_id: null,
+  subject_id: null,
+};
 await db.knex.raw('select 1');
 const before = mb('VmRSS');
 const t0 = process.hrtime.bigint();
 const cpu0 = process.cpuUsage();
 const query = process.argv[3] ? JSON.parse(process.argv[3]) : {};
-const { rows } = await writeExport({ knex: db.knex, model, principal, lang: 'uz' }, 'bench-exports', 'xlsx', query, createWriteStream(process.argv[2]));
+const { rows } = await writeExport(
+  { knex: db.knex, model, principal, lang: 'uz' },
+  'bench-exports',
+  'xlsx',
+  query,
+  createWriteStream(process.argv[2]),
+);
 const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
 const cpu = process.cpuUsage(cpu0);
 console.log(JSON.stringify({ rows, seconds, cpu: (cpu.user + cpu.system) / 1e6, rssBefore: before, peak: mb('VmHWM') }));

@@ -15,6 +15,11 @@ if (!r) throw new Error(`no report ${name}`);
 const { params, errors } = resolveReportParams(r, Object.fromEntries(new URLSearchParams(qs)), null);
 if (errors) throw new Error(JSON.stringify(errors));
 await db.knex.raw('SET jit = off');
-const res = await db.knex.raw(`EXPLAIN (${analyze ? 'ANALYZE, BUFFERS, ' : ''}COSTS OFF) SELECT * FROM (${r.query}) AS report LIMIT 5001`, { ...params, lang: 'uz', today: new Date().toISOString().slice(0, 10), current_year: new Date().getFullYear() });
+const res = await db.knex.raw(`EXPLAIN (${analyze ? 'ANALYZE, BUFFERS, ' : ''}COSTS OFF) SELECT * FROM (${r.query}) AS report LIMIT 5001`, {
+  ...params,
+  lang: 'uz',
+  today: new Date().toISOString().slice(0, 10),
+  current_year: new Date().getFullYear(),
+});
 console.log(res.rows.map((x: Record<string, string>) => x['QUERY PLAN']).join('\n'));
 await db.close();

@@ -17,7 +17,8 @@ const PORT = Number(process.env.PORT);
 if (cluster.isPrimary) {
   cluster.schedulingPolicy = cluster.SCHED_RR;
   // BENCH_CPU_PROF=<dir>: each worker writes a V8 CPU profile there when it stops
-  if (process.env.BENCH_CPU_PROF) cluster.setupPrimary({ execArgv: [...process.execArgv, '--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] });
+  if (process.env.BENCH_CPU_PROF)
+    cluster.setupPrimary({ execArgv: [...process.execArgv, '--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] });
   const pids: number[] = [];
   // one after another: each start makes the year partitions and reloads the books; no need to race them
   for (let i = 0; i < N; i++) {
@@ -28,13 +29,17 @@ if (cluster.isPrimary) {
     });
     pids.push(w.process.pid!);
   }
-  cluster.on('exit', (w, code, signal) => { if (!stopping) console.error(`worker ${w.process.pid} exited ${code ?? signal}`); });
+  cluster.on('exit', (w, code, signal) => {
+    if (!stopping) console.error(`worker ${w.process.pid} exited ${code ?? signal}`);
+  });
   let stopping = false;
   const stop = () => {
     stopping = true;
     for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGTERM');
     setTimeout(() => process.exit(0), 10_000).unref();
-    cluster.on('exit', () => { if (!Object.keys(cluster.workers ?? {}).length) process.exit(0); });
+    cluster.on('exit', () => {
+      if (!Object.keys(cluster.workers ?? {}).length) process.exit(0);
+    });
   };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
@@ -46,11 +51,16 @@ if (cluster.isPrimary) {
   delays.enable();
   process.on('SIGUSR2', () => {
     const ms = (ns: number) => Math.round(ns / 1e5) / 10;
-    console.error(`event-loop ${JSON.stringify({ pid: process.pid, p50: ms(delays.percentile(50)), p99: ms(delays.percentile(99)), max: ms(delays.max) })}`);
+    console.error(
+      `event-loop ${JSON.stringify({ pid: process.pid, p50: ms(delays.percentile(50)), p99: ms(delays.percentile(99)), max: ms(delays.max) })}`,
+    );
     delays.reset();
   });
   process.send!({ listening: true });
-  const stop = async () => { await running.close(); process.exit(0); };
+  const stop = async () => {
+    await running.close();
+    process.exit(0);
+  };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
 }

@@ -41,8 +41,14 @@ const log = (s: string) => console.log(s);
 type Kind = 'landing' | 'map' | 'stats' | 'staff-list' | 'staff-read' | 'staff-update' | 'staff-action' | 'staff-export';
 /** Weights of the kinds (per cent of a client's picks): 75 public, 25 staff. */
 const MIX: [Kind, number][] = [
-  ['landing', 30], ['map', 30], ['stats', 15],
-  ['staff-list', 10], ['staff-read', 7], ['staff-update', 3], ['staff-action', 3], ['staff-export', 2],
+  ['landing', 30],
+  ['map', 30],
+  ['stats', 15],
+  ['staff-list', 10],
+  ['staff-read', 7],
+  ['staff-update', 3],
+  ['staff-action', 3],
+  ['staff-export', 2],
 ];
 /** BENCH_ONLY=map,stats: only those kinds (each kind's cost measured alone). */
 const ONLY = process.env.BENCH_ONLY ? process.env.BENCH_ONLY.split(',') : null;
@@ -58,7 +64,9 @@ async function prepare(): Promise<void> {
   const exists = (await admin.raw('select 1 from pg_database where datname = ?', [DB])).rows.length > 0;
   if (!exists && DB === 'ecofond_national') {
     await admin.destroy();
-    throw new Error('ecofond_national does not exist: build it with bench/national/generate.ts, or name another database in BENCH_DB (made and seeded with the demo when missing)');
+    throw new Error(
+      'ecofond_national does not exist: build it with bench/national/generate.ts, or name another database in BENCH_DB (made and seeded with the demo when missing)',
+    );
   }
   if (!exists) await admin.raw(`create database "${DB}"`);
   await admin.destroy();
@@ -70,7 +78,10 @@ async function prepare(): Promise<void> {
       await migrate(db.knex, model);
       await seed(db.knex, model, { demo: true });
     }
-    const marker = await db.knex.raw('select * from bench_national').then((r) => r.rows, () => null);
+    const marker = await db.knex.raw('select * from bench_national').then(
+      (r) => r.rows,
+      () => null,
+    );
     if (marker) {
       log(`bench_national: ${JSON.stringify(marker)}`);
       // bench/national writes finished_at when the whole database is built
@@ -82,8 +93,11 @@ async function prepare(): Promise<void> {
       (select count(*) from payments) as payments, (select count(*) from subjects) as subjects,
       (select count(*) from subject_reports) as reports, (select count(*) from offences) as offences`);
     const c = counts.rows[0];
-    const plantings = Number(c.plantings_est) > 1_000_000 ? Number(c.plantings_est) : Number((await db.knex('plantings').count({ n: '*' }))[0].n);
-    log(`database ${DB}: ${plantings.toLocaleString('en')} plantings${Number(c.plantings_est) > 1_000_000 ? ' (estimate)' : ''}, ${Number(c.payments).toLocaleString('en')} payments, ${Number(c.subjects).toLocaleString('en')} subjects, ${Number(c.reports).toLocaleString('en')} reports, ${Number(c.offences).toLocaleString('en')} offences`);
+    const plantings =
+      Number(c.plantings_est) > 1_000_000 ? Number(c.plantings_est) : Number((await db.knex('plantings').count({ n: '*' }))[0].n);
+    log(
+      `database ${DB}: ${plantings.toLocaleString('en')} plantings${Number(c.plantings_est) > 1_000_000 ? ' (estimate)' : ''}, ${Number(c.payments).toLocaleString('en')} payments, ${Number(c.subjects).toLocaleString('en')} subjects, ${Number(c.reports).toLocaleString('en')} reports, ${Number(c.offences).toLocaleString('en')} offences`,
+    );
   } finally {
     await db.close();
   }
@@ -95,7 +109,10 @@ function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = net.createServer();
     s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => { const { port } = s.address() as net.AddressInfo; s.close(() => resolve(port)); });
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
   });
 }
 
@@ -130,7 +147,9 @@ function cpuSeconds(pid: number): number | null {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(f[11]) + Number(f[12])) / 100;
-  } catch { return null; }
+  } catch {
+    return null;
+  }
 }
 
 /** CPU seconds of every `postgres` process now, by pid (the server's backends, other databases' too). */
@@ -142,7 +161,9 @@ function postgresCpu(): Map<number, number> {
       if (readFileSync(`/proc/${d}/comm`, 'utf8').trim() !== 'postgres') continue;
       const s = cpuSeconds(Number(d));
       if (s !== null) m.set(Number(d), s);
-    } catch { /* gone */ }
+    } catch {
+      /* gone */
+    }
   }
   return m;
 }
@@ -157,13 +178,19 @@ let PORT = 0;
 // kept a paced load on the few most recent sockets, mostly one worker's (measured: 14.1 + 0.4 s of CPU)
 const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS + 10, scheduling: 'fifo' });
 
-interface Answer { status: number; body: Buffer }
+interface Answer {
+  status: number;
+  body: Buffer;
+}
 
 function request(method: string, path: string, o: { token?: string; body?: unknown; lang?: string } = {}): Promise<Answer> {
   const body = o.body === undefined ? undefined : JSON.stringify(o.body);
   const headers: Record<string, string> = { Language: o.lang ?? 'uz' };
   if (o.token) headers.Authorization = `Bearer ${o.token}`;
-  if (body !== undefined) { headers['Content-Type'] = 'application/json'; headers['Content-Length'] = String(Buffer.byteLength(body)); }
+  if (body !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    headers['Content-Length'] = String(Buffer.byteLength(body));
+  }
   return new Promise((resolve) => {
     const req = http.request({ host: '127.0.0.1', port: PORT, method, path, agent, headers }, (res) => {
       const chunks: Buffer[] = [];
@@ -181,7 +208,13 @@ const json = (a: Answer) => JSON.parse(a.body.toString());
 
 // ---------------------------------------------------------------- what is measured
 
-interface Tally { ms: number[]; errors: number; statuses: Map<number, number>; first: string[]; slowest: [number, string][] }
+interface Tally {
+  ms: number[];
+  errors: number;
+  statuses: Map<number, number>;
+  first: string[];
+  slowest: [number, string][];
+}
 const tallies = new Map<Kind, Tally>(MIX.map(([k]) => [k, { ms: [], errors: 0, statuses: new Map(), first: [], slowest: [] }]));
 /** BENCH_SLOWEST: how many of each kind's slowest requests to print (default 0). */
 const SLOWEST = Number(process.env.BENCH_SLOWEST || 0);
@@ -203,12 +236,19 @@ async function timed(kind: Kind, method: string, path: string, o: { token?: stri
   const ok = a.status >= 200 && a.status < 300;
   if (!ok) {
     const line = `${a.status} ${method} ${path} ${a.body.toString().slice(0, 240)}`;
-    if (!counted) { warmupErrors++; if (warmupFirst.length < 5) warmupFirst.push(line); return a; }
+    if (!counted) {
+      warmupErrors++;
+      if (warmupFirst.length < 5) warmupFirst.push(line);
+      return a;
+    }
   }
   if (!counted) return a;
   const t = tallies.get(kind)!;
   t.ms.push(ms);
-  if (ms > SLOW_MS) { const sec = Math.floor((Date.now() - ms - runStart) / 1000); slowAt.set(sec, (slowAt.get(sec) ?? 0) + 1); }
+  if (ms > SLOW_MS) {
+    const sec = Math.floor((Date.now() - ms - runStart) / 1000);
+    slowAt.set(sec, (slowAt.get(sec) ?? 0) + 1);
+  }
   if (SLOWEST && (t.slowest.length < SLOWEST || ms > t.slowest[t.slowest.length - 1][0])) {
     t.slowest.push([ms, `${method} ${path}`]);
     t.slowest.sort((a, b) => b[0] - a[0]);
@@ -229,16 +269,21 @@ const LANGS = ['uz', 'uz', 'ru', 'uk'];
 const thisYear = Number(new Date(Date.now() + 5 * 3600_000).toISOString().slice(0, 4));
 const years = [thisYear, thisYear - 1];
 
-interface Region { id: number; lng: number; lat: number }
+interface Region {
+  id: number;
+  lng: number;
+  lat: number;
+}
 let regions: Region[] = [];
 
 /** What the public site's first screen fetches (public-site/src/pages/Landing.tsx, components/Layout.tsx), one of them. */
-const landing = () => pick([
-  `/api/public/stats/summary?year=${thisYear}`,
-  '/api/public/entities/publications?page=1&perPage=3',
-  '/api/public/entities/site-content?section_code=landing&perPage=20',
-  '/api/public/entities/menu?perPage=100',
-]);
+const landing = () =>
+  pick([
+    `/api/public/stats/summary?year=${thisYear}`,
+    '/api/public/entities/publications?page=1&perPage=3',
+    '/api/public/entities/site-content?section_code=landing&perPage=20',
+    '/api/public/entities/menu?perPage=100',
+  ]);
 
 /** A 1280 × 800 px viewport at a random zoom (5 … 17) around a random region's centre, as MapView asks on every moveend. */
 function mapViewport(): string {
@@ -270,10 +315,26 @@ function listQuery(e: Entity): string {
   const r = () => pick(regions).id;
   const y = pick(years);
   const filters: Record<Entity, string[]> = {
-    payments: ['status=defined,confirmed', `region_id=${r()}`, `from_paid_on=${y}-01-01&to_paid_on=${y}-06-30`, `region_id=${r()}&status=undefined,defined`, 'q=300001'],
+    payments: [
+      'status=defined,confirmed',
+      `region_id=${r()}`,
+      `from_paid_on=${y}-01-01&to_paid_on=${y}-06-30`,
+      `region_id=${r()}&status=undefined,defined`,
+      'q=300001',
+    ],
     subject: [`region_id=${r()}`, 'status=active', `region_id=${r()}&status=active`, 'q=Bog'],
-    offences: ['status=draft,review', `region_id=${r()}`, `from_offence_date=${y}-01-01&to_offence_date=${y}-12-31`, `region_id=${r()}&status=mvd,closed`],
-    plantings: [`region_id=${r()}`, `region_id=${r()}&from_planted_on=${y}-03-01&to_planted_on=${y}-04-30`, `region_id=${r()}&irrigation=true`, 'place_type=street'],
+    offences: [
+      'status=draft,review',
+      `region_id=${r()}`,
+      `from_offence_date=${y}-01-01&to_offence_date=${y}-12-31`,
+      `region_id=${r()}&status=mvd,closed`,
+    ],
+    plantings: [
+      `region_id=${r()}`,
+      `region_id=${r()}&from_planted_on=${y}-03-01&to_planted_on=${y}-04-30`,
+      `region_id=${r()}&irrigation=true`,
+      'place_type=street',
+    ],
     reports: ['status=new,sent', `year=${y}`, `region_id=${r()}&year=${y}`, 'status=accepted'],
   };
   const sorts: Record<Entity, string[]> = {
@@ -288,7 +349,11 @@ function listQuery(e: Entity): string {
 }
 
 /** A payment checked out to one client at a time: its attachment is cancelled and made again; its purpose edited back and forth. */
-interface PaymentRow { id: number; subject_id: number; attached: boolean }
+interface PaymentRow {
+  id: number;
+  subject_id: number;
+  attached: boolean;
+}
 interface Staff {
   username: string;
   token: string;
@@ -324,7 +389,11 @@ async function gatherStaff(): Promise<void> {
   for (const u of users) {
     const token = await signIn(u.username);
     const ids = new Map<Entity, number[]>();
-    for (const e of u.entities) ids.set(e, (await listRows(token, `${ENTITY[e]}?perPage=100`)).map((r) => Number(r.id)));
+    for (const e of u.entities)
+      ids.set(
+        e,
+        (await listRows(token, `${ENTITY[e]}?perPage=100`)).map((r) => Number(r.id)),
+      );
     const payments: PaymentRow[] = [];
     if (u.changesPayments) {
       for (let page = 1; page <= 3; page++) {
@@ -346,10 +415,13 @@ async function gatherStaff(): Promise<void> {
     const exports: string[] = [];
     if (u.entities.includes('payments')) for (const s of subjects) exports.push(`${ENTITY.payments}/export?subject_id=${s}`);
     if (u.entities.includes('reports')) for (const s of subjects) exports.push(`${ENTITY.reports}/export?subject_id=${s}`);
-    exports.push(`${ENTITY.offences}/export?region_id=${regions[0].id}&from_offence_date=${thisYear - 1}-03-01&to_offence_date=${thisYear - 1}-03-14`);
+    exports.push(
+      `${ENTITY.offences}/export?region_id=${regions[0].id}&from_offence_date=${thisYear - 1}-03-01&to_offence_date=${thisYear - 1}-03-14`,
+    );
     staff.push({ username: u.username, token, entities: u.entities, ids, payments, reports, exports });
   }
-  for (const s of staff) log(`  ${s.username}: ${s.payments.length} payments and ${s.reports.length} reports to change, ${s.exports.length} exports`);
+  for (const s of staff)
+    log(`  ${s.username}: ${s.payments.length} payments and ${s.reports.length} reports to change, ${s.exports.length} exports`);
 }
 
 /** A client's staff request of a kind, as its user; false when the user has nothing of that kind free just now. */
@@ -375,7 +447,9 @@ async function staffRequest(kind: Kind, s: Staff): Promise<boolean> {
         const purpose = String(row.purpose ?? '');
         const next = purpose.endsWith(' ·') ? purpose.slice(0, -2) : `${purpose} ·`;
         await timed(kind, 'PUT', `${ENTITY.payments}/${p.id}`, { token: s.token, body: { version: row.version, purpose: next } });
-      } finally { s.payments.push(p); }
+      } finally {
+        s.payments.push(p);
+      }
       return true;
     }
     case 'staff-action': {
@@ -384,16 +458,23 @@ async function staffRequest(kind: Kind, s: Staff): Promise<boolean> {
         try {
           const a = p.attached
             ? await timed(kind, 'POST', `${ENTITY.payments}/${p.id}/actions/cancel-attachment`, { token: s.token, body: {} })
-            : await timed(kind, 'POST', `${ENTITY.payments}/${p.id}/actions/attach`, { token: s.token, body: { subject_id: p.subject_id } });
+            : await timed(kind, 'POST', `${ENTITY.payments}/${p.id}/actions/attach`, {
+                token: s.token,
+                body: { subject_id: p.subject_id },
+              });
           if (a.status === 200) p.attached = !p.attached;
-        } finally { s.payments.push(p); }
+        } finally {
+          s.payments.push(p);
+        }
         return true;
       }
       const r = s.reports.shift();
       if (r === undefined) return false;
       try {
         await timed(kind, 'POST', `${ENTITY.reports}/${r}/actions/recalculate`, { token: s.token, body: {} });
-      } finally { s.reports.push(r); }
+      } finally {
+        s.reports.push(r);
+      }
       return true;
     }
     case 'staff-export':
@@ -407,7 +488,9 @@ async function staffRequest(kind: Kind, s: Staff): Promise<boolean> {
 const totalWeight = MIX.reduce((n, [, w]) => n + w, 0);
 function pickKind(): Kind {
   let x = Math.random() * totalWeight;
-  for (const [k, w] of MIX) { if ((x -= w) < 0) return k; }
+  for (const [k, w] of MIX) {
+    if ((x -= w) < 0) return k;
+  }
   return MIX[0][0];
 }
 
@@ -430,7 +513,10 @@ async function restore(): Promise<number> {
   for (const s of staff) {
     for (const p of s.payments.filter((x) => !x.attached)) {
       const a = await request('POST', `${ENTITY.payments}/${p.id}/actions/attach`, { token: s.token, body: { subject_id: p.subject_id } });
-      if (a.status === 200) { p.attached = true; n++; } else log(`  could not attach payment ${p.id} again: ${a.status} ${a.body.toString().slice(0, 200)}`);
+      if (a.status === 200) {
+        p.attached = true;
+        n++;
+      } else log(`  could not attach payment ${p.id} again: ${a.status} ${a.body.toString().slice(0, 200)}`);
     }
   }
   return n;
@@ -446,8 +532,11 @@ log(`load average before start: ${loadBefore}`);
 const cluster = await startCluster();
 PORT = cluster.port;
 try {
-  regions = (json(await request('GET', '/api/public/regions')) as { id: number; centre: { lng: number; lat: number } }[])
-    .map((r) => ({ id: Number(r.id), lng: r.centre.lng, lat: r.centre.lat }));
+  regions = (json(await request('GET', '/api/public/regions')) as { id: number; centre: { lng: number; lat: number } }[]).map((r) => ({
+    id: Number(r.id),
+    lng: r.centre.lng,
+    lat: r.centre.lat,
+  }));
   await gatherStaff();
   // one run of the clients from the warm-up's start to the end: measuring starts WARMUP seconds in,
   // while they are spread out by their pauses (clients started afresh after a warm-up all asked at
@@ -466,19 +555,32 @@ try {
     pg0 = postgresCpu();
     self0 = process.cpuUsage();
     // the event loops' delays over the run: the workers' (SIGUSR2 resets, then reports) and this process's own
-    for (const w of cluster.workers) { try { process.kill(w, 'SIGUSR2'); } catch { /* gone */ } }
+    for (const w of cluster.workers) {
+      try {
+        process.kill(w, 'SIGUSR2');
+      } catch {
+        /* gone */
+      }
+    }
     ownLoop.enable();
     measuring = true;
     t0 = Date.now();
     runStart = t0;
   };
   const end = Date.now() + (WARMUP + SECONDS) * 1000;
-  if (WARMUP > 0) setTimeout(startMeasuring, WARMUP * 1000); else startMeasuring();
+  if (WARMUP > 0) setTimeout(startMeasuring, WARMUP * 1000);
+  else startMeasuring();
   await Promise.all(Array.from({ length: CLIENTS }, (_, i) => client(i, () => Date.now() >= end)));
   measuring = false;
   ownLoop.disable();
   loopLines.length = 0;
-  for (const w of cluster.workers) { try { process.kill(w, 'SIGUSR2'); } catch { /* gone */ } }
+  for (const w of cluster.workers) {
+    try {
+      process.kill(w, 'SIGUSR2');
+    } catch {
+      /* gone */
+    }
+  }
   const wall = (Date.now() - t0) / 1000;
   const cpu1 = procs.map((p) => cpuSeconds(p) ?? 0);
   const pg1 = postgresCpu();
@@ -489,7 +591,8 @@ try {
   {
     const k = knexFactory({ client: 'pg', connection: benchUrl('postgres'), pool: { min: 0, max: 1 } });
     // the API's pools and LISTEN connections name themselves (api/db/connection.ts); a generator's or another bench's do not
-    for (const r of (await k.raw("select pid from pg_stat_activity where datname = ? and application_name like 'ecofond%'", [DB])).rows) ours.add(Number(r.pid));
+    for (const r of (await k.raw("select pid from pg_stat_activity where datname = ? and application_name like 'ecofond%'", [DB])).rows)
+      ours.add(Number(r.pid));
     await k.destroy();
   }
   let pgOurs = 0;
@@ -503,13 +606,20 @@ try {
 
   let total = 0;
   let errors = 0;
-  log(`\nbench/load: ${CLIENTS} clients for ${SECONDS} s (after ${WARMUP} s of warm-up) on ${DB}, ${PROCESSES} server processes (Node cluster, round-robin), ${os.cpus().length} cores`);
+  log(
+    `\nbench/load: ${CLIENTS} clients for ${SECONDS} s (after ${WARMUP} s of warm-up) on ${DB}, ${PROCESSES} server processes (Node cluster, round-robin), ${os.cpus().length} cores`,
+  );
   if (THINK > 0) log(`each client pauses ${THINK} ms on average (exponential) after each answer`);
-  log(`mix: ${MIX.map(([k, w]) => `${k} ${w}`).join(', ')} (per cent of picks); staff as ${staff.map((s) => s.username).join(', ')} in turn`);
+  log(
+    `mix: ${MIX.map(([k, w]) => `${k} ${w}`).join(', ')} (per cent of picks); staff as ${staff.map((s) => s.username).join(', ')} in turn`,
+  );
   log('| kind | requests | share | p50 ms | p99 ms | max ms | errors | target |');
   log('|---|---:|---:|---:|---:|---:|---:|---|');
   const all: number[] = [];
-  for (const t of tallies.values()) { total += t.ms.length; all.push(...t.ms); }
+  for (const t of tallies.values()) {
+    total += t.ms.length;
+    all.push(...t.ms);
+  }
   const missed: string[] = [];
   for (const [k, t] of tallies) {
     if (!t.ms.length) continue;
@@ -519,10 +629,14 @@ try {
     const p99 = pct(ms, 0.99);
     const met = target === undefined ? '' : p99 < target ? `p99 < ${target}: met` : `p99 < ${target}: **NOT met**`;
     if (target !== undefined && !(p99 < target)) missed.push(k);
-    log(`| ${k} | ${ms.length} | ${((ms.length / total) * 100).toFixed(1)} % | ${pct(ms, 0.5).toFixed(1)} | ${p99.toFixed(1)} | ${(ms[ms.length - 1] ?? NaN).toFixed(1)} | ${t.errors} | ${met} |`);
+    log(
+      `| ${k} | ${ms.length} | ${((ms.length / total) * 100).toFixed(1)} % | ${pct(ms, 0.5).toFixed(1)} | ${p99.toFixed(1)} | ${(ms[ms.length - 1] ?? NaN).toFixed(1)} | ${t.errors} | ${met} |`,
+    );
   }
   all.sort((a, b) => a - b);
-  log(`| all | ${total} | 100 % | ${pct(all, 0.5).toFixed(1)} | ${pct(all, 0.99).toFixed(1)} | ${(all[all.length - 1] ?? NaN).toFixed(1)} | ${errors} | |`);
+  log(
+    `| all | ${total} | 100 % | ${pct(all, 0.5).toFixed(1)} | ${pct(all, 0.99).toFixed(1)} | ${(all[all.length - 1] ?? NaN).toFixed(1)} | ${errors} | |`,
+  );
   log(`\nthroughput: ${(total / wall).toFixed(0)} requests/s (${total} in ${wall.toFixed(1)} s)`);
   for (const [k, t] of tallies) {
     if (!t.errors) continue;
@@ -530,22 +644,56 @@ try {
     for (const f of t.first) log(`  ${f}`);
   }
   log(`errors: ${errors}`);
-  for (const [k, t] of tallies) if (t.slowest.length) log(`slowest ${k}:\n${t.slowest.map(([ms, p]) => `  ${ms.toFixed(0)} ms ${p}`).join('\n')}`);
+  for (const [k, t] of tallies)
+    if (t.slowest.length) log(`slowest ${k}:\n${t.slowest.map(([ms, p]) => `  ${ms.toFixed(0)} ms ${p}`).join('\n')}`);
   const cpu = procs.map((p, i) => cpu1[i] - cpu0[i]);
-  log(`CPU during the run (s of ${wall.toFixed(0)} s wall): server workers ${cpu.slice(1).map((c) => c.toFixed(1)).join(' + ')} (${cpu.slice(1).reduce((a, b) => a + b, 0).toFixed(1)} s, ${((cpu.slice(1).reduce((a, b) => a + b, 0) / wall) * 100).toFixed(0)} % of a core), cluster primary ${cpu[0].toFixed(1)}, PostgreSQL backends of ${DB} ${pgOurs.toFixed(1)} (all postgres processes ${pgAll.toFixed(1)}), the load clients (this process) ${((self.user + self.system) / 1e6).toFixed(1)}`);
+  log(
+    `CPU during the run (s of ${wall.toFixed(0)} s wall): server workers ${cpu
+      .slice(1)
+      .map((c) => c.toFixed(1))
+      .join(' + ')} (${cpu
+      .slice(1)
+      .reduce((a, b) => a + b, 0)
+      .toFixed(
+        1,
+      )} s, ${((cpu.slice(1).reduce((a, b) => a + b, 0) / wall) * 100).toFixed(0)} % of a core), cluster primary ${cpu[0].toFixed(1)}, PostgreSQL backends of ${DB} ${pgOurs.toFixed(1)} (all postgres processes ${pgAll.toFixed(1)}), the load clients (this process) ${((self.user + self.system) / 1e6).toFixed(1)}`,
+  );
   const serverCpu = cpu.reduce((a, b) => a + b, 0);
-  log(`CPU a request: server processes ${((serverCpu / total) * 1000).toFixed(2)} ms, PostgreSQL (this database's backends) ${((pgOurs / total) * 1000).toFixed(2)} ms`);
+  log(
+    `CPU a request: server processes ${((serverCpu / total) * 1000).toFixed(2)} ms, PostgreSQL (this database's backends) ${((pgOurs / total) * 1000).toFixed(2)} ms`,
+  );
   const ms = (ns: number) => (ns / 1e6).toFixed(1);
   const slowTotal = [...slowAt.values()].reduce((a, b) => a + b, 0);
-  log(`requests over ${SLOW_MS} ms by the second they started in (second: count): ${[...slowAt].sort((a, b) => a[0] - b[0]).map(([k, v]) => `${k}: ${v}`).join(', ') || 'none'} — ${slowTotal} in ${slowAt.size} of ${Math.ceil(wall)} seconds`);
+  log(
+    `requests over ${SLOW_MS} ms by the second they started in (second: count): ${
+      [...slowAt]
+        .sort((a, b) => a[0] - b[0])
+        .map(([k, v]) => `${k}: ${v}`)
+        .join(', ') || 'none'
+    } — ${slowTotal} in ${slowAt.size} of ${Math.ceil(wall)} seconds`,
+  );
   await new Promise((r) => setTimeout(r, 200));
-  log(`event-loop delay (ms, p50 / p99 / max): server workers ${loopLines.map((l) => { const x = JSON.parse(l); return `${x.p50} / ${x.p99} / ${x.max}`; }).join(', ') || 'not reported'}; the load clients ${ms(ownLoop.percentile(50))} / ${ms(ownLoop.percentile(99))} / ${ms(ownLoop.max)}`);
+  log(
+    `event-loop delay (ms, p50 / p99 / max): server workers ${
+      loopLines
+        .map((l) => {
+          const x = JSON.parse(l);
+          return `${x.p50} / ${x.p99} / ${x.max}`;
+        })
+        .join(', ') || 'not reported'
+    }; the load clients ${ms(ownLoop.percentile(50))} / ${ms(ownLoop.percentile(99))} / ${ms(ownLoop.max)}`,
+  );
   log(`load average: before start ${loadBefore}, at the run's start ${loadStart}, at its end ${loadEnd}`);
   log(`payments' attachments put back after the run: ${restored}`);
-  log(`targets (staff lists p99 < 300 ms, map p99 < 100 ms, 0 errors): ${!missed.length && !errors ? 'met' : `NOT met${missed.length ? ` (${missed.join(', ')})` : ''}${errors ? ` (${errors} errors)` : ''}`}`);
+  log(
+    `targets (staff lists p99 < 300 ms, map p99 < 100 ms, 0 errors): ${!missed.length && !errors ? 'met' : `NOT met${missed.length ? ` (${missed.join(', ')})` : ''}${errors ? ` (${errors} errors)` : ''}`}`,
+  );
   if (STRICT && (errors || missed.length)) process.exitCode = 1;
 } finally {
   agent.destroy();
   cluster.child.kill('SIGTERM');
-  await new Promise((r) => { cluster.child.once('exit', r); setTimeout(r, 12_000).unref(); });
+  await new Promise((r) => {
+    cluster.child.once('exit', r);
+    setTimeout(r, 12_000).unref();
+  });
 }

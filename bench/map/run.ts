@@ -41,7 +41,11 @@ async function prepare(): Promise<{ regions: { lng: number; lat: number }[]; pla
   let reuse = REUSE;
   if (exists && !REUSE) {
     const db = openDatabase({ url: url(DB), poolMax: 1 });
-    reuse = await db.knex('plantings').count({ n: '*' }).then((r) => Number(r[0].n) >= TREES).catch(() => false);
+    reuse = await db
+      .knex('plantings')
+      .count({ n: '*' })
+      .then((r) => Number(r[0].n) >= TREES)
+      .catch(() => false);
     await db.close();
     if (!reuse) await admin.raw(`drop database ${DB} with (force)`);
   }
@@ -94,10 +98,16 @@ function viewports(zoom: number, regions: { lng: number; lat: number }[], extra 
   };
 }
 
-const measureAt = async (client: Client, zoom: number, next: () => string) => ({ zoom, ...(await measure(client, SECONDS, next, `zoom ${zoom}`)) });
+const measureAt = async (client: Client, zoom: number, next: () => string) => ({
+  zoom,
+  ...(await measure(client, SECONDS, next, `zoom ${zoom}`)),
+});
 
 const { regions, plantings } = await prepare();
-const loadBefore = os.loadavg().map((x) => x.toFixed(2)).join(' / ');
+const loadBefore = os
+  .loadavg()
+  .map((x) => x.toFixed(2))
+  .join(' / ');
 const server = await startServer(url(DB));
 const client = new Client(server.port, CONCURRENCY);
 try {
@@ -110,11 +120,19 @@ try {
     reports.push({ name, ...(await measureAt(client, 0, () => `/api/public/reports/${name}?year=2025`)) });
   }
   const ing = await ingest();
-  log(`\nbench/map: ${plantings.toLocaleString('en')} plantings in ${DB}, load average ${loadBefore} before, ${os.loadavg().map((x) => x.toFixed(2)).join(' / ')} after, ${CONCURRENCY} concurrent, ${SECONDS} s per zoom, 1280×800 px viewports around the regions' centres`);
+  log(
+    `\nbench/map: ${plantings.toLocaleString('en')} plantings in ${DB}, load average ${loadBefore} before, ${os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' / ')} after, ${CONCURRENCY} concurrent, ${SECONDS} s per zoom, 1280×800 px viewports around the regions' centres`,
+  );
   log('| zoom | layer | requests | p50 ms | p99 ms | size p50 KB | size max KB |');
   log('|---:|---|---:|---:|---:|---:|---:|');
   const layers: Record<number, string> = { 5: 'regions', 8: 'cells 0.1°', 11: 'cells 0.02°', 14: 'cells 0.004°', 17: 'plantings' };
-  for (const r of results) log(`| ${r.zoom} | ${layers[r.zoom]} | ${r.n} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${(r.sizeP50 / 1024).toFixed(1)} | ${(r.sizeMax / 1024).toFixed(1)} |`);
+  for (const r of results)
+    log(
+      `| ${r.zoom} | ${layers[r.zoom]} | ${r.n} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${(r.sizeP50 / 1024).toFixed(1)} | ${(r.sizeMax / 1024).toFixed(1)} |`,
+    );
   log('\nirrigation layer (irrigation=1):');
   log('| zoom | requests | p50 ms | p99 ms | size max KB |');
   log('|---:|---:|---:|---:|---:|');
@@ -123,8 +141,12 @@ try {
   log('| report | requests | p50 ms | p99 ms | size max KB |');
   log('|---|---:|---:|---:|---:|');
   for (const r of reports) log(`| ${r.name} | ${r.n} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${(r.sizeMax / 1024).toFixed(1)} |`);
-  log(`\ningest: 10 000 plantings in one statement with the aggregates kept by the triggers: ${ing.ms.toFixed(0)} ms (cells' total ${ing.cellsBefore.toLocaleString('en')} → ${ing.cellsAfter.toLocaleString('en')})`);
-  log(`target (issue 16): every p99 under 50 ms and every response under 300 KB — ${results.every((r) => r.p99 < 50 && r.sizeMax < 300 * 1024) ? 'met' : 'NOT met'}`);
+  log(
+    `\ningest: 10 000 plantings in one statement with the aggregates kept by the triggers: ${ing.ms.toFixed(0)} ms (cells' total ${ing.cellsBefore.toLocaleString('en')} → ${ing.cellsAfter.toLocaleString('en')})`,
+  );
+  log(
+    `target (issue 16): every p99 under 50 ms and every response under 300 KB — ${results.every((r) => r.p99 < 50 && r.sizeMax < 300 * 1024) ? 'met' : 'NOT met'}`,
+  );
 } finally {
   server.child.kill();
   client.destroy();

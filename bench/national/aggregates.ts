@@ -23,13 +23,37 @@ export const CHECKS: [string, string, string][] = [
   ['plantings: planting_stats', `select sum(plantings) as v from planting_stats`, `select count(*) as v from plantings`],
   ['trees: planting_cells level 1', `select sum(trees) as v from planting_cells where level = 1`, `select sum(count) as v from plantings`],
   ['trees: planting_cells level 3', `select sum(trees) as v from planting_cells where level = 3`, `select sum(count) as v from plantings`],
-  ['irrigated trees: planting_cells level 2', `select sum(irrigated) as v from planting_cells where level = 2`, `select sum(count) as v from plantings where irrigation`],
+  [
+    'irrigated trees: planting_cells level 2',
+    `select sum(irrigated) as v from planting_cells where level = 2`,
+    `select sum(count) as v from plantings where irrigation`,
+  ],
   ['trees: planting_facts', `select sum(trees) as v from planting_facts`, `select sum(count) as v from plantings`],
-  ['irrigated trees: planting_year_facts', `select sum(trees) as v from planting_year_facts where irrigation`, `select sum(count) as v from plantings where irrigation`],
-  ['offences with a place: offence_cells level 0', `select sum(n) as v from offence_cells where level = 0 and grp = 0`, `select count(*) as v from offences where location is not null`],
-  ['paid: fund_ledger_months', `select sum(amount) as v from fund_ledger_months where kind = 'paid'`, `select sum(amount) as v from payments where status = 'confirmed' and subject_id is not null`],
-  ['accrued: fund_ledger_months', `select sum(amount) as v from fund_ledger_months where kind = 'accrued'`, `select sum(amount) as v from subject_reports where status = 'accepted' and amount is not null`],
-  ['splits: fund_split_months', `select sum(amount) as v from fund_split_months`, `select sum(s.budget + s.fund + s.organisation) as v from payment_splits s join payments p on p.id = s.parent_id where p.status = 'confirmed'`],
+  [
+    'irrigated trees: planting_year_facts',
+    `select sum(trees) as v from planting_year_facts where irrigation`,
+    `select sum(count) as v from plantings where irrigation`,
+  ],
+  [
+    'offences with a place: offence_cells level 0',
+    `select sum(n) as v from offence_cells where level = 0 and grp = 0`,
+    `select count(*) as v from offences where location is not null`,
+  ],
+  [
+    'paid: fund_ledger_months',
+    `select sum(amount) as v from fund_ledger_months where kind = 'paid'`,
+    `select sum(amount) as v from payments where status = 'confirmed' and subject_id is not null`,
+  ],
+  [
+    'accrued: fund_ledger_months',
+    `select sum(amount) as v from fund_ledger_months where kind = 'accrued'`,
+    `select sum(amount) as v from subject_reports where status = 'accepted' and amount is not null`,
+  ],
+  [
+    'splits: fund_split_months',
+    `select sum(amount) as v from fund_split_months`,
+    `select sum(s.budget + s.fund + s.organisation) as v from payment_splits s join payments p on p.id = s.parent_id where p.status = 'confirmed'`,
+  ],
 ];
 
 /** Runs the checks, printing each; the number that failed. */

@@ -18,10 +18,17 @@ const t0 = Date.now();
 await q(`set work_mem = '256MB'`);
 await rebuildPlantingAggregates(q);
 const built = (Date.now() - t0) / 1000;
-console.log(`planting aggregates built set-wise over the whole table in ${built.toFixed(1)} s (load ${os.loadavg().map((n) => n.toFixed(2)).join(' / ')})`);
+console.log(
+  `planting aggregates built set-wise over the whole table in ${built.toFixed(1)} s (load ${os
+    .loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' / ')})`,
+);
 await q('vacuum analyze planting_cells, planting_stats, planting_facts, planting_year_facts');
 const failed = await checkAggregates(q, console.log);
 if (failed) throw new Error(`${failed} aggregate check(s) failed`);
-await client.query(`update bench_national set finished_at = now(), steps = coalesce(steps, '[]'::jsonb) || $1::jsonb`, [JSON.stringify([{ step: 'planting aggregates (rebuild.ts)', s: built }])]);
+await client.query(`update bench_national set finished_at = now(), steps = coalesce(steps, '[]'::jsonb) || $1::jsonb`, [
+  JSON.stringify([{ step: 'planting aggregates (rebuild.ts)', s: built }]),
+]);
 console.log(`${DB}: aggregates agree with the rows; marked finished`);
 await client.end();

@@ -54,7 +54,12 @@ const GENERATE = `
          'unpaid'
     from generate_series(?::bigint, ?::bigint) g, r, t, i, f`;
 
-interface Prepared { regions: { id: number; lng: number; lat: number }[]; types: number[]; region: number; inspector: string }
+interface Prepared {
+  regions: { id: number; lng: number; lat: number }[];
+  types: number[];
+  region: number;
+  inspector: string;
+}
 
 async function prepare(): Promise<Prepared> {
   const admin = knexFactory({ client: 'pg', connection: benchUrl('postgres'), pool: { min: 0, max: 1 } });
@@ -62,7 +67,11 @@ async function prepare(): Promise<Prepared> {
   let reuse = false;
   if (exists) {
     const db = openDatabase({ url: benchUrl(DB), poolMax: 1 });
-    reuse = await db.knex('offences').count({ n: '*' }).then((r) => Number(r[0].n) >= OFFENCES).catch(() => false);
+    reuse = await db
+      .knex('offences')
+      .count({ n: '*' })
+      .then((r) => Number(r[0].n) >= OFFENCES)
+      .catch(() => false);
     await db.close();
     if (!reuse) await admin.raw(`drop database ${DB} with (force)`);
   }
@@ -70,17 +79,32 @@ async function prepare(): Promise<Prepared> {
   await admin.destroy();
   const db = openDatabase({ url: benchUrl(DB), poolMax: 2 });
   const k = db.knex;
-  const regionsOf = async () => (await k('regions').orderBy('id').select('id', k.raw('centre[0] as lng'), k.raw('centre[1] as lat')))
-    .map((r: { id: number; lng: number; lat: number }) => ({ id: Number(r.id), lng: Number(r.lng), lat: Number(r.lat) }));
+  const regionsOf = async () =>
+    (await k('regions').orderBy('id').select('id', k.raw('centre[0] as lng'), k.raw('centre[1] as lat'))).map(
+      (r: { id: number; lng: number; lat: number }) => ({ id: Number(r.id), lng: Number(r.lng), lat: Number(r.lat) }),
+    );
   if (!reuse) {
     const model = loadMetadata();
     await migrate(k, model);
     await seed(k, model, { adminPassword: 'bench-admin-pw' });
     const rs = await regionsOf();
-    await k('fine').insert({ code: 'BENCH-1', article: '65', name: JSON.stringify({ uz: 'Bench' }), min_multiple: '1', max_multiple: '10' });
+    await k('fine').insert({
+      code: 'BENCH-1',
+      article: '65',
+      name: JSON.stringify({ uz: 'Bench' }),
+      min_multiple: '1',
+      max_multiple: '10',
+    });
     await k('offence_type').insert([1, 2, 3, 4, 5, 6].map((n) => ({ code: `BENCH-${n}`, name: JSON.stringify({ uz: `Tur ${n}` }) })));
     // the inspectors (one signs in: the first of the first region)
-    const users = rs.flatMap((r) => Array.from({ length: INSPECTORS_PER_REGION }, (_, n) => ({ username: `bench_insp_${r.id}_${n}`, region_id: r.id, fio: `Inspektor ${r.id}-${n}`, kind: 'staff' })));
+    const users = rs.flatMap((r) =>
+      Array.from({ length: INSPECTORS_PER_REGION }, (_, n) => ({
+        username: `bench_insp_${r.id}_${n}`,
+        region_id: r.id,
+        fio: `Inspektor ${r.id}-${n}`,
+        kind: 'staff',
+      })),
+    );
     await createUser(k, { username: users[0].username, password: PASSWORD, roles: ['inspector'], region_id: rs[0].id });
     await k('users').insert(users.slice(1).map((u) => ({ ...u, password: '!' })));
     await createUser(k, { username: 'bench_reviewer', password: PASSWORD, roles: ['confirming_staff'], region_id: rs[0].id });
@@ -98,9 +122,12 @@ async function prepare(): Promise<Prepared> {
     await k.raw('vacuum analyze offence_cells');
     log(`generated ${OFFENCES.toLocaleString('en')} offences with their aggregates in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
   } else log(`reusing ${DB} (${OFFENCES.toLocaleString('en')} offences)`);
-  const sizes = await k.raw(`select pg_size_pretty(pg_total_relation_size('offences')) as offences, pg_size_pretty(pg_total_relation_size('offence_cells')) as cells,
+  const sizes =
+    await k.raw(`select pg_size_pretty(pg_total_relation_size('offences')) as offences, pg_size_pretty(pg_total_relation_size('offence_cells')) as cells,
     (select count(*) from offence_cells) as cell_rows, pg_size_pretty(pg_database_size(current_database())) as db`);
-  log(`sizes: offences ${sizes.rows[0].offences}, offence_cells ${sizes.rows[0].cells} (${Number(sizes.rows[0].cell_rows).toLocaleString('en')} rows), database ${sizes.rows[0].db}`);
+  log(
+    `sizes: offences ${sizes.rows[0].offences}, offence_cells ${sizes.rows[0].cells} (${Number(sizes.rows[0].cell_rows).toLocaleString('en')} rows), database ${sizes.rows[0].db}`,
+  );
   const types = (await k('offence_type').where('code', 'like', 'BENCH-%').orderBy('id').pluck('id')).map(Number);
   const regions = await regionsOf();
   await db.close();
@@ -122,7 +149,9 @@ async function ingest(): Promise<{ insertMs: number; deleteMs: number }> {
 
 async function login(client: Client, username: string): Promise<string> {
   const res = await fetch(`http://127.0.0.1:${client.port}/api/admin/auth/login`, {
-    method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username, password: username === 'admin' ? 'bench-admin-pw' : PASSWORD }),
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ username, password: username === 'admin' ? 'bench-admin-pw' : PASSWORD }),
   });
   if (!res.ok) throw new Error(`login ${username}: ${res.status} ${await res.text()}`);
   return ((await res.json()) as { token: string }).token;
@@ -140,57 +169,101 @@ function viewports(zoom: number, regions: { lng: number; lat: number }[], extra:
   };
 }
 
-const load = () => os.loadavg().map((n) => n.toFixed(1)).join(' / ');
+const load = () =>
+  os
+    .loadavg()
+    .map((n) => n.toFixed(1))
+    .join(' / ');
 const p = await prepare();
 const loadBefore = load();
 const server = await startServer(benchUrl(DB));
 const client = new Client(server.port, CONCURRENCY);
 try {
   const tokens = {
-    hq: await login(client, 'bench_hq'), reviewer: await login(client, 'bench_reviewer'),
-    police: await login(client, 'bench_police'), inspector: await login(client, p.inspector),
+    hq: await login(client, 'bench_hq'),
+    reviewer: await login(client, 'bench_reviewer'),
+    police: await login(client, 'bench_police'),
+    inspector: await login(client, p.inspector),
   };
   const own = p.regions.filter((r) => r.id === p.region);
   const pick = <T>(xs: T[]) => xs[Math.floor(Math.random() * xs.length)];
   const STATES = ['draft', 'review', 'returned', 'mvd', 'closed'];
-  const quarter = () => { const q = Math.floor(Math.random() * 8); const y = 2024 + Math.floor(q / 4); const m = (q % 4) * 3 + 1; return [`${y}-${String(m).padStart(2, '0')}-01`, `${y}-${String(m + 2).padStart(2, '0')}-${m + 2 === 6 || m + 2 === 9 ? 30 : 31}`]; };
+  const quarter = () => {
+    const q = Math.floor(Math.random() * 8);
+    const y = 2024 + Math.floor(q / 4);
+    const m = (q % 4) * 3 + 1;
+    return [`${y}-${String(m).padStart(2, '0')}-01`, `${y}-${String(m + 2).padStart(2, '0')}-${m + 2 === 6 || m + 2 === 9 ? 30 : 31}`];
+  };
   const runs: { name: string; token: string; regions: typeof p.regions; extra: () => string }[] = [
     { name: 'headquarters, no filter', token: tokens.hq, regions: p.regions, extra: () => '' },
-    { name: 'headquarters, state + type + a quarter', token: tokens.hq, regions: p.regions, extra: () => { const [a, b] = quarter(); return `&status=${pick(STATES)}&offence_type_id=${pick(p.types)}&from_offence_date=${a}&to_offence_date=${b}`; } },
-    { name: 'headquarters, region + a period in days', token: tokens.hq, regions: p.regions, extra: () => `&region_id=${pick(p.regions).id}&from_offence_date=2024-0${1 + Math.floor(Math.random() * 9)}-1${Math.floor(Math.random() * 9)}&to_offence_date=2025-0${1 + Math.floor(Math.random() * 9)}-0${1 + Math.floor(Math.random() * 9)}` },
+    {
+      name: 'headquarters, state + type + a quarter',
+      token: tokens.hq,
+      regions: p.regions,
+      extra: () => {
+        const [a, b] = quarter();
+        return `&status=${pick(STATES)}&offence_type_id=${pick(p.types)}&from_offence_date=${a}&to_offence_date=${b}`;
+      },
+    },
+    {
+      name: 'headquarters, region + a period in days',
+      token: tokens.hq,
+      regions: p.regions,
+      extra: () =>
+        `&region_id=${pick(p.regions).id}&from_offence_date=2024-0${1 + Math.floor(Math.random() * 9)}-1${Math.floor(Math.random() * 9)}&to_offence_date=2025-0${1 + Math.floor(Math.random() * 9)}-0${1 + Math.floor(Math.random() * 9)}`,
+    },
     { name: 'region reviewer, no filter', token: tokens.reviewer, regions: own, extra: () => '' },
     { name: 'police (sent to the ministry)', token: tokens.police, regions: own, extra: () => '' },
     { name: 'inspector (own, from the rows)', token: tokens.inspector, regions: own, extra: () => '' },
   ];
   // the caches warmed once over every run and zoom, so the first run measured is not the cold one
-  for (const run of runs) for (const zoom of ZOOMS) await measure(client, 0.3, viewports(zoom, run.regions, run.extra), 'warm-up', { Authorization: `Bearer ${run.token}` });
+  for (const run of runs)
+    for (const zoom of ZOOMS)
+      await measure(client, 0.3, viewports(zoom, run.regions, run.extra), 'warm-up', { Authorization: `Bearer ${run.token}` });
   const results: { name: string; zoom: number; m: Measured }[] = [];
   for (const run of runs) {
     for (const zoom of ZOOMS) {
-      const m = await measure(client, SECONDS, viewports(zoom, run.regions, run.extra), `${run.name} zoom ${zoom}`, { Authorization: `Bearer ${run.token}` });
+      const m = await measure(client, SECONDS, viewports(zoom, run.regions, run.extra), `${run.name} zoom ${zoom}`, {
+        Authorization: `Bearer ${run.token}`,
+      });
       results.push({ name: run.name, zoom, m });
-      log(`  ${run.name} z${zoom}: p50 ${m.p50.toFixed(1)} p99 ${m.p99.toFixed(1)} ms, ${m.n} requests, ≤ ${(m.sizeMax / 1024).toFixed(1)} KB`);
+      log(
+        `  ${run.name} z${zoom}: p50 ${m.p50.toFixed(1)} p99 ${m.p99.toFixed(1)} ms, ${m.n} requests, ≤ ${(m.sizeMax / 1024).toFixed(1)} KB`,
+      );
     }
   }
   // the list as the back-office asks it: region and state, newest first, 25 a page
-  const list = (offset: number, state: string) => () => `/api/ecofund-offences/offences?filter=${encodeURIComponent(JSON.stringify({ region_id: p.region, status: [state] }))}`
-    + `&sort=${encodeURIComponent('["offence_date","DESC"]')}&range=${encodeURIComponent(`[${offset},${offset + 24}]`)}`;
+  const list = (offset: number, state: string) => () =>
+    `/api/ecofund-offences/offences?filter=${encodeURIComponent(JSON.stringify({ region_id: p.region, status: [state] }))}` +
+    `&sort=${encodeURIComponent('["offence_date","DESC"]')}&range=${encodeURIComponent(`[${offset},${offset + 24}]`)}`;
   const lists: { name: string; m: Measured }[] = [];
-  for (const [who, token] of [['headquarters', tokens.hq], ['region reviewer', tokens.reviewer]] as const) {
-    for (const [page, offset] of [['first page', 0], ['page 1 000 (offset 24 975)', 24_975]] as const) {
+  for (const [who, token] of [
+    ['headquarters', tokens.hq],
+    ['region reviewer', tokens.reviewer],
+  ] as const) {
+    for (const [page, offset] of [
+      ['first page', 0],
+      ['page 1 000 (offset 24 975)', 24_975],
+    ] as const) {
       const m = await measure(client, SECONDS, list(offset, 'closed'), `list ${who} ${page}`, { Authorization: `Bearer ${token}` });
       lists.push({ name: `${who}, closed, ${page}`, m });
       log(`  list ${who} ${page}: p50 ${m.p50.toFixed(1)} p99 ${m.p99.toFixed(1)} ms`);
     }
   }
 
-  log(`\nbench/offences-map: ${OFFENCES.toLocaleString('en')} offences, ${CONCURRENCY} concurrent, ${SECONDS} s a run, 1280×800 px viewports`);
-  log(`machine: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), load average 1/5/15 min before the runs ${loadBefore}, after ${load()}`);
+  log(
+    `\nbench/offences-map: ${OFFENCES.toLocaleString('en')} offences, ${CONCURRENCY} concurrent, ${SECONDS} s a run, 1280×800 px viewports`,
+  );
+  log(
+    `machine: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), load average 1/5/15 min before the runs ${loadBefore}, after ${load()}`,
+  );
   log(`| run | ${ZOOMS.map((z) => `z${z} p50 / p99 ms`).join(' | ')} | max KB |`);
   log(`|---|${ZOOMS.map(() => '---:').join('|')}|---:|`);
   for (const run of runs) {
     const rs = results.filter((r) => r.name === run.name);
-    log(`| ${run.name} | ${rs.map((r) => `${r.m.p50.toFixed(1)} / ${r.m.p99.toFixed(1)}`).join(' | ')} | ${(Math.max(...rs.map((r) => r.m.sizeMax)) / 1024).toFixed(1)} |`);
+    log(
+      `| ${run.name} | ${rs.map((r) => `${r.m.p50.toFixed(1)} / ${r.m.p99.toFixed(1)}`).join(' | ')} | ${(Math.max(...rs.map((r) => r.m.sizeMax)) / 1024).toFixed(1)} |`,
+    );
   }
   log('\noffences list (region + state "closed", newest first, 25 a page):');
   log('| list | requests | p50 ms | p99 ms |');
@@ -198,7 +271,9 @@ try {
   for (const l of lists) log(`| ${l.name} | ${l.m.n} | ${l.m.p50.toFixed(1)} | ${l.m.p99.toFixed(1)} |`);
   log(`target: every map p99 under 100 ms at zooms 5–17 — ${results.every((r) => r.m.p99 < 100) ? 'met' : 'NOT met'}`);
   const ing = await ingest();
-  log(`ingest: 10 000 offences in one statement with offence_cells kept by the trigger ${ing.insertMs.toFixed(0)} ms; deleting them ${ing.deleteMs.toFixed(0)} ms`);
+  log(
+    `ingest: 10 000 offences in one statement with offence_cells kept by the trigger ${ing.insertMs.toFixed(0)} ms; deleting them ${ing.deleteMs.toFixed(0)} ms`,
+  );
 } finally {
   server.child.kill();
   client.destroy();

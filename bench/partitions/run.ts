@@ -30,7 +30,10 @@ const GENERATE = `
          g % 3 = 0, case when g % 4 = 0 then null else 5 + (g % 200) end
     from generate_series(CAST(? AS bigint), CAST(? AS bigint)) g, r, s`;
 
-const pct = (xs: number[], p: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]; };
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+};
 const ms = (n: number) => n.toFixed(2);
 
 async function main(): Promise<void> {
@@ -58,20 +61,31 @@ async function main(): Promise<void> {
       const view: number[] = [];
       for (let i = 0; i < RUNS; i++) {
         const c = centres[i % centres.length];
-        const lng = c.lng + ((i * 37) % 100 - 50) / 100, lat = c.lat + ((i * 53) % 60 - 30) / 100;
+        const lng = c.lng + (((i * 37) % 100) - 50) / 100,
+          lat = c.lat + (((i * 53) % 60) - 30) / 100;
         const t0 = performance.now();
-        await k.raw('select id, location[0] as lng, location[1] as lat, count, species_id from plantings where location <@ box(point(?, ?), point(?, ?)) limit 3001', [lng, lat, lng + 0.011, lat + 0.0055]);
+        await k.raw(
+          'select id, location[0] as lng, location[1] as lat, count, species_id from plantings where location <@ box(point(?, ?), point(?, ?)) limit 3001',
+          [lng, lat, lng + 0.011, lat + 0.0055],
+        );
         view.push(performance.now() - t0);
       }
       out.viewport = `${ms(pct(view, 50))} / ${ms(pct(view, 99))}`;
       const byId: number[] = [];
-      for (const id of ids) { const t0 = performance.now(); await k('plantings').where({ id }).first(); byId.push(performance.now() - t0); }
+      for (const id of ids) {
+        const t0 = performance.now();
+        await k('plantings').where({ id }).first();
+        byId.push(performance.now() - t0);
+      }
       out.byId = `${ms(pct(byId, 50))} / ${ms(pct(byId, 99))}`;
       const page: number[] = [];
       for (let i = 0; i < 50; i++) {
         const y = year - (i % 10);
         const t0 = performance.now();
-        await k.raw(`select * from plantings where planted_on >= make_date(CAST(? AS int), 1, 1) and planted_on < make_date(CAST(? AS int) + 1, 1, 1) and region_id = (select min(id) from regions) order by planted_on desc, id desc limit 25 offset 500`, [y, y]);
+        await k.raw(
+          `select * from plantings where planted_on >= make_date(CAST(? AS int), 1, 1) and planted_on < make_date(CAST(? AS int) + 1, 1, 1) and region_id = (select min(id) from regions) order by planted_on desc, id desc limit 25 offset 500`,
+          [y, y],
+        );
         page.push(performance.now() - t0);
       }
       out.yearPage = `${ms(pct(page, 50))} / ${ms(pct(page, 99))}`;
@@ -82,17 +96,24 @@ async function main(): Promise<void> {
       out.batch10k = ms(performance.now() - t0);
       await k.raw('delete from plantings where id > (select max(id) - 10000 from plantings)');
       t0 = performance.now();
-      await k.raw(`update plantings set planted_on = planted_on - 366 where id in (select id from plantings where planted_on >= make_date(CAST(? AS int), 1, 1) limit 1000)`, [year]);
+      await k.raw(
+        `update plantings set planted_on = planted_on - 366 where id in (select id from plantings where planted_on >= make_date(CAST(? AS int), 1, 1) limit 1000)`,
+        [year],
+      );
       out.move1000 = ms(performance.now() - t0);
-      const size = (await k.raw(`select pg_size_pretty(coalesce(sum(pg_total_relation_size(c.oid)), 0)) as s from pg_class c
-        where c.relname = 'plantings' or c.oid in (select inhrelid from pg_inherits where inhparent = 'plantings'::regclass)`)).rows[0].s;
+      const size = (
+        await k.raw(`select pg_size_pretty(coalesce(sum(pg_total_relation_size(c.oid)), 0)) as s from pg_class c
+        where c.relname = 'plantings' or c.oid in (select inhrelid from pg_inherits where inhparent = 'plantings'::regclass)`)
+      ).rows[0].s;
       out.size = size;
       log(JSON.stringify(out));
       return out;
     };
     // each layout measured after its table was rewritten and vacuumed, the partitioned one twice
     // (as the migration left it over the generated rows, and again after a round trip)
-    const settle = async () => { await k.raw('vacuum analyze plantings'); };
+    const settle = async () => {
+      await k.raw('vacuum analyze plantings');
+    };
     await settle();
     const rows = [await measure('partitioned by year (as generated)')];
     t = Date.now();
@@ -106,7 +127,9 @@ async function main(): Promise<void> {
     await settle();
     rows.push(await measure('partitioned by year (after the round trip)'));
     log('');
-    log('| layout | zoom-17 viewport p50 / p99 ms | by id p50 / p99 ms | a year\'s page (region, offset 500) p50 / p99 ms | batch of 10 000 ms | move 1 000 to another year ms | size |');
+    log(
+      "| layout | zoom-17 viewport p50 / p99 ms | by id p50 / p99 ms | a year's page (region, offset 500) p50 / p99 ms | batch of 10 000 ms | move 1 000 to another year ms | size |",
+    );
     log('|---|---:|---:|---:|---:|---:|---:|');
     for (const r of rows) log(`| ${r.layout} | ${r.viewport} | ${r.byId} | ${r.yearPage} | ${r.batch10k} | ${r.move1000} | ${r.size} |`);
   } finally {

@@ -17,9 +17,21 @@ const largest = largestTemplate(limit);
 const X = 'Қўчқоров Ҳамид word '.repeat(100).slice(0, 2000);
 const cases: [string, string, Record<string, string>][] = [
   [`template at its limit (${limit} characters, ${largest.placeholders} placeholders)`, largest.body, RESERVED_VALUES],
-  [`filled to the bound: one paragraph, ${Math.floor(maxChars / 2001)} values of 2000`, `<p>${'<span data-field="X">X</span> '.repeat(Math.floor(maxChars / 2001))}</p>`, { X }],
-  [`filled to the bound: ${Math.floor(maxChars / 3) - 1} lines`, '<p><span data-field="X">X</span></p>', { X: 'ab\n'.repeat(Math.floor(maxChars / 3) - 1) }],
-  [`filled to the bound: one word of ${maxChars - 1000} letters`, '<p><span data-field="X">X</span></p>', { X: 'ў'.repeat(maxChars - 1000) }],
+  [
+    `filled to the bound: one paragraph, ${Math.floor(maxChars / 2001)} values of 2000`,
+    `<p>${'<span data-field="X">X</span> '.repeat(Math.floor(maxChars / 2001))}</p>`,
+    { X },
+  ],
+  [
+    `filled to the bound: ${Math.floor(maxChars / 3) - 1} lines`,
+    '<p><span data-field="X">X</span></p>',
+    { X: 'ab\n'.repeat(Math.floor(maxChars / 3) - 1) },
+  ],
+  [
+    `filled to the bound: one word of ${maxChars - 1000} letters`,
+    '<p><span data-field="X">X</span></p>',
+    { X: 'ў'.repeat(maxChars - 1000) },
+  ],
 ];
 const ms = (t: number) => `${(performance.now() - t).toFixed(0)} ms`;
 const input = (body: string, values: Record<string, string>) => ({ body, values, title: 'bench', lang: 'uz', issuedAt: Date.now() });

@@ -39,12 +39,28 @@ const region = (await knex('regions').orderBy('id').first('id')).id as number;
 const category = (await knex('subject_categories').first('id')).id as number;
 const income = (await knex('income_types').where({ code: '3450715' }).first('id')).id as number;
 const actions = new Set([...model.actions.keys()]);
-const user: Principal = { id: (await knex('users').where({ username: 'admin' }).first('id')).id, username: 'admin', actions, region_id: region, branch_id: null, subject_id: null };
+const user: Principal = {
+  id: (await knex('users').where({ username: 'admin' }).first('id')).id,
+  username: 'admin',
+  actions,
+  region_id: region,
+  branch_id: null,
+  subject_id: null,
+};
 const repo = (entity: string) => new Repository({ knex, model, principal: user, lang: 'uz' }, model.entities.get(entity)!);
 
-const subjects = await repo('subject').createMany(Array.from({ length: 20 }, (_, i) => ({ inn: String(500000000 + i), name: `Bench ${i}`, region_id: region, category_id: category })));
+const subjects = await repo('subject').createMany(
+  Array.from({ length: 20 }, (_, i) => ({ inn: String(500000000 + i), name: `Bench ${i}`, region_id: region, category_id: category })),
+);
 const stack = await repo('stack-payments').create({ number: 'BENCH', statement_date: '2025-06-01' });
-const payment = (i: number) => ({ stack_id: stack.id, paid_on: '2025-06-01', number: `B-${i}`, amount: `${1000 + i}.50`, payment_type: 'card', income_type_id: income });
+const payment = (i: number) => ({
+  stack_id: stack.id,
+  paid_on: '2025-06-01',
+  number: `B-${i}`,
+  amount: `${1000 + i}.50`,
+  payment_type: 'card',
+  income_type_id: income,
+});
 
 function stats(ms: number[]): string {
   const s = [...ms].sort((a, b) => a - b);
@@ -84,9 +100,16 @@ for (const chunk of [bulk.slice(0, BULK / 2), bulk.slice(BULK / 2)]) {
   await new Workflow(repo('payments')).runMany('attach', { ids: chunk.map((r) => r.id), subject_id: subjects[0].id });
 }
 const [, bulkMs] = await timed(() => new Workflow(repo('payments')).runMany('confirm', { ids: bulk.map((r) => r.id) }));
-console.log(`bulk confirm of ${BULK} rows in one transaction (each split by its hook): ${bulkMs.toFixed(0)} ms, ${(bulkMs / BULK).toFixed(2)} ms a row`);
+console.log(
+  `bulk confirm of ${BULK} rows in one transaction (each split by its hook): ${bulkMs.toFixed(0)} ms, ${(bulkMs / BULK).toFixed(2)} ms a row`,
+);
 
-const [, importMs] = await timed(() => repo('payments').createMany(Array.from({ length: IMPORT }, (_, i) => payment(N + BULK + i)), { action: 'import' }));
+const [, importMs] = await timed(() =>
+  repo('payments').createMany(
+    Array.from({ length: IMPORT }, (_, i) => payment(N + BULK + i)),
+    { action: 'import' },
+  ),
+);
 console.log(`createMany of ${IMPORT} payments (an import): ${importMs.toFixed(0)} ms, ${Math.round(IMPORT / (importMs / 1000))} rows/s`);
 
 const [{ n }] = await knex('audit_log').count<{ n: number }[]>({ n: '*' });

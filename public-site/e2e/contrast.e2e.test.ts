@@ -10,17 +10,21 @@ import { LANGS, launch, newContext, watch } from './support';
 const baseUrl = inject('publicBaseUrl');
 
 let browser: Browser;
-beforeAll(async () => { browser = await launch(); });
-afterAll(async () => { await browser?.close(); });
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+});
 
 describe.each(LANGS)('contrast in %s', (lang) => {
-  it('the footer\'s links and text reach 4.5:1', async () => {
+  it("the footer's links and text reach 4.5:1", async () => {
     const ctx = await newContext(browser, baseUrl, { lang });
     const page = await ctx.newPage();
     const problems = watch(page);
     await page.goto(`${baseUrl}/`);
     await page.locator('.site-footer a').first().waitFor();
-    const parts = [...await page.locator('.site-footer a').all(), ...await page.locator('.site-footer p').all()];
+    const parts = [...(await page.locator('.site-footer a').all()), ...(await page.locator('.site-footer p').all())];
     expect(parts.length).toBeGreaterThanOrEqual(5);
     for (const el of parts) {
       const c = await contrastOf(el);

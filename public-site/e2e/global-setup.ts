@@ -7,8 +7,21 @@ import { assertChromium, ensureBuilt, freshEnvironment, startServer } from '../.
  * few plantings added through the API as the administrator.
  */
 
-export interface SeededPlanting { id: number; region_id: number; species_id: number; count: number; lat: number; lng: number; planted_on: string }
-export interface Seed { target: SeededPlanting; plantings: SeededPlanting[]; year: number; lastYearTrees: number }
+export interface SeededPlanting {
+  id: number;
+  region_id: number;
+  species_id: number;
+  count: number;
+  lat: number;
+  lng: number;
+  planted_on: string;
+}
+export interface Seed {
+  target: SeededPlanting;
+  plantings: SeededPlanting[];
+  year: number;
+  lastYearTrees: number;
+}
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -17,11 +30,14 @@ declare module 'vitest' {
   }
 }
 
-const tashkentToday = () => new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Tashkent', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+const tashkentToday = () =>
+  new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Tashkent', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
 
 async function seed(baseUrl: string): Promise<Seed> {
   const login = await fetch(`${baseUrl}/api/admin/auth/login`, {
-    method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: 'ecofond-demo' }),
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ username: 'admin', password: 'ecofond-demo' }),
   });
   if (!login.ok) throw new Error(`admin login: ${login.status} ${await login.text()}`);
   const { token } = (await login.json()) as { token: string };
@@ -43,7 +59,9 @@ async function seed(baseUrl: string): Promise<Seed> {
   for (const r of rows) {
     const body = { ...r, species_id: species[r.species_id].id, location: { lat: r.lat, lng: r.lng }, place_type: 'street', place: 'E2E' };
     const res = await fetch(`${baseUrl}/api/ecofund-plantings/plantings`, {
-      method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` }, body: JSON.stringify(body),
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+      body: JSON.stringify(body),
     });
     if (!res.ok) throw new Error(`seeding a planting: ${res.status} ${await res.text()}`);
     const { id } = (await res.json()) as { id: number };

@@ -2,7 +2,20 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { digits, expectNoOverflow, expectNoRawKeys, getJson, LANGS, launch, newContext, ROOT, shot, watch, type Lang, type Problems } from './support';
+import {
+  digits,
+  expectNoOverflow,
+  expectNoRawKeys,
+  getJson,
+  LANGS,
+  launch,
+  newContext,
+  ROOT,
+  shot,
+  watch,
+  type Lang,
+  type Problems,
+} from './support';
 
 /**
  * The sections that show the greening registry (against the demo data of `serve --demo`): every
@@ -15,14 +28,58 @@ const seed = inject('publicSeed');
 const dict = (l: Lang) => JSON.parse(readFileSync(join(ROOT, `public-site/src/i18n/${l}.json`), 'utf8')) as Record<string, string>;
 const CAPTIONS = { uz: dict('uz'), uk: dict('uk'), ru: dict('ru') };
 
-interface Column { name: string; type: string; caption: string; total: boolean }
-interface Report { name: string; title: string; columns: Column[]; rows: Record<string, unknown>[]; totals: Record<string, number | string> }
-interface Page_<T> { rows: T[]; total: number }
-interface Publication { id: number; title: string; summary: string | null; published_at: string }
-interface GreenArea { id: number; name: string; kind: string; area_ha: string | null; trees: number | null; location: { lat: number; lng: number }; shape: [number, number][] | null }
-interface ResidentArea { id: number; name: string; capacity: number; planted: number; status: string; location: { lat: number; lng: number }; recommended_species: number[] }
-interface Permit { id: number; number: string; trees: number; region_id: number }
-interface Violation { id: number; trees: number; damage: string | null }
+interface Column {
+  name: string;
+  type: string;
+  caption: string;
+  total: boolean;
+}
+interface Report {
+  name: string;
+  title: string;
+  columns: Column[];
+  rows: Record<string, unknown>[];
+  totals: Record<string, number | string>;
+}
+interface Page_<T> {
+  rows: T[];
+  total: number;
+}
+interface Publication {
+  id: number;
+  title: string;
+  summary: string | null;
+  published_at: string;
+}
+interface GreenArea {
+  id: number;
+  name: string;
+  kind: string;
+  area_ha: string | null;
+  trees: number | null;
+  location: { lat: number; lng: number };
+  shape: [number, number][] | null;
+}
+interface ResidentArea {
+  id: number;
+  name: string;
+  capacity: number;
+  planted: number;
+  status: string;
+  location: { lat: number; lng: number };
+  recommended_species: number[];
+}
+interface Permit {
+  id: number;
+  number: string;
+  trees: number;
+  region_id: number;
+}
+interface Violation {
+  id: number;
+  trees: number;
+  damage: string | null;
+}
 
 let browser: Browser;
 let ctx: BrowserContext;
@@ -30,7 +87,10 @@ beforeAll(async () => {
   browser = await launch();
   ctx = await newContext(browser, baseUrl, { mapTiles: '' });
 });
-afterAll(async () => { await ctx?.close(); await browser?.close(); });
+afterAll(async () => {
+  await ctx?.close();
+  await browser?.close();
+});
 
 async function open(hash: string, c: BrowserContext = ctx, before?: (page: Page) => void): Promise<{ page: Page; problems: Problems }> {
   const page = await c.newPage();
@@ -111,7 +171,9 @@ describe('the statistics pages: one public report each', () => {
   it('the volunteers’ rating switches period (day, month, year, all time), takes a day in the past only and searches by name', async () => {
     const { page, problems } = await open('/volunteer-statistics');
     const asked: URL[] = [];
-    page.on('request', (r) => { if (r.url().includes('/api/public/reports/volunteers-rating')) asked.push(new URL(r.url())); });
+    page.on('request', (r) => {
+      if (r.url().includes('/api/public/reports/volunteers-rating')) asked.push(new URL(r.url()));
+    });
     await page.locator('[data-report="volunteers-rating"]').waitFor();
     expect(await page.locator('[data-testid=period-tabs] [aria-pressed=true]').getAttribute('data-value')).toBe('year');
     const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Tashkent' }).format(new Date());
@@ -120,13 +182,18 @@ describe('the statistics pages: one public report each', () => {
     const first = await getJson<Report>(baseUrl, '/api/public/reports/volunteers-rating?period=year');
     if (first.rows.length) expect(digits(await page.getByTestId('stats-total-trees').innerText())).toBe(String(first.totals.trees));
     for (const period of ['all', 'month', 'day']) {
-      const answered = page.waitForResponse((r) => r.url().includes('/api/public/reports/volunteers-rating') && r.url().includes(`period=${period}`));
+      const answered = page.waitForResponse(
+        (r) => r.url().includes('/api/public/reports/volunteers-rating') && r.url().includes(`period=${period}`),
+      );
       await page.locator(`[data-testid=period-tabs] [data-value=${period}]`).click();
       await answered;
       expect(asked.at(-1)?.searchParams.get('period')).toBe(period);
       await expect.poll(() => page.getByTestId('report').getAttribute('aria-busy')).toBe('false');
       const report = await getJson<Report>(baseUrl, `/api/public/reports/volunteers-rating?period=${period}`);
-      if (report.rows.length === 0) { await page.getByTestId('empty-state').waitFor(); continue; }
+      if (report.rows.length === 0) {
+        await page.getByTestId('empty-state').waitFor();
+        continue;
+      }
       await expect.poll(() => page.locator('[data-testid=stats-table] tbody tr').count()).toBe(report.rows.length);
       expect(digits(await page.getByTestId('stats-total-trees').innerText())).toBe(String(report.totals.trees));
       expect(await page.getByTestId('filter-date').count()).toBe(period === 'all' ? 0 : 1);
@@ -189,7 +256,8 @@ describe('gardens and parks', () => {
     const parks = await getJson<Page_<GreenArea>>(baseUrl, '/api/public/entities/green-areas?kind=park&perPage=100');
     expect(parks.total).toBeGreaterThan(0);
     await expect.poll(async () => digits(await page.getByTestId('list-total').innerText())).toBe(String(parks.total));
-    for (const pill of await page.locator('[data-testid=green-card] .pill').allInnerTexts()) expect(pill).toBe(CAPTIONS.uz['green.kind.park']);
+    for (const pill of await page.locator('[data-testid=green-card] .pill').allInnerTexts())
+      expect(pill).toBe(CAPTIONS.uz['green.kind.park']);
 
     const park = parks.rows.find((p) => p.shape) ?? parks.rows[0];
     await page.locator(`[data-testid=green-card] a[href="#/green-area-garden-park/${park.id}"]`).first().click();
@@ -287,7 +355,9 @@ describe('the map’s layers', () => {
     const answer = await getJson<{ items: { id: number }[] }>(baseUrl, `${url.pathname}?bbox=${url.searchParams.get('bbox')}`);
     expect(answer.items.some((i) => i.id === area.id)).toBe(true);
     expect(await map.getAttribute('data-layer-count-resident_areas')).toBe(String(answer.items.length));
-    const kinds = await map.evaluate((n) => (n as unknown as { __ecofond: { features: (k: string) => string[] } }).__ecofond.features('resident_areas'));
+    const kinds = await map.evaluate((n) =>
+      (n as unknown as { __ecofond: { features: (k: string) => string[] } }).__ecofond.features('resident_areas'),
+    );
     expect(kinds).toContain('Polygon');
     expect(kinds).toContain('Point');
     await expect.poll(() => page.evaluate(() => location.hash)).toContain('layers=trees,resident_areas');
@@ -295,7 +365,10 @@ describe('the map’s layers', () => {
     // the area's point: a popup with its name and a link to its page (the plantings off, so nothing covers it)
     await page.getByTestId('layer-trees').uncheck();
     await map.scrollIntoViewIfNeeded();
-    const [x, y] = await map.evaluate((n, [lng, lat]) => (n as unknown as { __ecofond: { pixelOf: (a: number, b: number) => number[] } }).__ecofond.pixelOf(lng, lat), [area.location.lng, area.location.lat]);
+    const [x, y] = await map.evaluate(
+      (n, [lng, lat]) => (n as unknown as { __ecofond: { pixelOf: (a: number, b: number) => number[] } }).__ecofond.pixelOf(lng, lat),
+      [area.location.lng, area.location.lat],
+    );
     const b = (await map.boundingBox())!;
     await page.mouse.click(b.x + x, b.y + y);
     await page.getByTestId('map-popup').waitFor();
@@ -314,7 +387,11 @@ describe('the map’s layers', () => {
     await expect.poll(() => map.getAttribute('data-layer-state-parks')).toBe('idle');
     await box.uncheck();
     expect(await map.getAttribute('data-layer-count-resident_areas')).toBe('0');
-    expect(await map.evaluate((n) => (n as unknown as { __ecofond: { features: (k: string) => string[] } }).__ecofond.features('resident_areas').length)).toBe(0);
+    expect(
+      await map.evaluate(
+        (n) => (n as unknown as { __ecofond: { features: (k: string) => string[] } }).__ecofond.features('resident_areas').length,
+      ),
+    ).toBe(0);
     await expect.poll(() => page.getByTestId('map-popup').count()).toBe(0);
     expect(problems.errors).toEqual([]);
   });
@@ -378,14 +455,29 @@ describe('the new pages at 360 px', () => {
     const narrow = await newContext(browser, baseUrl, { width: 360, height: 740, mapTiles: '' });
     try {
       const { page, problems } = await open('/', narrow);
-      const paths = ['/news', '/green-area-garden-park', '/resident-planting-areas', '/permits', '/illegal-loggers', '/volunteer-statistics',
-        '/irrigation-statistics', '/eco-info-by-regions-statistics', '/about', '/contacts', '/map?layers=trees,parks,resident_areas'];
+      const paths = [
+        '/news',
+        '/green-area-garden-park',
+        '/resident-planting-areas',
+        '/permits',
+        '/illegal-loggers',
+        '/volunteer-statistics',
+        '/irrigation-statistics',
+        '/eco-info-by-regions-statistics',
+        '/about',
+        '/contacts',
+        '/map?layers=trees,parks,resident_areas',
+      ];
       for (const lang of LANGS) {
         await page.getByTestId(`lang-${lang}`).click();
         for (const path of paths) {
           await page.goto(`${baseUrl}/#${path}`);
           await page.locator('main [data-page-title]').first().waitFor();
-          await page.locator('main .loading').first().waitFor({ state: 'detached' }).catch(() => undefined);
+          await page
+            .locator('main .loading')
+            .first()
+            .waitFor({ state: 'detached' })
+            .catch(() => undefined);
           await expectNoOverflow(page);
         }
         await expectNoRawKeys(page);

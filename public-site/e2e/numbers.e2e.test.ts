@@ -16,15 +16,23 @@ beforeAll(async () => {
   // a case of illegal felling with a big damage: the figure of the issue ("18 825 044 / ,30")
   const token = await adminToken(baseUrl);
   const res = await fetch(`${baseUrl}/api/ecofund-plantings/tree-cutting-violations`, {
-    method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
     body: JSON.stringify({
-      found_on: `${seed.year}-01-15`, region_id: 11, violator_kind: 'organisation', violator_name: 'E2E figures',
-      trees: 137043, damage: '18825044.30', status: 'registered',
+      found_on: `${seed.year}-01-15`,
+      region_id: 11,
+      violator_kind: 'organisation',
+      violator_name: 'E2E figures',
+      trees: 137043,
+      damage: '18825044.30',
+      status: 'registered',
     }),
   });
   if (!res.ok) throw new Error(`a violation: ${res.status} ${await res.text()}`);
 });
-afterAll(async () => { await browser?.close(); });
+afterAll(async () => {
+  await browser?.close();
+});
 
 async function open(width: number, lang: Lang, hash: string): Promise<{ page: Page; errors: string[]; close: () => Promise<void> }> {
   const ctx = await newContext(browser, baseUrl, { width, height: 780, lang, mapTiles: '' });
@@ -35,21 +43,27 @@ async function open(width: number, lang: Lang, hash: string): Promise<{ page: Pa
   return { page, errors: problems.errors, close: () => ctx.close() };
 }
 
-interface Figure { text: string; lines: number; plainSpace: boolean }
+interface Figure {
+  text: string;
+  lines: number;
+  plainSpace: boolean;
+}
 
 /** Every visible figure under `selector`: on how many lines its text lies, and whether it holds a breaking space between digits. */
 function figures(page: Page, selector: string): Promise<Figure[]> {
-  return page.$$eval(selector, (els) => els
-    .filter((e) => (e as HTMLElement).offsetParent !== null && /\d/.test(e.textContent ?? ''))
-    .map((e) => {
-      const range = document.createRange();
-      range.selectNodeContents(e);
-      const rects = Array.from(range.getClientRects()).filter((r) => r.width > 0);
-      const lh = parseFloat(getComputedStyle(e).fontSize) * 1.6;
-      const top = Math.min(...rects.map((r) => r.top));
-      const bottom = Math.max(...rects.map((r) => r.bottom));
-      return { text: e.textContent ?? '', lines: bottom - top > lh ? 2 : 1, plainSpace: /\d \d/.test(e.textContent ?? '') };
-    }));
+  return page.$$eval(selector, (els) =>
+    els
+      .filter((e) => (e as HTMLElement).offsetParent !== null && /\d/.test(e.textContent ?? ''))
+      .map((e) => {
+        const range = document.createRange();
+        range.selectNodeContents(e);
+        const rects = Array.from(range.getClientRects()).filter((r) => r.width > 0);
+        const lh = parseFloat(getComputedStyle(e).fontSize) * 1.6;
+        const top = Math.min(...rects.map((r) => r.top));
+        const bottom = Math.max(...rects.map((r) => r.bottom));
+        return { text: e.textContent ?? '', lines: bottom - top > lh ? 2 : 1, plainSpace: /\d \d/.test(e.textContent ?? '') };
+      }),
+  );
 }
 
 describe('figures on a phone', () => {
@@ -58,17 +72,29 @@ describe('figures on a phone', () => {
       for (const hash of ['/illegal-loggers', '/to-do-pantings-statistics', '/region-plantings-statistics', '/']) {
         const { page, errors, close } = await open(360, lang, hash);
         const sel = '.facts dd, .big-count, .table td.num, .table th.num';
-        await page.locator(hash === '/' ? '.big-count' : '.facts dd').first().waitFor();
+        await page
+          .locator(hash === '/' ? '.big-count' : '.facts dd')
+          .first()
+          .waitFor();
         const all = await figures(page, sel);
         expect(all.length, `${lang} ${hash}: figures`).toBeGreaterThan(0);
-        expect(all.filter((f) => f.lines > 1), `${lang} ${hash}: figures on two lines`).toEqual([]);
-        expect(all.filter((f) => f.plainSpace), `${lang} ${hash}: breaking spaces inside figures`).toEqual([]);
+        expect(
+          all.filter((f) => f.lines > 1),
+          `${lang} ${hash}: figures on two lines`,
+        ).toEqual([]);
+        expect(
+          all.filter((f) => f.plainSpace),
+          `${lang} ${hash}: breaking spaces inside figures`,
+        ).toEqual([]);
         await expectNoOverflow(page);
         await expectNoRawKeys(page);
         if (hash === '/illegal-loggers') {
           // the damage total holds the issue's figure (at least 18 825 044,30): long, yet on one line
           const facts = await page.locator('[data-testid=violations-facts] dd').allInnerTexts();
-          expect(facts.some((t) => /^\d{1,3}(\u00a0\d{3}){2,},\d\d$/.test(t)), facts.join(' | ')).toBe(true);
+          expect(
+            facts.some((t) => /^\d{1,3}(\u00a0\d{3}){2,},\d\d$/.test(t)),
+            facts.join(' | '),
+          ).toBe(true);
           await shot(page, `numbers-violations-360-${lang}`);
         }
         expect(errors).toEqual([]);
@@ -113,7 +139,9 @@ describe('the map at country zoom', () => {
       const view = await mapIdle(page);
       expect(view.layer).toBe('regions');
       type Bubble = { x: number; y: number; r: number; count: number };
-      const bubbles = await page.getByTestId('map').evaluate((n) => (n as unknown as { __ecofond: { bubbles: () => Bubble[] } }).__ecofond.bubbles());
+      const bubbles = await page
+        .getByTestId('map')
+        .evaluate((n) => (n as unknown as { __ecofond: { bubbles: () => Bubble[] } }).__ecofond.bubbles());
       expect(bubbles.length).toBeGreaterThan(3);
       const touching: string[] = [];
       for (let i = 0; i < bubbles.length; i++) {

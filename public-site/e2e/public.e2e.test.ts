@@ -3,8 +3,21 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
-  adminToken, clickMapAt, digits, expectNoOverflow, expectNoRawKeys, getJson, LANGS, launch, mapIdle, newContext, ROOT, shot, watch,
-  type Lang, type Problems,
+  adminToken,
+  clickMapAt,
+  digits,
+  expectNoOverflow,
+  expectNoRawKeys,
+  getJson,
+  LANGS,
+  launch,
+  mapIdle,
+  newContext,
+  ROOT,
+  shot,
+  watch,
+  type Lang,
+  type Problems,
 } from './support';
 
 /**
@@ -19,14 +32,33 @@ const dict = (l: Lang) => JSON.parse(readFileSync(join(ROOT, `public-site/src/i1
 const CAPTIONS = { uz: dict('uz'), uk: dict('uk'), ru: dict('ru') };
 const HTML_LANG = { uz: 'uz-Latn', uk: 'uz-Cyrl', ru: 'ru' };
 
-interface Summary { year: number; trees: number; plantings: number; by_region: { region_id: number; trees: number }[] }
-interface Report { rows: unknown[]; totals: Record<string, number | string> }
-interface Region { id: number; centre: { lat: number; lng: number } }
-interface Species { id: number; latin_name: string; name: Record<Lang, string> }
+interface Summary {
+  year: number;
+  trees: number;
+  plantings: number;
+  by_region: { region_id: number; trees: number }[];
+}
+interface Report {
+  rows: unknown[];
+  totals: Record<string, number | string>;
+}
+interface Region {
+  id: number;
+  centre: { lat: number; lng: number };
+}
+interface Species {
+  id: number;
+  latin_name: string;
+  name: Record<Lang, string>;
+}
 
 let browser: Browser;
-beforeAll(async () => { browser = await launch(); });
-afterAll(async () => { await browser?.close(); });
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+});
 
 async function open(ctx: BrowserContext, hash: string): Promise<{ page: Page; problems: Problems }> {
   const page = await ctx.newPage();
@@ -40,7 +72,9 @@ const text = (page: Page, testId: string) => page.getByTestId(testId).first().in
 
 describe('the landing page', () => {
   let ctx: BrowserContext;
-  afterAll(async () => { await ctx?.close(); });
+  afterAll(async () => {
+    await ctx?.close();
+  });
 
   it('shows this year’s live count from /stats/summary, the chart and the news section, with the map and charts left out of its first load', async () => {
     ctx = await newContext(browser, baseUrl);
@@ -67,7 +101,10 @@ describe('the landing page', () => {
     expect(preloaded.length).toBeGreaterThan(0);
     for (const p of preloaded) expect(p).not.toMatch(/olkit|MapView|BarChart|chart|ChatWidget/i);
     expect(requested.filter((u) => /olkit|MapView|PointMap|LocationPicker/.test(u))).toEqual([]);
-    expect(requested.some((u) => /BarChart/.test(u)), 'the chart chunk loads after the page').toBe(true);
+    expect(
+      requested.some((u) => /BarChart/.test(u)),
+      'the chart chunk loads after the page',
+    ).toBe(true);
     await expectNoRawKeys(page);
     expect(problems.errors).toEqual([]);
   });
@@ -110,13 +147,17 @@ describe('the landing page', () => {
 
 describe('the map', () => {
   let ctx: BrowserContext;
-  afterAll(async () => { await ctx?.close(); });
+  afterAll(async () => {
+    await ctx?.close();
+  });
 
   it('zooms from the whole country down to a single planting and opens its passport (no base layer)', async () => {
     ctx = await newContext(browser, baseUrl, { mapTiles: '' });
     const calls: URL[] = [];
     const { page, problems } = await open(ctx, '/map');
-    page.on('request', (r) => { if (r.url().includes('/api/public/map/plantings')) calls.push(new URL(r.url())); });
+    page.on('request', (r) => {
+      if (r.url().includes('/api/public/map/plantings')) calls.push(new URL(r.url()));
+    });
     await page.getByTestId('map-no-base').waitFor();
     let view = await mapIdle(page);
     expect(view.layer).toBe('regions');
@@ -150,7 +191,10 @@ describe('the map', () => {
       await expect.poll(async () => Number(await page.getByTestId('map').getAttribute('data-zoom'))).toBeGreaterThan(before);
       view = await mapIdle(page);
       layers.push(view.layer);
-      const near = (await items()).sort((a, b) => Math.hypot(a.lng - seed.target.lng, a.lat - seed.target.lat) - Math.hypot(b.lng - seed.target.lng, b.lat - seed.target.lat))[0];
+      const near = (await items()).sort(
+        (a, b) =>
+          Math.hypot(a.lng - seed.target.lng, a.lat - seed.target.lat) - Math.hypot(b.lng - seed.target.lng, b.lat - seed.target.lat),
+      )[0];
       expect(near, `something near the planting at zoom ${view.zoom}`).toBeTruthy();
       at = { lng: near.lng, lat: near.lat };
     }
@@ -176,7 +220,9 @@ describe('the map', () => {
     const species = (await getJson<Species[]>(baseUrl, '/api/public/species')).find((s) => s.id === seed.target.species_id)!;
     expect(await text(page, 'passport-species')).toBe(species.name.uz);
     expect(await page.getByTestId('passport').innerText()).toContain(species.latin_name);
-    expect(digits(await page.locator('.props div', { hasText: CAPTIONS.uz['tree.count'] }).locator('dd').innerText())).toBe(String(seed.target.count));
+    expect(digits(await page.locator('.props div', { hasText: CAPTIONS.uz['tree.count'] }).locator('dd').innerText())).toBe(
+      String(seed.target.count),
+    );
     await expectNoRawKeys(page);
     expect(problems.errors).toEqual([]);
   });
@@ -224,7 +270,9 @@ describe('the tree passport', () => {
 
 describe('the statistics', () => {
   let ctx: BrowserContext;
-  afterAll(async () => { await ctx?.close(); });
+  afterAll(async () => {
+    await ctx?.close();
+  });
 
   const chartDrawn = async (page: Page) => {
     const canvas = page.locator('[data-testid=chart-canvas][data-drawn=true]');
@@ -282,7 +330,9 @@ describe('the statistics', () => {
     await page.getByTestId('filter-region').selectOption(String(region));
     const inRegion = await getJson<{ trees: number }[]>(baseUrl, `/api/public/stats/species?region_id=${region}`);
     const regionReport = await getJson<Report>(baseUrl, `/api/public/reports/species-trees?year=${seed.year}&region_id=${region}`);
-    const seeded = seed.plantings.filter((p) => p.region_id === region && p.planted_on.startsWith(String(seed.year))).reduce((s, p) => s + p.count, 0);
+    const seeded = seed.plantings
+      .filter((p) => p.region_id === region && p.planted_on.startsWith(String(seed.year)))
+      .reduce((s, p) => s + p.count, 0);
     expect(regionReport.totals.trees).toBe(inRegion.reduce((s, r) => s + r.trees, 0));
     expect(regionReport.totals.trees).toBeGreaterThanOrEqual(seeded);
     await expect.poll(async () => digits(await text(page, 'stats-total-trees'))).toBe(String(regionReport.totals.trees));
@@ -303,7 +353,9 @@ describe('the statistics', () => {
 
 describe('the planting form', () => {
   let ctx: BrowserContext;
-  afterAll(async () => { await ctx?.close(); });
+  afterAll(async () => {
+    await ctx?.close();
+  });
   const tomorrow = () => new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Tashkent' }).format(new Date(Date.now() + 86_400_000));
   const today = () => new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Tashkent' }).format(new Date());
 
@@ -337,7 +389,9 @@ describe('the planting form', () => {
     await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('error-summary');
     expect(await field('planted_on').getAttribute('aria-invalid')).toBe('true');
     const describedBy = (await field('planted_on').getAttribute('aria-describedby'))!.split(' ');
-    expect(await page.evaluate((ids) => ids.map((i) => document.getElementById(i)?.innerText ?? '').join(' '), describedBy)).toContain(CAPTIONS.uz['v.future_date']);
+    expect(await page.evaluate((ids) => ids.map((i) => document.getElementById(i)?.innerText ?? '').join(' '), describedBy)).toContain(
+      CAPTIONS.uz['v.future_date'],
+    );
     await expectNoRawKeys(page);
     await shot(page, 'form-errors-uz', true);
 
@@ -363,8 +417,14 @@ describe('the planting form', () => {
       if (refused) return route.continue();
       refused = true;
       await route.fulfill({
-        status: 400, contentType: 'application/json',
-        body: JSON.stringify({ code: -105, message: 'Maʼlumotlar notoʻgʻri', description: '', errors: { first_name: 'Serverdan: ism notoʻgʻri' } }),
+        status: 400,
+        contentType: 'application/json',
+        body: JSON.stringify({
+          code: -105,
+          message: 'Maʼlumotlar notoʻgʻri',
+          description: '',
+          errors: { first_name: 'Serverdan: ism notoʻgʻri' },
+        }),
       });
     });
     const upload = page.waitForResponse((r) => r.url().includes('/api/public/uploads') && r.request().method() === 'POST');
@@ -393,7 +453,9 @@ describe('the planting form', () => {
     // a moderator approves it: the landing page counts the three trees
     const token = await adminToken(baseUrl);
     const approve = await fetch(`${baseUrl}/api/ecofund-plantings/public-plantings/${id}/actions/approve`, {
-      method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` }, body: '{}',
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+      body: '{}',
     });
     expect(approve.status, await approve.clone().text()).toBeLessThan(300);
     const after = (await getJson<Summary>(baseUrl, '/api/public/stats/summary')).trees;
@@ -410,7 +472,7 @@ describe('the planting form', () => {
 });
 
 describe('the people-fact form', () => {
-  it('at 360 px: names what is missing beside each input, sends the photo and the fact, and gives the fact\'s number; reads in each language', async () => {
+  it("at 360 px: names what is missing beside each input, sends the photo and the fact, and gives the fact's number; reads in each language", async () => {
     const ctx = await newContext(browser, baseUrl, { width: 360, height: 740, mapTiles: '' });
     try {
       const { page, problems } = await open(ctx, '/people-facts');
@@ -424,7 +486,11 @@ describe('the people-fact form', () => {
       await field('region_id').selectOption({ index: 1 });
       await field('informant_name').fill('Aliyev Vali');
       await field('informant_phone').fill('+998 90 123-45-67');
-      await field('files').setInputFiles({ name: 'joy.png', mimeType: 'image/png', buffer: Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64') });
+      await field('files').setInputFiles({
+        name: 'joy.png',
+        mimeType: 'image/png',
+        buffer: Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64'),
+      });
       await page.getByTestId('fact-files').waitFor();
       const saved = page.waitForResponse((r) => r.url().endsWith('/api/public/people-facts') && r.request().method() === 'POST');
       await page.getByTestId('submit').click();
@@ -440,7 +506,11 @@ describe('the people-fact form', () => {
       for (const lang of LANGS) {
         await page.getByTestId(`lang-${lang}`).click();
         await expect.poll(() => page.locator('main [data-page-title]').innerText()).toBe(CAPTIONS[lang]['page.fact_form']);
-        await page.locator('main .loading').first().waitFor({ state: 'detached' }).catch(() => undefined);
+        await page
+          .locator('main .loading')
+          .first()
+          .waitFor({ state: 'detached' })
+          .catch(() => undefined);
         await expectNoOverflow(page);
         await shot(page, `people-fact-form-360-${lang}`, true);
         await expectNoRawKeys(page);
@@ -465,11 +535,31 @@ describe('at 360 px wide', () => {
       await page.keyboard.press('Escape');
       expect(await page.locator('.menu-panel').isVisible()).toBe(false);
 
-      for (const path of ['/', '/map', '/region-plantings-statistics', '/trees-types-statistics', '/region-trees-types-statistics?region=11',
-        '/population-seedlings', '/people-facts', `/tree/${seed.target.id}`, '/news', '/news/1', '/login', '/permits', '/to-do-pantings-statistics', '/green-area-garden-park/1', '/resident-planting-areas/1', '/no-such-page']) {
+      for (const path of [
+        '/',
+        '/map',
+        '/region-plantings-statistics',
+        '/trees-types-statistics',
+        '/region-trees-types-statistics?region=11',
+        '/population-seedlings',
+        '/people-facts',
+        `/tree/${seed.target.id}`,
+        '/news',
+        '/news/1',
+        '/login',
+        '/permits',
+        '/to-do-pantings-statistics',
+        '/green-area-garden-park/1',
+        '/resident-planting-areas/1',
+        '/no-such-page',
+      ]) {
         await page.goto(`${baseUrl}/#${path}`);
         await page.locator('main [data-page-title]').first().waitFor();
-        await page.locator('main .loading').first().waitFor({ state: 'detached' }).catch(() => undefined);
+        await page
+          .locator('main .loading')
+          .first()
+          .waitFor({ state: 'detached' })
+          .catch(() => undefined);
         await expectNoOverflow(page);
       }
       // the form's errors at 360 px

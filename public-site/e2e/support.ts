@@ -14,27 +14,53 @@ export async function launch(): Promise<Browser> {
   return chromium.launch({
     executablePath: '/usr/bin/chromium',
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
 }
 
-export interface ContextOptions { width?: number; height?: number; lang?: Lang; mapTiles?: string }
+export interface ContextOptions {
+  width?: number;
+  height?: number;
+  lang?: Lang;
+  mapTiles?: string;
+}
 
 /** A browser context on the server under test only (map tiles and anything outside are refused). */
 export async function newContext(browser: Browser, baseUrl: string, o: ContextOptions = {}): Promise<BrowserContext> {
   const ctx = await browser.newContext({
-    viewport: { width: o.width ?? 1280, height: o.height ?? 860 }, locale: 'uz-UZ', timezoneId: 'Asia/Tashkent', deviceScaleFactor: 1,
+    viewport: { width: o.width ?? 1280, height: o.height ?? 860 },
+    locale: 'uz-UZ',
+    timezoneId: 'Asia/Tashkent',
+    deviceScaleFactor: 1,
   });
   const origin = new URL(baseUrl).origin;
-  await ctx.route((url) => url.origin !== origin, (route) => route.abort());
-  if (o.lang) await ctx.addInitScript((l) => { if (!localStorage.getItem('ecofond.lang')) localStorage.setItem('ecofond.lang', l); }, o.lang);
-  if (o.mapTiles !== undefined) await ctx.addInitScript((tiles) => { (window as unknown as { __ECOFOND_CONFIG__: unknown }).__ECOFOND_CONFIG__ = { mapTiles: tiles }; }, o.mapTiles);
+  await ctx.route(
+    (url) => url.origin !== origin,
+    (route) => route.abort(),
+  );
+  if (o.lang)
+    await ctx.addInitScript((l) => {
+      if (!localStorage.getItem('ecofond.lang')) localStorage.setItem('ecofond.lang', l);
+    }, o.lang);
+  if (o.mapTiles !== undefined)
+    await ctx.addInitScript((tiles) => {
+      (window as unknown as { __ECOFOND_CONFIG__: unknown }).__ECOFOND_CONFIG__ = { mapTiles: tiles };
+    }, o.mapTiles);
   ctx.setDefaultTimeout(15_000);
   return ctx;
 }
 
 /** Problems a page reported by itself: uncaught errors and console errors other than refused requests. */
-export interface Problems { errors: string[] }
+export interface Problems {
+  errors: string[];
+}
 export function watch(page: Page): Problems {
   const p: Problems = { errors: [] };
   page.on('pageerror', (e) => p.errors.push(`pageerror: ${e.message}`));
@@ -74,7 +100,9 @@ export async function getJson<T>(baseUrl: string, path: string, lang: Lang = 'uz
 
 export async function adminToken(baseUrl: string): Promise<string> {
   const res = await fetch(`${baseUrl}/api/admin/auth/login`, {
-    method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: 'ecofond-demo' }),
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ username: 'admin', password: 'ecofond-demo' }),
   });
   if (!res.ok) throw new Error(`admin login: ${res.status}`);
   return ((await res.json()) as { token: string }).token;
@@ -93,7 +121,10 @@ export async function mapIdle(page: Page, selector = '[data-testid=map]'): Promi
 export async function clickMapAt(page: Page, lng: number, lat: number, selector = '[data-testid=map]'): Promise<void> {
   const el = page.locator(selector);
   await el.scrollIntoViewIfNeeded();
-  const [x, y] = await el.evaluate((node, [lng, lat]) => (node as unknown as { __ecofond: { pixelOf: (a: number, b: number) => number[] } }).__ecofond.pixelOf(lng, lat), [lng, lat]);
+  const [x, y] = await el.evaluate(
+    (node, [lng, lat]) => (node as unknown as { __ecofond: { pixelOf: (a: number, b: number) => number[] } }).__ecofond.pixelOf(lng, lat),
+    [lng, lat],
+  );
   const box = (await el.boundingBox())!;
   expect(x > 0 && y > 0 && x < box.width && y < box.height, `(${lng}, ${lat}) is inside the map's view`).toBe(true);
   await page.mouse.click(box.x + x, box.y + y);

@@ -68,7 +68,10 @@ export function App() {
 
   // every navigation starts at the top, and screen readers hear the new page's heading
   useEffect(() => {
-    if (first.current) { first.current = false; return; }
+    if (first.current) {
+      first.current = false;
+      return;
+    }
     scrollToTop();
     const deadline = performance.now() + 3000;
     const focusTitle = () => {
@@ -97,8 +100,12 @@ export function App() {
 
 class ErrorBoundary extends Component<{ children: ReactNode }, { failed: boolean }> {
   override state = { failed: false };
-  static getDerivedStateFromError() { return { failed: true }; }
-  override componentDidCatch(error: unknown) { console.error(error); }
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+  override componentDidCatch(error: unknown) {
+    console.error(error);
+  }
   override render() {
     return this.state.failed ? <CrashPage /> : this.props.children;
   }
@@ -108,10 +115,16 @@ function CrashPage() {
   const { t } = useI18n();
   return (
     <div className="container">
-      <div className="page-head"><h1 tabIndex={-1} data-page-title>{t('page.error')}</h1></div>
+      <div className="page-head">
+        <h1 tabIndex={-1} data-page-title>
+          {t('page.error')}
+        </h1>
+      </div>
       <div className="empty" role="alert">
         <p className="empty-text">{t('err.generic_text')}</p>
-        <button type="button" className="btn" onClick={() => window.location.reload()}>{t('err.reload')}</button>
+        <button type="button" className="btn" onClick={() => window.location.reload()}>
+          {t('err.reload')}
+        </button>
       </div>
     </div>
   );

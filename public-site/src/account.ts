@@ -7,8 +7,19 @@ import type { Lang } from './i18n';
  * both. The site's own calls stay anonymous; the resident's (their gardens, their volunteering)
  * carry the token and read through the same API and scopes as the back-office.
  */
-export interface SessionUser { id: number; username: string; fio: string | null; email: string | null; phone: string | null; lang_code: string | null }
-export interface Session { token: string; user: SessionUser; actions: { id: number; state: number }[] }
+export interface SessionUser {
+  id: number;
+  username: string;
+  fio: string | null;
+  email: string | null;
+  phone: string | null;
+  lang_code: string | null;
+}
+export interface Session {
+  token: string;
+  user: SessionUser;
+  actions: { id: number; state: number }[];
+}
 
 const KEY = 'ecofond.session';
 
@@ -16,7 +27,9 @@ export function getSession(): Session | null {
   try {
     const s = JSON.parse(localStorage.getItem(KEY) ?? 'null') as Session | null;
     return s && typeof s.token === 'string' ? s : null;
-  } catch { return null; }
+  } catch {
+    return null;
+  }
 }
 
 export function setSession(s: Session): void {

@@ -7,7 +7,9 @@
  * (the same object that can set the map's tiles, see map/olkit.ts).
  */
 declare global {
-  interface Window { __ECOFOND_CONFIG__?: { mapTiles?: string; hotline?: string; email?: string } }
+  interface Window {
+    __ECOFOND_CONFIG__?: { mapTiles?: string; hotline?: string; email?: string };
+  }
 }
 
 export const HOTLINE_PLACEHOLDER = '+998 71 000-00-00';

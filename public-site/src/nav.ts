@@ -2,7 +2,10 @@ import type { Key } from './i18n';
 import type { SiteMenuItem } from './api';
 
 /** The site's sections as the menu groups them (routes keep the spellings other systems use). */
-export interface NavItem { path: string; title: Key }
+export interface NavItem {
+  path: string;
+  title: Key;
+}
 
 export const STATS: NavItem[] = [
   { path: '/region-plantings-statistics', title: 'page.region_plantings_stats' },
@@ -71,6 +74,9 @@ export const MENU_GROUPS: { code: string; title: Key }[] = [
 export function siteMenu(rows: SiteMenuItem[], t?: (k: Key) => string): { title: string; items: { path: string; caption: string }[] }[] {
   return MENU_GROUPS.map((g) => ({
     title: t ? t(g.title) : g.title,
-    items: rows.filter((r) => r.menu_group === g.code).sort((a, b) => (a.ordering ?? 0) - (b.ordering ?? 0)).map((r) => ({ path: r.path, caption: r.caption })),
+    items: rows
+      .filter((r) => r.menu_group === g.code)
+      .sort((a, b) => (a.ordering ?? 0) - (b.ordering ?? 0))
+      .map((r) => ({ path: r.path, caption: r.caption })),
   })).filter((g) => g.items.length);
 }

@@ -4,7 +4,12 @@ import { useSyncExternalStore } from 'react';
  * Hash routing: `#/path?query#anchor`. The path picks the page; the query holds a page's filters
  * (replaced in place, no scrolling); the anchor is a section of the page to scroll to smoothly.
  */
-export interface Location { path: string; query: URLSearchParams; anchor: string; raw: string }
+export interface Location {
+  path: string;
+  query: URLSearchParams;
+  anchor: string;
+  raw: string;
+}
 
 export function parseHash(hash: string): Location {
   let h = hash.replace(/^#/, '');
@@ -25,7 +30,9 @@ window.addEventListener('hashchange', notify);
 
 function subscribe(l: () => void) {
   listeners.add(l);
-  return () => { listeners.delete(l); };
+  return () => {
+    listeners.delete(l);
+  };
 }
 
 export function useHash(): string {

@@ -56,7 +56,10 @@ const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v)
 const isText = (v) => typeof v === 'string' && v.trim() !== '' && v === v.trim();
 
 function checkUzLatin(where, s) {
-  check(!WRONG_APOSTROPHES.test(s), `${where}: uz "${s}" has a plain/typographic apostrophe; use ʻ (U+02BB) in oʻ/gʻ, ʼ (U+02BC) for the tutuq belgisi`);
+  check(
+    !WRONG_APOSTROPHES.test(s),
+    `${where}: uz "${s}" has a plain/typographic apostrophe; use ʻ (U+02BB) in oʻ/gʻ, ʼ (U+02BC) for the tutuq belgisi`,
+  );
   check(!CYRILLIC.test(s), `${where}: uz "${s}" has Cyrillic letters`);
   for (let i = 0; i < s.length; i += 1) {
     const prev = (s[i - 1] ?? '').toLowerCase();
@@ -95,12 +98,18 @@ if (areas !== undefined) {
   const seenNames = new Set();
   for (const [i, row] of (Array.isArray(areas?.areas) ? areas.areas : []).entries()) {
     const where = `areas.json areas[${i}]${isObject(row) && row.soato ? ` (${row.soato})` : ''}`;
-    if (!isObject(row)) { check(false, `${where}: must be an object`); continue; }
+    if (!isObject(row)) {
+      check(false, `${where}: must be an object`);
+      continue;
+    }
     const keys = Object.keys(row).sort().join(',');
     check(keys === 'region_soato,ru,soato,uk,uz', `${where}: keys must be region_soato, soato, uz, uk, ru (got ${keys})`);
     check(REGION_SOATO.has(row.region_soato), `${where}: region_soato "${row.region_soato}" is not one of the 14 first-level codes`);
     check(typeof row.soato === 'string' && /^\d{7}$/.test(row.soato), `${where}: soato must be 7 digits`);
-    check(typeof row.soato === 'string' && row.soato.startsWith(String(row.region_soato)), `${where}: soato must start with its region_soato`);
+    check(
+      typeof row.soato === 'string' && row.soato.startsWith(String(row.region_soato)),
+      `${where}: soato must start with its region_soato`,
+    );
     check(!seen.has(row.soato), `${where}: duplicate soato ${row.soato}`);
     seen.add(row.soato);
     const nameKey = `${row.region_soato}|${row.uz}`;
@@ -124,7 +133,10 @@ if (banks !== undefined) {
   const seen = new Set();
   for (const [i, row] of (Array.isArray(banks?.banks) ? banks.banks : []).entries()) {
     const where = `banks-mfo.json banks[${i}]${isObject(row) && row.mfo ? ` (${row.mfo})` : ''}`;
-    if (!isObject(row)) { check(false, `${where}: must be an object`); continue; }
+    if (!isObject(row)) {
+      check(false, `${where}: must be an object`);
+      continue;
+    }
     const keys = Object.keys(row).sort().join(',');
     check(keys === 'mfo,ru,uk,uz', `${where}: keys must be mfo, uz, uk, ru (got ${keys})`);
     check(typeof row.mfo === 'string' && /^\d{5}$/.test(row.mfo), `${where}: mfo must be exactly 5 digits`);
@@ -144,12 +156,15 @@ if (oklads !== undefined) {
   let prevAmount = -Infinity;
   for (const [i, row] of (Array.isArray(oklads?.rows) ? oklads.rows : []).entries()) {
     const where = `min-oklads.json rows[${i}]${isObject(row) && row.start_date ? ` (${row.start_date})` : ''}`;
-    if (!isObject(row)) { check(false, `${where}: must be an object`); continue; }
+    if (!isObject(row)) {
+      check(false, `${where}: must be an object`);
+      continue;
+    }
     const keys = Object.keys(row).sort().join(',');
     check(keys === 'amount,decree,start_date', `${where}: keys must be start_date, amount, decree (got ${keys})`);
     const date = row.start_date;
-    const validDate = typeof date === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(date)
-      && new Date(`${date}T00:00:00Z`).toISOString().slice(0, 10) === date;
+    const validDate =
+      typeof date === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(date) && new Date(`${date}T00:00:00Z`).toISOString().slice(0, 10) === date;
     check(validDate, `${where}: start_date must be a real YYYY-MM-DD date`);
     check(validDate && date > prevDate, `${where}: dates must be strictly ascending (after ${prevDate || 'nothing'})`);
     if (validDate) prevDate = date;

@@ -14,12 +14,19 @@ import type { Answer, TestApi } from './api.ts';
  */
 
 /** A 1×1 PNG: the body of file routes. */
-export const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+export const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 /** "POST /api/managing/users/:id/unlock" */
 export const routeKey = (r: Pick<ApiRoute, 'method' | 'path'>): string => `${r.method.toUpperCase()} /api${r.path}`;
 
-export interface Scope { region_id?: number | null; subject_id?: number | null; branch_id?: number | null }
+export interface Scope {
+  region_id?: number | null;
+  subject_id?: number | null;
+  branch_id?: number | null;
+}
 
 export type Row = Record<string, unknown> & { id: number };
 
@@ -44,7 +51,12 @@ export class Probes {
   constructor(private readonly api: TestApi) {}
 
   private static key(actions: number[], scope: Scope): string {
-    return JSON.stringify([[...new Set(actions)].sort((a, b) => a - b), scope.region_id ?? null, scope.subject_id ?? null, scope.branch_id ?? null]);
+    return JSON.stringify([
+      [...new Set(actions)].sort((a, b) => a - b),
+      scope.region_id ?? null,
+      scope.subject_id ?? null,
+      scope.branch_id ?? null,
+    ]);
   }
 
   token(actions: number[], scope: Scope = {}): Promise<string> {
@@ -73,12 +85,22 @@ export class Probes {
     const roles = new Map<number, number>();
     const users = new Map<number, number>();
     for (const part of chunk(list)) {
-      const rs = await k('roles').insert(part.map((p) => ({ code: `probe_${p.n}`, name: JSON.stringify({ uz: `probe ${p.n}` }) }))).returning(['id', 'code']);
+      const rs = await k('roles')
+        .insert(part.map((p) => ({ code: `probe_${p.n}`, name: JSON.stringify({ uz: `probe ${p.n}` }) })))
+        .returning(['id', 'code']);
       for (const r of rs) roles.set(Number(String(r.code).slice(6)), r.id);
-      const us = await k('users').insert(part.map((p) => ({
-        username: `probe_${p.n}`, password, fio: `Probe ${p.n}`,
-        region_id: p.scope.region_id ?? null, subject_id: p.scope.subject_id ?? null, branch_id: p.scope.branch_id ?? null,
-      }))).returning(['id', 'username']);
+      const us = await k('users')
+        .insert(
+          part.map((p) => ({
+            username: `probe_${p.n}`,
+            password,
+            fio: `Probe ${p.n}`,
+            region_id: p.scope.region_id ?? null,
+            subject_id: p.scope.subject_id ?? null,
+            branch_id: p.scope.branch_id ?? null,
+          })),
+        )
+        .returning(['id', 'username']);
       for (const u of us) users.set(Number(String(u.username).slice(6)), u.id);
     }
     const grants = list.flatMap((p) => p.actions.map((action_id) => ({ role_id: roles.get(p.n)!, action_id, state: 1 })));
@@ -87,7 +109,9 @@ export class Probes {
     const expires = new Date(Date.now() + 24 * 3600_000);
     for (const part of chunk(list)) {
       const sessions = part.map((p) => ({ p, ...newToken() }));
-      await k('sessions').insert(sessions.map(({ p, hash }) => ({ token_hash: hash, user_id: users.get(p.n)!, user_agent: 'probe', expires_at: expires })));
+      await k('sessions').insert(
+        sessions.map(({ p, hash }) => ({ token_hash: hash, user_id: users.get(p.n)!, user_agent: 'probe', expires_at: expires })),
+      );
       for (const { p, token } of sessions) this.tokens.set(p.key, Promise.resolve(token));
     }
   }
@@ -101,18 +125,32 @@ export class Probes {
     const k = this.api.db.knex;
     const n = ++this.n;
     this.hash ??= hashPassword('probe-secret');
-    const [role] = await k('roles').insert({ code: `probe_${n}`, name: JSON.stringify({ uz: `probe ${n}` }) }).returning('id');
+    const [role] = await k('roles')
+      .insert({ code: `probe_${n}`, name: JSON.stringify({ uz: `probe ${n}` }) })
+      .returning('id');
     if (actions.length) await k('role_actions').insert(actions.map((action_id) => ({ role_id: role.id, action_id, state: 1 })));
-    const [user] = await k('users').insert({
-      username: `probe_${n}`, password: await this.hash, fio: `Probe ${n}`,
-      region_id: scope.region_id ?? null, subject_id: scope.subject_id ?? null, branch_id: scope.branch_id ?? null,
-    }).returning('id');
+    const [user] = await k('users')
+      .insert({
+        username: `probe_${n}`,
+        password: await this.hash,
+        fio: `Probe ${n}`,
+        region_id: scope.region_id ?? null,
+        subject_id: scope.subject_id ?? null,
+        branch_id: scope.branch_id ?? null,
+      })
+      .returning('id');
     await k('user_roles').insert({ user_id: user.id, role_id: role.id });
     return user.id;
   }
 }
 
-export interface Call { method: string; path: string; token?: string; json?: unknown; file?: Buffer }
+export interface Call {
+  method: string;
+  path: string;
+  token?: string;
+  json?: unknown;
+  file?: Buffer;
+}
 
 /** One HTTP call: JSON or a file as the body (its name in `?name=`), a bearer token when given. */
 export async function send(api: TestApi, c: Call): Promise<Answer> {
@@ -133,7 +171,12 @@ export async function send(api: TestApi, c: Call): Promise<Answer> {
   const type = res.headers.get('content-type') ?? '';
   const text = Buffer.from(raw).toString('utf8');
   let parsed: unknown = text;
-  if (type.includes('json')) try { parsed = JSON.parse(text); } catch { /* kept as text */ }
+  if (type.includes('json'))
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      /* kept as text */
+    }
   return { status: res.status, headers: res.headers, body: parsed, raw };
 }
 
@@ -153,8 +196,12 @@ export class RouteFixtures {
   resourceId = 0;
   constructor(readonly api: TestApi) {}
 
-  get model(): MetaModel { return this.api.model; }
-  get knex() { return this.api.db.knex; }
+  get model(): MetaModel {
+    return this.api.model;
+  }
+  get knex() {
+    return this.api.db.knex;
+  }
 
   /**
    * Before any probe signs in: a file, and the rows of entities nobody may create — taken now, so
@@ -198,7 +245,11 @@ export class RouteFixtures {
   /** The newest row; where there is none, one written straight to the table from the sample payload. */
   private async newest(e: EntityMeta): Promise<Row | undefined> {
     const list = async () => {
-      const r = await send(this.api, { method: 'get', path: `/api${e.path}?sort=${encodeURIComponent('["id","DESC"]')}&range=[0,0]`, token: this.api.adminToken });
+      const r = await send(this.api, {
+        method: 'get',
+        path: `/api${e.path}?sort=${encodeURIComponent('["id","DESC"]')}&range=[0,0]`,
+        token: this.api.adminToken,
+      });
       if (r.status !== 200) throw new Error(`newest ${e.name}: ${told(r)}`);
       return (r.body as Row[])[0];
     };
@@ -207,8 +258,13 @@ export class RouteFixtures {
     try {
       const payload = await samplePayload(this.knex, this.model, e);
       const columns = Object.entries(payload).filter(([k]) => e.fields[k] && e.fields[k].type !== 'children' && !e.fields[k].through);
-      await this.knex(e.table).insert({ ...Object.fromEntries(columns.map(([k, v]) => [k, toColumnValue(this.knex, e.fields[k], v)])), ...(e.view ?? {}) });
-    } catch { return undefined; } // a log table the engine alone writes: no row to call with
+      await this.knex(e.table).insert({
+        ...Object.fromEntries(columns.map(([k, v]) => [k, toColumnValue(this.knex, e.fields[k], v)])),
+        ...(e.view ?? {}),
+      });
+    } catch {
+      return undefined;
+    } // a log table the engine alone writes: no row to call with
     return list();
   }
 
@@ -235,7 +291,7 @@ export class RouteFixtures {
     const kind = this.idKind(r);
     if (kind === undefined) return undefined;
     if (kind === 'file') return this.resourceId;
-    return (row ?? await this.row(kind.name))?.id ?? 999_999_999;
+    return (row ?? (await this.row(kind.name)))?.id ?? 999_999_999;
   }
 
   /** A value for a declared path parameter: the row's own when the parameter is a field of it, else a sample typed like the field. */
@@ -282,12 +338,15 @@ export class RouteFixtures {
       if (o.creates) await freeUniqueEnum(this.knex, e, (await this.rows.get(e.name))?.id);
       return { json: await samplePayload(this.knex, this.model, e) };
     }
-    const target = row ?? await this.row(e.name);
+    const target = row ?? (await this.row(e.name));
     const ids = [target?.id ?? 999_999_999];
     // a row an earlier workflow route moved to a state its workflow does not let be edited or deleted (a terminated permit) is put back
     if ((r.op === 'update' || r.op === 'delete') && target && e.workflow?.editable) {
       const state = (await this.knex(e.table).where({ id: target.id }).first(e.workflow.field))?.[e.workflow.field];
-      if (state && !e.workflow.editable.includes(state)) await this.knex(e.table).where({ id: target.id }).update({ [e.workflow.field]: e.workflow.initial });
+      if (state && !e.workflow.editable.includes(state))
+        await this.knex(e.table)
+          .where({ id: target.id })
+          .update({ [e.workflow.field]: e.workflow.initial });
     }
     if (r.op === 'update') return { json: target ? await this.fresh(e, target.id) : {} };
     if (r.op === 'delete') return { json: { ids } };

@@ -9,13 +9,27 @@ import { testDatabase } from './db.ts';
 import { TEST_ADMIN_PASSWORD } from './template.ts';
 import { createUser } from '../../cli/create-user.ts';
 
-export interface CallOptions { token?: string; lang?: string; body?: unknown; headers?: Record<string, string> }
-export interface Answer<T = any> { status: number; headers: Headers; body: T; raw: ArrayBuffer }
+export interface CallOptions {
+  token?: string;
+  lang?: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+export interface Answer<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  raw: ArrayBuffer;
+}
 
 /** A running API on its own database for one test file, with helpers to call it over HTTP. */
 export class TestApi {
   adminToken = '';
-  constructor(readonly db: Database, readonly model: MetaModel, readonly server: Server) {}
+  constructor(
+    readonly db: Database,
+    readonly model: MetaModel,
+    readonly server: Server,
+  ) {}
 
   get url(): string {
     return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
@@ -45,9 +59,15 @@ export class TestApi {
   }
 
   /** A user holding exactly these action ids (through a role of their own), signed in. */
-  async userWithActions(username: string, actions: number[], scope: { region_id?: number; subject_id?: number; branch_id?: number } = {}): Promise<string> {
+  async userWithActions(
+    username: string,
+    actions: number[],
+    scope: { region_id?: number; subject_id?: number; branch_id?: number } = {},
+  ): Promise<string> {
     const k = this.db.knex;
-    const [role] = await k('roles').insert({ code: `test_${username}`, name: JSON.stringify({ uz: username }) }).returning('id');
+    const [role] = await k('roles')
+      .insert({ code: `test_${username}`, name: JSON.stringify({ uz: username }) })
+      .returning('id');
     if (actions.length) await k('role_actions').insert(actions.map((action_id) => ({ role_id: role.id, action_id, state: 1 })));
     await createUser(k, { username, password: 'secret-pw', roles: [`test_${username}`], ...scope });
     return this.login(username, 'secret-pw');
@@ -67,7 +87,9 @@ export async function startTestApi(model: MetaModel = loadMetadata(), registry?:
   process.env.ECOFOND_SMS_URL ??= 'http://127.0.0.1:9/sms';
   const db = await testDatabase();
   const app = createApp({ knex: db.knex, model, registry });
-  const server = await new Promise<Server>((resolve) => { const s = app.listen(0, '127.0.0.1', () => resolve(s)); });
+  const server = await new Promise<Server>((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
   const api = new TestApi(db, model, server);
   api.adminToken = await api.login('admin', TEST_ADMIN_PASSWORD);
   return api;

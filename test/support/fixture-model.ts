@@ -12,7 +12,8 @@ export function fixtureMetaDir(entities: object[], captions: Record<string, Reco
   const dir = join(mkdtempSync(join(tmpdir(), 'ecofond-meta-')), 'metadata');
   cpSync(DEFAULT_META_DIR, dir, { recursive: true });
   mkdirSync(join(dir, 'entities', 'fixtures'), { recursive: true });
-  for (const e of entities) writeFileSync(join(dir, 'entities', 'fixtures', `${(e as { name: string }).name}.json`), JSON.stringify(e, null, 2));
+  for (const e of entities)
+    writeFileSync(join(dir, 'entities', 'fixtures', `${(e as { name: string }).name}.json`), JSON.stringify(e, null, 2));
   for (const lang of ['uz', 'uk', 'ru']) {
     const file = join(dir, 'i18n', `${lang}.json`);
     const tree = JSON.parse(readFileSync(file, 'utf8'));

@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url';
 export default function setup(): () => Promise<void> {
   process.env.ECOFOND_TEST_RUN = `${process.pid}`;
   execFileSync(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./build-template.ts', import.meta.url))], {
-    stdio: 'inherit', env: process.env,
+    stdio: 'inherit',
+    env: process.env,
   });
   return async () => {
     // the run's template is dropped with the run

@@ -43,28 +43,48 @@ export async function startBouncer(databaseUrl: string, poolSize: number): Promi
   const root = mkdtempSync(join(tmpdir(), 'ecofond-pgbouncer-'));
   const port = await freePort();
   const ini = join(root, 'pgbouncer.ini');
-  writeFileSync(ini, [
-    '[databases]',
-    `${database} = host=${target.hostname} port=${target.port || 5432} dbname=${database} user=${user}`,
-    '[pgbouncer]',
-    'listen_addr = 127.0.0.1', `listen_port = ${port}`, 'unix_socket_dir =',
-    'auth_type = trust', `auth_file = ${join(root, 'users.txt')}`, `admin_users = ${user}`,
-    'pool_mode = transaction', `default_pool_size = ${poolSize}`, 'min_pool_size = 0', 'reserve_pool_size = 0',
-    'max_client_conn = 500', 'server_lifetime = 3600', 'log_connections = 0', 'log_disconnections = 0',
-  ].join('\n') + '\n');
+  writeFileSync(
+    ini,
+    [
+      '[databases]',
+      `${database} = host=${target.hostname} port=${target.port || 5432} dbname=${database} user=${user}`,
+      '[pgbouncer]',
+      'listen_addr = 127.0.0.1',
+      `listen_port = ${port}`,
+      'unix_socket_dir =',
+      'auth_type = trust',
+      `auth_file = ${join(root, 'users.txt')}`,
+      `admin_users = ${user}`,
+      'pool_mode = transaction',
+      `default_pool_size = ${poolSize}`,
+      'min_pool_size = 0',
+      'reserve_pool_size = 0',
+      'max_client_conn = 500',
+      'server_lifetime = 3600',
+      'log_connections = 0',
+      'log_disconnections = 0',
+    ].join('\n') + '\n',
+  );
   writeFileSync(join(root, 'users.txt'), `"${user}" ""\n`);
   const ids = process.getuid?.() === 0 ? await postgresIds() : null;
   if (ids) for (const f of [root, ini, join(root, 'users.txt')]) chownSync(f, ids.uid, ids.gid);
   const child: ChildProcess = spawn(BINARY, [ini], { ...(ids ?? {}), stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
-  child.stdout!.on('data', (d: Buffer) => { log = (log + d.toString()).slice(-4000); });
-  child.stderr!.on('data', (d: Buffer) => { log = (log + d.toString()).slice(-4000); });
+  child.stdout!.on('data', (d: Buffer) => {
+    log = (log + d.toString()).slice(-4000);
+  });
+  child.stderr!.on('data', (d: Buffer) => {
+    log = (log + d.toString()).slice(-4000);
+  });
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
       await new Promise<void>((r) => {
         child.once('exit', () => r());
         child.kill('SIGINT');
-        setTimeout(() => { child.kill('SIGKILL'); r(); }, 5000).unref();
+        setTimeout(() => {
+          child.kill('SIGKILL');
+          r();
+        }, 5000).unref();
       });
     }
     rmSync(root, { recursive: true, force: true });
@@ -84,12 +104,18 @@ export async function startBouncer(databaseUrl: string, poolSize: number): Promi
   url.hostname = '127.0.0.1';
   url.port = String(port);
   return {
-    port, url: url.toString(), stop,
+    port,
+    url: url.toString(),
+    stop,
     async show<T extends pg.QueryResultRow>(command: string): Promise<T[]> {
       // the admin console speaks the simple protocol only: a query without parameters
       const c = new pg.Client({ host: '127.0.0.1', port, user, database: 'pgbouncer' });
       await c.connect();
-      try { return (await c.query<T>(command)).rows; } finally { await c.end(); }
+      try {
+        return (await c.query<T>(command)).rows;
+      } finally {
+        await c.end();
+      }
     },
   };
 }
@@ -97,7 +123,10 @@ export async function startBouncer(databaseUrl: string, poolSize: number): Promi
 function accepts(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const s = net.connect(port, '127.0.0.1');
-    s.once('connect', () => { s.destroy(); resolve(true); });
+    s.once('connect', () => {
+      s.destroy();
+      resolve(true);
+    });
     s.once('error', () => resolve(false));
   });
 }

@@ -1,5 +1,16 @@
 import { execFile } from 'node:child_process';
-import { accessSync, appendFileSync, chownSync, constants, existsSync, mkdtempSync, readFileSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
+import {
+  accessSync,
+  appendFileSync,
+  chownSync,
+  constants,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statfsSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -46,12 +57,17 @@ export async function replicaUnavailable(primaryUrl: string | undefined): Promis
     if (!(await postgresIds())) return 'running as root and there is no postgres OS user to run the server as';
   }
   // the base backup copies the whole cluster — every database on it, other work's benches included
-  const [{ bytes }] = await primaryQuery<{ bytes: string }>(primaryUrl, 'SELECT sum(pg_database_size(datname))::bigint::text AS bytes FROM pg_database');
+  const [{ bytes }] = await primaryQuery<{ bytes: string }>(
+    primaryUrl,
+    'SELECT sum(pg_database_size(datname))::bigint::text AS bytes FROM pg_database',
+  );
   const free = statfsSync(tmpdir());
   const room = Number(free.bavail) * Number(free.bsize);
-  if (Number(bytes) * 1.2 > room) return `the base backup would copy ${gb(Number(bytes))} of databases and ${tmpdir()} has ${gb(room)} free`;
+  if (Number(bytes) * 1.2 > room)
+    return `the base backup would copy ${gb(Number(bytes))} of databases and ${tmpdir()} has ${gb(room)} free`;
   const max = Number(process.env.ECOFOND_REPLICA_MAX_GB || 40) * 2 ** 30;
-  if (Number(bytes) > max) return `the base backup would copy ${gb(Number(bytes))} of databases, more than ECOFOND_REPLICA_MAX_GB (${gb(max)})`;
+  if (Number(bytes) > max)
+    return `the base backup would copy ${gb(Number(bytes))} of databases, more than ECOFOND_REPLICA_MAX_GB (${gb(max)})`;
   const refused = await replicationRefused(primaryUrl);
   if (!refused) return null;
   // the primary's pg_hba.conf has no replication entry for this address: add one beside its
@@ -69,8 +85,14 @@ export async function startReplica(primaryUrl: string): Promise<Replica> {
   const major = Math.floor(Number((await primaryQuery(primaryUrl, 'SHOW server_version_num'))[0].server_version_num) / 10000);
   const bin = binDir(major);
   // the standby must allow at least what the primary does
-  const settings = Object.fromEntries((await primaryQuery<{ name: string; setting: string }>(primaryUrl,
-    `SELECT name, setting FROM pg_settings WHERE name IN ('max_connections', 'max_worker_processes', 'max_wal_senders', 'max_prepared_transactions', 'max_locks_per_transaction')`)).map((r) => [r.name, r.setting]));
+  const settings = Object.fromEntries(
+    (
+      await primaryQuery<{ name: string; setting: string }>(
+        primaryUrl,
+        `SELECT name, setting FROM pg_settings WHERE name IN ('max_connections', 'max_worker_processes', 'max_wal_senders', 'max_prepared_transactions', 'max_locks_per_transaction')`,
+      )
+    ).map((r) => [r.name, r.setting]),
+  );
   const root = mkdtempSync(join(tmpdir(), 'ecofond-replica-'));
   const data = join(root, 'data');
   const asRoot = process.getuid?.() === 0;
@@ -78,7 +100,8 @@ export async function startReplica(primaryUrl: string): Promise<Replica> {
   if (asRoot && !pgIds) throw new Error('running as root and there is no postgres OS user to run the server as');
   const [pgUid, pgGid] = pgIds ? [pgIds.uid, pgIds.gid] : [-1, -1];
   if (asRoot) chownSync(root, pgUid, pgGid);
-  const as = (cmd: string, args: string[], timeout = 600_000) => (asRoot ? run('runuser', ['-u', 'postgres', '--', cmd, ...args], { timeout }) : run(cmd, args, { timeout }));
+  const as = (cmd: string, args: string[], timeout = 600_000) =>
+    asRoot ? run('runuser', ['-u', 'postgres', '--', cmd, ...args], { timeout }) : run(cmd, args, { timeout });
   const port = await freePort();
   let started = false;
   const stop = async () => {
@@ -94,7 +117,18 @@ export async function startReplica(primaryUrl: string): Promise<Replica> {
     // ("background process terminated unexpectedly"): a fresh attempt then
     for (let attempt = 1; ; attempt++) {
       try {
-        await as(join(bin, 'pg_basebackup'), ['-d', `host=${u.hostname} port=${u.port || 5432} user=${decodeURIComponent(u.username || 'postgres')}`, '-D', data, '-R', '-X', 'stream', '-c', 'fast', '--no-sync']);
+        await as(join(bin, 'pg_basebackup'), [
+          '-d',
+          `host=${u.hostname} port=${u.port || 5432} user=${decodeURIComponent(u.username || 'postgres')}`,
+          '-D',
+          data,
+          '-R',
+          '-X',
+          'stream',
+          '-c',
+          'fast',
+          '--no-sync',
+        ]);
         break;
       } catch (err) {
         if (attempt >= 5) throw err;
@@ -106,11 +140,20 @@ export async function startReplica(primaryUrl: string): Promise<Replica> {
     const dataBytes = Number((await run('du', ['-sb', data])).stdout.split(/\s/)[0]);
     // a Debian cluster keeps its configuration outside the data directory: the copy gets its own
     const conf = [
-      `port = ${port}`, `listen_addresses = '127.0.0.1'`, `unix_socket_directories = '${root}'`,
-      'hot_standby = on', 'fsync = off', 'shared_buffers = 32MB', `max_connections = ${settings.max_connections}`,
-      `max_worker_processes = ${settings.max_worker_processes}`, `max_wal_senders = ${settings.max_wal_senders}`,
-      `max_prepared_transactions = ${settings.max_prepared_transactions}`, `max_locks_per_transaction = ${settings.max_locks_per_transaction}`,
-      `timezone = 'UTC'`, `datestyle = 'iso, mdy'`, `application_name = 'ecofond-replica'`,
+      `port = ${port}`,
+      `listen_addresses = '127.0.0.1'`,
+      `unix_socket_directories = '${root}'`,
+      'hot_standby = on',
+      'fsync = off',
+      'shared_buffers = 32MB',
+      `max_connections = ${settings.max_connections}`,
+      `max_worker_processes = ${settings.max_worker_processes}`,
+      `max_wal_senders = ${settings.max_wal_senders}`,
+      `max_prepared_transactions = ${settings.max_prepared_transactions}`,
+      `max_locks_per_transaction = ${settings.max_locks_per_transaction}`,
+      `timezone = 'UTC'`,
+      `datestyle = 'iso, mdy'`,
+      `application_name = 'ecofond-replica'`,
     ];
     writeFileSync(join(data, 'postgresql.conf'), conf.join('\n') + '\n');
     writeFileSync(join(data, 'pg_hba.conf'), 'local all all trust\nhost all all 127.0.0.1/32 trust\n');
@@ -129,17 +172,28 @@ export async function startReplica(primaryUrl: string): Promise<Replica> {
     const query = async <T extends pg.QueryResultRow>(sql: string, params: unknown[] = [], database = 'postgres'): Promise<T[]> => {
       const c = new pg.Client({ connectionString: url(database) });
       await c.connect();
-      try { return (await c.query<T>(sql, params)).rows; } finally { await c.end(); }
+      try {
+        return (await c.query<T>(sql, params)).rows;
+      } finally {
+        await c.end();
+      }
     };
     const recovering = await query<{ r: boolean }>('SELECT pg_is_in_recovery() AS r');
     if (!recovering[0]?.r) throw new Error('the copy is not a standby');
     return {
-      port, dir: root, url, figures: { basebackupMs, dataBytes, startMs }, query, stop,
+      port,
+      dir: root,
+      url,
+      figures: { basebackupMs, dataBytes, startMs },
+      query,
+      stop,
       async caughtUp(timeoutMs = 60_000) {
         const t = Date.now();
         const [{ lsn }] = await primaryQuery<{ lsn: string }>(primaryUrl, 'SELECT pg_current_wal_lsn()::text AS lsn');
         for (;;) {
-          const [{ done }] = await query<{ done: boolean }>('SELECT coalesce(pg_last_wal_replay_lsn() >= $1::pg_lsn, false) AS done', [lsn]);
+          const [{ done }] = await query<{ done: boolean }>('SELECT coalesce(pg_last_wal_replay_lsn() >= $1::pg_lsn, false) AS done', [
+            lsn,
+          ]);
           if (done) return Date.now() - t;
           if (Date.now() - t > timeoutMs) throw new Error(`the replica did not replay ${lsn} in ${timeoutMs} ms`);
           await new Promise((r) => setTimeout(r, 20));
@@ -154,7 +208,9 @@ export async function startReplica(primaryUrl: string): Promise<Replica> {
         }
         throw new Error('the replica did not pause its replay');
       },
-      async resume() { await query('SELECT pg_wal_replay_resume()'); },
+      async resume() {
+        await query('SELECT pg_wal_replay_resume()');
+      },
     };
   } catch (err) {
     const log = existsSync(join(root, 'log')) ? readFileSync(join(root, 'log'), 'utf8').slice(-2000) : '';
@@ -172,7 +228,11 @@ function binDir(major: number): string {
 async function primaryQuery<T extends pg.QueryResultRow = pg.QueryResultRow>(url: string, sql: string): Promise<T[]> {
   const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
   await c.connect();
-  try { return (await c.query<T>(sql)).rows; } finally { await c.end(); }
+  try {
+    return (await c.query<T>(sql)).rows;
+  } finally {
+    await c.end();
+  }
 }
 
 /** The primary's refusal of a replication connection, or null when it accepts one. */
@@ -202,7 +262,10 @@ async function allowReplication(url: string): Promise<boolean> {
     const text = readFileSync(file, 'utf8');
     if (!/^\s*host\s+all\s+all\s+127\.0\.0\.1\/32\s+trust\s*$/m.test(text)) return false;
     if (!/^\s*host\s+replication\s+\S+\s+127\.0\.0\.1\/32\s+trust\s*$/m.test(text)) {
-      appendFileSync(file, `${text.endsWith('\n') ? '' : '\n'}# added by ecofond's test/replica.test.ts: a streaming replica of this server (pg_basebackup)\nhost replication all 127.0.0.1/32 trust\n`);
+      appendFileSync(
+        file,
+        `${text.endsWith('\n') ? '' : '\n'}# added by ecofond's test/replica.test.ts: a streaming replica of this server (pg_basebackup)\nhost replication all 127.0.0.1/32 trust\n`,
+      );
     }
     await primaryQuery(url, 'SELECT pg_reload_conf()');
     await new Promise((r) => setTimeout(r, 500));
@@ -211,4 +274,3 @@ async function allowReplication(url: string): Promise<boolean> {
     return false;
   }
 }
-

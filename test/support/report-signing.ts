@@ -16,18 +16,36 @@ export interface ReportSigner {
 
 export async function trustTestCA(api: TestApi): Promise<ReportSigner> {
   const now = Date.now();
-  const ca = await issueCertificate({ subject: { cn: 'Test CA', o: 'ecofond tests' }, ca: true, notBefore: new Date(now - 86400000), notAfter: new Date(now + 86400000 * 365) });
+  const ca = await issueCertificate({
+    subject: { cn: 'Test CA', o: 'ecofond tests' },
+    ca: true,
+    notBefore: new Date(now - 86400000),
+    notAfter: new Date(now + 86400000 * 365),
+  });
   const row = await api.db.knex('app_configs').where({ key: 'esign.trusted_cas' }).first('value');
-  if (row) await api.db.knex('app_configs').where({ key: 'esign.trusted_cas' }).update({ value: `${row.value}\n${ca.pem}` });
+  if (row)
+    await api.db
+      .knex('app_configs')
+      .where({ key: 'esign.trusted_cas' })
+      .update({ value: `${row.value}\n${ca.pem}` });
   else await api.db.knex('app_configs').insert({ key: 'esign.trusted_cas', value: ca.pem });
   const certs = new Map<string, TestCert>();
   return {
     ca,
     sign: async (id, opts = {}) => {
-      const { inn } = await api.db.knex('subject_reports as r').join('subjects as s', 's.id', 'r.subject_id').where('r.id', id).first('s.inn');
+      const { inn } = await api.db
+        .knex('subject_reports as r')
+        .join('subjects as s', 's.id', 'r.subject_id')
+        .where('r.id', id)
+        .first('s.inn');
       let cert = certs.get(inn);
       if (!cert) {
-        cert = await issueCertificate({ subject: { cn: 'Direktor', o: 'Test', inn }, issuer: ca, notBefore: new Date(now - 86400000), notAfter: new Date(now + 86400000 * 30) });
+        cert = await issueCertificate({
+          subject: { cn: 'Direktor', o: 'Test', inn },
+          issuer: ca,
+          notBefore: new Date(now - 86400000),
+          notAfter: new Date(now + 86400000 * 30),
+        });
         certs.set(inn, cert);
       }
       const { content } = (await api.get(`${REPORTS}/${id}/signable`, opts.token ? { token: opts.token } : {})).body;

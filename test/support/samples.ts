@@ -34,7 +34,8 @@ export const REFERENCE_WHERE: Record<string, Record<string, unknown>> = {
 /** A valid value for a field, derived from its metadata only. */
 export function sampleValue(name: string, f: FieldMeta, refIds: Record<string, number>): unknown {
   switch (f.type) {
-    case 'string': case 'text': {
+    case 'string':
+    case 'text': {
       if (f.format) {
         if (f.format === 'passport') return `AB${digits(7)}`;
         if (f.format === 'email') return `t${digits(6)}@example.uz`;
@@ -45,36 +46,64 @@ export function sampleValue(name: string, f: FieldMeta, refIds: Record<string, n
       }
       const max = f.maxLength ?? 255;
       const min = f.minLength ?? 0;
-      const candidates = [`T${digits(6)}`, `t${digits(6)}`, digits(Math.min(max, 7)), '#00aa00', `${digits(2)}.${digits(2)}`, `T${digits(Math.max(6, min - 1))}`, `/t${digits(6)}`];
+      const candidates = [
+        `T${digits(6)}`,
+        `t${digits(6)}`,
+        digits(Math.min(max, 7)),
+        '#00aa00',
+        `${digits(2)}.${digits(2)}`,
+        `T${digits(Math.max(6, min - 1))}`,
+        `/t${digits(6)}`,
+      ];
       const ok = candidates.find((c) => c.length <= max && c.length >= min && (!f.pattern || new RegExp(f.pattern, 'u').test(c)));
       if (!ok) throw new Error(`no sample for ${name} (${f.pattern})`);
       return ok;
     }
-    case 'integer': return typeof f.min === 'number' ? f.min + 1 : 1;
-    case 'decimal': case 'money': {
-      const scale = f.type === 'money' ? 2 : f.scale ?? 4;
+    case 'integer':
+      return typeof f.min === 'number' ? f.min + 1 : 1;
+    case 'decimal':
+    case 'money': {
+      const scale = f.type === 'money' ? 2 : (f.scale ?? 4);
       const v = typeof f.max === 'number' ? Math.min(f.max, 12.5) : 12.5;
       return v.toFixed(Math.min(scale, 2));
     }
-    case 'boolean': return true;
+    case 'boolean':
+      return true;
     case 'date': {
       if (!f.unique) return '2024-01-15';
       counter++;
-      return new Date(Date.UTC(2001, 0, 1) + (counter * 7919 % 8000) * 86400000).toISOString().slice(0, 10);
+      return new Date(Date.UTC(2001, 0, 1) + ((counter * 7919) % 8000) * 86400000).toISOString().slice(0, 10);
     }
-    case 'datetime': return '2024-01-15T10:00:00+05:00';
-    case 'enum': return f.values![f.values!.length - 1];
-    case 'ref': return refIds[f.ref!];
-    case 'refs': return [];
-    case 'files': return [];
-    case 'file': case 'image': return null;
-    case 'text3': return { uz: `Sinov ${digits(4)}`, uk: 'Синов', ru: 'Тест' };
-    case 'point': return { lat: 41.3, lng: 69.25 };
-    case 'polygon': return [[69.2, 41.3], [69.21, 41.3], [69.21, 41.31]];
-    case 'children': return [];
-    case 'password': return 'secret-123';
+    case 'datetime':
+      return '2024-01-15T10:00:00+05:00';
+    case 'enum':
+      return f.values![f.values!.length - 1];
+    case 'ref':
+      return refIds[f.ref!];
+    case 'refs':
+      return [];
+    case 'files':
+      return [];
+    case 'file':
+    case 'image':
+      return null;
+    case 'text3':
+      return { uz: `Sinov ${digits(4)}`, uk: 'Синов', ru: 'Тест' };
+    case 'point':
+      return { lat: 41.3, lng: 69.25 };
+    case 'polygon':
+      return [
+        [69.2, 41.3],
+        [69.21, 41.3],
+        [69.21, 41.31],
+      ];
+    case 'children':
+      return [];
+    case 'password':
+      return 'secret-123';
     // a form's values: an empty form (its schema's required fields are the sample's own to meet)
-    case 'json': return f.form ? {} : undefined;
+    case 'json':
+      return f.form ? {} : undefined;
   }
 }
 
@@ -85,11 +114,17 @@ export async function samplePayload(knex: Knex, model: MetaModel, e: EntityMeta,
     if (f.type !== 'ref' || refIds[f.ref!] !== undefined) continue;
     const target = model.entities.get(f.ref!);
     if (!target) continue;
-    let row = await knex(target.table).where(REFERENCE_WHERE[`${e.name}.${name}`] ?? {}).first('id');
+    let row = await knex(target.table)
+      .where(REFERENCE_WHERE[`${e.name}.${name}`] ?? {})
+      .first('id');
     if (!row && depth < 4) {
       const payload = await samplePayload(knex, model, target, depth + 1);
-      const columns = Object.entries(payload).filter(([k]) => target.fields[k] && target.fields[k].type !== 'children' && !target.fields[k].through);
-      [row] = await knex(target.table).insert(Object.fromEntries(columns.map(([k, v]) => [k, toColumnValue(knex, target.fields[k], v)]))).returning('id');
+      const columns = Object.entries(payload).filter(
+        ([k]) => target.fields[k] && target.fields[k].type !== 'children' && !target.fields[k].through,
+      );
+      [row] = await knex(target.table)
+        .insert(Object.fromEntries(columns.map(([k, v]) => [k, toColumnValue(knex, target.fields[k], v)])))
+        .returning('id');
     }
     refIds[f.ref!] = row?.id;
   }
@@ -113,7 +148,13 @@ export async function samplePayload(knex: Knex, model: MetaModel, e: EntityMeta,
  * district) made to agree with the payload's values of those fields: a referenced row that does,
  * or none when there is none and the field may stay empty. Fields named in `keep` are left as given.
  */
-export async function agreeWithin(knex: Knex, model: MetaModel, e: EntityMeta, payload: Record<string, unknown>, keep: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
+export async function agreeWithin(
+  knex: Knex,
+  model: MetaModel,
+  e: EntityMeta,
+  payload: Record<string, unknown>,
+  keep: Record<string, unknown> = {},
+): Promise<Record<string, unknown>> {
   for (const [name, f] of Object.entries(e.fields)) {
     if (!f.within || name in keep || payload[name] == null) continue;
     const where = Object.fromEntries(Object.entries(f.within).map(([column, own]) => [column, payload[own]]));
@@ -135,6 +176,8 @@ export async function freeUniqueEnum(knex: Knex, e: EntityMeta, keep?: unknown):
     try {
       await knex(e.table).where({ id }).delete();
       return;
-    } catch { /* referenced: try the next */ }
+    } catch {
+      /* referenced: try the next */
+    }
   }
 }

@@ -17,7 +17,12 @@ export interface ProductionServer {
 export async function startProductionServer(env: Record<string, string>): Promise<ProductionServer> {
   const vars = { ECOFOND_NOTIFY_WORKER: 'off', ...env };
   const saved = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
-  const restore = () => { for (const [k, v] of Object.entries(saved)) { if (v === undefined) delete process.env[k]; else process.env[k] = v; } };
+  const restore = () => {
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  };
   Object.assign(process.env, vars);
   let server: Running;
   try {
@@ -27,7 +32,13 @@ export async function startProductionServer(env: Record<string, string>): Promis
     throw err;
   }
   const api = new TestApi(server.db, server.model, server.server);
-  const close = async () => { try { await server.close(); } finally { restore(); } };
+  const close = async () => {
+    try {
+      await server.close();
+    } finally {
+      restore();
+    }
+  };
   try {
     api.adminToken = await api.login('admin', TEST_ADMIN_PASSWORD);
   } catch (err) {

@@ -29,9 +29,15 @@ export default class SkipReporter implements Reporter {
       for (const test of module.children.allTests()) {
         const result = test.result();
         if (result.state !== 'skipped') continue;
-        if (test.options.mode === 'todo') { todo++; continue; }
+        if (test.options.mode === 'todo') {
+          todo++;
+          continue;
+        }
         const reason = result.note ?? test.meta().skipReason;
-        if (!reason && filtered) { left++; continue; }
+        if (!reason && filtered) {
+          left++;
+          continue;
+        }
         const why = reason ?? 'no reason given — give it one (test/support/skip.ts)';
         const reasons = byFile.get(file) ?? new Map<string, string[]>();
         byFile.set(file, reasons);
@@ -56,4 +62,3 @@ export default class SkipReporter implements Reporter {
     log();
   }
 }
-

@@ -17,9 +17,15 @@ export interface StatementRows {
 export function statementRow(i: number, o: StatementRows): XlsxValue[] {
   const known = o.known && i % o.known.every === 0;
   return [
-    new Date(Date.UTC(2025, 0, 1 + (i % 300))), `P-${i + 1}`, 1000 + (i % 9000) + (i % 100) / 100, `Toʻlovchi MChJ ${i % 5000}`,
-    known ? o.known!.inns[i % o.known!.inns.length] : String(700000000 + i), String(20208000000000000000n + BigInt(i)),
-    'Kompensatsiya toʻlovi, daraxt kesish uchun', o.codes[i % o.codes.length], i % 3 ? 'karta' : 'naqd',
+    new Date(Date.UTC(2025, 0, 1 + (i % 300))),
+    `P-${i + 1}`,
+    1000 + (i % 9000) + (i % 100) / 100,
+    `Toʻlovchi MChJ ${i % 5000}`,
+    known ? o.known!.inns[i % o.known!.inns.length] : String(700000000 + i),
+    String(20208000000000000000n + BigInt(i)),
+    'Kompensatsiya toʻlovi, daraxt kesish uchun',
+    o.codes[i % o.codes.length],
+    i % 3 ? 'karta' : 'naqd',
   ];
 }
 

@@ -6,7 +6,14 @@ import type { Can } from '../meta/types';
 
 /** react-admin's access actions → the entity operations of /api/meta's `can`. */
 const OPERATION: Record<string, keyof Can> = {
-  list: 'read', show: 'read', read: 'read', create: 'create', clone: 'create', edit: 'update', delete: 'delete', export: 'export',
+  list: 'read',
+  show: 'read',
+  read: 'read',
+  create: 'create',
+  clone: 'create',
+  edit: 'update',
+  delete: 'delete',
+  export: 'export',
 };
 
 /**
@@ -21,9 +28,10 @@ function forget(): void {
 export const authProvider: AuthProvider = {
   /** With a password (`login`), or with a code sent by `send-confirm` (sign-in by code: `check-code`, docs/accounts.md). */
   async login({ username, password, code }: { username: string; password?: string; code?: string }) {
-    const res = code !== undefined
-      ? await request('/api/admin/auth/check-code', { method: 'POST', body: { username, code, purpose: 'confirm' }, anonymous: true })
-      : await request('/api/admin/auth/login', { method: 'POST', body: { username, password }, anonymous: true });
+    const res =
+      code !== undefined
+        ? await request('/api/admin/auth/check-code', { method: 'POST', body: { username, code, purpose: 'confirm' }, anonymous: true })
+        : await request('/api/admin/auth/login', { method: 'POST', body: { username, password }, anonymous: true });
     const data = (await res.json()) as Session;
     setSession(data);
     const lang = wireLang();

@@ -1,13 +1,30 @@
 import { describe, expect, it } from 'vitest';
-import { clearClientState, lastCategoryId, readClientState, rememberReportTemplate, reportTemplate, setLastCategoryId, type StateStore } from './clientState';
+import {
+  clearClientState,
+  lastCategoryId,
+  readClientState,
+  rememberReportTemplate,
+  reportTemplate,
+  setLastCategoryId,
+  type StateStore,
+} from './clientState';
 
 const memory = (): StateStore & { data: Map<string, string> } => {
   const data = new Map<string, string>();
-  return { data, getItem: (k) => data.get(k) ?? null, setItem: (k, v) => { data.set(k, v); }, removeItem: (k) => { data.delete(k); } };
+  return {
+    data,
+    getItem: (k) => data.get(k) ?? null,
+    setItem: (k, v) => {
+      data.set(k, v);
+    },
+    removeItem: (k) => {
+      data.delete(k);
+    },
+  };
 };
 
 describe('the client state: report template and last category id', () => {
-  it('keeps each report\'s chosen parameters, and opens with none for a report never chosen', () => {
+  it("keeps each report's chosen parameters, and opens with none for a report never chosen", () => {
     const s = memory();
     expect(reportTemplate('pkm290', s)).toBeNull();
     rememberReportTemplate('pkm290', { year: 2025, region_id: 3 }, s);

@@ -15,7 +15,11 @@ export interface ClientState {
 const KEY = 'ecofond.clientState';
 
 /** Where the state is kept (localStorage in the browser; a test gives its own). */
-export interface StateStore { getItem(k: string): string | null; setItem(k: string, v: string): void; removeItem(k: string): void }
+export interface StateStore {
+  getItem(k: string): string | null;
+  setItem(k: string, v: string): void;
+  removeItem(k: string): void;
+}
 const store = (): StateStore | null => (typeof localStorage === 'undefined' ? null : localStorage);
 
 export function readClientState(s: StateStore | null = store()): ClientState {
@@ -32,7 +36,11 @@ export function readClientState(s: StateStore | null = store()): ClientState {
 }
 
 function write(next: ClientState, s: StateStore | null = store()): void {
-  try { s?.setItem(KEY, JSON.stringify(next)); } catch { /* private mode, full storage: the state is a convenience */ }
+  try {
+    s?.setItem(KEY, JSON.stringify(next));
+  } catch {
+    /* private mode, full storage: the state is a convenience */
+  }
 }
 
 /** The parameters a report opens with when its URL names none: the user's last choice, or none. */
@@ -59,5 +67,9 @@ export function setLastCategoryId(id: string, s: StateStore | null = store()): v
 }
 
 export function clearClientState(s: StateStore | null = store()): void {
-  try { s?.removeItem(KEY); } catch { /* nothing kept */ }
+  try {
+    s?.removeItem(KEY);
+  } catch {
+    /* nothing kept */
+  }
 }

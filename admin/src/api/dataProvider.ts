@@ -78,8 +78,10 @@ export const dataProvider: EcofondDataProvider = {
   getOne: (resource, params) => rest.getOne(pathOf(resource), params),
   getMany: (resource, params) => rest.getMany(pathOf(resource), params),
   getManyReference: (resource, params) => rest.getManyReference(pathOf(resource), { ...params, filter: cleanFilter(params.filter) }),
-  create: (resource, params) => rest.create(pathOf(resource), withoutRepeats(entityOf(resource), params)).catch((err) => moveFieldErrors(entityOf(resource), err)),
-  update: (resource, params) => rest.update(pathOf(resource), withoutRepeats(entityOf(resource), params)).catch((err) => moveFieldErrors(entityOf(resource), err)),
+  create: (resource, params) =>
+    rest.create(pathOf(resource), withoutRepeats(entityOf(resource), params)).catch((err) => moveFieldErrors(entityOf(resource), err)),
+  update: (resource, params) =>
+    rest.update(pathOf(resource), withoutRepeats(entityOf(resource), params)).catch((err) => moveFieldErrors(entityOf(resource), err)),
   updateMany: (resource, params) => rest.updateMany(pathOf(resource), params),
   delete: (resource, params) => rest.delete(pathOf(resource), params),
   async deleteMany(resource, params) {

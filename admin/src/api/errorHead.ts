@@ -17,7 +17,11 @@ export interface ErrorHead {
 export function errorHead(body: { code?: unknown; message?: unknown; description?: unknown }, systemMessage: string): ErrorHead {
   if (typeof body.message === 'string' && body.message) {
     const code = typeof body.code === 'number' ? body.code : undefined;
-    return { title: code === undefined ? body.message : `${body.message} (${code})`, code, description: typeof body.description === 'string' ? body.description : undefined };
+    return {
+      title: code === undefined ? body.message : `${body.message} (${code})`,
+      code,
+      description: typeof body.description === 'string' ? body.description : undefined,
+    };
   }
   return { title: `${systemMessage} (${SYSTEM_ERROR_CODE})`, code: SYSTEM_ERROR_CODE, description: undefined };
 }

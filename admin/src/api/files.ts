@@ -34,16 +34,18 @@ export function fileInfo(id: number): Promise<ResourceInfo> {
   if (k) return Promise.resolve(k);
   let p = pending.get(id);
   if (!p) {
-    p = request(`/api/resources/${id}`, { method: 'HEAD', headers: { Accept: '*/*' } }).then((res) => {
-      const info: ResourceInfo = {
-        id,
-        original_name: filenameOf(res, `#${id}`),
-        mime: (res.headers.get('Content-Type') ?? 'application/octet-stream').split(';')[0],
-        size: Number(res.headers.get('Content-Length') ?? 0),
-      };
-      known.set(id, info);
-      return info;
-    }).finally(() => pending.delete(id));
+    p = request(`/api/resources/${id}`, { method: 'HEAD', headers: { Accept: '*/*' } })
+      .then((res) => {
+        const info: ResourceInfo = {
+          id,
+          original_name: filenameOf(res, `#${id}`),
+          mime: (res.headers.get('Content-Type') ?? 'application/octet-stream').split(';')[0],
+          size: Number(res.headers.get('Content-Length') ?? 0),
+        };
+        known.set(id, info);
+        return info;
+      })
+      .finally(() => pending.delete(id));
     pending.set(id, p);
   }
   return p;

@@ -83,7 +83,8 @@ async function send<T>(url: string, opts: RequestOptions, consume: (res: Respons
   if (opts.body instanceof Blob || opts.body instanceof ArrayBuffer || ArrayBuffer.isView(opts.body)) {
     // a file sent as it is (uploads, statement imports): never multipart
     body = opts.body as BodyInit;
-    if (!headers.has('Content-Type')) headers.set('Content-Type', (opts.body instanceof Blob && opts.body.type) || 'application/octet-stream');
+    if (!headers.has('Content-Type'))
+      headers.set('Content-Type', (opts.body instanceof Blob && opts.body.type) || 'application/octet-stream');
   } else if (opts.body !== undefined) {
     body = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
     if (!headers.has('Content-Type')) headers.set('Content-Type', 'application/json');
@@ -91,7 +92,10 @@ async function send<T>(url: string, opts: RequestOptions, consume: (res: Respons
 
   const ctrl = new AbortController();
   let timedOut = false;
-  const timer = setTimeout(() => { timedOut = true; ctrl.abort(); }, opts.timeout ?? BASE_TIMEOUT);
+  const timer = setTimeout(() => {
+    timedOut = true;
+    ctrl.abort();
+  }, opts.timeout ?? BASE_TIMEOUT);
   const onAbort = () => ctrl.abort();
   opts.signal?.addEventListener('abort', onAbort);
   try {
@@ -134,7 +138,10 @@ async function toHttpError(res: Response): Promise<HttpError> {
 }
 
 /** JSON request in the shape react-admin's simple REST provider expects of its httpClient. */
-export async function fetchJson(url: string, options: { method?: string; body?: BodyInit | null; headers?: HeadersInit; signal?: AbortSignal | null } = {}) {
+export async function fetchJson(
+  url: string,
+  options: { method?: string; body?: BodyInit | null; headers?: HeadersInit; signal?: AbortSignal | null } = {},
+) {
   const headers: Record<string, string> = {};
   new Headers(options.headers).forEach((v, k) => {
     // simple-rest sends `Range` on lists and `Content-Type: text/plain` on deletes; neither is needed
@@ -148,7 +155,11 @@ export async function fetchJson(url: string, options: { method?: string; body?: 
   });
   const text = await res.text();
   let json: unknown;
-  try { json = text ? JSON.parse(text) : undefined; } catch { json = text; }
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = text;
+  }
   return { status: res.status, headers: res.headers, body: text, json };
 }
 

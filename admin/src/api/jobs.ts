@@ -13,7 +13,14 @@ export interface Job {
   /** what the kind answered: an import's counts (`imported`, a statement's `attached`, `total_amount`) */
   result?: Record<string, unknown> | null;
   /** why it failed, in the reader's language; an import's row errors (the first hundred) with `error_count` and `error_rows` as the synchronous 400 answers them */
-  error: { code: number; message: string; errors?: Record<string, string>; count?: number; error_count?: number; error_rows?: number } | null;
+  error: {
+    code: number;
+    message: string;
+    errors?: Record<string, string>;
+    count?: number;
+    error_count?: number;
+    error_rows?: number;
+  } | null;
   created_at: string;
   finished_at: string | null;
   expires_at: string | null;
@@ -43,7 +50,9 @@ const listeners = new Set<(job: Job) => void>();
 /** The app bar's "my exports" hears at once of a job queued on this page, and of one followed here that ends. */
 export function onJobQueued(fn: (job: Job) => void): () => void {
   listeners.add(fn);
-  return () => { listeners.delete(fn); };
+  return () => {
+    listeners.delete(fn);
+  };
 }
 export function announceJob(job: Job): void {
   for (const l of listeners) l(job);

@@ -46,7 +46,11 @@ export function clearSession(): void {
 const REASON = 'ecofond.logoutReason';
 
 export function setLogoutReason(key: string): void {
-  try { sessionStorage.setItem(REASON, key); } catch { /* private mode */ }
+  try {
+    sessionStorage.setItem(REASON, key);
+  } catch {
+    /* private mode */
+  }
 }
 
 export function takeLogoutReason(): string | null {

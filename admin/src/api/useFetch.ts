@@ -22,11 +22,16 @@ export function useFetch<T>(url: string | null, key?: unknown, opts: RequestOpti
   optsRef.current = opts;
 
   useEffect(() => {
-    if (!url) { setState({ loading: false }); return undefined; }
+    if (!url) {
+      setState({ loading: false });
+      return undefined;
+    }
     const ctrl = new AbortController();
     setState((s) => ({ ...s, loading: true }));
     requestJson<T>(url, { ...optsRef.current, signal: ctrl.signal })
-      .then((data) => { if (!ctrl.signal.aborted) setState({ data, loading: false }); })
+      .then((data) => {
+        if (!ctrl.signal.aborted) setState({ data, loading: false });
+      })
       .catch((error: unknown) => {
         if (ctrl.signal.aborted) return;
         setState({ error: error instanceof HttpError ? error : new HttpError(String(error), 0), loading: false });

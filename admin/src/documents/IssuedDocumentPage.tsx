@@ -8,7 +8,13 @@ import { PrintFrame } from '../print/PrintFrame';
 import type { Paper } from '../print/passport';
 import { downloadIssuedPdf } from './download';
 
-interface Issued { id: number; title: string; language: string; html: string; pdf: number | null }
+interface Issued {
+  id: number;
+  title: string;
+  language: string;
+  html: string;
+  pdf: number | null;
+}
 
 /**
  * `#/print/document/:id`: an issued document as it was printed — the page the server filled
@@ -24,12 +30,21 @@ export function IssuedDocumentPage() {
   const title = doc.data?.title ?? translate('admin.documents.print');
   return (
     <PrintFrame title={title} paper={paper} onPaper={setPaper}>
-      {doc.loading && <Box role="status" sx={{ display: 'flex', justifyContent: 'center', py: 6 }}><CircularProgress aria-label={translate('admin.report.loading')} /></Box>}
+      {doc.loading && (
+        <Box role="status" sx={{ display: 'flex', justifyContent: 'center', py: 6 }}>
+          <CircularProgress aria-label={translate('admin.report.loading')} />
+        </Box>
+      )}
       {doc.error && <Alert severity="error">{errorMessage(doc.error)}</Alert>}
       {doc.data && (
         <>
           <Box className="no-print" sx={{ display: 'flex', justifyContent: 'flex-end', mb: 1 }}>
-            <Button size="small" startIcon={<DownloadIcon />} onClick={() => downloadIssuedPdf(doc.data!.id).catch((e: unknown) => notify(errorMessage(e), { type: 'error' }))} data-testid="download-pdf">
+            <Button
+              size="small"
+              startIcon={<DownloadIcon />}
+              onClick={() => downloadIssuedPdf(doc.data!.id).catch((e: unknown) => notify(errorMessage(e), { type: 'error' }))}
+              data-testid="download-pdf"
+            >
               {translate('admin.documents.pdf')}
             </Button>
           </Box>
@@ -37,7 +52,10 @@ export function IssuedDocumentPage() {
             lang={doc.data.language === 'uk' ? 'uz-Cyrl' : doc.data.language}
             data-testid="issued-document"
             sx={{
-              fontFamily: '"DejaVu Sans", Arial, sans-serif', fontSize: '12pt', lineHeight: 1.45, color: '#000',
+              fontFamily: '"DejaVu Sans", Arial, sans-serif',
+              fontSize: '12pt',
+              lineHeight: 1.45,
+              color: '#000',
               '& h1': { fontSize: '15pt', textAlign: 'center', mt: 0, mb: '12pt' },
               '& h2': { fontSize: '13pt', textAlign: 'center' },
               '& p': { mt: 0, mb: '6pt', textAlign: 'justify' },

@@ -1,7 +1,24 @@
 import { useState } from 'react';
 import {
-  Alert, Box, Button as MuiButton, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, FormControl, FormControlLabel, FormLabel,
-  List, ListItem, ListItemText, Radio, RadioGroup, Stack, TextField, Typography,
+  Alert,
+  Box,
+  Button as MuiButton,
+  CircularProgress,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  FormControl,
+  FormControlLabel,
+  FormLabel,
+  List,
+  ListItem,
+  ListItemText,
+  Radio,
+  RadioGroup,
+  Stack,
+  TextField,
+  Typography,
 } from '@mui/material';
 import DescriptionIcon from '@mui/icons-material/Description';
 import { Button, useNotify, useRecordContext, useTranslate } from 'react-admin';
@@ -14,9 +31,25 @@ import type { EntityMeta } from '../meta/types';
 import { downloadIssuedPdf } from './download';
 
 type Text3 = { uz?: string; uk?: string; ru?: string };
-interface TemplateInfo { id: number; name: string; language: string; fields: { code: string; name: Text3; required: boolean; type_code?: string }[] }
-export interface IssuedInfo { id: number; title: string; language: string; created_at: string; issued_by: string | null; pdf: number | null }
-interface Documents { type: { code: string; name: Text3 } | null; templates: TemplateInfo[]; issued: IssuedInfo[] }
+interface TemplateInfo {
+  id: number;
+  name: string;
+  language: string;
+  fields: { code: string; name: Text3; required: boolean; type_code?: string }[];
+}
+export interface IssuedInfo {
+  id: number;
+  title: string;
+  language: string;
+  created_at: string;
+  issued_by: string | null;
+  pdf: number | null;
+}
+interface Documents {
+  type: { code: string; name: Text3 } | null;
+  templates: TemplateInfo[];
+  issued: IssuedInfo[];
+}
 
 /**
  * "Print document" on the page of a record whose entity prints documents (`documents` in its
@@ -66,7 +99,11 @@ function PrintDocumentDialog({ entity, id, onClose }: { entity: EntityMeta; id: 
     } catch (e) {
       const body = (e as { body?: { errors?: Record<string, unknown> } }).body;
       const fieldErrors = body?.errors ?? {};
-      setErrors(Object.fromEntries(Object.entries(fieldErrors).map(([k, v]) => [k, typeof v === 'string' ? v : translate('ra.validation.required')])));
+      setErrors(
+        Object.fromEntries(
+          Object.entries(fieldErrors).map(([k, v]) => [k, typeof v === 'string' ? v : translate('ra.validation.required')]),
+        ),
+      );
       notify(errorMessage(e), { type: 'error' });
     } finally {
       setBusy(false);
@@ -75,18 +112,42 @@ function PrintDocumentDialog({ entity, id, onClose }: { entity: EntityMeta; id: 
 
   return (
     <Dialog open onClose={onClose} fullWidth maxWidth="sm" aria-labelledby="print-document-title" data-testid="print-document-dialog">
-      <DialogTitle id="print-document-title">{translate('admin.documents.print')}{docs.data?.type ? ` — ${name(docs.data.type.name)}` : ''}</DialogTitle>
+      <DialogTitle id="print-document-title">
+        {translate('admin.documents.print')}
+        {docs.data?.type ? ` — ${name(docs.data.type.name)}` : ''}
+      </DialogTitle>
       <DialogContent dividers>
-        {docs.loading && <Box role="status" sx={{ display: 'flex', justifyContent: 'center', py: 3 }}><CircularProgress aria-label={translate('admin.report.loading')} /></Box>}
+        {docs.loading && (
+          <Box role="status" sx={{ display: 'flex', justifyContent: 'center', py: 3 }}>
+            <CircularProgress aria-label={translate('admin.report.loading')} />
+          </Box>
+        )}
         {docs.error && <Alert severity="error">{errorMessage(docs.error)}</Alert>}
-        {docs.data && !templates.length && <Alert severity="info" data-testid="no-templates">{translate('admin.documents.no_templates')}</Alert>}
+        {docs.data && !templates.length && (
+          <Alert severity="info" data-testid="no-templates">
+            {translate('admin.documents.no_templates')}
+          </Alert>
+        )}
         {current && (
           <Stack spacing={2}>
             <FormControl>
               <FormLabel id="template-choice">{translate('admin.documents.template')}</FormLabel>
-              <RadioGroup aria-labelledby="template-choice" value={current.id} onChange={(e) => { setChosen(Number(e.target.value)); setErrors({}); }}>
+              <RadioGroup
+                aria-labelledby="template-choice"
+                value={current.id}
+                onChange={(e) => {
+                  setChosen(Number(e.target.value));
+                  setErrors({});
+                }}
+              >
                 {templates.map((t) => (
-                  <FormControlLabel key={t.id} value={t.id} control={<Radio />} label={`${t.name} (${translate(`enums.language.${t.language}`)})`} data-testid={`template-${t.id}`} />
+                  <FormControlLabel
+                    key={t.id}
+                    value={t.id}
+                    control={<Radio />}
+                    label={`${t.name} (${translate(`enums.language.${t.language}`)})`}
+                    data-testid={`template-${t.id}`}
+                  />
                 ))}
               </RadioGroup>
             </FormControl>
@@ -114,15 +175,25 @@ function PrintDocumentDialog({ entity, id, onClose }: { entity: EntityMeta; id: 
         {docs.data && (
           <Box sx={{ mt: 3 }}>
             <Typography variant="subtitle2">{translate('admin.documents.issued')}</Typography>
-            {!docs.data.issued.length
-              ? <Typography variant="body2" color="text.secondary" data-testid="no-issued">{translate('admin.documents.none_issued')}</Typography>
-              : <IssuedList issued={docs.data.issued} />}
+            {!docs.data.issued.length ? (
+              <Typography variant="body2" color="text.secondary" data-testid="no-issued">
+                {translate('admin.documents.none_issued')}
+              </Typography>
+            ) : (
+              <IssuedList issued={docs.data.issued} />
+            )}
           </Box>
         )}
       </DialogContent>
       <DialogActions>
         <MuiButton onClick={onClose}>{translate('ra.action.close')}</MuiButton>
-        <MuiButton variant="contained" onClick={issue} disabled={!current || busy} startIcon={<DescriptionIcon />} data-testid="issue-document">
+        <MuiButton
+          variant="contained"
+          onClick={issue}
+          disabled={!current || busy}
+          startIcon={<DescriptionIcon />}
+          data-testid="issue-document"
+        >
           {translate('admin.documents.issue')}
         </MuiButton>
       </DialogActions>
@@ -137,9 +208,17 @@ function IssuedList({ issued }: { issued: IssuedInfo[] }) {
     <List dense data-testid="issued-documents">
       {issued.map((d) => (
         <ListItem key={d.id} disableGutters sx={{ flexWrap: 'wrap', gap: 1 }}>
-          <ListItemText primary={d.title} secondary={`${formatDateTime(d.created_at)}${d.issued_by ? ` · ${d.issued_by}` : ''}`} sx={{ minWidth: 200 }} />
-          <MuiButton size="small" component={Link} to={`/print/document/${d.id}`}>{translate('admin.documents.open')}</MuiButton>
-          <MuiButton size="small" onClick={() => downloadIssuedPdf(d.id).catch((e: unknown) => notify(errorMessage(e), { type: 'error' }))}>PDF</MuiButton>
+          <ListItemText
+            primary={d.title}
+            secondary={`${formatDateTime(d.created_at)}${d.issued_by ? ` · ${d.issued_by}` : ''}`}
+            sx={{ minWidth: 200 }}
+          />
+          <MuiButton size="small" component={Link} to={`/print/document/${d.id}`}>
+            {translate('admin.documents.open')}
+          </MuiButton>
+          <MuiButton size="small" onClick={() => downloadIssuedPdf(d.id).catch((e: unknown) => notify(errorMessage(e), { type: 'error' }))}>
+            PDF
+          </MuiButton>
         </ListItem>
       ))}
     </List>

@@ -1,5 +1,18 @@
 import { useEffect, useState } from 'react';
-import { Alert, Box, Button, Card, CardContent, Chip, CircularProgress, Divider, Stack, ToggleButton, Tooltip, Typography } from '@mui/material';
+import {
+  Alert,
+  Box,
+  Button,
+  Card,
+  CardContent,
+  Chip,
+  CircularProgress,
+  Divider,
+  Stack,
+  ToggleButton,
+  Tooltip,
+  Typography,
+} from '@mui/material';
 import FormatBoldIcon from '@mui/icons-material/FormatBold';
 import FormatItalicIcon from '@mui/icons-material/FormatItalic';
 import FormatUnderlinedIcon from '@mui/icons-material/FormatUnderlined';
@@ -31,7 +44,11 @@ interface TemplateRow {
   fields?: { code: string; name: Text3 }[];
   [k: string]: unknown;
 }
-interface ReservedType { code: string; name: Text3; is_active: boolean }
+interface ReservedType {
+  code: string;
+  name: Text3;
+  is_active: boolean;
+}
 
 const TEMPLATES = '/api/ecoinspection-dictionaries/template-documents';
 const RESERVED = `/api/ecoinspection-dictionaries/td-field-reserved-types?sort=${encodeURIComponent('["code","ASC"]')}&range=${encodeURIComponent('[0,99]')}&filter=${encodeURIComponent('{"is_active":true}')}`;
@@ -47,11 +64,32 @@ function withLabels(html: string, labels: Map<string, string>): string {
 }
 
 /** A formatting button of the toolbar: a toggle with its name for screen readers and a tooltip. */
-function Mark({ label, active, onClick, children, testId }: { label: string; active?: boolean; onClick: () => void; children: React.ReactNode; testId: string }) {
+function Mark({
+  label,
+  active,
+  onClick,
+  children,
+  testId,
+}: {
+  label: string;
+  active?: boolean;
+  onClick: () => void;
+  children: React.ReactNode;
+  testId: string;
+}) {
   return (
     <Tooltip title={label}>
       {/* a mouse press keeps the focus (and the caret) in the text: what is typed next takes the mark at once */}
-      <ToggleButton value={testId} size="small" selected={!!active} aria-label={label} aria-pressed={!!active} onMouseDown={(e) => e.preventDefault()} onClick={onClick} data-testid={testId}>
+      <ToggleButton
+        value={testId}
+        size="small"
+        selected={!!active}
+        aria-label={label}
+        aria-pressed={!!active}
+        onMouseDown={(e) => e.preventDefault()}
+        onClick={onClick}
+        data-testid={testId}
+      >
         {children}
       </ToggleButton>
     </Tooltip>
@@ -67,30 +105,69 @@ export function Toolbar({ editor }: { editor: Editor }) {
   const on = useEditorState({
     editor,
     selector: ({ editor: e }) => ({
-      bold: e.isActive('bold'), italic: e.isActive('italic'), underline: e.isActive('underline'),
-      heading: e.isActive('heading', { level: 1 }), bullet: e.isActive('bulletList'), ordered: e.isActive('orderedList'),
+      bold: e.isActive('bold'),
+      italic: e.isActive('italic'),
+      underline: e.isActive('underline'),
+      heading: e.isActive('heading', { level: 1 }),
+      bullet: e.isActive('bulletList'),
+      ordered: e.isActive('orderedList'),
     }),
   });
   return (
-    <Stack direction="row" role="toolbar" aria-label={t('toolbar')} sx={{ flexWrap: 'wrap', gap: 0.5, p: 1, borderBottom: 1, borderColor: 'divider' }}>
-      <Mark label={t('bold')} testId="ed-bold" active={on.bold} onClick={() => c().toggleBold().run()}><FormatBoldIcon fontSize="small" /></Mark>
-      <Mark label={t('italic')} testId="ed-italic" active={on.italic} onClick={() => c().toggleItalic().run()}><FormatItalicIcon fontSize="small" /></Mark>
-      <Mark label={t('underline')} testId="ed-underline" active={on.underline} onClick={() => c().toggleUnderline().run()}><FormatUnderlinedIcon fontSize="small" /></Mark>
-      <Mark label={t('heading')} testId="ed-heading" active={on.heading} onClick={() => c().toggleHeading({ level: 1 }).run()}><TitleIcon fontSize="small" /></Mark>
-      <Mark label={t('bullet')} testId="ed-bullet" active={on.bullet} onClick={() => c().toggleBulletList().run()}><FormatListBulletedIcon fontSize="small" /></Mark>
-      <Mark label={t('ordered')} testId="ed-ordered" active={on.ordered} onClick={() => c().toggleOrderedList().run()}><FormatListNumberedIcon fontSize="small" /></Mark>
-      <Mark label={t('hr')} testId="ed-hr" onClick={() => c().setHorizontalRule().run()}><HorizontalRuleIcon fontSize="small" /></Mark>
-      <Mark label={t('undo')} testId="ed-undo" onClick={() => c().undo().run()}><UndoIcon fontSize="small" /></Mark>
-      <Mark label={t('redo')} testId="ed-redo" onClick={() => c().redo().run()}><RedoIcon fontSize="small" /></Mark>
+    <Stack
+      direction="row"
+      role="toolbar"
+      aria-label={t('toolbar')}
+      sx={{ flexWrap: 'wrap', gap: 0.5, p: 1, borderBottom: 1, borderColor: 'divider' }}
+    >
+      <Mark label={t('bold')} testId="ed-bold" active={on.bold} onClick={() => c().toggleBold().run()}>
+        <FormatBoldIcon fontSize="small" />
+      </Mark>
+      <Mark label={t('italic')} testId="ed-italic" active={on.italic} onClick={() => c().toggleItalic().run()}>
+        <FormatItalicIcon fontSize="small" />
+      </Mark>
+      <Mark label={t('underline')} testId="ed-underline" active={on.underline} onClick={() => c().toggleUnderline().run()}>
+        <FormatUnderlinedIcon fontSize="small" />
+      </Mark>
+      <Mark label={t('heading')} testId="ed-heading" active={on.heading} onClick={() => c().toggleHeading({ level: 1 }).run()}>
+        <TitleIcon fontSize="small" />
+      </Mark>
+      <Mark label={t('bullet')} testId="ed-bullet" active={on.bullet} onClick={() => c().toggleBulletList().run()}>
+        <FormatListBulletedIcon fontSize="small" />
+      </Mark>
+      <Mark label={t('ordered')} testId="ed-ordered" active={on.ordered} onClick={() => c().toggleOrderedList().run()}>
+        <FormatListNumberedIcon fontSize="small" />
+      </Mark>
+      <Mark label={t('hr')} testId="ed-hr" onClick={() => c().setHorizontalRule().run()}>
+        <HorizontalRuleIcon fontSize="small" />
+      </Mark>
+      <Mark label={t('undo')} testId="ed-undo" onClick={() => c().undo().run()}>
+        <UndoIcon fontSize="small" />
+      </Mark>
+      <Mark label={t('redo')} testId="ed-redo" onClick={() => c().redo().run()}>
+        <RedoIcon fontSize="small" />
+      </Mark>
     </Stack>
   );
 }
 
 /** The placeholders to insert: buttons in the tab order, each putting its field at the cursor. */
-function FieldList({ title, fields, onInsert, testId }: { title: string; fields: FieldAttrs[]; onInsert: (f: FieldAttrs) => void; testId: string }) {
+function FieldList({
+  title,
+  fields,
+  onInsert,
+  testId,
+}: {
+  title: string;
+  fields: FieldAttrs[];
+  onInsert: (f: FieldAttrs) => void;
+  testId: string;
+}) {
   return (
     <Box component="section" aria-label={title} sx={{ mb: 2 }} data-testid={testId}>
-      <Typography variant="subtitle2" color="primary" sx={{ fontWeight: 600, mb: 1 }}>{title}</Typography>
+      <Typography variant="subtitle2" color="primary" sx={{ fontWeight: 600, mb: 1 }}>
+        {title}
+      </Typography>
       <Box component="ul" sx={{ listStyle: 'none', p: 0, m: 0, display: 'flex', flexWrap: 'wrap', gap: 0.75 }}>
         {fields.map((f) => (
           <li key={`${f.kind}-${f.code}`}>
@@ -133,7 +210,12 @@ export function TemplateEditor() {
     // TipTap's own <style> would be refused by the back-office's CSP: its rules are in the sx below
     injectCSS: false,
     editorProps: {
-      attributes: { role: 'textbox', 'aria-multiline': 'true', 'aria-label': translate('admin.editor.body'), 'data-testid': 'template-body' },
+      attributes: {
+        role: 'textbox',
+        'aria-multiline': 'true',
+        'aria-label': translate('admin.editor.body'),
+        'data-testid': 'template-body',
+      },
     },
   });
 
@@ -176,26 +258,61 @@ export function TemplateEditor() {
   };
 
   const caption = translate('menu.template_document_editor_detail');
-  if (error) return <Alert severity="error" sx={{ m: 2 }}>{error}</Alert>;
-  if (!row || !editor) return <Box role="status" sx={{ display: 'flex', justifyContent: 'center', py: 6 }}><CircularProgress aria-label={translate('admin.report.loading')} /></Box>;
+  if (error)
+    return (
+      <Alert severity="error" sx={{ m: 2 }}>
+        {error}
+      </Alert>
+    );
+  if (!row || !editor)
+    return (
+      <Box role="status" sx={{ display: 'flex', justifyContent: 'center', py: 6 }}>
+        <CircularProgress aria-label={translate('admin.report.loading')} />
+      </Box>
+    );
   const showPath = model.resourceOf('template-documents') ? `/${model.resourceOf('template-documents')}/${row.id}/show` : '/';
   return (
     <Box sx={{ p: { xs: 1, sm: 2 } }} data-testid="template-editor">
       <Title title={`${caption} — ${row.name}`} />
       <Stack direction="row" sx={{ alignItems: 'center', flexWrap: 'wrap', gap: 1, mb: 2 }}>
-        <Button component={Link} to={showPath} startIcon={<ArrowBackIcon />}>{translate('admin.action.back')}</Button>
-        <Typography variant="h6" component="h1" sx={{ flex: 1, minWidth: 200 }}>{row.name}</Typography>
+        <Button component={Link} to={showPath} startIcon={<ArrowBackIcon />}>
+          {translate('admin.action.back')}
+        </Button>
+        <Typography variant="h6" component="h1" sx={{ flex: 1, minWidth: 200 }}>
+          {row.name}
+        </Typography>
         <Chip label={translate(`enums.language.${row.language}`)} size="small" />
-        <Button variant="contained" startIcon={<SaveIcon />} onClick={save} disabled={saving} data-testid="template-save">{translate('ra.action.save')}</Button>
+        <Button variant="contained" startIcon={<SaveIcon />} onClick={save} disabled={saving} data-testid="template-save">
+          {translate('ra.action.save')}
+        </Button>
       </Stack>
       <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: 'minmax(0, 1fr) 300px' } }}>
         <Card variant="outlined">
           <Toolbar editor={editor} />
           <Box
             sx={{
-              '& .ProseMirror': { minHeight: 360, p: 2, outline: 'none', whiteSpace: 'pre-wrap', wordWrap: 'break-word', fontVariantLigatures: 'none', fontSize: 15, lineHeight: 1.5, '& h1': { fontSize: 20, textAlign: 'center' }, '& p': { my: 0.75 } },
+              '& .ProseMirror': {
+                minHeight: 360,
+                p: 2,
+                outline: 'none',
+                whiteSpace: 'pre-wrap',
+                wordWrap: 'break-word',
+                fontVariantLigatures: 'none',
+                fontSize: 15,
+                lineHeight: 1.5,
+                '& h1': { fontSize: 20, textAlign: 'center' },
+                '& p': { my: 0.75 },
+              },
               '& .ProseMirror-focused': { boxShadow: (th) => `inset 0 0 0 2px ${th.palette.primary.main}` },
-              '& .td-field': { bgcolor: 'action.selected', border: 1, borderColor: 'primary.main', borderRadius: 1, px: 0.5, whiteSpace: 'nowrap', color: 'primary.dark' },
+              '& .td-field': {
+                bgcolor: 'action.selected',
+                border: 1,
+                borderColor: 'primary.main',
+                borderRadius: 1,
+                px: 0.5,
+                whiteSpace: 'nowrap',
+                color: 'primary.dark',
+              },
               '& .td-field[data-kind="own"]': { borderColor: 'secondary.main', color: 'secondary.dark' },
               '& .ProseMirror-selectednode': { outline: 2, outlineStyle: 'solid', outlineColor: 'primary.main' },
             }}
@@ -205,12 +322,22 @@ export function TemplateEditor() {
         </Card>
         <Card variant="outlined" component="aside" aria-label={translate('admin.editor.insert')}>
           <CardContent>
-            <Typography variant="subtitle1" sx={{ fontWeight: 600 }}>{translate('admin.editor.insert')}</Typography>
-            <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>{translate('admin.editor.hint')}</Typography>
+            <Typography variant="subtitle1" sx={{ fontWeight: 600 }}>
+              {translate('admin.editor.insert')}
+            </Typography>
+            <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+              {translate('admin.editor.hint')}
+            </Typography>
             <Divider sx={{ mb: 2 }} />
-            {reserved.error && <Alert severity="warning" sx={{ mb: 1 }}>{errorMessage(reserved.error)}</Alert>}
+            {reserved.error && (
+              <Alert severity="warning" sx={{ mb: 1 }}>
+                {errorMessage(reserved.error)}
+              </Alert>
+            )}
             <FieldList title={translate('admin.editor.reserved')} fields={reservedFields} onInsert={insert} testId="reserved-fields" />
-            {ownFields.length > 0 && <FieldList title={translate('admin.editor.own')} fields={ownFields} onInsert={insert} testId="own-fields" />}
+            {ownFields.length > 0 && (
+              <FieldList title={translate('admin.editor.own')} fields={ownFields} onInsert={insert} testId="own-fields" />
+            )}
           </CardContent>
         </Card>
       </Box>

@@ -30,15 +30,27 @@ export const TemplateField = Node.create({
   addAttributes() {
     return {
       code: { default: '', parseHTML: (el) => el.getAttribute('data-field') ?? '', renderHTML: (a) => ({ 'data-field': a.code }) },
-      kind: { default: 'reserved', parseHTML: (el) => el.getAttribute('data-kind') ?? 'reserved', renderHTML: (a) => ({ 'data-kind': a.kind }) },
-      label: { default: '', parseHTML: (el) => el.getAttribute('data-label') ?? el.textContent ?? '', renderHTML: (a) => ({ 'data-label': a.label }) },
+      kind: {
+        default: 'reserved',
+        parseHTML: (el) => el.getAttribute('data-kind') ?? 'reserved',
+        renderHTML: (a) => ({ 'data-kind': a.kind }),
+      },
+      label: {
+        default: '',
+        parseHTML: (el) => el.getAttribute('data-label') ?? el.textContent ?? '',
+        renderHTML: (a) => ({ 'data-label': a.label }),
+      },
     };
   },
   parseHTML() {
     return [{ tag: 'span[data-field]' }];
   },
   renderHTML({ node, HTMLAttributes }) {
-    return ['span', mergeAttributes(HTMLAttributes, { class: 'td-field', contenteditable: 'false' }), `{${node.attrs.label || node.attrs.code}}`];
+    return [
+      'span',
+      mergeAttributes(HTMLAttributes, { class: 'td-field', contenteditable: 'false' }),
+      `{${node.attrs.label || node.attrs.code}}`,
+    ];
   },
   // an opaque view of its own: the browser's editing around it never makes ProseMirror re-read (and duplicate) it
   addNodeView() {
@@ -58,7 +70,16 @@ export const TemplateField = Node.create({
   addCommands() {
     return {
       // the placeholder, then a no-break space after it: a plain one at the end of a line is collapsed by the browser before the next word is typed
-      insertField: (attrs) => ({ chain }) => chain().insertContent({ type: this.name, attrs }).command(({ tr }) => { tr.insertText('\u00a0'); return true; }).run(),
+      insertField:
+        (attrs) =>
+        ({ chain }) =>
+          chain()
+            .insertContent({ type: this.name, attrs })
+            .command(({ tr }) => {
+              tr.insertText('\u00a0');
+              return true;
+            })
+            .run(),
     };
   },
 });

@@ -1,7 +1,28 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import {
-  Alert, AlertTitle, Box, Button as MuiButton, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, List, ListItemButton,
-  ListItemIcon, ListItemText, Radio, Tab, Table, TableBody, TableCell, TableHead, TableRow, Tabs, TextField, Typography,
+  Alert,
+  AlertTitle,
+  Box,
+  Button as MuiButton,
+  CircularProgress,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  List,
+  ListItemButton,
+  ListItemIcon,
+  ListItemText,
+  Radio,
+  Tab,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  Tabs,
+  TextField,
+  Typography,
 } from '@mui/material';
 import KeyIcon from '@mui/icons-material/Key';
 import RefreshIcon from '@mui/icons-material/Refresh';
@@ -15,7 +36,10 @@ import { ESignFailure, type CertificateInfo, type SigningKey } from './types';
 import { eimzoKeys, eimzoSigningKey, type EimzoKey } from './eimzo';
 import { fromBase64, openKeyFile } from './pkcs12';
 
-interface Signable { content: string; document: Record<string, unknown> }
+interface Signable {
+  content: string;
+  document: Record<string, unknown>;
+}
 
 type Provider = 'eimzo' | 'pkcs12';
 
@@ -57,13 +81,25 @@ export function DocumentView({ doc }: { doc: Record<string, unknown> }) {
         const cols = [...new Set(rows.flatMap((r) => Object.keys(r ?? {})))];
         return (
           <Box key={k} sx={{ mb: 1 }}>
-            <Typography variant="subtitle2" sx={{ mt: 1 }}>{keyCaption(k, translate)}</Typography>
+            <Typography variant="subtitle2" sx={{ mt: 1 }}>
+              {keyCaption(k, translate)}
+            </Typography>
             <Box sx={{ overflowX: 'auto' }}>
               <Table size="small">
-                <TableHead><TableRow>{cols.map((c) => <TableCell key={c}>{keyCaption(c, translate)}</TableCell>)}</TableRow></TableHead>
+                <TableHead>
+                  <TableRow>
+                    {cols.map((c) => (
+                      <TableCell key={c}>{keyCaption(c, translate)}</TableCell>
+                    ))}
+                  </TableRow>
+                </TableHead>
                 <TableBody>
                   {rows.map((r, i) => (
-                    <TableRow key={i}>{cols.map((c) => <TableCell key={c}>{valueText(c, r?.[c], translate)}</TableCell>)}</TableRow>
+                    <TableRow key={i}>
+                      {cols.map((c) => (
+                        <TableCell key={c}>{valueText(c, r?.[c], translate)}</TableCell>
+                      ))}
+                    </TableRow>
                   ))}
                 </TableBody>
               </Table>
@@ -87,9 +123,14 @@ function CertificateCard({ c }: { c: CertificateInfo }) {
   return (
     <Table size="small" data-testid="sign-certificate">
       <TableBody>
-        {rows.filter(([, v]) => v).map(([k, v]) => (
-          <TableRow key={k}><TableCell sx={{ color: 'text.secondary', width: '40%' }}>{translate(k)}</TableCell><TableCell>{v}</TableCell></TableRow>
-        ))}
+        {rows
+          .filter(([, v]) => v)
+          .map(([k, v]) => (
+            <TableRow key={k}>
+              <TableCell sx={{ color: 'text.secondary', width: '40%' }}>{translate(k)}</TableCell>
+              <TableCell>{v}</TableCell>
+            </TableRow>
+          ))}
       </TableBody>
     </Table>
   );
@@ -102,7 +143,13 @@ function Failure({ keyName, onRetry }: { keyName: string; onRetry?: () => void }
     <Alert
       severity="error"
       data-testid="sign-error"
-      action={onRetry ? <MuiButton color="inherit" size="small" startIcon={<RefreshIcon />} onClick={onRetry}>{translate('admin.sign.retry')}</MuiButton> : undefined}
+      action={
+        onRetry ? (
+          <MuiButton color="inherit" size="small" startIcon={<RefreshIcon />} onClick={onRetry}>
+            {translate('admin.sign.retry')}
+          </MuiButton>
+        ) : undefined
+      }
     >
       <AlertTitle>{translate(keyName)}</AlertTitle>
       {keyName === 'esign.cannot_connect' && translate('esign.program_missing')}
@@ -114,7 +161,9 @@ function Failure({ keyName, onRetry }: { keyName: string; onRetry?: () => void }
 /** E-IMZO: connects to the local program, lists its keys, loads the chosen one. */
 function EimzoPanel({ onKey }: { onKey: (k: SigningKey | null, c?: CertificateInfo) => void }) {
   const translate = useTranslate();
-  const [state, setState] = useState<{ phase: 'connecting' | 'keys' | 'error'; keys?: EimzoKey[]; error?: string }>({ phase: 'connecting' });
+  const [state, setState] = useState<{ phase: 'connecting' | 'keys' | 'error'; keys?: EimzoKey[]; error?: string }>({
+    phase: 'connecting',
+  });
   const [chosen, setChosen] = useState<number | null>(null);
   const [loading, setLoading] = useState(false);
   const [attempt, setAttempt] = useState(0);
@@ -124,9 +173,15 @@ function EimzoPanel({ onKey }: { onKey: (k: SigningKey | null, c?: CertificateIn
     setState({ phase: 'connecting' });
     onKey(null);
     eimzoKeys()
-      .then((keys) => { if (live) setState({ phase: 'keys', keys }); })
-      .catch((err) => { if (live) setState({ phase: 'error', error: failureKey(err) }); });
-    return () => { live = false; };
+      .then((keys) => {
+        if (live) setState({ phase: 'keys', keys });
+      })
+      .catch((err) => {
+        if (live) setState({ phase: 'error', error: failureKey(err) });
+      });
+    return () => {
+      live = false;
+    };
     // eslint-disable-next-line react-hooks/exhaustive-deps -- the keys are read again on a new attempt only; onKey is the parent's callback
   }, [attempt]);
 
@@ -147,7 +202,8 @@ function EimzoPanel({ onKey }: { onKey: (k: SigningKey | null, c?: CertificateIn
   if (state.phase === 'connecting') {
     return (
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, py: 2 }} data-testid="sign-connecting">
-        <CircularProgress size={18} /><Typography>{translate('admin.sign.connecting')}</Typography>
+        <CircularProgress size={18} />
+        <Typography>{translate('admin.sign.connecting')}</Typography>
       </Box>
     );
   }
@@ -159,10 +215,17 @@ function EimzoPanel({ onKey }: { onKey: (k: SigningKey | null, c?: CertificateIn
       <List dense>
         {state.keys.map((k, i) => (
           <ListItemButton key={`${k.path}/${k.name}`} selected={chosen === i} onClick={() => void choose(i)} disabled={loading}>
-            <ListItemIcon><Radio checked={chosen === i} size="small" /></ListItemIcon>
+            <ListItemIcon>
+              <Radio checked={chosen === i} size="small" />
+            </ListItemIcon>
             <ListItemText
               primary={`${k.certificate.commonName}${k.certificate.organisation ? ` — ${k.certificate.organisation}` : ''}`}
-              secondary={[k.certificate.inn && `${translate('admin.sign.cert.inn')}: ${k.certificate.inn}`, k.certificate.validTo && `${translate('admin.sign.cert.valid_to')}: ${k.certificate.validTo}`].filter(Boolean).join(' · ')}
+              secondary={[
+                k.certificate.inn && `${translate('admin.sign.cert.inn')}: ${k.certificate.inn}`,
+                k.certificate.validTo && `${translate('admin.sign.cert.valid_to')}: ${k.certificate.validTo}`,
+              ]
+                .filter(Boolean)
+                .join(' · ')}
             />
           </ListItemButton>
         ))}
@@ -204,14 +267,21 @@ function KeyFilePanel({ onKey }: { onKey: (k: SigningKey | null, c?: Certificate
         <MuiButton variant="outlined" startIcon={<KeyIcon />} onClick={() => picker.current?.click()} data-testid="sign-pfx-choose">
           {translate('admin.sign.pfx_choose')}
         </MuiButton>
-        <Typography variant="body2" color={file ? 'text.primary' : 'text.secondary'}>{file?.name ?? translate('admin.sign.pfx_none')}</Typography>
+        <Typography variant="body2" color={file ? 'text.primary' : 'text.secondary'}>
+          {file?.name ?? translate('admin.sign.pfx_none')}
+        </Typography>
         <input
           ref={picker}
           type="file"
           hidden
           accept=".pfx,.p12,application/x-pkcs12"
           data-testid="sign-pfx-file"
-          onChange={(e) => { setFile(e.target.files?.[0] ?? null); setCert(null); setError(null); onKey(null); }}
+          onChange={(e) => {
+            setFile(e.target.files?.[0] ?? null);
+            setCert(null);
+            setError(null);
+            onKey(null);
+          }}
         />
       </Box>
       <Box sx={{ display: 'flex', alignItems: 'flex-start', gap: 1 }}>
@@ -221,11 +291,22 @@ function KeyFilePanel({ onKey }: { onKey: (k: SigningKey | null, c?: Certificate
           label={translate('admin.sign.pfx_password')}
           value={password}
           onChange={(e) => setPassword(e.target.value)}
-          onKeyDown={(e) => { if (e.key === 'Enter') { e.preventDefault(); void open(); } }}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') {
+              e.preventDefault();
+              void open();
+            }
+          }}
           autoComplete="off"
           slotProps={{ htmlInput: { 'data-testid': 'sign-pfx-password' } }}
         />
-        <MuiButton variant="outlined" onClick={() => void open()} disabled={!file || busy} data-testid="sign-pfx-open" startIcon={busy ? <CircularProgress size={16} /> : undefined}>
+        <MuiButton
+          variant="outlined"
+          onClick={() => void open()}
+          disabled={!file || busy}
+          data-testid="sign-pfx-open"
+          startIcon={busy ? <CircularProgress size={16} /> : undefined}
+        >
           {translate('admin.sign.pfx_open')}
         </MuiButton>
       </Box>
@@ -243,8 +324,20 @@ function KeyFilePanel({ onKey }: { onKey: (k: SigningKey | null, c?: Certificate
  * document unsigned where it is and sends nothing. The server verifies the signature; its refusal
  * (expired certificate, another INN…) shows here.
  */
-export function SignDialog({ entity, action, record, open, onClose, onDone }: {
-  entity: EntityMeta; action: WorkflowActionMeta; record: RaRecord; open: boolean; onClose: () => void; onDone: () => void;
+export function SignDialog({
+  entity,
+  action,
+  record,
+  open,
+  onClose,
+  onDone,
+}: {
+  entity: EntityMeta;
+  action: WorkflowActionMeta;
+  record: RaRecord;
+  open: boolean;
+  onClose: () => void;
+  onDone: () => void;
 }) {
   const translate = useTranslate();
   const run = useRunAction(entity);
@@ -254,7 +347,12 @@ export function SignDialog({ entity, action, record, open, onClose, onDone }: {
   const [serverError, setServerError] = useState<string | null>(null);
   const { data, error, loading } = useFetch<Signable>(open ? `${entity.path}/${record.id}/signable` : null, record.version);
 
-  useEffect(() => { if (!open) { setKey(null); setServerError(null); } }, [open]);
+  useEffect(() => {
+    if (!open) {
+      setKey(null);
+      setServerError(null);
+    }
+  }, [open]);
 
   const skip = entity.workflow?.actions.find((a) => a.name === action.skip && a.allowed);
 
@@ -286,17 +384,33 @@ export function SignDialog({ entity, action, record, open, onClose, onDone }: {
   };
 
   let body: ReactNode;
-  if (loading && !data) body = <Box sx={{ py: 3, textAlign: 'center' }}><CircularProgress /></Box>;
+  if (loading && !data)
+    body = (
+      <Box sx={{ py: 3, textAlign: 'center' }}>
+        <CircularProgress />
+      </Box>
+    );
   else if (error) body = <Alert severity="error">{errorMessage(error)}</Alert>;
   else if (data) body = <DocumentView doc={data.document} />;
 
   return (
     <Dialog open={open} onClose={() => !busy && onClose()} fullWidth maxWidth="md" data-testid="sign-dialog">
-      <DialogTitle>{translate(action.label)} — {translate('admin.sign.title')}</DialogTitle>
+      <DialogTitle>
+        {translate(action.label)} — {translate('admin.sign.title')}
+      </DialogTitle>
       <DialogContent dividers>
-        <Typography variant="subtitle2" sx={{ mb: 1 }}>{translate('admin.sign.document')}</Typography>
+        <Typography variant="subtitle2" sx={{ mb: 1 }}>
+          {translate('admin.sign.document')}
+        </Typography>
         {body}
-        <Tabs value={provider} onChange={(_e, v: Provider) => { setProvider(v); setKey(null); }} sx={{ mt: 2, borderBottom: 1, borderColor: 'divider' }}>
+        <Tabs
+          value={provider}
+          onChange={(_e, v: Provider) => {
+            setProvider(v);
+            setKey(null);
+          }}
+          sx={{ mt: 2, borderBottom: 1, borderColor: 'divider' }}
+        >
           <Tab value="eimzo" label={translate('admin.sign.provider_eimzo')} data-testid="sign-provider-eimzo" />
           <Tab value="pkcs12" label={translate('admin.sign.provider_pkcs12')} data-testid="sign-provider-pkcs12" />
         </Tabs>
@@ -304,16 +418,33 @@ export function SignDialog({ entity, action, record, open, onClose, onDone }: {
           {open && provider === 'eimzo' && <EimzoPanel onKey={(k) => setKey(k)} />}
           {open && provider === 'pkcs12' && <KeyFilePanel onKey={(k) => setKey(k)} />}
         </Box>
-        {serverError && <Alert severity="error" sx={{ mt: 2 }} data-testid="sign-server-error">{serverError}</Alert>}
+        {serverError && (
+          <Alert severity="error" sx={{ mt: 2 }} data-testid="sign-server-error">
+            {serverError}
+          </Alert>
+        )}
       </DialogContent>
       <DialogActions sx={{ flexWrap: 'wrap', gap: 1 }}>
-        <MuiButton onClick={onClose} disabled={busy}>{translate('ra.action.cancel')}</MuiButton>
+        <MuiButton onClick={onClose} disabled={busy}>
+          {translate('ra.action.cancel')}
+        </MuiButton>
         {skip && (
-          <MuiButton onClick={() => void send({}, skip)} disabled={busy || !data} data-testid="sign-skip" title={translate('admin.sign.skip_hint')}>
+          <MuiButton
+            onClick={() => void send({}, skip)}
+            disabled={busy || !data}
+            data-testid="sign-skip"
+            title={translate('admin.sign.skip_hint')}
+          >
             {translate(skip.label)}
           </MuiButton>
         )}
-        <MuiButton variant="contained" onClick={() => void signAndSend()} disabled={busy || !key || !data} data-testid="sign-submit" startIcon={busy ? <CircularProgress size={16} /> : undefined}>
+        <MuiButton
+          variant="contained"
+          onClick={() => void signAndSend()}
+          disabled={busy || !key || !data}
+          data-testid="sign-submit"
+          startIcon={busy ? <CircularProgress size={16} /> : undefined}
+        >
           {translate('admin.sign.submit')}
         </MuiButton>
       </DialogActions>

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { eimzoKeys, eimzoSigningKey, parseAlias, versionOk, type EimzoKey } from './eimzo';
 
-const ALIAS = 'cn=aliyev vali,name=vali,surname=aliyev,o=“sement” mchj,1.2.860.3.16.1.1=301234567,1.2.860.3.16.1.2=31234567890123,serialnumber=7a3b2c,validfrom=2024.01.15 10:00:00,validto=2026.01.15 23:59:59';
+const ALIAS =
+  'cn=aliyev vali,name=vali,surname=aliyev,o=“sement” mchj,1.2.860.3.16.1.1=301234567,1.2.860.3.16.1.2=31234567890123,serialnumber=7a3b2c,validfrom=2024.01.15 10:00:00,validto=2026.01.15 23:59:59';
 
 /** A signing program that answers as E-IMZO does, recording the calls. */
 function program(answers: Record<string, Record<string, unknown>>) {
@@ -15,9 +16,15 @@ function program(answers: Record<string, Record<string, unknown>>) {
 }
 
 describe('the E-IMZO provider', () => {
-  it('reads the certificate from the program\'s alias', () => {
+  it("reads the certificate from the program's alias", () => {
     expect(parseAlias(ALIAS)).toMatchObject({
-      commonName: 'aliyev vali', organisation: '“sement” mchj', inn: '301234567', pinfl: '31234567890123', serialNumber: '7a3b2c', validFrom: '2024-01-15', validTo: '2026-01-15',
+      commonName: 'aliyev vali',
+      organisation: '“sement” mchj',
+      inn: '301234567',
+      pinfl: '31234567890123',
+      serialNumber: '7a3b2c',
+      validFrom: '2024-01-15',
+      validTo: '2026-01-15',
     });
   });
 

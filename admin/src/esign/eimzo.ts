@@ -22,11 +22,17 @@ const CALL_TIMEOUT = 8000;
  * without one).
  */
 export const API_KEYS: Record<string, string> = {
-  localhost: '96D0C1491615C82B9A54D9989779DF825B690748224C2B04F500F370D51827CE2644D8D4A82C18184D73AB8530BB8ED537269603F61DB0D03D2104ABF789970B',
-  '127.0.0.1': 'A7BCFA5D490B351BE0754130DF03A068F855DB4333D43921125B9CF2670EF6A40370C646B90401955E1F7BC9CDBF59CE0B2C5467D820BE189C845D0B79CFC96F',
+  localhost:
+    '96D0C1491615C82B9A54D9989779DF825B690748224C2B04F500F370D51827CE2644D8D4A82C18184D73AB8530BB8ED537269603F61DB0D03D2104ABF789970B',
+  '127.0.0.1':
+    'A7BCFA5D490B351BE0754130DF03A068F855DB4333D43921125B9CF2670EF6A40370C646B90401955E1F7BC9CDBF59CE0B2C5467D820BE189C845D0B79CFC96F',
 };
 
-interface Answer { success?: boolean; reason?: string; [k: string]: unknown }
+interface Answer {
+  success?: boolean;
+  reason?: string;
+  [k: string]: unknown;
+}
 
 /** One call: a new WebSocket, the JSON sent on open, the first message is the answer. */
 export function callEimzo(payload: Record<string, unknown>, url = EIMZO_URL, timeout = CALL_TIMEOUT): Promise<Answer> {
@@ -43,20 +49,25 @@ export function callEimzo(payload: Record<string, unknown>, url = EIMZO_URL, tim
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      try { ws.close(); } catch { /* closed */ }
+      try {
+        ws.close();
+      } catch {
+        /* closed */
+      }
       fn();
     };
     const timer = setTimeout(() => done(() => reject(new ESignFailure('esign.cannot_connect', 'timeout'))), timeout);
     ws.onerror = () => done(() => reject(new ESignFailure('esign.cannot_connect', 'websocket error')));
     ws.onclose = (e) => done(() => reject(new ESignFailure('esign.cannot_connect', `closed ${e.code}`)));
     ws.onopen = () => ws.send(JSON.stringify(payload));
-    ws.onmessage = (e) => done(() => {
-      try {
-        resolve(JSON.parse(String(e.data)) as Answer);
-      } catch {
-        reject(new ESignFailure('esign.data_failed', 'not JSON'));
-      }
-    });
+    ws.onmessage = (e) =>
+      done(() => {
+        try {
+          resolve(JSON.parse(String(e.data)) as Answer);
+        } catch {
+          reject(new ESignFailure('esign.data_failed', 'not JSON'));
+        }
+      });
   });
 }
 
@@ -100,7 +111,8 @@ export async function eimzoKeys(call: typeof callEimzo = callEimzo): Promise<Eim
   const v = await call({ name: 'version' });
   const major = Number(v.major);
   const minor = Number(v.minor);
-  if (!v.success || !Number.isFinite(major) || !versionOk(major, minor)) throw new ESignFailure('esign.program_missing', `version ${String(v.major)}.${String(v.minor)}`);
+  if (!v.success || !Number.isFinite(major) || !versionOk(major, minor))
+    throw new ESignFailure('esign.program_missing', `version ${String(v.major)}.${String(v.minor)}`);
   const host = typeof location === 'undefined' ? 'localhost' : location.hostname;
   // a deployment's key comes from the esign.eimzo_api_key setting (written into the page), else the vendor's development keys
   const configured = typeof window === 'undefined' ? undefined : window.__ECOFOND_CONFIG__?.eimzoKey;

@@ -46,7 +46,10 @@ export function fromBase64(b64: string): Uint8Array {
   return out;
 }
 
-interface Opened { keyInfo: pkijs.PrivateKeyInfo; certificates: pkijs.Certificate[] }
+interface Opened {
+  keyInfo: pkijs.PrivateKeyInfo;
+  certificates: pkijs.Certificate[];
+}
 
 async function openPfx(file: ArrayBuffer, password: string): Promise<Opened> {
   const crypto = engine();
@@ -81,7 +84,9 @@ async function openPfx(file: ArrayBuffer, password: string): Promise<Opened> {
         const shrouded = bag.bagValue as pkijs.PKCS8ShroudedKeyBag;
         try {
           // public in pkijs's code, protected in its typings
-          await (shrouded as unknown as { parseInternalValues(p: { password: ArrayBuffer }, c: pkijs.ICryptoEngine): Promise<void> }).parseInternalValues({ password: pw }, crypto);
+          await (
+            shrouded as unknown as { parseInternalValues(p: { password: ArrayBuffer }, c: pkijs.ICryptoEngine): Promise<void> }
+          ).parseInternalValues({ password: pw }, crypto);
         } catch (err) {
           throw new ESignFailure('admin.sign.pfx_bad_password', String(err));
         }
@@ -100,21 +105,32 @@ async function openPfx(file: ArrayBuffer, password: string): Promise<Opened> {
 }
 
 /** The certificate whose public key is the private key's (the file may carry the CA's too). */
-async function signerCertificate(keyInfo: pkijs.PrivateKeyInfo, certs: pkijs.Certificate[], key: CryptoKey, algorithm: EcKeyImportParams | RsaHashedImportParams): Promise<pkijs.Certificate> {
+async function signerCertificate(
+  keyInfo: pkijs.PrivateKeyInfo,
+  certs: pkijs.Certificate[],
+  key: CryptoKey,
+  algorithm: EcKeyImportParams | RsaHashedImportParams,
+): Promise<pkijs.Certificate> {
   const probe = new Uint8Array([1, 2, 3, 4]);
   const params = algorithm.name === 'ECDSA' ? { name: 'ECDSA', hash: 'SHA-256' } : { name: 'RSASSA-PKCS1-v1_5' };
   const sig = await globalThis.crypto.subtle.sign(params, key, probe);
   for (const cert of certs) {
     try {
-      const pub = await globalThis.crypto.subtle.importKey('spki', cert.subjectPublicKeyInfo.toSchema().toBER(false), algorithm, false, ['verify']);
+      const pub = await globalThis.crypto.subtle.importKey('spki', cert.subjectPublicKeyInfo.toSchema().toBER(false), algorithm, false, [
+        'verify',
+      ]);
       if (await globalThis.crypto.subtle.verify(params, pub, sig, probe)) return cert;
-    } catch { /* another kind of key */ }
+    } catch {
+      /* another kind of key */
+    }
   }
   void keyInfo;
   throw new ESignFailure('esign.certificate_not_found');
 }
 
-async function importPrivateKey(keyInfo: pkijs.PrivateKeyInfo): Promise<{ key: CryptoKey; algorithm: EcKeyImportParams | RsaHashedImportParams }> {
+async function importPrivateKey(
+  keyInfo: pkijs.PrivateKeyInfo,
+): Promise<{ key: CryptoKey; algorithm: EcKeyImportParams | RsaHashedImportParams }> {
   const der = keyInfo.toSchema().toBER(false);
   const oid = keyInfo.privateKeyAlgorithm.algorithmId;
   let algorithm: EcKeyImportParams | RsaHashedImportParams;
@@ -138,7 +154,12 @@ async function importPrivateKey(keyInfo: pkijs.PrivateKeyInfo): Promise<{ key: C
 }
 
 /** A detached CMS SignedData (DER) over `content`, made with `key` for `cert`. */
-export async function signDetachedCms(content: Uint8Array, key: CryptoKey, cert: pkijs.Certificate, signingTime = new Date()): Promise<Uint8Array> {
+export async function signDetachedCms(
+  content: Uint8Array,
+  key: CryptoKey,
+  cert: pkijs.Certificate,
+  signingTime = new Date(),
+): Promise<Uint8Array> {
   const crypto = engine();
   const digest = new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', toBuffer(content)));
   const signerInfo = new pkijs.SignerInfo({

@@ -23,7 +23,10 @@ export interface CertificateInfo {
 
 /** A failure the user can act on, with the caption key of its message (esign.*, spec §8). */
 export class ESignFailure extends Error {
-  constructor(readonly key: string, readonly detail?: string) {
+  constructor(
+    readonly key: string,
+    readonly detail?: string,
+  ) {
     super(key);
     this.name = 'ESignFailure';
   }
@@ -45,7 +48,10 @@ const dateOf = (d: Date | undefined) => (d && !Number.isNaN(d.getTime()) ? tashk
 export function describeCertificate(cert: pkijs.Certificate): CertificateInfo {
   const s = cert.subject;
   const inn = attr(s, TAX_OIDS.inn) ?? attr(s, TAX_OIDS.uid);
-  const serial = Array.from(new Uint8Array(cert.serialNumber.valueBlock.valueHexView)).map((b) => b.toString(16).padStart(2, '0')).join('').replace(/^0+/, '');
+  const serial = Array.from(new Uint8Array(cert.serialNumber.valueBlock.valueHexView))
+    .map((b) => b.toString(16).padStart(2, '0'))
+    .join('')
+    .replace(/^0+/, '');
   return {
     commonName: attr(s, '2.5.4.3') ?? '',
     organisation: attr(s, '2.5.4.10'),

@@ -8,7 +8,13 @@ import { formatNumber } from './format';
 import { bulkActions } from './workflowActions';
 
 /** In the list's top toolbar: each bulk action on every row of the list as filtered now. */
-export function AllRowsActionsButton({ entity, permanentFilter }: { entity: EntityMeta; permanentFilter?: Record<string, unknown> }): ReactNode {
+export function AllRowsActionsButton({
+  entity,
+  permanentFilter,
+}: {
+  entity: EntityMeta;
+  permanentFilter?: Record<string, unknown>;
+}): ReactNode {
   const { filterValues, total } = useListContext();
   const translate = useTranslate();
   const refresh = useRefresh();
@@ -23,8 +29,18 @@ export function AllRowsActionsButton({ entity, permanentFilter }: { entity: Enti
       </Button>
       <Menu anchorEl={anchor} open={!!anchor} onClose={() => setAnchor(null)}>
         {actions.map((a) => (
-          <MenuItem key={a.name} onClick={() => { setAnchor(null); setCurrent(a); }} data-testid={`bulk-all-${a.name}`}>
-            <ListItemText primary={translate(a.label)} secondary={translate('admin.workflow.all_rows_count', { count: formatNumber(total ?? 0, 0) })} />
+          <MenuItem
+            key={a.name}
+            onClick={() => {
+              setAnchor(null);
+              setCurrent(a);
+            }}
+            data-testid={`bulk-all-${a.name}`}
+          >
+            <ListItemText
+              primary={translate(a.label)}
+              secondary={translate('admin.workflow.all_rows_count', { count: formatNumber(total ?? 0, 0) })}
+            />
           </MenuItem>
         ))}
       </Menu>
@@ -35,7 +51,10 @@ export function AllRowsActionsButton({ entity, permanentFilter }: { entity: Enti
           target={{ kind: 'all', filter: { ...filterValues, ...permanentFilter }, total: total ?? 0 }}
           open
           onClose={() => setCurrent(null)}
-          onDone={() => { setCurrent(null); refresh(); }}
+          onDone={() => {
+            setCurrent(null);
+            refresh();
+          }}
         />
       )}
     </>

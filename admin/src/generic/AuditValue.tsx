@@ -21,23 +21,52 @@ const exists = (k: string) => i18n.exists(k);
  * `view` shows a value as the list does (MetaField, handed in by the caller: MetaField shows a
  * JSON value as a JsonTable of AuditValues, so this file does not import it).
  */
-export function AuditValue({ field, value, other, side, view }: { field: FieldMeta; value: unknown; other?: unknown; side?: 'before' | 'after'; view: ComponentType<MetaFieldProps> }) {
+export function AuditValue({
+  field,
+  value,
+  other,
+  side,
+  view,
+}: {
+  field: FieldMeta;
+  value: unknown;
+  other?: unknown;
+  side?: 'before' | 'after';
+  view: ComponentType<MetaFieldProps>;
+}) {
   const translate = useTranslate();
   const lang = useLang();
-  if (isEmptyValue(value)) return <Typography component="span" color="text.disabled" data-value="empty">—</Typography>;
+  if (isEmptyValue(value))
+    return (
+      <Typography component="span" color="text.disabled" data-value="empty">
+        —
+      </Typography>
+    );
   if (value === HIDDEN_VALUE || field.type === 'password') return <span>{HIDDEN_VALUE}</span>;
   if (field.type === 'boolean') return <span>{translate(value ? 'ra.boolean.true' : 'ra.boolean.false')}</span>;
   if (field.type === 'json') {
-    return <Box component="span" sx={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>{plainValue(field, value, lang, translate, exists)}</Box>;
+    return (
+      <Box component="span" sx={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>
+        {plainValue(field, value, lang, translate, exists)}
+      </Box>
+    );
   }
   if (side && showsDelta(field, value, other)) {
     const own = idsNotIn(value, other);
     const kept = (value as unknown[]).length - own.length;
     return (
       <Box component="span" sx={{ display: 'inline-flex', alignItems: 'center', flexWrap: 'wrap', gap: 0.5 }}>
-        {own.length > 0 && <Typography component="span" sx={{ fontWeight: 600, color: side === 'after' ? 'success.main' : 'error.main' }}>{side === 'after' ? '+' : '−'}</Typography>}
+        {own.length > 0 && (
+          <Typography component="span" sx={{ fontWeight: 600, color: side === 'after' ? 'success.main' : 'error.main' }}>
+            {side === 'after' ? '+' : '−'}
+          </Typography>
+        )}
         {own.length > 0 && <Shown field={field} value={own} view={view} />}
-        {kept > 0 && <Typography component="span" variant="body2" color="text.secondary">({translate('admin.history.unchanged', { count: kept })})</Typography>}
+        {kept > 0 && (
+          <Typography component="span" variant="body2" color="text.secondary">
+            ({translate('admin.history.unchanged', { count: kept })})
+          </Typography>
+        )}
       </Box>
     );
   }
@@ -58,7 +87,10 @@ const AS_CELL = new Set(['polygon', 'children', 'file', 'files', 'image']);
 function Shown({ field, value, view: View }: { field: FieldMeta; value: unknown; view: ComponentType<MetaFieldProps> }) {
   return (
     <RecordContextProvider value={{ id: `audit-${field.name}`, [field.name]: value }}>
-      <Box component="span" sx={{ display: 'inline-flex', verticalAlign: 'middle', maxWidth: '100%', minWidth: 0, overflowWrap: 'anywhere' }}>
+      <Box
+        component="span"
+        sx={{ display: 'inline-flex', verticalAlign: 'middle', maxWidth: '100%', minWidth: 0, overflowWrap: 'anywhere' }}
+      >
         <View field={field} source={field.name} inList={AS_CELL.has(field.type)} />
       </Box>
     </RecordContextProvider>

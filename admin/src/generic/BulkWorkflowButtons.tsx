@@ -19,13 +19,21 @@ export function BulkWorkflowButtons({ entity }: { entity: EntityMeta }) {
   if (!actions.length && !single.length) return null;
   const one = (a: WorkflowActionMeta) => {
     const record = selectedIds.length === 1 ? data?.find((r) => r.id === selectedIds[0]) : undefined;
-    if (!record) { notify('errors.select_row', { type: 'warning' }); return; }
+    if (!record) {
+      notify('errors.select_row', { type: 'warning' });
+      return;
+    }
     setCurrent({ action: a, target: { kind: 'one', record } });
   };
   return (
     <>
       {actions.map((a) => (
-        <Button key={a.name} label={a.label} onClick={() => setCurrent({ action: a, target: { kind: 'many', ids: selectedIds } })} data-testid={`bulk-${a.name}`}>
+        <Button
+          key={a.name}
+          label={a.label}
+          onClick={() => setCurrent({ action: a, target: { kind: 'many', ids: selectedIds } })}
+          data-testid={`bulk-${a.name}`}
+        >
           <PlayArrowIcon />
         </Button>
       ))}
@@ -41,7 +49,11 @@ export function BulkWorkflowButtons({ entity }: { entity: EntityMeta }) {
           target={current.target}
           open
           onClose={() => setCurrent(null)}
-          onDone={() => { setCurrent(null); onUnselectItems(); refresh(); }}
+          onDone={() => {
+            setCurrent(null);
+            onUnselectItems();
+            refresh();
+          }}
         />
       )}
     </>

@@ -13,7 +13,7 @@ import { formatDecimal, formatMoney, isDecimalString, parseDecimalInput } from '
 export function DecimalInput({ field, label, validate }: { field: FieldMeta; label?: string; validate?: Validator[] }) {
   // the text being typed; null when the user is not typing in the input
   const [draft, setDraft] = useState<string | null>(null);
-  const scale = field.type === 'money' ? 2 : field.scale ?? 4;
+  const scale = field.type === 'money' ? 2 : (field.scale ?? 4);
   const show = (v: unknown): string => {
     if (draft !== null) return draft;
     if (v === null || v === undefined) return '';

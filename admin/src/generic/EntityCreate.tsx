@@ -10,7 +10,16 @@ export function EntityCreate() {
   const e = useEntity();
   return (
     <Create redirect="list">
-      <SimpleForm defaultValues={defaultsOf(e)} toolbar={<Toolbar><FormSaveButton entity={e} /></Toolbar>} data-testid="entity-form" disableInvalidFormNotification>
+      <SimpleForm
+        defaultValues={defaultsOf(e)}
+        toolbar={
+          <Toolbar>
+            <FormSaveButton entity={e} />
+          </Toolbar>
+        }
+        data-testid="entity-form"
+        disableInvalidFormNotification
+      >
         <InvalidFormNotice />
         <FormBody entity={e} mode="create" />
       </SimpleForm>

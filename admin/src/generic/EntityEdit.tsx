@@ -16,7 +16,18 @@ import { InvalidFormNotice } from './InvalidFormNotice';
 export function EntityEdit() {
   const e = useEntity();
   return (
-    <Edit mutationMode="pessimistic" redirect="list" title={<RecordPageTitle entity={e} />} actions={<TopToolbar sx={{ flexWrap: 'wrap', gap: 1 }}><WorkflowButtons entity={e} /><RouteLinks entity={e} /><ShowLink /></TopToolbar>}>
+    <Edit
+      mutationMode="pessimistic"
+      redirect="list"
+      title={<RecordPageTitle entity={e} />}
+      actions={
+        <TopToolbar sx={{ flexWrap: 'wrap', gap: 1 }}>
+          <WorkflowButtons entity={e} />
+          <RouteLinks entity={e} />
+          <ShowLink />
+        </TopToolbar>
+      }
+    >
       <SimpleForm toolbar={<EditToolbar entity={e} />} data-testid="entity-form" disableInvalidFormNotification>
         <InvalidFormNotice />
         <FormBody entity={e} mode="edit" />

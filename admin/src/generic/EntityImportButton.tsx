@@ -13,14 +13,29 @@ export function EntityImportButton({ entity }: { entity: EntityMeta }) {
   const translate = useTranslate();
   const notify = useNotify();
   const refresh = useRefresh();
-  const label = useCallback((name: string) => {
-    const f = entity.fields.find((x) => x.name === name);
-    return f ? translate(f.label) : name;
-  }, [entity, translate]);
-  const done = useCallback((j: Job) => {
-    notify('admin.import.entity_done', { type: 'success', messageArgs: { imported: formatNumber(Number(j.result?.imported ?? 0), 0) } });
-    refresh();
-  }, [notify, refresh]);
+  const label = useCallback(
+    (name: string) => {
+      const f = entity.fields.find((x) => x.name === name);
+      return f ? translate(f.label) : name;
+    },
+    [entity, translate],
+  );
+  const done = useCallback(
+    (j: Job) => {
+      notify('admin.import.entity_done', { type: 'success', messageArgs: { imported: formatNumber(Number(j.result?.imported ?? 0), 0) } });
+      refresh();
+    },
+    [notify, refresh],
+  );
   if (!entity.import || !entity.can.create) return null;
-  return <ImportButton url={`${entity.path}/import`} label="admin.import.entity_button" testId="import-xlsx" heading="admin.import.file_errors_title" caption={label} onDone={done} />;
+  return (
+    <ImportButton
+      url={`${entity.path}/import`}
+      label="admin.import.entity_button"
+      testId="import-xlsx"
+      heading="admin.import.file_errors_title"
+      caption={label}
+      onDone={done}
+    />
+  );
 }

@@ -2,8 +2,20 @@ import { useEffect, useMemo } from 'react';
 import { Box, Card, CardContent, Typography } from '@mui/material';
 import InboxIcon from '@mui/icons-material/Inbox';
 import {
-  BulkDeleteButton, CreateButton, Datagrid, DeleteButton, FilterButton, List, Pagination, ShowButton, TopToolbar,
-  useListContext, useRecordContext, useResourceContext, useTranslate, type RaRecord,
+  BulkDeleteButton,
+  CreateButton,
+  Datagrid,
+  DeleteButton,
+  FilterButton,
+  List,
+  Pagination,
+  ShowButton,
+  TopToolbar,
+  useListContext,
+  useRecordContext,
+  useResourceContext,
+  useTranslate,
+  type RaRecord,
 } from 'react-admin';
 import { useMeta } from '../meta/store';
 import type { MetaModel } from '../meta/model';
@@ -30,12 +42,14 @@ export const PAGE_SIZES = [7, 10, 20, 25, 50, 100];
 
 /** The resource whose show and edit pages a list's rows open: the list's own, or the entity's when the list is a param route's. */
 function rowResource(model: MetaModel, resource: string, e: EntityMeta): string {
-  return model.byResource.has(resource) ? resource : model.resourceOf(e.name) ?? resource;
+  return model.byResource.has(resource) ? resource : (model.resourceOf(e.name) ?? resource);
 }
 
 /** Scalar values of a filter that a new row can take as its defaults (a stack's payments: its stack_id). */
 function defaultsFromFilter(filter: Record<string, unknown> | undefined): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(filter ?? {}).filter(([, v]) => typeof v === 'number' || (typeof v === 'string' && !v.startsWith(':'))));
+  return Object.fromEntries(
+    Object.entries(filter ?? {}).filter(([, v]) => typeof v === 'number' || (typeof v === 'string' && !v.startsWith(':'))),
+  );
 }
 
 interface ListOptions {
@@ -47,7 +61,17 @@ interface ListOptions {
   storeKey?: string;
 }
 
-function ListActions({ entity, hasFilters, permanentFilter, createResource }: { entity: EntityMeta; hasFilters: boolean; permanentFilter?: Record<string, unknown>; createResource: string }) {
+function ListActions({
+  entity,
+  hasFilters,
+  permanentFilter,
+  createResource,
+}: {
+  entity: EntityMeta;
+  hasFilters: boolean;
+  permanentFilter?: Record<string, unknown>;
+  createResource: string;
+}) {
   const { listActions: Extra } = useExtension(entity.name);
   const defaults = defaultsFromFilter(permanentFilter);
   return (
@@ -56,7 +80,11 @@ function ListActions({ entity, hasFilters, permanentFilter, createResource }: { 
       {Extra && <Extra entity={entity} />}
       {bulkActions(entity).length > 0 && <AllRowsActionsButton entity={entity} permanentFilter={permanentFilter} />}
       {entity.can.create && (
-        <CreateButton data-testid="create-button" resource={createResource} state={Object.keys(defaults).length ? { record: defaults } : undefined} />
+        <CreateButton
+          data-testid="create-button"
+          resource={createResource}
+          state={Object.keys(defaults).length ? { record: defaults } : undefined}
+        />
       )}
       {entity.import && entity.can.create && <EntityImportButton entity={entity} />}
       {entity.can.export && <ExportButton permanentFilter={permanentFilter} format="xlsx" />}
@@ -69,19 +97,37 @@ function ListActions({ entity, hasFilters, permanentFilter, createResource }: { 
 function FilterCookieSync({ entity }: { entity: EntityMeta }) {
   const { filterValues } = useListContext();
   const json = JSON.stringify(filterValues ?? {});
-  useEffect(() => { writeFilterCookie(entity, JSON.parse(json) as Record<string, unknown>); }, [entity, json]);
+  useEffect(() => {
+    writeFilterCookie(entity, JSON.parse(json) as Record<string, unknown>);
+  }, [entity, json]);
   return null;
 }
 
-function EmptyList({ entity, createResource, defaults, embedded }: { entity: EntityMeta; createResource: string; defaults: Record<string, unknown>; embedded?: boolean }) {
+function EmptyList({
+  entity,
+  createResource,
+  defaults,
+  embedded,
+}: {
+  entity: EntityMeta;
+  createResource: string;
+  defaults: Record<string, unknown>;
+  embedded?: boolean;
+}) {
   const translate = useTranslate();
   return (
     <Card sx={{ mt: embedded ? 0 : 2, width: '100%' }} variant={embedded ? 'outlined' : 'elevation'} data-testid="list-empty">
       <CardContent sx={{ textAlign: 'center', py: embedded ? 3 : 6 }}>
         <InboxIcon sx={{ fontSize: embedded ? 40 : 64, color: 'text.disabled' }} />
-        <Typography variant="h6" color="text.secondary" gutterBottom>{translate(entity.list.empty ?? 'admin.empty.no_data')}</Typography>
+        <Typography variant="h6" color="text.secondary" gutterBottom>
+          {translate(entity.list.empty ?? 'admin.empty.no_data')}
+        </Typography>
         {entity.can.create && (
-          <CreateButton variant="contained" resource={createResource} state={Object.keys(defaults).length ? { record: defaults } : undefined} />
+          <CreateButton
+            variant="contained"
+            resource={createResource}
+            state={Object.keys(defaults).length ? { record: defaults } : undefined}
+          />
         )}
       </CardContent>
     </Card>
@@ -103,12 +149,19 @@ export function EntityList({ permanentFilter, embedded, storeKey }: ListOptions 
   const fixed = permanentFilter ?? model.presetFilter(resource);
   const fixedKeys = useMemo(() => new Set(Object.keys(fixed ?? {})), [fixed]);
   const { fieldViews = {}, filterInputs: customFilters } = useExtension(e.name);
-  const filters = useMemo(() => filterInputs(e, model, translate, lang, fixedKeys, customFilters), [e, model, translate, lang, fixedKeys, customFilters]);
+  const filters = useMemo(
+    () => filterInputs(e, model, translate, lang, fixedKeys, customFilters),
+    [e, model, translate, lang, fixedKeys, customFilters],
+  );
   const keepsCookie = !embedded && !!filterCookieName(e) && model.byResource.has(resource);
   const kept = keepsCookie ? readFilterCookie(e) : undefined;
   const sortable = new Set([...e.list.columns, ...(e.list.sortable ?? []), e.list.sort[0], 'id']);
   // a column the fixed filter pins to one value says nothing (a stack's payments: the stack); one it narrows to several stays
-  const pinned = new Set(Object.entries(fixed ?? {}).filter(([, v]) => !Array.isArray(v) || v.length === 1).map(([k]) => k));
+  const pinned = new Set(
+    Object.entries(fixed ?? {})
+      .filter(([, v]) => !Array.isArray(v) || v.length === 1)
+      .map(([k]) => k),
+  );
   const columns = e.list.columns.map((c) => model.field(e, c)).filter((f): f is FieldMeta => !!f && !f.hidden && !pinned.has(f.name));
   const target = rowResource(model, resource, e);
   // reference books open their form, documents their page (actions, history, related lists)
@@ -129,7 +182,7 @@ export function EntityList({ permanentFilter, embedded, storeKey }: ListOptions 
       exporter={false}
       empty={<EmptyList entity={e} createResource={target} defaults={defaults} embedded={embedded} />}
       disableSyncWithLocation={embedded}
-      storeKey={embedded ? false : storeKey ?? resource}
+      storeKey={embedded ? false : (storeKey ?? resource)}
       title={embedded ? ' ' : undefined}
       sx={{
         minWidth: 0,
@@ -138,8 +191,19 @@ export function EntityList({ permanentFilter, embedded, storeKey }: ListOptions 
         '& .RaDatagrid-tableWrapper': { overflowX: 'auto' },
         // as tall as the filter inputs it covers while rows are selected
         '& .RaBulkActionsToolbar-toolbar': { gap: 1 },
-        '& .RaBulkActionsToolbar-toolbar:not(.RaBulkActionsToolbar-collapsed)': { height: 56, minHeight: 56, transform: 'translateY(-56px)' },
-        '& .RaBulkActionsToolbar-topToolbar': { flex: '1 1 auto', minWidth: 0, flexWrap: 'nowrap', overflowX: 'auto', justifyContent: 'flex-start', '& .MuiButton-root': { whiteSpace: 'nowrap', flexShrink: 0 } },
+        '& .RaBulkActionsToolbar-toolbar:not(.RaBulkActionsToolbar-collapsed)': {
+          height: 56,
+          minHeight: 56,
+          transform: 'translateY(-56px)',
+        },
+        '& .RaBulkActionsToolbar-topToolbar': {
+          flex: '1 1 auto',
+          minWidth: 0,
+          flexWrap: 'nowrap',
+          overflowX: 'auto',
+          justifyContent: 'flex-start',
+          '& .MuiButton-root': { whiteSpace: 'nowrap', flexShrink: 0 },
+        },
       }}
       data-testid={embedded ? 'embedded-list' : undefined}
     >
@@ -148,28 +212,36 @@ export function EntityList({ permanentFilter, embedded, storeKey }: ListOptions 
       <Datagrid
         body={<SelectableRowsBody entity={e} />}
         rowClick={rowClick}
-        bulkActionButtons={hasBulk ? (
-          <>
-            <BulkWorkflowButtons entity={e} />
-            {e.can.delete && <BulkDeleteButton mutationMode="pessimistic" />}
-          </>
-        ) : false}
-        empty={<Typography sx={{ p: 2 }} color="text.secondary">{translate('ra.navigation.no_filtered_results')}</Typography>}
+        bulkActionButtons={
+          hasBulk ? (
+            <>
+              <BulkWorkflowButtons entity={e} />
+              {e.can.delete && <BulkDeleteButton mutationMode="pessimistic" />}
+            </>
+          ) : (
+            false
+          )
+        }
+        empty={
+          <Typography sx={{ p: 2 }} color="text.secondary">
+            {translate('ra.navigation.no_filtered_results')}
+          </Typography>
+        }
         data-testid="entity-list"
         sx={DATAGRID_SX}
       >
         {columns.map((f) => {
           const View = fieldViews[f.name] ?? MetaField;
           return (
-          <View
-            key={f.name}
-            source={f.name}
-            label={f.label}
-            field={f}
-            inList
-            sortable={sortable.has(f.name) && f.type !== 'children' && f.type !== 'refs' && f.type !== 'files' && f.type !== 'point'}
-            textAlign={alignOf(f)}
-          />
+            <View
+              key={f.name}
+              source={f.name}
+              label={f.label}
+              field={f}
+              inList
+              sortable={sortable.has(f.name) && f.type !== 'children' && f.type !== 'refs' && f.type !== 'files' && f.type !== 'point'}
+              textAlign={alignOf(f)}
+            />
           );
         })}
         <RowButtons label={false} entity={e} target={target} />

@@ -51,16 +51,20 @@ export function ExportButton({ permanentFilter, format = 'xlsx' }: { permanentFi
   const look = LOOK[format];
   return (
     <>
-    <Button
-      label={busy ? 'admin.export.running' : look.label}
-      onClick={() => void run()}
-      disabled={busy || total === 0}
-      aria-busy={busy}
-      data-testid={look.testId}
-    >
-      {busy ? <CircularProgress size={16} /> : look.icon}
-    </Button>
-    {job && <Box sx={{ ml: 1, display: 'inline-flex', alignItems: 'center' }}><JobProgress job={job} /></Box>}
+      <Button
+        label={busy ? 'admin.export.running' : look.label}
+        onClick={() => void run()}
+        disabled={busy || total === 0}
+        aria-busy={busy}
+        data-testid={look.testId}
+      >
+        {busy ? <CircularProgress size={16} /> : look.icon}
+      </Button>
+      {job && (
+        <Box sx={{ ml: 1, display: 'inline-flex', alignItems: 'center' }}>
+          <JobProgress job={job} />
+        </Box>
+      )}
     </>
   );
 }

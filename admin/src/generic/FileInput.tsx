@@ -24,7 +24,7 @@ export function FileInput({ field, validate }: { field: FieldMeta; validate?: Va
   const ids = idsOf(input.value);
 
   const set = (next: number[]) => {
-    input.onChange(multiple ? next : next[0] ?? null);
+    input.onChange(multiple ? next : (next[0] ?? null));
     input.onBlur();
   };
 
@@ -65,10 +65,22 @@ export function FileInput({ field, validate }: { field: FieldMeta; validate?: Va
   return (
     <Labeled label={<FieldTitle label={field.label} source={field.name} isRequired={isRequired} />} sx={{ mb: 2, width: '100%' }}>
       <Box data-testid={`file-input-${field.name}`}>
-        <Box sx={{ border: 1, borderColor: error || problem ? 'error.main' : 'divider', borderStyle: 'dashed', borderRadius: 1, px: 2, py: 1, minWidth: 320 }}>
+        <Box
+          sx={{
+            border: 1,
+            borderColor: error || problem ? 'error.main' : 'divider',
+            borderStyle: 'dashed',
+            borderRadius: 1,
+            px: 2,
+            py: 1,
+            minWidth: 320,
+          }}
+        >
           {ids.length > 0 && (
             <Stack spacing={0.5} sx={{ mb: 1 }}>
-              {ids.map((id) => <FileItem key={id} id={id} image={field.type === 'image'} onRemove={() => set(ids.filter((x) => x !== id))} />)}
+              {ids.map((id) => (
+                <FileItem key={id} id={id} image={field.type === 'image'} onRemove={() => set(ids.filter((x) => x !== id))} />
+              ))}
             </Stack>
           )}
           <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
@@ -81,14 +93,24 @@ export function FileInput({ field, validate }: { field: FieldMeta; validate?: Va
             >
               {busy > 0 ? <CircularProgress size={16} /> : <UploadFileIcon />}
             </Button>
-            {busy > 0 && <Typography variant="body2" color="text.secondary">{translate('admin.file.uploading')}</Typography>}
+            {busy > 0 && (
+              <Typography variant="body2" color="text.secondary">
+                {translate('admin.file.uploading')}
+              </Typography>
+            )}
             {!ids.length && !busy && (
               <Typography variant="body2" color="text.secondary">
                 {translate(field.type === 'image' ? 'admin.empty.no_photo' : 'admin.empty.no_files')}
               </Typography>
             )}
           </Box>
-          <Typography variant="body2" color="text.secondary" id={`file-limits-${field.name}`} data-testid={`file-limits-${field.name}`} sx={{ mt: 0.5 }}>
+          <Typography
+            variant="body2"
+            color="text.secondary"
+            id={`file-limits-${field.name}`}
+            data-testid={`file-limits-${field.name}`}
+            sx={{ mt: 0.5 }}
+          >
             {describeFileLimits(field.accept, field.maxSizeMb, translate)}
           </Typography>
           <input
@@ -102,7 +124,9 @@ export function FileInput({ field, validate }: { field: FieldMeta; validate?: Va
           />
         </Box>
         {(problem || error) && (
-          <FormHelperText error data-testid={`file-error-${field.name}`}>{problem ?? translate(error!, { _: error })}</FormHelperText>
+          <FormHelperText error data-testid={`file-error-${field.name}`}>
+            {problem ?? translate(error!, { _: error })}
+          </FormHelperText>
         )}
       </Box>
     </Labeled>

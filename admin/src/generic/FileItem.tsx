@@ -13,10 +13,11 @@ export function FileItem({ id, image, onRemove }: { id: number; image?: boolean;
   const translate = useTranslate();
   const notify = useNotify();
   const isImage = image || info?.mime.startsWith('image/');
-  const download = () => downloadFile(id).catch((err) => {
-    const m = errorMessage(err);
-    notify(m, { type: 'error', messageArgs: { _: m } });
-  });
+  const download = () =>
+    downloadFile(id).catch((err) => {
+      const m = errorMessage(err);
+      notify(m, { type: 'error', messageArgs: { _: m } });
+    });
   return (
     <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5, py: 0.5 }} data-testid={`file-${id}`}>
       {isImage ? <ImagePreview id={id} size={image ? 96 : 48} /> : <InsertDriveFileIcon color="action" />}
@@ -26,7 +27,11 @@ export function FileItem({ id, image, onRemove }: { id: number; image?: boolean;
             {info?.original_name ?? `#${id}`}
           </MuiLink>
         </Tooltip>
-        {info?.size ? <Typography variant="caption" color="text.secondary" sx={{ display: 'block' }}>{formatSize(info.size)}</Typography> : null}
+        {info?.size ? (
+          <Typography variant="caption" color="text.secondary" sx={{ display: 'block' }}>
+            {formatSize(info.size)}
+          </Typography>
+        ) : null}
       </Box>
       {onRemove && (
         <IconButton size="small" onClick={onRemove} aria-label={translate('admin.file.remove')} data-testid={`file-remove-${id}`}>
@@ -42,8 +47,14 @@ function useFileInfo(id: number): ResourceInfo | undefined {
   const [info, setInfo] = useState<ResourceInfo>();
   useEffect(() => {
     let live = true;
-    fileInfo(id).then((i) => { if (live) setInfo(i); }).catch(() => undefined);
-    return () => { live = false; };
+    fileInfo(id)
+      .then((i) => {
+        if (live) setInfo(i);
+      })
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
   }, [id]);
   return info;
 }

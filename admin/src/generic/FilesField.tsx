@@ -11,19 +11,26 @@ export function FilesField({ field, value, inList }: { field: FieldMeta; value: 
   const translate = useTranslate();
   const ids = idsOf(value);
   if (!ids.length) {
-    return <Typography variant="body2" color="text.secondary">{translate(field.type === 'image' ? 'admin.empty.no_photo' : 'admin.empty.no_files')}</Typography>;
+    return (
+      <Typography variant="body2" color="text.secondary">
+        {translate(field.type === 'image' ? 'admin.empty.no_photo' : 'admin.empty.no_files')}
+      </Typography>
+    );
   }
   if (inList) {
     const Icon = field.type === 'image' ? ImageIcon : AttachFileIcon;
     return (
       <Box component="span" sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5, color: 'text.secondary' }}>
-        <Icon fontSize="small" />{field.type === 'files' ? ids.length : null}
+        <Icon fontSize="small" />
+        {field.type === 'files' ? ids.length : null}
       </Box>
     );
   }
   return (
     <Stack spacing={0.5}>
-      {ids.map((id) => <FileItem key={id} id={id} image={field.type === 'image'} />)}
+      {ids.map((id) => (
+        <FileItem key={id} id={id} image={field.type === 'image'} />
+      ))}
     </Stack>
   );
 }

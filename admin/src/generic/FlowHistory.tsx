@@ -1,4 +1,16 @@
-import { Alert, Box, Card, CardContent, CircularProgress, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import {
+  Alert,
+  Box,
+  Card,
+  CardContent,
+  CircularProgress,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  Typography,
+} from '@mui/material';
 import HistoryIcon from '@mui/icons-material/History';
 import { useRecordContext, useTranslate } from 'react-admin';
 import { useFetch, errorMessage } from '../api/useFetch';
@@ -43,12 +55,16 @@ export function FlowHistory({ entity }: { entity: EntityMeta }) {
       <CardContent>
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, mb: 1 }}>
           <HistoryIcon color="action" fontSize="small" />
-          <Typography variant="subtitle1" sx={{ fontWeight: 600 }}>{translate('admin.flows.title')}</Typography>
+          <Typography variant="subtitle1" sx={{ fontWeight: 600 }}>
+            {translate('admin.flows.title')}
+          </Typography>
           {loading && <CircularProgress size={16} />}
         </Box>
         {error && <Alert severity="error">{errorMessage(error)}</Alert>}
         {data && !data.length && (
-          <Typography color="text.secondary" data-testid="flows-empty">{translate('admin.empty.no_flows')}</Typography>
+          <Typography color="text.secondary" data-testid="flows-empty">
+            {translate('admin.empty.no_flows')}
+          </Typography>
         )}
         {data && data.length > 0 && (
           <Box sx={{ overflowX: 'auto' }}>

@@ -12,9 +12,11 @@ export function FormBody({ entity, mode }: { entity: EntityMeta; mode: 'create' 
   const byName = new Map(entity.fields.map((f) => [f.name, f]));
   // a section none of whose fields has an input here (a create form's computed ones) is left out, heading and all
   const input = (f: FieldMeta | undefined): f is FieldMeta => !!f && !f.hidden && !(mode === 'create' && isDerived(f));
-  const sections = (entity.form?.sections?.length
-    ? entity.form.sections.map((s) => ({ label: s.label, fields: s.fields.map((n) => byName.get(n)).filter(input) }))
-    : [{ label: undefined, fields: entity.fields.filter(input) }]).filter((s) => s.fields.length);
+  const sections = (
+    entity.form?.sections?.length
+      ? entity.form.sections.map((s) => ({ label: s.label, fields: s.fields.map((n) => byName.get(n)).filter(input) }))
+      : [{ label: undefined, fields: entity.fields.filter(input) }]
+  ).filter((s) => s.fields.length);
   return (
     <>
       {sections.map((s, i) => (
@@ -22,12 +24,21 @@ export function FormBody({ entity, mode }: { entity: EntityMeta; mode: 'create' 
           {s.label && (
             <>
               {i > 0 && <Divider sx={{ my: 2 }} />}
-              <Typography variant="subtitle1" sx={{ fontWeight: 600, mb: 1 }}>{translate(s.label)}</Typography>
+              <Typography variant="subtitle1" sx={{ fontWeight: 600, mb: 1 }}>
+                {translate(s.label)}
+              </Typography>
             </>
           )}
           {s.fields.map((f) => {
             const Hint = hints[f.name];
-            return Hint ? <Fragment key={f.name}><MetaInput field={f} mode={mode} /><Hint entity={entity} /></Fragment> : <MetaInput key={f.name} field={f} mode={mode} />;
+            return Hint ? (
+              <Fragment key={f.name}>
+                <MetaInput field={f} mode={mode} />
+                <Hint entity={entity} />
+              </Fragment>
+            ) : (
+              <MetaInput key={f.name} field={f} mode={mode} />
+            );
           })}
         </Box>
       ))}

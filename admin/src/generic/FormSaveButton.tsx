@@ -20,7 +20,10 @@ export function FormSaveButton({ entity }: { entity: EntityMeta }) {
   const expected = entity.fields.filter((f) => f.expected && !f.readOnly);
 
   const check = (e: React.MouseEvent<HTMLButtonElement>) => {
-    if (passed.current) { passed.current = false; return; }
+    if (passed.current) {
+      passed.current = false;
+      return;
+    }
     const empty = expected.filter((f) => noFile(getValues(f.name)));
     if (!empty.length) return;
     e.preventDefault();
@@ -38,11 +41,17 @@ export function FormSaveButton({ entity }: { entity: EntityMeta }) {
       <Dialog open={missing.length > 0} onClose={() => setMissing([])} data-testid="file-missing-dialog">
         <DialogTitle>{translate('admin.file.missing_title')}</DialogTitle>
         <DialogContent>
-          <DialogContentText data-testid="file-missing-question">{translate('admin.file.missing_continue', { fields: missing.join(', ') })}</DialogContentText>
+          <DialogContentText data-testid="file-missing-question">
+            {translate('admin.file.missing_continue', { fields: missing.join(', ') })}
+          </DialogContentText>
         </DialogContent>
         <DialogActions>
-          <MuiButton onClick={() => setMissing([])} data-testid="file-missing-cancel">{translate('ra.action.cancel')}</MuiButton>
-          <MuiButton variant="contained" onClick={proceed} data-testid="file-missing-continue">{translate('admin.file.continue')}</MuiButton>
+          <MuiButton onClick={() => setMissing([])} data-testid="file-missing-cancel">
+            {translate('ra.action.cancel')}
+          </MuiButton>
+          <MuiButton variant="contained" onClick={proceed} data-testid="file-missing-continue">
+            {translate('admin.file.continue')}
+          </MuiButton>
         </DialogActions>
       </Dialog>
     </>

@@ -19,10 +19,15 @@ export default function FormValuesInput({ field }: { field: FieldMeta }) {
   const by = useWatch({ name: field.form!.by });
   const { data, loading, error } = useFormSchema(field, by);
   const { field: input } = useInput({ source: field.name });
-  const { formState: { errors }, clearErrors } = useFormContext();
+  const {
+    formState: { errors },
+    clearErrors,
+  } = useFormContext();
   // the form's own messages say what is wrong (in the language shown): not the browser's bubbles on the inputs' min and max
   const box = useRef<HTMLDivElement>(null);
-  useEffect(() => { box.current?.closest('form')?.setAttribute('novalidate', ''); });
+  useEffect(() => {
+    box.current?.closest('form')?.setAttribute('novalidate', '');
+  });
 
   // the API's field errors arrive as `values.<code>` (react-hook-form nests them under the field)
   const serverErrors = errors[field.name] as Record<string, { message?: unknown }> | undefined;
@@ -32,7 +37,8 @@ export default function FormValuesInput({ field }: { field: FieldMeta }) {
     for (const [code, e] of Object.entries(serverErrors)) {
       if (!e || typeof e !== 'object' || code === 'ref' || code === 'message' || code === 'type') continue;
       const m = e.message;
-      const text = typeof m === 'string' ? m : m && typeof m === 'object' && 'message' in m ? String((m as { message: unknown }).message) : '';
+      const text =
+        typeof m === 'string' ? m : m && typeof m === 'object' && 'message' in m ? String((m as { message: unknown }).message) : '';
       if (text) out[code] = { __errors: [translate(text, { _: text })] };
     }
     return Object.keys(out).length ? (out as unknown as ErrorSchema) : undefined;
@@ -40,16 +46,38 @@ export default function FormValuesInput({ field }: { field: FieldMeta }) {
   const ownMessage = serverErrors && typeof serverErrors.message === 'string' ? serverErrors.message : undefined;
 
   if (by == null || by === '') {
-    return <Typography variant="body2" color="text.secondary" sx={{ my: 1 }}>{translate('admin.form_values.choose_first', { field: translate(`fields.${field.form!.by}`) })}</Typography>;
+    return (
+      <Typography variant="body2" color="text.secondary" sx={{ my: 1 }}>
+        {translate('admin.form_values.choose_first', { field: translate(`fields.${field.form!.by}`) })}
+      </Typography>
+    );
   }
-  if (error) return <Alert severity="error" sx={{ my: 1 }}>{error.message}</Alert>;
-  if (loading || !data) return <Typography variant="body2" color="text.secondary" sx={{ my: 1 }}>{translate('admin.form_values.loading')}</Typography>;
+  if (error)
+    return (
+      <Alert severity="error" sx={{ my: 1 }}>
+        {error.message}
+      </Alert>
+    );
+  if (loading || !data)
+    return (
+      <Typography variant="body2" color="text.secondary" sx={{ my: 1 }}>
+        {translate('admin.form_values.loading')}
+      </Typography>
+    );
   if (!Object.keys(data.schema.properties ?? {}).length) {
-    return <Typography variant="body2" color="text.secondary" sx={{ my: 1 }}>{translate('admin.form_values.no_fields')}</Typography>;
+    return (
+      <Typography variant="body2" color="text.secondary" sx={{ my: 1 }}>
+        {translate('admin.form_values.no_fields')}
+      </Typography>
+    );
   }
   return (
     <Box ref={box} sx={{ width: '100%', maxWidth: 720 }} data-testid={`form-values-${field.name}`}>
-      {ownMessage ? <Alert severity="error" sx={{ mb: 1 }}>{translate(ownMessage, { _: ownMessage })}</Alert> : null}
+      {ownMessage ? (
+        <Alert severity="error" sx={{ mb: 1 }}>
+          {translate(ownMessage, { _: ownMessage })}
+        </Alert>
+      ) : null}
       <Form
         tagName="div"
         schema={data.schema}

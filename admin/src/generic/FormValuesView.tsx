@@ -17,7 +17,12 @@ export function FormValuesView({ field }: { field: FieldMeta }) {
   const props = data?.schema.properties ?? {};
   const order = ((data?.uiSchema['ui:order'] as string[] | undefined) ?? Object.keys(props)).filter((c) => c !== '*');
   const codes = [...order.filter((c) => c in values), ...Object.keys(values).filter((c) => !order.includes(c))];
-  if (!codes.length) return <Typography variant="body2" color="text.secondary">—</Typography>;
+  if (!codes.length)
+    return (
+      <Typography variant="body2" color="text.secondary">
+        —
+      </Typography>
+    );
   const show = (code: string, v: unknown): string => {
     const p = props[code] ?? {};
     const names = ((data?.uiSchema[code] as Record<string, unknown> | undefined)?.['ui:enumNames'] ?? []) as string[];
@@ -36,7 +41,9 @@ export function FormValuesView({ field }: { field: FieldMeta }) {
       <TableBody>
         {codes.map((code) => (
           <TableRow key={code}>
-            <TableCell component="th" sx={{ color: 'text.secondary', width: '45%' }}>{String(props[code]?.title ?? code)}</TableCell>
+            <TableCell component="th" sx={{ color: 'text.secondary', width: '45%' }}>
+              {String(props[code]?.title ?? code)}
+            </TableCell>
             <TableCell>{show(code, values[code])}</TableCell>
           </TableRow>
         ))}

@@ -8,16 +8,38 @@ export function ImagePreview({ id, size = 96 }: { id: number; size?: number }) {
   useEffect(() => {
     let live = true;
     let made: string | undefined;
-    fileBlob(id).then(({ blob }) => {
-      if (!live) return;
-      made = URL.createObjectURL(blob);
-      setUrl(made);
-    }).catch(() => undefined);
-    return () => { live = false; if (made) URL.revokeObjectURL(made); };
+    fileBlob(id)
+      .then(({ blob }) => {
+        if (!live) return;
+        made = URL.createObjectURL(blob);
+        setUrl(made);
+      })
+      .catch(() => undefined);
+    return () => {
+      live = false;
+      if (made) URL.revokeObjectURL(made);
+    };
   }, [id]);
   return (
-    <Box sx={{ width: size, height: size, border: 1, borderColor: 'divider', borderRadius: 1, display: 'flex', alignItems: 'center', justifyContent: 'center', overflow: 'hidden', bgcolor: 'grey.50' }}>
-      {url ? <img src={url} alt="" style={{ maxWidth: '100%', maxHeight: '100%', objectFit: 'contain' }} data-testid={`image-preview-${id}`} /> : <CircularProgress size={18} />}
+    <Box
+      sx={{
+        width: size,
+        height: size,
+        border: 1,
+        borderColor: 'divider',
+        borderRadius: 1,
+        display: 'flex',
+        alignItems: 'center',
+        justifyContent: 'center',
+        overflow: 'hidden',
+        bgcolor: 'grey.50',
+      }}
+    >
+      {url ? (
+        <img src={url} alt="" style={{ maxWidth: '100%', maxHeight: '100%', objectFit: 'contain' }} data-testid={`image-preview-${id}`} />
+      ) : (
+        <CircularProgress size={18} />
+      )}
     </Box>
   );
 }

@@ -44,11 +44,14 @@ export function ImportButton({ url, label, testId, heading, column, caption, ord
   const [busy, setBusy] = useState(false);
   const [job, setJob] = useState<Job | null>(null);
   const [failure, setFailure] = useState<ImportFailure | null>(null);
-  const fail = useCallback((message: string, body?: Parameters<typeof importFailure>[1]) => {
-    const f = importFailure(message, body, order);
-    if (f) setFailure(f);
-    else notify(message, { type: 'error', messageArgs: { _: message } });
-  }, [notify, order]);
+  const fail = useCallback(
+    (message: string, body?: Parameters<typeof importFailure>[1]) => {
+      const f = importFailure(message, body, order);
+      if (f) setFailure(f);
+      else notify(message, { type: 'error', messageArgs: { _: message } });
+    },
+    [notify, order],
+  );
 
   const send = async (file: File | undefined) => {
     if (picker.current) picker.current.value = '';
@@ -67,22 +70,44 @@ export function ImportButton({ url, label, testId, heading, column, caption, ord
     }
   };
 
-  const end = useCallback((j: Job) => {
-    // the job as it ended (JobProgress follows its own copy): the button is free again
-    setJob(j);
-    if (j.state === 'done') onDone(j);
-    else if (j.state === 'failed') fail(j.error?.message ?? '', j.error ?? undefined);
-  }, [onDone, fail]);
+  const end = useCallback(
+    (j: Job) => {
+      // the job as it ended (JobProgress follows its own copy): the button is free again
+      setJob(j);
+      if (j.state === 'done') onDone(j);
+      else if (j.state === 'failed') fail(j.error?.message ?? '', j.error ?? undefined);
+    },
+    [onDone, fail],
+  );
 
   const running = !!job && isActive(job);
   return (
     <>
-      <Button label={label} onClick={() => picker.current?.click()} disabled={disabled || busy || running} aria-busy={busy || running} data-testid={testId}>
+      <Button
+        label={label}
+        onClick={() => picker.current?.click()}
+        disabled={disabled || busy || running}
+        aria-busy={busy || running}
+        data-testid={testId}
+      >
         {busy ? <CircularProgress size={16} /> : <UploadFileIcon />}
       </Button>
-      <input ref={picker} type="file" hidden accept=".xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" onChange={(e) => void send(e.target.files?.[0])} data-testid={`${testId}-file`} />
-      {job && <Box sx={{ ml: 1, display: 'inline-flex', alignItems: 'center' }}><JobProgress job={job} onEnd={end} /></Box>}
-      {failure && <ImportErrorsDialog heading={heading} failure={failure} column={column} caption={caption} onClose={() => setFailure(null)} />}
+      <input
+        ref={picker}
+        type="file"
+        hidden
+        accept=".xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+        onChange={(e) => void send(e.target.files?.[0])}
+        data-testid={`${testId}-file`}
+      />
+      {job && (
+        <Box sx={{ ml: 1, display: 'inline-flex', alignItems: 'center' }}>
+          <JobProgress job={job} onEnd={end} />
+        </Box>
+      )}
+      {failure && (
+        <ImportErrorsDialog heading={heading} failure={failure} column={column} caption={caption} onClose={() => setFailure(null)} />
+      )}
     </>
   );
 }

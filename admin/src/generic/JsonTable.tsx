@@ -28,13 +28,21 @@ export function JsonTable({ fields, view }: { fields: FieldMeta[]; view: Compone
   if (values.every((v) => !v || !Object.keys(v).length)) {
     // nothing, or values that are not objects of keys: said as they are
     if (fields.every((f) => isEmptyValue(record[f.name]) || asObject(record[f.name]))) {
-      return <Typography variant="body2" color="text.secondary" data-testid="json-empty">{translate('admin.empty.no_data')}</Typography>;
+      return (
+        <Typography variant="body2" color="text.secondary" data-testid="json-empty">
+          {translate('admin.empty.no_data')}
+        </Typography>
+      );
     }
     return (
       <Box data-testid="json-table">
         {fields.map((f) => (
           <Box key={f.name} sx={{ display: 'flex', gap: 1 }}>
-            {fields.length > 1 && <Typography variant="body2" color="text.secondary">{translate(f.label)}:</Typography>}
+            {fields.length > 1 && (
+              <Typography variant="body2" color="text.secondary">
+                {translate(f.label)}:
+              </Typography>
+            )}
             <AuditValue field={{ ...f, type: 'json' }} value={record[f.name]} view={view} />
           </Box>
         ))}
@@ -53,7 +61,11 @@ export function JsonTable({ fields, view }: { fields: FieldMeta[]; view: Compone
         <TableHead>
           <TableRow>
             <TableCell sx={{ fontWeight: 600, width: '28%' }}>{translate('admin.history.field')}</TableCell>
-            {fields.map((f) => <TableCell key={f.name} sx={{ fontWeight: 600 }}>{translate(f.label)}</TableCell>)}
+            {fields.map((f) => (
+              <TableCell key={f.name} sx={{ fontWeight: 600 }}>
+                {translate(f.label)}
+              </TableCell>
+            ))}
           </TableRow>
         </TableHead>
         <TableBody>
@@ -65,10 +77,24 @@ export function JsonTable({ fields, view }: { fields: FieldMeta[]; view: Compone
                 const has = !!v && r.key in v;
                 const other = pair ? values[1 - i]?.[r.key] : undefined;
                 return (
-                  <TableCell key={f.name} data-testid={`json-cell-${f.name}`} sx={pair && has ? { bgcolor: i === 0 ? 'rgba(211, 47, 47, 0.05)' : 'rgba(46, 125, 50, 0.06)' } : undefined}>
-                    {has
-                      ? <AuditValue field={r.field} value={v![r.key]} other={other} side={pair ? (i === 0 ? 'before' : 'after') : undefined} view={view} />
-                      : <Typography component="span" color="text.disabled">—</Typography>}
+                  <TableCell
+                    key={f.name}
+                    data-testid={`json-cell-${f.name}`}
+                    sx={pair && has ? { bgcolor: i === 0 ? 'rgba(211, 47, 47, 0.05)' : 'rgba(46, 125, 50, 0.06)' } : undefined}
+                  >
+                    {has ? (
+                      <AuditValue
+                        field={r.field}
+                        value={v![r.key]}
+                        other={other}
+                        side={pair ? (i === 0 ? 'before' : 'after') : undefined}
+                        view={view}
+                      />
+                    ) : (
+                      <Typography component="span" color="text.disabled">
+                        —
+                      </Typography>
+                    )}
                   </TableCell>
                 );
               })}

@@ -26,7 +26,10 @@ export function MainTab({ entity }: { entity: EntityMeta }) {
   // a form's values (a control zone's) are a field of the grid, captioned by the form's schema
   const shown = (f: FieldMeta | undefined): f is FieldMeta => !!f && !f.hidden && f.type !== 'password' && (f.type !== 'json' || !!f.form);
   const byName = new Map(entity.fields.map((f) => [f.name, f]));
-  const sections = (entity.form?.sections ?? []).map((sec) => ({ label: sec.label, fields: sec.fields.map((n) => byName.get(n)).filter(shown) }));
+  const sections = (entity.form?.sections ?? []).map((sec) => ({
+    label: sec.label,
+    fields: sec.fields.map((n) => byName.get(n)).filter(shown),
+  }));
   const inSections = new Set(sections.flatMap((sec) => sec.fields.map((f) => f.name)));
   const rest = entity.fields.filter((f) => shown(f) && !inSections.has(f.name));
   const groups = [{ label: undefined as string | undefined, fields: [model.field(entity, 'id')!, ...rest] }, ...sections];
@@ -36,25 +39,29 @@ export function MainTab({ entity }: { entity: EntityMeta }) {
   return (
     <>
       <Box sx={{ p: 2 }} data-testid="entity-show">
-        {groups.filter((g) => g.fields.length).map((g, i) => (
-          <Box key={g.label ?? i} sx={{ mb: 1 }}>
-            {g.label && (
-              <>
-                {i > 0 && <Divider sx={{ mb: 1.5 }} />}
-                <Typography variant="subtitle2" color="primary" sx={{ fontWeight: 600, mb: 1 }}>{translate(g.label)}</Typography>
-              </>
-            )}
-            <Grid container columnSpacing={3} rowSpacing={1.5} sx={{ mb: 1.5 }}>
-              {g.fields.map((f) => (
-                <Grid key={f.name} size={WIDE.has(f.type) ? 12 : { xs: 12, sm: 6, md: 4 }} sx={{ minWidth: 0 }}>
-                  <Labeled label={f.label} className={`ra-field-${f.name}`}>
-                    <FieldView view={fieldViews[f.name]} field={f} />
-                  </Labeled>
-                </Grid>
-              ))}
-            </Grid>
-          </Box>
-        ))}
+        {groups
+          .filter((g) => g.fields.length)
+          .map((g, i) => (
+            <Box key={g.label ?? i} sx={{ mb: 1 }}>
+              {g.label && (
+                <>
+                  {i > 0 && <Divider sx={{ mb: 1.5 }} />}
+                  <Typography variant="subtitle2" color="primary" sx={{ fontWeight: 600, mb: 1 }}>
+                    {translate(g.label)}
+                  </Typography>
+                </>
+              )}
+              <Grid container columnSpacing={3} rowSpacing={1.5} sx={{ mb: 1.5 }}>
+                {g.fields.map((f) => (
+                  <Grid key={f.name} size={WIDE.has(f.type) ? 12 : { xs: 12, sm: 6, md: 4 }} sx={{ minWidth: 0 }}>
+                    <Labeled label={f.label} className={`ra-field-${f.name}`}>
+                      <FieldView view={fieldViews[f.name]} field={f} />
+                    </Labeled>
+                  </Grid>
+                ))}
+              </Grid>
+            </Box>
+          ))}
         {json.length > 0 && (
           <Box className={json.map((f) => `ra-field-${f.name}`).join(' ')} data-testid="json-fields">
             <Divider sx={{ mb: 1.5 }} />
@@ -62,7 +69,11 @@ export function MainTab({ entity }: { entity: EntityMeta }) {
           </Box>
         )}
       </Box>
-      {entity.workflow && <Box sx={{ px: 2, pb: 2 }}><FlowHistory entity={entity} /></Box>}
+      {entity.workflow && (
+        <Box sx={{ px: 2, pb: 2 }}>
+          <FlowHistory entity={entity} />
+        </Box>
+      )}
     </>
   );
 }

@@ -3,7 +3,15 @@ import { Box, Chip, Stack, Table, TableBody, TableCell, TableHead, TableRow, Too
 import CheckIcon from '@mui/icons-material/Check';
 import PentagonOutlinedIcon from '@mui/icons-material/PentagonOutlined';
 import CloseIcon from '@mui/icons-material/Close';
-import { ReferenceArrayField, ReferenceField, RecordContextProvider, useListContext, useRecordContext, useTranslate, type RaRecord } from 'react-admin';
+import {
+  ReferenceArrayField,
+  ReferenceField,
+  RecordContextProvider,
+  useListContext,
+  useRecordContext,
+  useTranslate,
+  type RaRecord,
+} from 'react-admin';
 import { useMeta } from '../meta/store';
 import type { EntityMeta, FieldMeta } from '../meta/types';
 import { i18n } from '../i18n';
@@ -14,7 +22,17 @@ import { entityOfEntry, jsonSummary } from './audit';
 import { JsonTable } from './JsonTable';
 import { RecordName } from './RecordName';
 import { RecordTitle } from './RecordTitle';
-import { formatCoordinate, formatDate, formatDateTime, formatDecimal, formatNumber, formatPassport, formatPhone, text3, truncate } from './format';
+import {
+  formatCoordinate,
+  formatDate,
+  formatDateTime,
+  formatDecimal,
+  formatNumber,
+  formatPassport,
+  formatPhone,
+  text3,
+  truncate,
+} from './format';
 import { isPlainInteger } from '../../../shared/numbers';
 import { FlagBadge } from './FlagBadge';
 import { FormValuesView } from './FormValuesView';
@@ -44,8 +62,14 @@ function Clipped({ text, inList, max = 80, ch = 24 }: { text: string; inList?: b
   return text.length <= 40 ? shown : <Tooltip title={text}>{shown}</Tooltip>;
 }
 const LIST_TEXT = {
-  display: '-webkit-box', WebkitLineClamp: 2, WebkitBoxOrient: 'vertical', overflow: 'hidden',
-  whiteSpace: 'normal', overflowWrap: 'break-word', maxWidth: '24ch', minWidth: '6ch',
+  display: '-webkit-box',
+  WebkitLineClamp: 2,
+  WebkitBoxOrient: 'vertical',
+  overflow: 'hidden',
+  whiteSpace: 'normal',
+  overflowWrap: 'break-word',
+  maxWidth: '24ch',
+  minWidth: '6ch',
 } as const;
 
 /** Shows one value of the current record by its field kind. */
@@ -96,7 +120,11 @@ export function MetaField({ field, inList }: MetaFieldProps) {
       // a document (a subject, a stack, a report) opens its page; a reference book's value is just text
       const target = model.byName.get(field.ref!);
       return (
-        <ReferenceField source={field.name} reference={reference} link={target?.kind === 'document' ? (r) => model.showPath(reference, r.id) : false}>
+        <ReferenceField
+          source={field.name}
+          reference={reference}
+          link={target?.kind === 'document' ? (r) => model.showPath(reference, r.id) : false}
+        >
           <RecordTitle entity={target} />
         </ReferenceField>
       );
@@ -117,9 +145,11 @@ export function MetaField({ field, inList }: MetaFieldProps) {
       return <FilesField field={field} value={v} inList={inList} />;
     case 'point': {
       const p = v as { lat?: number; lng?: number } | null;
-      return p && typeof p.lat === 'number' && typeof p.lng === 'number'
-        ? <span style={{ whiteSpace: 'nowrap' }}>{formatCoordinate(p.lat)}, {formatCoordinate(p.lng)}</span>
-        : null;
+      return p && typeof p.lat === 'number' && typeof p.lng === 'number' ? (
+        <span style={{ whiteSpace: 'nowrap' }}>
+          {formatCoordinate(p.lat)}, {formatCoordinate(p.lng)}
+        </span>
+      ) : null;
     }
     case 'polygon': {
       const n = Array.isArray(v) ? v.length : 0;
@@ -134,7 +164,13 @@ export function MetaField({ field, inList }: MetaFieldProps) {
         );
       }
       return (
-        <Suspense fallback={<Typography variant="body2" color="text.secondary">{translate('admin.map.loading')}</Typography>}>
+        <Suspense
+          fallback={
+            <Typography variant="body2" color="text.secondary">
+              {translate('admin.map.loading')}
+            </Typography>
+          }
+        >
           <PolygonView value={v} />
         </Suspense>
       );
@@ -165,7 +201,9 @@ function RefChips({ entity }: { entity?: EntityMeta }) {
   const { data } = useListContext();
   return (
     <Stack direction="row" spacing={0.5} sx={{ flexWrap: 'wrap' }}>
-      {(data ?? []).map((r) => <Chip key={r.id} size="small" label={<RecordName entity={entity} record={r} />} />)}
+      {(data ?? []).map((r) => (
+        <Chip key={r.id} size="small" label={<RecordName entity={entity} record={r} />} />
+      ))}
     </Stack>
   );
 }
@@ -173,18 +211,31 @@ function RefChips({ entity }: { entity?: EntityMeta }) {
 function ChildrenTable({ field, rows }: { field: FieldMeta; rows: RaRecord[] }) {
   const translate = useTranslate();
   const cols = (field.fields ?? []).filter((f) => !f.hidden);
-  if (!rows.length) return <Typography variant="body2" color="text.secondary" data-testid={`children-empty-${field.name}`}>{translate(field.empty ?? 'admin.children.empty')}</Typography>;
+  if (!rows.length)
+    return (
+      <Typography variant="body2" color="text.secondary" data-testid={`children-empty-${field.name}`}>
+        {translate(field.empty ?? 'admin.children.empty')}
+      </Typography>
+    );
   return (
     <Box sx={{ overflowX: 'auto' }}>
       <Table size="small">
         <TableHead>
-          <TableRow>{cols.map((c) => <TableCell key={c.name}>{translate(c.label)}</TableCell>)}</TableRow>
+          <TableRow>
+            {cols.map((c) => (
+              <TableCell key={c.name}>{translate(c.label)}</TableCell>
+            ))}
+          </TableRow>
         </TableHead>
         <TableBody>
           {rows.map((r, i) => (
             <RecordContextProvider key={r.id ?? i} value={r}>
               <TableRow>
-                {cols.map((c) => <TableCell key={c.name}><MetaField field={c} source={c.name} inList /></TableCell>)}
+                {cols.map((c) => (
+                  <TableCell key={c.name}>
+                    <MetaField field={c} source={c.name} inList />
+                  </TableCell>
+                ))}
               </TableRow>
             </RecordContextProvider>
           ))}

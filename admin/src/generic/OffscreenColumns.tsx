@@ -12,7 +12,10 @@ export function OffscreenColumns() {
   const translate = useTranslate();
   const self = useRef<HTMLDivElement>(null);
   const [hidden, setHidden] = useState<string[]>([]);
-  const wrapper = useCallback(() => self.current?.closest('.RaList-main')?.querySelector<HTMLElement>('.RaDatagrid-tableWrapper') ?? null, []);
+  const wrapper = useCallback(
+    () => self.current?.closest('.RaList-main')?.querySelector<HTMLElement>('.RaDatagrid-tableWrapper') ?? null,
+    [],
+  );
 
   useEffect(() => {
     let wrap: HTMLElement | null = null;
@@ -26,11 +29,12 @@ export function OffscreenColumns() {
       }
       if (!w) return;
       const right = w.getBoundingClientRect().right;
-      const off = w.scrollWidth > w.clientWidth + 1
-        ? Array.from(w.querySelectorAll<HTMLElement>('thead th'))
-          .filter((th) => th.getBoundingClientRect().right > right + 1 && (th.textContent ?? '').trim() !== '')
-          .map((th) => (th.textContent ?? '').trim())
-        : [];
+      const off =
+        w.scrollWidth > w.clientWidth + 1
+          ? Array.from(w.querySelectorAll<HTMLElement>('thead th'))
+              .filter((th) => th.getBoundingClientRect().right > right + 1 && (th.textContent ?? '').trim() !== '')
+              .map((th) => (th.textContent ?? '').trim())
+          : [];
       setHidden((old) => (old.join('\u0000') === off.join('\u0000') ? old : off));
     };
     const ro = new ResizeObserver(measure);
@@ -38,17 +42,32 @@ export function OffscreenColumns() {
     const mo = new MutationObserver(measure);
     if (root) mo.observe(root, { childList: true, subtree: true });
     measure();
-    return () => { ro.disconnect(); mo.disconnect(); wrap?.removeEventListener('scroll', measure); };
+    return () => {
+      ro.disconnect();
+      mo.disconnect();
+      wrap?.removeEventListener('scroll', measure);
+    };
   }, [wrapper]);
 
   return (
-    <Box ref={self} data-testid="list-more-columns" sx={{ display: hidden.length ? 'flex' : 'none', alignItems: 'center', flexWrap: 'wrap', gap: 1, px: 1, pt: 1 }}>
+    <Box
+      ref={self}
+      data-testid="list-more-columns"
+      sx={{ display: hidden.length ? 'flex' : 'none', alignItems: 'center', flexWrap: 'wrap', gap: 1, px: 1, pt: 1 }}
+    >
       {hidden.length > 0 && (
         <>
           <Typography variant="body2" color="text.secondary" sx={{ flex: '1 1 200px' }}>
             {translate('admin.table.more_columns', { n: hidden.length, names: hidden.join(', ') })}
           </Typography>
-          <Button size="small" endIcon={<ChevronRightIcon />} onClick={() => { const w = wrapper(); w?.scrollBy({ left: w.clientWidth * 0.8, behavior: 'smooth' }); }}>
+          <Button
+            size="small"
+            endIcon={<ChevronRightIcon />}
+            onClick={() => {
+              const w = wrapper();
+              w?.scrollBy({ left: w.clientWidth * 0.8, behavior: 'smooth' });
+            }}
+          >
             {translate('admin.table.scroll_right')}
           </Button>
         </>

@@ -47,7 +47,9 @@ export default function PointInput({ source, label, required }: { source: string
         baseLayer(),
         new VectorLayer({
           source: vector,
-          style: new Style({ image: new Circle({ radius: 7, fill: new Fill({ color: '#2e7d32' }), stroke: new Stroke({ color: '#fff', width: 2 }) }) }),
+          style: new Style({
+            image: new Circle({ radius: 7, fill: new Fill({ color: '#2e7d32' }), stroke: new Stroke({ color: '#fff', width: 2 }) }),
+          }),
         }),
       ],
       view: new View({ center: fromLonLat([CENTRE.lng, CENTRE.lat]), zoom: 6 }),
@@ -57,7 +59,10 @@ export default function PointInput({ source, label, required }: { source: string
       onChange.current({ lat: round(lat), lng: round(lng) });
     });
     map.current = m;
-    return () => { m.setTarget(undefined); map.current = null; };
+    return () => {
+      m.setTarget(undefined);
+      map.current = null;
+    };
   }, []);
 
   useEffect(() => {
@@ -80,12 +85,36 @@ export default function PointInput({ source, label, required }: { source: string
     <Labeled label={label} sx={{ mb: 2, width: '100%' }} isRequired={required}>
       <Box data-testid={`point-input-${source}`}>
         <Box sx={{ display: 'flex', gap: 2, mb: 1, flexWrap: 'wrap', alignItems: 'center' }}>
-          <TextField size="small" type="number" sx={{ width: 200 }} label={translate('admin.map.lat')} value={typeof value?.lat === 'number' ? round(value.lat) : ''} onChange={(e) => setPart('lat', e.target.value)} slotProps={{ htmlInput: { step: 0.000001, min: -90, max: 90 } }} />
-          <TextField size="small" type="number" sx={{ width: 200 }} label={translate('admin.map.lng')} value={typeof value?.lng === 'number' ? round(value.lng) : ''} onChange={(e) => setPart('lng', e.target.value)} slotProps={{ htmlInput: { step: 0.000001, min: -180, max: 180 } }} />
-          <Button size="small" onClick={() => field.onChange(null)} disabled={!value}>{translate('admin.map.clear')}</Button>
+          <TextField
+            size="small"
+            type="number"
+            sx={{ width: 200 }}
+            label={translate('admin.map.lat')}
+            value={typeof value?.lat === 'number' ? round(value.lat) : ''}
+            onChange={(e) => setPart('lat', e.target.value)}
+            slotProps={{ htmlInput: { step: 0.000001, min: -90, max: 90 } }}
+          />
+          <TextField
+            size="small"
+            type="number"
+            sx={{ width: 200 }}
+            label={translate('admin.map.lng')}
+            value={typeof value?.lng === 'number' ? round(value.lng) : ''}
+            onChange={(e) => setPart('lng', e.target.value)}
+            slotProps={{ htmlInput: { step: 0.000001, min: -180, max: 180 } }}
+          />
+          <Button size="small" onClick={() => field.onChange(null)} disabled={!value}>
+            {translate('admin.map.clear')}
+          </Button>
         </Box>
-        <Box ref={el} sx={{ width: '100%', maxWidth: 720, height: 320, border: 1, borderColor: 'divider', borderRadius: 1, bgcolor: '#eef3ee' }} data-testid="ol-map" />
-        <Typography variant="caption" color="text.secondary">{translate('admin.map.hint')}</Typography>
+        <Box
+          ref={el}
+          sx={{ width: '100%', maxWidth: 720, height: 320, border: 1, borderColor: 'divider', borderRadius: 1, bgcolor: '#eef3ee' }}
+          data-testid="ol-map"
+        />
+        <Typography variant="caption" color="text.secondary">
+          {translate('admin.map.hint')}
+        </Typography>
         {fieldState.error?.message && <FormHelperText error>{translate(fieldState.error.message)}</FormHelperText>}
       </Box>
     </Labeled>

@@ -60,7 +60,12 @@ export default function PolygonInput({ source, label, required }: { source: stri
     draw.current = d;
     modify.current = mo;
     map.current = m;
-    return () => { m.setTarget(undefined); map.current = null; draw.current = null; modify.current = null; };
+    return () => {
+      m.setTarget(undefined);
+      map.current = null;
+      draw.current = null;
+      modify.current = null;
+    };
   }, []);
 
   // the value to the map: its outline, drawing only while there is none
@@ -110,7 +115,14 @@ export default function PolygonInput({ source, label, required }: { source: stri
               onKeyDown={onMapKey}
               aria-label={translate(label)}
               aria-describedby={hintId}
-              sx={{ width: '100%', height: 360, border: 1, borderColor: error ? 'error.main' : 'divider', borderRadius: 1, bgcolor: '#eef3ee' }}
+              sx={{
+                width: '100%',
+                height: 360,
+                border: 1,
+                borderColor: error ? 'error.main' : 'divider',
+                borderRadius: 1,
+                bgcolor: '#eef3ee',
+              }}
               data-testid="ol-map"
             />
             <Typography id={hintId} variant="caption" color="text.secondary" component="p">
@@ -135,7 +147,14 @@ export default function PolygonInput({ source, label, required }: { source: stri
               slotProps={{ htmlInput: { spellCheck: false, 'data-testid': `polygon-text-${source}`, style: { fontFamily: 'monospace' } } }}
             />
             <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, mt: 1 }}>
-              <Button size="small" onClick={() => { draw.current?.abortDrawing(); field.onChange(null); }} disabled={value === null}>
+              <Button
+                size="small"
+                onClick={() => {
+                  draw.current?.abortDrawing();
+                  field.onChange(null);
+                }}
+                disabled={value === null}
+              >
                 {translate('admin.map.clear')}
               </Button>
               {ring && (
@@ -146,7 +165,11 @@ export default function PolygonInput({ source, label, required }: { source: stri
             </Box>
           </Box>
         </Box>
-        {error && <FormHelperText error><ValidationError error={error} /></FormHelperText>}
+        {error && (
+          <FormHelperText error>
+            <ValidationError error={error} />
+          </FormHelperText>
+        )}
       </Box>
     </Labeled>
   );

@@ -46,7 +46,10 @@ export function PolygonView({ value, height = 220 }: { value: unknown; height?: 
     const m = baseMap(el.current, new VectorSource({ features: [new Feature(g)] }));
     fit(m, g);
     map.current = m;
-    return () => { m.setTarget(undefined); map.current = null; };
+    return () => {
+      m.setTarget(undefined);
+      map.current = null;
+    };
   }, [key]); // eslint-disable-line react-hooks/exhaustive-deps -- the map is made anew when the ring's content changes, not the array each render makes
   useEffect(() => {
     const m = map.current;

@@ -1,4 +1,18 @@
-import { Alert, Box, Card, CardContent, LinearProgress, Table, TableBody, TableCell, TableHead, TableRow, Typography, useMediaQuery, type Theme } from '@mui/material';
+import {
+  Alert,
+  Box,
+  Card,
+  CardContent,
+  LinearProgress,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  Typography,
+  useMediaQuery,
+  type Theme,
+} from '@mui/material';
 import { useRecordContext, useTranslate } from 'react-admin';
 import { errorMessage, useFetch } from '../api/useFetch';
 import { i18n } from '../i18n';
@@ -30,7 +44,9 @@ export function RecordHistory({ entity }: { entity: EntityMeta }) {
       {loading && <LinearProgress sx={{ mb: 1 }} />}
       {error && <Alert severity="error">{errorMessage(error)}</Alert>}
       {data && !data.length && (
-        <Typography color="text.secondary" sx={{ py: 2 }} data-testid="history-empty">{translate('admin.empty.no_data')}</Typography>
+        <Typography color="text.secondary" sx={{ py: 2 }} data-testid="history-empty">
+          {translate('admin.empty.no_data')}
+        </Typography>
       )}
       {data && data.length > 0 && narrow && (
         // a phone: each change a card of its own
@@ -38,7 +54,9 @@ export function RecordHistory({ entity }: { entity: EntityMeta }) {
           {data.map((h) => (
             <Card key={h.id} variant="outlined" data-testid="history-row" data-op={h.op}>
               <CardContent sx={{ p: 1.5, '&:last-child': { pb: 1.5 } }}>
-                <Typography variant="subtitle2" sx={{ fontWeight: 600 }} data-testid="history-what"><What entry={h} entity={entity} /></Typography>
+                <Typography variant="subtitle2" sx={{ fontWeight: 600 }} data-testid="history-what">
+                  <What entry={h} entity={entity} />
+                </Typography>
                 <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
                   <span data-testid="history-date">{formatDateTime(h.created_at)}</span> · <span data-testid="history-user">{who(h)}</span>
                 </Typography>
@@ -62,10 +80,16 @@ export function RecordHistory({ entity }: { entity: EntityMeta }) {
             <TableBody>
               {data.map((h) => (
                 <TableRow key={h.id} data-testid="history-row" data-op={h.op}>
-                  <TableCell sx={{ whiteSpace: 'nowrap' }} data-testid="history-date">{formatDateTime(h.created_at)}</TableCell>
+                  <TableCell sx={{ whiteSpace: 'nowrap' }} data-testid="history-date">
+                    {formatDateTime(h.created_at)}
+                  </TableCell>
                   <TableCell data-testid="history-user">{who(h)}</TableCell>
-                  <TableCell data-testid="history-what"><What entry={h} entity={entity} /></TableCell>
-                  <TableCell><Changes entry={h} entity={entity} /></TableCell>
+                  <TableCell data-testid="history-what">
+                    <What entry={h} entity={entity} />
+                  </TableCell>
+                  <TableCell>
+                    <Changes entry={h} entity={entity} />
+                  </TableCell>
                 </TableRow>
               ))}
             </TableBody>
@@ -89,18 +113,34 @@ function Changes({ entry, entity }: { entry: AuditEntry; entity: EntityMeta }) {
   const model = useMeta();
   const translate = useTranslate();
   const changes = changesOf(model, entityOfEntry(model, entry.entity, entity), entry.before, entry.after);
-  if (!changes.length) return <Typography component="span" color="text.disabled">—</Typography>;
+  if (!changes.length)
+    return (
+      <Typography component="span" color="text.disabled">
+        —
+      </Typography>
+    );
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', gap: 0.5 }}>
       {changes.map((c) => (
-        <Box key={c.key} sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'baseline', columnGap: 0.75, minWidth: 0 }} data-testid="history-change" data-field={c.key}>
-          <Typography component="span" variant="body2" sx={{ fontWeight: 600 }}>{captionOf(c.field, translate, exists)}:</Typography>
+        <Box
+          key={c.key}
+          sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'baseline', columnGap: 0.75, minWidth: 0 }}
+          data-testid="history-change"
+          data-field={c.key}
+        >
+          <Typography component="span" variant="body2" sx={{ fontWeight: 600 }}>
+            {captionOf(c.field, translate, exists)}:
+          </Typography>
           {entry.before && (
             <Box component="span" sx={{ color: entry.after ? 'text.secondary' : undefined, minWidth: 0 }} data-testid="history-before">
               <AuditValue field={c.field} value={c.before} other={c.after} side={entry.after ? 'before' : undefined} view={MetaField} />
             </Box>
           )}
-          {entry.before && entry.after && <Typography component="span" color="text.secondary" aria-hidden>→</Typography>}
+          {entry.before && entry.after && (
+            <Typography component="span" color="text.secondary" aria-hidden>
+              →
+            </Typography>
+          )}
           {entry.after && (
             <Box component="span" sx={{ minWidth: 0 }} data-testid="history-after">
               <AuditValue field={c.field} value={c.after} other={c.before} side={entry.before ? 'after' : undefined} view={MetaField} />

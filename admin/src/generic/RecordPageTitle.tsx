@@ -14,6 +14,21 @@ export function RecordPageTitle({ entity }: { entity: EntityMeta }) {
   const caption = translate(model.captionOf.get(resource) ?? entity.caption);
   const TitleView = fieldViews[entity.titleField];
   const field = TitleView ? model.field(entity, entity.titleField) : undefined;
-  if (record && TitleView && field) return <span>{caption} — <TitleView source={field.name} field={field} /></span>;
-  return <span>{record ? <>{caption} — <RecordName entity={entity} record={record} /></> : caption}</span>;
+  if (record && TitleView && field)
+    return (
+      <span>
+        {caption} — <TitleView source={field.name} field={field} />
+      </span>
+    );
+  return (
+    <span>
+      {record ? (
+        <>
+          {caption} — <RecordName entity={entity} record={record} />
+        </>
+      ) : (
+        caption
+      )}
+    </span>
+  );
 }

@@ -5,5 +5,9 @@ import { RecordName } from './RecordName';
 /** The current record's name (a reference field's shown value). */
 export function RecordTitle({ entity }: { entity?: EntityMeta }) {
   const record = useRecordContext();
-  return <span><RecordName entity={entity} record={record} /></span>;
+  return (
+    <span>
+      <RecordName entity={entity} record={record} />
+    </span>
+  );
 }

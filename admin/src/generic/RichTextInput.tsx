@@ -11,13 +11,27 @@ import { Toolbar } from '../documents/TemplateEditor';
  * headings, lists, quotes, rules, bold / italic / underline / strike. The server sanitises again
  * whatever arrives. Its own chunk: loaded the first time a form has rich text.
  */
-export function RichTextEditor({ value, onChange, label, testId, minHeight = 200 }: { value: string; onChange: (html: string) => void; label: string; testId?: string; minHeight?: number }) {
+export function RichTextEditor({
+  value,
+  onChange,
+  label,
+  testId,
+  minHeight = 200,
+}: {
+  value: string;
+  onChange: (html: string) => void;
+  label: string;
+  testId?: string;
+  minHeight?: number;
+}) {
   const editor = useEditor({
     extensions: [StarterKit.configure({ link: false, code: false, codeBlock: false })],
     content: value || '',
     // TipTap's own <style> would be refused by the back-office's CSP: its rules are in the sx below
     injectCSS: false,
-    editorProps: { attributes: { role: 'textbox', 'aria-multiline': 'true', 'aria-label': label, ...(testId ? { 'data-testid': testId } : {}) } },
+    editorProps: {
+      attributes: { role: 'textbox', 'aria-multiline': 'true', 'aria-label': label, ...(testId ? { 'data-testid': testId } : {}) },
+    },
     onUpdate: ({ editor: e }) => onChange(e.isEmpty ? '' : e.getHTML()),
   });
   // a value set from outside (another record loaded) replaces the text; typing does not come back here
@@ -32,7 +46,16 @@ export function RichTextEditor({ value, onChange, label, testId, minHeight = 200
       <Toolbar editor={editor} />
       <Box
         sx={{
-          '& .ProseMirror': { minHeight, p: 2, outline: 'none', whiteSpace: 'pre-wrap', wordWrap: 'break-word', fontSize: 15, lineHeight: 1.5, '& p': { my: 0.75 } },
+          '& .ProseMirror': {
+            minHeight,
+            p: 2,
+            outline: 'none',
+            whiteSpace: 'pre-wrap',
+            wordWrap: 'break-word',
+            fontSize: 15,
+            lineHeight: 1.5,
+            '& p': { my: 0.75 },
+          },
           '& .ProseMirror-focused': { boxShadow: (th) => `inset 0 0 0 2px ${th.palette.primary.main}` },
         }}
       >
@@ -49,8 +72,16 @@ export default function RichTextInput({ source, label, required }: { source: str
   const error = fieldState.error?.message;
   return (
     <Box sx={{ width: '100%', mb: 2 }} data-testid={`rich-${source}`}>
-      <Typography variant="body2" color="text.secondary" sx={{ mb: 0.5 }} component="div">{label}{required ? <span aria-hidden="true">&thinsp;*</span> : null}</Typography>
-      <RichTextEditor value={(field.value as string | null) ?? ''} onChange={field.onChange} label={typeof label === 'string' ? label : source} testId={`rich-editor-${source}`} />
+      <Typography variant="body2" color="text.secondary" sx={{ mb: 0.5 }} component="div">
+        {label}
+        {required ? <span aria-hidden="true">&thinsp;*</span> : null}
+      </Typography>
+      <RichTextEditor
+        value={(field.value as string | null) ?? ''}
+        onChange={field.onChange}
+        label={typeof label === 'string' ? label : source}
+        testId={`rich-editor-${source}`}
+      />
       {error && <FormHelperText error>{translate(error)}</FormHelperText>}
     </Box>
   );

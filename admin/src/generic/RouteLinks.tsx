@@ -28,7 +28,13 @@ export function RouteLinks({ entity }: { entity: EntityMeta }) {
   return (
     <>
       {links.map((l) => (
-        <Button key={l.key} label={l.caption} component={Link} to={l.to} data-testid={`route-link-${l.key.split('/').slice(0, -1).join('-')}`}>
+        <Button
+          key={l.key}
+          label={l.caption}
+          component={Link}
+          to={l.to}
+          data-testid={`route-link-${l.key.split('/').slice(0, -1).join('-')}`}
+        >
           <ListIcon />
         </Button>
       ))}

@@ -17,16 +17,20 @@ function SelectableRow({ entity, ...props }: DatagridRowProps & { entity: Entity
   const record = useRecordContext(props);
   const title = record ? titleOf(entity, record, lang) : '';
   const label = title ? translate('admin.action.select_row', { title }) : '';
-  const theme = useMemo(() => (outer: Theme): Theme => ({
-    ...outer,
-    components: {
-      ...outer.components,
-      MuiCheckbox: {
-        ...outer.components?.MuiCheckbox,
-        defaultProps: { ...outer.components?.MuiCheckbox?.defaultProps, slotProps: { input: { 'aria-label': label } } },
-      },
-    },
-  }), [label]);
+  const theme = useMemo(
+    () =>
+      (outer: Theme): Theme => ({
+        ...outer,
+        components: {
+          ...outer.components,
+          MuiCheckbox: {
+            ...outer.components?.MuiCheckbox,
+            defaultProps: { ...outer.components?.MuiCheckbox?.defaultProps, slotProps: { input: { 'aria-label': label } } },
+          },
+        },
+      }),
+    [label],
+  );
   if (!label) return <DatagridRow {...props} />;
   return (
     <ThemeProvider theme={theme}>

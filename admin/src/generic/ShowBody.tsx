@@ -28,15 +28,27 @@ export function ShowBody({ entity }: { entity: EntityMeta }) {
   }
   for (const t of showTabs) tabs.push({ key: t.key, label: t.label, render: () => <t.Component entity={entity} /> });
   // every row's trail of changes, last; a log's rows (no version: never changed) have none
-  if (!record || 'version' in record) tabs.push({ key: 'history', label: 'admin.history.title', render: () => <RecordHistory entity={entity} /> });
+  if (!record || 'version' in record)
+    tabs.push({ key: 'history', label: 'admin.history.title', render: () => <RecordHistory entity={entity} /> });
   const current = tabs.find((t) => t.key === tab) ?? tabs[0];
   if (tabs.length === 1) return <>{current.render()}</>;
   return (
     <>
-      <Tabs value={current.key} onChange={(_ev, v: string) => setTab(v)} variant="scrollable" scrollButtons="auto" sx={{ borderBottom: 1, borderColor: 'divider', px: 1 }}>
-        {tabs.map((t) => <Tab key={t.key} value={t.key} label={translate(t.label)} data-testid={`show-tab-${t.key}`} />)}
+      <Tabs
+        value={current.key}
+        onChange={(_ev, v: string) => setTab(v)}
+        variant="scrollable"
+        scrollButtons="auto"
+        sx={{ borderBottom: 1, borderColor: 'divider', px: 1 }}
+      >
+        {tabs.map((t) => (
+          <Tab key={t.key} value={t.key} label={translate(t.label)} data-testid={`show-tab-${t.key}`} />
+        ))}
       </Tabs>
-      <Box sx={{ pt: current.key === 'main' ? 0 : 2, px: current.key === 'main' ? 0 : 2, pb: current.key === 'main' ? 0 : 2 }} data-testid={`show-panel-${current.key}`}>
+      <Box
+        sx={{ pt: current.key === 'main' ? 0 : 2, px: current.key === 'main' ? 0 : 2, pb: current.key === 'main' ? 0 : 2 }}
+        data-testid={`show-panel-${current.key}`}
+      >
         {current.render()}
       </Box>
     </>
@@ -49,4 +61,8 @@ function RelatedTab({ related }: { related: RelatedList }) {
   return <EmbeddedList resource={related.resource} filter={{ [related.field]: record.id }} />;
 }
 
-interface ShowTab { key: string; label: string; render: () => ReactNode }
+interface ShowTab {
+  key: string;
+  label: string;
+  render: () => ReactNode;
+}

@@ -21,7 +21,9 @@ export function WorkflowButtons({ entity }: { entity: EntityMeta }) {
   return (
     // its buttons wrap with the toolbar's others
     <Box sx={{ display: 'contents' }} data-testid="workflow-actions">
-      {actions.map((a) => <WorkflowButton key={a.name} entity={entity} action={a} record={record} />)}
+      {actions.map((a) => (
+        <WorkflowButton key={a.name} entity={entity} action={a} record={record} />
+      ))}
     </Box>
   );
 }
@@ -35,9 +37,15 @@ function WorkflowButton({ entity, action, record }: { entity: EntityMeta; action
   const [busy, setBusy] = useState(false);
   // an action that deletes the row (a subject's full deletion) leaves for the list the row was in
   const after = () => (action.delete && resource ? redirect('list', resource) : refresh());
-  const done = () => { setOpen(false); after(); };
+  const done = () => {
+    setOpen(false);
+    after();
+  };
   const click = async () => {
-    if (action.signature || needsDialog(action)) { setOpen(true); return; }
+    if (action.signature || needsDialog(action)) {
+      setOpen(true);
+      return;
+    }
     setBusy(true);
     const { ok } = await run(action, { kind: 'one', record }, {});
     setBusy(false);
@@ -48,9 +56,22 @@ function WorkflowButton({ entity, action, record }: { entity: EntityMeta; action
       <Button label={action.label} onClick={() => void click()} disabled={busy} data-testid={`workflow-${action.name}`}>
         <PlayArrowIcon />
       </Button>
-      {action.signature
-        ? open && <Suspense fallback={null}><SignDialog entity={entity} action={action} record={record} open={open} onClose={() => setOpen(false)} onDone={done} /></Suspense>
-        : <ActionDialog entity={entity} action={action} target={{ kind: 'one', record }} open={open} onClose={() => setOpen(false)} onDone={done} />}
+      {action.signature ? (
+        open && (
+          <Suspense fallback={null}>
+            <SignDialog entity={entity} action={action} record={record} open={open} onClose={() => setOpen(false)} onDone={done} />
+          </Suspense>
+        )
+      ) : (
+        <ActionDialog
+          entity={entity}
+          action={action}
+          target={{ kind: 'one', record }}
+          open={open}
+          onClose={() => setOpen(false)}
+          onDone={done}
+        />
+      )}
     </>
   );
 }

@@ -4,7 +4,12 @@ import type { ClientMeta, EntityMeta } from '../meta/types';
 import { actionKey, changesOf, jsonSummary, plainValue, showsDelta, whatKey, idsNotIn } from './audit';
 
 const users: EntityMeta = {
-  name: 'users', module: 'managing', kind: 'system', caption: 'entity.users', titleField: 'username', path: '/api/managing/users',
+  name: 'users',
+  module: 'managing',
+  kind: 'system',
+  caption: 'entity.users',
+  titleField: 'username',
+  path: '/api/managing/users',
   fields: [
     { name: 'username', type: 'string', label: 'fields.username' },
     { name: 'password', type: 'password', label: 'fields.password' },
@@ -14,12 +19,18 @@ const users: EntityMeta = {
   list: { columns: ['id'], sort: ['id', 'desc'], perPage: 25, filters: [] },
   can: { read: true, create: true, update: true, delete: true, export: true },
   workflow: {
-    field: 'status', initial: 'active',
+    field: 'status',
+    initial: 'active',
     actions: [{ name: 'assign-roles', from: ['active'], action: 5456, label: 'actions.assign-roles', allowed: true }],
   },
 };
 const payments: EntityMeta = {
-  ...users, name: 'payments', caption: 'entity.payments', titleField: 'number', path: '/api/ecofund/payments', workflow: undefined,
+  ...users,
+  name: 'payments',
+  caption: 'entity.payments',
+  titleField: 'number',
+  path: '/api/ecofund/payments',
+  workflow: undefined,
   fields: [
     { name: 'amount', type: 'money', label: 'fields.amount' },
     { name: 'paid_on', type: 'date', label: 'fields.paid_on' },
@@ -29,14 +40,20 @@ const payments: EntityMeta = {
 };
 const model = new MetaModel({ lang: 'uz', entities: [users, payments], menu: [], routes: [], captions: {} } as ClientMeta);
 const captions: Record<string, string> = {
-  'actions.assign-roles': 'Rollarni biriktirish', 'enums.status.blocked': 'Bloklangan', 'ra.boolean.true': 'Ha', 'ra.boolean.false': 'Yoʻq',
-  'fields.amount': 'Summa', 'fields.paid_on': 'Toʻlov sanasi', 'fields.name': 'Nomi', 'admin.history.change.set-password': 'Parol oʻrnatildi',
+  'actions.assign-roles': 'Rollarni biriktirish',
+  'enums.status.blocked': 'Bloklangan',
+  'ra.boolean.true': 'Ha',
+  'ra.boolean.false': 'Yoʻq',
+  'fields.amount': 'Summa',
+  'fields.paid_on': 'Toʻlov sanasi',
+  'fields.name': 'Nomi',
+  'admin.history.change.set-password': 'Parol oʻrnatildi',
 };
 const exists = (k: string) => k in captions;
 const translate = (k: string) => captions[k] ?? k;
 
 describe('the audit trail read by the metadata', () => {
-  it('lists the changed keys in the order of the entity\'s fields, undeclared keys last', () => {
+  it("lists the changed keys in the order of the entity's fields, undeclared keys last", () => {
     const changes = changesOf(model, users, { roles: [], status: 'active' }, { roles: [2, 3], status: 'blocked', zeta: 1, alpha: 2 });
     expect(changes.map((c) => c.key)).toEqual(['status', 'roles', 'alpha', 'zeta']);
     expect(changes[1]).toMatchObject({ before: [], after: [2, 3], field: { type: 'refs', ref: 'user-roles' } });

@@ -6,7 +6,17 @@
  */
 import type { MetaModel } from '../meta/model';
 import type { EntityMeta, FieldMeta } from '../meta/types';
-import { formatCoordinate, formatDate, formatDateTime, formatDecimal, formatNumber, formatPassport, formatPhone, text3, type Lang } from './format';
+import {
+  formatCoordinate,
+  formatDate,
+  formatDateTime,
+  formatDecimal,
+  formatNumber,
+  formatPassport,
+  formatPhone,
+  text3,
+  type Lang,
+} from './format';
 import { isPlainInteger } from '../../../shared/numbers';
 
 /** One change of a row, as `GET path/:id/history` answers it. */
@@ -28,7 +38,16 @@ export const HIDDEN_VALUE = '••••••';
 
 /** The changes a route names that are not workflow actions; each has its caption `admin.history.change.<name>`. */
 export const NAMED_CHANGES = [
-  'set-password', 'reset-password', 'change-password', 'edit-user-info', 'setlang', 'import', 'set-action', 'not-allow', 'unlock', 'approve-public',
+  'set-password',
+  'reset-password',
+  'change-password',
+  'edit-user-info',
+  'setlang',
+  'import',
+  'set-action',
+  'not-allow',
+  'unlock',
+  'approve-public',
 ] as const;
 
 /** A list of reference ids longer than this shows what was added and taken away rather than the whole list. */
@@ -62,7 +81,12 @@ export interface Change {
  * The changed fields of an audit row: the keys of its before and after (either may be missing, on
  * create and delete), in the order of the entity's fields, undeclared keys last by name.
  */
-export function changesOf(model: MetaModel, e: EntityMeta | undefined, before: Record<string, unknown> | null | undefined, after: Record<string, unknown> | null | undefined): Change[] {
+export function changesOf(
+  model: MetaModel,
+  e: EntityMeta | undefined,
+  before: Record<string, unknown> | null | undefined,
+  after: Record<string, unknown> | null | undefined,
+): Change[] {
   const keys = [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])];
   const order = new Map((e?.fields ?? []).map((f, i) => [f.name, i]));
   const rank = (k: string) => order.get(k) ?? Number.MAX_SAFE_INTEGER;
@@ -122,30 +146,48 @@ export function plainValue(f: FieldMeta, v: unknown, lang: Lang, translate: Tran
   if (isEmptyValue(v)) return '—';
   if (v === HIDDEN_VALUE || f.type === 'password') return HIDDEN_VALUE;
   switch (f.type) {
-    case 'text3': return text3(v, lang);
-    case 'enum': { const k = `enums.${f.name}.${String(v)}`; return exists(k) ? translate(k) : String(v); }
-    case 'money': return formatNumber(v, 2);
-    case 'decimal': return formatDecimal(v);
-    case 'integer': return isPlainInteger(f.name) ? String(v) : formatNumber(v, 0);
-    case 'date': return formatDate(v);
-    case 'datetime': return formatDateTime(v);
-    case 'boolean': return translate(v ? 'ra.boolean.true' : 'ra.boolean.false');
+    case 'text3':
+      return text3(v, lang);
+    case 'enum': {
+      const k = `enums.${f.name}.${String(v)}`;
+      return exists(k) ? translate(k) : String(v);
+    }
+    case 'money':
+      return formatNumber(v, 2);
+    case 'decimal':
+      return formatDecimal(v);
+    case 'integer':
+      return isPlainInteger(f.name) ? String(v) : formatNumber(v, 0);
+    case 'date':
+      return formatDate(v);
+    case 'datetime':
+      return formatDateTime(v);
+    case 'boolean':
+      return translate(v ? 'ra.boolean.true' : 'ra.boolean.false');
     case 'string':
       if (f.format === 'phone') return formatPhone(v);
       if (f.format === 'passport') return formatPassport(v);
       return String(v);
-    case 'ref': case 'file': case 'image': return `#${String(v)}`;
-    case 'refs': case 'files': return (v as unknown[]).map((x) => `#${String(x)}`).join(', ');
+    case 'ref':
+    case 'file':
+    case 'image':
+      return `#${String(v)}`;
+    case 'refs':
+    case 'files':
+      return (v as unknown[]).map((x) => `#${String(x)}`).join(', ');
     case 'point': {
       const p = v as { lat?: number; lng?: number };
       return typeof p.lat === 'number' && typeof p.lng === 'number' ? `${formatCoordinate(p.lat)}, ${formatCoordinate(p.lng)}` : '';
     }
-    case 'polygon': case 'children': return String(Array.isArray(v) ? v.length : '');
+    case 'polygon':
+    case 'children':
+      return String(Array.isArray(v) ? v.length : '');
     default:
       if (typeof v === 'object') {
         // a three-language text stored where no field says so
         const t = v as Record<string, unknown>;
-        if (!Array.isArray(v) && Object.keys(t).length && Object.keys(t).every((k) => k === 'uz' || k === 'uk' || k === 'ru')) return text3(v, lang);
+        if (!Array.isArray(v) && Object.keys(t).length && Object.keys(t).every((k) => k === 'uz' || k === 'uk' || k === 'ru'))
+          return text3(v, lang);
         return Array.isArray(v) ? v.map((x) => (typeof x === 'object' ? JSON.stringify(x) : String(x))).join(', ') : JSON.stringify(v);
       }
       return String(v);
@@ -153,9 +195,17 @@ export function plainValue(f: FieldMeta, v: unknown, lang: Lang, translate: Tran
 }
 
 /** A JSON value of changed fields as one line of text: "Caption: value; Caption: value". */
-export function jsonSummary(model: MetaModel, e: EntityMeta | undefined, value: unknown, lang: Lang, translate: Translate, exists: Exists): string {
+export function jsonSummary(
+  model: MetaModel,
+  e: EntityMeta | undefined,
+  value: unknown,
+  lang: Lang,
+  translate: Translate,
+  exists: Exists,
+): string {
   if (isEmptyValue(value)) return '';
-  if (typeof value !== 'object' || Array.isArray(value)) return plainValue({ name: '', type: 'json', label: '' }, value, lang, translate, exists);
+  if (typeof value !== 'object' || Array.isArray(value))
+    return plainValue({ name: '', type: 'json', label: '' }, value, lang, translate, exists);
   return changesOf(model, e, value as Record<string, unknown>, null)
     .map((c) => `${captionOf(c.field, translate, exists)}: ${plainValue(c.field, c.before, lang, translate, exists)}`)
     .join('; ');

@@ -2,7 +2,9 @@ import TileLayer from 'ol/layer/Tile';
 import OSM from 'ol/source/OSM';
 
 declare global {
-  interface Window { __ECOFOND_CONFIG__?: { mapTiles?: string; eimzoKey?: string } }
+  interface Window {
+    __ECOFOND_CONFIG__?: { mapTiles?: string; eimzoKey?: string };
+  }
 }
 
 /**

@@ -46,7 +46,11 @@ export function describeFileTypes(accept: string[] | undefined, t: Translate): s
   if (!accept?.length || accept.includes('*/*')) return '';
   const anyImage = accept.some((a) => a === 'image/*');
   const images = unique(accept.filter((a) => a.startsWith('image/') && a !== 'image/*').map((a) => NAMES[a] ?? a.slice(6).toUpperCase()));
-  const others = unique(accept.filter((a) => !a.startsWith('image/')).map((a) => NAMES[a] ?? (a.startsWith('.') ? a.slice(1).toUpperCase() : (a.split('/')[1] ?? a).toUpperCase())));
+  const others = unique(
+    accept
+      .filter((a) => !a.startsWith('image/'))
+      .map((a) => NAMES[a] ?? (a.startsWith('.') ? a.slice(1).toUpperCase() : (a.split('/')[1] ?? a).toUpperCase())),
+  );
   if (anyImage) return orList([...others, t('admin.file.type_image')], t);
   if (!images.length) return orList(others, t);
   if (!others.length) return t('admin.file.type_image_of', { types: orList(images, t) });
@@ -56,6 +60,9 @@ export function describeFileTypes(accept: string[] | undefined, t: Translate): s
 /** The types and the size limit as one phrase, starting with a capital: "PNG, JPEG yoki SVG rasm, 2 MB gacha". */
 export function describeFileLimits(accept: string[] | undefined, maxSizeMb: number | undefined, t: Translate): string {
   const types = describeFileTypes(accept, t) || t('admin.file.type_any');
-  const text = t('admin.file.limits', { types, size: t('admin.file.up_to', { mb: String(maxSizeMb ?? DEFAULT_MAX_MB).replace('.', ',') }) });
+  const text = t('admin.file.limits', {
+    types,
+    size: t('admin.file.up_to', { mb: String(maxSizeMb ?? DEFAULT_MAX_MB).replace('.', ',') }),
+  });
   return text.charAt(0).toUpperCase() + text.slice(1);
 }

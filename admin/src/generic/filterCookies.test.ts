@@ -2,7 +2,14 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { FILTER_COOKIE_MAX_AGE, filterCookieName, readFilterCookie, writeFilterCookie, type CookieJar, type KeptList } from './filterCookies';
+import {
+  FILTER_COOKIE_MAX_AGE,
+  filterCookieName,
+  readFilterCookie,
+  writeFilterCookie,
+  type CookieJar,
+  type KeptList,
+} from './filterCookies';
 
 /** An entity as /api/meta gives it, as far as the cookies go. */
 const entity = (cookie?: string): KeptList => ({ list: cookie === undefined ? {} : { cookie } });
@@ -35,7 +42,10 @@ class Jar implements CookieJar {
   now = 0;
   private store = new Map<string, { value: string; expires: number }>();
   get cookie(): string {
-    return [...this.store].filter(([, c]) => c.expires > this.now).map(([k, c]) => `${k}=${c.value}`).join('; ');
+    return [...this.store]
+      .filter(([, c]) => c.expires > this.now)
+      .map(([k, c]) => `${k}=${c.value}`)
+      .join('; ');
   }
   set cookie(header: string) {
     const [pair, ...attrs] = header.split(';').map((s) => s.trim());
@@ -43,10 +53,15 @@ class Jar implements CookieJar {
     const name = pair.slice(0, i);
     const maxAge = attrs.find((a) => /^max-age=/i.test(a));
     const seconds = maxAge ? Number(maxAge.split('=')[1]) : Infinity;
-    if (seconds <= 0) { this.store.delete(name); return; }
+    if (seconds <= 0) {
+      this.store.delete(name);
+      return;
+    }
     this.store.set(name, { value: pair.slice(i + 1), expires: this.now + seconds * 1000 });
   }
-  raw(): string[] { return [...this.store.keys()]; }
+  raw(): string[] {
+    return [...this.store.keys()];
+  }
 }
 
 describe('filter cookies', () => {

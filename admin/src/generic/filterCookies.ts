@@ -46,7 +46,12 @@ export function readFilterCookie(entity: KeptList | undefined, doc: CookieJar | 
 }
 
 /** Keeps an entity's filter for an hour; an empty filter removes the cookie. Returns whether the entity's filters are kept. */
-export function writeFilterCookie(entity: KeptList | undefined, filter: Record<string, unknown>, doc: CookieJar | undefined = jar(), path = '/'): boolean {
+export function writeFilterCookie(
+  entity: KeptList | undefined,
+  filter: Record<string, unknown>,
+  doc: CookieJar | undefined = jar(),
+  path = '/',
+): boolean {
   const name = filterCookieName(entity);
   if (!name || !doc) return false;
   const clean = Object.fromEntries(Object.entries(filter).filter(([, v]) => v !== undefined && v !== null && v !== ''));

@@ -1,7 +1,16 @@
 import type { ReactElement } from 'react';
 import {
-  AutocompleteArrayInput, AutocompleteInput, DateInput, NullableBooleanInput, NumberInput, ReferenceArrayInput, ReferenceInput,
-  SearchInput, SelectArrayInput, SelectInput, TextInput,
+  AutocompleteArrayInput,
+  AutocompleteInput,
+  DateInput,
+  NullableBooleanInput,
+  NumberInput,
+  ReferenceArrayInput,
+  ReferenceInput,
+  SearchInput,
+  SelectArrayInput,
+  SelectInput,
+  TextInput,
 } from 'react-admin';
 import type { MetaModel } from '../meta/model';
 import type { EntityMeta, FilterMeta } from '../meta/types';
@@ -17,7 +26,11 @@ type Translate = (key: string, options?: Record<string, unknown>) => string;
  * named `from_<name>` and `to_<name>` (what the API reads); a yes/no flag; a set of values.
  */
 export function filterInputs(
-  e: EntityMeta, model: MetaModel, translate: Translate, lang: Lang, exclude: ReadonlySet<string> = new Set(),
+  e: EntityMeta,
+  model: MetaModel,
+  translate: Translate,
+  lang: Lang,
+  exclude: ReadonlySet<string> = new Set(),
   custom: Record<string, (f: FilterMeta) => ReactElement> = {},
 ): ReactElement[] {
   const out: ReactElement[] = [];
@@ -66,14 +79,21 @@ export function refProps(ref: string | undefined, model: MetaModel, lang: Lang) 
 function searchInput(f: FilterMeta, placeholder: string, label: string): ReactElement {
   return (
     <SearchInput
-      key={f.name} source={f.name} alwaysOn={f.alwaysOn ?? false} placeholder={placeholder}
-      slotProps={{ htmlInput: { 'aria-label': label } }} data-testid={`filter-${f.name}`}
+      key={f.name}
+      source={f.name}
+      alwaysOn={f.alwaysOn ?? false}
+      placeholder={placeholder}
+      slotProps={{ htmlInput: { 'aria-label': label } }}
+      data-testid={`filter-${f.name}`}
     />
   );
 }
 
 function searchLabel(e: EntityMeta, f: FilterMeta, model: MetaModel, translate: Translate): string {
-  const fields = (f.fields ?? []).map((n) => model.field(e, n)).filter((x) => !!x).map((x) => translate(x!.label));
+  const fields = (f.fields ?? [])
+    .map((n) => model.field(e, n))
+    .filter((x) => !!x)
+    .map((x) => translate(x!.label));
   return fields.length ? translate('admin.action.search_label', { label: fields.join(', ') }) : translate(f.label);
 }
 
@@ -113,7 +133,15 @@ function filterInput(f: FilterMeta, model: MetaModel, translate: Translate, lang
         }
       }
       if (f.values) {
-        return [<SelectArrayInput key={key} source={f.name} label={f.label} alwaysOn={alwaysOn} choices={f.values.map((v) => ({ id: v, name: `enums.${f.name}.${v}` }))} />];
+        return [
+          <SelectArrayInput
+            key={key}
+            source={f.name}
+            label={f.label}
+            alwaysOn={alwaysOn}
+            choices={f.values.map((v) => ({ id: v, name: `enums.${f.name}.${v}` }))}
+          />,
+        ];
       }
       return [<TextInput key={key} source={f.name} label={f.label} alwaysOn={alwaysOn} />];
     }
@@ -131,7 +159,16 @@ function filterInput(f: FilterMeta, model: MetaModel, translate: Translate, lang
         return [<NumberInput key={key} source={f.name} label={f.label} alwaysOn={alwaysOn} />];
       }
       if (f.fieldType === 'enum' && f.values) {
-        return [<SelectInput key={key} source={f.name} label={f.label} alwaysOn={alwaysOn} choices={f.values.map((v) => ({ id: v, name: `enums.${f.name}.${v}` }))} sx={{ minWidth: 200 }} />];
+        return [
+          <SelectInput
+            key={key}
+            source={f.name}
+            label={f.label}
+            alwaysOn={alwaysOn}
+            choices={f.values.map((v) => ({ id: v, name: `enums.${f.name}.${v}` }))}
+            sx={{ minWidth: 200 }}
+          />,
+        ];
       }
       if (f.fieldType === 'boolean') return [<NullableBooleanInput key={key} source={f.name} label={f.label} alwaysOn={alwaysOn} />];
       if (f.fieldType === 'integer') return [<NumberInput key={key} source={f.name} label={f.label} alwaysOn={alwaysOn} />];

@@ -1,14 +1,22 @@
 /** The caption keys of a missing required value (ours and react-admin's). */
 const REQUIRED = new Set(['validation.required', 'ra.validation.required']);
 
-interface ErrorNode { message?: unknown; type?: unknown; [k: string]: unknown }
+interface ErrorNode {
+  message?: unknown;
+  type?: unknown;
+  [k: string]: unknown;
+}
 
 /** react-admin keeps a validator's message as a JSON string: `@@react-admin@@"key"` or `@@react-admin@@{"message":…,"args":…}`. */
 const RA_PREFIX = '@@react-admin@@';
 function messageKey(msg: unknown): unknown {
   let m = msg;
   if (typeof m === 'string' && m.startsWith(RA_PREFIX)) {
-    try { m = JSON.parse(m.slice(RA_PREFIX.length)); } catch { return m; }
+    try {
+      m = JSON.parse(m.slice(RA_PREFIX.length));
+    } catch {
+      return m;
+    }
   }
   return m && typeof m === 'object' ? (m as { message?: unknown }).message : m;
 }

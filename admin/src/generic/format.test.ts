@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatDateTime, formatDecimal, formatNumber, formatPassport, formatPhone, parsePassport, parsePhone, text3, todayTashkent, truncate } from './format';
+import {
+  formatDate,
+  formatDateTime,
+  formatDecimal,
+  formatNumber,
+  formatPassport,
+  formatPhone,
+  parsePassport,
+  parsePhone,
+  text3,
+  todayTashkent,
+  truncate,
+} from './format';
 
 describe('formats of the spec', () => {
   // numbers: shared/numbers.ts, tested there in depth; here only that the back-office uses it

@@ -15,7 +15,15 @@ export type Text3 = { uz?: string | null; uk?: string | null; ru?: string | null
  * Numbers come from the one formatter of all faces (shared/numbers.ts, docs/numbers.md):
  * "1234567.5" → "1 234 567,50" with no-break spaces, exact on decimal strings.
  */
-export { formatNumber, formatInteger, formatMoney, formatCoordinate, roundCoordinate, parseDecimalInput, NBSP } from '../../../shared/numbers';
+export {
+  formatNumber,
+  formatInteger,
+  formatMoney,
+  formatCoordinate,
+  roundCoordinate,
+  parseDecimalInput,
+  NBSP,
+} from '../../../shared/numbers';
 import { formatDecimal as formatDecimalIn } from '../../../shared/numbers';
 
 /**
@@ -54,7 +62,10 @@ export function formatPassport(value: unknown): string {
 }
 
 export function parsePassport(value: string): string {
-  return String(value ?? '').replace(/\s+/g, '').toUpperCase().slice(0, 9);
+  return String(value ?? '')
+    .replace(/\s+/g, '')
+    .toUpperCase()
+    .slice(0, 9);
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -80,7 +91,13 @@ function tashkentParts(s: string) {
   const t = Date.parse(s);
   if (Number.isNaN(t)) return null;
   const d = new Date(t + 5 * 3600_000);
-  return { y: d.getUTCFullYear(), mo: pad(d.getUTCMonth() + 1), d: pad(d.getUTCDate()), h: pad(d.getUTCHours()), mi: pad(d.getUTCMinutes()) };
+  return {
+    y: d.getUTCFullYear(),
+    mo: pad(d.getUTCMonth() + 1),
+    d: pad(d.getUTCDate()),
+    h: pad(d.getUTCHours()),
+    mi: pad(d.getUTCMinutes()),
+  };
 }
 
 /** Today in Tashkent as YYYY-MM-DD (the API's "today" for max:'today' dates). */

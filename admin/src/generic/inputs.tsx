@@ -1,8 +1,23 @@
 import { lazy, Suspense, useEffect, useRef, type ReactNode } from 'react';
 import { Box, Typography } from '@mui/material';
 import {
-  ArrayInput, AutocompleteArrayInput, AutocompleteInput, BooleanInput, DateInput, DateTimeInput, Labeled, NumberInput, PasswordInput,
-  ReferenceArrayInput, ReferenceInput, SelectInput, SimpleFormIterator, TextInput, required, useDataProvider, useTranslate,
+  ArrayInput,
+  AutocompleteArrayInput,
+  AutocompleteInput,
+  BooleanInput,
+  DateInput,
+  DateTimeInput,
+  Labeled,
+  NumberInput,
+  PasswordInput,
+  ReferenceArrayInput,
+  ReferenceInput,
+  SelectInput,
+  SimpleFormIterator,
+  TextInput,
+  required,
+  useDataProvider,
+  useTranslate,
   type Validator,
 } from 'react-admin';
 import { useFormContext, useWatch } from 'react-hook-form';
@@ -34,18 +49,22 @@ type Message = string | { message: string; args: Record<string, unknown> };
 export function validatorsFor(f: FieldMeta, opts: { skipRequired?: boolean } = {}): Validator[] {
   const out: Validator[] = [];
   if (f.required && f.type !== 'boolean' && !opts.skipRequired) out.push(required('validation.required'));
-  const str = (fn: (s: string) => Message | undefined): Validator => (v: unknown) => (typeof v === 'string' && v !== '' ? fn(v) : undefined);
+  const str =
+    (fn: (s: string) => Message | undefined): Validator =>
+    (v: unknown) =>
+      typeof v === 'string' && v !== '' ? fn(v) : undefined;
   if (f.type === 'string' || f.type === 'text' || f.type === 'text3') {
     const max = f.maxLength ?? (f.type === 'string' ? 255 : f.type === 'text3' ? 1000 : undefined);
     if (max) out.push(str((s) => (s.length > max ? { message: 'validation.max_length', args: { limit: max } } : undefined)));
-    if (f.minLength) out.push(str((s) => (s.length < f.minLength! ? { message: 'validation.min_length', args: { limit: f.minLength } } : undefined)));
+    if (f.minLength)
+      out.push(str((s) => (s.length < f.minLength! ? { message: 'validation.min_length', args: { limit: f.minLength } } : undefined)));
   }
   if (f.type === 'string' && f.pattern) {
     const re = new RegExp(f.pattern);
     out.push(str((s) => (re.test(s) ? undefined : f.format ? `validation.${f.format}` : 'validation.wrong_format')));
   }
   if (f.type === 'decimal' || f.type === 'money') {
-    const scale = f.type === 'money' ? 2 : f.scale ?? 4;
+    const scale = f.type === 'money' ? 2 : (f.scale ?? 4);
     const re = new RegExp(`^-?\\d+(\\.\\d{1,${scale}})?$`);
     out.push((v: unknown) => {
       if (v === null || v === undefined || v === '') return undefined;
@@ -80,7 +99,12 @@ function Text3Input({ field, disabled }: { field: FieldMeta; disabled?: boolean 
       <Box sx={{ width: '100%' }}>
         <Suspense fallback={null}>
           {(['uz', 'uk', 'ru'] as const).map((l) => (
-            <RichTextInput key={l} source={`${field.name}.${l}`} label={`${translate(field.label)} (${translate(`admin.form.lang_${l}`)})`} required={l === 'uz' && field.required} />
+            <RichTextInput
+              key={l}
+              source={`${field.name}.${l}`}
+              label={`${translate(field.label)} (${translate(`admin.form.lang_${l}`)})`}
+              required={l === 'uz' && field.required}
+            />
           ))}
         </Suspense>
       </Box>
@@ -92,7 +116,12 @@ function Text3Input({ field, disabled }: { field: FieldMeta; disabled?: boolean 
         <TextInput
           key={l}
           source={`${field.name}.${l}`}
-          label={<>{translate(field.label)} ({translate(`admin.form.lang_${l}`)}){l === 'uz' && field.required ? <span aria-hidden="true">&thinsp;*</span> : null}</>}
+          label={
+            <>
+              {translate(field.label)} ({translate(`admin.form.lang_${l}`)})
+              {l === 'uz' && field.required ? <span aria-hidden="true">&thinsp;*</span> : null}
+            </>
+          }
           validate={l === 'uz' ? all : lengthOnly}
           multiline={multiline}
           disabled={disabled}
@@ -133,12 +162,18 @@ function useKeepWithin(field: FieldMeta, reference: string | undefined, pairs: [
     const chosen = form.getValues(field.name);
     if (chosen == null || chosen === '') return;
     let live = true;
-    dataProvider.getMany(reference, { ids: [chosen] }).then(({ data }) => {
-      const row = data[0] as Record<string, unknown> | undefined;
-      if (!live || !same(form.getValues(field.name), chosen)) return;
-      if (!row || pairs.some(([column, own]) => !same(row[column], form.getValues(own)))) form.setValue(field.name, null, { shouldDirty: true, shouldValidate: true });
-    }, () => undefined);
-    return () => { live = false; };
+    dataProvider.getMany(reference, { ids: [chosen] }).then(
+      ({ data }) => {
+        const row = data[0] as Record<string, unknown> | undefined;
+        if (!live || !same(form.getValues(field.name), chosen)) return;
+        if (!row || pairs.some(([column, own]) => !same(row[column], form.getValues(own))))
+          form.setValue(field.name, null, { shouldDirty: true, shouldValidate: true });
+      },
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
   }, [key]); // eslint-disable-line react-hooks/exhaustive-deps -- when the values agreed with change, not on each render's new arrays
 }
 
@@ -147,7 +182,8 @@ function RefInput({ field, model, multiple, disabled }: { field: FieldMeta; mode
   const reference = model.resourceOf(field.ref);
   const target = field.ref ? model.byName.get(field.ref) : undefined;
   const within = useWithin(field, reference); // before the early return: a hook is called on every render
-  if (!reference || !target) return <NumberInput source={field.name} label={field.label} disabled={disabled} validate={validatorsFor(field)} />;
+  if (!reference || !target)
+    return <NumberInput source={field.name} label={field.label} disabled={disabled} validate={validatorsFor(field)} />;
   const search = target.list.filters.find((x) => x.op === 'search')?.name;
   const filterToQuery = (q: string) => (search && q ? { [search]: q } : {});
   const sort = { field: target.list.sort[0], order: target.list.sort[1].toUpperCase() as 'ASC' | 'DESC' };
@@ -155,13 +191,25 @@ function RefInput({ field, model, multiple, disabled }: { field: FieldMeta; mode
   if (multiple) {
     return (
       <ReferenceArrayInput source={field.name} reference={reference} sort={sort} perPage={50}>
-        <AutocompleteArrayInput label={field.label} optionText={optionText} filterToQuery={filterToQuery} validate={validatorsFor(field)} disabled={disabled} />
+        <AutocompleteArrayInput
+          label={field.label}
+          optionText={optionText}
+          filterToQuery={filterToQuery}
+          validate={validatorsFor(field)}
+          disabled={disabled}
+        />
       </ReferenceArrayInput>
     );
   }
   return (
     <ReferenceInput source={field.name} reference={reference} sort={sort} perPage={25} filter={within}>
-      <AutocompleteInput label={field.label} optionText={optionText} filterToQuery={filterToQuery} validate={validatorsFor(field)} disabled={disabled} />
+      <AutocompleteInput
+        label={field.label}
+        optionText={optionText}
+        filterToQuery={filterToQuery}
+        validate={validatorsFor(field)}
+        disabled={disabled}
+      />
     </ReferenceInput>
   );
 }
@@ -170,7 +218,15 @@ function RefInput({ field, model, multiple, disabled }: { field: FieldMeta; mode
  * The input of one field, by its kind. `source` and `defaultValue` are there for an array's
  * iterator, which reads them off its children to make a new row.
  */
-export function MetaInput({ field, mode }: { field: FieldMeta; mode: 'create' | 'edit'; source?: string; defaultValue?: unknown }): ReactNode {
+export function MetaInput({
+  field,
+  mode,
+}: {
+  field: FieldMeta;
+  mode: 'create' | 'edit';
+  source?: string;
+  defaultValue?: unknown;
+}): ReactNode {
   const model = useMeta();
   const translate = useTranslate();
   if (field.hidden) return null;
@@ -190,7 +246,15 @@ export function MetaInput({ field, mode }: { field: FieldMeta; mode: 'create' | 
       return <Text3Input field={field} />;
     case 'string':
       if (field.format === 'phone') {
-        return <TextInput {...common} format={formatPhone} parse={parsePhone} placeholder="(90) 123-45-67" slotProps={{ htmlInput: { inputMode: 'tel' } }} />;
+        return (
+          <TextInput
+            {...common}
+            format={formatPhone}
+            parse={parsePhone}
+            placeholder="(90) 123-45-67"
+            slotProps={{ htmlInput: { inputMode: 'tel' } }}
+          />
+        );
       }
       if (field.format === 'passport') {
         return <TextInput {...common} format={formatPassport} parse={parsePassport} placeholder="AA 1234567" />;
@@ -201,13 +265,21 @@ export function MetaInput({ field, mode }: { field: FieldMeta; mode: 'create' | 
     case 'password': {
       // a new row needs one; on an existing row an empty password leaves it as it is
       const checks = validatorsFor(field, { skipRequired: mode === 'edit' });
-      checks.push((x: unknown) => (typeof x === 'string' && x !== '' && x.length < 6 ? { message: 'validation.min_length', args: { limit: 6 } } : undefined));
+      checks.push((x: unknown) =>
+        typeof x === 'string' && x !== '' && x.length < 6 ? { message: 'validation.min_length', args: { limit: 6 } } : undefined,
+      );
       // typed twice (spec: a repeated password field); the repeat is checked here and not sent (api/dataProvider.ts)
-      const same = (x: unknown, values: Record<string, unknown>) => ((x ?? '') !== (values[field.name] ?? '') ? 'admin.account.repeat_mismatch' : undefined);
+      const same = (x: unknown, values: Record<string, unknown>) =>
+        (x ?? '') !== (values[field.name] ?? '') ? 'admin.account.repeat_mismatch' : undefined;
       return (
         <>
           <PasswordInput source={field.name} label={field.label} validate={checks} autoComplete="new-password" />
-          <PasswordInput source={`${field.name}_repeat`} label="admin.account.password_repeat" validate={same} autoComplete="new-password" />
+          <PasswordInput
+            source={`${field.name}_repeat`}
+            label="admin.account.password_repeat"
+            validate={same}
+            autoComplete="new-password"
+          />
         </>
       );
     }
@@ -234,20 +306,38 @@ export function MetaInput({ field, mode }: { field: FieldMeta; mode: 'create' | 
       return <FileInput field={field} validate={v} />;
     case 'point':
       return (
-        <Suspense fallback={<Typography variant="body2" color="text.secondary" sx={{ my: 2 }}>{translate('admin.map.loading')}</Typography>}>
+        <Suspense
+          fallback={
+            <Typography variant="body2" color="text.secondary" sx={{ my: 2 }}>
+              {translate('admin.map.loading')}
+            </Typography>
+          }
+        >
           <PointInput source={field.name} label={field.label} required={field.required} />
         </Suspense>
       );
     case 'polygon':
       return (
-        <Suspense fallback={<Typography variant="body2" color="text.secondary" sx={{ my: 2 }}>{translate('admin.map.loading')}</Typography>}>
+        <Suspense
+          fallback={
+            <Typography variant="body2" color="text.secondary" sx={{ my: 2 }}>
+              {translate('admin.map.loading')}
+            </Typography>
+          }
+        >
           <PolygonInput source={field.name} label={field.label} required={field.required} />
         </Suspense>
       );
     case 'json':
       if (!field.form) return null;
       return (
-        <Suspense fallback={<Typography variant="body2" color="text.secondary" sx={{ my: 2 }}>{translate('admin.form_values.loading')}</Typography>}>
+        <Suspense
+          fallback={
+            <Typography variant="body2" color="text.secondary" sx={{ my: 2 }}>
+              {translate('admin.form_values.loading')}
+            </Typography>
+          }
+        >
           <FormValuesInput field={field} />
         </Suspense>
       );
@@ -255,8 +345,18 @@ export function MetaInput({ field, mode }: { field: FieldMeta; mode: 'create' | 
       return (
         <ArrayInput source={field.name} label={field.label}>
           {/* a child row of many fields wraps onto several lines rather than squeezing each input to a letter */}
-          <SimpleFormIterator inline sx={{ '& .RaSimpleFormIterator-form': { flexWrap: 'wrap', columnGap: 2, rowGap: 0.5 }, '& .RaSimpleFormIterator-form > *': { minWidth: 200, flex: '1 1 200px' } }}>
-            {(field.fields ?? []).filter((c) => !c.hidden && !isDerived(c)).map((c) => <MetaInput key={c.name} source={c.name} defaultValue={c.default} field={c} mode={mode} />)}
+          <SimpleFormIterator
+            inline
+            sx={{
+              '& .RaSimpleFormIterator-form': { flexWrap: 'wrap', columnGap: 2, rowGap: 0.5 },
+              '& .RaSimpleFormIterator-form > *': { minWidth: 200, flex: '1 1 200px' },
+            }}
+          >
+            {(field.fields ?? [])
+              .filter((c) => !c.hidden && !isDerived(c))
+              .map((c) => (
+                <MetaInput key={c.name} source={c.name} defaultValue={c.default} field={c} mode={mode} />
+              ))}
           </SimpleFormIterator>
         </ArrayInput>
       );

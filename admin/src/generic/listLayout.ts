@@ -12,7 +12,11 @@ export const DATAGRID_SX: SxProps<Theme> = {
   '& td': { maxWidth: 360, overflowWrap: 'break-word', lineHeight: 1.35 },
   // the buttons of a row (the last cell, as the header's last cell), pinned to the right edge
   '& .RaDatagrid-row > td:last-of-type, & .RaDatagrid-headerRow > th:last-of-type': {
-    position: 'sticky', right: 0, bgcolor: 'background.paper', whiteSpace: 'nowrap', width: '1%',
+    position: 'sticky',
+    right: 0,
+    bgcolor: 'background.paper',
+    whiteSpace: 'nowrap',
+    width: '1%',
   },
   // a row's delete shows its red bin only (its word stays the button's accessible name and asks before deleting):
   // a column of "DELETE" words would cost a wide list its last column at 1280 px

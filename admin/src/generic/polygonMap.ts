@@ -37,10 +37,12 @@ export function toGeometry(ring: Ring): Polygon {
 /** A ring of the map's polygon, open and rounded to six decimals (about 10 cm). */
 export function fromGeometry(g: Polygon): Ring {
   const outer = g.getCoordinates()[0] ?? [];
-  return openRing(outer.map((c) => {
-    const [lng, lat] = toLonLat(c);
-    return [round(lng), round(lat)] as [number, number];
-  }));
+  return openRing(
+    outer.map((c) => {
+      const [lng, lat] = toLonLat(c);
+      return [round(lng), round(lat)] as [number, number];
+    }),
+  );
 }
 
 export function fit(map: OlMap | null, g: Polygon) {

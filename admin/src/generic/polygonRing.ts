@@ -54,7 +54,8 @@ export function checkRing(v: unknown, required?: boolean): Message | undefined {
   if (v === null || v === undefined || v === '' || (Array.isArray(v) && !v.length)) return required ? 'validation.required' : undefined;
   const ring = asRing(v);
   if (!ring) return 'validation.wrong_format';
-  if (ring.length < MIN_POINTS || ring.length > MAX_POINTS) return { message: 'validation.polygon_points', args: { min: MIN_POINTS, max: MAX_POINTS } };
+  if (ring.length < MIN_POINTS || ring.length > MAX_POINTS)
+    return { message: 'validation.polygon_points', args: { min: MIN_POINTS, max: MAX_POINTS } };
   if (ring.some(([lng, lat]) => Math.abs(lng) > 180 || Math.abs(lat) > 90)) return 'validation.coordinates';
   return undefined;
 }

@@ -9,8 +9,25 @@ const defs: ZoneFieldDef[] = [
   { code: 'area', caption: { uz: 'Maydoni' }, kind: 'number', required: true, min: 0, max: 100 },
   { code: 'depth', caption: { uz: 'Chuqurligi' }, kind: 'integer', min: 1, max: 50 },
   { code: 'name', caption: { uz: 'Nomi' }, kind: 'string', required: true, max_length: 5 },
-  { code: 'water', caption: { uz: 'Suv' }, kind: 'select', options: [{ value: 'a', caption: { uz: 'A' } }, { value: 'b', caption: { uz: 'B' } }] },
-  { code: 'threats', caption: { uz: 'Xavflar' }, kind: 'multiselect', required: true, options: [{ value: 'x', caption: { uz: 'X' } }, { value: 'y', caption: { uz: 'Y' } }] },
+  {
+    code: 'water',
+    caption: { uz: 'Suv' },
+    kind: 'select',
+    options: [
+      { value: 'a', caption: { uz: 'A' } },
+      { value: 'b', caption: { uz: 'B' } },
+    ],
+  },
+  {
+    code: 'threats',
+    caption: { uz: 'Xavflar' },
+    kind: 'multiselect',
+    required: true,
+    options: [
+      { value: 'x', caption: { uz: 'X' } },
+      { value: 'y', caption: { uz: 'Y' } },
+    ],
+  },
   { code: 'seen', caption: { uz: 'Sana' }, kind: 'date' },
   { code: 'ok', caption: { uz: 'Ha' }, kind: 'boolean' },
 ];
@@ -40,13 +57,18 @@ const cases: Record<string, unknown>[] = [
   { area: 5, name: 'abc', threats: ['x'], extra: 1 },
 ];
 
-describe('the back-office\'s form check', () => {
+describe("the back-office's form check", () => {
   it.each(cases.map((c) => [JSON.stringify(c), c]))('answers %s as ajv does', (_, data) => {
     const ours = checkFormData(schema as never, data).map((e) => e.property!.replace(/^\./, '').split('.')[0]);
-    const theirs = validate(data) ? [] : (validate.errors ?? []).map((e) =>
-      e.keyword === 'required' ? (e.params as { missingProperty: string }).missingProperty
-        : e.keyword === 'additionalProperties' ? (e.params as { additionalProperty: string }).additionalProperty
-          : e.instancePath.split('/')[1]);
+    const theirs = validate(data)
+      ? []
+      : (validate.errors ?? []).map((e) =>
+          e.keyword === 'required'
+            ? (e.params as { missingProperty: string }).missingProperty
+            : e.keyword === 'additionalProperties'
+              ? (e.params as { additionalProperty: string }).additionalProperty
+              : e.instancePath.split('/')[1],
+        );
     expect(new Set(ours)).toEqual(new Set(theirs));
   });
 });

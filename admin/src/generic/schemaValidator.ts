@@ -1,4 +1,11 @@
-import { toErrorSchema, type ErrorTransformer, type RJSFSchema, type RJSFValidationError, type ValidationData, type ValidatorType } from '@rjsf/utils';
+import {
+  toErrorSchema,
+  type ErrorTransformer,
+  type RJSFSchema,
+  type RJSFValidationError,
+  type ValidationData,
+  type ValidatorType,
+} from '@rjsf/utils';
 
 /**
  * react-jsonschema-form's validator for the forms the API makes from data (docs/control-zones.md):
@@ -12,20 +19,32 @@ import { toErrorSchema, type ErrorTransformer, type RJSFSchema, type RJSFValidat
 type Schema = RJSFSchema & Record<string, unknown>;
 
 const err = (name: string, property: string, params: Record<string, unknown> = {}): RJSFValidationError => ({
-  name, property, params, message: name, stack: `${property} ${name}`, schemaPath: `#/properties/${property.replace(/^\./, '')}/${name}`,
+  name,
+  property,
+  params,
+  message: name,
+  stack: `${property} ${name}`,
+  schemaPath: `#/properties/${property.replace(/^\./, '')}/${name}`,
 });
 
 const ISO_DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
 
 function typeOk(type: unknown, v: unknown): boolean {
   switch (type) {
-    case 'number': return typeof v === 'number' && Number.isFinite(v);
-    case 'integer': return typeof v === 'number' && Number.isInteger(v);
-    case 'string': return typeof v === 'string';
-    case 'boolean': return typeof v === 'boolean';
-    case 'array': return Array.isArray(v);
-    case 'object': return !!v && typeof v === 'object' && !Array.isArray(v);
-    default: return true;
+    case 'number':
+      return typeof v === 'number' && Number.isFinite(v);
+    case 'integer':
+      return typeof v === 'number' && Number.isInteger(v);
+    case 'string':
+      return typeof v === 'string';
+    case 'boolean':
+      return typeof v === 'boolean';
+    case 'array':
+      return Array.isArray(v);
+    case 'object':
+      return !!v && typeof v === 'object' && !Array.isArray(v);
+    default:
+      return true;
   }
 }
 
@@ -40,7 +59,8 @@ function checkValue(s: Schema, v: unknown, property: string): RJSFValidationErro
     const n = [...v].length;
     if (typeof s.minLength === 'number' && n < s.minLength) out.push(err('minLength', property, { limit: s.minLength }));
     if (typeof s.maxLength === 'number' && n > s.maxLength) out.push(err('maxLength', property, { limit: s.maxLength }));
-    if (s.format === 'date' && !(ISO_DATE.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`)))) out.push(err('format', property, { format: 'date' }));
+    if (s.format === 'date' && !(ISO_DATE.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`))))
+      out.push(err('format', property, { format: 'date' }));
   }
   if (Array.isArray(s.enum) && !s.enum.includes(v as never)) out.push(err('enum', property, { allowedValues: s.enum }));
   if (Array.isArray(v)) {
@@ -74,7 +94,13 @@ export function checkFormData(schema: Schema, data: unknown): RJSFValidationErro
 }
 
 export const formValidator: ValidatorType = {
-  validateFormData(formData: unknown, schema: RJSFSchema, _custom?: unknown, transformErrors?: ErrorTransformer, uiSchema?: unknown): ValidationData<unknown> {
+  validateFormData(
+    formData: unknown,
+    schema: RJSFSchema,
+    _custom?: unknown,
+    transformErrors?: ErrorTransformer,
+    uiSchema?: unknown,
+  ): ValidationData<unknown> {
     let errors = checkFormData(schema as Schema, formData ?? {});
     if (transformErrors) errors = transformErrors(errors, uiSchema as never);
     return { errors, errorSchema: toErrorSchema(errors) };

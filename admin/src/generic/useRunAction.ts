@@ -14,12 +14,19 @@ import type { Target } from './workflowActions';
 export function useRunAction(entity: EntityMeta) {
   const notify = useNotify();
   const translate = useTranslate();
-  return async (action: WorkflowActionMeta, target: Target, values: Record<string, unknown>): Promise<{ ok: boolean; errors?: Record<string, unknown>; message?: string; description?: string }> => {
+  return async (
+    action: WorkflowActionMeta,
+    target: Target,
+    values: Record<string, unknown>,
+  ): Promise<{ ok: boolean; errors?: Record<string, unknown>; message?: string; description?: string }> => {
     const label = translate(action.label);
     const name = encodeURIComponent(action.name);
     try {
       if (target.kind === 'one') {
-        await request(`${entity.path}/${target.record.id}/actions/${name}`, { method: 'POST', body: { ...values, version: target.record.version } });
+        await request(`${entity.path}/${target.record.id}/actions/${name}`, {
+          method: 'POST',
+          body: { ...values, version: target.record.version },
+        });
         notify('admin.workflow.done', { type: 'info', messageArgs: { action: label } });
       } else {
         const query = target.kind === 'all' ? `?${new URLSearchParams({ filter: JSON.stringify(cleanFilter(target.filter)) })}` : '';
@@ -27,7 +34,8 @@ export function useRunAction(entity: EntityMeta) {
         const res = await request(`${entity.path}/actions/${name}${query}`, { method: 'POST', body });
         const { ids, changed } = (await res.json()) as { ids: unknown[]; changed: number };
         notify(target.kind === 'all' ? 'admin.workflow.done_all' : 'admin.workflow.done_many', {
-          type: 'info', messageArgs: { action: label, changed: formatNumber(changed, 0), total: formatNumber(ids.length, 0) },
+          type: 'info',
+          messageArgs: { action: label, changed: formatNumber(changed, 0), total: formatNumber(ids.length, 0) },
         });
       }
       return { ok: true };

@@ -3,9 +3,15 @@ import type { EntityMeta, FieldMeta, WorkflowActionMeta } from '../meta/types';
 
 /** The inputs an action asks for, from its `params` (the server's field declarations). */
 export const paramFields = (a: WorkflowActionMeta): FieldMeta[] =>
-  Object.entries(a.params ?? {}).map(([name, f]) => ({
-    ...f, name, label: f.label ?? `fields.${name}`, fields: undefined,
-  }) as FieldMeta);
+  Object.entries(a.params ?? {}).map(
+    ([name, f]) =>
+      ({
+        ...f,
+        name,
+        label: f.label ?? `fields.${name}`,
+        fields: undefined,
+      }) as FieldMeta,
+  );
 
 /** The workflow actions the user's actions allow, but those a signing dialog offers as its "skip" (only there). */
 function offered(entity: EntityMeta): WorkflowActionMeta[] {
@@ -43,7 +49,8 @@ export function initialParams(entity: EntityMeta, action: WorkflowActionMeta, ta
   if (target.kind !== 'one') return {};
   const out: Record<string, unknown> = {};
   for (const f of paramFields(action)) {
-    if (entity.fields.some((x) => x.name === f.name && x.type === f.type) && target.record[f.name] !== undefined) out[f.name] = target.record[f.name];
+    if (entity.fields.some((x) => x.name === f.name && x.type === f.type) && target.record[f.name] !== undefined)
+      out[f.name] = target.record[f.name];
   }
   return out;
 }

@@ -46,7 +46,10 @@ describe('translations of the back-office', () => {
   });
 
   it('turns the API placeholders {name} into {{name}}', () => {
-    expect(apiCaptionsToI18next({ a: 'Koʻpi bilan {limit} ta', b: '{{x}} {0}' })).toEqual({ a: 'Koʻpi bilan {{limit}} ta', b: '{{x}} {{0}}' });
+    expect(apiCaptionsToI18next({ a: 'Koʻpi bilan {limit} ta', b: '{{x}} {0}' })).toEqual({
+      a: 'Koʻpi bilan {{limit}} ta',
+      b: '{{x}} {{0}}',
+    });
   });
 
   it('translates in each language without missing keys, uk as uz-Cyrl', async () => {

@@ -52,9 +52,15 @@ export function flatten(tree: Tree, prefix = ''): Record<string, string> {
 export function splitRussianPlurals(tree: Tree): Tree {
   const out: Tree = {};
   for (const [k, v] of Object.entries(tree)) {
-    if (typeof v !== 'string') { out[k] = splitRussianPlurals(v); continue; }
+    if (typeof v !== 'string') {
+      out[k] = splitRussianPlurals(v);
+      continue;
+    }
     const forms = v.split(' |||| ');
-    if (forms.length === 1) { out[k] = v; continue; }
+    if (forms.length === 1) {
+      out[k] = v;
+      continue;
+    }
     out[`${k}_one`] = forms[0];
     out[`${k}_few`] = forms[1];
     out[`${k}_many`] = forms[2] ?? forms[1];
@@ -88,10 +94,16 @@ export const STATIC_RESOURCES: Record<string, Record<string, string>> = {
   ru: { ...ra(splitRussianPlurals(deepMerge(raRussian as unknown as Tree, raRuExtra as Tree))), ...flatten(appRu as Tree) },
 };
 
-export interface MissingKey { lng: string; key: string; soft: boolean }
+export interface MissingKey {
+  lng: string;
+  key: string;
+  soft: boolean;
+}
 
 declare global {
-  interface Window { __ecofondMissingKeys?: MissingKey[] }
+  interface Window {
+    __ecofondMissingKeys?: MissingKey[];
+  }
 }
 
 /**
@@ -104,23 +116,34 @@ export const missingKeys: MissingKey[] = typeof window !== 'undefined' ? (window
 export const i18n: I18next = createInstance();
 
 export async function createI18nProvider(lang: WireLang): Promise<I18nProvider> {
-  return getI18nProvider(i18n, {
-    lng: I18N_CODE[lang],
-    fallbackLng: 'uz',
-    supportedLngs: ['uz', 'uz-Cyrl', 'ru'],
-    keySeparator: false,
-    nsSeparator: false,
-    returnNull: false,
-    returnEmptyString: false,
-    interpolation: { escapeValue: false },
-    resources: Object.fromEntries(Object.entries(STATIC_RESOURCES).map(([l, r]) => [l, { translation: r }])),
-    saveMissing: true,
-    missingKeyHandler: (lngs: readonly string[], _ns: string, key: string, _fallback: string, _update: boolean, options?: { defaultValue?: unknown }) => {
-      const lng = lngs.join(',');
-      const soft = options?.defaultValue !== undefined && options.defaultValue !== '';
-      if (!missingKeys.some((m) => m.key === key && m.lng === lng)) missingKeys.push({ lng, key, soft });
+  return getI18nProvider(
+    i18n,
+    {
+      lng: I18N_CODE[lang],
+      fallbackLng: 'uz',
+      supportedLngs: ['uz', 'uz-Cyrl', 'ru'],
+      keySeparator: false,
+      nsSeparator: false,
+      returnNull: false,
+      returnEmptyString: false,
+      interpolation: { escapeValue: false },
+      resources: Object.fromEntries(Object.entries(STATIC_RESOURCES).map(([l, r]) => [l, { translation: r }])),
+      saveMissing: true,
+      missingKeyHandler: (
+        lngs: readonly string[],
+        _ns: string,
+        key: string,
+        _fallback: string,
+        _update: boolean,
+        options?: { defaultValue?: unknown },
+      ) => {
+        const lng = lngs.join(',');
+        const soft = options?.defaultValue !== undefined && options.defaultValue !== '';
+        if (!missingKeys.some((m) => m.key === key && m.lng === lng)) missingKeys.push({ lng, key, soft });
+      },
     },
-  }, WIRE_LANGS.map((l) => ({ locale: I18N_CODE[l], name: appUz.admin.lang[l] })));
+    WIRE_LANGS.map((l) => ({ locale: I18N_CODE[l], name: appUz.admin.lang[l] })),
+  );
 }
 
 /** Adds the captions of an /api/meta answer (flat keys) to a language. */

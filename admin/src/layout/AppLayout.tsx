@@ -12,7 +12,11 @@ import { AppUserMenu } from './AppUserMenu';
 function AppTitle() {
   const translate = useTranslate();
   return (
-    <Typography variant="subtitle1" sx={{ fontWeight: 700, mr: 2, whiteSpace: 'nowrap', display: { xs: 'none', md: 'block' } }} data-testid="app-title">
+    <Typography
+      variant="subtitle1"
+      sx={{ fontWeight: 700, mr: 2, whiteSpace: 'nowrap', display: { xs: 'none', md: 'block' } }}
+      data-testid="app-title"
+    >
       {translate('admin.title')}
     </Typography>
   );
@@ -22,14 +26,14 @@ function AppAppBar() {
   return (
     <AppBar
       userMenu={<AppUserMenu />}
-      toolbar={(
+      toolbar={
         <Box sx={{ display: 'flex', alignItems: 'center' }}>
           <MyJobs />
           <NotificationBell />
           <LanguageSwitcher />
           <LoadingIndicator />
         </Box>
-      )}
+      }
     >
       <AppTitle />
       <TitlePortal />
@@ -39,7 +43,12 @@ function AppAppBar() {
 
 export function AppLayout({ children }: { children: ReactNode }) {
   return (
-    <Layout appBar={AppAppBar} menu={AppMenu} error={ErrorPage} sx={{ minWidth: 0, '& .RaLayout-appFrame, & .RaLayout-contentWithSidebar, & .RaLayout-content': { minWidth: 0 } }}>
+    <Layout
+      appBar={AppAppBar}
+      menu={AppMenu}
+      error={ErrorPage}
+      sx={{ minWidth: 0, '& .RaLayout-appFrame, & .RaLayout-contentWithSidebar, & .RaLayout-content': { minWidth: 0 } }}
+    >
       <PrintStyles />
       {children}
     </Layout>

@@ -29,7 +29,9 @@ export function AppMenu() {
     return last ? { [last]: true } : {};
   });
   // a page opened from elsewhere (a link, a param route) opens its section
-  useEffect(() => { if (active) setOpen((o) => (o[active] ? o : { ...o, [active]: true })); }, [active]);
+  useEffect(() => {
+    if (active) setOpen((o) => (o[active] ? o : { ...o, [active]: true }));
+  }, [active]);
 
   return (
     <Menu data-testid="app-menu">
@@ -42,13 +44,21 @@ export function AppMenu() {
           <List key={s.route} disablePadding dense data-testid={`menu-section-${s.route.slice(1)}`}>
             <Tooltip title={sidebarOpen ? '' : caption} placement="right">
               <ListItemButton
-                onClick={() => { if (!isOpen) setLastCategoryId(s.route); setOpen((o) => ({ ...o, [s.route]: !isOpen })); }}
+                onClick={() => {
+                  if (!isOpen) setLastCategoryId(s.route);
+                  setOpen((o) => ({ ...o, [s.route]: !isOpen }));
+                }}
                 aria-expanded={isOpen}
                 sx={{ pl: 2 }}
                 data-testid={`menu-section-button-${s.route.slice(1)}`}
               >
-                <ListItemIcon sx={{ minWidth: 40 }}><Icon fontSize="small" /></ListItemIcon>
-                <ListItemText primary={caption} slotProps={{ primary: { sx: { fontSize: '0.92rem', fontWeight: 500, whiteSpace: 'normal' } } }} />
+                <ListItemIcon sx={{ minWidth: 40 }}>
+                  <Icon fontSize="small" />
+                </ListItemIcon>
+                <ListItemText
+                  primary={caption}
+                  slotProps={{ primary: { sx: { fontSize: '0.92rem', fontWeight: 500, whiteSpace: 'normal' } } }}
+                />
                 {isOpen ? <ExpandLess fontSize="small" /> : <ExpandMore fontSize="small" />}
               </ListItemButton>
             </Tooltip>

@@ -23,7 +23,10 @@ export function AppNotification() {
   useEffect(() => {
     if (notifications.length && !current) {
       const n = takeNotification();
-      if (n) { setCurrent(n); setOpen(true); }
+      if (n) {
+        setCurrent(n);
+        setOpen(true);
+      }
     }
   }, [notifications, current, takeNotification]);
 
@@ -41,21 +44,30 @@ export function AppNotification() {
   const text = typeof message === 'string' ? tr(message) : message;
   const isError = type === 'error';
   const description = typeof message === 'string' ? describeError(message) : undefined;
-  const body = isError
-    ? (description ? (known(description) ? translate(description) : description) : null)
-    : text;
+  const body = isError ? (description ? (known(description) ? translate(description) : description) : null) : text;
   const title = isError ? text : translate(type === 'warning' ? 'admin.notify.warning' : 'admin.notify.info');
   const severity = type === 'error' ? 'error' : type === 'warning' ? 'warning' : type === 'success' ? 'success' : 'info';
 
   return (
     <Snackbar
       open={open}
-      autoHideDuration={notificationOptions?.autoHideDuration === undefined ? NOTIFICATION_MS : notificationOptions.autoHideDuration ?? undefined}
-      onClose={(_e, reason) => { if (reason !== 'clickaway') setOpen(false); }}
+      autoHideDuration={
+        notificationOptions?.autoHideDuration === undefined ? NOTIFICATION_MS : (notificationOptions.autoHideDuration ?? undefined)
+      }
+      onClose={(_e, reason) => {
+        if (reason !== 'clickaway') setOpen(false);
+      }}
       anchorOrigin={{ vertical: 'top', horizontal: 'center' }}
       slotProps={{ transition: { onExited } }}
     >
-      <Alert severity={severity} variant="filled" onClose={() => setOpen(false)} sx={{ minWidth: 320, maxWidth: 640 }} data-testid="notification" data-type={type}>
+      <Alert
+        severity={severity}
+        variant="filled"
+        onClose={() => setOpen(false)}
+        sx={{ minWidth: 320, maxWidth: 640 }}
+        data-testid="notification"
+        data-type={type}
+      >
         <AlertTitle sx={{ mb: body ? 0.5 : 0 }}>{title}</AlertTitle>
         {body}
       </Alert>

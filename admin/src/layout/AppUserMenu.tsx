@@ -10,8 +10,18 @@ const ProfileItem = forwardRef<HTMLLIElement>((props, ref) => {
   const navigate = useNavigate();
   const menu = useUserMenu();
   return (
-    <MenuItem ref={ref} {...props} onClick={() => { menu?.onClose(); navigate('/profile'); }} data-testid="menu-profile">
-      <ListItemIcon><AccountCircleIcon fontSize="small" /></ListItemIcon>
+    <MenuItem
+      ref={ref}
+      {...props}
+      onClick={() => {
+        menu?.onClose();
+        navigate('/profile');
+      }}
+      data-testid="menu-profile"
+    >
+      <ListItemIcon>
+        <AccountCircleIcon fontSize="small" />
+      </ListItemIcon>
       <ListItemText>{translate('admin.account.profile')}</ListItemText>
     </MenuItem>
   );

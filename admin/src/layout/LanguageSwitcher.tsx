@@ -51,13 +51,22 @@ export function LanguageSwitcher({ color = 'inherit' }: { color?: 'inherit' | 'p
         onChange={(_e, v: WireLang | null) => void change(v)}
         aria-label={translate('admin.lang.label')}
         data-testid="lang-switcher"
-        sx={color === 'inherit' ? {
-          mx: 1,
-          '& .MuiToggleButton-root': {
-            color: 'inherit', borderColor: 'rgba(255,255,255,0.5)', px: 1.2, py: 0.2, textTransform: 'none', fontWeight: 600,
-          },
-          '& .MuiToggleButton-root.Mui-selected': { bgcolor: 'rgba(255,255,255,0.25)', color: 'inherit' },
-        } : { '& .MuiToggleButton-root': { px: 1.5, py: 0.3, textTransform: 'none', fontWeight: 600 } }}
+        sx={
+          color === 'inherit'
+            ? {
+                mx: 1,
+                '& .MuiToggleButton-root': {
+                  color: 'inherit',
+                  borderColor: 'rgba(255,255,255,0.5)',
+                  px: 1.2,
+                  py: 0.2,
+                  textTransform: 'none',
+                  fontWeight: 600,
+                },
+                '& .MuiToggleButton-root.Mui-selected': { bgcolor: 'rgba(255,255,255,0.25)', color: 'inherit' },
+              }
+            : { '& .MuiToggleButton-root': { px: 1.5, py: 0.3, textTransform: 'none', fontWeight: 600 } }
+        }
       >
         {WIRE_LANGS.map((l) => (
           <ToggleButton key={l} value={l} disabled={busy} aria-label={translate(`admin.lang.${l}`)} data-testid={`lang-${l}`}>

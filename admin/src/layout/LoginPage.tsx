@@ -13,12 +13,11 @@ export function LoginPage() {
   const translate = useTranslate();
   const [mode, setMode] = useState<LoginMode>('password');
   return (
-    <Login
-      avatarIcon={<ParkIcon />}
-      sx={{ backgroundImage: 'linear-gradient(135deg, #1b5e20 0%, #2e7d32 45%, #81c784 100%)' }}
-    >
+    <Login avatarIcon={<ParkIcon />} sx={{ backgroundImage: 'linear-gradient(135deg, #1b5e20 0%, #2e7d32 45%, #81c784 100%)' }}>
       <Box sx={{ px: 2, textAlign: 'center' }}>
-        <Typography variant="h6" component="h1" data-testid="login-title">{translate('admin.title')}</Typography>
+        <Typography variant="h6" component="h1" data-testid="login-title">
+          {translate('admin.title')}
+        </Typography>
         <Typography variant="body2" color="text.secondary">
           {translate(mode === 'forgot' ? 'admin.account.forgot' : mode === 'code' ? 'admin.account.with_code' : 'admin.subtitle')}
         </Typography>

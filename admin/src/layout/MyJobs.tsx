@@ -24,36 +24,64 @@ export function MyJobs() {
       const page = await listJobs(10);
       setJobs(page.data);
       setActive(page.active);
-    } catch { /* the next poll tries again */ }
+    } catch {
+      /* the next poll tries again */
+    }
   }, []);
 
   useEffect(() => {
     void refresh();
     const timer = setInterval(() => void refresh(), JOBS_POLL_MS);
     const off = onJobQueued(() => void refresh());
-    return () => { clearInterval(timer); off(); };
+    return () => {
+      clearInterval(timer);
+      off();
+    };
   }, [refresh]);
 
-  const changed = useCallback((j: Job) => {
-    setJobs((all) => all?.map((x) => (x.id === j.id ? j : x)) ?? all);
-    if (!isActive(j)) void refresh();
-  }, [refresh]);
+  const changed = useCallback(
+    (j: Job) => {
+      setJobs((all) => all?.map((x) => (x.id === j.id ? j : x)) ?? all);
+      if (!isActive(j)) void refresh();
+    },
+    [refresh],
+  );
 
   const title = translate('admin.jobs.title');
   return (
     <>
       <Tooltip title={title}>
-        <IconButton color="inherit" onClick={(e) => { setAnchor(e.currentTarget); void refresh(); }} aria-label={title} data-testid="my-jobs">
+        <IconButton
+          color="inherit"
+          onClick={(e) => {
+            setAnchor(e.currentTarget);
+            void refresh();
+          }}
+          aria-label={title}
+          data-testid="my-jobs"
+        >
           <Badge badgeContent={active} color="secondary" data-testid="my-jobs-count" data-count={active}>
             <CloudDownloadIcon />
           </Badge>
         </IconButton>
       </Tooltip>
-      <Popover open={!!anchor} anchorEl={anchor} onClose={() => setAnchor(null)} anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }} transformOrigin={{ vertical: 'top', horizontal: 'right' }}>
+      <Popover
+        open={!!anchor}
+        anchorEl={anchor}
+        onClose={() => setAnchor(null)}
+        anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
+        transformOrigin={{ vertical: 'top', horizontal: 'right' }}
+      >
         <Box sx={{ width: 380, maxWidth: '100vw' }} data-testid="my-jobs-panel">
-          <Typography variant="subtitle1" sx={{ px: 2, py: 1, fontWeight: 700 }} component="h2">{title}</Typography>
+          <Typography variant="subtitle1" sx={{ px: 2, py: 1, fontWeight: 700 }} component="h2">
+            {title}
+          </Typography>
           <Divider />
-          {jobs && !jobs.length && <Typography variant="body2" sx={{ p: 2 }}>{translate('admin.jobs.empty')}</Typography>}
+          {jobs && !jobs.length && (
+            <Typography variant="body2" sx={{ p: 2 }}>
+              {translate('admin.jobs.empty')}
+            </Typography>
+          )}
           <List dense disablePadding>
             {(jobs ?? []).map((j) => (
               <ListItem key={j.id} divider data-testid="my-job">
@@ -61,7 +89,9 @@ export function MyJobs() {
               </ListItem>
             ))}
           </List>
-          <Typography variant="caption" sx={{ display: 'block', px: 2, py: 1, color: 'text.secondary' }}>{translate('admin.jobs.kept')}</Typography>
+          <Typography variant="caption" sx={{ display: 'block', px: 2, py: 1, color: 'text.secondary' }}>
+            {translate('admin.jobs.kept')}
+          </Typography>
         </Box>
       </Popover>
     </>

@@ -7,7 +7,13 @@ import { requestJson } from '../api/http';
 /** How often the bell asks for the unread count (ms); it also asks when the window gets focus and when opened. */
 export const BELL_POLL_MS = 15_000;
 
-interface Mine { id: number; subject: string | null; body: string; read: boolean; sent_at: string | null }
+interface Mine {
+  id: number;
+  subject: string | null;
+  body: string;
+  read: boolean;
+  sent_at: string | null;
+}
 
 /**
  * The app bar's bell (docs/notifications.md): the number of one's unread in-app notifications, the
@@ -35,7 +41,9 @@ export function NotificationBell() {
         if (n && !n.read) notify(n.subject ?? n.body, { type: 'info', messageArgs: { _: n.subject ? `${n.subject}: ${n.body}` : n.body } });
       }
       last.current = u.last;
-    } catch { /* the next poll tries again */ }
+    } catch {
+      /* the next poll tries again */
+    }
   }, [notify]);
 
   useEffect(() => {
@@ -43,7 +51,10 @@ export function NotificationBell() {
     const timer = setInterval(() => void refresh(), BELL_POLL_MS);
     const onFocus = () => void refresh();
     window.addEventListener('focus', onFocus);
-    return () => { clearInterval(timer); window.removeEventListener('focus', onFocus); };
+    return () => {
+      clearInterval(timer);
+      window.removeEventListener('focus', onFocus);
+    };
   }, [refresh]);
 
   const load = useCallback(async () => {
@@ -68,32 +79,75 @@ export function NotificationBell() {
     await load();
   };
 
-  const when = (s: string | null) => (s ? new Date(s).toLocaleString(locale === 'ru' ? 'ru-RU' : 'uz-Latn-UZ', { timeZone: 'Asia/Tashkent', dateStyle: 'short', timeStyle: 'short' }) : '');
+  const when = (s: string | null) =>
+    s
+      ? new Date(s).toLocaleString(locale === 'ru' ? 'ru-RU' : 'uz-Latn-UZ', {
+          timeZone: 'Asia/Tashkent',
+          dateStyle: 'short',
+          timeStyle: 'short',
+        })
+      : '';
 
   return (
     <>
       <Tooltip title={translate('admin.bell.title')}>
-        <IconButton color="inherit" onClick={(e) => void open(e.currentTarget)} aria-label={translate('admin.bell.title')} data-testid="bell">
+        <IconButton
+          color="inherit"
+          onClick={(e) => void open(e.currentTarget)}
+          aria-label={translate('admin.bell.title')}
+          data-testid="bell"
+        >
           <Badge badgeContent={count} color="error" max={99} data-testid="bell-count" data-count={count}>
             <NotificationsIcon />
           </Badge>
         </IconButton>
       </Tooltip>
-      <Popover open={!!anchor} anchorEl={anchor} onClose={() => setAnchor(null)} anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }} transformOrigin={{ vertical: 'top', horizontal: 'right' }}>
+      <Popover
+        open={!!anchor}
+        anchorEl={anchor}
+        onClose={() => setAnchor(null)}
+        anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
+        transformOrigin={{ vertical: 'top', horizontal: 'right' }}
+      >
         <Box sx={{ width: 360, maxHeight: 480, overflow: 'auto' }} data-testid="bell-list">
           <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', px: 2, py: 1 }}>
-            <Typography variant="subtitle1" component="h2">{translate('admin.bell.title')}</Typography>
-            <Button size="small" onClick={() => void markAll()} disabled={!count} data-testid="bell-read-all">{translate('admin.bell.read_all')}</Button>
+            <Typography variant="subtitle1" component="h2">
+              {translate('admin.bell.title')}
+            </Typography>
+            <Button size="small" onClick={() => void markAll()} disabled={!count} data-testid="bell-read-all">
+              {translate('admin.bell.read_all')}
+            </Button>
           </Box>
           <Divider />
-          {items && !items.length && <Typography sx={{ p: 2 }} color="text.secondary">{translate('admin.bell.empty')}</Typography>}
+          {items && !items.length && (
+            <Typography sx={{ p: 2 }} color="text.secondary">
+              {translate('admin.bell.empty')}
+            </Typography>
+          )}
           <List dense disablePadding>
             {(items ?? []).map((n) => (
-              <ListItemButton key={n.id} onClick={() => void markRead(n)} data-testid="bell-item" data-read={n.read} sx={{ alignItems: 'flex-start', bgcolor: n.read ? undefined : 'action.hover' }}
-                title={n.read ? undefined : translate('admin.bell.mark_read')}>
+              <ListItemButton
+                key={n.id}
+                onClick={() => void markRead(n)}
+                data-testid="bell-item"
+                data-read={n.read}
+                sx={{ alignItems: 'flex-start', bgcolor: n.read ? undefined : 'action.hover' }}
+                title={n.read ? undefined : translate('admin.bell.mark_read')}
+              >
                 <ListItemText
-                  primary={<Typography variant="body2" sx={{ fontWeight: n.read ? 400 : 700 }}>{n.subject ?? ''}</Typography>}
-                  secondary={<><Typography variant="body2" component="span" sx={{ display: 'block', whiteSpace: 'pre-line' }}>{n.body}</Typography>{when(n.sent_at)}</>}
+                  primary={
+                    <Typography variant="body2" sx={{ fontWeight: n.read ? 400 : 700 }}>
+                      {n.subject ?? ''}
+                    </Typography>
+                  }
+                  secondary={
+                    <>
+                      <Typography variant="body2" component="span" sx={{ display: 'block', whiteSpace: 'pre-line' }}>
+                        {n.body}
+                      </Typography>
+                      {when(n.sent_at)}
+                    </>
+                  }
                 />
               </ListItemButton>
             ))}

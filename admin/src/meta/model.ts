@@ -52,10 +52,17 @@ export interface RelatedList {
 }
 
 const trimSlashes = (s: string) => s.replace(/^\/+|\/+$/g, '');
-const paramsOf = (route: string) => route.split('/').filter((s) => s.startsWith(':')).map((s) => s.slice(1));
+const paramsOf = (route: string) =>
+  route
+    .split('/')
+    .filter((s) => s.startsWith(':'))
+    .map((s) => s.slice(1));
 
 /** `{stack_id: ":stacks_id"}` with `{stacks_id: "5"}` → `{stack_id: 5}`. */
-export function substituteFilter(filter: Record<string, unknown> | undefined, params: Record<string, string | undefined>): Record<string, unknown> {
+export function substituteFilter(
+  filter: Record<string, unknown> | undefined,
+  params: Record<string, string | undefined>,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(filter ?? {})) {
     if (typeof v === 'string' && v.startsWith(':')) {
@@ -111,15 +118,22 @@ export class MetaModel {
       let kind: RouteKind = 'screen';
       if (r.report) kind = 'report';
       else if (e && !params.length) kind = 'list';
-      else if (e && (params.includes(PARAMS_SEGMENT) || (filter && Object.values(filter).some((v) => typeof v === 'string' && v.startsWith(':'))))) kind = 'param-list';
+      else if (
+        e &&
+        (params.includes(PARAMS_SEGMENT) || (filter && Object.values(filter).some((v) => typeof v === 'string' && v.startsWith(':'))))
+      )
+        kind = 'param-list';
       else if (e && params.length === 1 && path.endsWith(`/:${params[0]}`)) kind = 'record';
       return { ...r, filter, path, params, kind };
     });
 
     // list routes, the ones the user may open first, then those without a preset filter, then visible ones
     const rank = (r: RouteInfo) => (r.allowed ? 0 : 4) + (r.filter ? 2 : 0) + (r.nomenu ? 1 : 0);
-    const lists = this.routes.filter((r) => r.kind === 'list').map((r, i) => ({ r, i }))
-      .sort((a, b) => rank(a.r) - rank(b.r) || a.i - b.i).map((x) => x.r);
+    const lists = this.routes
+      .filter((r) => r.kind === 'list')
+      .map((r, i) => ({ r, i }))
+      .sort((a, b) => rank(a.r) - rank(b.r) || a.i - b.i)
+      .map((x) => x.r);
     for (const r of lists) {
       if (this.byResource.has(r.path)) continue;
       r.resource = r.path;
@@ -211,11 +225,19 @@ export class MetaModel {
       for (const f of other.fields) {
         if (f.type !== 'ref' || f.ref !== e.name) continue;
         if (!other.list.filters.some((x) => x.name === f.name && x.op === 'eq')) continue;
-        const route = this.routes.find((r) => r.kind === 'param-list' && r.allowed && r.entity === other.name
-          && Object.keys(r.filter ?? {}).length === 1 && typeof r.filter?.[f.name] === 'string');
+        const route = this.routes.find(
+          (r) =>
+            r.kind === 'param-list' &&
+            r.allowed &&
+            r.entity === other.name &&
+            Object.keys(r.filter ?? {}).length === 1 &&
+            typeof r.filter?.[f.name] === 'string',
+        );
         const resource = route?.resource ?? this.resourceOf(other.name);
         if (!resource || !this.listAllowed(resource)) continue;
-        const caption = route?.caption ?? (other.name === e.name ? this.selfCaption(e) ?? f.label : this.captionOf.get(this.resourceOf(other.name)!) ?? other.caption);
+        const caption =
+          route?.caption ??
+          (other.name === e.name ? (this.selfCaption(e) ?? f.label) : (this.captionOf.get(this.resourceOf(other.name)!) ?? other.caption));
         out.push({ entity: other, field: f.name, resource, caption, route });
       }
     }
@@ -225,7 +247,10 @@ export class MetaModel {
       const i = this.routes.findIndex((x) => x.entity === r.entity.name);
       return i < 0 ? this.routes.length : i;
     };
-    return out.map((r, i) => ({ r, i })).sort((a, b) => order(a.r) - order(b.r) || a.i - b.i).map((x) => x.r);
+    return out
+      .map((r, i) => ({ r, i }))
+      .sort((a, b) => order(a.r) - order(b.r) || a.i - b.i)
+      .map((x) => x.r);
   }
 
   /**
@@ -249,8 +274,16 @@ export class MetaModel {
     let best: RouteInfo | undefined;
     let bestLen = -1;
     for (const r of this.routes) {
-      const re = new RegExp(`^/${r.path.split('/').map((seg) => (seg.startsWith(':') ? '[^/]+' : escapeRe(seg))).join('/')}(?:/.*)?$`);
-      if (re.test(path) && r.route.length > bestLen) { best = r; bestLen = r.route.length; }
+      const re = new RegExp(
+        `^/${r.path
+          .split('/')
+          .map((seg) => (seg.startsWith(':') ? '[^/]+' : escapeRe(seg)))
+          .join('/')}(?:/.*)?$`,
+      );
+      if (re.test(path) && r.route.length > bestLen) {
+        best = r;
+        bestLen = r.route.length;
+      }
     }
     return best;
   }

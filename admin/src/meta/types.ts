@@ -71,7 +71,8 @@ export interface WorkflowMeta extends Omit<ServerWorkflowMeta, 'actions'> {
   actions: WorkflowActionMeta[];
 }
 
-export interface EntityMeta extends Pick<ServerEntityMeta, 'name' | 'module' | 'kind' | 'caption' | 'icon' | 'titleField' | 'form' | 'scope' | 'import'> {
+export interface EntityMeta
+  extends Pick<ServerEntityMeta, 'name' | 'module' | 'kind' | 'caption' | 'icon' | 'titleField' | 'form' | 'scope' | 'import'> {
   /** full API path, e.g. /api/ecofund-sprav/areas */
   path: string;
   access?: AccessMeta;

@@ -12,8 +12,12 @@ function CountCard({ resource, caption }: { resource: string; caption: string })
     <Card variant="outlined" sx={{ height: '100%' }} data-testid={`dashboard-count-${resource}`}>
       <CardActionArea component={Link} to={`/${resource}`} sx={{ height: '100%' }}>
         <CardContent>
-          <Typography variant="body2" color="text.secondary" gutterBottom sx={{ minHeight: 40 }}>{translate(caption)}</Typography>
-          {isPending ? <Skeleton width={80} height={36} /> : (
+          <Typography variant="body2" color="text.secondary" gutterBottom sx={{ minHeight: 40 }}>
+            {translate(caption)}
+          </Typography>
+          {isPending ? (
+            <Skeleton width={80} height={36} />
+          ) : (
             <Typography variant="h6" component="div" sx={{ fontWeight: 600 }}>
               {error ? '—' : translate('admin.dashboard.records', { total: formatNumber(total ?? 0, 0) })}
             </Typography>
@@ -33,7 +37,7 @@ export function Dashboard() {
   const references = model.meta.menu
     .flatMap((s) => s.children.map((c) => `${s.route}/${c.route}`.replace(/^\/+|\/+$/g, '')))
     .map((r) => [r, model.entity(r)] as const)
-    .filter((x): x is readonly [string, NonNullable<typeof x[1]>] => !!x[1] && x[1].kind === 'reference')
+    .filter((x): x is readonly [string, NonNullable<(typeof x)[1]>] => !!x[1] && x[1].kind === 'reference')
     .slice(0, 8);
   const sections = model.meta.menu;
   return (
@@ -51,7 +55,9 @@ export function Dashboard() {
       </Card>
       {references.length > 0 && (
         <>
-          <Typography variant="h6" sx={{ mb: 1 }}>{translate('admin.dashboard.references')}</Typography>
+          <Typography variant="h6" sx={{ mb: 1 }}>
+            {translate('admin.dashboard.references')}
+          </Typography>
           <Grid container spacing={2} sx={{ mb: 3 }}>
             {references.map(([resource, e]) => (
               <Grid key={resource} size={{ xs: 12, sm: 6, md: 3 }}>
@@ -73,10 +79,16 @@ export function Dashboard() {
                     <Typography sx={{ fontWeight: 600, mb: 0.5 }}>{translate(s.caption)}</Typography>
                     {s.children.slice(0, 5).map((c) => (
                       <Typography key={c.route} variant="body2" noWrap>
-                        <Link to={`${s.route}/${c.route.replace(/\/+$/, '')}`} style={{ color: 'inherit' }}>{translate(c.caption)}</Link>
+                        <Link to={`${s.route}/${c.route.replace(/\/+$/, '')}`} style={{ color: 'inherit' }}>
+                          {translate(c.caption)}
+                        </Link>
                       </Typography>
                     ))}
-                    {s.children.length > 5 && <Typography variant="body2" color="text.secondary">…</Typography>}
+                    {s.children.length > 5 && (
+                      <Typography variant="body2" color="text.secondary">
+                        …
+                      </Typography>
+                    )}
                   </Box>
                 </CardContent>
               </Card>

@@ -14,11 +14,15 @@ export function ErrorPage({ error, resetErrorBoundary }: { error?: unknown; rese
       icon={<ErrorOutline />}
       title={translate('admin.errors.generic_title')}
       text={translate('admin.errors.generic_text')}
-      actions={(
-        <Button variant="outlined" startIcon={<RefreshIcon />} onClick={() => (resetErrorBoundary ? resetErrorBoundary() : window.location.reload())}>
+      actions={
+        <Button
+          variant="outlined"
+          startIcon={<RefreshIcon />}
+          onClick={() => (resetErrorBoundary ? resetErrorBoundary() : window.location.reload())}
+        >
           {translate('admin.action.reload')}
         </Button>
-      )}
+      }
     />
   );
 }

@@ -19,13 +19,20 @@ export function FilterChip({ entity, name, value }: { entity: EntityMeta; name: 
   const field = model.field(entity, name);
   const ref = filter?.ref ?? field?.ref;
   const resource = model.resourceOf(ref);
-  const { data } = useGetOne(resource ?? '-', { id: value as number }, { enabled: !!resource && (field?.type === 'ref' || filter?.fieldType === 'ref') });
+  const { data } = useGetOne(
+    resource ?? '-',
+    { id: value as number },
+    { enabled: !!resource && (field?.type === 'ref' || filter?.fieldType === 'ref') },
+  );
   const range = !filter && !field ? /^(from|to)_(.+)$/.exec(name) : null;
   const ranged = range ? model.field(entity, range[2]) : undefined;
-  const labelKey = [filter?.label, field?.label, ranged?.label, `fields.${range && ranged ? range[2] : name}`].find((k) => k && i18n.exists(k));
+  const labelKey = [filter?.label, field?.label, ranged?.label, `fields.${range && ranged ? range[2] : name}`].find(
+    (k) => k && i18n.exists(k),
+  );
   const label = labelKey ? `${translate(labelKey)}${range && ranged ? (range[1] === 'from' ? ' ≥' : ' ≤') : ''}` : name;
   let text = String(value);
   if (data) text = titleOf(ref ? model.byName.get(ref) : undefined, data, lang);
-  else if ((field?.type === 'enum' || filter?.fieldType === 'enum') && i18n.exists(`enums.${name}.${text}`)) text = translate(`enums.${name}.${text}`);
+  else if ((field?.type === 'enum' || filter?.fieldType === 'enum') && i18n.exists(`enums.${name}.${text}`))
+    text = translate(`enums.${name}.${text}`);
   return <Chip size="small" variant="outlined" label={`${label}: ${text}`} data-testid={`fixed-filter-${name}`} />;
 }

@@ -8,7 +8,9 @@ export function FixedFilterChips({ entity, filter }: { entity: EntityMeta; filte
   if (!entries.length) return null;
   return (
     <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', mt: 2 }} data-testid="fixed-filters">
-      {entries.map(([k, v]) => <FilterChip key={k} entity={entity} name={k} value={Array.isArray(v) ? v.join(', ') : v} />)}
+      {entries.map(([k, v]) => (
+        <FilterChip key={k} entity={entity} name={k} value={Array.isArray(v) ? v.join(', ') : v} />
+      ))}
     </Box>
   );
 }

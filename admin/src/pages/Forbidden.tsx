@@ -11,7 +11,9 @@ export function Forbidden({ caption }: { caption?: string }) {
       code="403"
       icon={<Block />}
       title={translate('admin.errors.forbidden_title')}
-      text={caption ? translate('admin.errors.forbidden_text', { page: translate(caption) }) : translate('admin.errors.forbidden_text_generic')}
+      text={
+        caption ? translate('admin.errors.forbidden_text', { page: translate(caption) }) : translate('admin.errors.forbidden_text_generic')
+      }
     />
   );
 }

@@ -6,11 +6,6 @@ import { StatusPage } from './StatusPage';
 export function Placeholder({ caption }: { caption: string }) {
   const translate = useTranslate();
   return (
-    <StatusPage
-      testId="page-placeholder"
-      icon={<Construction />}
-      title={translate(caption)}
-      text={translate('admin.placeholder.text')}
-    />
+    <StatusPage testId="page-placeholder" icon={<Construction />} title={translate(caption)} text={translate('admin.placeholder.text')} />
   );
 }

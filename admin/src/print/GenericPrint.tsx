@@ -25,7 +25,10 @@ export function GenericPrint({ entity, record, resource }: { entity: EntityMeta;
   // what paper cannot show, and what the row leaves empty, is left out
   const shown = (f: FieldMeta | undefined): f is FieldMeta => !!f && !f.hidden && !UNPRINTABLE.has(f.type) && filled(record[f.name]);
   const byName = new Map(entity.fields.map((f) => [f.name, f]));
-  const sections = (entity.form?.sections ?? []).map((s) => ({ label: s.label as string | undefined, fields: s.fields.map((n) => byName.get(n)).filter(shown) }));
+  const sections = (entity.form?.sections ?? []).map((s) => ({
+    label: s.label as string | undefined,
+    fields: s.fields.map((n) => byName.get(n)).filter(shown),
+  }));
   const inSections = new Set(sections.flatMap((s) => s.fields.map((f) => f.name)));
   const rest = entity.fields.filter((f) => shown(f) && !inSections.has(f.name));
   const groups = [{ label: undefined as string | undefined, fields: rest }, ...sections].filter((g) => g.fields.length);
@@ -34,34 +37,53 @@ export function GenericPrint({ entity, record, resource }: { entity: EntityMeta;
     <ResourceContextProvider value={resource}>
       <RecordContextProvider value={record}>
         <Box data-testid="generic-print">
-          {heading.overline && <Typography sx={{ fontSize: '0.8em', textTransform: 'uppercase', letterSpacing: '0.08em', color: 'primary.main' }}>{heading.overline}</Typography>}
-          <Typography component="h1" sx={{ fontSize: '1.5em', fontWeight: 700, mb: '3mm' }} data-testid="print-heading">{heading.title}</Typography>
+          {heading.overline && (
+            <Typography sx={{ fontSize: '0.8em', textTransform: 'uppercase', letterSpacing: '0.08em', color: 'primary.main' }}>
+              {heading.overline}
+            </Typography>
+          )}
+          <Typography component="h1" sx={{ fontSize: '1.5em', fontWeight: 700, mb: '3mm' }} data-testid="print-heading">
+            {heading.title}
+          </Typography>
           {groups.map((g, i) => {
             const values = g.fields.filter((f) => !TABULAR.has(f.type));
             const tables = g.fields.filter((f) => TABULAR.has(f.type));
             return (
               <Box key={g.label ?? i} sx={{ mb: '3mm', breakInside: values.length ? 'avoid' : 'auto' }}>
-                {g.label && <Typography sx={{ fontWeight: 600, borderBottom: '0.3mm solid #999', mb: '1.5mm' }}>{translate(g.label)}</Typography>}
+                {g.label && (
+                  <Typography sx={{ fontWeight: 600, borderBottom: '0.3mm solid #999', mb: '1.5mm' }}>{translate(g.label)}</Typography>
+                )}
                 {values.length > 0 && (
-                  <Box component="dl" sx={{ m: 0, display: 'grid', gridTemplateColumns: '38% minmax(0, 1fr)', columnGap: '3mm', rowGap: '1mm' }}>
+                  <Box
+                    component="dl"
+                    sx={{ m: 0, display: 'grid', gridTemplateColumns: '38% minmax(0, 1fr)', columnGap: '3mm', rowGap: '1mm' }}
+                  >
                     {values.map((f) => (
                       <Box key={f.name} sx={{ display: 'contents' }}>
-                        <Box component="dt" sx={{ color: 'text.secondary' }}>{translate(f.label)}</Box>
-                        <Box component="dd" sx={{ m: 0 }}><MetaField field={f} source={f.name} /></Box>
+                        <Box component="dt" sx={{ color: 'text.secondary' }}>
+                          {translate(f.label)}
+                        </Box>
+                        <Box component="dd" sx={{ m: 0 }}>
+                          <MetaField field={f} source={f.name} />
+                        </Box>
                       </Box>
                     ))}
                   </Box>
                 )}
                 {tables.map((f) => (
                   <Box key={f.name} sx={{ mt: '1.5mm' }} data-testid={`print-table-${f.name}`}>
-                    {(values.length > 0 || tables.length > 1 || !g.label) && <Typography sx={{ color: 'text.secondary', mb: '1mm' }}>{translate(f.label)}</Typography>}
+                    {(values.length > 0 || tables.length > 1 || !g.label) && (
+                      <Typography sx={{ color: 'text.secondary', mb: '1mm' }}>{translate(f.label)}</Typography>
+                    )}
                     <MetaField field={f} source={f.name} />
                   </Box>
                 ))}
               </Box>
             );
           })}
-          <Typography sx={{ fontSize: '0.75em', color: 'text.secondary', mt: '4mm' }}>{translate('admin.print.printed_on', { date: formatDate(todayTashkent()) })}</Typography>
+          <Typography sx={{ fontSize: '0.75em', color: 'text.secondary', mt: '4mm' }}>
+            {translate('admin.print.printed_on', { date: formatDate(todayTashkent()) })}
+          </Typography>
         </Box>
       </RecordContextProvider>
     </ResourceContextProvider>

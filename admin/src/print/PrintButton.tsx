@@ -11,7 +11,12 @@ export function PrintButton({ entity }: { entity: EntityMeta }) {
   const passport = hasPassport(entity.name);
   if (!passport && entity.kind !== 'document') return null;
   return (
-    <Button label={passport ? 'admin.print.passport' : 'admin.print.print'} component={Link} to={printPath(entity.name, record.id)} data-testid={passport ? 'print-passport' : 'print-record'}>
+    <Button
+      label={passport ? 'admin.print.passport' : 'admin.print.print'}
+      component={Link}
+      to={printPath(entity.name, record.id)}
+      data-testid={passport ? 'print-passport' : 'print-record'}
+    >
       <PrintIcon />
     </Button>
   );

@@ -32,14 +32,25 @@ export function PrintPage() {
   const { data, error, isPending } = useGetOne(resource ?? '-', { id }, { enabled: !!resource && !!id });
   const rowName = useRecordName(entity, data);
   if (!entity || !resource) return <NotFound />;
-  const title = !data ? translate('admin.print.print')
-    : passport ? `${translate('admin.print.passport_title')} — ${titleOf(entity, data, lang)}`
+  const title = !data
+    ? translate('admin.print.print')
+    : passport
+      ? `${translate('admin.print.passport_title')} — ${titleOf(entity, data, lang)}`
       : printHeading(translate(model.captionOf.get(resource) ?? entity.caption), rowName, data.id).title;
   return (
     <PrintFrame title={title} paper={paper} orientation={passport ? 'portrait' : orientationOf(entity.fields)} onPaper={setPaper}>
-      {isPending && <Box role="status" sx={{ display: 'flex', justifyContent: 'center', py: 6 }}><CircularProgress aria-label={translate('admin.report.loading')} /></Box>}
+      {isPending && (
+        <Box role="status" sx={{ display: 'flex', justifyContent: 'center', py: 6 }}>
+          <CircularProgress aria-label={translate('admin.report.loading')} />
+        </Box>
+      )}
       {error ? <Alert severity="error">{errorMessage(error)}</Alert> : null}
-      {data && (passport ? <TreePassport entity={entity} record={data} paper={paper} /> : <GenericPrint entity={entity} record={data} resource={resource} />)}
+      {data &&
+        (passport ? (
+          <TreePassport entity={entity} record={data} paper={paper} />
+        ) : (
+          <GenericPrint entity={entity} record={data} resource={resource} />
+        ))}
     </PrintFrame>
   );
 }

@@ -14,7 +14,14 @@ export function QrCode({ url, size = 32, label }: { url: string; size?: number; 
       data-testid="qr-code"
       data-url={url}
       data-ready={svg ? 'true' : undefined}
-      sx={{ width: `${size}mm`, height: `${size}mm`, display: 'flex', alignItems: 'center', justifyContent: 'center', '& svg': { width: '100%', height: '100%', display: 'block' } }}
+      sx={{
+        width: `${size}mm`,
+        height: `${size}mm`,
+        display: 'flex',
+        alignItems: 'center',
+        justifyContent: 'center',
+        '& svg': { width: '100%', height: '100%', display: 'block' },
+      }}
       // the qrcode package's own markup: a path of the modules, no scripts
       dangerouslySetInnerHTML={svg ? { __html: svg } : undefined}
     >

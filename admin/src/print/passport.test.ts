@@ -23,7 +23,12 @@ describe('tree passports', () => {
   it('encodes the address in a QR code the qrcode package draws as SVG', async () => {
     const url = publicTreeUrl('http://127.0.0.1:8093', 5);
     const qr = QRCode.create(url, { errorCorrectionLevel: 'M' });
-    expect(qr.segments.map((s) => (s as unknown as { data: Uint8Array | string }).data).map((d) => (typeof d === 'string' ? d : new TextDecoder().decode(d))).join('')).toBe(url);
+    expect(
+      qr.segments
+        .map((s) => (s as unknown as { data: Uint8Array | string }).data)
+        .map((d) => (typeof d === 'string' ? d : new TextDecoder().decode(d)))
+        .join(''),
+    ).toBe(url);
     const svg = await QRCode.toString(url, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
     expect(svg).toMatch(/^<svg[^>]+viewBox/);
   });

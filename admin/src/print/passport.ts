@@ -53,7 +53,10 @@ export const PORTRAIT_MAX_COLUMNS = 7;
 
 /** A row's sheet turns to landscape when one of its tables (children rows) has more columns than a portrait sheet holds. */
 export function orientationOf(fields: { type: string; hidden?: boolean; fields?: { hidden?: boolean }[] }[]): Orientation {
-  const widest = Math.max(0, ...fields.filter((f) => f.type === 'children' && !f.hidden).map((f) => (f.fields ?? []).filter((c) => !c.hidden).length));
+  const widest = Math.max(
+    0,
+    ...fields.filter((f) => f.type === 'children' && !f.hidden).map((f) => (f.fields ?? []).filter((c) => !c.hidden).length),
+  );
   return widest > PORTRAIT_MAX_COLUMNS ? 'landscape' : 'portrait';
 }
 

@@ -8,7 +8,10 @@ import { fileBlob } from '../api/files';
 export function useImageUrl(id: number | undefined): { url?: string; done: boolean } {
   const [state, setState] = useState<{ url?: string; done: boolean }>({ done: !id });
   useEffect(() => {
-    if (!id) { setState({ done: true }); return undefined; }
+    if (!id) {
+      setState({ done: true });
+      return undefined;
+    }
     let live = true;
     let made: string | undefined;
     setState({ done: false });
@@ -18,8 +21,13 @@ export function useImageUrl(id: number | undefined): { url?: string; done: boole
         made = URL.createObjectURL(blob);
         setState({ url: made, done: true });
       })
-      .catch(() => { if (live) setState({ done: true }); });
-    return () => { live = false; if (made) URL.revokeObjectURL(made); };
+      .catch(() => {
+        if (live) setState({ done: true });
+      });
+    return () => {
+      live = false;
+      if (made) URL.revokeObjectURL(made);
+    };
   }, [id]);
   return state;
 }

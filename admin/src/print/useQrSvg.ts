@@ -8,13 +8,29 @@ import { useEffect, useState } from 'react';
 export function useQrSvg(text: string | undefined): { svg?: string; error?: unknown } {
   const [state, setState] = useState<{ svg?: string; error?: unknown }>({});
   useEffect(() => {
-    if (!text) { setState({}); return undefined; }
+    if (!text) {
+      setState({});
+      return undefined;
+    }
     let live = true;
     import('qrcode')
-      .then((m) => (m.default ?? m).toString(text, { type: 'svg', margin: 0, errorCorrectionLevel: 'M', color: { dark: '#000000', light: '#ffffff' } }))
-      .then((svg) => { if (live) setState({ svg }); })
-      .catch((error: unknown) => { if (live) setState({ error }); });
-    return () => { live = false; };
+      .then((m) =>
+        (m.default ?? m).toString(text, {
+          type: 'svg',
+          margin: 0,
+          errorCorrectionLevel: 'M',
+          color: { dark: '#000000', light: '#ffffff' },
+        }),
+      )
+      .then((svg) => {
+        if (live) setState({ svg });
+      })
+      .catch((error: unknown) => {
+        if (live) setState({ error });
+      });
+    return () => {
+      live = false;
+    };
   }, [text]);
   return state;
 }

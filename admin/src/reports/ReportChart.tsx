@@ -1,7 +1,21 @@
 import { useMemo } from 'react';
 import {
-  ArcElement, BarController, BarElement, CategoryScale, Chart, DoughnutController, Legend, LinearScale, LineController, LineElement, PieController,
-  PointElement, Tooltip, type ChartData as CjsData, type ChartOptions, type Plugin,
+  ArcElement,
+  BarController,
+  BarElement,
+  CategoryScale,
+  Chart,
+  DoughnutController,
+  Legend,
+  LinearScale,
+  LineController,
+  LineElement,
+  PieController,
+  PointElement,
+  Tooltip,
+  type ChartData as CjsData,
+  type ChartOptions,
+  type Plugin,
 } from 'chart.js';
 import { Chart as ChartView } from 'react-chartjs-2';
 import { chartData, chartNumber, PALETTE } from './cells';
@@ -13,12 +27,27 @@ import type { ReportChartDef, ReportColumn, ReportRow } from './types';
  * report has a chart. Numbers are formatted by hand (space thousands), so Chart.js's Intl never
  * sees the languages' codes.
  */
-Chart.register(BarController, LineController, PieController, DoughnutController, CategoryScale, LinearScale, BarElement, LineElement, PointElement, ArcElement, Tooltip, Legend);
+Chart.register(
+  BarController,
+  LineController,
+  PieController,
+  DoughnutController,
+  CategoryScale,
+  LinearScale,
+  BarElement,
+  LineElement,
+  PointElement,
+  ArcElement,
+  Tooltip,
+  Legend,
+);
 
 /** Marks the canvas once drawn, for tests and anyone waiting for it. */
 const drawn: Plugin = {
   id: 'drawn',
-  afterRender(chart) { chart.canvas.dataset.drawn = 'true'; },
+  afterRender(chart) {
+    chart.canvas.dataset.drawn = 'true';
+  },
 };
 
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
@@ -38,18 +67,24 @@ export default function ReportChart({ chart, columns, rows, title }: ReportChart
   const cjs: CjsData = {
     labels: data.labels,
     datasets: round
-      // a slice per row, coloured in turn; a ring per series
-      ? data.series.map((s) => ({ label: s.label, data: s.values, backgroundColor: data.labels.map((_, i) => PALETTE[i % PALETTE.length]), borderColor: '#fff', borderWidth: 1 }))
+      ? // a slice per row, coloured in turn; a ring per series
+        data.series.map((s) => ({
+          label: s.label,
+          data: s.values,
+          backgroundColor: data.labels.map((_, i) => PALETTE[i % PALETTE.length]),
+          borderColor: '#fff',
+          borderWidth: 1,
+        }))
       : data.series.map((s, i) => ({
-        label: s.label,
-        data: s.values,
-        backgroundColor: PALETTE[i % PALETTE.length],
-        borderColor: PALETTE[i % PALETTE.length],
-        borderWidth: chart.type === 'line' ? 2 : 0,
-        maxBarThickness: 48,
-        tension: 0.25,
-        pointRadius: 3,
-      })),
+          label: s.label,
+          data: s.values,
+          backgroundColor: PALETTE[i % PALETTE.length],
+          borderColor: PALETTE[i % PALETTE.length],
+          borderWidth: chart.type === 'line' ? 2 : 0,
+          maxBarThickness: 48,
+          tension: 0.25,
+          pointRadius: 3,
+        })),
   };
   // counts step by whole numbers (no "2.50 trees")
   const wholeNumbers = chart.series.every((s) => columns.find((c) => c.name === s)?.type === 'integer');
@@ -61,7 +96,12 @@ export default function ReportChart({ chart, columns, rows, title }: ReportChart
   };
   const labelAxis = {
     stacked: !!chart.stacked,
-    ticks: { autoSkip: !horizontal, callback(this: unknown, _v: string | number, i: number) { return clip(data.labels[i] ?? '', horizontal ? 32 : data.labels.length <= 6 ? 40 : 18); } },
+    ticks: {
+      autoSkip: !horizontal,
+      callback(this: unknown, _v: string | number, i: number) {
+        return clip(data.labels[i] ?? '', horizontal ? 32 : data.labels.length <= 6 ? 40 : 18);
+      },
+    },
     grid: { display: false },
   };
   const options: ChartOptions = {

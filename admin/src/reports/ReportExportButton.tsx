@@ -38,18 +38,22 @@ export function ReportExportButton({ name, values, disabled }: { name: string; v
   };
   return (
     <>
-    <Button
-      variant="outlined"
-      size="small"
-      onClick={() => void run()}
-      disabled={busy || disabled}
-      aria-busy={busy}
-      startIcon={busy ? <CircularProgress size={16} /> : <FileDownloadIcon />}
-      data-testid="report-export"
-    >
-      {translate(busy ? 'admin.export.running' : 'admin.export.button')}
-    </Button>
-    {job && <Box sx={{ ml: 1, display: 'inline-flex', alignItems: 'center' }}><JobProgress job={job} /></Box>}
+      <Button
+        variant="outlined"
+        size="small"
+        onClick={() => void run()}
+        disabled={busy || disabled}
+        aria-busy={busy}
+        startIcon={busy ? <CircularProgress size={16} /> : <FileDownloadIcon />}
+        data-testid="report-export"
+      >
+        {translate(busy ? 'admin.export.running' : 'admin.export.button')}
+      </Button>
+      {job && (
+        <Box sx={{ ml: 1, display: 'inline-flex', alignItems: 'center' }}>
+          <JobProgress job={job} />
+        </Box>
+      )}
     </>
   );
 }

@@ -1,6 +1,16 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Box } from '@mui/material';
-import { AutocompleteInput, DateInput, Form, ReferenceInput, SelectInput, TextInput, required, useTranslate, type Validator } from 'react-admin';
+import {
+  AutocompleteInput,
+  DateInput,
+  Form,
+  ReferenceInput,
+  SelectInput,
+  TextInput,
+  required,
+  useTranslate,
+  type Validator,
+} from 'react-admin';
 import { useWatch } from 'react-hook-form';
 import { useMeta } from '../meta/store';
 import { useLang } from '../generic/useLang';
@@ -50,32 +60,96 @@ function ParamInput({ name, def, value }: { name: string; def: ReportParamDef; v
     case 'year': {
       const choices = yearChoices(today, value).map((y) => ({ id: y, name: String(y) }));
       return (
-        <SelectInput fullWidth={false} source={name} label={label} choices={choices} validate={validate} emptyText="admin.report.all" translateChoice={false}
-          sx={{ minWidth: 120 }} helperText={false} data-testid={testId} />
+        <SelectInput
+          fullWidth={false}
+          source={name}
+          label={label}
+          choices={choices}
+          validate={validate}
+          emptyText="admin.report.all"
+          translateChoice={false}
+          sx={{ minWidth: 120 }}
+          helperText={false}
+          data-testid={testId}
+        />
       );
     }
     case 'enum': {
       const choices = def.values.map((v) => ({ id: v, name: enumValueKey(name, v) ?? v }));
-      return <SelectInput fullWidth={false} source={name} label={label} choices={choices} validate={validate} emptyText="admin.report.all" sx={{ minWidth: 160 }} helperText={false} data-testid={testId} />;
+      return (
+        <SelectInput
+          fullWidth={false}
+          source={name}
+          label={label}
+          choices={choices}
+          validate={validate}
+          emptyText="admin.report.all"
+          sx={{ minWidth: 160 }}
+          helperText={false}
+          data-testid={testId}
+        />
+      );
     }
     case 'ref': {
       const p = refProps(def.ref, model, lang);
       if (!p) return <TextInput fullWidth={false} source={name} label={label} helperText={false} data-testid={testId} />;
       return (
         <ReferenceInput source={name} reference={p.reference} sort={p.sort} perPage={50}>
-          <AutocompleteInput fullWidth={false} label={label} optionText={p.optionText} filterToQuery={p.filterToQuery} validate={validate} sx={{ width: 320, maxWidth: '100%' }} TextFieldProps={{ fullWidth: true }} helperText={false} data-testid={testId} />
+          <AutocompleteInput
+            fullWidth={false}
+            label={label}
+            optionText={p.optionText}
+            filterToQuery={p.filterToQuery}
+            validate={validate}
+            sx={{ width: 320, maxWidth: '100%' }}
+            TextFieldProps={{ fullWidth: true }}
+            helperText={false}
+            data-testid={testId}
+          />
         </ReferenceInput>
       );
     }
     case 'date': {
       const notFuture: Validator = (v: unknown) => (typeof v === 'string' && v > today ? translate('admin.report.future_date') : undefined);
-      return <DateInput fullWidth={false} source={name} label={label} validate={[...validate, notFuture]} slotProps={{ htmlInput: { max: today } }} sx={{ minWidth: 170 }} data-testid={testId} />;
+      return (
+        <DateInput
+          fullWidth={false}
+          source={name}
+          label={label}
+          validate={[...validate, notFuture]}
+          slotProps={{ htmlInput: { max: today } }}
+          sx={{ minWidth: 170 }}
+          data-testid={testId}
+        />
+      );
     }
     case 'integer':
-      return <TextInput fullWidth={false} source={name} label={label} type="number" validate={validate} helperText={false} sx={{ width: 140 }} data-testid={testId} />;
+      return (
+        <TextInput
+          fullWidth={false}
+          source={name}
+          label={label}
+          type="number"
+          validate={validate}
+          helperText={false}
+          sx={{ width: 140 }}
+          data-testid={testId}
+        />
+      );
     case 'string':
     default:
-      return <TextInput fullWidth={false} source={name} label={label} validate={validate} helperText={false} sx={{ minWidth: 220 }} data-testid={testId} resettable />;
+      return (
+        <TextInput
+          fullWidth={false}
+          source={name}
+          label={label}
+          validate={validate}
+          helperText={false}
+          sx={{ minWidth: 220 }}
+          data-testid={testId}
+          resettable
+        />
+      );
   }
 }
 
@@ -107,8 +181,23 @@ export function ReportParamsBar({ defs, values, onChange }: Props) {
   };
   return (
     <Form key={generation} record={record} mode="onChange" noValidate>
-      <Box component="fieldset" sx={{ border: 0, p: 0, m: 0, display: 'flex', flexWrap: 'wrap', gap: 2, alignItems: 'flex-start', '& .MuiFormControl-root': { my: 0 } }} data-testid="report-params">
-        {names.map((n) => <ParamInput key={n} name={n} def={defs[n]} value={record[n]} />)}
+      <Box
+        component="fieldset"
+        sx={{
+          border: 0,
+          p: 0,
+          m: 0,
+          display: 'flex',
+          flexWrap: 'wrap',
+          gap: 2,
+          alignItems: 'flex-start',
+          '& .MuiFormControl-root': { my: 0 },
+        }}
+        data-testid="report-params"
+      >
+        {names.map((n) => (
+          <ParamInput key={n} name={n} def={defs[n]} value={record[n]} />
+        ))}
       </Box>
       <Emit defs={defs} onChange={emit} />
     </Form>

@@ -30,7 +30,12 @@ const ReportChart = lazy(() => import('./ReportChart'));
 
 function Loading({ text }: { text: string }) {
   return (
-    <Box role="status" aria-live="polite" sx={{ display: 'flex', alignItems: 'center', gap: 1.5, py: 6, justifyContent: 'center', color: 'text.secondary' }} data-testid="report-loading">
+    <Box
+      role="status"
+      aria-live="polite"
+      sx={{ display: 'flex', alignItems: 'center', gap: 1.5, py: 6, justifyContent: 'center', color: 'text.secondary' }}
+      data-testid="report-loading"
+    >
       <CircularProgress size={24} />
       <span>{text}</span>
     </Box>
@@ -52,12 +57,16 @@ export function ReportScreen({ route }: { route: RouteInfo }) {
   const meta = model.report(route.report);
   const { values, setValues, given } = useReportParams(route, meta?.params);
   // a required parameter with no value and no default (a detail's organisation): ask for it first
-  const missing = Object.entries(meta?.params ?? {}).filter(([n, d]) => d.required && values[n] === undefined).map(([n, d]) => translate(paramLabelKey(n, d)));
+  const missing = Object.entries(meta?.params ?? {})
+    .filter(([n, d]) => d.required && values[n] === undefined)
+    .map(([n, d]) => translate(paramLabelKey(n, d)));
   // the table's page: the API answers it with the row count and the totals of every row; new parameters start again at the first
   const [page, setPage] = useState(1);
   const [perPage, setPerPage] = useState(DEFAULT_PAGE_SIZE);
   const valuesKey = toQuery(values);
-  useEffect(() => { setPage(1); }, [valuesKey, route.report]);
+  useEffect(() => {
+    setPage(1);
+  }, [valuesKey, route.report]);
   const { data, error, loading, reload } = useReport(missing.length ? undefined : route.report, values, { page, perPage });
   const title = data?.title || translate(meta?.caption ?? route.caption);
   const chart = data ? (data.chart === undefined ? meta?.chart : data.chart) : null;
@@ -76,10 +85,12 @@ export function ReportScreen({ route }: { route: RouteInfo }) {
     if (template) setValues({ ...values, ...template });
   }, [route.report]); // eslint-disable-line react-hooks/exhaustive-deps
   useEffect(() => {
-    if (route.report && given.length) rememberReportTemplate(route.report, Object.fromEntries(given.filter((k) => values[k] !== undefined).map((k) => [k, values[k]])));
+    if (route.report && given.length)
+      rememberReportTemplate(route.report, Object.fromEntries(given.filter((k) => values[k] !== undefined).map((k) => [k, values[k]])));
   }, [route.report, valuesKey]); // eslint-disable-line react-hooks/exhaustive-deps
   // a chart of nothing but zeros says nothing: an empty period draws none
-  const charted = !!chart && chart.series?.length > 0 && !period?.empty && rows.some((row) => chart.series.some((s) => Number(row[s] ?? 0) !== 0));
+  const charted =
+    !!chart && chart.series?.length > 0 && !period?.empty && rows.some((row) => chart.series.some((s) => Number(row[s] ?? 0) !== 0));
 
   return (
     <Box sx={{ mt: 2, mb: 4 }} data-testid="page-screen-report" data-report={route.report}>
@@ -89,11 +100,19 @@ export function ReportScreen({ route }: { route: RouteInfo }) {
         <CardContent>
           <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap', mb: 2 }}>
             {isDetail && (
-              <Button size="small" startIcon={<ArrowBackIcon />} onClick={() => navigate(-1)} className="no-print" data-testid="report-back">
+              <Button
+                size="small"
+                startIcon={<ArrowBackIcon />}
+                onClick={() => navigate(-1)}
+                className="no-print"
+                data-testid="report-back"
+              >
                 {translate('admin.action.back')}
               </Button>
             )}
-            <Typography variant="h5" component="h1" sx={{ flex: '1 1 auto', fontWeight: 500 }} data-testid="report-title">{title}</Typography>
+            <Typography variant="h5" component="h1" sx={{ flex: '1 1 auto', fontWeight: 500 }} data-testid="report-title">
+              {title}
+            </Typography>
             <Box className="no-print" sx={{ display: 'flex', gap: 1 }}>
               <Button variant="outlined" size="small" startIcon={<PrintIcon />} onClick={() => window.print()} data-testid="report-print">
                 {translate('admin.report.print')}
@@ -106,35 +125,84 @@ export function ReportScreen({ route }: { route: RouteInfo }) {
       </Card>
 
       {error && (
-        <Alert severity="error" sx={{ mt: 2 }} data-testid="report-error"
-          action={<Button color="inherit" size="small" startIcon={<RefreshIcon />} onClick={reload}>{translate('admin.report.retry')}</Button>}>
+        <Alert
+          severity="error"
+          sx={{ mt: 2 }}
+          data-testid="report-error"
+          action={
+            <Button color="inherit" size="small" startIcon={<RefreshIcon />} onClick={reload}>
+              {translate('admin.report.retry')}
+            </Button>
+          }
+        >
           {translate(errorMessage(error), { _: errorMessage(error) })}
-          {describeError(errorMessage(error)) && <Typography variant="body2">{translate(describeError(errorMessage(error))!, { _: describeError(errorMessage(error)) })}</Typography>}
+          {describeError(errorMessage(error)) && (
+            <Typography variant="body2">
+              {translate(describeError(errorMessage(error))!, { _: describeError(errorMessage(error)) })}
+            </Typography>
+          )}
         </Alert>
       )}
 
       {missing.length > 0 && (
-        <Alert severity="info" role="status" sx={{ mt: 2 }} data-testid="report-missing">{translate('admin.report.choose', { params: missing.join(', ') })}</Alert>
-      )}
-
-      {period?.empty && yearChosen && (
-        <Alert severity="info" role="status" sx={{ mt: 2 }} data-testid="report-period-empty"
-          action={period.latest ? <Button color="inherit" size="small" onClick={() => setValues({ ...values, year: period.latest! })} data-testid="report-period-latest">{translate('admin.report.open_latest', { year: period.latest })}</Button> : undefined}>
-          {translate(period.latest ? 'admin.report.period_empty' : 'admin.report.period_empty_none', { year: period.year, latest: period.latest ?? '' })}
+        <Alert severity="info" role="status" sx={{ mt: 2 }} data-testid="report-missing">
+          {translate('admin.report.choose', { params: missing.join(', ') })}
         </Alert>
       )}
 
-      {!error && !data && loading && <Card sx={{ mt: 2 }}><Loading text={translate('admin.report.loading')} /></Card>}
+      {period?.empty && yearChosen && (
+        <Alert
+          severity="info"
+          role="status"
+          sx={{ mt: 2 }}
+          data-testid="report-period-empty"
+          action={
+            period.latest ? (
+              <Button
+                color="inherit"
+                size="small"
+                onClick={() => setValues({ ...values, year: period.latest! })}
+                data-testid="report-period-latest"
+              >
+                {translate('admin.report.open_latest', { year: period.latest })}
+              </Button>
+            ) : undefined
+          }
+        >
+          {translate(period.latest ? 'admin.report.period_empty' : 'admin.report.period_empty_none', {
+            year: period.year,
+            latest: period.latest ?? '',
+          })}
+        </Alert>
+      )}
+
+      {!error && !data && loading && (
+        <Card sx={{ mt: 2 }}>
+          <Loading text={translate('admin.report.loading')} />
+        </Card>
+      )}
 
       {data && !error && (
         <Box sx={{ position: 'relative', opacity: loading ? 0.55 : 1, transition: 'opacity 150ms' }} aria-busy={loading}>
-          {loading && <Box role="status" aria-live="polite" sx={{ position: 'absolute', inset: 0, zIndex: 1, display: 'flex', justifyContent: 'center', pt: 6 }}><CircularProgress size={28} aria-label={translate('admin.report.loading')} /></Box>}
+          {loading && (
+            <Box
+              role="status"
+              aria-live="polite"
+              sx={{ position: 'absolute', inset: 0, zIndex: 1, display: 'flex', justifyContent: 'center', pt: 6 }}
+            >
+              <CircularProgress size={28} aria-label={translate('admin.report.loading')} />
+            </Box>
+          )}
           {!rows.length && !data.total ? (
             <Card sx={{ mt: 2 }}>
               <CardContent role="status" aria-live="polite" sx={{ textAlign: 'center', py: 6 }} data-testid="report-empty">
                 <InboxIcon sx={{ fontSize: 56, color: 'text.disabled' }} />
-                <Typography variant="h6" color="text.secondary">{translate('admin.report.no_data')}</Typography>
-                <Typography variant="body2" color="text.secondary">{translate('admin.report.no_data_hint')}</Typography>
+                <Typography variant="h6" color="text.secondary">
+                  {translate('admin.report.no_data')}
+                </Typography>
+                <Typography variant="body2" color="text.secondary">
+                  {translate('admin.report.no_data_hint')}
+                </Typography>
               </CardContent>
             </Card>
           ) : (
@@ -142,7 +210,13 @@ export function ReportScreen({ route }: { route: RouteInfo }) {
               {charted && chart && (
                 <Card sx={{ mt: 2, breakInside: 'avoid' }}>
                   <CardContent>
-                    <ChartBoundary fallback={<Typography color="text.secondary" role="alert">{translate('admin.report.chart_failed')}</Typography>}>
+                    <ChartBoundary
+                      fallback={
+                        <Typography color="text.secondary" role="alert">
+                          {translate('admin.report.chart_failed')}
+                        </Typography>
+                      }
+                    >
                       <Suspense fallback={<Loading text={translate('admin.report.chart_loading')} />}>
                         <ReportChart chart={chart} columns={data.columns} rows={rows} title={title} />
                       </Suspense>
@@ -152,13 +226,32 @@ export function ReportScreen({ route }: { route: RouteInfo }) {
               )}
               <ReportPageSize columns={data.columns.length} />
               <Card sx={{ mt: 2 }}>
-                <ReportTable columns={data.columns} rows={rows} totals={data.totals} drill={data.drill === undefined ? meta?.drill : data.drill} params={{ ...values, ...data.params }} caption={title} />
+                <ReportTable
+                  columns={data.columns}
+                  rows={rows}
+                  totals={data.totals}
+                  drill={data.drill === undefined ? meta?.drill : data.drill}
+                  params={{ ...values, ...data.params }}
+                  caption={title}
+                />
                 {(data.total ?? rows.length) > REPORT_PAGE_SIZES[0] && (
-                  <TablePagination component="div" data-testid="report-pagination" count={data.total ?? rows.length} page={page - 1} rowsPerPage={perPage}
-                    rowsPerPageOptions={REPORT_PAGE_SIZES} onPageChange={(_, p) => setPage(p + 1)}
-                    onRowsPerPageChange={(e) => { setPerPage(Number(e.target.value)); setPage(1); }}
+                  <TablePagination
+                    component="div"
+                    data-testid="report-pagination"
+                    count={data.total ?? rows.length}
+                    page={page - 1}
+                    rowsPerPage={perPage}
+                    rowsPerPageOptions={REPORT_PAGE_SIZES}
+                    onPageChange={(_, p) => setPage(p + 1)}
+                    onRowsPerPageChange={(e) => {
+                      setPerPage(Number(e.target.value));
+                      setPage(1);
+                    }}
                     labelRowsPerPage={translate('ra.navigation.page_rows_per_page')}
-                    labelDisplayedRows={({ from, to, count }) => translate('ra.navigation.page_range_info', { offsetBegin: from, offsetEnd: to, total: count })} />
+                    labelDisplayedRows={({ from, to, count }) =>
+                      translate('ra.navigation.page_range_info', { offsetBegin: from, offsetEnd: to, total: count })
+                    }
+                  />
                 )}
               </Card>
             </>

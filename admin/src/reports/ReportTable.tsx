@@ -26,10 +26,23 @@ export function ReportTable({ columns, rows, totals, drill, params, caption }: P
   const align = (c: ReportColumn) => (NUMERIC.has(c.type) ? 'right' : 'left');
   return (
     <Box sx={{ overflowX: 'auto' }}>
-      <Table size="small" data-testid="report-table" aria-label={caption} sx={{ '& th': { fontWeight: 600, verticalAlign: 'bottom' }, '& .num': { whiteSpace: 'nowrap' }, '& td:not(.num)': { minWidth: 120, maxWidth: 420 } }}>
+      <Table
+        size="small"
+        data-testid="report-table"
+        aria-label={caption}
+        sx={{
+          '& th': { fontWeight: 600, verticalAlign: 'bottom' },
+          '& .num': { whiteSpace: 'nowrap' },
+          '& td:not(.num)': { minWidth: 120, maxWidth: 420 },
+        }}
+      >
         <TableHead>
           <TableRow>
-            {columns.map((c) => <TableCell key={c.name} align={align(c)} data-column={c.name}>{c.caption}</TableCell>)}
+            {columns.map((c) => (
+              <TableCell key={c.name} align={align(c)} data-column={c.name}>
+                {c.caption}
+              </TableCell>
+            ))}
           </TableRow>
         </TableHead>
         <TableBody>
@@ -39,8 +52,19 @@ export function ReportTable({ columns, rows, totals, drill, params, caption }: P
                 const text = formatCell(c.type, r[c.name]);
                 const href = drill && drill.column === c.name ? drillHref(drill, r, params) : null;
                 return (
-                  <TableCell key={c.name} align={align(c)} data-column={c.name} className={NUMERIC.has(c.type) || c.type === 'date' ? 'num' : undefined}>
-                    {href && text ? <MuiLink component={Link} to={href} data-testid="drill-link">{text}</MuiLink> : text}
+                  <TableCell
+                    key={c.name}
+                    align={align(c)}
+                    data-column={c.name}
+                    className={NUMERIC.has(c.type) || c.type === 'date' ? 'num' : undefined}
+                  >
+                    {href && text ? (
+                      <MuiLink component={Link} to={href} data-testid="drill-link">
+                        {text}
+                      </MuiLink>
+                    ) : (
+                      text
+                    )}
                   </TableCell>
                 );
               })}
@@ -48,7 +72,9 @@ export function ReportTable({ columns, rows, totals, drill, params, caption }: P
           ))}
         </TableBody>
         {hasTotals && (
-          <TableFooter sx={{ '& td': { fontSize: '0.875rem', color: 'text.primary', fontWeight: 600, borderTop: 2, borderColor: 'divider' } }}>
+          <TableFooter
+            sx={{ '& td': { fontSize: '0.875rem', color: 'text.primary', fontWeight: 600, borderTop: 2, borderColor: 'divider' } }}
+          >
             <TableRow data-testid="report-totals">
               {columns.map((c, i) => {
                 const v = totals![c.name];

@@ -31,9 +31,16 @@ export function toNumber(value: unknown): number {
   return Number.isFinite(n) ? n : 0;
 }
 
-export interface ChartSeries { key: string; label: string; values: number[] }
+export interface ChartSeries {
+  key: string;
+  label: string;
+  values: number[];
+}
 
-export interface ChartData { labels: string[]; series: ChartSeries[] }
+export interface ChartData {
+  labels: string[];
+  series: ChartSeries[];
+}
 
 /**
  * What the chart draws: one label per row (the `label` column), one series per `series` column

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import {
-  coerceParam, decodeParamsSegment, defaultParam, drillHref, effectiveParams, encodeParamsSegment, filterFromSegment, sameParams, toQuery, yearChoices,
+  coerceParam,
+  decodeParamsSegment,
+  defaultParam,
+  drillHref,
+  effectiveParams,
+  encodeParamsSegment,
+  filterFromSegment,
+  sameParams,
+  toQuery,
+  yearChoices,
 } from './params';
 import { chartData, formatCell } from './cells';
 import type { ReportParamDef } from './types';
@@ -52,8 +61,13 @@ describe('report parameters', () => {
     expect(defaultParam(defs.year, today)).toBe(2026);
     expect(defaultParam({ type: 'date', default: 'current' }, today)).toBe(today);
     expect(effectiveParams(defs, {}, today)).toEqual({ year: 2026, period: 'month' });
-    expect(effectiveParams(defs, { year: '2024', region_id: '7', period: 'all', date: '2026-01-02', q: 'x', stray: '1' }, today))
-      .toEqual({ year: 2024, region_id: 7, period: 'all', date: '2026-01-02', q: 'x' });
+    expect(effectiveParams(defs, { year: '2024', region_id: '7', period: 'all', date: '2026-01-02', q: 'x', stray: '1' }, today)).toEqual({
+      year: 2024,
+      region_id: 7,
+      period: 'all',
+      date: '2026-01-02',
+      q: 'x',
+    });
     // without declarations the values go as they are
     expect(effectiveParams(undefined, { org_id: '5', year: 2026, q: '' }, today)).toEqual({ org_id: '5', year: 2026 });
   });
@@ -71,13 +85,23 @@ describe('report parameters', () => {
 });
 
 describe('drill links', () => {
-  const drill = { route: '/ecofund-plantings/plan-execution-by-org/:params', column: 'org', params: { org_id: 'org_id', year: '$year', region_id: '$region_id' } };
+  const drill = {
+    route: '/ecofund-plantings/plan-execution-by-org/:params',
+    column: 'org',
+    params: { org_id: 'org_id', year: '$year', region_id: '$region_id' },
+  };
 
   it('replaces :params with row values and $parameters', () => {
-    expect(drillHref(drill, { org_id: 5, org: 'X' }, { year: 2026 })).toBe('/ecofund-plantings/plan-execution-by-org/org_id%3D5%3Byear%3D2026');
-    expect(drillHref(drill, { org_id: 5 }, { year: 2026, region_id: 3 })).toBe('/ecofund-plantings/plan-execution-by-org/org_id%3D5%3Byear%3D2026%3Bregion_id%3D3');
+    expect(drillHref(drill, { org_id: 5, org: 'X' }, { year: 2026 })).toBe(
+      '/ecofund-plantings/plan-execution-by-org/org_id%3D5%3Byear%3D2026',
+    );
+    expect(drillHref(drill, { org_id: 5 }, { year: 2026, region_id: 3 })).toBe(
+      '/ecofund-plantings/plan-execution-by-org/org_id%3D5%3Byear%3D2026%3Bregion_id%3D3',
+    );
     expect(drillHref({ ...drill, params: { org_id: 'org_id' } }, { org: 'no id' }, {})).toBeNull();
-    expect(drillHref({ ...drill, route: 'ecofund-plantings/plantings' }, { org_id: 5 }, { year: 2026 })).toBe('/ecofund-plantings/plantings?org_id=5&year=2026');
+    expect(drillHref({ ...drill, route: 'ecofund-plantings/plantings' }, { org_id: 5 }, { year: 2026 })).toBe(
+      '/ecofund-plantings/plantings?org_id=5&year=2026',
+    );
   });
 });
 
@@ -99,10 +123,16 @@ describe('cells and chart data', () => {
       { name: 'plan', type: 'integer' as const, caption: 'Reja' },
       { name: 'pct', type: 'percent' as const, caption: '%' },
     ];
-    const rows = [{ region: 'A', plan: 10, pct: '50.00' }, { region: 'B', plan: 20, pct: '12.5' }];
+    const rows = [
+      { region: 'A', plan: 10, pct: '50.00' },
+      { region: 'B', plan: 20, pct: '12.5' },
+    ];
     expect(chartData({ type: 'bar', label: 'region', series: ['plan', 'pct', 'nothing'] }, columns, rows)).toEqual({
       labels: ['A', 'B'],
-      series: [{ key: 'plan', label: 'Reja', values: [10, 20] }, { key: 'pct', label: '%', values: [50, 12.5] }],
+      series: [
+        { key: 'plan', label: 'Reja', values: [10, 20] },
+        { key: 'pct', label: '%', values: [50, 12.5] },
+      ],
     });
   });
 });

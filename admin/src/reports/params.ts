@@ -8,7 +8,11 @@ import type { ParamValue, ParamValues, ReportDrill, ReportParamDef, ReportRow } 
  */
 
 const safeDecode = (s: string): string => {
-  try { return decodeURIComponent(s); } catch { return s; }
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
 };
 
 /** `{org_id: 5, year: 2026}` → `org_id%3D5%3Byear%3D2026` (empty values left out). */
@@ -87,7 +91,11 @@ export function defaultParam(def: ReportParamDef, today: string): ParamValue | u
  * The parameters a report runs with: each declared one from `raw` when it fits, else its default.
  * Without declarations (a server that does not describe the report) the raw values go as they are.
  */
-export function effectiveParams(defs: Record<string, ReportParamDef> | undefined, raw: Record<string, unknown>, today: string): ParamValues {
+export function effectiveParams(
+  defs: Record<string, ReportParamDef> | undefined,
+  raw: Record<string, unknown>,
+  today: string,
+): ParamValues {
   const out: ParamValues = {};
   if (!defs) {
     for (const [k, v] of Object.entries(raw)) if (v !== null && v !== undefined && v !== '') out[k] = typeof v === 'number' ? v : String(v);
@@ -110,7 +118,9 @@ export function toQuery(values: Record<string, unknown>): string {
 export function searchToRecord(search: string | URLSearchParams): Record<string, string> {
   const q = typeof search === 'string' ? new URLSearchParams(search.replace(/^\?/, '')) : search;
   const out: Record<string, string> = {};
-  q.forEach((v, k) => { out[k] = v; });
+  q.forEach((v, k) => {
+    out[k] = v;
+  });
   return out;
 }
 
@@ -145,5 +155,9 @@ export function sameParams(a: Record<string, unknown>, b: Record<string, unknown
 }
 
 function sortKeys(o: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined && v !== '').sort(([x], [y]) => x.localeCompare(y)));
+  return Object.fromEntries(
+    Object.entries(o)
+      .filter(([, v]) => v !== null && v !== undefined && v !== '')
+      .sort(([x], [y]) => x.localeCompare(y)),
+  );
 }

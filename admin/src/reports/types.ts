@@ -85,4 +85,7 @@ export interface ReportResult {
 }
 
 /** A page of a report's rows as the table asks for it (`page` from 1). */
-export interface ReportPage { page: number; perPage: number }
+export interface ReportPage {
+  page: number;
+  perPage: number;
+}

@@ -29,25 +29,35 @@ export function useReportParams(route: RouteInfo, defs: Record<string, ReportPar
   const searchKey = search.toString();
 
   // the route's other parameters (`report/:region_id`) are report parameters too
-  const others = route.params.filter((p) => p !== PARAMS_SEGMENT).map((p) => [p, routeParams[p]] as const).filter(([, v]) => v !== undefined);
+  const others = route.params
+    .filter((p) => p !== PARAMS_SEGMENT)
+    .map((p) => [p, routeParams[p]] as const)
+    .filter(([, v]) => v !== undefined);
   const othersKey = JSON.stringify(others);
-  const raw = useMemo(() => ({
-    ...Object.fromEntries(JSON.parse(othersKey) as [string, string][]),
-    ...(inSegment ? decodeParamsSegment(segment) : searchToRecord(searchKey)),
-  }), [othersKey, inSegment, segment, searchKey]);
+  const raw = useMemo(
+    () => ({
+      ...Object.fromEntries(JSON.parse(othersKey) as [string, string][]),
+      ...(inSegment ? decodeParamsSegment(segment) : searchToRecord(searchKey)),
+    }),
+    [othersKey, inSegment, segment, searchKey],
+  );
 
   const today = todayTashkent();
   const values = useMemo(() => effectiveParams(defs, raw, today), [defs, raw, today]);
 
-  const setValues = useCallback((next: Record<string, unknown>) => {
-    if (inSegment) {
-      let path = `/${route.path.replace(`:${PARAMS_SEGMENT}`, encodeParamsSegment(next))}`;
-      for (const p of route.params) if (p !== PARAMS_SEGMENT) path = path.replace(`:${p}`, encodeURIComponent(String(routeParams[p] ?? '')));
-      navigate(path, { replace: true });
-    } else {
-      setSearch(toQuery(next), { replace: true });
-    }
-  }, [inSegment, route.path, route.params, routeParams, navigate, setSearch]);
+  const setValues = useCallback(
+    (next: Record<string, unknown>) => {
+      if (inSegment) {
+        let path = `/${route.path.replace(`:${PARAMS_SEGMENT}`, encodeParamsSegment(next))}`;
+        for (const p of route.params)
+          if (p !== PARAMS_SEGMENT) path = path.replace(`:${p}`, encodeURIComponent(String(routeParams[p] ?? '')));
+        navigate(path, { replace: true });
+      } else {
+        setSearch(toQuery(next), { replace: true });
+      }
+    },
+    [inSegment, route.path, route.params, routeParams, navigate, setSearch],
+  );
 
   const given = useMemo(() => Object.keys(raw).filter((k) => raw[k] !== undefined && raw[k] !== ''), [raw]);
   return { values, setValues, given };

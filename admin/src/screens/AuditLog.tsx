@@ -70,10 +70,12 @@ function ActionFilter(props: ChoiceFilterProps) {
   const translate = useTranslate();
   const names = new Set<string>(NAMED_CHANGES);
   for (const e of model.meta.entities) for (const a of e.workflow?.actions ?? []) names.add(a.name);
-  const choices = [...names].map((n) => {
-    const key = actionKey(model, n, exists);
-    return { id: n, name: key ? translate(key) : n };
-  }).sort((a, b) => a.name.localeCompare(b.name));
+  const choices = [...names]
+    .map((n) => {
+      const key = actionKey(model, n, exists);
+      return { id: n, name: key ? translate(key) : n };
+    })
+    .sort((a, b) => a.name.localeCompare(b.name));
   return <AutocompleteInput {...props} choices={choices} translateChoice={false} sx={{ minWidth: 240 }} data-testid="filter-action" />;
 }
 
@@ -85,7 +87,12 @@ function OpenAuditedRecord() {
   const resource = model.resourceOf(record.entity);
   if (!resource || !model.listAllowed(resource)) return null;
   return (
-    <Button label="admin.history.open_record" component={Link} to={model.showPath(resource, record.record_id)} data-testid="audit-open-record">
+    <Button
+      label="admin.history.open_record"
+      component={Link}
+      to={model.showPath(resource, record.record_id)}
+      data-testid="audit-open-record"
+    >
       <OpenInNewIcon />
     </Button>
   );

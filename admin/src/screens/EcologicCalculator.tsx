@@ -1,6 +1,18 @@
 import { useState } from 'react';
 import {
-  Alert, Box, Button as MuiButton, Card, CardContent, CircularProgress, Grid, Table, TableBody, TableCell, TableFooter, TableHead, TableRow,
+  Alert,
+  Box,
+  Button as MuiButton,
+  Card,
+  CardContent,
+  CircularProgress,
+  Grid,
+  Table,
+  TableBody,
+  TableCell,
+  TableFooter,
+  TableHead,
+  TableRow,
   Typography,
 } from '@mui/material';
 import CalculateIcon from '@mui/icons-material/Calculate';
@@ -46,7 +58,9 @@ export function EcologicCalculator() {
   const route = model.routeFor(pathname);
   const reports = model.byName.get('subject-report-yearly');
   const date = { ...(reports?.fields.find((f) => f.name === 'report_date') ?? DEFAULT_DATE), max: undefined };
-  const lineFields = (reports?.fields.find((f) => f.name === 'ingredients')?.fields ?? DEFAULT_LINES).filter((f) => !f.readOnly && !f.computedBy && !f.hidden);
+  const lineFields = (reports?.fields.find((f) => f.name === 'ingredients')?.fields ?? DEFAULT_LINES).filter(
+    (f) => !f.readOnly && !f.computedBy && !f.hidden,
+  );
   const [result, setResult] = useState<{ input: Record<string, unknown>[]; out: Result } | null>(null);
   const [busy, setBusy] = useState(false);
   const lineDefaults = Object.fromEntries(lineFields.filter((f) => f.default !== undefined).map((f) => [f.name, f.default]));
@@ -54,8 +68,14 @@ export function EcologicCalculator() {
   const submit = async (values: Record<string, unknown>) => {
     setBusy(true);
     try {
-      const ingredients = ((values.ingredients ?? []) as Record<string, unknown>[]).map((l) => ({ ...lineDefaults, ...Object.fromEntries(Object.entries(l).filter(([, v]) => v !== '' && v !== null && v !== undefined)) }));
-      const res = await request('/api/ecofund/ecologic-calculator', { method: 'POST', body: { report_date: values.report_date, ingredients } });
+      const ingredients = ((values.ingredients ?? []) as Record<string, unknown>[]).map((l) => ({
+        ...lineDefaults,
+        ...Object.fromEntries(Object.entries(l).filter(([, v]) => v !== '' && v !== null && v !== undefined)),
+      }));
+      const res = await request('/api/ecofund/ecologic-calculator', {
+        method: 'POST',
+        body: { report_date: values.report_date, ingredients },
+      });
       setResult({ input: ingredients, out: (await res.json()) as Result });
       return undefined;
     } catch (err) {
@@ -75,17 +95,31 @@ export function EcologicCalculator() {
         <CardContent>
           {/* the form's inputs are named as a report's; the route is their resource */}
           <ResourceContextProvider value={route?.path ?? 'ecofund/ecologic-calculator'}>
-          <Form onSubmit={(v: Record<string, unknown>) => submit(v)} defaultValues={{ report_date: todayTashkent(), ingredients: [{ ...lineDefaults }] }}>
-            <Box sx={{ maxWidth: 260 }}><MetaInput field={date} mode="create" /></Box>
-            <ArrayInput source="ingredients" label="fields.ingredients">
-              <SimpleFormIterator inline disableReordering>
-                {lineFields.map((f) => <MetaInput key={f.name} source={f.name} defaultValue={f.default} field={f} mode="create" />)}
-              </SimpleFormIterator>
-            </ArrayInput>
-            <MuiButton type="submit" variant="contained" startIcon={busy ? <CircularProgress size={16} color="inherit" /> : <CalculateIcon />} disabled={busy} sx={{ mt: 1 }} data-testid="calculate">
-              {translate('admin.calculator.calculate')}
-            </MuiButton>
-          </Form>
+            <Form
+              onSubmit={(v: Record<string, unknown>) => submit(v)}
+              defaultValues={{ report_date: todayTashkent(), ingredients: [{ ...lineDefaults }] }}
+            >
+              <Box sx={{ maxWidth: 260 }}>
+                <MetaInput field={date} mode="create" />
+              </Box>
+              <ArrayInput source="ingredients" label="fields.ingredients">
+                <SimpleFormIterator inline disableReordering>
+                  {lineFields.map((f) => (
+                    <MetaInput key={f.name} source={f.name} defaultValue={f.default} field={f} mode="create" />
+                  ))}
+                </SimpleFormIterator>
+              </ArrayInput>
+              <MuiButton
+                type="submit"
+                variant="contained"
+                startIcon={busy ? <CircularProgress size={16} color="inherit" /> : <CalculateIcon />}
+                disabled={busy}
+                sx={{ mt: 1 }}
+                data-testid="calculate"
+              >
+                {translate('admin.calculator.calculate')}
+              </MuiButton>
+            </Form>
           </ResourceContextProvider>
         </CardContent>
       </Card>
@@ -101,13 +135,23 @@ function CalculatorResult({ input, out }: { input: Record<string, unknown>[]; ou
       <CardContent>
         <Grid container spacing={2} sx={{ mb: 2 }}>
           <Grid size={{ xs: 12, md: 6 }}>
-            <Typography variant="body2" color="text.secondary">{translate('fields.base_value')}</Typography>
-            <Typography variant="h6" sx={{ fontWeight: 600 }} data-testid="calculator-base">{formatNumber(out.base_value, 2)}</Typography>
-            <Typography variant="caption" color="text.secondary">{translate('admin.calculator.since', { date: formatDate(out.base_value_since) })}</Typography>
+            <Typography variant="body2" color="text.secondary">
+              {translate('fields.base_value')}
+            </Typography>
+            <Typography variant="h6" sx={{ fontWeight: 600 }} data-testid="calculator-base">
+              {formatNumber(out.base_value, 2)}
+            </Typography>
+            <Typography variant="caption" color="text.secondary">
+              {translate('admin.calculator.since', { date: formatDate(out.base_value_since) })}
+            </Typography>
           </Grid>
           <Grid size={{ xs: 12, md: 6 }}>
-            <Typography variant="body2" color="text.secondary">{translate('admin.calculator.total')}</Typography>
-            <Typography variant="h5" sx={{ fontWeight: 700 }} color="primary" data-testid="calculator-total">{formatNumber(out.amount, 2)}</Typography>
+            <Typography variant="body2" color="text.secondary">
+              {translate('admin.calculator.total')}
+            </Typography>
+            <Typography variant="h5" sx={{ fontWeight: 700 }} color="primary" data-testid="calculator-total">
+              {formatNumber(out.amount, 2)}
+            </Typography>
           </Grid>
         </Grid>
         <Box sx={{ overflowX: 'auto' }}>
@@ -132,14 +176,20 @@ function CalculatorResult({ input, out }: { input: Record<string, unknown>[]; ou
                   <TableCell align="right">{String(input[i]?.norm ?? '')}</TableCell>
                   <TableCell align="right">{String(input[i]?.coefficient1 ?? '1')}</TableCell>
                   <TableCell align="right">{String(input[i]?.coefficient2 ?? '1')}</TableCell>
-                  <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>{formatNumber(l.amount, 2)}</TableCell>
+                  <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                    {formatNumber(l.amount, 2)}
+                  </TableCell>
                 </TableRow>
               ))}
             </TableBody>
             <TableFooter sx={{ '& td': { fontSize: '0.875rem', color: 'text.primary' } }}>
               <TableRow>
-                <TableCell colSpan={6} sx={{ fontWeight: 600 }}>{translate('admin.calculator.total')}</TableCell>
-                <TableCell align="right" sx={{ fontWeight: 700, whiteSpace: 'nowrap' }}>{formatNumber(out.amount, 2)}</TableCell>
+                <TableCell colSpan={6} sx={{ fontWeight: 600 }}>
+                  {translate('admin.calculator.total')}
+                </TableCell>
+                <TableCell align="right" sx={{ fontWeight: 700, whiteSpace: 'nowrap' }}>
+                  {formatNumber(out.amount, 2)}
+                </TableCell>
               </TableRow>
             </TableFooter>
           </Table>

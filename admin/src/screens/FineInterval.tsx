@@ -4,7 +4,10 @@ import { useWatch } from 'react-hook-form';
 import { useMeta } from '../meta/store';
 
 /** "5", "10.5": a multiple as the fine book stores it, without trailing zeros. */
-const multiple = (v: unknown) => String(v ?? '').replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '');
+const multiple = (v: unknown) =>
+  String(v ?? '')
+    .replace(/(\.\d*?)0+$/, '$1')
+    .replace(/\.$/, '');
 
 /**
  * Under an offence's or a protocol's fine article (spec §5: "Fine warning shows an interval of
@@ -26,7 +29,14 @@ export function FineInterval() {
   const n = typed === null || typed === undefined || typed === '' ? null : Number(typed);
   const outside = n !== null && Number.isFinite(n) && (n < Number(data.min_multiple) || n > Number(data.max_multiple));
   return (
-    <Alert severity={outside ? 'warning' : 'info'} role="status" aria-live="polite" data-testid="fine-interval" data-outside={outside ? 'true' : 'false'} sx={{ mt: -1, mb: 2, maxWidth: 960 }}>
+    <Alert
+      severity={outside ? 'warning' : 'info'}
+      role="status"
+      aria-live="polite"
+      data-testid="fine-interval"
+      data-outside={outside ? 'true' : 'false'}
+      sx={{ mt: -1, mb: 2, maxWidth: 960 }}
+    >
       {translate(min === max ? 'admin.fine.fixed' : 'admin.fine.interval', { min, max })}
       {outside ? ` ${translate('admin.fine.outside', { value: multiple(typed) })}` : ''}
     </Alert>

@@ -28,8 +28,14 @@ export function InnSearch({ entity }: { entity: EntityMeta }) {
 
   const search = async () => {
     const digits = inn.replace(/\s/g, '');
-    if (!digits) { setInvalid('admin.subject.fill_first'); return; }
-    if (!/^\d{9}$/.test(digits)) { setInvalid('validation.inn'); return; }
+    if (!digits) {
+      setInvalid('admin.subject.fill_first');
+      return;
+    }
+    if (!/^\d{9}$/.test(digits)) {
+      setInvalid('validation.inn');
+      return;
+    }
     setInvalid(false);
     setBusy(true);
     try {
@@ -45,11 +51,21 @@ export function InnSearch({ entity }: { entity: EntityMeta }) {
   };
 
   return (
-    <Box component="form" onSubmit={(e) => { e.preventDefault(); void search(); }} sx={{ display: 'flex', alignItems: 'center', mr: 1 }}>
+    <Box
+      component="form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void search();
+      }}
+      sx={{ display: 'flex', alignItems: 'center', mr: 1 }}
+    >
       <TextField
         size="small"
         value={inn}
-        onChange={(e) => { setInn(e.target.value.replace(/[^\d\s]/g, '').slice(0, 11)); setInvalid(false); }}
+        onChange={(e) => {
+          setInn(e.target.value.replace(/[^\d\s]/g, '').slice(0, 11));
+          setInvalid(false);
+        }}
         placeholder={translate('admin.subject.inn_search')}
         error={!!invalid}
         helperText={invalid ? translate(invalid) : undefined}
@@ -61,7 +77,13 @@ export function InnSearch({ entity }: { entity: EntityMeta }) {
               <InputAdornment position="end">
                 <Tooltip title={translate('admin.subject.inn_search')}>
                   <span>
-                    <IconButton type="submit" size="small" disabled={busy} data-testid="inn-search-button" aria-label={translate('admin.subject.inn_search')}>
+                    <IconButton
+                      type="submit"
+                      size="small"
+                      disabled={busy}
+                      data-testid="inn-search-button"
+                      aria-label={translate('admin.subject.inn_search')}
+                    >
                       {busy ? <CircularProgress size={16} /> : <PersonSearchIcon fontSize="small" />}
                     </IconButton>
                   </span>

@@ -50,7 +50,12 @@ export function OffencesMap() {
   const query = toQuery(values);
   const [view, setView] = useState<ViewState>({ status: 'loading', items: [] });
   const resource = model.resourceOf('offences');
-  const open = useCallback((id: number) => { if (resource) navigate(model.showPath(resource, id)); }, [navigate, model, resource]);
+  const open = useCallback(
+    (id: number) => {
+      if (resource) navigate(model.showPath(resource, id));
+    },
+    [navigate, model, resource],
+  );
   const answer = view.answer;
   const layer = answer?.layer;
   const total = answer ? (answer.total ?? answer.items.length) : undefined;
@@ -60,17 +65,28 @@ export function OffencesMap() {
       <Title title={translate(route?.caption ?? 'menu.offences_map')} />
       <Card>
         <CardContent sx={{ pb: '12px !important' }}>
-          <Typography variant="h5" component="h1" sx={{ fontWeight: 500, mb: 2 }}>{translate(route?.caption ?? 'menu.offences_map')}</Typography>
+          <Typography variant="h5" component="h1" sx={{ fontWeight: 500, mb: 2 }}>
+            {translate(route?.caption ?? 'menu.offences_map')}
+          </Typography>
           <ReportParamsBar defs={defs} values={values} onChange={setValues} />
         </CardContent>
       </Card>
 
       <Card sx={{ mt: 2 }}>
         <CardContent>
-          <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1, mb: 1.5, minHeight: 32 }} data-testid="offences-map-status">
+          <Box
+            sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1, mb: 1.5, minHeight: 32 }}
+            data-testid="offences-map-status"
+          >
             {layer && (
-              <Chip size="small" color="primary" variant="outlined" role="status" data-testid="offences-map-layer"
-                label={translate(`admin.offences_map.layer_${layer}`)} />
+              <Chip
+                size="small"
+                color="primary"
+                variant="outlined"
+                role="status"
+                data-testid="offences-map-layer"
+                label={translate(`admin.offences_map.layer_${layer}`)}
+              />
             )}
             {total !== undefined && (
               <Typography variant="body2" data-testid="offences-map-total">
@@ -78,18 +94,47 @@ export function OffencesMap() {
               </Typography>
             )}
             {view.status === 'loading' && <CircularProgress size={18} aria-label={translate('admin.offences_map.loading')} />}
-            {answer?.truncated && <Chip size="small" color="warning" role="status" label={translate('admin.offences_map.truncated')} data-testid="offences-map-truncated" />}
+            {answer?.truncated && (
+              <Chip
+                size="small"
+                color="warning"
+                role="status"
+                label={translate('admin.offences_map.truncated')}
+                data-testid="offences-map-truncated"
+              />
+            )}
             {view.status === 'idle' && answer && answer.items.length === 0 && (
-              <Typography variant="body2" color="text.secondary" role="status" data-testid="offences-map-empty">{translate('admin.offences_map.empty')}</Typography>
+              <Typography variant="body2" color="text.secondary" role="status" data-testid="offences-map-empty">
+                {translate('admin.offences_map.empty')}
+              </Typography>
             )}
           </Box>
-          <Box component="ul" aria-label={translate('admin.offences_map.legend')} data-testid="offences-map-legend"
-            sx={{ listStyle: 'none', p: 0, m: 0, mb: 1.5, display: 'flex', flexWrap: 'wrap', gap: { xs: 1, sm: 2 }, alignItems: 'center' }}>
-            <Typography component="li" variant="body2" sx={{ fontWeight: 500 }}>{translate('admin.offences_map.legend')}:</Typography>
+          <Box
+            component="ul"
+            aria-label={translate('admin.offences_map.legend')}
+            data-testid="offences-map-legend"
+            sx={{ listStyle: 'none', p: 0, m: 0, mb: 1.5, display: 'flex', flexWrap: 'wrap', gap: { xs: 1, sm: 2 }, alignItems: 'center' }}
+          >
+            <Typography component="li" variant="body2" sx={{ fontWeight: 500 }}>
+              {translate('admin.offences_map.legend')}:
+            </Typography>
             {states.map((s) => (
               <Box component="li" key={s} sx={{ display: 'flex', alignItems: 'center', gap: 0.75 }} data-state={s}>
-                <Box component="span" aria-hidden sx={{ width: 14, height: 14, borderRadius: '50%', bgcolor: stateColor(s), border: '2px solid #fff', boxShadow: '0 0 0 1px rgba(0,0,0,.25)' }} />
-                <Typography variant="body2" component="span">{translate(`enums.status.${s}`)}</Typography>
+                <Box
+                  component="span"
+                  aria-hidden
+                  sx={{
+                    width: 14,
+                    height: 14,
+                    borderRadius: '50%',
+                    bgcolor: stateColor(s),
+                    border: '2px solid #fff',
+                    boxShadow: '0 0 0 1px rgba(0,0,0,.25)',
+                  }}
+                />
+                <Typography variant="body2" component="span">
+                  {translate(`enums.status.${s}`)}
+                </Typography>
               </Box>
             ))}
           </Box>
@@ -98,11 +143,24 @@ export function OffencesMap() {
               {translate('admin.offences_map.error')} {translate(errorMessage(view.error), { _: errorMessage(view.error) })}
             </Alert>
           )}
-          <Suspense fallback={<Box sx={{ height: 320, display: 'flex', alignItems: 'center', justifyContent: 'center' }}><CircularProgress aria-label={translate('admin.map.loading')} /></Box>}>
-            <OffencesMapView query={query} onState={setView} onOpen={open} label={translate('admin.offences_map.label')}
-              titles={{ zoomIn: translate('admin.offences_map.zoom_in'), zoomOut: translate('admin.offences_map.zoom_out') }} />
+          <Suspense
+            fallback={
+              <Box sx={{ height: 320, display: 'flex', alignItems: 'center', justifyContent: 'center' }}>
+                <CircularProgress aria-label={translate('admin.map.loading')} />
+              </Box>
+            }
+          >
+            <OffencesMapView
+              query={query}
+              onState={setView}
+              onOpen={open}
+              label={translate('admin.offences_map.label')}
+              titles={{ zoomIn: translate('admin.offences_map.zoom_in'), zoomOut: translate('admin.offences_map.zoom_out') }}
+            />
           </Suspense>
-          <Typography variant="caption" color="text.secondary" component="p" sx={{ mt: 1 }}>{translate('admin.offences_map.hint')}</Typography>
+          <Typography variant="caption" color="text.secondary" component="p" sx={{ mt: 1 }}>
+            {translate('admin.offences_map.hint')}
+          </Typography>
         </CardContent>
       </Card>
     </Box>

@@ -28,11 +28,31 @@ export interface MapAnswer {
   items: unknown[][];
 }
 
-export interface Cluster { kind: 'cluster'; lng: number; lat: number; count: number; by: number[]; regionId?: number }
-export interface Offence { kind: 'offence'; id: number; lng: number; lat: number; state: string; typeId: number | null; number: string }
+export interface Cluster {
+  kind: 'cluster';
+  lng: number;
+  lat: number;
+  count: number;
+  by: number[];
+  regionId?: number;
+}
+export interface Offence {
+  kind: 'offence';
+  id: number;
+  lng: number;
+  lat: number;
+  state: string;
+  typeId: number | null;
+  number: string;
+}
 export type MapItem = Cluster | Offence;
 
-export interface ViewState { status: 'loading' | 'idle' | 'error'; answer?: MapAnswer; items: MapItem[]; error?: unknown }
+export interface ViewState {
+  status: 'loading' | 'idle' | 'error';
+  answer?: MapAnswer;
+  items: MapItem[];
+  error?: unknown;
+}
 
 interface Props {
   /** the filters, as the API's query (`region_id=3&status=mvd`) */
@@ -50,9 +70,24 @@ const DEBOUNCE_MS = 120;
 
 export function itemsOf(a: MapAnswer): MapItem[] {
   if (a.layer === 'offences') {
-    return (a.items as [number, number, number, string, number | null, string][]).map(([id, lng, lat, state, typeId, number]) => ({ kind: 'offence', id, lng, lat, state, typeId, number }));
+    return (a.items as [number, number, number, string, number | null, string][]).map(([id, lng, lat, state, typeId, number]) => ({
+      kind: 'offence',
+      id,
+      lng,
+      lat,
+      state,
+      typeId,
+      number,
+    }));
   }
-  return (a.items as [number, number, number, number[], number?][]).map(([lng, lat, count, by, regionId]) => ({ kind: 'cluster', lng, lat, count, by, regionId }));
+  return (a.items as [number, number, number, number[], number?][]).map(([lng, lat, count, by, regionId]) => ({
+    kind: 'cluster',
+    lng,
+    lat,
+    count,
+    by,
+    regionId,
+  }));
 }
 
 /** A cluster's radius in pixels: 14 for one offence, up to 30 for a hundred thousand. */
@@ -68,7 +103,10 @@ export function mergeOverlapping(items: Cluster[], pixelOf: (c: Cluster) => [num
   for (const c of [...items].sort((a, b) => b.count - a.count)) {
     const [x, y] = pixelOf(c);
     const hit = placed.find((p) => Math.hypot(p.x - x, p.y - y) < radiusOf(p.c.count) + radiusOf(c.count) - 2);
-    if (!hit) { placed.push({ c: { ...c, by: [...c.by] }, x, y }); continue; }
+    if (!hit) {
+      placed.push({ c: { ...c, by: [...c.by] }, x, y });
+      continue;
+    }
     const m = hit.c;
     const n = m.count + c.count;
     m.lng = (m.lng * m.count + c.lng * c.count) / n;
@@ -133,7 +171,9 @@ function offenceStyle(state: string): Style {
   const key = `o:${state}`;
   let s = styles.get(key);
   if (!s) {
-    s = new Style({ image: new Circle({ radius: 8, fill: new Fill({ color: stateColor(state) }), stroke: new Stroke({ color: '#fff', width: 2 }) }) });
+    s = new Style({
+      image: new Circle({ radius: 8, fill: new Fill({ color: stateColor(state) }), stroke: new Stroke({ color: '#fff', width: 2 }) }),
+    });
     styles.set(key, s);
   }
   return s;
@@ -165,7 +205,11 @@ export default function OffencesMapView({ query, onState, onOpen, titles, label 
         return item.kind === 'offence' ? offenceStyle(item.state) : clusterStyle(item, f.get('states') as string[]);
       },
     });
-    const map = new OlMap({ target, layers: [baseLayer(), layer], view: new View({ center: fromLonLat([64.5, 41.3]), zoom: 5, maxZoom: 19 }) });
+    const map = new OlMap({
+      target,
+      layers: [baseLayer(), layer],
+      view: new View({ center: fromLonLat([64.5, 41.3]), zoom: 5, maxZoom: 19 }),
+    });
     map.getView().fit(transformExtent(UZBEKISTAN, 'EPSG:4326', 'EPSG:3857'), { padding: [16, 16, 16, 16], maxZoom: 6 });
 
     let ctl: AbortController | undefined;
@@ -175,7 +219,11 @@ export default function OffencesMapView({ query, onState, onOpen, titles, label 
     const publish = (s: ViewState) => {
       last = s;
       target.dataset.state = s.status;
-      if (s.answer) { target.dataset.layer = s.answer.layer; target.dataset.count = String(s.items.length); target.dataset.total = String(s.answer.total ?? s.items.length); }
+      if (s.answer) {
+        target.dataset.layer = s.answer.layer;
+        target.dataset.count = String(s.items.length);
+        target.dataset.total = String(s.answer.total ?? s.items.length);
+      }
       onStateRef.current(s);
     };
     const load = async () => {
@@ -191,20 +239,29 @@ export default function OffencesMapView({ query, onState, onOpen, titles, label 
       publish({ ...last, status: 'loading' });
       try {
         const q = queryRef.current;
-        const answer = await requestJson<MapAnswer>(`/api/ecofund-offences/offences/map?bbox=${bbox}&zoom=${zoom}${q ? `&${q}` : ''}`, { signal: ctl.signal });
+        const answer = await requestJson<MapAnswer>(`/api/ecofund-offences/offences/map?bbox=${bbox}&zoom=${zoom}${q ? `&${q}` : ''}`, {
+          signal: ctl.signal,
+        });
         if (mine !== seq) return;
         const items = itemsOf(answer);
-        const drawn = answer.layer === 'offences' ? items
-          : mergeOverlapping(items as Cluster[], (c) => map.getPixelFromCoordinate(fromLonLat([c.lng, c.lat])) as [number, number]);
+        const drawn =
+          answer.layer === 'offences'
+            ? items
+            : mergeOverlapping(items as Cluster[], (c) => map.getPixelFromCoordinate(fromLonLat([c.lng, c.lat])) as [number, number]);
         source.clear(true);
-        source.addFeatures(drawn.map((item) => new Feature({ geometry: new Point(fromLonLat([item.lng, item.lat])), item, states: answer.states })));
+        source.addFeatures(
+          drawn.map((item) => new Feature({ geometry: new Point(fromLonLat([item.lng, item.lat])), item, states: answer.states })),
+        );
         publish({ status: 'idle', answer, items });
       } catch (error) {
         if (mine !== seq || (error as Error).name === 'AbortError' || ctl.signal.aborted) return;
         publish({ status: 'error', items: last.items, answer: last.answer, error });
       }
     };
-    const later = () => { clearTimeout(timer); timer = setTimeout(() => void load(), DEBOUNCE_MS); };
+    const later = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => void load(), DEBOUNCE_MS);
+    };
     api.current = { load: later };
     map.on('moveend', later);
 
@@ -230,7 +287,10 @@ export default function OffencesMapView({ query, onState, onOpen, titles, label 
       drawn: () => source.getFeatures().map((f) => f.get('item') as MapItem),
       zoom: () => map.getView().getZoom(),
       centre: () => toLonLat(map.getView().getCenter() ?? [0, 0]),
-      setView: (lng: number, lat: number, z: number) => { map.getView().setCenter(fromLonLat([lng, lat])); map.getView().setZoom(z); },
+      setView: (lng: number, lat: number, z: number) => {
+        map.getView().setCenter(fromLonLat([lng, lat]));
+        map.getView().setZoom(z);
+      },
       zoomTo: (c: Cluster) => zoomTo(c),
     };
     const resize = new ResizeObserver(() => map.updateSize());
@@ -245,7 +305,9 @@ export default function OffencesMapView({ query, onState, onOpen, titles, label 
   }, []);
 
   // new filters: the same view, asked again
-  useEffect(() => { api.current?.load(); }, [query]);
+  useEffect(() => {
+    api.current?.load();
+  }, [query]);
 
   useEffect(() => {
     const root = el.current;
@@ -254,7 +316,22 @@ export default function OffencesMapView({ query, onState, onOpen, titles, label 
   }, [titles.zoomIn, titles.zoomOut]);
 
   return (
-    <Box ref={el} role="application" aria-label={label} tabIndex={0} data-testid="offences-map"
-      sx={{ width: '100%', height: { xs: '62vh', md: '68vh' }, minHeight: 320, border: 1, borderColor: 'divider', borderRadius: 1, bgcolor: '#eef3ee', position: 'relative' }} />
+    <Box
+      ref={el}
+      role="application"
+      aria-label={label}
+      tabIndex={0}
+      data-testid="offences-map"
+      sx={{
+        width: '100%',
+        height: { xs: '62vh', md: '68vh' },
+        minHeight: 320,
+        border: 1,
+        borderColor: 'divider',
+        borderRadius: 1,
+        bgcolor: '#eef3ee',
+        position: 'relative',
+      }}
+    />
   );
 }

@@ -1,7 +1,21 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import {
-  Alert, Badge, Box, Button, Card, CardContent, Chip, Dialog, DialogActions, DialogContent, DialogContentText, List, ListItemButton, ListItemText,
-  TextField, Typography,
+  Alert,
+  Badge,
+  Box,
+  Button,
+  Card,
+  CardContent,
+  Chip,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogContentText,
+  List,
+  ListItemButton,
+  ListItemText,
+  TextField,
+  Typography,
 } from '@mui/material';
 import { Title, useNotify, useTranslate } from 'react-admin';
 import { requestJson } from '../api/http';
@@ -9,11 +23,39 @@ import { getToken } from '../api/session';
 import { errorMessage } from '../api/useFetch';
 import { useMeta } from '../meta/store';
 
-interface Last { id: number; body: string; author: 'visitor' | 'operator'; created_at: string }
-interface InboxRow { id: number; visitor_name: string | null; user_fio: string | null; lang: string; created_at: string; unread: number; last: Last | null }
-interface Msg { id: number; author: 'visitor' | 'operator'; body: string; created_at: string }
-interface Conversation { id: number; status: 'open' | 'closed'; visitor_name: string | null; lang: string; messages: Msg[] }
-type ChatEvent = { type: 'ready' } | ({ type: 'message'; chat: number } & Msg) | { type: 'closed'; chat: number } | { type: 'read'; chat: number; upTo: number };
+interface Last {
+  id: number;
+  body: string;
+  author: 'visitor' | 'operator';
+  created_at: string;
+}
+interface InboxRow {
+  id: number;
+  visitor_name: string | null;
+  user_fio: string | null;
+  lang: string;
+  created_at: string;
+  unread: number;
+  last: Last | null;
+}
+interface Msg {
+  id: number;
+  author: 'visitor' | 'operator';
+  body: string;
+  created_at: string;
+}
+interface Conversation {
+  id: number;
+  status: 'open' | 'closed';
+  visitor_name: string | null;
+  lang: string;
+  messages: Msg[];
+}
+type ChatEvent =
+  | { type: 'ready' }
+  | ({ type: 'message'; chat: number } & Msg)
+  | { type: 'closed'; chat: number }
+  | { type: 'read'; chat: number; upTo: number };
 
 const time = (iso: string) => new Date(iso).toLocaleTimeString('ru-RU', { hour: '2-digit', minute: '2-digit', timeZone: 'Asia/Tashkent' });
 
@@ -41,21 +83,38 @@ export function OperatorChat() {
   const log = useRef<HTMLOListElement>(null);
 
   const loadInbox = useCallback(async () => {
-    try { setInbox(await requestJson<InboxRow[]>(`${base}/inbox`)); setError(''); } catch (e) { setError(translate(errorMessage(e), { _: errorMessage(e) })); }
+    try {
+      setInbox(await requestJson<InboxRow[]>(`${base}/inbox`));
+      setError('');
+    } catch (e) {
+      setError(translate(errorMessage(e), { _: errorMessage(e) }));
+    }
   }, [base, translate]);
 
-  const markRead = useCallback(async (id: number) => {
-    try { await requestJson(`${base}/${id}/read`, { method: 'POST', body: {} }); } catch { /* the count stays; the next view retries */ }
-  }, [base]);
+  const markRead = useCallback(
+    async (id: number) => {
+      try {
+        await requestJson(`${base}/${id}/read`, { method: 'POST', body: {} });
+      } catch {
+        /* the count stays; the next view retries */
+      }
+    },
+    [base],
+  );
 
-  const open = useCallback(async (id: number) => {
-    try {
-      const c = await requestJson<Conversation>(`${base}/${id}/conversation`);
-      setCurrent(c);
-      setInbox((rows) => rows?.map((r) => (r.id === id ? { ...r, unread: 0 } : r)) ?? rows);
-      if (c.messages.length) void markRead(id);
-    } catch (e) { notify(errorMessage(e), { type: 'error' }); }
-  }, [base, markRead, notify]);
+  const open = useCallback(
+    async (id: number) => {
+      try {
+        const c = await requestJson<Conversation>(`${base}/${id}/conversation`);
+        setCurrent(c);
+        setInbox((rows) => rows?.map((r) => (r.id === id ? { ...r, unread: 0 } : r)) ?? rows);
+        if (c.messages.length) void markRead(id);
+      } catch (e) {
+        notify(errorMessage(e), { type: 'error' });
+      }
+    },
+    [base, markRead, notify],
+  );
 
   // the socket: every chat's events, as they are committed (opened once: the handlers are read through refs)
   const handlers = useRef({ loadInbox, markRead, open });
@@ -82,14 +141,25 @@ export function OperatorChat() {
         } else if (e.type === 'message') {
           const viewing = currentId.current === e.chat;
           if (viewing) {
-            setCurrent((c) => (c && !c.messages.some((m) => m.id === e.id) ? { ...c, messages: [...c.messages, { id: e.id, author: e.author, body: e.body, created_at: e.created_at }] } : c));
+            setCurrent((c) =>
+              c && !c.messages.some((m) => m.id === e.id)
+                ? { ...c, messages: [...c.messages, { id: e.id, author: e.author, body: e.body, created_at: e.created_at }] }
+                : c,
+            );
             if (e.author === 'visitor') void markRead(e.chat);
           }
           setInbox((rows) => {
             if (!rows) return rows;
             const row = rows.find((r) => r.id === e.chat);
-            if (!row) { void loadInbox(); return rows; }
-            const updated = { ...row, last: { id: e.id, body: e.body, author: e.author, created_at: e.created_at }, unread: row.unread + (e.author === 'visitor' && !viewing ? 1 : 0) };
+            if (!row) {
+              void loadInbox();
+              return rows;
+            }
+            const updated = {
+              ...row,
+              last: { id: e.id, body: e.body, author: e.author, created_at: e.created_at },
+              unread: row.unread + (e.author === 'visitor' && !viewing ? 1 : 0),
+            };
             return [updated, ...rows.filter((r) => r.id !== e.chat)];
           });
         } else if (e.type === 'read') {
@@ -107,10 +177,16 @@ export function OperatorChat() {
     };
     void loadInbox();
     connect();
-    return () => { stop = true; clearTimeout(timer); ws?.close(); };
+    return () => {
+      stop = true;
+      clearTimeout(timer);
+      ws?.close();
+    };
   }, []);
 
-  useEffect(() => { if (log.current) log.current.scrollTop = log.current.scrollHeight; }, [current?.messages.length]);
+  useEffect(() => {
+    if (log.current) log.current.scrollTop = log.current.scrollHeight;
+  }, [current?.messages.length]);
 
   const answer = async (ev?: FormEvent) => {
     ev?.preventDefault();
@@ -121,7 +197,11 @@ export function OperatorChat() {
       const m = await requestJson<Msg>(`${base}/${current.id}/answer`, { method: 'POST', body: { body } });
       setCurrent((c) => (c && !c.messages.some((x) => x.id === m.id) ? { ...c, messages: [...c.messages, m] } : c));
       setText('');
-    } catch (e) { notify(errorMessage(e), { type: 'error' }); } finally { setBusy(false); }
+    } catch (e) {
+      notify(errorMessage(e), { type: 'error' });
+    } finally {
+      setBusy(false);
+    }
   };
 
   const close = async () => {
@@ -131,27 +211,52 @@ export function OperatorChat() {
       await requestJson(`${base}/${current.id}/actions/close`, { method: 'POST', body: {} });
       setCurrent((c) => (c ? { ...c, status: 'closed' } : c));
       setInbox((rows) => rows?.filter((r) => r.id !== current.id) ?? rows);
-    } catch (e) { notify(errorMessage(e), { type: 'error' }); }
+    } catch (e) {
+      notify(errorMessage(e), { type: 'error' });
+    }
   };
 
-  const who = (r: { visitor_name: string | null; user_fio?: string | null; id: number }) => r.user_fio || r.visitor_name || translate('admin.chat.visitor', { id: r.id });
+  const who = (r: { visitor_name: string | null; user_fio?: string | null; id: number }) =>
+    r.user_fio || r.visitor_name || translate('admin.chat.visitor', { id: r.id });
 
   return (
     <Box sx={{ p: { xs: 1, sm: 2 } }} data-testid="page-screen-operator-chat">
       <Title title={translate('menu.operator_chat')} />
-      {!online && <Alert severity="warning" sx={{ mb: 1 }} data-testid="operator-offline">{translate('admin.chat.offline')}</Alert>}
-      {error && <Alert severity="error" sx={{ mb: 1 }}>{error}</Alert>}
+      {!online && (
+        <Alert severity="warning" sx={{ mb: 1 }} data-testid="operator-offline">
+          {translate('admin.chat.offline')}
+        </Alert>
+      )}
+      {error && (
+        <Alert severity="error" sx={{ mb: 1 }}>
+          {error}
+        </Alert>
+      )}
       <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: '320px 1fr' }, alignItems: 'start' }}>
         <Card component="section" aria-labelledby="chat-inbox-title">
           <CardContent sx={{ p: 1, '&:last-child': { pb: 1 } }}>
-            <Typography id="chat-inbox-title" variant="subtitle1" component="h2" sx={{ px: 1 }}>{translate('admin.chat.open_chats')}</Typography>
-            {inbox && !inbox.length && <Typography sx={{ p: 1 }} color="text.secondary" data-testid="chat-inbox-empty">{translate('admin.chat.no_chats')}</Typography>}
+            <Typography id="chat-inbox-title" variant="subtitle1" component="h2" sx={{ px: 1 }}>
+              {translate('admin.chat.open_chats')}
+            </Typography>
+            {inbox && !inbox.length && (
+              <Typography sx={{ p: 1 }} color="text.secondary" data-testid="chat-inbox-empty">
+                {translate('admin.chat.no_chats')}
+              </Typography>
+            )}
             <List dense data-testid="chat-inbox" aria-live="polite">
               {inbox?.map((r) => (
-                <ListItemButton key={r.id} selected={current?.id === r.id} onClick={() => void open(r.id)} data-testid={`chat-row-${r.id}`}
-                  aria-label={`${who(r)}${r.unread ? ` — ${translate('admin.chat.unread', { n: r.unread })}` : ''}`}>
-                  <ListItemText primary={who(r)} secondary={r.last ? `${time(r.last.created_at)} · ${r.last.body}` : time(r.created_at)}
-                    secondaryTypographyProps={{ noWrap: true }} />
+                <ListItemButton
+                  key={r.id}
+                  selected={current?.id === r.id}
+                  onClick={() => void open(r.id)}
+                  data-testid={`chat-row-${r.id}`}
+                  aria-label={`${who(r)}${r.unread ? ` — ${translate('admin.chat.unread', { n: r.unread })}` : ''}`}
+                >
+                  <ListItemText
+                    primary={who(r)}
+                    secondary={r.last ? `${time(r.last.created_at)} · ${r.last.body}` : time(r.created_at)}
+                    secondaryTypographyProps={{ noWrap: true }}
+                  />
                   {r.unread > 0 && <Badge color="error" badgeContent={r.unread} sx={{ mr: 1.5 }} data-testid="chat-row-unread" />}
                 </ListItemButton>
               ))}
@@ -164,17 +269,61 @@ export function OperatorChat() {
             {current && (
               <>
                 <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap', mb: 1 }}>
-                  <Typography id="chat-conversation-title" variant="h6" component="h2" sx={{ flex: 1 }}>{who({ ...current, user_fio: inbox?.find((r) => r.id === current.id)?.user_fio })}</Typography>
+                  <Typography id="chat-conversation-title" variant="h6" component="h2" sx={{ flex: 1 }}>
+                    {who({ ...current, user_fio: inbox?.find((r) => r.id === current.id)?.user_fio })}
+                  </Typography>
                   <Chip size="small" label={translate(`enums.lang.${current.lang}`)} />
-                  <Chip size="small" color={current.status === 'open' ? 'success' : 'default'} label={translate(`enums.status.${current.status}`)} data-testid="chat-status" />
-                  {current.status === 'open' && <Button color="warning" variant="outlined" onClick={() => setConfirm(true)} data-testid="chat-close">{translate('actions.chat_close')}</Button>}
+                  <Chip
+                    size="small"
+                    color={current.status === 'open' ? 'success' : 'default'}
+                    label={translate(`enums.status.${current.status}`)}
+                    data-testid="chat-status"
+                  />
+                  {current.status === 'open' && (
+                    <Button color="warning" variant="outlined" onClick={() => setConfirm(true)} data-testid="chat-close">
+                      {translate('actions.chat_close')}
+                    </Button>
+                  )}
                 </Box>
-                <Box component="ol" ref={log} role="log" aria-live="polite" aria-label={translate('admin.chat.messages')} tabIndex={0} data-testid="chat-messages"
-                  sx={{ listStyle: 'none', m: 0, p: 1, height: { xs: 320, md: 420 }, overflowY: 'auto', bgcolor: 'grey.50', borderRadius: 1, display: 'flex', flexDirection: 'column', gap: 1 }}>
+                <Box
+                  component="ol"
+                  ref={log}
+                  role="log"
+                  aria-live="polite"
+                  aria-label={translate('admin.chat.messages')}
+                  tabIndex={0}
+                  data-testid="chat-messages"
+                  sx={{
+                    listStyle: 'none',
+                    m: 0,
+                    p: 1,
+                    height: { xs: 320, md: 420 },
+                    overflowY: 'auto',
+                    bgcolor: 'grey.50',
+                    borderRadius: 1,
+                    display: 'flex',
+                    flexDirection: 'column',
+                    gap: 1,
+                  }}
+                >
                   {current.messages.map((m) => (
-                    <Box component="li" key={m.id} data-testid={`op-msg-${m.author}`}
-                      sx={{ alignSelf: m.author === 'operator' ? 'flex-end' : 'flex-start', maxWidth: '80%', px: 1.5, py: 1, borderRadius: 2, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere',
-                        bgcolor: m.author === 'operator' ? '#e8f5e9' : 'background.paper', border: 1, borderColor: m.author === 'operator' ? 'success.light' : 'divider' }}>
+                    <Box
+                      component="li"
+                      key={m.id}
+                      data-testid={`op-msg-${m.author}`}
+                      sx={{
+                        alignSelf: m.author === 'operator' ? 'flex-end' : 'flex-start',
+                        maxWidth: '80%',
+                        px: 1.5,
+                        py: 1,
+                        borderRadius: 2,
+                        whiteSpace: 'pre-wrap',
+                        overflowWrap: 'anywhere',
+                        bgcolor: m.author === 'operator' ? '#e8f5e9' : 'background.paper',
+                        border: 1,
+                        borderColor: m.author === 'operator' ? 'success.light' : 'divider',
+                      }}
+                    >
                       <Typography variant="caption" color="text.secondary" component="div">
                         {translate(`enums.author.${m.author}`)} · {time(m.created_at)}
                       </Typography>
@@ -184,12 +333,37 @@ export function OperatorChat() {
                 </Box>
                 {current.status === 'open' ? (
                   <Box component="form" onSubmit={answer} sx={{ display: 'flex', gap: 1, mt: 1, alignItems: 'flex-start' }}>
-                    <TextField label={translate('admin.chat.answer')} value={text} onChange={(e) => setText(e.target.value)} multiline minRows={2} maxRows={6} fullWidth
+                    <TextField
+                      label={translate('admin.chat.answer')}
+                      value={text}
+                      onChange={(e) => setText(e.target.value)}
+                      multiline
+                      minRows={2}
+                      maxRows={6}
+                      fullWidth
                       inputProps={{ maxLength: 2000, 'data-testid': 'chat-answer' }}
-                      onKeyDown={(e) => { if (e.key === 'Enter' && !e.shiftKey) { e.preventDefault(); void answer(); } }} />
-                    <Button type="submit" variant="contained" disabled={busy || !text.trim()} sx={{ minHeight: 56 }} data-testid="chat-send">{translate('admin.chat.send')}</Button>
+                      onKeyDown={(e) => {
+                        if (e.key === 'Enter' && !e.shiftKey) {
+                          e.preventDefault();
+                          void answer();
+                        }
+                      }}
+                    />
+                    <Button
+                      type="submit"
+                      variant="contained"
+                      disabled={busy || !text.trim()}
+                      sx={{ minHeight: 56 }}
+                      data-testid="chat-send"
+                    >
+                      {translate('admin.chat.send')}
+                    </Button>
                   </Box>
-                ) : <Alert severity="info" sx={{ mt: 1 }}>{translate('admin.chat.closed')}</Alert>}
+                ) : (
+                  <Alert severity="info" sx={{ mt: 1 }}>
+                    {translate('admin.chat.closed')}
+                  </Alert>
+                )}
               </>
             )}
           </CardContent>
@@ -201,7 +375,9 @@ export function OperatorChat() {
         </DialogContent>
         <DialogActions>
           <Button onClick={() => setConfirm(false)}>{translate('ra.action.cancel')}</Button>
-          <Button color="warning" variant="contained" onClick={() => void close()} data-testid="chat-close-confirm">{translate('actions.chat_close')}</Button>
+          <Button color="warning" variant="contained" onClick={() => void close()} data-testid="chat-close-confirm">
+            {translate('actions.chat_close')}
+          </Button>
         </DialogActions>
       </Dialog>
     </Box>

@@ -16,7 +16,15 @@ const RichTextEditor = lazy(() => import('../generic/RichTextInput').then((m) =>
 
 type Lang3 = 'uz' | 'uk' | 'ru';
 type Text3 = Partial<Record<Lang3, string | null>>;
-interface Publication { id: number; version: number; title: Text3; body: Text3 | null; status: 'draft' | 'published'; is_published: boolean; image: number | null }
+interface Publication {
+  id: number;
+  version: number;
+  title: Text3;
+  body: Text3 | null;
+  status: 'draft' | 'published';
+  is_published: boolean;
+  image: number | null;
+}
 
 const NEWS = '/api/notification/publications';
 const LANGS: Lang3[] = ['uz', 'uk', 'ru'];
@@ -45,7 +53,9 @@ export function PublicationEditor() {
   };
   useEffect(() => {
     if (!/^\d+$/.test(id)) return;
-    requestJson<Publication>(`${NEWS}/${id}`).then(load).catch((e: unknown) => setError(errorMessage(e)));
+    requestJson<Publication>(`${NEWS}/${id}`)
+      .then(load)
+      .catch((e: unknown) => setError(errorMessage(e)));
   }, [id]);
 
   const save = async (): Promise<Publication | undefined> => {
@@ -77,8 +87,18 @@ export function PublicationEditor() {
     }
   };
 
-  if (error) return <Alert severity="error" sx={{ m: 2 }}>{error}</Alert>;
-  if (!row) return <Box role="status" sx={{ display: 'flex', justifyContent: 'center', py: 6 }}><CircularProgress aria-label={translate('admin.report.loading')} /></Box>;
+  if (error)
+    return (
+      <Alert severity="error" sx={{ m: 2 }}>
+        {error}
+      </Alert>
+    );
+  if (!row)
+    return (
+      <Box role="status" sx={{ display: 'flex', justifyContent: 'center', py: 6 }}>
+        <CircularProgress aria-label={translate('admin.report.loading')} />
+      </Box>
+    );
   const title = row.title[lang] || row.title.uz || `#${row.id}`;
   const resource = model.resourceOf('publications');
   const showPath = resource ? `/${resource}/${row.id}/show` : '/';
@@ -87,21 +107,59 @@ export function PublicationEditor() {
     <Box sx={{ p: { xs: 1, sm: 2 } }} data-testid="pubs-editor">
       <Title title={`${translate('menu.pubs_edit')} — ${title}`} />
       <Stack direction="row" sx={{ alignItems: 'center', flexWrap: 'wrap', gap: 1, mb: 2 }}>
-        <Button component={Link} to={showPath} startIcon={<ArrowBackIcon />}>{translate('admin.action.back')}</Button>
-        <Typography variant="h6" component="h1" sx={{ flex: 1, minWidth: 200 }}>{title}</Typography>
-        <Chip label={translate(`enums.status.${row.status}`)} color={published ? 'success' : 'default'} size="small" data-testid="pubs-status" />
-        <Button variant="outlined" startIcon={<SaveIcon />} onClick={save} disabled={busy} data-testid="pubs-save">{translate('ra.action.save')}</Button>
-        {published
-          ? <Button variant="contained" color="warning" startIcon={<UnpublishedIcon />} onClick={() => move('unpublish')} disabled={busy} data-testid="pubs-unpublish">{translate('actions.unpublish')}</Button>
-          : <Button variant="contained" startIcon={<PublishIcon />} onClick={() => move('publish')} disabled={busy} data-testid="pubs-publish">{translate('actions.publish')}</Button>}
+        <Button component={Link} to={showPath} startIcon={<ArrowBackIcon />}>
+          {translate('admin.action.back')}
+        </Button>
+        <Typography variant="h6" component="h1" sx={{ flex: 1, minWidth: 200 }}>
+          {title}
+        </Typography>
+        <Chip
+          label={translate(`enums.status.${row.status}`)}
+          color={published ? 'success' : 'default'}
+          size="small"
+          data-testid="pubs-status"
+        />
+        <Button variant="outlined" startIcon={<SaveIcon />} onClick={save} disabled={busy} data-testid="pubs-save">
+          {translate('ra.action.save')}
+        </Button>
+        {published ? (
+          <Button
+            variant="contained"
+            color="warning"
+            startIcon={<UnpublishedIcon />}
+            onClick={() => move('unpublish')}
+            disabled={busy}
+            data-testid="pubs-unpublish"
+          >
+            {translate('actions.unpublish')}
+          </Button>
+        ) : (
+          <Button
+            variant="contained"
+            startIcon={<PublishIcon />}
+            onClick={() => move('publish')}
+            disabled={busy}
+            data-testid="pubs-publish"
+          >
+            {translate('actions.publish')}
+          </Button>
+        )}
       </Stack>
       <Tabs value={tab} onChange={(_, v: Lang3) => setTab(v)} aria-label={translate('fields.body')} sx={{ mb: 1 }}>
-        {LANGS.map((l) => <Tab key={l} value={l} label={translate(`admin.form.lang_${l}`)} data-testid={`pubs-tab-${l}`} />)}
+        {LANGS.map((l) => (
+          <Tab key={l} value={l} label={translate(`admin.form.lang_${l}`)} data-testid={`pubs-tab-${l}`} />
+        ))}
       </Tabs>
       <Suspense fallback={<CircularProgress />}>
         {LANGS.map((l) => (
           <Box key={l} hidden={tab !== l}>
-            <RichTextEditor value={body[l]} onChange={(html) => setBody((b) => ({ ...b, [l]: html }))} label={`${translate('fields.body')} (${translate(`admin.form.lang_${l}`)})`} testId={`pubs-body-${l}`} minHeight={360} />
+            <RichTextEditor
+              value={body[l]}
+              onChange={(html) => setBody((b) => ({ ...b, [l]: html }))}
+              label={`${translate('fields.body')} (${translate(`admin.form.lang_${l}`)})`}
+              testId={`pubs-body-${l}`}
+              minHeight={360}
+            />
           </Box>
         ))}
       </Suspense>

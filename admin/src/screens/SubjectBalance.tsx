@@ -1,6 +1,19 @@
 import { useState } from 'react';
 import {
-  Alert, Box, Card, CardContent, CircularProgress, Grid, MenuItem, Table, TableBody, TableCell, TableFooter, TableHead, TableRow, TextField,
+  Alert,
+  Box,
+  Card,
+  CardContent,
+  CircularProgress,
+  Grid,
+  MenuItem,
+  Table,
+  TableBody,
+  TableCell,
+  TableFooter,
+  TableHead,
+  TableRow,
+  TextField,
   Typography,
 } from '@mui/material';
 import { useRecordContext, useTranslate } from 'react-admin';
@@ -43,8 +56,16 @@ function Stat({ label, value, testId }: { label: string; value: string; testId: 
   return (
     <Card variant="outlined" sx={{ height: '100%' }}>
       <CardContent>
-        <Typography variant="body2" color="text.secondary" gutterBottom>{label}</Typography>
-        <Typography variant="h6" sx={{ fontWeight: 600, whiteSpace: 'nowrap', color: owes ? 'error.dark' : undefined }} data-testid={testId}>{formatNumber(value, 2)}</Typography>
+        <Typography variant="body2" color="text.secondary" gutterBottom>
+          {label}
+        </Typography>
+        <Typography
+          variant="h6"
+          sx={{ fontWeight: 600, whiteSpace: 'nowrap', color: owes ? 'error.dark' : undefined }}
+          data-testid={testId}
+        >
+          {formatNumber(value, 2)}
+        </Typography>
       </CardContent>
     </Card>
   );
@@ -73,7 +94,10 @@ export function SubjectBalance({ entity }: { entity: EntityMeta }) {
   const current = Number(todayTashkent().slice(0, 4));
   // undefined: the server's choice, the newest year with payments
   const [chosen, setYear] = useState<number | undefined>();
-  const { data, error, loading } = useFetch<Balance>(record ? `${entity.path}/${record.id}/balance${chosen ? `?year=${chosen}` : ''}` : null, record?.version);
+  const { data, error, loading } = useFetch<Balance>(
+    record ? `${entity.path}/${record.id}/balance${chosen ? `?year=${chosen}` : ''}` : null,
+    record?.version,
+  );
   const year = chosen ?? data?.year ?? '';
   const years = [...new Set([...(data?.years ?? []), ...Array.from({ length: 10 }, (_, i) => current - i)])].sort((a, b) => b - a);
   const none = !!data && !data.years.length;
@@ -81,37 +105,69 @@ export function SubjectBalance({ entity }: { entity: EntityMeta }) {
   return (
     <Box data-testid="subject-balance">
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, mb: 2 }}>
-        <TextField select size="small" label={translate('admin.balance.year')} value={year} onChange={(e) => setYear(Number(e.target.value))} sx={{ width: 140 }} slotProps={{ select: { SelectDisplayProps: { 'data-testid': 'balance-year' } as never } }}>
-          {years.map((y) => <MenuItem key={y} value={y} data-testid={`balance-year-${y}`}>{y}</MenuItem>)}
+        <TextField
+          select
+          size="small"
+          label={translate('admin.balance.year')}
+          value={year}
+          onChange={(e) => setYear(Number(e.target.value))}
+          sx={{ width: 140 }}
+          slotProps={{ select: { SelectDisplayProps: { 'data-testid': 'balance-year' } as never } }}
+        >
+          {years.map((y) => (
+            <MenuItem key={y} value={y} data-testid={`balance-year-${y}`}>
+              {y}
+            </MenuItem>
+          ))}
         </TextField>
         {loading && <CircularProgress size={20} />}
       </Box>
-      {none && <Alert severity="info" sx={{ mb: 2 }} data-testid="balance-none">{translate('admin.balance.none')}</Alert>}
+      {none && (
+        <Alert severity="info" sx={{ mb: 2 }} data-testid="balance-none">
+          {translate('admin.balance.none')}
+        </Alert>
+      )}
       {error && <Alert severity="error">{errorMessage(error)}</Alert>}
       {data && (
         <>
           <Grid container spacing={2} sx={{ mb: 1 }}>
-            <Grid size={{ xs: 12, md: 4 }}><Stat label={translate('admin.balance.start', { year: data.year })} value={data.balance_start} testId="balance-start" /></Grid>
-            <Grid size={{ xs: 12, md: 4 }}><Stat label={translate('admin.balance.end', { year: data.year })} value={data.balance_end} testId="balance-end" /></Grid>
+            <Grid size={{ xs: 12, md: 4 }}>
+              <Stat label={translate('admin.balance.start', { year: data.year })} value={data.balance_start} testId="balance-start" />
+            </Grid>
+            <Grid size={{ xs: 12, md: 4 }}>
+              <Stat label={translate('admin.balance.end', { year: data.year })} value={data.balance_end} testId="balance-end" />
+            </Grid>
           </Grid>
-          <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }} data-testid="balance-rule">{translate('admin.balance.rule')}</Typography>
-          <Typography variant="subtitle1" sx={{ fontWeight: 600, mb: 1 }}>{translate('admin.balance.movements', { year: data.year })}</Typography>
+          <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }} data-testid="balance-rule">
+            {translate('admin.balance.rule')}
+          </Typography>
+          <Typography variant="subtitle1" sx={{ fontWeight: 600, mb: 1 }}>
+            {translate('admin.balance.movements', { year: data.year })}
+          </Typography>
           <Box sx={{ overflowX: 'auto', mb: 3, maxWidth: 720 }}>
             <Table size="small" data-testid="balance-movements">
               <TableBody>
                 {MOVEMENTS.map((m) => (
                   <TableRow key={m.key}>
                     <TableCell>{translate(m.label, { year: data.year })}</TableCell>
-                    <TableCell align="right" sx={{ width: 24, color: 'text.secondary' }} aria-hidden>{m.sign}</TableCell>
-                    <TableCell align="right" sx={{ whiteSpace: 'nowrap', width: 180 }} data-testid={m.testId}>{formatNumber(data[m.key], 2)}</TableCell>
+                    <TableCell align="right" sx={{ width: 24, color: 'text.secondary' }} aria-hidden>
+                      {m.sign}
+                    </TableCell>
+                    <TableCell align="right" sx={{ whiteSpace: 'nowrap', width: 180 }} data-testid={m.testId}>
+                      {formatNumber(data[m.key], 2)}
+                    </TableCell>
                   </TableRow>
                 ))}
               </TableBody>
             </Table>
           </Box>
-          <Typography variant="subtitle1" sx={{ fontWeight: 600, mb: 1 }}>{translate('admin.balance.by_code')}</Typography>
+          <Typography variant="subtitle1" sx={{ fontWeight: 600, mb: 1 }}>
+            {translate('admin.balance.by_code')}
+          </Typography>
           {!rows.length ? (
-            <Typography color="text.secondary" data-testid="balance-empty">{translate('admin.empty.no_payments')}</Typography>
+            <Typography color="text.secondary" data-testid="balance-empty">
+              {translate('admin.empty.no_payments')}
+            </Typography>
           ) : (
             <Box sx={{ overflowX: 'auto' }}>
               <Table size="small" data-testid="balance-by-code">
@@ -140,7 +196,9 @@ export function SubjectBalance({ entity }: { entity: EntityMeta }) {
                     <TableRow>
                       <TableCell sx={{ fontWeight: 600 }}>{translate('admin.balance.total')}</TableCell>
                       {(['amount', 'budget', 'fund', 'organisation'] as const).map((k) => (
-                        <TableCell key={k} align="right" sx={{ fontWeight: 600 }}>{formatNumber(sum(rows.map((r) => r[k])), 2)}</TableCell>
+                        <TableCell key={k} align="right" sx={{ fontWeight: 600 }}>
+                          {formatNumber(sum(rows.map((r) => r[k])), 2)}
+                        </TableCell>
                       ))}
                     </TableRow>
                   </TableFooter>

@@ -4,7 +4,13 @@ import { useWatch } from 'react-hook-form';
 import { useMeta } from '../meta/store';
 
 /** A type's declared variables (`"id, year, comment"`), as the server reads them (api/notify/render.ts). */
-export const variableNames = (declared: unknown): string[] => [...new Set(String(declared ?? '').split(/[\s,]+/).filter(Boolean))];
+export const variableNames = (declared: unknown): string[] => [
+  ...new Set(
+    String(declared ?? '')
+      .split(/[\s,]+/)
+      .filter(Boolean),
+  ),
+];
 
 /**
  * Beside a notification template's body: the placeholders its type allows (`{id}`, `{year}` …), read
@@ -22,15 +28,26 @@ export function TemplateVariables() {
   const names = typeId && data ? variableNames(data.variables) : [];
   return (
     <Box role="note" aria-live="polite" data-testid="template-variables" sx={{ mt: -1, mb: 2, maxWidth: 960 }}>
-      <Typography variant="body2" color="text.secondary" component="div" sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 0.75 }}>
-        {!typeId ? translate('admin.templates.pick_type')
-          : isPending ? translate('admin.templates.variables')
-            : names.length ? (
-              <>
-                <span>{translate('admin.templates.variables')}</span>
-                {names.map((n) => <Chip key={n} size="small" variant="outlined" label={<code>{`{${n}}`}</code>} data-testid="template-variable" />)}
-              </>
-            ) : translate('admin.templates.none')}
+      <Typography
+        variant="body2"
+        color="text.secondary"
+        component="div"
+        sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 0.75 }}
+      >
+        {!typeId ? (
+          translate('admin.templates.pick_type')
+        ) : isPending ? (
+          translate('admin.templates.variables')
+        ) : names.length ? (
+          <>
+            <span>{translate('admin.templates.variables')}</span>
+            {names.map((n) => (
+              <Chip key={n} size="small" variant="outlined" label={<code>{`{${n}}`}</code>} data-testid="template-variable" />
+            ))}
+          </>
+        ) : (
+          translate('admin.templates.none')
+        )}
       </Typography>
     </Box>
   );

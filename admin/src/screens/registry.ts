@@ -52,7 +52,11 @@ export const EXTENSIONS: Extensions = {
     // a template's text with its fields as placeholders (TipTap)
     // the offences the user may read on a map: clusters from the aggregates, single offences zoomed in
     'ecofund-offences/offences-map': { Component: OffencesMap },
-    'ecofund-offences/template-document-editor/:id': { Component: TemplateEditor, linkFrom: 'template-documents', linkLabel: 'admin.editor.open' },
+    'ecofund-offences/template-document-editor/:id': {
+      Component: TemplateEditor,
+      linkFrom: 'template-documents',
+      linkLabel: 'admin.editor.open',
+    },
     // a news item's text in the rich-text editor, published or withdrawn from there
     'notification/pubs-edit/:id': { Component: PublicationEditor, linkFrom: 'publications', linkLabel: 'admin.pubs.open' },
     // the operators' chat with the public: open chats, unread counts, answers in real time (docs/chat.md)

@@ -20,7 +20,10 @@ export function validatorOf(e: EntityMeta, mode: 'create' | 'update', extra: rea
   let v = byKey.get(key);
   if (!v) {
     const fields = extra.length
-      ? { ...e.fields, ...Object.fromEntries(extra.map((n) => [n, { ...e.fields[n], readOnly: false, computedBy: undefined, from: undefined }])) }
+      ? {
+          ...e.fields,
+          ...Object.fromEntries(extra.map((n) => [n, { ...e.fields[n], readOnly: false, computedBy: undefined, from: undefined }])),
+        }
       : e.fields;
     v = compilePayloadValidator({ ...e, fields }, mode);
     byKey.set(key, v);
@@ -49,9 +52,12 @@ export class RepositoryChecks extends RepositoryAudit {
 
   /** The child-table values of a payload, by field name. */
   protected childValues(data: Record<string, unknown>): Record<string, unknown> {
-    return Object.fromEntries(childFields(this.e).filter(([n, f]) => !f.readOnly && n in data).map(([n]) => [n, data[n]]));
+    return Object.fromEntries(
+      childFields(this.e)
+        .filter(([n, f]) => !f.readOnly && n in data)
+        .map(([n]) => [n, data[n]]),
+    );
   }
-
 
   toColumns(row: Record<string, unknown>): Record<string, unknown> {
     const out: Record<string, unknown> = {};
@@ -64,13 +70,26 @@ export class RepositoryChecks extends RepositoryAudit {
   }
 
   /** Every referenced row exists and is the caller's to refer to, every file fits its field: a 400 beside the field (`rows.<n>.<field>` for several rows). */
-  async checkReferences(trx: Knex | Knex.Transaction, rows: Record<string, unknown>[], fields: Record<string, FieldMeta> = this.e.fields, many = rows.length > 1): Promise<void> {
-    const errors = await this.referenceErrors(trx, rows.map((row, i) => ({ row, key: many ? `rows.${i + 1}.` : '' })), fields);
+  async checkReferences(
+    trx: Knex | Knex.Transaction,
+    rows: Record<string, unknown>[],
+    fields: Record<string, FieldMeta> = this.e.fields,
+    many = rows.length > 1,
+  ): Promise<void> {
+    const errors = await this.referenceErrors(
+      trx,
+      rows.map((row, i) => ({ row, key: many ? `rows.${i + 1}.` : '' })),
+      fields,
+    );
     if (Object.keys(errors).length) throw many ? importRowsError(errors) : validationError(errors);
   }
 
   /** The reference errors of rows, each keyed by its row's prefix. */
-  protected referenceErrors(trx: Knex | Knex.Transaction, located: { row: Record<string, unknown>; key: string }[], fields: Record<string, FieldMeta>): Promise<Record<string, FieldError>> {
+  protected referenceErrors(
+    trx: Knex | Knex.Transaction,
+    located: { row: Record<string, unknown>; key: string }[],
+    fields: Record<string, FieldMeta>,
+  ): Promise<Record<string, FieldError>> {
     return referenceErrors(trx, { model: this.ctx.model, principal: this.ctx.trusted ? null : this.ctx.principal }, located, fields);
   }
 
@@ -81,7 +100,10 @@ export class RepositoryChecks extends RepositoryAudit {
    * exist, so a file's existence is not told. Nothing for a trusted write, an entity without file
    * columns, or rows that bring no file: then no query at all.
    */
-  protected async fileErrors(db: Knex | Knex.Transaction, located: { row: Record<string, unknown>; key: string; before?: Record<string, unknown> | null }[]): Promise<Record<string, FieldError>> {
+  protected async fileErrors(
+    db: Knex | Knex.Transaction,
+    located: { row: Record<string, unknown>; key: string; before?: Record<string, unknown> | null }[],
+  ): Promise<Record<string, FieldError>> {
     if (this.ctx.trusted) return {};
     const cols = fileColumns(this.e);
     if (!cols.length) return {};
@@ -89,9 +111,16 @@ export class RepositoryChecks extends RepositoryAudit {
     /** the file ids of a row's column, each under the key its error takes */
     const each = (row: Record<string, unknown>, key: string, fn: (k: string, ids: number[]) => void) => {
       for (const c of cols) {
-        if (!c.parent) { if (row[c.field] != null) fn(key + c.field, idsOf(row[c.field])); continue; }
+        if (!c.parent) {
+          if (row[c.field] != null) fn(key + c.field, idsOf(row[c.field]));
+          continue;
+        }
         const children = row[c.parent];
-        if (Array.isArray(children)) children.forEach((r, i) => { if (r && typeof r === 'object' && (r as Record<string, unknown>)[c.field] != null) fn(`${key}${c.parent}.${i}.${c.field}`, idsOf((r as Record<string, unknown>)[c.field])); });
+        if (Array.isArray(children))
+          children.forEach((r, i) => {
+            if (r && typeof r === 'object' && (r as Record<string, unknown>)[c.field] != null)
+              fn(`${key}${c.parent}.${i}.${c.field}`, idsOf((r as Record<string, unknown>)[c.field]));
+          });
       }
     };
     const added: { key: string; ids: number[] }[] = [];
@@ -103,7 +132,9 @@ export class RepositoryChecks extends RepositoryAudit {
       added.push({ key: k, ids: fresh });
       for (const id of fresh) wanted.add(id);
     };
-    const hold = (_: string, ids: number[]) => { for (const id of ids) held.add(id); };
+    const hold = (_: string, ids: number[]) => {
+      for (const id of ids) held.add(id);
+    };
     for (const { row, key, before } of located) {
       if (held.size) held = new Set();
       if (before) each(before, '', hold);
@@ -119,15 +150,28 @@ export class RepositoryChecks extends RepositoryAudit {
   }
 
   /** References that must agree with the row's other fields (`within`) do: a 400 beside the reference. */
-  async checkWithin(trx: Knex | Knex.Transaction, rows: { row: Record<string, unknown>; touched: Set<string> }[], many: boolean): Promise<void> {
-    const errors = await this.withinErrors(trx, rows.map(({ row, touched }, i) => ({ row, touched, key: many ? `rows.${i + 1}.` : '' })));
+  async checkWithin(
+    trx: Knex | Knex.Transaction,
+    rows: { row: Record<string, unknown>; touched: Set<string> }[],
+    many: boolean,
+  ): Promise<void> {
+    const errors = await this.withinErrors(
+      trx,
+      rows.map(({ row, touched }, i) => ({ row, touched, key: many ? `rows.${i + 1}.` : '' })),
+    );
     if (Object.keys(errors).length) throw many ? importRowsError(errors) : validationError(errors);
   }
 
   /** The `within` errors of rows, each keyed by its row's prefix, their messages naming the field in the caller's language. */
-  protected async withinErrors(trx: Knex | Knex.Transaction, located: { row: Record<string, unknown>; touched: Set<string>; key: string }[]): Promise<Record<string, FieldError>> {
+  protected async withinErrors(
+    trx: Knex | Knex.Transaction,
+    located: { row: Record<string, unknown>; touched: Set<string>; key: string }[],
+  ): Promise<Record<string, FieldError>> {
     const errors = await withinErrors(trx, this.ctx.model, located, this.e.fields);
-    for (const err of Object.values(errors)) err.args = { field: translate(this.ctx.model, this.ctx.lang, fieldCaption(String(err.args!.field), this.e.fields[String(err.args!.field)])) };
+    for (const err of Object.values(errors))
+      err.args = {
+        field: translate(this.ctx.model, this.ctx.lang, fieldCaption(String(err.args!.field), this.e.fields[String(err.args!.field)])),
+      };
     return errors;
   }
 
@@ -146,11 +190,17 @@ export class RepositoryChecks extends RepositoryAudit {
       const [targetEntity, key] = by.lookup ? by.lookup.split('.') : [by.ref!, 'id'];
       const values = [...new Set(using.map((r) => r[refField]).filter((v) => v != null && v !== ''))] as Knex.Value[];
       const target = refTable(this.ctx.model, targetEntity);
-      const found = new Map<string, unknown>(values.length ? (await trx(target).whereIn(key, values).select(`${key} as key`, column)).map((r: Record<string, unknown>) => [String(r.key), r[column]]) : []);
-      for (const r of using) r[name] = r[refField] == null || r[refField] === '' ? null : found.get(String(r[refField])) ?? null;
+      const found = new Map<string, unknown>(
+        values.length
+          ? (await trx(target).whereIn(key, values).select(`${key} as key`, column)).map((r: Record<string, unknown>) => [
+              String(r.key),
+              r[column],
+            ])
+          : [],
+      );
+      for (const r of using) r[name] = r[refField] == null || r[refField] === '' ? null : (found.get(String(r[refField])) ?? null);
     }
   }
-
 
   protected async hashPasswords(row: Record<string, unknown>): Promise<void> {
     for (const [name, f] of Object.entries(this.e.fields)) {

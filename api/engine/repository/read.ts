@@ -25,12 +25,22 @@ export class RepositoryRead extends RepositoryScope {
     // never read whole), then those rows — else the planner sorts every matching row to skip them
     const deferred = params.offset >= DEFERRED_OFFSET;
     const page = `rows\u0000${params.sort.map((s) => `${s.field}${s.desc ? '-' : '+'}`).join(',')}\u0000${this.ctx.lang}\u0000${params.offset > 0 ? 'skip' : ''}`;
-    const rowsQ = () => this.shaped(deferred ? undefined : shape, page, params.offset > 0 ? [params.limit, params.offset] : [params.limit], () => (deferred
-      ? this.applyOrder(this.scoped('read').whereIn('t.id', this.applyOrder(this.filtered('read', params), params)
-        .select('t.id').offset(params.offset).limit(params.limit)), params).select(columns)
-      : this.applyOrder(this.filtered('read', params), params).select(columns).offset(params.offset).limit(params.limit)));
+    const rowsQ = () =>
+      this.shaped(deferred ? undefined : shape, page, params.offset > 0 ? [params.limit, params.offset] : [params.limit], () =>
+        deferred
+          ? this.applyOrder(
+              this.scoped('read').whereIn(
+                't.id',
+                this.applyOrder(this.filtered('read', params), params).select('t.id').offset(params.offset).limit(params.limit),
+              ),
+              params,
+            ).select(columns)
+          : this.applyOrder(this.filtered('read', params), params).select(columns).offset(params.offset).limit(params.limit),
+      );
     // one connection in a transaction takes one statement at a time
-    const [rows, capped] = this.ctx.trx ? [await rowsQ(), await this.cappedCount(params, 'read', shape)] : await Promise.all([rowsQ(), this.cappedCount(params, 'read', shape)]);
+    const [rows, capped] = this.ctx.trx
+      ? [await rowsQ(), await this.cappedCount(params, 'read', shape)]
+      : await Promise.all([rowsQ(), this.cappedCount(params, 'read', shape)]);
     const end = params.offset + rows.length;
     if (capped.exact) return { rows, total: Math.max(capped.total, end), exact: true };
     // past the cap, a short page is the last one: its end is the exact total, and no estimate is asked
@@ -56,17 +66,23 @@ export class RepositoryRead extends RepositoryScope {
    * overrates shows its estimate where the count would have been exact; a short page still ends the
    * list at its exact total.
    */
-  private async cappedCount(params: ListParams, op: Operation = 'read', shape?: ListShape): Promise<{ total: number; exact: boolean; estimated?: boolean }> {
+  private async cappedCount(
+    params: ListParams,
+    op: Operation = 'read',
+    shape?: ListShape,
+  ): Promise<{ total: number; exact: boolean; estimated?: boolean }> {
     const { knex } = this.ctx;
     if (params.ids) return { total: params.ids.length, exact: true };
     const limit = this.ctx.countLimit ?? EXACT_COUNT_LIMIT;
     let planned: number | undefined;
-    if (await tableRows(this.db, this.e.table, this.ctx.knex) > 10 * limit) {
+    if ((await tableRows(this.db, this.e.table, this.ctx.knex)) > 10 * limit) {
       planned = await this.planRows(params, op, shape);
       if (planned > limit) return { total: planned, exact: false, estimated: true };
     }
     const [{ n }] = await this.shaped<{ n: number }>(shape, 'count', [limit + 1], () => {
-      const capped = this.filtered(op, params).select(knex.raw('1')).limit(limit + 1);
+      const capped = this.filtered(op, params)
+        .select(knex.raw('1'))
+        .limit(limit + 1);
       return this.db.select(knex.raw('count(*)::int as n')).from(capped.as('c'));
     });
     if (n <= limit) return { total: n, exact: true };
@@ -100,7 +116,12 @@ export class RepositoryRead extends RepositoryScope {
    * list's values (the shape's, then `tail`: a page's size and offset, a count's cap); the first
    * time, or without a shape, knex builds the query (`build`) and runs it, and its text is kept.
    */
-  private async shaped<R = Record<string, unknown>>(shape: ListShape | undefined, kind: string, tail: unknown[], build: () => Knex.QueryBuilder | Knex.Raw): Promise<R[]> {
+  private async shaped<R = Record<string, unknown>>(
+    shape: ListShape | undefined,
+    kind: string,
+    tail: unknown[],
+    build: () => Knex.QueryBuilder | Knex.Raw,
+  ): Promise<R[]> {
     const answered = (r: unknown): R[] => (Array.isArray(r) ? r : (r as { rows: R[] }).rows);
     if (!shape) return answered(await build());
     const key = `${kind}\u0000${shape.key}`;
@@ -114,7 +135,9 @@ export class RepositoryRead extends RepositoryScope {
 
   async getOne(id: number, op: Operation | string = 'read', db: Knex | Knex.Transaction = this.db): Promise<Record<string, unknown>> {
     this.assertCan(op);
-    const row = await this.scoped(op, db).where('t.id', id).first(this.ctx.knex.raw(selectColumns(this.e).join(', ')));
+    const row = await this.scoped(op, db)
+      .where('t.id', id)
+      .first(this.ctx.knex.raw(selectColumns(this.e).join(', ')));
     if (!row) throw notFound();
     await loadChildren(db, this.e, [row]);
     return row;
@@ -124,7 +147,9 @@ export class RepositoryRead extends RepositoryScope {
   async snapshots(db: Knex | Knex.Transaction, ids: number[]): Promise<Map<number, Record<string, unknown>>> {
     const out = new Map<number, Record<string, unknown>>();
     for (let i = 0; i < ids.length; i += 1000) {
-      const rows = await db(`${this.e.table} as t`).whereIn('t.id', ids.slice(i, i + 1000)).select(this.ctx.knex.raw(selectColumns(this.e).join(', ')));
+      const rows = await db(`${this.e.table} as t`)
+        .whereIn('t.id', ids.slice(i, i + 1000))
+        .select(this.ctx.knex.raw(selectColumns(this.e).join(', ')));
       await loadChildren(db, this.e, rows);
       for (const r of rows) out.set(r.id, r);
     }

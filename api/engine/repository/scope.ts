@@ -33,7 +33,10 @@ export interface EngineContext {
  */
 export class RepositoryScope {
   readonly ability: EntityAbility;
-  constructor(readonly ctx: EngineContext, readonly e: EntityMeta) {
+  constructor(
+    readonly ctx: EngineContext,
+    readonly e: EntityMeta,
+  ) {
     this.ability = entityAbility(e, ctx.principal);
   }
 
@@ -95,7 +98,10 @@ export class RepositoryScope {
     const wf = this.e.workflow;
     if (!wf?.editable || wf.editable.includes(row[wf.field] as string)) return;
     const { model, lang } = this.ctx;
-    throw new ApiError('workflow', 'errors.not_editable', { state: translate(model, lang, `enums.${wf.field}.${row[wf.field]}`), id: row.id });
+    throw new ApiError('workflow', 'errors.not_editable', {
+      state: translate(model, lang, `enums.${wf.field}.${row[wf.field]}`),
+      id: row.id,
+    });
   }
 
   /** 403 when a written row is no longer the caller's to have written (moved out of their scope). */

@@ -154,7 +154,9 @@ function plainRows(e: EntityMeta, values: Record<string, unknown>[]): boolean {
   const keys = Object.keys(values[0]);
   if (keys.some((k) => ['text3', 'json'].includes(e.fields[k]?.type))) return false;
   const joined = keys.join('\u0000');
-  return values.every((v) => Object.keys(v).join('\u0000') === joined && Object.values(v).every((x) => x === null || typeof x !== 'object'));
+  return values.every(
+    (v) => Object.keys(v).join('\u0000') === joined && Object.values(v).every((x) => x === null || typeof x !== 'object'),
+  );
 }
 
 /**
@@ -187,7 +189,12 @@ export class Repository extends RepositoryChecks {
     const simple = this.simpleCreate();
     if (simple && payloads.length > BATCHED_FROM) {
       const chunk: RowChunk = { payloads, rowNumbers: opts.rowNumbers ?? payloads.map((_, i) => i + 1) };
-      return this.createBatched((async function* () { yield chunk; })(), opts);
+      return this.createBatched(
+        (async function* () {
+          yield chunk;
+        })(),
+        opts,
+      );
     }
     const many = payloads.length > 1 || !!opts.rowNumbers;
     const prefix = (i: number) => (many ? `rows.${opts.rowNumbers?.[i] ?? i + 1}.` : '');
@@ -216,37 +223,71 @@ export class Repository extends RepositoryChecks {
       // every row is checked before the file is refused: the database's checks of the rows the validator let through too
       const checked: { row: Record<string, unknown>; key: string; touched: Set<string> }[] = [];
       prepared.forEach(({ row, data }, i) => {
-        if (!refused.has(i)) checked.push({ row: hasChildren ? { ...row, ...this.childValues(data) } : row, key: prefix(i), touched: touched(row) });
+        if (!refused.has(i))
+          checked.push({ row: hasChildren ? { ...row, ...this.childValues(data) } : row, key: prefix(i), touched: touched(row) });
       });
       for (const [k, v] of Object.entries(await this.referenceErrors(trx, checked, this.e.fields))) errors[k] ??= v;
       for (const [k, v] of Object.entries(await this.withinErrors(trx, checked))) errors[k] ??= v;
       for (const [k, v] of Object.entries(await this.fileErrors(trx, checked))) errors[k] ??= v;
       checked.length = 0;
       if (Object.keys(errors).length) throw many ? importRowsError(errors) : validationError(errors);
-      await this.deriveFields(trx, prepared.map((p) => p.row));
-      await checkForms(trx, this.ctx.model, this.ctx.lang, this.e, pluginsOf(this.ctx.model)?.forms ?? {}, prepared.map(({ row }) => ({ row, touched: touched(row) })));
-      await this.authorizeCreates(trx, prepared.map(({ row }) => row));
+      await this.deriveFields(
+        trx,
+        prepared.map((p) => p.row),
+      );
+      await checkForms(
+        trx,
+        this.ctx.model,
+        this.ctx.lang,
+        this.e,
+        pluginsOf(this.ctx.model)?.forms ?? {},
+        prepared.map(({ row }) => ({ row, touched: touched(row) })),
+      );
+      await this.authorizeCreates(
+        trx,
+        prepared.map(({ row }) => row),
+      );
       const ids: number[] = [];
       try {
         const values = prepared.map(({ row }) => this.createColumns(row));
         if (simple) {
-          for (let i = 0; i < values.length; i += 500) ids.push(...(await trx(this.e.table).insert(values.slice(i, i + 500)).returning('id')).map((r: { id: number }) => r.id));
+          for (let i = 0; i < values.length; i += 500)
+            ids.push(
+              ...(
+                await trx(this.e.table)
+                  .insert(values.slice(i, i + 500))
+                  .returning('id')
+              ).map((r: { id: number }) => r.id),
+            );
         } else {
           for (const [i, { row, data }] of prepared.entries()) {
             opts.signal?.throwIfAborted();
             const [{ id }] = await trx(this.e.table).insert(values[i]).returning('id');
             ids.push(id);
             await this.writeRelated(trx, id, row, data, true);
-            await this.runHook(trx, this.e.afterWrite, id, null, new Set([...Object.keys(row), ...Object.keys(this.childValues(data))]), { op: 'create', check: 'create' });
+            await this.runHook(trx, this.e.afterWrite, id, null, new Set([...Object.keys(row), ...Object.keys(this.childValues(data))]), {
+              op: 'create',
+              check: 'create',
+            });
           }
         }
-      } catch (err) { throw translateDbError(err, this.e); }
+      } catch (err) {
+        throw translateDbError(err, this.e);
+      }
       const afters = await this.snapshots(trx, ids);
       const rows = ids.map((id) => afters.get(id)!);
       for (const after of rows) this.checkAfter('create', after);
-      await writeAudit(trx, this.e, this.actor, rows.map((after, i) => ({
-        id: after.id as number, op: 'create', action: opts.action, ...auditDiff(null, after, this.secrets(prepared[i].row)),
-      })));
+      await writeAudit(
+        trx,
+        this.e,
+        this.actor,
+        rows.map((after, i) => ({
+          id: after.id as number,
+          op: 'create',
+          action: opts.action,
+          ...auditDiff(null, after, this.secrets(prepared[i].row)),
+        })),
+      );
       opts.onProgress?.(rows.length, rows.length);
       return rows;
     });
@@ -258,7 +299,10 @@ export class Repository extends RepositoryChecks {
    * entity whose rows are written from their own columns (no writable child rows, join table or
    * after-write hook). Errors are keyed by the chunks' row numbers; a source that fails fails the write.
    */
-  async createStream(source: AsyncIterable<RowChunk>, opts: Omit<WriteOptions, 'rowNumbers' | 'errors'> = {}): Promise<Record<string, unknown>[]> {
+  async createStream(
+    source: AsyncIterable<RowChunk>,
+    opts: Omit<WriteOptions, 'rowNumbers' | 'errors'> = {},
+  ): Promise<Record<string, unknown>[]> {
     this.assertCan('create');
     if (!this.simpleCreate()) throw new Error(`createStream: ${this.e.name} is not written from its own columns alone`);
     return this.createBatched(source, opts);
@@ -275,7 +319,14 @@ export class Repository extends RepositoryChecks {
     const conn = copyCreatable(this.e) ? await copyConnection(trx) : null;
     if (!conn) return null;
     const scope = Object.fromEntries(Object.entries(this.scopeValues()).filter(([col]) => col !== 'id'));
-    const internals = { prepare: this.createPreparer({ action: opts.action }), columns: (row: Record<string, unknown>) => this.createColumns(row), scope, principal: this.ctx.trusted ? null : this.ctx.principal, model: this.ctx.model, actor: this.actor };
+    const internals = {
+      prepare: this.createPreparer({ action: opts.action }),
+      columns: (row: Record<string, unknown>) => this.createColumns(row),
+      scope,
+      principal: this.ctx.trusted ? null : this.ctx.principal,
+      model: this.ctx.model,
+      actor: this.actor,
+    };
     return copyCreate(this, trx, conn, source, internals, opts);
   }
 
@@ -290,7 +341,13 @@ export class Repository extends RepositoryChecks {
    * the validator's errors), picked to the fields a create may write, the workflow's first state
    * and the fields' defaults.
    */
-  private createPreparer(opts: WriteOptions): (payload: Record<string, unknown>) => { data: Record<string, unknown>; row: Record<string, unknown>; bad: Record<string, FieldError> | null } {
+  private createPreparer(
+    opts: WriteOptions,
+  ): (payload: Record<string, unknown>) => {
+    data: Record<string, unknown>;
+    row: Record<string, unknown>;
+    bad: Record<string, FieldError> | null;
+  } {
     const scope = Object.entries(this.scopeValues()).filter(([col]) => col !== 'id');
     const setDefaults = Object.entries(this.rowSetDefaults());
     const validate = validatorOf(this.e, 'create', opts.fields);
@@ -317,12 +374,19 @@ export class Repository extends RepositoryChecks {
    * it copies from a reference too (a payment with no subject yet) — is the caller's; each row
    * within the caller's right; the roles and actions it carries held by the caller; passwords hashed.
    */
-  private async authorizeCreates(trx: Knex.Transaction, rows: Record<string, unknown>[], onConnection: (fn: () => Promise<void>) => Promise<void> = (fn) => fn()): Promise<void> {
+  private async authorizeCreates(
+    trx: Knex.Transaction,
+    rows: Record<string, unknown>[],
+    onConnection: (fn: () => Promise<void>) => Promise<void> = (fn) => fn(),
+  ): Promise<void> {
     const scope = Object.entries(this.scopeValues()).filter(([col]) => col !== 'id');
     for (const row of rows) for (const [col, v] of scope) if (row[col] == null) row[col] = v;
     for (const row of rows) if (!this.can('create', row)) throw forbidden();
     // the roles' lookups are statements: `onConnection` queues them (createBatched's pipeline)
-    if (!this.ctx.trusted && privilegeFields(this.e).length) await onConnection(async () => { for (const row of rows) await assertPrivileges(trx, this.e, this.ctx.principal, null, row); });
+    if (!this.ctx.trusted && privilegeFields(this.e).length)
+      await onConnection(async () => {
+        for (const row of rows) await assertPrivileges(trx, this.e, this.ctx.principal, null, row);
+      });
     for (const row of rows) await this.hashPasswords(row);
   }
 
@@ -367,7 +431,9 @@ export class Repository extends RepositoryChecks {
           opts.signal?.throwIfAborted();
           return fn();
         });
-        queue = p.catch((err) => { failed ??= { err }; });
+        queue = p.catch((err) => {
+          failed ??= { err };
+        });
         return p;
       };
       const steps: Promise<unknown>[] = [];
@@ -375,22 +441,43 @@ export class Repository extends RepositoryChecks {
       const insert = async (values: Record<string, unknown>[], json: string | null): Promise<Record<string, unknown>[]> => {
         try {
           if (json !== null) {
-            const cols = Object.keys(values[0]).map((c) => `"${c}"`).join(', ');
-            const rows: Record<string, unknown>[] = (await trx.raw(`INSERT INTO ${table} AS t (${cols}) SELECT ${cols} FROM json_populate_recordset(NULL::${table}, ?::json) RETURNING ${select}`, [json])).rows;
+            const cols = Object.keys(values[0])
+              .map((c) => `"${c}"`)
+              .join(', ');
+            const rows: Record<string, unknown>[] = (
+              await trx.raw(
+                `INSERT INTO ${table} AS t (${cols}) SELECT ${cols} FROM json_populate_recordset(NULL::${table}, ?::json) RETURNING ${select}`,
+                [json],
+              )
+            ).rows;
             // ids are drawn in the order the rows are inserted
             return rows.sort((x, y) => Number(x.id) - Number(y.id));
           }
           const ids: number[] = [];
-          for (let i = 0; i < values.length; i += 500) ids.push(...(await trx(this.e.table).insert(values.slice(i, i + 500)).returning('id')).map((r: { id: number }) => r.id));
+          for (let i = 0; i < values.length; i += 500)
+            ids.push(
+              ...(
+                await trx(this.e.table)
+                  .insert(values.slice(i, i + 500))
+                  .returning('id')
+              ).map((r: { id: number }) => r.id),
+            );
           const afters = await this.snapshots(trx, ids);
           return ids.map((id) => afters.get(id)!);
-        } catch (err) { throw translateDbError(err, this.e); }
+        } catch (err) {
+          throw translateDbError(err, this.e);
+        }
       };
       /** an inserted batch's rows checked against the caller's scope, and their audit rows */
       const finish = async (k: number, rows: Record<string, unknown>[], json: string | null, secrets: string[][]) => {
         if (json !== null) await serial(() => loadChildren(trx, this.e, rows));
         for (const after of rows) this.checkAfter('create', after);
-        const entries = rows.map((after, i) => ({ id: after.id as number, op: 'create' as const, action: opts.action, ...auditDiff(null, after, secrets[i]) }));
+        const entries = rows.map((after, i) => ({
+          id: after.id as number,
+          op: 'create' as const,
+          action: opts.action,
+          ...auditDiff(null, after, secrets[i]),
+        }));
         await serial(() => writeAudit(trx, this.e, this.actor, entries));
         written[k] = rows;
         opts.onProgress?.((done += rows.length), total);
@@ -398,7 +485,10 @@ export class Repository extends RepositoryChecks {
       try {
         for await (const batch of inBatches(source, FIRST_BATCH, INSERT_BATCH, (chunk) => {
           total += chunk.payloads.length;
-          for (const [k, v] of Object.entries(chunk.errors ?? {})) { errors[k] ??= v; bad = true; }
+          for (const [k, v] of Object.entries(chunk.errors ?? {})) {
+            errors[k] ??= v;
+            bad = true;
+          }
         })) {
           opts.signal?.throwIfAborted();
           const checked: { row: Record<string, unknown>; key: string; touched: Set<string> }[] = [];
@@ -412,13 +502,27 @@ export class Repository extends RepositoryChecks {
             } else checked.push({ row, key, touched: touched(row) });
             return row;
           });
-          const found = await serial(async () => ({ ...(await this.fileErrors(trx, checked)), ...(await this.referenceErrors(trx, checked, this.e.fields)), ...(await this.withinErrors(trx, checked)) }));
-          for (const [k, v] of Object.entries(found)) { errors[k] ??= v; bad = true; }
+          const found = await serial(async () => ({
+            ...(await this.fileErrors(trx, checked)),
+            ...(await this.referenceErrors(trx, checked, this.e.fields)),
+            ...(await this.withinErrors(trx, checked)),
+          }));
+          for (const [k, v] of Object.entries(found)) {
+            errors[k] ??= v;
+            bad = true;
+          }
           // after the first bad row nothing more is written: the rows are only checked
           if (bad) continue;
           await serial(async () => {
             await this.deriveFields(trx, rows);
-            await checkForms(trx, this.ctx.model, this.ctx.lang, this.e, pluginsOf(this.ctx.model)?.forms ?? {}, rows.map((row) => ({ row, touched: touched(row) })));
+            await checkForms(
+              trx,
+              this.ctx.model,
+              this.ctx.lang,
+              this.e,
+              pluginsOf(this.ctx.model)?.forms ?? {},
+              rows.map((row) => ({ row, touched: touched(row) })),
+            );
           });
           const secrets = rows.map((row) => this.secrets(row));
           await this.authorizeCreates(trx, rows, serial);
@@ -430,7 +534,9 @@ export class Repository extends RepositoryChecks {
           const k = written.length;
           written.push([]);
           const finished = serial(() => insert(values, json)).then((rows) => finish(k, rows, json, secrets));
-          finished.catch((err) => { failed ??= { err }; });
+          finished.catch((err) => {
+            failed ??= { err };
+          });
           steps.push(finished);
         }
         await Promise.all(steps);
@@ -451,11 +557,22 @@ export class Repository extends RepositoryChecks {
    * so that parallel writes of one row each build on the one before them and none is lost; it
    * answers null when there is nothing to change (the row is answered as it is, no audit row).
    */
-  async update(id: number, payload: Record<string, unknown> | ((before: Record<string, unknown>, trx: Knex.Transaction) => Promise<Record<string, unknown> | null> | Record<string, unknown> | null), expectedVersion: unknown, opts: WriteOptions = {}): Promise<Record<string, unknown>> {
+  async update(
+    id: number,
+    payload:
+      | Record<string, unknown>
+      | ((
+          before: Record<string, unknown>,
+          trx: Knex.Transaction,
+        ) => Promise<Record<string, unknown> | null> | Record<string, unknown> | null),
+    expectedVersion: unknown,
+    opts: WriteOptions = {},
+  ): Promise<Record<string, unknown>> {
     this.assertCan('update');
     let version: number | undefined;
     if (!opts.anyVersion) {
-      if (expectedVersion === undefined || expectedVersion === null || expectedVersion === '') throw validationError({ version: { key: 'validation.version_required' } });
+      if (expectedVersion === undefined || expectedVersion === null || expectedVersion === '')
+        throw validationError({ version: { key: 'validation.version_required' } });
       version = Number(expectedVersion);
       if (!Number.isSafeInteger(version)) throw validationError({ version: { key: 'validation.wrong_format' } });
     }
@@ -468,7 +585,10 @@ export class Repository extends RepositoryChecks {
     const sent = typeof payload === 'function' ? undefined : validated(payload);
     return this.transaction(async (trx) => {
       // a log table (tracking: false) has no version: only a route's own change (anyVersion) updates one
-      const locked = await this.scoped('update', trx).where('t.id', id).forUpdate().first(this.e.tracking === false ? ['t.id'] : ['t.id', 't.version']);
+      const locked = await this.scoped('update', trx)
+        .where('t.id', id)
+        .forUpdate()
+        .first(this.e.tracking === false ? ['t.id'] : ['t.id', 't.version']);
       if (!locked) throw notFound();
       if (version !== undefined && locked.version !== version) throw new ApiError('stale', 'errors.stale', { version: locked.version });
       // read after the lock, in a statement of its own: it sees every write committed before it
@@ -476,13 +596,20 @@ export class Repository extends RepositoryChecks {
       if (!opts.fields?.length) this.assertEditable(before);
       let data = sent;
       if (!data) {
-        const computed = await (payload as (before: Record<string, unknown>, trx: Knex.Transaction) => Promise<Record<string, unknown> | null>)(before, trx);
+        const computed = await (
+          payload as (before: Record<string, unknown>, trx: Knex.Transaction) => Promise<Record<string, unknown> | null>
+        )(before, trx);
         if (!computed) return this.answer(before);
         data = validated(computed);
       }
       const changes = this.pick(data, 'update', opts.fields);
       if (!this.can('update', { ...before, ...changes })) throw forbidden();
-      const after = await this.change(trx, before, changes, data, { op: 'update', check: 'update', action: opts.action, hook: this.e.afterWrite });
+      const after = await this.change(trx, before, changes, data, {
+        op: 'update',
+        check: 'update',
+        action: opts.action,
+        hook: this.e.afterWrite,
+      });
       return this.answer(after);
     });
   }
@@ -493,7 +620,14 @@ export class Repository extends RepositoryChecks {
    * and passwords filled, the version moved on, the hook's results written, the row checked against
    * the caller's scope after the change, and one audit row.
    */
-  async change(trx: Knex.Transaction, before: Record<string, unknown>, changes: Record<string, unknown>, data: Record<string, unknown>, kind: ChangeKind, extra: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
+  async change(
+    trx: Knex.Transaction,
+    before: Record<string, unknown>,
+    changes: Record<string, unknown>,
+    data: Record<string, unknown>,
+    kind: ChangeKind,
+    extra: Record<string, unknown> = {},
+  ): Promise<Record<string, unknown>> {
     const [after] = await this.changeMany(trx, [{ before, changes, data, kind, extra }]);
     return after;
   }
@@ -507,14 +641,33 @@ export class Repository extends RepositoryChecks {
    */
   async changeMany(trx: Knex.Transaction, items: RowChange[]): Promise<Record<string, unknown>[]> {
     const children = items.map((x) => this.childValues(x.data));
-    await this.checkReferences(trx, items.map((x, i) => ({ ...x.changes, ...children[i] })), this.e.fields, false);
-    const unreadable = await this.fileErrors(trx, items.map((x, i) => ({ row: { ...x.changes, ...children[i] }, key: '', before: x.before })));
+    await this.checkReferences(
+      trx,
+      items.map((x, i) => ({ ...x.changes, ...children[i] })),
+      this.e.fields,
+      false,
+    );
+    const unreadable = await this.fileErrors(
+      trx,
+      items.map((x, i) => ({ row: { ...x.changes, ...children[i] }, key: '', before: x.before })),
+    );
     if (Object.keys(unreadable).length) throw validationError(unreadable);
     const touched = items.map((x) => ({ row: { ...x.before, ...x.changes }, touched: new Set(Object.keys(x.changes)) }));
     await this.checkWithin(trx, touched, false);
-    if (!this.ctx.trusted) for (const x of items) await assertPrivileges(trx, this.e, this.ctx.principal, x.before, { ...x.before, ...x.changes });
-    await this.deriveFields(trx, items.map((x) => x.changes));
-    await checkForms(trx, this.ctx.model, this.ctx.lang, this.e, pluginsOf(this.ctx.model)?.forms ?? {}, items.map((x) => ({ row: { ...x.before, ...x.changes }, touched: new Set(Object.keys(x.changes)) })));
+    if (!this.ctx.trusted)
+      for (const x of items) await assertPrivileges(trx, this.e, this.ctx.principal, x.before, { ...x.before, ...x.changes });
+    await this.deriveFields(
+      trx,
+      items.map((x) => x.changes),
+    );
+    await checkForms(
+      trx,
+      this.ctx.model,
+      this.ctx.lang,
+      this.e,
+      pluginsOf(this.ctx.model)?.forms ?? {},
+      items.map((x) => ({ row: { ...x.before, ...x.changes }, touched: new Set(Object.keys(x.changes)) })),
+    );
     const scope = Object.entries(this.scopeValues()).filter(([col]) => col !== 'id');
     for (const { before, changes, data, kind, extra = {} } of items) {
       const id = before.id as number;
@@ -522,22 +675,34 @@ export class Repository extends RepositoryChecks {
       for (const [col, v] of scope) if (col in changes && changes[col] == null) changes[col] = v;
       await this.hashPasswords(changes);
       const values: Record<string, unknown> = { ...this.toColumns(changes), ...extra };
-      if (this.e.tracking !== false) Object.assign(values, { version: (before.version as number) + 1, updated_at: this.ctx.knex.fn.now(), updated_by: this.actor });
+      if (this.e.tracking !== false)
+        Object.assign(values, { version: (before.version as number) + 1, updated_at: this.ctx.knex.fn.now(), updated_by: this.actor });
       try {
         const q = trx(this.e.table).where({ id });
         if (this.e.tracking !== false) q.where({ version: before.version });
-        if (Object.keys(values).length && (await q.update(values)) !== 1) throw new ApiError('stale', 'errors.stale', { version: before.version });
+        if (Object.keys(values).length && (await q.update(values)) !== 1)
+          throw new ApiError('stale', 'errors.stale', { version: before.version });
         await this.writeRelated(trx, id, changes, data, false);
         const changed = new Set([...Object.keys(changes), ...Object.keys(this.childValues(data)), ...Object.keys(extra)]);
         await this.runHook(trx, kind.hook, id, before, changed, kind);
-      } catch (err) { throw translateDbError(err, this.e); }
+      } catch (err) {
+        throw translateDbError(err, this.e);
+      }
     }
     const ids = items.map((x) => x.before.id as number);
     const afters = await this.snapshots(trx, ids);
     items.forEach((x, i) => this.checkAfter(x.kind.check, afters.get(ids[i])!));
-    await writeAudit(trx, this.e, this.actor, items.map((x, i) => ({
-      id: ids[i], op: x.kind.op, action: x.kind.action, ...auditDiff(x.before, afters.get(ids[i])!, this.secrets(x.changes)),
-    })));
+    await writeAudit(
+      trx,
+      this.e,
+      this.actor,
+      items.map((x, i) => ({
+        id: ids[i],
+        op: x.kind.op,
+        action: x.kind.action,
+        ...auditDiff(x.before, afters.get(ids[i])!, this.secrets(x.changes)),
+      })),
+    );
     return ids.map((id) => afters.get(id)!);
   }
 
@@ -565,31 +730,70 @@ export class Repository extends RepositoryChecks {
     }
     const ids = rows.map((r) => r.id as number);
     try {
-      if (this.e.softDelete) await trx(this.e.table).whereIn('id', ids).update({ deleted_at: this.ctx.knex.fn.now(), updated_by: this.actor });
+      if (this.e.softDelete)
+        await trx(this.e.table).whereIn('id', ids).update({ deleted_at: this.ctx.knex.fn.now(), updated_by: this.actor });
       else await trx(this.e.table).whereIn('id', ids).delete();
-    } catch (err) { throw translateDbError(err, this.e, 'delete'); }
-    await writeAudit(trx, this.e, this.actor, rows.map((row) => ({
-      id: row.id as number, op: 'delete', action: kind.action, ...auditDiff(row, null),
-    })));
+    } catch (err) {
+      throw translateDbError(err, this.e, 'delete');
+    }
+    await writeAudit(
+      trx,
+      this.e,
+      this.actor,
+      rows.map((row) => ({
+        id: row.id as number,
+        op: 'delete',
+        action: kind.action,
+        ...auditDiff(row, null),
+      })),
+    );
   }
 
   /** A row's child rows and join rows as the payload gives them. */
-  private async writeRelated(trx: Knex.Transaction, id: number, row: Record<string, unknown>, data: Record<string, unknown>, creating: boolean): Promise<void> {
+  private async writeRelated(
+    trx: Knex.Transaction,
+    id: number,
+    row: Record<string, unknown>,
+    data: Record<string, unknown>,
+    creating: boolean,
+  ): Promise<void> {
     for (const [name, f] of Object.entries(this.e.fields)) {
-      if (f.type === 'children' && !f.readOnly && name in data) await replaceChildren(trx, f, id, (data[name] as Record<string, unknown>[] | null) ?? [], creating);
+      if (f.type === 'children' && !f.readOnly && name in data)
+        await replaceChildren(trx, f, id, (data[name] as Record<string, unknown>[] | null) ?? [], creating);
       else if (f.through && name in row) await writeJoin(trx, f, id, row[name]);
     }
   }
 
   /** Calls a named hook with the row as it now stands, and writes what it computed. */
-  private async runHook(trx: Knex.Transaction, name: string | undefined, id: number, before: Record<string, unknown> | null, changed: Set<string>, kind: ChangeKind): Promise<void> {
+  private async runHook(
+    trx: Knex.Transaction,
+    name: string | undefined,
+    id: number,
+    before: Record<string, unknown> | null,
+    changed: Set<string>,
+    kind: ChangeKind,
+  ): Promise<void> {
     if (!name) return;
     const hook = pluginsOf(this.ctx.model)?.hooks[name];
-    if (!hook) throw new Error(`hook "${name}" is not defined${pluginsOf(this.ctx.model) ? '' : ': the model is bound to no modules (api/registry.ts)'}`);
+    if (!hook)
+      throw new Error(
+        `hook "${name}" is not defined${pluginsOf(this.ctx.model) ? '' : ': the model is bound to no modules (api/registry.ts)'}`,
+      );
     const row = (await this.snapshots(trx, [id])).get(id)!;
     const result = await hook({
-      trx, model: this.ctx.model, entity: this.e, row, before, action: kind.action ?? kind.op, from: kind.from ?? '', to: kind.to ?? '', params: kind.params,
-      changed, principal: this.ctx.principal, lang: this.ctx.lang, repo: (entity) => this.other(entity, { trx, trusted: true }),
+      trx,
+      model: this.ctx.model,
+      entity: this.e,
+      row,
+      before,
+      action: kind.action ?? kind.op,
+      from: kind.from ?? '',
+      to: kind.to ?? '',
+      params: kind.params,
+      changed,
+      principal: this.ctx.principal,
+      lang: this.ctx.lang,
+      repo: (entity) => this.other(entity, { trx, trusted: true }),
     });
     if (result) await this.applyComputed(trx, id, result);
   }
@@ -619,7 +823,12 @@ export function repository(ctx: EngineContext, e: EntityMeta): Repository {
  * Chunks regrouped into batches of `size` rows (the first of `first`, the last one smaller), each chunk handed to `seen`
  * as it arrives: a large write takes its rows as a file is read.
  */
-async function* inBatches(source: AsyncIterable<RowChunk>, first: number, size: number, seen: (chunk: RowChunk) => void): AsyncGenerator<{ payloads: Record<string, unknown>[]; rowNumbers: number[] }> {
+async function* inBatches(
+  source: AsyncIterable<RowChunk>,
+  first: number,
+  size: number,
+  seen: (chunk: RowChunk) => void,
+): AsyncGenerator<{ payloads: Record<string, unknown>[]; rowNumbers: number[] }> {
   let payloads: Record<string, unknown>[] = [];
   let limit = first;
   let rowNumbers: number[] = [];

@@ -6,7 +6,9 @@ import { announceAuthChange } from '../../auth/session-cache.ts';
 
 /** Active users holding the administrators' role, but the one named. */
 async function otherActiveAdministrators(trx: Knex.Transaction, except?: number): Promise<number> {
-  const q = trx('users as u').join('user_roles as ur', 'ur.user_id', 'u.id').join('roles as r', 'r.id', 'ur.role_id')
+  const q = trx('users as u')
+    .join('user_roles as ur', 'ur.user_id', 'u.id')
+    .join('roles as r', 'r.id', 'ur.role_id')
     .where({ 'r.code': 'administrator', 'u.status': 'active' });
   if (except !== undefined) q.whereNot('u.id', except);
   const [{ n }] = await q.countDistinct<{ n: number }[]>({ n: 'u.id' });

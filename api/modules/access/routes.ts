@@ -12,7 +12,8 @@ const bodyOf = (ctx: AppContext) => (ctx.request.body ?? {}) as Record<string, u
 /** A role id from a request body: a positive safe integer, else a 400 naming it. */
 function roleIdOf(raw: unknown): number {
   const id = typeof raw === 'string' && /^\d{1,15}$/.test(raw) ? Number(raw) : raw;
-  if (!Number.isSafeInteger(id) || (id as number) < 1) throw validationError({ role_id: { key: raw === undefined ? 'validation.required' : 'validation.wrong_format' } });
+  if (!Number.isSafeInteger(id) || (id as number) < 1)
+    throw validationError({ role_id: { key: raw === undefined ? 'validation.required' : 'validation.wrong_format' } });
   return id as number;
 }
 
@@ -27,7 +28,12 @@ function moduleCaption(model: MetaModel, lang: 'uz' | 'uk' | 'ru', module: strin
  * has and gets, and it is audited — computed from the role as it stands locked (Repository.update
  * with a function), so that parallel grants to one role all hold.
  */
-async function setState(ctx: AppContext, rc: RouteContext, state: 0 | 1, target: { action_id?: unknown; category?: unknown; all?: unknown }): Promise<void> {
+async function setState(
+  ctx: AppContext,
+  rc: RouteContext,
+  state: 0 | 1,
+  target: { action_id?: unknown; category?: unknown; all?: unknown },
+): Promise<void> {
   const { knex } = rc;
   const repo = rc.repo();
   const roleId = roleIdOf(bodyOf(ctx).role_id);
@@ -36,18 +42,26 @@ async function setState(ctx: AppContext, rc: RouteContext, state: 0 | 1, target:
   const q = knex('app_actions');
   if (target.action_id !== undefined) {
     const id = typeof target.action_id === 'string' && /^\d{1,9}$/.test(target.action_id) ? Number(target.action_id) : target.action_id;
-    if (!Number.isInteger(id) || (id as number) < 1 || (id as number) > 2147483647) throw validationError({ action_id: { key: 'validation.wrong_format' } });
+    if (!Number.isInteger(id) || (id as number) < 1 || (id as number) > 2147483647)
+      throw validationError({ action_id: { key: 'validation.wrong_format' } });
     q.where('id', id as number);
   } else if (typeof target.category === 'string') q.where('module', target.category.slice(0, 60));
   else if (target.all !== true) throw badRequest('errors.select_rows');
   const actionIds: number[] = (await q.pluck('id')).map(Number);
   if (!actionIds.length) throw notFound();
   // the role's actions as they stand once its row is locked: parallel grants to one role each add to the last
-  await repo.update(roleId, (role) => {
-    const current = new Set((role.actions as number[]).map(Number));
-    for (const a of actionIds) if (state === 1) current.add(a); else current.delete(a);
-    return { actions: [...current] };
-  }, undefined, { fields: ['actions'], action: state ? 'set-action' : 'not-allow', anyVersion: true });
+  await repo.update(
+    roleId,
+    (role) => {
+      const current = new Set((role.actions as number[]).map(Number));
+      for (const a of actionIds)
+        if (state === 1) current.add(a);
+        else current.delete(a);
+      return { actions: [...current] };
+    },
+    undefined,
+    { fields: ['actions'], action: state ? 'set-action' : 'not-allow', anyVersion: true },
+  );
   ctx.body = { role_id: roleId, state, actions: actionIds.length };
 }
 
@@ -59,8 +73,10 @@ async function setState(ctx: AppContext, rc: RouteContext, state: 0 | 1, target:
 export const ACCESS_HANDLERS: Record<string, RouteHandler> = {
   'access.roleAccess': async (ctx, { knex, model, lang, row }) => {
     const id = row!.id as number;
-    const rows = await knex('app_actions as a').leftJoin('role_actions as ra', (j) => j.on('ra.action_id', 'a.id').andOn('ra.role_id', knex.raw('?', [id])))
-      .orderBy(['a.module', 'a.id']).select('a.id', 'a.name', 'a.caption', 'a.module', 'a.kind', knex.raw('coalesce(ra.state, 0)::int as state'));
+    const rows = await knex('app_actions as a')
+      .leftJoin('role_actions as ra', (j) => j.on('ra.action_id', 'a.id').andOn('ra.role_id', knex.raw('?', [id])))
+      .orderBy(['a.module', 'a.id'])
+      .select('a.id', 'a.name', 'a.caption', 'a.module', 'a.kind', knex.raw('coalesce(ra.state, 0)::int as state'));
     const categories = new Map<string, { id: string; name: string; actions: unknown[] }>();
     for (const r of rows) {
       let c = categories.get(r.module);
@@ -77,7 +93,8 @@ export const ACCESS_HANDLERS: Record<string, RouteHandler> = {
   'access.notAllow': (ctx, rc) => setState(ctx, rc, 0, bodyOf(ctx)),
   'access.updateAccessStatus': async (ctx, rc) => {
     const body = bodyOf(ctx);
-    if (body.state !== 0 && body.state !== 1) throw validationError({ state: { key: body.state === undefined ? 'validation.required' : 'validation.wrong_value' } });
+    if (body.state !== 0 && body.state !== 1)
+      throw validationError({ state: { key: body.state === undefined ? 'validation.required' : 'validation.wrong_value' } });
     if (body.action_id === undefined) throw validationError({ action_id: { key: 'validation.required' } });
     await setState(ctx, rc, body.state, { action_id: body.action_id });
   },
@@ -93,16 +110,21 @@ export const ACCESS_HANDLERS: Record<string, RouteHandler> = {
   },
   'access.changeStatus': async (ctx, rc) => {
     const body = bodyOf(ctx);
-    if (body.status !== 'active' && body.status !== 'blocked') throw validationError({ status: { key: body.status === undefined ? 'validation.required' : 'validation.wrong_value' } });
+    if (body.status !== 'active' && body.status !== 'blocked')
+      throw validationError({ status: { key: body.status === undefined ? 'validation.required' : 'validation.wrong_value' } });
     ctx.body = await new Workflow(rc.repo()).run(rc.id!, body.status === 'blocked' ? 'block' : 'unblock', body);
   },
   'access.userRoles': async (ctx, { knex, row }) => {
-    ctx.body = await knex('roles').whereIn('id', row!.roles as number[]).orderBy('id').select('id', 'code', 'name');
+    ctx.body = await knex('roles')
+      .whereIn('id', row!.roles as number[])
+      .orderBy('id')
+      .select('id', 'code', 'name');
   },
   /** The spec's add-user-roles: the `assign-roles` workflow action of users (its own right, and nobody grants a role whose actions they lack). */
   'access.addUserRoles': async (ctx, rc) => {
     const ids = bodyOf(ctx).role_ids;
-    if (!Array.isArray(ids)) throw validationError({ role_ids: { key: ids === undefined ? 'validation.required' : 'validation.wrong_format' } });
+    if (!Array.isArray(ids))
+      throw validationError({ role_ids: { key: ids === undefined ? 'validation.required' : 'validation.wrong_format' } });
     const result = await new Workflow(rc.repo()).run(rc.id!, 'assign-roles', { roles: ids });
     ctx.body = result;
   },
@@ -113,7 +135,10 @@ export const ACCESS_HANDLERS: Record<string, RouteHandler> = {
     await assertPrivileges(knex, rc.entity!, rc.principal!, row!, row!);
     await knex.transaction(async (trx) => {
       await trx('login_logs').insert({ username: row!.username, user_id: row!.id, ip: null, success: false, reason: 'unlocked' });
-      await rc.repo().other(rc.entity!.name, { trx }).note(row!.id as number, 'unlock', { locked: false });
+      await rc
+        .repo()
+        .other(rc.entity!.name, { trx })
+        .note(row!.id as number, 'unlock', { locked: false });
     });
     ctx.body = { ok: true };
   },

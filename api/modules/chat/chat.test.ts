@@ -25,7 +25,12 @@ const tokens: Record<string, string> = {};
 const ids: Record<string, number> = {};
 
 /** A socket that said hello and got `ready`, with every event it receives after. */
-interface Sock { ws: WebSocket; events: any[]; next(pred: (e: any) => boolean, ms?: number): Promise<any>; closed: Promise<number> }
+interface Sock {
+  ws: WebSocket;
+  events: any[];
+  next(pred: (e: any) => boolean, ms?: number): Promise<any>;
+  closed: Promise<number>;
+}
 function socket(hello: Record<string, unknown>, base = api.url): Promise<Sock> {
   const ws = new WebSocket(`${base.replace('http', 'ws')}/api/chat/socket`);
   const events: any[] = [];
@@ -34,21 +39,34 @@ function socket(hello: Record<string, unknown>, base = api.url): Promise<Sock> {
   ws.on('message', (d) => {
     const e = JSON.parse(String(d));
     events.push(e);
-    for (const w of [...waiters]) if (w.pred(e)) { waiters.splice(waiters.indexOf(w), 1); w.resolve(e); }
+    for (const w of [...waiters])
+      if (w.pred(e)) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(e);
+      }
   });
   const next = (pred: (e: any) => boolean, ms = 5000) => {
     const found = events.find(pred);
     if (found) return Promise.resolve(found);
     return new Promise<any>((resolve, reject) => {
       const t = setTimeout(() => reject(new Error(`no event within ${ms} ms; got ${JSON.stringify(events)}`)), ms);
-      waiters.push({ pred, resolve: (e) => { clearTimeout(t); resolve(e); } });
+      waiters.push({
+        pred,
+        resolve: (e) => {
+          clearTimeout(t);
+          resolve(e);
+        },
+      });
     });
   };
   return new Promise((resolve, reject) => {
     ws.on('open', () => ws.send(JSON.stringify({ type: 'hello', ...hello })));
     ws.on('error', reject);
     const s = { ws, events, next, closed };
-    next((e) => e.type === 'ready').then(() => resolve(s), () => resolve(s));
+    next((e) => e.type === 'ready').then(
+      () => resolve(s),
+      () => resolve(s),
+    );
     closed.then(() => resolve(s));
   });
 }
@@ -67,15 +85,26 @@ beforeAll(async () => {
   hub = await attachChat(api.server, api.db, api.model);
   const k = api.db.knex;
   const region = Number((await k('regions').orderBy('id').first('id')).id);
-  for (const [name, role, kind] of [['operator1', 'headquarters', 'staff'], ['operator2', 'headquarters', 'staff'], ['pop1', 'population', 'population'], ['pop2', 'population', 'population'], ['insp', 'inspector', 'staff']] as const) {
+  for (const [name, role, kind] of [
+    ['operator1', 'headquarters', 'staff'],
+    ['operator2', 'headquarters', 'staff'],
+    ['pop1', 'population', 'population'],
+    ['pop2', 'population', 'population'],
+    ['insp', 'inspector', 'staff'],
+  ] as const) {
     ids[name] = await createUser(k, { username: name, password: 'secret-pw', roles: [role], region_id: region });
-    await k('users').where({ id: ids[name] }).update({ kind, fio: `${name} fio` });
+    await k('users')
+      .where({ id: ids[name] })
+      .update({ kind, fio: `${name} fio` });
     tokens[name] = await api.login(name, 'secret-pw');
   }
   await setting('chat.messages_per_window', '1000');
   await setting('chat.chats_per_window', '1000');
 });
-afterAll(async () => { await hub?.close(); await api?.close(); });
+afterAll(async () => {
+  await hub?.close();
+  await api?.close();
+});
 
 describe('a visitor and an operator', () => {
   let chat: { id: number; token: string };
@@ -87,7 +116,11 @@ describe('a visitor and an operator', () => {
     expect(operator.events[0]).toEqual({ type: 'ready', role: 'operator' });
     const r = await api.post(OPEN, { name: 'Dilnoza', body: '  Salom! Daraxt ekish haqida savolim bor  ' }, { token: '' });
     expect(r.status, JSON.stringify(r.body)).toBe(201);
-    expect(r.body).toMatchObject({ status: 'open', visitor_name: 'Dilnoza', messages: [{ author: 'visitor', body: 'Salom! Daraxt ekish haqida savolim bor' }] });
+    expect(r.body).toMatchObject({
+      status: 'open',
+      visitor_name: 'Dilnoza',
+      messages: [{ author: 'visitor', body: 'Salom! Daraxt ekish haqida savolim bor' }],
+    });
     expect(r.body.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     chat = { id: r.body.id, token: r.body.token };
     const row = await api.db.knex('chats').where({ id: chat.id }).first();
@@ -98,8 +131,26 @@ describe('a visitor and an operator', () => {
     expect(e).toMatchObject({ author: 'visitor', body: 'Salom! Daraxt ekish haqida savolim bor' });
     expect(e).not.toHaveProperty('ip');
     // both writes went through the engine: one audit row each, as nobody
-    expect(Number((await api.db.knex('audit_log').where({ entity: 'chats', record_id: chat.id, op: 'create' }).whereNull('user_id').count('* as n').first())!.n)).toBe(1);
-    expect(Number((await api.db.knex('audit_log').where({ entity: 'messages', record_id: e.id, op: 'create' }).whereNull('user_id').count('* as n').first())!.n)).toBe(1);
+    expect(
+      Number(
+        (await api.db
+          .knex('audit_log')
+          .where({ entity: 'chats', record_id: chat.id, op: 'create' })
+          .whereNull('user_id')
+          .count('* as n')
+          .first())!.n,
+      ),
+    ).toBe(1);
+    expect(
+      Number(
+        (await api.db
+          .knex('audit_log')
+          .where({ entity: 'messages', record_id: e.id, op: 'create' })
+          .whereNull('user_id')
+          .count('* as n')
+          .first())!.n,
+      ),
+    ).toBe(1);
   });
 
   it('the visitor writes again; the operator sees the chat in the inbox with two unread', async () => {
@@ -110,12 +161,20 @@ describe('a visitor and an operator', () => {
     await operator.next((x) => x.type === 'message' && x.id === s.body.id);
     const inbox = await api.get(`${CHATS}/inbox`, { token: tokens.operator1 });
     expect(inbox.status).toBe(200);
-    expect(inbox.body.find((c: any) => c.id === chat.id)).toMatchObject({ visitor_name: 'Dilnoza', unread: 2, last: { body: 'Qaysi koʻchatlar bepul?', author: 'visitor' } });
+    expect(inbox.body.find((c: any) => c.id === chat.id)).toMatchObject({
+      visitor_name: 'Dilnoza',
+      unread: 2,
+      last: { body: 'Qaysi koʻchatlar bepul?', author: 'visitor' },
+    });
   });
 
-  it('the operator answers and the visitor\'s socket receives it; reading clears the unread count for every operator', async () => {
+  it("the operator answers and the visitor's socket receives it; reading clears the unread count for every operator", async () => {
     const other = await socket({ session: tokens.operator2 });
-    const a = await api.post(`${CHATS}/${chat.id}/answer`, { body: 'Assalomu alaykum! Koʻchatlar mahalla orqali beriladi.' }, { token: tokens.operator1 });
+    const a = await api.post(
+      `${CHATS}/${chat.id}/answer`,
+      { body: 'Assalomu alaykum! Koʻchatlar mahalla orqali beriladi.' },
+      { token: tokens.operator1 },
+    );
     expect(a.status, JSON.stringify(a.body)).toBe(201);
     const got = await visitor.next((x) => x.type === 'message' && x.author === 'operator');
     expect(got).toMatchObject({ chat: chat.id, id: a.body.id, body: 'Assalomu alaykum! Koʻchatlar mahalla orqali beriladi.' });
@@ -128,7 +187,10 @@ describe('a visitor and an operator', () => {
     // the visitor's history: three messages in order; `after` gives the newer ones only
     const h = await visitorGet(chat.id, chat.token);
     expect(h.body.messages.map((m: any) => m.author)).toEqual(['visitor', 'visitor', 'operator']);
-    const newer = await api.get(`${OPEN}/${chat.id}?after=${h.body.messages[1].id}`, { token: '', headers: { 'X-Chat-Token': chat.token } });
+    const newer = await api.get(`${OPEN}/${chat.id}?after=${h.body.messages[1].id}`, {
+      token: '',
+      headers: { 'X-Chat-Token': chat.token },
+    });
     expect(newer.body.messages.map((m: any) => m.id)).toEqual([a.body.id]);
     // the operator's conversation view
     const conv = await api.get(`${CHATS}/${chat.id}/conversation`, { token: tokens.operator2 });
@@ -141,7 +203,9 @@ describe('a visitor and an operator', () => {
     const at = Number((await api.db.knex('chats').where({ id: chat.id }).first('operator_read_id')).operator_read_id);
     // sent furthest first: the earlier marks reach the row after it
     const marks = Array.from({ length: 40 }, (_, i) => at + 40 - i);
-    const answers = await Promise.all(marks.map((upTo, i) => api.post(`${CHATS}/${chat.id}/read`, { upTo }, { token: i % 2 ? tokens.operator1 : tokens.operator2 })));
+    const answers = await Promise.all(
+      marks.map((upTo, i) => api.post(`${CHATS}/${chat.id}/read`, { upTo }, { token: i % 2 ? tokens.operator1 : tokens.operator2 })),
+    );
     expect(answers.map((r) => r.status)).toEqual(marks.map(() => 200));
     expect(Number((await api.db.knex('chats').where({ id: chat.id }).first('operator_read_id')).operator_read_id)).toBe(at + 40);
     // an earlier mark afterwards changes nothing
@@ -209,7 +273,9 @@ describe('several server processes', () => {
   it('a message written through one server reaches the sockets of another (LISTEN/NOTIFY)', async () => {
     // a second server on the same database, with its own listener: what a second process would be
     const app = createApp({ knex: api.db.knex, model: api.model });
-    const server = await new Promise<Server>((r) => { const s = app.listen(0, '127.0.0.1', () => r(s)); });
+    const server = await new Promise<Server>((r) => {
+      const s = app.listen(0, '127.0.0.1', () => r(s));
+    });
     const second = await attachChat(server, api.db, api.model);
     const other = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {
@@ -231,7 +297,7 @@ describe('several server processes', () => {
 });
 
 describe('a population user', () => {
-  it('opens a chat signed in: it is theirs by their session, no one else\'s', async () => {
+  it("opens a chat signed in: it is theirs by their session, no one else's", async () => {
     const r = await api.post(OPEN, { body: 'Bogʻimni roʻyxatdan oʻtkazdim, keyin nima?' }, { token: tokens.pop1, lang: 'uk' });
     expect(r.status, JSON.stringify(r.body)).toBe(201);
     expect(await api.db.knex('chats').where({ id: r.body.id }).first('user_id', 'lang')).toEqual({ user_id: ids.pop1, lang: 'uk' });
@@ -242,15 +308,17 @@ describe('a population user', () => {
     expect(s.events[0]).toEqual({ type: 'ready', role: 'visitor' });
     s.ws.close();
     // their messages are recorded under them
-    expect((await api.db.knex('messages').where({ chat_id: r.body.id }).pluck('created_by'))).toEqual([ids.pop1, ids.pop1]);
+    expect(await api.db.knex('messages').where({ chat_id: r.body.id }).pluck('created_by')).toEqual([ids.pop1, ids.pop1]);
   });
 });
 
 describe('the flood guard (spec §8: "Chat blocked for too many actions, try later")', () => {
-  it('the n+1-th message from one address in the window is a 429 in the caller\'s language, and nothing is stored', async () => {
+  it("the n+1-th message from one address in the window is a 429 in the caller's language, and nothing is stored", async () => {
     const chat = (await api.post(OPEN, { name: 'Tez yozuvchi' }, { token: '' })).body;
     const k = api.db.knex;
-    const already = Number((await k('messages').where({ ip: '127.0.0.1' }).whereRaw("created_at > now() - interval '10 minutes'").count('* as n').first())!.n);
+    const already = Number(
+      (await k('messages').where({ ip: '127.0.0.1' }).whereRaw("created_at > now() - interval '10 minutes'").count('* as n').first())!.n,
+    );
     await setting('chat.messages_per_window', String(already + 2));
     await setting('chat.window_minutes', '10');
     expect((await visitorSend(chat.id, chat.token, { body: 'birinchi' })).status).toBe(201);
@@ -282,7 +350,9 @@ describe('the flood guard (spec §8: "Chat blocked for too many actions, try lat
 
   it('the n+1-th chat from one address is refused the same way', async () => {
     const k = api.db.knex;
-    const already = Number((await k('chats').where({ ip: '127.0.0.1' }).whereRaw("created_at > now() - interval '10 minutes'").count('* as n').first())!.n);
+    const already = Number(
+      (await k('chats').where({ ip: '127.0.0.1' }).whereRaw("created_at > now() - interval '10 minutes'").count('* as n').first())!.n,
+    );
     await setting('chat.chats_per_window', String(already + 1));
     expect((await api.post(OPEN, {}, { token: '' })).status).toBe(201);
     const before = await k('chats').count('* as n').first();
@@ -296,16 +366,23 @@ describe('the flood guard (spec §8: "Chat blocked for too many actions, try lat
 describe('the flood guard under parallel requests', () => {
   it('15 chats opened at once with 3 left: exactly 3 are opened, 12 refused, nothing else stored', async () => {
     const k = api.db.knex;
-    const already = Number((await k('chats').where({ ip: '127.0.0.1' }).whereRaw("created_at > now() - interval '10 minutes'").count('* as n').first())!.n);
+    const already = Number(
+      (await k('chats').where({ ip: '127.0.0.1' }).whereRaw("created_at > now() - interval '10 minutes'").count('* as n').first())!.n,
+    );
     await setting('chat.chats_per_window', String(already + 3));
     await setting('chat.messages_per_window', '1000');
     await setting('chat.window_minutes', '10');
     const before = Number((await k('chats').count('* as n').first())!.n);
-    const answers = await Promise.all(Array.from({ length: 15 }, (_, i) => api.post(OPEN, { name: `Parallel ${i}`, body: 'bir vaqtda' }, { token: '', lang: 'uk' })));
+    const answers = await Promise.all(
+      Array.from({ length: 15 }, (_, i) => api.post(OPEN, { name: `Parallel ${i}`, body: 'bir vaqtda' }, { token: '', lang: 'uk' })),
+    );
     const statuses = answers.map((r) => r.status).sort();
     expect(statuses.filter((s) => s === 201)).toHaveLength(3);
     expect(statuses.filter((s) => s === 429)).toHaveLength(12);
-    expect(answers.find((r) => r.status === 429)!.body).toMatchObject({ code: -112, message: 'Жуда кўп амал бажарилгани учун чат блокланди, кейинроқ уриниб кўринг' });
+    expect(answers.find((r) => r.status === 429)!.body).toMatchObject({
+      code: -112,
+      message: 'Жуда кўп амал бажарилгани учун чат блокланди, кейинроқ уриниб кўринг',
+    });
     expect(Number((await k('chats').count('* as n').first())!.n)).toBe(before + 3);
     await setting('chat.chats_per_window', '1000');
   });
@@ -313,10 +390,17 @@ describe('the flood guard under parallel requests', () => {
   it('15 messages sent at once with 3 left: exactly 3 are stored', async () => {
     const k = api.db.knex;
     const chat = (await api.post(OPEN, { name: 'Parallel xabarlar' }, { token: '' })).body;
-    const already = Number((await k('messages').where({ ip: '127.0.0.1' }).whereRaw("created_at > now() - interval '10 minutes'").count('* as n').first())!.n);
+    const already = Number(
+      (await k('messages').where({ ip: '127.0.0.1' }).whereRaw("created_at > now() - interval '10 minutes'").count('* as n').first())!.n,
+    );
     await setting('chat.messages_per_window', String(already + 3));
-    const answers = await Promise.all(Array.from({ length: 15 }, (_, i) => visitorSend(chat.id, chat.token, { body: `xabar ${i}` }, { lang: 'ru' })));
-    expect(answers.filter((r) => r.status === 201), JSON.stringify(answers.map((r) => [r.status, r.body.message]))).toHaveLength(3);
+    const answers = await Promise.all(
+      Array.from({ length: 15 }, (_, i) => visitorSend(chat.id, chat.token, { body: `xabar ${i}` }, { lang: 'ru' })),
+    );
+    expect(
+      answers.filter((r) => r.status === 201),
+      JSON.stringify(answers.map((r) => [r.status, r.body.message])),
+    ).toHaveLength(3);
     expect(answers.filter((r) => r.status === 429)).toHaveLength(12);
     expect(Number((await k('messages').where({ chat_id: chat.id }).count('* as n').first())!.n)).toBe(3);
     await setting('chat.messages_per_window', '1000');
@@ -324,32 +408,43 @@ describe('the flood guard under parallel requests', () => {
 });
 
 /** A raw socket (no hello): opened (101) or refused at the upgrade with its status and JSON body. */
-function rawSocket(o: { base?: string; headers?: Record<string, string>; query?: string } = {}): Promise<{ ws: WebSocket; status: number; body?: any }> {
+function rawSocket(
+  o: { base?: string; headers?: Record<string, string>; query?: string } = {},
+): Promise<{ ws: WebSocket; status: number; body?: any }> {
   const ws = new WebSocket(`${(o.base ?? api.url).replace('http', 'ws')}/api/chat/socket${o.query ?? ''}`, { headers: o.headers });
   return new Promise((resolve, reject) => {
     ws.on('open', () => resolve({ ws, status: 101 }));
     ws.on('unexpected-response', (_req, res) => {
       let text = '';
-      res.on('data', (d: Buffer) => { text += d.toString('utf8'); });
+      res.on('data', (d: Buffer) => {
+        text += d.toString('utf8');
+      });
       res.on('end', () => resolve({ ws, status: res.statusCode ?? 0, body: text ? JSON.parse(text) : undefined }));
     });
     ws.on('error', reject);
   });
 }
 const until = async (cond: () => boolean, ms = 3000) => {
-  for (const end = Date.now() + ms; !cond(); await new Promise((r) => setTimeout(r, 20))) if (Date.now() > end) throw new Error('condition not met');
+  for (const end = Date.now() + ms; !cond(); await new Promise((r) => setTimeout(r, 20)))
+    if (Date.now() > end) throw new Error('condition not met');
 };
 
 describe('the sockets one address may hold', () => {
-  it('past chat.sockets_per_address the upgrade is refused with 429 in the caller\'s language; a closed socket frees its place', async () => {
+  it("past chat.sockets_per_address the upgrade is refused with 429 in the caller's language; a closed socket frees its place", async () => {
     await until(() => hub.counts.sockets === 0);
     await setting('chat.sockets_per_address', '3');
     // ten at once: exactly three get through
     const open = await Promise.all(Array.from({ length: 10 }, () => rawSocket()));
     expect(open.filter((s) => s.status === 101)).toHaveLength(3);
     expect(open.filter((s) => s.status === 429)).toHaveLength(7);
-    expect(open.find((s) => s.status === 429)!.body).toEqual({ code: -112, message: 'Bu manzildan chatga ulanishlar juda koʻp, keyinroq urinib koʻring', description: '' });
-    expect((await rawSocket({ headers: { Language: 'ru' } })).body.message).toBe('Слишком много подключений к чату с этого адреса, попробуйте позже');
+    expect(open.find((s) => s.status === 429)!.body).toEqual({
+      code: -112,
+      message: 'Bu manzildan chatga ulanishlar juda koʻp, keyinroq urinib koʻring',
+      description: '',
+    });
+    expect((await rawSocket({ headers: { Language: 'ru' } })).body.message).toBe(
+      'Слишком много подключений к чату с этого адреса, попробуйте позже',
+    );
     expect((await rawSocket({ query: '?lang=uk' })).body.message).toBe('Бу манзилдан чатга уланишлар жуда кўп, кейинроқ уриниб кўринг');
     expect(hub.counts.sockets).toBe(3);
     // X-Forwarded-For is not believed without ECOFOND_TRUST_PROXY: it does not make a new address
@@ -365,13 +460,16 @@ describe('the sockets one address may hold', () => {
     await setting('chat.sockets_per_address', '20');
   });
 
-  it('behind a trusted proxy the address is X-Forwarded-For\'s, as for the HTTP routes; past chat.sockets_total every address is refused with 503', async () => {
+  it("behind a trusted proxy the address is X-Forwarded-For's, as for the HTTP routes; past chat.sockets_total every address is refused with 503", async () => {
     const trust = process.env.ECOFOND_TRUST_PROXY;
     process.env.ECOFOND_TRUST_PROXY = '1';
     const app = createApp({ knex: api.db.knex, model: api.model });
-    const server = await new Promise<Server>((r) => { const s = app.listen(0, '127.0.0.1', () => r(s)); });
+    const server = await new Promise<Server>((r) => {
+      const s = app.listen(0, '127.0.0.1', () => r(s));
+    });
     const second = await attachChat(server, api.db, api.model);
-    if (trust === undefined) delete process.env.ECOFOND_TRUST_PROXY; else process.env.ECOFOND_TRUST_PROXY = trust;
+    if (trust === undefined) delete process.env.ECOFOND_TRUST_PROXY;
+    else process.env.ECOFOND_TRUST_PROXY = trust;
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const from = (ip: string, lang = 'uz') => rawSocket({ base, headers: { 'X-Forwarded-For': `${ip}, 10.0.0.1`, Language: lang } });
     try {
@@ -396,7 +494,10 @@ describe('the sockets one address may hold', () => {
 
 describe('an operator who loses the chat', () => {
   /** The socket's close code and reason, and when it closed. */
-  const closing = (s: Sock) => new Promise<{ code: number; reason: string; at: number }>((r) => s.ws.on('close', (code, reason) => r({ code, reason: String(reason), at: Date.now() })));
+  const closing = (s: Sock) =>
+    new Promise<{ code: number; reason: string; at: number }>((r) =>
+      s.ws.on('close', (code, reason) => r({ code, reason: String(reason), at: Date.now() })),
+    );
 
   /** A fresh headquarters operator speaking `lang`, signed in, with a socket that said hello. */
   let n = 0;
@@ -420,7 +521,7 @@ describe('an operator who loses the chat', () => {
     return { answered, chat };
   }
 
-  it('blocked: the socket hears nothing written after the block answers and is closed within 2 s, its reason in the operator\'s language', async () => {
+  it("blocked: the socket hears nothing written after the block answers and is closed within 2 s, its reason in the operator's language", async () => {
     const op = await operator('ru');
     const witness = await operator('uz');
     const { answered, chat } = await blockAndWrite(op.id);
@@ -434,7 +535,7 @@ describe('an operator who loses the chat', () => {
     witness.sock.ws.close();
   });
 
-  it('signed out, or the operator\'s action closed on their role: the socket closes at once (4401, 4403)', async () => {
+  it("signed out, or the operator's action closed on their role: the socket closes at once (4401, 4403)", async () => {
     const op = await operator('uk');
     const t0 = Date.now();
     expect((await api.post('/api/admin/auth/logout', {}, { token: op.token })).status).toBe(200);
@@ -445,11 +546,19 @@ describe('an operator who loses the chat', () => {
 
     // a role of its own with the operator screen (6938) and reading chats (6931)
     const token = await api.userWithActions(`chatrole${n}`, [6938, 6931]);
-    await api.db.knex('users').where({ username: `chatrole${n}` }).update({ kind: 'staff', lang_code: 'uz' });
+    await api.db
+      .knex('users')
+      .where({ username: `chatrole${n}` })
+      .update({ kind: 'staff', lang_code: 'uz' });
     const sock = await socket({ session: token });
     expect(sock.events[0]).toEqual({ type: 'ready', role: 'operator' });
     const closed = closing(sock);
-    const role = (await api.db.knex('roles').where({ code: `test_chatrole${n}` }).first('id')).id;
+    const role = (
+      await api.db
+        .knex('roles')
+        .where({ code: `test_chatrole${n}` })
+        .first('id')
+    ).id;
     const t1 = Date.now();
     expect((await api.post('/api/user-role-access/update-access-status', { role_id: role, action_id: 6938, state: 0 })).status).toBe(200);
     const chat = (await api.post(OPEN, { body: 'huquqsiz operatorga emas' }, { token: '' })).body;
@@ -460,26 +569,32 @@ describe('an operator who loses the chat', () => {
     expect(sock.events.filter((e) => e.type === 'message' && e.chat === chat.id)).toEqual([]);
   });
 
-  it('blocked through one process, the operator\'s socket on another (its own pool and LISTEN) closes within 2 s', skipBecause(needsPostgres('a second pool and LISTEN need a server; embedded PGlite has one connection')), async () => {
-    const other = openDatabase({ url: api.db.url!, poolMax: 3 });
-    const app = createApp({ knex: other.knex, model: api.model });
-    const server = await new Promise<Server>((r) => { const s = app.listen(0, '127.0.0.1', () => r(s)); });
-    const second = await attachChat(server, other, api.model);
-    try {
-      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      const op = await operator('uz', base);
-      const witness = await operator('uz', base);
-      const { answered, chat } = await blockAndWrite(op.id);
-      await witness.sock.next((e) => e.type === 'message' && e.chat === chat.id);
-      const c = await op.closed;
-      expect(c.code).toBe(4401);
-      expect(c.at - answered).toBeLessThan(2000);
-      expect(op.sock.events.filter((e) => e.type === 'message' && e.chat === chat.id)).toEqual([]);
-      witness.sock.ws.close();
-    } finally {
-      await second.close();
-      await new Promise<void>((r) => server.close(() => r()));
-      await other.close();
-    }
-  });
+  it(
+    "blocked through one process, the operator's socket on another (its own pool and LISTEN) closes within 2 s",
+    skipBecause(needsPostgres('a second pool and LISTEN need a server; embedded PGlite has one connection')),
+    async () => {
+      const other = openDatabase({ url: api.db.url!, poolMax: 3 });
+      const app = createApp({ knex: other.knex, model: api.model });
+      const server = await new Promise<Server>((r) => {
+        const s = app.listen(0, '127.0.0.1', () => r(s));
+      });
+      const second = await attachChat(server, other, api.model);
+      try {
+        const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+        const op = await operator('uz', base);
+        const witness = await operator('uz', base);
+        const { answered, chat } = await blockAndWrite(op.id);
+        await witness.sock.next((e) => e.type === 'message' && e.chat === chat.id);
+        const c = await op.closed;
+        expect(c.code).toBe(4401);
+        expect(c.at - answered).toBeLessThan(2000);
+        expect(op.sock.events.filter((e) => e.type === 'message' && e.chat === chat.id)).toEqual([]);
+        witness.sock.ws.close();
+      } finally {
+        await second.close();
+        await new Promise<void>((r) => server.close(() => r()));
+        await other.close();
+      }
+    },
+  );
 });

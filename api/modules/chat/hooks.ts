@@ -9,8 +9,12 @@ export const CHAT_HOOKS: Record<string, Hook> = {
   'chat.messageWritten': async ({ trx, row, action }) => {
     if (action !== 'create') return;
     await notifyChat(trx, {
-      type: 'message', chat: Number(row.chat_id), id: Number(row.id), author: row.author as 'visitor' | 'operator',
-      body: String(row.body), created_at: iso(row.created_at),
+      type: 'message',
+      chat: Number(row.chat_id),
+      id: Number(row.id),
+      author: row.author as 'visitor' | 'operator',
+      body: String(row.body),
+      created_at: iso(row.created_at),
     });
   },
 

@@ -91,7 +91,10 @@ export class ChatHub {
   private timers: NodeJS.Timeout[] = [];
   private closed = false;
 
-  constructor(private readonly db: Database, private readonly model: MetaModel) {}
+  constructor(
+    private readonly db: Database,
+    private readonly model: MetaModel,
+  ) {}
 
   /** Starts listening for events and answers upgrades at the socket's path on the server. */
   async attach(server: Server): Promise<this> {
@@ -137,7 +140,9 @@ export class ChatHub {
       if (n.channel === CHAT_CHANNEL && n.payload) this.dispatch(n.payload);
       else if (n.channel === AUTH_CHANNEL) this.authChanged(n.payload);
     });
-    client.on('error', () => { /* reconnected on 'end' */ });
+    client.on('error', () => {
+      /* reconnected on 'end' */
+    });
     client.on('end', () => {
       if (this.closed) return;
       // events written while the listener was away are caught up by the clients (`?after=`) when they reconnect
@@ -159,10 +164,17 @@ export class ChatHub {
    */
   private dispatch(payload: string): void {
     let chat: number;
-    try { chat = Number((JSON.parse(payload) as { chat: number }).chat); } catch { return; }
+    try {
+      chat = Number((JSON.parse(payload) as { chat: number }).chat);
+    } catch {
+      return;
+    }
     const cache = sessionCacheOf(this.db.knex);
     for (const c of this.operators) {
-      if (c.held) { c.held.push(payload); continue; }
+      if (c.held) {
+        c.held.push(payload);
+        continue;
+      }
       const hit = cache.get(c.hash!);
       if (hit && (hit.principal === c.principal || this.mayOperate(hit.principal))) {
         c.principal = hit.principal;
@@ -184,7 +196,11 @@ export class ChatHub {
   private authChanged(payload: string | undefined): void {
     sessionCacheOf(this.db.knex).applyPayload(payload);
     let change: AuthChange;
-    try { change = JSON.parse(payload ?? '') as AuthChange; } catch { change = { all: true }; }
+    try {
+      change = JSON.parse(payload ?? '') as AuthChange;
+    } catch {
+      change = { all: true };
+    }
     if (!change || typeof change !== 'object') change = { all: true };
     for (const c of this.operators) {
       const p = c.principal;
@@ -197,7 +213,10 @@ export class ChatHub {
 
   /** Reads an operator's session again (through the session cache) and keeps or closes their socket. */
   private verify(c: Client): void {
-    if (c.checking) { c.again = true; return; }
+    if (c.checking) {
+      c.again = true;
+      return;
+    }
     c.checking = true;
     void (async () => {
       try {
@@ -213,7 +232,10 @@ export class ChatHub {
             return;
           }
           c.lang = (LANGS as string[]).includes(p.lang_code) ? (p.lang_code as Lang) : c.lang;
-          if (!this.mayOperate(p)) { this.shut(c, 4403, 'errors.forbidden'); return; }
+          if (!this.mayOperate(p)) {
+            this.shut(c, 4403, 'errors.forbidden');
+            return;
+          }
           c.principal = p;
         } while (c.again);
         const held = c.held ?? [];
@@ -233,7 +255,10 @@ export class ChatHub {
   }
 
   private send(c: Client, text: string): void {
-    if (c.ws.bufferedAmount > MAX_BUFFERED) { c.ws.terminate(); return; }
+    if (c.ws.bufferedAmount > MAX_BUFFERED) {
+      c.ws.terminate();
+      return;
+    }
     c.ws.send(text);
   }
 
@@ -250,7 +275,11 @@ export class ChatHub {
 
   /** The client's address as the HTTP routes see it (Koa's `ctx.ip`): X-Forwarded-For's first behind a trusted proxy, else the peer's. */
   private addressOf(req: IncomingMessage): string {
-    const forwarded = this.trustProxy ? String(req.headers['x-forwarded-for'] ?? '').split(',')[0].trim() : '';
+    const forwarded = this.trustProxy
+      ? String(req.headers['x-forwarded-for'] ?? '')
+          .split(',')[0]
+          .trim()
+      : '';
     return (forwarded || req.socket.remoteAddress || 'unknown').slice(0, 64);
   }
 
@@ -262,20 +291,31 @@ export class ChatHub {
    */
   private async admit(req: IncomingMessage, socket: Duplex, head: Buffer, onError: () => void): Promise<void> {
     const [perAddress, total] = await Promise.all([
-      chatSetting(this.db.knex, 'chat.sockets_per_address'), chatSetting(this.db.knex, 'chat.sockets_total'),
+      chatSetting(this.db.knex, 'chat.sockets_per_address'),
+      chatSetting(this.db.knex, 'chat.sockets_total'),
     ]);
-    if (socket.destroyed || this.closed) { socket.destroy(); return; }
+    if (socket.destroyed || this.closed) {
+      socket.destroy();
+      return;
+    }
     // from the settings' answer to the count taken nothing awaits: parallel upgrades count one after another
     const ip = this.addressOf(req);
     const held = this.byAddress.get(ip) ?? 0;
-    if (this.sockets >= total) { this.refuse(socket, 503, 'Service Unavailable', 'errors.chat_busy', langOf(req)); return; }
-    if (held >= perAddress) { this.refuse(socket, 429, 'Too Many Requests', 'errors.chat_sockets', langOf(req)); return; }
+    if (this.sockets >= total) {
+      this.refuse(socket, 503, 'Service Unavailable', 'errors.chat_busy', langOf(req));
+      return;
+    }
+    if (held >= perAddress) {
+      this.refuse(socket, 429, 'Too Many Requests', 'errors.chat_sockets', langOf(req));
+      return;
+    }
     this.sockets++;
     this.byAddress.set(ip, held + 1);
     socket.once('close', () => {
       this.sockets--;
       const n = (this.byAddress.get(ip) ?? 1) - 1;
-      if (n > 0) this.byAddress.set(ip, n); else this.byAddress.delete(ip);
+      if (n > 0) this.byAddress.set(ip, n);
+      else this.byAddress.delete(ip);
     });
     socket.removeListener('error', onError);
     this.wss.handleUpgrade(req, socket, head, (ws) => this.connected(ws, req));
@@ -284,16 +324,23 @@ export class ChatHub {
   /** An upgrade refused before any socket is made: an HTTP answer with the API's error body, then the connection closes. */
   private refuse(socket: Duplex, status: number, text: string, key: string, lang: Lang): void {
     const body = JSON.stringify({ code: ERROR_CODES.tooManyAttempts, message: translate(this.model, lang, key), description: '' });
-    socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\n`
-      + `Retry-After: 60\r\nCache-Control: no-store\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    socket.end(
+      `HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Retry-After: 60\r\nCache-Control: no-store\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
   }
 
   private connected(ws: WebSocket, req: IncomingMessage): void {
     const c: Client = { ws, alive: true, lang: langOf(req) };
     this.clients.add(c);
     const hello = setTimeout(() => ws.close(4401, closeReason(translate(this.model, c.lang, 'errors.unauthorized'))), HELLO_MS);
-    ws.on('pong', () => { c.alive = true; });
-    ws.on('close', () => { clearTimeout(hello); this.forget(c); });
+    ws.on('pong', () => {
+      c.alive = true;
+    });
+    ws.on('close', () => {
+      clearTimeout(hello);
+      this.forget(c);
+    });
     ws.on('error', () => ws.terminate());
     ws.on('message', (data) => {
       if (c.role) {
@@ -309,7 +356,10 @@ export class ChatHub {
   private async hello(c: Client, text: string, _req: IncomingMessage): Promise<void> {
     const msg = JSON.parse(text) as { type?: string; session?: unknown; chat?: unknown; token?: unknown };
     const close = (code: number, key: string) => c.ws.close(code, closeReason(translate(this.model, c.lang, key)));
-    if (msg.type !== 'hello') { close(4400, 'errors.bad_body'); return; }
+    if (msg.type !== 'hello') {
+      close(4400, 'errors.bad_body');
+      return;
+    }
     const session = typeof msg.session === 'string' && msg.session.length <= 200 ? msg.session : undefined;
     let principal: SessionPrincipal | null = null;
     if (session) {
@@ -323,16 +373,27 @@ export class ChatHub {
     }
     if (msg.chat !== undefined) {
       const chat = Number(msg.chat);
-      if (!Number.isSafeInteger(chat) || chat < 1) { close(4400, 'errors.bad_body'); return; }
+      if (!Number.isSafeInteger(chat) || chat < 1) {
+        close(4400, 'errors.bad_body');
+        return;
+      }
       const token = typeof msg.token === 'string' ? msg.token : undefined;
-      try { await visitorChat(this.db.knex, chat, token, principal); } catch { close(4404, 'errors.notFound'); return; }
+      try {
+        await visitorChat(this.db.knex, chat, token, principal);
+      } catch {
+        close(4404, 'errors.notFound');
+        return;
+      }
       c.role = 'visitor';
       c.chat = chat;
       let set = this.visitors.get(chat);
       if (!set) this.visitors.set(chat, (set = new Set()));
       set.add(c);
     } else {
-      if (!principal || !this.mayOperate(principal)) { close(4403, 'errors.forbidden'); return; }
+      if (!principal || !this.mayOperate(principal)) {
+        close(4403, 'errors.forbidden');
+        return;
+      }
       c.role = 'operator';
       c.session = session;
       c.hash = tokenHash(session!);
@@ -347,7 +408,9 @@ export class ChatHub {
   private mayOperate(p: Principal): boolean {
     const inbox = this.model.routes.find((r) => r.handler === 'chat.inbox');
     if (inbox?.action !== undefined && !p.actions.has(inbox.action)) return false;
-    return new Repository({ knex: this.db.knex, model: this.model, principal: p, lang: 'uz' }, this.model.entities.get('chats')!).can('read');
+    return new Repository({ knex: this.db.knex, model: this.model, principal: p, lang: 'uz' }, this.model.entities.get('chats')!).can(
+      'read',
+    );
   }
 
   private forget(c: Client): void {
@@ -362,7 +425,10 @@ export class ChatHub {
 
   private ping(): void {
     for (const c of this.clients) {
-      if (!c.alive) { c.ws.terminate(); continue; }
+      if (!c.alive) {
+        c.ws.terminate();
+        continue;
+      }
       c.alive = false;
       c.ws.ping();
     }

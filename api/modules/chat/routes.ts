@@ -37,7 +37,11 @@ async function assertUnderLimit(trx: Knex.Transaction, table: 'chats' | 'message
   if (rows[0].n >= limit) throw new ApiError('tooManyAttempts', 'errors.chat_blocked');
 }
 
-interface FloodLimits { chats: number; messages: number; minutes: number }
+interface FloodLimits {
+  chats: number;
+  messages: number;
+  minutes: number;
+}
 const floodLimits = async (knex: Knex): Promise<FloodLimits> => ({
   chats: await chatSetting(knex, 'chat.chats_per_window'),
   messages: await chatSetting(knex, 'chat.messages_per_window'),
@@ -96,7 +100,10 @@ function afterParam(ctx: AppContext): number {
 }
 
 async function messagesOf(qb: Knex.QueryBuilder, after: number) {
-  const rows = await qb.where('t.id', '>', after).orderBy('t.id', 'desc').limit(HISTORY_LIMIT)
+  const rows = await qb
+    .where('t.id', '>', after)
+    .orderBy('t.id', 'desc')
+    .limit(HISTORY_LIMIT)
     .select('t.id', 't.author', 't.body', 't.created_at');
   return rows.reverse().map(messageOut);
 }
@@ -105,8 +112,10 @@ async function messagesOf(qb: Knex.QueryBuilder, after: number) {
 async function writeVisitorMessage(rc: RouteContext, trx: Knex.Transaction, chatId: number, body: string, ip: string, limits: FloodLimits) {
   await assertUnderLimit(trx, 'messages', ip, limits);
   const principal = rc.principal ?? ANONYMOUS;
-  return new Repository({ knex: rc.knex, model: rc.model, principal, lang: rc.lang, trusted: true, trx }, rc.model.entities.get('messages')!)
-    .create({ chat_id: chatId, body, author: 'visitor', ip }, { fields: ['author', 'ip'] });
+  return new Repository(
+    { knex: rc.knex, model: rc.model, principal, lang: rc.lang, trusted: true, trx },
+    rc.model.entities.get('messages')!,
+  ).create({ chat_id: chatId, body, author: 'visitor', ip }, { fields: ['author', 'ip'] });
 }
 
 export const CHAT_HANDLERS: Record<string, RouteHandler> = {
@@ -117,7 +126,8 @@ export const CHAT_HANDLERS: Record<string, RouteHandler> = {
   'chat.open': async (ctx, rc) => {
     const raw = (ctx.request.body ?? {}) as Record<string, unknown>;
     const name = raw.name === undefined || raw.name === null ? '' : raw.name;
-    if (typeof name !== 'string' || name.trim().length > 100) throw validationError({ name: { key: 'validation.max_length', args: { limit: 100 } } });
+    if (typeof name !== 'string' || name.trim().length > 100)
+      throw validationError({ name: { key: 'validation.max_length', args: { limit: 100 } } });
     const body = bodyOf(ctx, false);
     const ip = addressOf(ctx);
     const { token, hash } = newToken();
@@ -125,16 +135,28 @@ export const CHAT_HANDLERS: Record<string, RouteHandler> = {
     const limits = await floodLimits(rc.knex);
     const out = await rc.knex.transaction(async (trx) => {
       await assertUnderLimit(trx, 'chats', ip, limits);
-      const chat = await new Repository({ knex: rc.knex, model: rc.model, principal, lang: rc.lang, trusted: true, trx }, rc.model.entities.get('chats')!)
-        .create({
-          visitor_name: name.trim() || null, user_id: principal.id > 0 ? principal.id : null, lang: rc.lang, ip, token_hash: hash,
-        }, { fields: ['visitor_name', 'user_id', 'lang', 'ip', 'token_hash'] });
+      const chat = await new Repository(
+        { knex: rc.knex, model: rc.model, principal, lang: rc.lang, trusted: true, trx },
+        rc.model.entities.get('chats')!,
+      ).create(
+        {
+          visitor_name: name.trim() || null,
+          user_id: principal.id > 0 ? principal.id : null,
+          lang: rc.lang,
+          ip,
+          token_hash: hash,
+        },
+        { fields: ['visitor_name', 'user_id', 'lang', 'ip', 'token_hash'] },
+      );
       const first = body ? await writeVisitorMessage(rc, trx, Number(chat.id), body, ip, limits) : null;
       return { chat, first };
     });
     ctx.status = 201;
     ctx.body = {
-      id: out.chat.id, token, status: out.chat.status, visitor_name: out.chat.visitor_name ?? null,
+      id: out.chat.id,
+      token,
+      status: out.chat.status,
+      visitor_name: out.chat.visitor_name ?? null,
       messages: out.first ? [messageOut(out.first)] : [],
     };
   },
@@ -170,19 +192,44 @@ export const CHAT_HANDLERS: Record<string, RouteHandler> = {
   /** The open chats the operator may read, newest activity first, each with its count of visitor messages no operator has read. */
   'chat.inbox': async (ctx, rc) => {
     const k = rc.knex;
-    const rows = await rc.repo('chats').scoped('read').where('t.status', 'open')
+    const rows = await rc
+      .repo('chats')
+      .scoped('read')
+      .where('t.status', 'open')
       .leftJoin('users as u', 'u.id', 't.user_id')
-      .joinRaw('left join lateral (select m.id, m.body, m.author, m.created_at from messages m where m.chat_id = t.id order by m.id desc limit 1) lm on true')
-      .select('t.id', 't.visitor_name', 't.user_id', 'u.fio as user_fio', 't.lang', 't.created_at', 't.version',
-        k.raw(`(select count(*)::int from messages m where m.chat_id = t.id and m.author = 'visitor' and m.id > coalesce(t.operator_read_id, 0)) as unread`),
-        'lm.id as last_id', 'lm.body as last_body', 'lm.author as last_author', 'lm.created_at as last_at')
+      .joinRaw(
+        'left join lateral (select m.id, m.body, m.author, m.created_at from messages m where m.chat_id = t.id order by m.id desc limit 1) lm on true',
+      )
+      .select(
+        't.id',
+        't.visitor_name',
+        't.user_id',
+        'u.fio as user_fio',
+        't.lang',
+        't.created_at',
+        't.version',
+        k.raw(
+          `(select count(*)::int from messages m where m.chat_id = t.id and m.author = 'visitor' and m.id > coalesce(t.operator_read_id, 0)) as unread`,
+        ),
+        'lm.id as last_id',
+        'lm.body as last_body',
+        'lm.author as last_author',
+        'lm.created_at as last_at',
+      )
       .orderByRaw('coalesce(lm.created_at, t.created_at) desc, t.id desc')
       .limit(500);
     ctx.set('Cache-Control', 'no-store');
     ctx.body = rows.map((r: Record<string, unknown>) => ({
-      id: Number(r.id), visitor_name: r.visitor_name ?? null, user_id: r.user_id ?? null, user_fio: r.user_fio ?? null, lang: r.lang,
-      created_at: iso(r.created_at), unread: Number(r.unread),
-      last: r.last_id ? { id: Number(r.last_id), body: String(r.last_body).slice(0, 200), author: r.last_author, created_at: iso(r.last_at) } : null,
+      id: Number(r.id),
+      visitor_name: r.visitor_name ?? null,
+      user_id: r.user_id ?? null,
+      user_fio: r.user_fio ?? null,
+      lang: r.lang,
+      created_at: iso(r.created_at),
+      unread: Number(r.unread),
+      last: r.last_id
+        ? { id: Number(r.last_id), body: String(r.last_body).slice(0, 200), author: r.last_author, created_at: iso(r.last_at) }
+        : null,
     }));
   },
 
@@ -193,8 +240,14 @@ export const CHAT_HANDLERS: Record<string, RouteHandler> = {
     const messages = await messagesOf(rc.knex('messages as t').where('t.chat_id', Number(row.id)), afterParam(ctx));
     ctx.set('Cache-Control', 'no-store');
     ctx.body = {
-      id: row.id, status: row.status, visitor_name: row.visitor_name ?? null, user_id: row.user_id ?? null, lang: row.lang,
-      created_at: iso(row.created_at), operator_read_id: Number(row.operator_read_id ?? 0), messages,
+      id: row.id,
+      status: row.status,
+      visitor_name: row.visitor_name ?? null,
+      user_id: row.user_id ?? null,
+      lang: row.lang,
+      created_at: iso(row.created_at),
+      operator_read_id: Number(row.operator_read_id ?? 0),
+      messages,
     };
   },
 
@@ -227,10 +280,18 @@ export const CHAT_HANDLERS: Record<string, RouteHandler> = {
       await rc.knex.transaction(async (trx) => {
         // compared with the mark as it stands locked: of two operators reading at once, the later mark stays
         let moved = false;
-        await rc.repo('chats').other('chats', { trx }).update(Number(row.id), (chat) => {
-          current = Number(chat.operator_read_id ?? 0);
-          return upTo > current ? ((moved = true), { operator_read_id: upTo }) : null;
-        }, undefined, { fields: ['operator_read_id'], anyVersion: true, action: 'read' });
+        await rc
+          .repo('chats')
+          .other('chats', { trx })
+          .update(
+            Number(row.id),
+            (chat) => {
+              current = Number(chat.operator_read_id ?? 0);
+              return upTo > current ? ((moved = true), { operator_read_id: upTo }) : null;
+            },
+            undefined,
+            { fields: ['operator_read_id'], anyVersion: true, action: 'read' },
+          );
         if (moved) await notifyChat(trx, { type: 'read', chat: Number(row.id), upTo });
       });
     }

@@ -34,7 +34,8 @@ export async function fineOfRow(trx: Knex | Knex.Transaction, o: FineInput): Pro
     const fine = fineOn(o.multiple, await trx('min_oklads').select('start_date', 'amount'), o.date);
     return formatTiyin(fine.amount);
   } catch (err) {
-    if (err instanceof RangeError) throw new ApiError('validation', 'errors.base_value_missing', {}, { [o.dateField]: { key: 'errors.base_value_missing' } });
+    if (err instanceof RangeError)
+      throw new ApiError('validation', 'errors.base_value_missing', {}, { [o.dateField]: { key: 'errors.base_value_missing' } });
     throw err;
   }
 }

@@ -18,7 +18,9 @@ beforeAll(async () => {
   regionId = (await api.db.knex('regions').orderBy('id').first('id')).id;
   categoryId = (await api.db.knex('subject_categories').orderBy('id').first('id')).id;
 });
-afterAll(async () => { await api?.close(); });
+afterAll(async () => {
+  await api?.close();
+});
 
 const subject = (inn: string, extra: Record<string, unknown> = {}) =>
   api.post(SUBJECTS, { inn, name: `Korxona ${inn}`, region_id: regionId, category_id: categoryId, ...extra });
@@ -33,15 +35,20 @@ async function sheet(rows: unknown[][]): Promise<Buffer> {
 
 async function upload(stackId: number, body: Buffer, lang = 'uz') {
   const res = await fetch(`${api.url}${STACKS}/${stackId}/import`, {
-    method: 'POST', body,
-    headers: { Authorization: `Bearer ${api.adminToken}`, Language: lang, 'Content-Type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' },
+    method: 'POST',
+    body,
+    headers: {
+      Authorization: `Bearer ${api.adminToken}`,
+      Language: lang,
+      'Content-Type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    },
   });
   return { status: res.status, body: (await res.json()) as any };
 }
 
 describe('subjects', () => {
   it('validates the INN, PINFL, MFO in the bank book, account and uniqueness', async () => {
-    const bad = await subject('12345', { pinfl: '123', mfo: '99999', account: '123' }, );
+    const bad = await subject('12345', { pinfl: '123', mfo: '99999', account: '123' });
     expect(bad.status).toBe(400);
     expect(Object.keys(bad.body.errors).sort()).toEqual(['account', 'inn', 'pinfl']);
     const mfo = (await api.db.knex('banks_mfo').first('mfo')).mfo;
@@ -53,7 +60,7 @@ describe('subjects', () => {
     expect(noBank.body.errors).toEqual({ mfo: 'Tanlangan yozuv topilmadi' });
   });
 
-  it('finds a subject by INN, with the spec\'s message when there is none', async () => {
+  it("finds a subject by INN, with the spec's message when there is none", async () => {
     expect((await api.get(`${SUBJECTS}/by-inn/300000001`)).body.inn).toBe('300000001');
     const none = await api.get(`${SUBJECTS}/by-inn/399999999`, { lang: 'ru' });
     expect(none.status).toBe(404);
@@ -66,7 +73,10 @@ describe('subjects', () => {
     const branch = (await subject('300000003')).body;
     const badDates = await api.post(`${SUBJECTS}/${main.id}/actions/suspend`, { suspended_from: '2025-05-01', suspended_to: '2025-04-01' });
     expect(badDates.status).toBe(400);
-    const suspended = await api.post(`${SUBJECTS}/${main.id}/actions/suspend`, { suspended_from: '2025-04-01', suspended_to: '2025-05-01' });
+    const suspended = await api.post(`${SUBJECTS}/${main.id}/actions/suspend`, {
+      suspended_from: '2025-04-01',
+      suspended_to: '2025-05-01',
+    });
     expect(suspended.body).toMatchObject({ status: 'suspended', suspended_from: '2025-04-01', suspended_to: '2025-05-01' });
     const resumed = await api.post(`${SUBJECTS}/${main.id}/actions/resume`, { suspended_to: '2025-04-15' });
     expect(resumed.body).toMatchObject({ status: 'active', suspended_to: '2025-04-15' });
@@ -93,16 +103,24 @@ describe('payments', () => {
   it('refuses a statement with bad rows, naming each row, and imports nothing', async () => {
     subjectId = (await subject('400000001')).body.id;
     stackId = (await api.post(STACKS, { number: 'KV-1', statement_date: '2025-03-31' })).body.id;
-    const bad = await upload(stackId, await sheet([
-      ['2025-03-01', 'P-1', 1000, 'Korxona', '400000001', '', 'Kompensatsiya', '3450715'],
-      ['31.02.2025', '', '12,345', 'X', '123', '1', '', '0000000', 'bitcoin'],
-    ]), 'ru');
+    const bad = await upload(
+      stackId,
+      await sheet([
+        ['2025-03-01', 'P-1', 1000, 'Korxona', '400000001', '', 'Kompensatsiya', '3450715'],
+        ['31.02.2025', '', '12,345', 'X', '123', '1', '', '0000000', 'bitcoin'],
+      ]),
+      'ru',
+    );
     expect(bad.status).toBe(400);
     expect(bad.body.message).toBe('В файле есть ошибки, ничего не загружено');
     expect(bad.body.errors).toEqual({
-      'rows.3.paid_on': 'Неверный формат', 'rows.3.number': 'Обязательное поле', 'rows.3.amount': 'Сумма вводится с 2 знаками после запятой',
-      'rows.3.payer_inn': 'Введите ИНН (9 цифр) или ПИНФЛ (14 цифр)', 'rows.3.payer_account': 'Расчётный счёт должен состоять из 20 цифр',
-      'rows.3.payment_type': 'Недопустимое значение', 'rows.3.income_code': 'Выбранная запись не найдена',
+      'rows.3.paid_on': 'Неверный формат',
+      'rows.3.number': 'Обязательное поле',
+      'rows.3.amount': 'Сумма вводится с 2 знаками после запятой',
+      'rows.3.payer_inn': 'Введите ИНН (9 цифр) или ПИНФЛ (14 цифр)',
+      'rows.3.payer_account': 'Расчётный счёт должен состоять из 20 цифр',
+      'rows.3.payment_type': 'Недопустимое значение',
+      'rows.3.income_code': 'Выбранная запись не найдена',
     });
     expect(await api.db.knex('payments').where({ stack_id: stackId }).count({ n: '*' })).toEqual([{ n: 0 }]);
     const notXlsx = await upload(stackId, Buffer.from('not a spreadsheet'));
@@ -110,19 +128,31 @@ describe('payments', () => {
   });
 
   it('imports a statement, attaching payers that are subjects, once', async () => {
-    const ok = await upload(stackId, await sheet([
-      [new Date(Date.UTC(2025, 2, 1)), 'P-1', 1000.01, 'Korxona', '400000001', '', 'Kompensatsiya', '3450715', 'karta'],
-      ['02.03.2025', 'P-2', '2 500,00', 'Boshqa', '499999999', '', 'Daraxt kesish', '3422225', 'naqd'],
-      ['2025-03-03', 'P-3', '0.03', 'Korxona', '400000001', '', 'Kompensatsiya', '3450715', ''],
-      [],
-    ]));
+    const ok = await upload(
+      stackId,
+      await sheet([
+        [new Date(Date.UTC(2025, 2, 1)), 'P-1', 1000.01, 'Korxona', '400000001', '', 'Kompensatsiya', '3450715', 'karta'],
+        ['02.03.2025', 'P-2', '2 500,00', 'Boshqa', '499999999', '', 'Daraxt kesish', '3422225', 'naqd'],
+        ['2025-03-03', 'P-3', '0.03', 'Korxona', '400000001', '', 'Kompensatsiya', '3450715', ''],
+        [],
+      ]),
+    );
     expect(ok.status, JSON.stringify(ok.body)).toBe(200);
     expect(ok.body).toEqual({ imported: 3, attached: 2, total_amount: '3500.04' });
     const stack = (await api.get(`${STACKS}/${stackId}`)).body;
     expect(stack).toMatchObject({ rows_count: 3, total_amount: '3500.04' });
     const list = (await api.get(`${PAYMENTS}?stack_id=${stackId}&sort=${encodeURIComponent('["number","ASC"]')}`)).body;
-    expect(list.map((p: { number: string; status: string; amount: string; payment_type: string }) => [p.number, p.status, p.amount, p.payment_type])).toEqual([
-      ['P-1', 'defined', '1000.01', 'card'], ['P-2', 'undefined', '2500.00', 'cash'], ['P-3', 'defined', '0.03', 'card'],
+    expect(
+      list.map((p: { number: string; status: string; amount: string; payment_type: string }) => [
+        p.number,
+        p.status,
+        p.amount,
+        p.payment_type,
+      ]),
+    ).toEqual([
+      ['P-1', 'defined', '1000.01', 'card'],
+      ['P-2', 'undefined', '2500.00', 'cash'],
+      ['P-3', 'defined', '0.03', 'card'],
     ]);
     expect(list[0].income_code).toBe('3450715');
     expect((await upload(stackId, await sheet([['2025-03-01', 'P-9', 1, '', '', '', '', '', '']]))).status).toBe(409);

@@ -10,9 +10,20 @@ import { splitIncome } from '../../domain/income-split.ts';
 export const PAYMENT_HOOKS: Record<string, Hook> = {
   'payments.split': async ({ trx, row }) => {
     if (!row.income_type_id) throw validationError({ income_type_id: { key: 'validation.required' } });
-    const income = await trx('income_types').where({ id: row.income_type_id }).first('code', 'budget_percent', 'fund_percent', 'organisation_percent');
+    const income = await trx('income_types')
+      .where({ id: row.income_type_id })
+      .first('code', 'budget_percent', 'fund_percent', 'organisation_percent');
     const parts = splitIncome(parseTiyin(String(row.amount)), income);
-    return { splits: [{ income_code: income.code, budget: formatTiyin(parts.budget), fund: formatTiyin(parts.fund), organisation: formatTiyin(parts.organisation) }] };
+    return {
+      splits: [
+        {
+          income_code: income.code,
+          budget: formatTiyin(parts.budget),
+          fund: formatTiyin(parts.fund),
+          organisation: formatTiyin(parts.organisation),
+        },
+      ],
+    };
   },
   'payments.unsplit': async () => ({ splits: [] }),
 };

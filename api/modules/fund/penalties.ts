@@ -10,10 +10,16 @@ import { formatTiyin, parseTiyin } from '../../domain/money.ts';
  */
 export const PENALTY_HOOKS: Record<string, Hook> = {
   'penya.calculate': rowHook('penya', async ({ trx, row: p }) => {
-    const payments = await trx('payments').where({ subject_id: p.subject_id, status: 'confirmed' })
-      .where('paid_on', '>', p.due_date).where('paid_on', '<=', p.as_of).select('paid_on', 'amount');
+    const payments = await trx('payments')
+      .where({ subject_id: p.subject_id, status: 'confirmed' })
+      .where('paid_on', '>', p.due_date)
+      .where('paid_on', '<=', p.as_of)
+      .select('paid_on', 'amount');
     const result = calculatePenya({
-      debt: parseTiyin(p.debt), dueDate: p.due_date, asOf: p.as_of, rate: p.daily_rate,
+      debt: parseTiyin(p.debt),
+      dueDate: p.due_date,
+      asOf: p.as_of,
+      rate: p.daily_rate,
       payments: payments.map((x: { paid_on: string; amount: string }) => ({ date: x.paid_on, amount: parseTiyin(x.amount) })),
     });
     const paid = payments.reduce((s: bigint, x: { amount: string }) => s + parseTiyin(x.amount), 0n);

@@ -28,7 +28,10 @@ export interface ReportComputation {
  */
 export async function computeReport(trx: Knex | Knex.Transaction, reportId: number): Promise<ReportComputation> {
   const report = await trx('subject_reports').where({ id: reportId }).first('id', 'report_date');
-  const lines = await trx(INGREDIENTS).where({ parent_id: reportId }).orderBy(['ordering', 'id']).select('id', 'mass', 'norm', 'coefficient1', 'coefficient2');
+  const lines = await trx(INGREDIENTS)
+    .where({ parent_id: reportId })
+    .orderBy(['ordering', 'id'])
+    .select('id', 'mass', 'norm', 'coefficient1', 'coefficient2');
   const rows = await trx('min_oklads').select('start_date', 'amount');
   let base;
   try {
@@ -36,9 +39,15 @@ export async function computeReport(trx: Knex | Knex.Transaction, reportId: numb
   } catch {
     throw new ApiError('validation', 'errors.base_value_missing', {}, { report_date: { key: 'errors.base_value_missing' } });
   }
-  const result = calculateCompensation(lines.map((l: { id: number; mass: string; norm: string; coefficient1: string | null; coefficient2: string | null }) => ({
-    id: l.id, mass: l.mass, norm: l.norm, coefficients: [l.coefficient1 ?? '1', l.coefficient2 ?? '1'],
-  })), base.amount);
+  const result = calculateCompensation(
+    lines.map((l: { id: number; mass: string; norm: string; coefficient1: string | null; coefficient2: string | null }) => ({
+      id: l.id,
+      mass: l.mass,
+      norm: l.norm,
+      coefficients: [l.coefficient1 ?? '1', l.coefficient2 ?? '1'],
+    })),
+    base.amount,
+  );
   return {
     base_value: formatTiyin(base.amount),
     amount: formatTiyin(result.amount),
@@ -57,16 +66,31 @@ export async function recalculateReport(trx: Knex | Knex.Transaction, reportId: 
  * The report as it is signed: what the subject declared, in a fixed form (docs/e-signature.md) —
  * with the amounts of a computation about to be written, when one is given.
  */
-export async function signableReport(trx: Knex | Knex.Transaction, reportId: number, computed?: ReportComputation): Promise<Record<string, unknown>> {
-  const r = await trx('subject_reports as r').join('subjects as s', 's.id', 'r.subject_id').where('r.id', reportId)
+export async function signableReport(
+  trx: Knex | Knex.Transaction,
+  reportId: number,
+  computed?: ReportComputation,
+): Promise<Record<string, unknown>> {
+  const r = await trx('subject_reports as r')
+    .join('subjects as s', 's.id', 'r.subject_id')
+    .where('r.id', reportId)
     .first('r.id', 's.inn', 'r.year', 'r.period', 'r.month', 'r.report_date', 'r.amount', 'r.base_value');
-  const lines = await trx(INGREDIENTS).where({ parent_id: reportId }).orderBy(['ordering', 'id'])
+  const lines = await trx(INGREDIENTS)
+    .where({ parent_id: reportId })
+    .orderBy(['ordering', 'id'])
     .select('id', 'pollutant', 'mass', 'norm', 'coefficient1', 'coefficient2', 'amount');
   const amounts = new Map(computed?.ingredients.map((l) => [l.id, l.amount]));
   const ingredients = lines.map(({ id, ...l }: Record<string, unknown>) => ({ ...l, amount: amounts.get(id as number) ?? l.amount }));
   return {
-    report_id: r.id, subject_inn: r.inn, year: r.year, period: r.period, month: r.month, report_date: r.report_date,
-    base_value: computed?.base_value ?? r.base_value, amount: computed?.amount ?? r.amount, ingredients,
+    report_id: r.id,
+    subject_inn: r.inn,
+    year: r.year,
+    period: r.period,
+    month: r.month,
+    report_date: r.report_date,
+    base_value: computed?.base_value ?? r.base_value,
+    amount: computed?.amount ?? r.amount,
+    ingredients,
   };
 }
 
@@ -79,7 +103,11 @@ export async function signableReport(trx: Knex | Knex.Transaction, reportId: num
  * its first sending recorded: the fine is applied once per report, as part of that sending's one
  * audit row, and never on a report that is not sent.
  */
-export async function lateness(trx: Knex | Knex.Transaction, row: Record<string, unknown>, today = todayTashkent()): Promise<Record<string, unknown>> {
+export async function lateness(
+  trx: Knex | Knex.Transaction,
+  row: Record<string, unknown>,
+  today = todayTashkent(),
+): Promise<Record<string, unknown>> {
   if (row.sent_on) return {};
   const period = periodFromCode(row.period as PeriodCode, Number(row.year), row.month == null ? undefined : Number(row.month));
   const daysAfterEnd = Number(await fundSetting(trx as Knex, 'fund.report_deadline_days'));
@@ -90,7 +118,8 @@ export async function lateness(trx: Knex | Knex.Transaction, row: Record<string,
   try {
     fine = lateReportFine(await trx('min_oklads').select('start_date', 'amount'), today, { multiple });
   } catch (err) {
-    if (err instanceof RangeError) throw new ApiError('validation', 'errors.base_value_missing', {}, { report_date: { key: 'errors.base_value_missing' } });
+    if (err instanceof RangeError)
+      throw new ApiError('validation', 'errors.base_value_missing', {}, { report_date: { key: 'errors.base_value_missing' } });
     throw err;
   }
   return { sent_on: today, late_days: daysLate, late_fine: formatTiyin(fine.amount) };
@@ -117,8 +146,11 @@ export const REPORT_HOOKS: Record<string, Hook> = {
       const result = await verifyDetachedSignature({ content, signature, trustedCAs: cas, expected: { inn: subject.inn } });
       const s = result.signer;
       return {
-        ...computed, ...(await lateness(trx, row)),
-        signed: true, signer: [s.commonName, s.organisation, s.serialNumber].filter(Boolean).join(' · ').slice(0, 255), signed_at: new Date().toISOString(),
+        ...computed,
+        ...(await lateness(trx, row)),
+        signed: true,
+        signer: [s.commonName, s.organisation, s.serialNumber].filter(Boolean).join(' · ').slice(0, 255),
+        signed_at: new Date().toISOString(),
       };
     } catch (err) {
       if (isESignError(err)) throw new ApiError('validation', err.messageKey, {}, { signature: { key: err.messageKey } });

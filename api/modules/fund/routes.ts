@@ -16,17 +16,19 @@ import { backgroundParam } from '../../jobs/export-kinds.ts';
 import { signableReport } from './reports.ts';
 import { canonicalContent } from '../../esign/canonical.ts';
 
-
 function calculatorValidator(reports: EntityMeta) {
   return compileSchema({
     type: 'object',
     required: ['report_date', 'ingredients'],
-    properties: { report_date: fieldSchema({ ...reports.fields.report_date, max: undefined }), ingredients: { ...fieldSchema(reports.fields.ingredients), minItems: 1 } },
+    properties: {
+      report_date: fieldSchema({ ...reports.fields.report_date, max: undefined }),
+      ingredients: { ...fieldSchema(reports.fields.ingredients), minItems: 1 },
+    },
   });
 }
 /** The parts of a subject's balance as `fund_subject_balance` gives them. */
 const BALANCE_PARTS = ['paid', 'accrued', 'fines', 'late_fines', 'penya', 'balance'] as const;
-type BalancePart = typeof BALANCE_PARTS[number];
+type BalancePart = (typeof BALANCE_PARTS)[number];
 /** A numeric from the database ("0", "12.5", null) as money with its two decimals. */
 const formatMoney = (v: unknown): string => {
   if (v === null || v === undefined) return '0.00';
@@ -57,12 +59,24 @@ export const FUND_HANDLERS: Record<string, RouteHandler> = {
     const preview = previewParam(ctx.query.preview);
     const file = await rawBody(ctx, IMPORT_MAX_BYTES, 'errors.import_file');
     if (preview) {
-      ctx.body = await importStatement({ knex: rc.knex, repo: (name) => rc.repo(name), stackId: rc.row!.id as number, file, preview: true });
+      ctx.body = await importStatement({
+        knex: rc.knex,
+        repo: (name) => rc.repo(name),
+        stackId: rc.row!.id as number,
+        file,
+        preview: true,
+      });
       return;
     }
     if (background) {
       // `?background=1`: a job of the caller's with a progress (statement-job.ts); 202 and the job
-      const job = await queueStatementImport(rc.knex, rc.model, { userId: rc.principal!.id, lang: rc.lang, stackId: rc.row!.id as number, number: String(rc.row!.number ?? rc.row!.id), file });
+      const job = await queueStatementImport(rc.knex, rc.model, {
+        userId: rc.principal!.id,
+        lang: rc.lang,
+        stackId: rc.row!.id as number,
+        number: String(rc.row!.number ?? rc.row!.id),
+        file,
+      });
       ctx.status = 202;
       ctx.set('Location', `/api/jobs/${job.id}`);
       ctx.body = jobView(rc.model, rc.lang, job);
@@ -86,18 +100,31 @@ export const FUND_HANDLERS: Record<string, RouteHandler> = {
     if (calculatorCheck?.e !== reports) calculatorCheck = { e: reports, v: calculatorValidator(reports) };
     const validate = calculatorCheck.v;
     const body = (ctx.request.body ?? {}) as Record<string, unknown>;
-    const input = normalisePayload({ ...reports, fields: { report_date: reports.fields.report_date, ingredients: reports.fields.ingredients } }, body);
+    const input = normalisePayload(
+      { ...reports, fields: { report_date: reports.fields.report_date, ingredients: reports.fields.ingredients } },
+      body,
+    );
     if (!validate(input)) throw validationError(toFieldErrors(reports, validate.errors ?? []));
-    const lines = (input.ingredients as Record<string, string | null>[]).map((l) => ({ pollutant: l.pollutant ?? '', mass: l.mass!, norm: l.norm!, coefficients: [l.coefficient1 ?? '1', l.coefficient2 ?? '1'] }));
+    const lines = (input.ingredients as Record<string, string | null>[]).map((l) => ({
+      pollutant: l.pollutant ?? '',
+      mass: l.mass!,
+      norm: l.norm!,
+      coefficients: [l.coefficient1 ?? '1', l.coefficient2 ?? '1'],
+    }));
     let base;
-    try { base = baseValueOn(await knex('min_oklads').select('start_date', 'amount'), input.report_date as string); } catch {
+    try {
+      base = baseValueOn(await knex('min_oklads').select('start_date', 'amount'), input.report_date as string);
+    } catch {
       throw new ApiError('validation', 'errors.base_value_missing', {}, { report_date: { key: 'errors.base_value_missing' } });
     }
     const result = calculateCompensation(lines, base.amount);
     ctx.body = {
-      report_date: input.report_date, base_value: formatTiyin(base.amount), base_value_since: base.start_date,
+      report_date: input.report_date,
+      base_value: formatTiyin(base.amount),
+      base_value_since: base.start_date,
       lines: result.lines.map((l) => ({ pollutant: l.ingredient.pollutant, multiples: l.multiples, amount: formatTiyin(l.amount) })),
-      total_multiples: result.totalMultiples, amount: formatTiyin(result.amount),
+      total_multiples: result.totalMultiples,
+      amount: formatTiyin(result.amount),
     };
   },
 
@@ -122,24 +149,46 @@ export const FUND_HANDLERS: Record<string, RouteHandler> = {
    */
   'fund.subjectBalance': async (ctx, { knex, row: subject }) => {
     const id = subject!.id as number;
-    const years = (await knex.raw('SELECT DISTINCT CAST(extract(year FROM on_date) AS int) AS y FROM fund_subject_ledger(CAST(? AS bigint)) ORDER BY y DESC', [id])).rows
-      .map((r: { y: number }) => Number(r.y));
+    const years = (
+      await knex.raw(
+        'SELECT DISTINCT CAST(extract(year FROM on_date) AS int) AS y FROM fund_subject_ledger(CAST(? AS bigint)) ORDER BY y DESC',
+        [id],
+      )
+    ).rows.map((r: { y: number }) => Number(r.y));
     const raw = ctx.query.year;
-    const year = raw === undefined ? (years[0] ?? currentYearTashkent()) : typeof raw === 'string' && /^\d{4}$/.test(raw) ? Number(raw) : NaN;
+    const year =
+      raw === undefined ? (years[0] ?? currentYearTashkent()) : typeof raw === 'string' && /^\d{4}$/.test(raw) ? Number(raw) : NaN;
     if (!Number.isInteger(year) || year < 2000 || year > 2100) throw validationError({ year: { key: 'validation.wrong_value' } });
     const at = async (before: string): Promise<Record<BalancePart, bigint>> => {
-      const row = (await knex.raw('SELECT paid, accrued, fines, late_fines, penya, balance FROM fund_subject_balance(CAST(? AS date), CAST(? AS bigint))', [before, id])).rows[0] ?? {};
+      const row =
+        (
+          await knex.raw(
+            'SELECT paid, accrued, fines, late_fines, penya, balance FROM fund_subject_balance(CAST(? AS date), CAST(? AS bigint))',
+            [before, id],
+          )
+        ).rows[0] ?? {};
       return Object.fromEntries(BALANCE_PARTS.map((k) => [k, parseTiyin(formatMoney(row[k]))])) as Record<BalancePart, bigint>;
     };
     const start = await at(`${year}-01-01`);
     const end = await at(`${year + 1}-01-01`);
     const inYear = (k: BalancePart) => formatTiyin(end[k] - start[k]);
-    const byCode = await knex('payments as p').join('payment_splits as s', 's.parent_id', 'p.id')
-      .where({ 'p.subject_id': id, 'p.status': 'confirmed' }).whereBetween('p.paid_on', [`${year}-01-01`, `${year}-12-31`])
-      .groupBy('s.income_code').orderBy('s.income_code')
-      .select('s.income_code', knex.raw('sum(p.amount)::text as amount'), knex.raw('sum(s.budget)::text as budget'), knex.raw('sum(s.fund)::text as fund'), knex.raw('sum(s.organisation)::text as organisation'));
+    const byCode = await knex('payments as p')
+      .join('payment_splits as s', 's.parent_id', 'p.id')
+      .where({ 'p.subject_id': id, 'p.status': 'confirmed' })
+      .whereBetween('p.paid_on', [`${year}-01-01`, `${year}-12-31`])
+      .groupBy('s.income_code')
+      .orderBy('s.income_code')
+      .select(
+        's.income_code',
+        knex.raw('sum(p.amount)::text as amount'),
+        knex.raw('sum(s.budget)::text as budget'),
+        knex.raw('sum(s.fund)::text as fund'),
+        knex.raw('sum(s.organisation)::text as organisation'),
+      );
     ctx.body = {
-      subject_id: id, year, years,
+      subject_id: id,
+      year,
+      years,
       balance_start: formatTiyin(start.balance),
       paid_in_year: inYear('paid'),
       accrued_in_year: inYear('accrued'),

@@ -25,7 +25,9 @@ beforeAll(async () => {
   regionId = (await api.db.knex('regions').orderBy('id').first('id')).id;
   codes = await api.db.knex('income_types').orderBy('id').limit(3).pluck('code');
 }, 120_000);
-afterAll(async () => { await api?.close(); });
+afterAll(async () => {
+  await api?.close();
+});
 
 async function stack(number: string): Promise<number> {
   const r = await api.post(STACKS, { number, statement_date: '2025-12-01' });
@@ -35,8 +37,13 @@ async function stack(number: string): Promise<number> {
 
 async function upload(stackId: number, body: Buffer, lang = 'uz') {
   const res = await fetch(`${api.url}${STACKS}/${stackId}/import`, {
-    method: 'POST', body,
-    headers: { Authorization: `Bearer ${api.adminToken}`, Language: lang, 'Content-Type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' },
+    method: 'POST',
+    body,
+    headers: {
+      Authorization: `Bearer ${api.adminToken}`,
+      Language: lang,
+      'Content-Type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    },
   });
   return { status: res.status, body: (await res.json()) as any };
 }
@@ -55,7 +62,12 @@ async function sheet(rows: unknown[][]): Promise<Buffer> {
 describe('a statement of thousands of rows', () => {
   it(`imports ${ROWS} rows in one transaction, one audit row each, attaching known payers`, async () => {
     const inn = '410000001';
-    const subject = await api.post('/api/ecofund/subject', { inn, name: 'Korxona', region_id: regionId, category_id: (await api.db.knex('subject_categories').first('id')).id });
+    const subject = await api.post('/api/ecofund/subject', {
+      inn,
+      name: 'Korxona',
+      region_id: regionId,
+      category_id: (await api.db.knex('subject_categories').first('id')).id,
+    });
     expect(subject.status, JSON.stringify(subject.body)).toBe(201);
     const id = await stack('BIG-1');
     const file = await statementFile({ rows: ROWS, codes, known: { inns: [inn], every: 1000 } });
@@ -64,12 +76,24 @@ describe('a statement of thousands of rows', () => {
     expect(r.body).toMatchObject({ imported: ROWS, attached: Math.ceil(ROWS / 1000) });
     expect(await written(id)).toBe(ROWS);
     const k = api.db.knex;
-    const audited = await k('audit_log as a').join('payments as p', 'p.id', 'a.record_id').where({ 'a.entity': 'payments', 'p.stack_id': id, 'a.op': 'create', 'a.action': 'import' }).count({ n: '*' });
+    const audited = await k('audit_log as a')
+      .join('payments as p', 'p.id', 'a.record_id')
+      .where({ 'a.entity': 'payments', 'p.stack_id': id, 'a.op': 'create', 'a.action': 'import' })
+      .count({ n: '*' });
     expect(Number(audited[0].n)).toBe(ROWS);
     // a row as the sheet had it, its audit row as a single create writes it
     const row = await k('payments').where({ stack_id: id, number: 'P-2' }).first();
     const expected = statementRow(1, { rows: ROWS, codes });
-    expect(row).toMatchObject({ paid_on: '2025-01-02', amount: '1001.01', payer: expected[3], payer_inn: expected[4], payer_account: expected[5], income_code: codes[1], payment_type: 'card', status: 'undefined' });
+    expect(row).toMatchObject({
+      paid_on: '2025-01-02',
+      amount: '1001.01',
+      payer: expected[3],
+      payer_inn: expected[4],
+      payer_account: expected[5],
+      income_code: codes[1],
+      payment_type: 'card',
+      status: 'undefined',
+    });
     const trail = await k('audit_log').where({ entity: 'payments', record_id: row.id }).first('after');
     expect(trail.after).toMatchObject({ number: 'P-2', amount: '1001.01', paid_on: '2025-01-02', stack_id: id, status: 'undefined' });
     const stackRow = (await api.get(`${STACKS}/${id}`)).body;
@@ -80,10 +104,19 @@ describe('a statement of thousands of rows', () => {
   it('refuses a file with one bad row in the middle, naming that row, and writes nothing', async () => {
     const id = await stack('BIG-2');
     const bad = Math.floor(ROWS / 2) + 1;
-    const file = await statementFile({ rows: ROWS, codes, spoil: (row) => (row === bad ? statementRow(row - 2, { rows: ROWS, codes }).map((v, i) => (i === 2 ? '12,345' : v)) : undefined) });
+    const file = await statementFile({
+      rows: ROWS,
+      codes,
+      spoil: (row) => (row === bad ? statementRow(row - 2, { rows: ROWS, codes }).map((v, i) => (i === 2 ? '12,345' : v)) : undefined),
+    });
     const r = await upload(id, file, 'ru');
     expect(r.status).toBe(400);
-    expect(r.body).toMatchObject({ message: 'В файле есть ошибки, ничего не загружено', errors: { [`rows.${bad}.amount`]: 'Сумма вводится с 2 знаками после запятой' }, error_count: 1, error_rows: 1 });
+    expect(r.body).toMatchObject({
+      message: 'В файле есть ошибки, ничего не загружено',
+      errors: { [`rows.${bad}.amount`]: 'Сумма вводится с 2 знаками после запятой' },
+      error_count: 1,
+      error_rows: 1,
+    });
     expect(Object.keys(r.body.errors)).toEqual([`rows.${bad}.amount`]);
     expect(await written(id)).toBe(0);
     expect(await api.db.knex('audit_log').where({ entity: 'stack-payments', record_id: id, action: 'import' }).first()).toBeUndefined();
@@ -93,7 +126,12 @@ describe('a statement of thousands of rows', () => {
     const id = await stack('BIG-3');
     // every tenth row from row 11 on: no number and an INN of 3 digits — 2 errors a row
     const spoilt = (row: number) => row > 10 && row % 10 === 1;
-    const file = await statementFile({ rows: 2000, codes, spoil: (row) => (spoilt(row) ? statementRow(row - 2, { rows: 2000, codes }).map((v, i) => (i === 1 ? '' : i === 4 ? '123' : v)) : undefined) });
+    const file = await statementFile({
+      rows: 2000,
+      codes,
+      spoil: (row) =>
+        spoilt(row) ? statementRow(row - 2, { rows: 2000, codes }).map((v, i) => (i === 1 ? '' : i === 4 ? '123' : v)) : undefined,
+    });
     const r = await upload(id, file);
     expect(r.status).toBe(400);
     const bad = Array.from({ length: 2001 }, (_, i) => i + 1).filter(spoilt);
@@ -109,17 +147,26 @@ describe('a statement of thousands of rows', () => {
   it('refuses cells the database cannot hold or that are out of range, by row and column, and keeps odd but good text exactly', async () => {
     const id = await stack('ODD-1');
     const good = 'Oʻzbekiston 🌳 Ўзбекистон «Eco» \u200d\u05d0'; // emoji, Cyrillic, a joiner, Hebrew
-    const r = await upload(id, await sheet([
-      ['2025-03-01', 'N_x0000_UL', 1000, 'A', '', '', '', codes[0], ''],
-      ['2025-03-01', 'S-1', 1000, 'B_xD800_', '', '', '', codes[0], ''],
-      ['2025-03-01', 'H-1', 1e20, 'C', '', '', '', codes[0], ''],
-      ['2025-03-01', 'H-2', '99999999999999999.00', 'D', 1e20, '', '', codes[0], ''],
-      [1e9, 'H-3', 10, 'E', '', '', '', codes[0], ''],
-      ['2025-03-01', 'OK-1', '0.01', good, '', '', good, codes[0], ''],
-    ]), 'ru');
+    const r = await upload(
+      id,
+      await sheet([
+        ['2025-03-01', 'N_x0000_UL', 1000, 'A', '', '', '', codes[0], ''],
+        ['2025-03-01', 'S-1', 1000, 'B_xD800_', '', '', '', codes[0], ''],
+        ['2025-03-01', 'H-1', 1e20, 'C', '', '', '', codes[0], ''],
+        ['2025-03-01', 'H-2', '99999999999999999.00', 'D', 1e20, '', '', codes[0], ''],
+        [1e9, 'H-3', 10, 'E', '', '', '', codes[0], ''],
+        ['2025-03-01', 'OK-1', '0.01', good, '', '', good, codes[0], ''],
+      ]),
+      'ru',
+    );
     expect(r.status).toBe(400);
     expect(Object.keys(r.body.errors).sort()).toEqual([
-      'rows.2.number', 'rows.3.payer', 'rows.4.amount', 'rows.5.amount', 'rows.5.payer_inn', 'rows.6.paid_on',
+      'rows.2.number',
+      'rows.3.payer',
+      'rows.4.amount',
+      'rows.5.amount',
+      'rows.5.payer_inn',
+      'rows.6.paid_on',
     ]);
     expect(r.body.errors['rows.2.number']).toBe(r.body.errors['rows.3.payer']);
     expect(r.body.error_count).toBe(6);
@@ -133,7 +180,14 @@ describe('a statement of thousands of rows', () => {
   it('reports progress up to 100 and stops on an abort, writing nothing', async () => {
     const k = api.db.knex;
     const admin = await k('users').where({ username: 'admin' }).first('id');
-    const principal: Principal = { id: admin.id, username: 'admin', actions: new Set(api.model.actions.keys()), region_id: null, branch_id: null, subject_id: null };
+    const principal: Principal = {
+      id: admin.id,
+      username: 'admin',
+      actions: new Set(api.model.actions.keys()),
+      region_id: null,
+      branch_id: null,
+      subject_id: null,
+    };
     const repo = (name: string) => new Repository({ knex: k, model: api.model, principal, lang: 'uz' }, api.model.entities.get(name)!);
     const file = await statementFile({ rows: 3000, codes });
     const id = await stack('PROG-1');
@@ -147,7 +201,16 @@ describe('a statement of thousands of rows', () => {
     // aborted while writing: the transaction rolls back
     const id2 = await stack('PROG-2');
     const ac = new AbortController();
-    const aborted = importStatement({ knex: k, repo, stackId: id2, file, signal: ac.signal, onProgress: (_d, _t, s) => { if (s === 'write') ac.abort(); } });
+    const aborted = importStatement({
+      knex: k,
+      repo,
+      stackId: id2,
+      file,
+      signal: ac.signal,
+      onProgress: (_d, _t, s) => {
+        if (s === 'write') ac.abort();
+      },
+    });
     await expect(aborted).rejects.toThrow();
     expect(await written(id2)).toBe(0);
   });
@@ -156,8 +219,13 @@ describe('a statement of thousands of rows', () => {
 describe('a statement imported as a background job (?background=1)', () => {
   const post = async (stackId: number, body: Buffer) => {
     const res = await fetch(`${api.url}${STACKS}/${stackId}/import?background=1`, {
-      method: 'POST', body,
-      headers: { Authorization: `Bearer ${api.adminToken}`, Language: 'ru', 'Content-Type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' },
+      method: 'POST',
+      body,
+      headers: {
+        Authorization: `Bearer ${api.adminToken}`,
+        Language: 'ru',
+        'Content-Type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      },
     });
     return { status: res.status, location: res.headers.get('location'), body: (await res.json()) as any };
   };
@@ -172,7 +240,12 @@ describe('a statement imported as a background job (?background=1)', () => {
     expect(await written(id)).toBe(0);
     expect(await run()).toBe(1);
     const done = await api.get(`/api/jobs/${r.body.id}`);
-    expect(done.body).toMatchObject({ state: 'done', progress: { done: 100, total: 100 }, result: { imported: 300, attached: 0 }, error: null });
+    expect(done.body).toMatchObject({
+      state: 'done',
+      progress: { done: 100, total: 100 },
+      result: { imported: 300, attached: 0 },
+      error: null,
+    });
     expect(await written(id)).toBe(300);
     // the kept statement is gone with the job's end
     expect(readdirSync(jobsDir()).filter((f) => f.startsWith('statement-'))).toEqual([]);
@@ -181,7 +254,10 @@ describe('a statement imported as a background job (?background=1)', () => {
   it('fails the job with the bad rows named, their count, and nothing written', { timeout: 60_000 }, async () => {
     const id = await stack('BG-2');
     const o = { rows: 200, codes };
-    const file = await statementFile({ ...o, spoil: (row) => (row === 101 ? statementRow(row - 2, o).map((c, i) => (i === 2 ? 'yuz' : c)) : undefined) });
+    const file = await statementFile({
+      ...o,
+      spoil: (row) => (row === 101 ? statementRow(row - 2, o).map((c, i) => (i === 2 ? 'yuz' : c)) : undefined),
+    });
     const r = await post(id, file);
     expect(r.status).toBe(202);
     await run();
@@ -196,7 +272,12 @@ describe('a statement imported as a background job (?background=1)', () => {
   it('refuses a wrong background value before keeping anything', async () => {
     const id = await stack('BG-3');
     const res = await fetch(`${api.url}${STACKS}/${id}/import?background=maybe`, {
-      method: 'POST', body: await statementFile({ rows: 2, codes }), headers: { Authorization: `Bearer ${api.adminToken}`, 'Content-Type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' },
+      method: 'POST',
+      body: await statementFile({ rows: 2, codes }),
+      headers: {
+        Authorization: `Bearer ${api.adminToken}`,
+        'Content-Type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      },
     });
     expect(res.status).toBe(400);
     expect(Object.keys(((await res.json()) as any).errors)).toContain('background');
@@ -204,12 +285,29 @@ describe('a statement imported as a background job (?background=1)', () => {
 });
 
 describe('the set path: COPY into a staging table, checked set-wise (issue 32)', () => {
-  const row = (number: string, o: { amount?: unknown; inn?: string; date?: string } = {}) => [o.date ?? '2025-03-01', number, o.amount ?? 1000, 'Toʻlovchi', o.inn ?? '', '', 'Kompensatsiya', codes[0], ''];
+  const row = (number: string, o: { amount?: unknown; inn?: string; date?: string } = {}) => [
+    o.date ?? '2025-03-01',
+    number,
+    o.amount ?? 1000,
+    'Toʻlovchi',
+    o.inn ?? '',
+    '',
+    'Kompensatsiya',
+    codes[0],
+    '',
+  ];
   const k = () => api.db.knex;
   const audits = async () => Number((await k()('audit_log').where({ entity: 'payments' }).count({ n: '*' }))[0].n);
   const adminRepo = async () => {
     const admin = await k()('users').where({ username: 'admin' }).first('id');
-    const principal: Principal = { id: admin.id, username: 'admin', actions: new Set(api.model.actions.keys()), region_id: null, branch_id: null, subject_id: null };
+    const principal: Principal = {
+      id: admin.id,
+      username: 'admin',
+      actions: new Set(api.model.actions.keys()),
+      region_id: null,
+      branch_id: null,
+      subject_id: null,
+    };
     return (name: string) => new Repository({ knex: k(), model: api.model, principal, lang: 'uz' }, api.model.entities.get(name)!);
   };
   // a file with two repeats of row 2 and a bad amount between them
@@ -222,9 +320,21 @@ describe('the set path: COPY into a staging table, checked set-wise (issue 32)',
 
   it('names repeated rows and bad cells by row number in uz, uk and ru, and writes nothing', async () => {
     const messages = {
-      uz: { message: 'Faylda xatolar bor, hech narsa yuklanmadi', dup: '2-qatordagi toʻlovning takrori', money: 'Summa 2 ta kasr raqami bilan kiritiladi' },
-      uk: { message: 'Файлда хатолар бор, ҳеч нарса юкланмади', dup: '2-қатордаги тўловнинг такрори', money: 'Сумма 2 та каср рақами билан киритилади' },
-      ru: { message: 'В файле есть ошибки, ничего не загружено', dup: 'Повтор платежа из строки 2', money: 'Сумма вводится с 2 знаками после запятой' },
+      uz: {
+        message: 'Faylda xatolar bor, hech narsa yuklanmadi',
+        dup: '2-qatordagi toʻlovning takrori',
+        money: 'Summa 2 ta kasr raqami bilan kiritiladi',
+      },
+      uk: {
+        message: 'Файлда хатолар бор, ҳеч нарса юкланмади',
+        dup: '2-қатордаги тўловнинг такрори',
+        money: 'Сумма 2 та каср рақами билан киритилади',
+      },
+      ru: {
+        message: 'В файле есть ошибки, ничего не загружено',
+        dup: 'Повтор платежа из строки 2',
+        money: 'Сумма вводится с 2 знаками после запятой',
+      },
     };
     const before = await audits();
     for (const [lang, m] of Object.entries(messages)) {
@@ -232,7 +342,12 @@ describe('the set path: COPY into a staging table, checked set-wise (issue 32)',
       const r = await upload(id, await repeated(), lang);
       expect(r.status).toBe(400);
       expect(Object.keys(r.body.errors)).toEqual(['rows.4.number', 'rows.5.amount', 'rows.6.number']);
-      expect(r.body).toMatchObject({ message: m.message, errors: { 'rows.4.number': m.dup, 'rows.6.number': m.dup }, error_count: 3, error_rows: 3 });
+      expect(r.body).toMatchObject({
+        message: m.message,
+        errors: { 'rows.4.number': m.dup, 'rows.6.number': m.dup },
+        error_count: 3,
+        error_rows: 3,
+      });
       if (m.money) expect(r.body.errors['rows.5.amount']).toBe(m.money);
       expect(await written(id)).toBe(0);
     }
@@ -245,8 +360,14 @@ describe('the set path: COPY into a staging table, checked set-wise (issue 32)',
     try {
       const r = await upload(id, await repeated(), 'ru');
       expect(r.status).toBe(400);
-      expect(r.body.errors).toEqual({ 'rows.4.number': 'Повтор платежа из строки 2', 'rows.5.amount': 'Сумма вводится с 2 знаками после запятой', 'rows.6.number': 'Повтор платежа из строки 2' });
-    } finally { delete process.env.ECOFOND_IMPORT_COPY; }
+      expect(r.body.errors).toEqual({
+        'rows.4.number': 'Повтор платежа из строки 2',
+        'rows.5.amount': 'Сумма вводится с 2 знаками после запятой',
+        'rows.6.number': 'Повтор платежа из строки 2',
+      });
+    } finally {
+      delete process.env.ECOFOND_IMPORT_COPY;
+    }
     expect(await written(id)).toBe(0);
   });
 
@@ -266,18 +387,37 @@ describe('the set path: COPY into a staging table, checked set-wise (issue 32)',
 
   it('previews what will be attached without committing, then imports the same; an unknown payer stays undefined', async () => {
     const inn = '410000777';
-    const subject = await api.post('/api/ecofund/subject', { inn, name: 'Oldindan MChJ', region_id: regionId, category_id: (await k()('subject_categories').first('id')).id });
+    const subject = await api.post('/api/ecofund/subject', {
+      inn,
+      name: 'Oldindan MChJ',
+      region_id: regionId,
+      category_id: (await k()('subject_categories').first('id')).id,
+    });
     expect(subject.status, JSON.stringify(subject.body)).toBe(201);
     const id = await stack('PREVIEW-1');
-    const file = await sheet([row('K-1', { inn, amount: '100.50' }), row('K-2', { inn: '700000123', amount: 200 }), row('K-3', { inn, amount: 300 })]);
+    const file = await sheet([
+      row('K-1', { inn, amount: '100.50' }),
+      row('K-2', { inn: '700000123', amount: 200 }),
+      row('K-3', { inn, amount: 300 }),
+    ]);
     const before = await audits();
     const res = await fetch(`${api.url}${STACKS}/${id}/import?preview=1`, {
-      method: 'POST', body: file, headers: { Authorization: `Bearer ${api.adminToken}`, 'Content-Type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' },
+      method: 'POST',
+      body: file,
+      headers: {
+        Authorization: `Bearer ${api.adminToken}`,
+        'Content-Type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      },
     });
     const preview = (await res.json()) as any;
     expect(res.status, JSON.stringify(preview)).toBe(200);
     expect(preview).toEqual({
-      preview: true, rows: 3, total_amount: '600.50', attach_payments: 2, attach_subjects: 1, can_attach: true,
+      preview: true,
+      rows: 3,
+      total_amount: '600.50',
+      attach_payments: 2,
+      attach_subjects: 1,
+      can_attach: true,
       payers: [{ subject_id: subject.body.id, inn, name: 'Oldindan MChJ', payments: 2, amount: '400.50' }],
     });
     // nothing committed: no payment, no audit row, the stack as it was, and it can still be imported
@@ -294,7 +434,11 @@ describe('the set path: COPY into a staging table, checked set-wise (issue 32)',
       { number: 'K-3', status: 'defined', subject_id: subject.body.id },
     ]);
     // a wrong preview value is a 400 naming it
-    const bad = await fetch(`${api.url}${STACKS}/${id}/import?preview=maybe`, { method: 'POST', body: file, headers: { Authorization: `Bearer ${api.adminToken}` } });
+    const bad = await fetch(`${api.url}${STACKS}/${id}/import?preview=maybe`, {
+      method: 'POST',
+      body: file,
+      headers: { Authorization: `Bearer ${api.adminToken}` },
+    });
     expect(bad.status).toBe(400);
     expect(Object.keys(((await bad.json()) as any).errors)).toEqual(['preview']);
   });
@@ -306,15 +450,30 @@ describe('the set path: COPY into a staging table, checked set-wise (issue 32)',
     const imported = await k()('payments').where({ stack_id: id }).first('id');
     const repo = await adminRepo();
     const single = await repo('payments').create({
-      stack_id: id, paid_on: '2025-03-01', number: 'A-1', amount: '12.30', payer: 'Toʻlovchi', payer_inn: '700000124', purpose: 'Kompensatsiya',
-      income_type_id: (await k()('income_types').where({ code: codes[0] }).first('id')).id, payment_type: 'card',
+      stack_id: id,
+      paid_on: '2025-03-01',
+      number: 'A-1',
+      amount: '12.30',
+      payer: 'Toʻlovchi',
+      payer_inn: '700000124',
+      purpose: 'Kompensatsiya',
+      income_type_id: (await k()('income_types').where({ code: codes[0] }).first('id')).id,
+      payment_type: 'card',
     });
-    const trail = async (rid: number) => k()('audit_log').where({ entity: 'payments', record_id: rid, op: 'create' }).select('after', 'before', 'action', 'user_id');
+    const trail = async (rid: number) =>
+      k()('audit_log').where({ entity: 'payments', record_id: rid, op: 'create' }).select('after', 'before', 'action', 'user_id');
     const [a] = await trail(imported.id);
     const [b] = await trail(single.id as number);
     expect(a.action).toBe('import');
     expect({ ...a, action: null }).toEqual({ ...b, action: null });
-    expect(a.after).toMatchObject({ number: 'A-1', amount: '12.30', paid_on: '2025-03-01', stack_id: id, status: 'undefined', income_code: codes[0] });
+    expect(a.after).toMatchObject({
+      number: 'A-1',
+      amount: '12.30',
+      paid_on: '2025-03-01',
+      stack_id: id,
+      status: 'undefined',
+      income_code: codes[0],
+    });
     expect(await trail(imported.id)).toHaveLength(1);
   });
 });

@@ -37,10 +37,20 @@ export interface StatementImport {
   signal?: AbortSignal;
 }
 
-export interface StatementImported { imported: number; attached: number; total_amount: string }
+export interface StatementImported {
+  imported: number;
+  attached: number;
+  total_amount: string;
+}
 
 /** A known payer of a previewed statement: the subject its payments will be attached to. */
-export interface PreviewPayer { subject_id: number; inn: string; name: string; payments: number; amount: string }
+export interface PreviewPayer {
+  subject_id: number;
+  inn: string;
+  name: string;
+  payments: number;
+  amount: string;
+}
 
 /** What an import would do, answered without committing anything (`preview`). */
 export interface StatementPreview {
@@ -64,7 +74,9 @@ export const DUPLICATE_COLUMNS = ['number', 'paid_on', 'amount', 'payer_inn', 'p
 
 /** How a preview leaves the transaction: rolled back, with what it would have done. */
 class Previewed extends Error {
-  constructor(readonly preview: StatementPreview) { super('preview'); }
+  constructor(readonly preview: StatementPreview) {
+    super('preview');
+  }
 }
 
 /** The statement imported (or previewed: everything checked and written, then rolled back). */
@@ -91,100 +103,150 @@ export async function importStatement(x: StatementImport & { preview?: boolean }
   const payments = x.repo('payments');
   payments.assertCan('create');
   progress(0, 'read');
-  const codes = new Map<string, number>((await knex('income_types').select('id', 'code')).map((r: { id: number; code: string }) => [r.code, r.id]));
+  const codes = new Map<string, number>(
+    (await knex('income_types').select('id', 'code')).map((r: { id: number; code: string }) => [r.code, r.id]),
+  );
   signal?.throwIfAborted();
-  const result = await knex.transaction(async (trx) => {
-    const stacks = x.repo('stack-payments').other('stack-payments', { trx });
-    const locked = await stacks.scoped('update', trx).where('t.id', stackId).forUpdate().first('t.id');
-    if (!locked) throw new ApiError('notFound');
-    if (await trx('payments').where({ stack_id: stackId }).first('id')) throw new ApiError('inUse', 'errors.stack_imported');
-    const inTrx = payments.other('payments', { trx });
-    // the file's rows as it is read: the sheet's errors and the income codes' with them; on the
-    // fallback path (no COPY) a row repeating an earlier one is found here, else set-wise in SQL
-    const sheet = readPaymentSheet(x.file, { signal, onProgress: (d, t) => { readShare = d / t; writing(); } });
-    let repeats: Map<string, number> | undefined;
-    const chunks = (async function* (): AsyncGenerator<RowChunk> {
-      for await (const { payments: read, errors } of sheet) {
-        for (const p of read) {
-          if (p.income_code && !codes.has(p.income_code)) errors[`rows.${p.row}.income_code`] ??= { key: 'validation.ref_not_found' };
-          if (repeats && !Object.keys(errors).some((k) => k.startsWith(`rows.${p.row}.`))) {
-            const key = JSON.stringify(DUPLICATE_COLUMNS.map((c) => p[c]));
-            const first = repeats.get(key);
-            if (first === undefined) repeats.set(key, p.row);
-            else errors[`rows.${p.row}.number`] ??= { key: 'validation.duplicate_row', args: { row: first } };
+  const result = await knex
+    .transaction(async (trx) => {
+      const stacks = x.repo('stack-payments').other('stack-payments', { trx });
+      const locked = await stacks.scoped('update', trx).where('t.id', stackId).forUpdate().first('t.id');
+      if (!locked) throw new ApiError('notFound');
+      if (await trx('payments').where({ stack_id: stackId }).first('id')) throw new ApiError('inUse', 'errors.stack_imported');
+      const inTrx = payments.other('payments', { trx });
+      // the file's rows as it is read: the sheet's errors and the income codes' with them; on the
+      // fallback path (no COPY) a row repeating an earlier one is found here, else set-wise in SQL
+      const sheet = readPaymentSheet(x.file, {
+        signal,
+        onProgress: (d, t) => {
+          readShare = d / t;
+          writing();
+        },
+      });
+      let repeats: Map<string, number> | undefined;
+      const chunks = (async function* (): AsyncGenerator<RowChunk> {
+        for await (const { payments: read, errors } of sheet) {
+          for (const p of read) {
+            if (p.income_code && !codes.has(p.income_code)) errors[`rows.${p.row}.income_code`] ??= { key: 'validation.ref_not_found' };
+            if (repeats && !Object.keys(errors).some((k) => k.startsWith(`rows.${p.row}.`))) {
+              const key = JSON.stringify(DUPLICATE_COLUMNS.map((c) => p[c]));
+              const first = repeats.get(key);
+              if (first === undefined) repeats.set(key, p.row);
+              else errors[`rows.${p.row}.number`] ??= { key: 'validation.duplicate_row', args: { row: first } };
+            }
           }
+          received += read.length;
+          yield {
+            payloads: read.map(({ row: _row, income_code, ...p }) => ({
+              ...p,
+              stack_id: stackId,
+              income_type_id: income_code ? (codes.get(income_code) ?? null) : null,
+            })),
+            rowNumbers: read.map((p) => p.row),
+            errors,
+          };
         }
-        received += read.length;
-        yield {
-          payloads: read.map(({ row: _row, income_code, ...p }) => ({ ...p, stack_id: stackId, income_type_id: income_code ? codes.get(income_code) ?? null : null })),
-          rowNumbers: read.map((p) => p.row), errors,
-        };
+      })();
+      // the engine checks every row as a single create would — those the sheet found bad too, so
+      // that the answer lists all of a file's errors — and refuses the file with the sheet's errors
+      // and its own: through COPY and a staging table on PostgreSQL, else (PGlite) in batches
+      const write = {
+        action: 'import',
+        signal,
+        onProgress: (done: number) => {
+          written = done;
+          writing();
+        },
+      };
+      await (async () => {
+        if (await inTrx.createCopy(trx, chunks, { ...write, duplicates: DUPLICATE_COLUMNS })) return;
+        repeats = new Map();
+        await inTrx.createStream(chunks, write);
+      })().catch((err) => {
+        // the engine's own refusal of a single row (a statement of one payment) is still the file's
+        if (err instanceof ApiError && err.fieldErrors && err.messageKey !== 'errors.import_rows') throw importRowsError(err.fieldErrors);
+        throw err;
+      });
+      repeats = undefined;
+      progress(90, 'attach');
+      // payers whose INN is a subject's in the caller's scope, found set-wise: the subjects of the
+      // stack's INNs (an uncorrelated subquery: the just-written rows' statistics are not yet
+      // there, and a join of them planned as a handful of rows scanned the stack once per subject),
+      // then those INNs' payments; attached, one move per subject
+      const subjects = new Map<string, { id: number; name: string }>();
+      const found: { id: number; inn: string; name: string }[] = await inTrx
+        .other('subject')
+        .scoped('read', trx)
+        .whereRaw('t.inn IN (SELECT DISTINCT payer_inn FROM payments WHERE stack_id = ? AND length(payer_inn) = 9)', [stackId])
+        .select('t.id', 't.inn', 't.name');
+      for (const sub of found) subjects.set(sub.inn, sub);
+      const known: { payment: number; subject: number; inn: string; name: string; amount: string }[] = [];
+      if (subjects.size) {
+        const paid = await trx('payments')
+          .where('stack_id', stackId)
+          .whereIn('payer_inn', [...subjects.keys()])
+          .orderBy('id')
+          .select('id', 'payer_inn', 'amount');
+        for (const p of paid as { id: number; payer_inn: string; amount: string }[]) {
+          const sub = subjects.get(p.payer_inn)!;
+          known.push({ payment: p.id, subject: sub.id, inn: p.payer_inn, name: sub.name, amount: p.amount });
+        }
       }
-    })();
-    // the engine checks every row as a single create would — those the sheet found bad too, so
-    // that the answer lists all of a file's errors — and refuses the file with the sheet's errors
-    // and its own: through COPY and a staging table on PostgreSQL, else (PGlite) in batches
-    const write = { action: 'import', signal, onProgress: (done: number) => { written = done; writing(); } };
-    await (async () => {
-      if (await inTrx.createCopy(trx, chunks, { ...write, duplicates: DUPLICATE_COLUMNS })) return;
-      repeats = new Map();
-      await inTrx.createStream(chunks, write);
-    })().catch((err) => {
-      // the engine's own refusal of a single row (a statement of one payment) is still the file's
-      if (err instanceof ApiError && err.fieldErrors && err.messageKey !== 'errors.import_rows') throw importRowsError(err.fieldErrors);
+      const groups = new Map<number, number[]>();
+      for (const k of known) {
+        const ids = groups.get(k.subject);
+        if (ids) ids.push(k.payment);
+        else groups.set(k.subject, [k.payment]);
+      }
+      const [{ n, total }] = (
+        await trx.raw('SELECT count(*)::int AS n, coalesce(sum(amount), 0)::text AS total FROM payments WHERE stack_id = ?', [stackId])
+      ).rows as { n: number; total: string }[];
+      const totalAmount = formatTiyin(parseTiyin(total));
+      const canAttach = inTrx.can('wf:attach');
+      if (x.preview) {
+        const bySubject = new Map<number, PreviewPayer>();
+        for (const k of known) {
+          const p = bySubject.get(k.subject) ?? { subject_id: k.subject, inn: k.inn, name: k.name, payments: 0, amount: '0.00' };
+          p.payments++;
+          p.amount = formatTiyin(parseTiyin(p.amount) + parseTiyin(String(k.amount)));
+          bySubject.set(k.subject, p);
+        }
+        const payers = [...bySubject.values()]
+          .sort((a, b) => a.inn.localeCompare(b.inn) || a.subject_id - b.subject_id)
+          .slice(0, PREVIEW_PAYERS);
+        throw new Previewed({
+          preview: true,
+          rows: n,
+          total_amount: totalAmount,
+          attach_payments: canAttach ? known.length : 0,
+          attach_subjects: canAttach ? groups.size : 0,
+          payers,
+          can_attach: canAttach,
+        });
+      }
+      // set-wise: every payer's payments in one action (a flow row, a notification and an audit row each)
+      const attached =
+        canAttach && groups.size
+          ? (
+              await new Workflow(inTrx).runSets(
+                'attach',
+                [...groups].map(([subject, ids]) => ({ ids, input: { subject_id: subject, comment: 'import: payer INN' } })),
+              )
+            ).changed
+          : 0;
+      signal?.throwIfAborted();
+      await stacks.update(stackId, { rows_count: n, total_amount: totalAmount }, undefined, {
+        fields: ['rows_count', 'total_amount'],
+        action: 'import',
+        anyVersion: true,
+      });
+      signal?.throwIfAborted();
+      return { imported: n, attached, total_amount: totalAmount };
+    })
+    .catch((err) => {
+      if (err instanceof Previewed) return err.preview;
       throw err;
     });
-    repeats = undefined;
-    progress(90, 'attach');
-    // payers whose INN is a subject's in the caller's scope, found set-wise: the subjects of the
-    // stack's INNs (an uncorrelated subquery: the just-written rows' statistics are not yet
-    // there, and a join of them planned as a handful of rows scanned the stack once per subject),
-    // then those INNs' payments; attached, one move per subject
-    const subjects = new Map<string, { id: number; name: string }>();
-    const found: { id: number; inn: string; name: string }[] = await inTrx.other('subject').scoped('read', trx)
-      .whereRaw('t.inn IN (SELECT DISTINCT payer_inn FROM payments WHERE stack_id = ? AND length(payer_inn) = 9)', [stackId])
-      .select('t.id', 't.inn', 't.name');
-    for (const sub of found) subjects.set(sub.inn, sub);
-    const known: { payment: number; subject: number; inn: string; name: string; amount: string }[] = [];
-    if (subjects.size) {
-      const paid = await trx('payments').where('stack_id', stackId).whereIn('payer_inn', [...subjects.keys()]).orderBy('id').select('id', 'payer_inn', 'amount');
-      for (const p of paid as { id: number; payer_inn: string; amount: string }[]) {
-        const sub = subjects.get(p.payer_inn)!;
-        known.push({ payment: p.id, subject: sub.id, inn: p.payer_inn, name: sub.name, amount: p.amount });
-      }
-    }
-    const groups = new Map<number, number[]>();
-    for (const k of known) {
-      const ids = groups.get(k.subject);
-      if (ids) ids.push(k.payment);
-      else groups.set(k.subject, [k.payment]);
-    }
-    const [{ n, total }] = (await trx.raw('SELECT count(*)::int AS n, coalesce(sum(amount), 0)::text AS total FROM payments WHERE stack_id = ?', [stackId])).rows as { n: number; total: string }[];
-    const totalAmount = formatTiyin(parseTiyin(total));
-    const canAttach = inTrx.can('wf:attach');
-    if (x.preview) {
-      const bySubject = new Map<number, PreviewPayer>();
-      for (const k of known) {
-        const p = bySubject.get(k.subject) ?? { subject_id: k.subject, inn: k.inn, name: k.name, payments: 0, amount: '0.00' };
-        p.payments++;
-        p.amount = formatTiyin(parseTiyin(p.amount) + parseTiyin(String(k.amount)));
-        bySubject.set(k.subject, p);
-      }
-      const payers = [...bySubject.values()].sort((a, b) => a.inn.localeCompare(b.inn) || a.subject_id - b.subject_id).slice(0, PREVIEW_PAYERS);
-      throw new Previewed({ preview: true, rows: n, total_amount: totalAmount, attach_payments: canAttach ? known.length : 0, attach_subjects: canAttach ? groups.size : 0, payers, can_attach: canAttach });
-    }
-    // set-wise: every payer's payments in one action (a flow row, a notification and an audit row each)
-    const attached = canAttach && groups.size
-      ? (await new Workflow(inTrx).runSets('attach', [...groups].map(([subject, ids]) => ({ ids, input: { subject_id: subject, comment: 'import: payer INN' } })))).changed
-      : 0;
-    signal?.throwIfAborted();
-    await stacks.update(stackId, { rows_count: n, total_amount: totalAmount }, undefined, { fields: ['rows_count', 'total_amount'], action: 'import', anyVersion: true });
-    signal?.throwIfAborted();
-    return { imported: n, attached, total_amount: totalAmount };
-  }).catch((err) => {
-    if (err instanceof Previewed) return err.preview;
-    throw err;
-  });
   progress(100, 'done');
   return result;
 }

@@ -18,19 +18,36 @@ import { importStatement } from './statement-import.ts';
 
 const KIND = 'statement-import';
 
-export async function queueStatementImport(knex: Knex, model: MetaModel, o: { userId: number; lang: Lang; stackId: number; number: string; file: Uint8Array }): Promise<JobRow> {
+export async function queueStatementImport(
+  knex: Knex,
+  model: MetaModel,
+  o: { userId: number; lang: Lang; stackId: number; number: string; file: Uint8Array },
+): Promise<JobRow> {
   const title = Object.fromEntries(LANGS.map((l) => [l, translate(model, l, 'jobs.statement_import', { number: o.number })])) as Text3;
-  return queueWithFile(knex, 'statement', o.file, { kind: KIND, userId: o.userId, lang: o.lang, params: { stack_id: o.stackId }, title, total: 100 });
+  return queueWithFile(knex, 'statement', o.file, {
+    kind: KIND,
+    userId: o.userId,
+    lang: o.lang,
+    params: { stack_id: o.stackId },
+    title,
+    total: 100,
+  });
 }
 
-const statementImportJob: JobRun = async ({ knex, model, principal, lang, params, progress, signal }) => withJobFile('statement', params, signal, async (file) => {
-  if (!file) throw new Error('the statement file is gone');
-  const repo = (entity: string) => new Repository({ knex, model, principal, lang }, model.entities.get(entity)!);
-  const result = await importStatement({
-    knex, repo, stackId: Number(params.stack_id), file, signal, onProgress: (done, total) => progress(done, total),
+const statementImportJob: JobRun = async ({ knex, model, principal, lang, params, progress, signal }) =>
+  withJobFile('statement', params, signal, async (file) => {
+    if (!file) throw new Error('the statement file is gone');
+    const repo = (entity: string) => new Repository({ knex, model, principal, lang }, model.entities.get(entity)!);
+    const result = await importStatement({
+      knex,
+      repo,
+      stackId: Number(params.stack_id),
+      file,
+      signal,
+      onProgress: (done, total) => progress(done, total),
+    });
+    return { ...result };
   });
-  return { ...result };
-});
 
 /** The fund's job kinds (its ModuleDef's `jobs`, registered by the registry). */
 export const FUND_JOBS: Record<string, JobRun> = { [KIND]: statementImportJob };

@@ -12,7 +12,13 @@ import { assertPrivileges } from '../../engine/privileges.ts';
  */
 const HOLDS: [string, (trx: Knex.Transaction, id: number) => Knex.QueryBuilder][] = [
   ['errors.held_payments', (trx, id) => trx('payments').where({ subject_id: id })],
-  ['errors.held_reports', (trx, id) => trx('subject_reports').where({ subject_id: id }).where((q) => q.where('amount', '>', 0).orWhere('late_fine', '>', 0))],
+  [
+    'errors.held_reports',
+    (trx, id) =>
+      trx('subject_reports')
+        .where({ subject_id: id })
+        .where((q) => q.where('amount', '>', 0).orWhere('late_fine', '>', 0)),
+  ],
   ['errors.held_fines', (trx, id) => trx('protocols').where({ subject_id: id }).where('fine_amount', '>', 0)],
   ['errors.held_acts', (trx, id) => trx('akts').where({ subject_id: id }).where('amount', '>', 0)],
   ['errors.held_penya', (trx, id) => trx('penya').where({ subject_id: id }).where('amount', '>', 0)],
@@ -49,7 +55,8 @@ async function fullDelete({ trx, row, repo, model, lang, principal }: HookContex
     const q = r.scoped('delete', trx).forUpdate().orderBy('t.id');
     where(q);
     const ids: number[] = (await q.pluck('t.id')).map(Number);
-    if (ids.length) await r.removeLocked(trx, [...(await r.snapshots(trx, ids)).values()], { op: 'delete', check: 'delete', action: 'full-delete' });
+    if (ids.length)
+      await r.removeLocked(trx, [...(await r.snapshots(trx, ids)).values()], { op: 'delete', check: 'delete', action: 'full-delete' });
     return ids;
   };
   /** the stacks of the removed rows that hold nothing else now */
@@ -94,8 +101,11 @@ export const SUBJECT_HOOKS: Record<string, Hook> = {
       `with recursive up(id, parent_id, depth) as (
          select id, parent_id, 0 from ?? where id = ?
          union all select s.id, s.parent_id, up.depth + 1 from ?? s join up on s.id = up.parent_id where up.depth < 100)
-       select id from up`, [entity.table, parent, entity.table]);
-    if ((chain.rows as { id: number }[]).some((r) => r.id === row.id)) throw validationError({ parent_id: { key: 'validation.parent_cycle' } });
+       select id from up`,
+      [entity.table, parent, entity.table],
+    );
+    if ((chain.rows as { id: number }[]).some((r) => r.id === row.id))
+      throw validationError({ parent_id: { key: 'validation.parent_cycle' } });
   },
   'subjects.fullDelete': fullDelete,
 };

@@ -74,11 +74,18 @@ export const JOB_HANDLERS: Record<string, RouteHandler> = {
   'jobs.file': async (ctx, { knex, principal, params }) => {
     const id = params.job as number;
     const job = await ownJob(knex, principal!, id);
-    if (job.state !== 'done') throw new ApiError(job.state === 'queued' || job.state === 'running' ? 'workflow' : 'notFound', job.state === 'queued' || job.state === 'running' ? 'errors.job_not_ready' : 'errors.notFound');
+    if (job.state !== 'done')
+      throw new ApiError(
+        job.state === 'queued' || job.state === 'running' ? 'workflow' : 'notFound',
+        job.state === 'queued' || job.state === 'running' ? 'errors.job_not_ready' : 'errors.notFound',
+      );
     const file = job.result_path ? join(dataDir(), job.result_path) : null;
     if (!file || expired(job) || !existsSync(file)) throw new ApiError('notFound', 'errors.job_expired');
     ctx.type = job.result_mime ?? 'application/octet-stream';
-    ctx.set('Content-Disposition', `attachment; filename="${job.result_name}"; filename*=UTF-8''${encodeURIComponent(job.result_name ?? 'export')}`);
+    ctx.set(
+      'Content-Disposition',
+      `attachment; filename="${job.result_name}"; filename*=UTF-8''${encodeURIComponent(job.result_name ?? 'export')}`,
+    );
     ctx.set('Content-Length', String(job.result_size));
     ctx.set('Content-Security-Policy', "default-src 'none'; sandbox");
     ctx.body = createReadStream(file);

@@ -11,5 +11,7 @@ export const notificationsModule: ModuleDef = {
   handlers: NOTIFICATION_HANDLERS,
   on: { 'workflow.moved': notifyMoved },
   // a suggestion's answer is delivered to its sender (./suggestions.ts)
-  load: () => { deliverSuggestionAnswers(); },
+  load: () => {
+    deliverSuggestionAnswers();
+  },
 };

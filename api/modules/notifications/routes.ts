@@ -15,7 +15,8 @@ function pageOf(ctx: AppContext): { limit: number; offset: number; unread: boole
   return { limit: perPage, offset: (page - 1) * perPage, unread: ctx.query.unread === '1' || ctx.query.unread === 'true' };
 }
 
-const mine = (knex: Knex, p: Principal) => knex('notification_recipients as r').where({ 'r.user_id': p.id, 'r.channel': 'in_app' }).whereIn('r.delivery_state', ['sent', 'read']);
+const mine = (knex: Knex, p: Principal) =>
+  knex('notification_recipients as r').where({ 'r.user_id': p.id, 'r.channel': 'in_app' }).whereIn('r.delivery_state', ['sent', 'read']);
 
 /**
  * Marks the caller's own in-app notification read: a write of the delivery row through the
@@ -27,7 +28,11 @@ async function markRead(knex: Knex, model: MetaModel, principal: Principal, lang
   if (!row) throw notFound();
   if (row.delivery_state === 'read') return false;
   const repo = new Repository({ knex, model, principal, lang, trusted: true }, model.entities.get('notification-recipients')!);
-  await repo.update(id, { delivery_state: 'read', read_at: new Date().toISOString() }, undefined, { fields: ['delivery_state', 'read_at'], action: 'read', anyVersion: true });
+  await repo.update(id, { delivery_state: 'read', read_at: new Date().toISOString() }, undefined, {
+    fields: ['delivery_state', 'read_at'],
+    action: 'read',
+    anyVersion: true,
+  });
   return true;
 }
 
@@ -37,7 +42,11 @@ export const NOTIFICATION_HANDLERS: Record<string, RouteHandler> = {
     const q = mine(knex, principal!);
     if (unread) q.where('r.delivery_state', 'sent');
     const [rows, [{ n }], [{ u }]] = await Promise.all([
-      q.clone().orderBy('r.id', 'desc').limit(limit).offset(offset)
+      q
+        .clone()
+        .orderBy('r.id', 'desc')
+        .limit(limit)
+        .offset(offset)
         .select('r.id', 'r.notification_id', 'r.subject', 'r.body', 'r.delivery_state', 'r.sent_at', 'r.read_at', 'r.created_at'),
       q.clone().count<{ n: number }[]>({ n: '*' }),
       mine(knex, principal!).where('r.delivery_state', 'sent').count<{ u: number }[]>({ u: '*' }),
@@ -52,7 +61,8 @@ export const NOTIFICATION_HANDLERS: Record<string, RouteHandler> = {
   /** `{ids: [...]}`: the caller's own notifications marked read (another's is not found). */
   'notifications.read': async (ctx, { knex, model, principal, lang }) => {
     const ids = (ctx.request.body as { ids?: unknown } | undefined)?.ids;
-    if (!Array.isArray(ids) || !ids.length || ids.length > 1000 || !ids.every((x) => Number.isSafeInteger(x) && x > 0)) throw validationError({ ids: { key: 'validation.wrong_format' } });
+    if (!Array.isArray(ids) || !ids.length || ids.length > 1000 || !ids.every((x) => Number.isSafeInteger(x) && x > 0))
+      throw validationError({ ids: { key: 'validation.wrong_format' } });
     let changed = 0;
     for (const id of new Set(ids as number[])) changed += (await markRead(knex, model, principal!, lang, id)) ? 1 : 0;
     ctx.body = { read: ids.length, changed };

@@ -27,16 +27,29 @@ export function deliverSuggestionAnswers(): () => void {
   const answered = onSuggestionAnswered(async (ctx, row) => {
     const vars = { id: row.id, sender_name: row.sender_name, answer: row.answer };
     const source = { entity: 'suggestion', id: row.id as number };
-    const lang: Lang = LANGS.includes(row.lang_code as Lang) ? row.lang_code as Lang : 'uz';
+    const lang: Lang = LANGS.includes(row.lang_code as Lang) ? (row.lang_code as Lang) : 'uz';
     const address = row.reply_method === 'email' ? row.email : row.reply_method === 'sms' ? row.phone : null;
     let sent: Record<string, unknown> | null = null;
     if (typeof address === 'string' && address) {
-      sent = await notify(ctx.trx, ctx.model, { type: 'suggestion-answered', to: { address: { to: address, lang } }, vars, source }, ctx.principal);
+      sent = await notify(
+        ctx.trx,
+        ctx.model,
+        { type: 'suggestion-answered', to: { address: { to: address, lang } }, vars, source },
+        ctx.principal,
+      );
     } else if (row.reply_method === 'in_app' && row.sender_user_id != null) {
-      sent = await notify(ctx.trx, ctx.model, { type: 'suggestion-answered', to: { user_id: Number(row.sender_user_id) }, vars, channels: ['in_app'], source }, ctx.principal);
+      sent = await notify(
+        ctx.trx,
+        ctx.model,
+        { type: 'suggestion-answered', to: { user_id: Number(row.sender_user_id) }, vars, channels: ['in_app'], source },
+        ctx.principal,
+      );
     }
     // a delivery queued will settle the answer's reply_state; none (the type or its template off, no address) never will
     return !!sent && !!(await ctx.trx('notification_recipients').where({ notification_id: sent.id }).first('id'));
   });
-  return () => { settled(); answered(); };
+  return () => {
+    settled();
+    answered();
+  };
 }

@@ -49,7 +49,11 @@ type Part = { k1: number; k2: number; n: number | string; lng_sum: number; lat_s
 /** The select list of a group: its key, count, summed coordinates, and a count per state (`sum(n) filter (where status = …)`). */
 function groupColumns(knex: Knex, states: string[], k1: string, k2: string, count: string, lng: string, lat: string): Knex.Raw[] {
   return [
-    knex.raw(`${k1} as k1`), knex.raw(`${k2} as k2`), knex.raw(`${count}::bigint as n`), knex.raw(`${lng} as lng_sum`), knex.raw(`${lat} as lat_sum`),
+    knex.raw(`${k1} as k1`),
+    knex.raw(`${k2} as k2`),
+    knex.raw(`${count}::bigint as n`),
+    knex.raw(`${lng} as lng_sum`),
+    knex.raw(`${lat} as lat_sum`),
     ...states.map((s, i) => knex.raw(`coalesce(${count} filter (where t.status = ?), 0)::bigint as s${i}`, [s])),
   ];
 }
@@ -71,7 +75,8 @@ const shiftMonth = (m: number, by: 1 | -1) => {
   return mm > 12 ? (y + 1) * 100 + 1 : mm < 1 ? (y - 1) * 100 + 12 : y * 100 + mm;
 };
 const lastDay = (d: string) => new Date(Date.UTC(Number(d.slice(0, 4)), Number(d.slice(5, 7)), 0)).getUTCDate();
-const iso = (y: number, m: number, day: number) => `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+const iso = (y: number, m: number, day: number) =>
+  `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
 const firstOfMonth = (d: string) => `${d.slice(0, 8)}01`;
 const lastOfMonth = (d: string) => iso(Number(d.slice(0, 4)), Number(d.slice(5, 7)), lastDay(d));
 
@@ -79,7 +84,10 @@ const lastOfMonth = (d: string) => iso(Number(d.slice(0, 4)), Number(d.slice(5, 
  * A period split for the aggregates: the whole months it covers (`months`, inclusive, absent when
  * none) and the days of the months it covers in part (`edges`, inclusive date ranges).
  */
-export function splitPeriod(from: string | undefined, to: string | undefined): { months?: [number, number]; edges: [string, string][]; empty: boolean } {
+export function splitPeriod(
+  from: string | undefined,
+  to: string | undefined,
+): { months?: [number, number]; edges: [string, string][]; empty: boolean } {
   if (from && to && from > to) return { edges: [], empty: true };
   const lo = from ? (from.endsWith('-01') ? monthOf(from) : shiftMonth(monthOf(from), 1)) : 0;
   const hi = to ? (to === lastOfMonth(to) ? monthOf(to) : shiftMonth(monthOf(to), -1)) : 999912;
@@ -100,7 +108,16 @@ function aggregatesServe(repo: Repository, e: EntityMeta): boolean {
 }
 
 /** Counts from the aggregates: the caller's scope and the non-date filters on `offence_cells`, the period by whole months. */
-async function fromAggregates(knex: Knex, repo: Repository, e: EntityMeta, states: string[], params: ListParams, level: number, bbox: Bbox, months: [number, number] | null): Promise<Part[]> {
+async function fromAggregates(
+  knex: Knex,
+  repo: Repository,
+  e: EntityMeta,
+  states: string[],
+  params: ListParams,
+  level: number,
+  bbox: Bbox,
+  months: [number, number] | null,
+): Promise<Part[]> {
   const need = (params.filters.some((f) => f.name === 'offence_type_id') ? 1 : 0) + (months ? 2 : 0);
   // the smallest set the filters need that the level keeps
   const grp = CELL_SETS[level].includes(need) ? need : 3;
@@ -108,7 +125,10 @@ async function fromAggregates(knex: Knex, repo: Repository, e: EntityMeta, state
   const q = knex('offence_cells as t').whereRaw(`t.level = ${level} AND t.grp = ${grp}`);
   if (level > 0) {
     const { cx, cy } = cellRange(bbox, cellSize(level, OFFENCE_GRID));
-    const [tx, ty] = [[cx[0] >> 5, cx[1] >> 5], [cy[0] >> 5, cy[1] >> 5]];
+    const [tx, ty] = [
+      [cx[0] >> 5, cx[1] >> 5],
+      [cy[0] >> 5, cy[1] >> 5],
+    ];
     const tiles: number[] = [];
     for (let x = tx[0]; x <= tx[1] && tiles.length <= MAX_TILES; x++) for (let y = ty[0]; y <= ty[1]; y++) tiles.push(x * 8192 + y);
     if (tiles.length <= MAX_TILES) q.whereRaw('t.tile = ANY(?)', [tiles]);
@@ -120,7 +140,9 @@ async function fromAggregates(knex: Knex, repo: Repository, e: EntityMeta, state
   for (const f of params.filters) if (f.name !== 'offence_date') applyFilter(q, e, f);
   // a region's count (level 0) or a cell's, by state
   const [k1, k2] = level > 0 ? ['t.cx', 't.cy'] : ['t.region_id', '0'];
-  return q.groupByRaw('1, 2').select(groupColumns(knex, states, k1, k2, 'sum(t.n)', 'sum(t.lng_sum)', 'sum(t.lat_sum)')) as unknown as Promise<Part[]>;
+  return q
+    .groupByRaw('1, 2')
+    .select(groupColumns(knex, states, k1, k2, 'sum(t.n)', 'sum(t.lng_sum)', 'sum(t.lat_sum)')) as unknown as Promise<Part[]>;
 }
 
 /**
@@ -131,19 +153,33 @@ async function fromAggregates(knex: Knex, repo: Repository, e: EntityMeta, state
  * numbers, not the location's box: a box would lead the planner to the location's index, whose
  * estimate for a box is a guess, and away from the small set the scope or the days make.
  */
-async function fromRows(knex: Knex, repo: Repository, states: string[], params: ListParams, level: number, bbox: Bbox, days?: [string, string]): Promise<Part[]> {
+async function fromRows(
+  knex: Knex,
+  repo: Repository,
+  states: string[],
+  params: ListParams,
+  level: number,
+  bbox: Bbox,
+  days?: [string, string],
+): Promise<Part[]> {
   const q = repo.scoped('read').whereNotNull('t.location');
   repo.applyFilters(q, days ? { ...params, filters: params.filters.filter((f) => f.name !== 'offence_date') } : params);
   if (days) q.whereBetween('t.offence_date', days);
   if (level === 0) {
-    return q.groupByRaw('1, 2').select(groupColumns(knex, states, 't.region_id', '0', 'count(*)', 'sum(t.location[0])', 'sum(t.location[1])')) as unknown as Promise<Part[]>;
+    return q
+      .groupByRaw('1, 2')
+      .select(groupColumns(knex, states, 't.region_id', '0', 'count(*)', 'sum(t.location[0])', 'sum(t.location[1])')) as unknown as Promise<
+      Part[]
+    >;
   }
   const size = cellSize(level, OFFENCE_GRID);
   const { cx, cy } = cellRange(bbox, size);
   const x = `floor(t.location[0] / ${size})::int`;
   const y = `floor(t.location[1] / ${size})::int`;
   q.whereRaw(`${x} between ? and ?`, cx).whereRaw(`${y} between ? and ?`, cy);
-  return q.groupByRaw('1, 2').select(groupColumns(knex, states, x, y, 'count(*)', 'sum(t.location[0])', 'sum(t.location[1])')) as unknown as Promise<Part[]>;
+  return q
+    .groupByRaw('1, 2')
+    .select(groupColumns(knex, states, x, y, 'count(*)', 'sum(t.location[0])', 'sum(t.location[1])')) as unknown as Promise<Part[]>;
 }
 
 export const mapHandler: RouteHandler = async (ctx, rc) => {
@@ -170,13 +206,32 @@ export const mapHandler: RouteHandler = async (ctx, rc) => {
     // subquery into the scope's conditions: it has no estimate for a box, and would AND a region's
     // whole index with it), then the caller's scope and the filters on those few
     const inBox = rc.knex.raw('(select * from ?? where location <@ box(point(?, ?), point(?, ?)) offset 0) as t', [e.table, ...bbox]);
-    const rows = await repo.applyFilters(repo.scoped('read', undefined, inBox), params)
+    const rows = await repo
+      .applyFilters(repo.scoped('read', undefined, inBox), params)
       .limit(MAX_POINTS + 1)
-      .select('t.id', rc.knex.raw('t.location[0] as lng'), rc.knex.raw('t.location[1] as lat'), 't.status', 't.offence_type_id', 't.number');
+      .select(
+        't.id',
+        rc.knex.raw('t.location[0] as lng'),
+        rc.knex.raw('t.location[1] as lat'),
+        't.status',
+        't.offence_type_id',
+        't.number',
+      );
     ctx.body = {
-      layer: 'offences', zoom, states, truncated: rows.length > MAX_POINTS,
-      items: rows.slice(0, MAX_POINTS).map((r: { id: number; lng: number; lat: number; status: string; offence_type_id: number | null; number: string }) =>
-        [Number(r.id), round(r.lng), round(r.lat), r.status, r.offence_type_id === null ? null : Number(r.offence_type_id), r.number]),
+      layer: 'offences',
+      zoom,
+      states,
+      truncated: rows.length > MAX_POINTS,
+      items: rows
+        .slice(0, MAX_POINTS)
+        .map((r: { id: number; lng: number; lat: number; status: string; offence_type_id: number | null; number: string }) => [
+          Number(r.id),
+          round(r.lng),
+          round(r.lat),
+          r.status,
+          r.offence_type_id === null ? null : Number(r.offence_type_id),
+          r.number,
+        ]),
     };
     return;
   }
@@ -184,7 +239,13 @@ export const mapHandler: RouteHandler = async (ctx, rc) => {
   const lvl = layer === 'regions' ? 0 : level!;
   const dates = params.filters.filter((f) => f.name === 'offence_date');
   // several bounds (`offence_date=a,b` and `from_offence_date=c`) all hold: the latest start, the earliest end
-  const bound = (b: 'from' | 'to') => dates.filter((f) => f.bound === b).map((f) => String(f.value).slice(0, 10)).sort()[b === 'from' ? 'pop' : 'shift']();
+  const bound = (b: 'from' | 'to') => {
+    const days = dates
+      .filter((f) => f.bound === b)
+      .map((f) => String(f.value).slice(0, 10))
+      .sort();
+    return b === 'from' ? days.pop() : days.shift();
+  };
   const [from, to] = [bound('from'), bound('to')];
   let parts: Part[] = [];
   let source: 'aggregates' | 'rows' = 'rows';
@@ -206,12 +267,21 @@ export const mapHandler: RouteHandler = async (ctx, rc) => {
     c.n += Number(p.n);
     c.lng += Number(p.lng_sum);
     c.lat += Number(p.lat_sum);
-    states.forEach((_, i) => { c!.by[i] += Number(p[`s${i}`]); });
+    states.forEach((_, i) => {
+      c!.by[i] += Number(p[`s${i}`]);
+    });
   }
-  const items = [...clusters.values()].filter((c) => c.n > 0)
-    .map((c) => (layer === 'regions' ? [round(c.lng / c.n), round(c.lat / c.n), c.n, c.by, c.k1] : [round(c.lng / c.n), round(c.lat / c.n), c.n, c.by]));
+  const items = [...clusters.values()]
+    .filter((c) => c.n > 0)
+    .map((c) =>
+      layer === 'regions' ? [round(c.lng / c.n), round(c.lat / c.n), c.n, c.by, c.k1] : [round(c.lng / c.n), round(c.lat / c.n), c.n, c.by],
+    );
   ctx.body = {
-    layer, zoom, states, source, next_zoom: nextZoom(zoom, OFFENCE_GRID),
+    layer,
+    zoom,
+    states,
+    source,
+    next_zoom: nextZoom(zoom, OFFENCE_GRID),
     ...(layer === 'cells' ? { level: lvl, size: cellSize(lvl, OFFENCE_GRID) } : {}),
     total: items.reduce((s, i) => s + (i[2] as number), 0),
     items,

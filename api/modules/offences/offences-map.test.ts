@@ -27,9 +27,34 @@ let fineId: number;
 const tokens: Record<string, string> = {};
 const ids: Record<string, number> = {};
 
-interface Row { id: number; lng: number; lat: number; region_id: number; status: string; mvd_sent: boolean; offence_type_id: number | null; offence_date: string; inspector_id: number | null }
-interface Filter { region_id?: number; offence_type_id?: number; status?: string[]; from?: string; to?: string }
-interface Answer { layer: string; source?: string; items: unknown[][]; total?: number; truncated?: boolean; next_zoom?: number; size?: number; states: string[] }
+interface Row {
+  id: number;
+  lng: number;
+  lat: number;
+  region_id: number;
+  status: string;
+  mvd_sent: boolean;
+  offence_type_id: number | null;
+  offence_date: string;
+  inspector_id: number | null;
+}
+interface Filter {
+  region_id?: number;
+  offence_type_id?: number;
+  status?: string[];
+  from?: string;
+  to?: string;
+}
+interface Answer {
+  layer: string;
+  source?: string;
+  items: unknown[][];
+  total?: number;
+  truncated?: boolean;
+  next_zoom?: number;
+  size?: number;
+  states: string[];
+}
 
 async function user(username: string, role: string, region: number, kind = 'staff'): Promise<void> {
   ids[username] = await createUser(api.db.knex, { username, password: 'secret-pw', roles: [role], region_id: region });
@@ -39,21 +64,44 @@ async function user(username: string, role: string, region: number, kind = 'staf
 
 /** The offences with a place, as the table holds them. */
 async function located(): Promise<Row[]> {
-  const rows = await api.db.knex('offences').whereNotNull('location')
-    .select('id', api.db.knex.raw('location[0] as lng'), api.db.knex.raw('location[1] as lat'), 'region_id', 'status', 'mvd_sent', 'offence_type_id',
-      api.db.knex.raw(`to_char(offence_date, 'YYYY-MM-DD') as offence_date`), 'inspector_id');
-  return rows.map((r: Row) => ({ ...r, id: Number(r.id), region_id: Number(r.region_id), offence_type_id: r.offence_type_id === null ? null : Number(r.offence_type_id), inspector_id: r.inspector_id === null ? null : Number(r.inspector_id) }));
+  const rows = await api.db
+    .knex('offences')
+    .whereNotNull('location')
+    .select(
+      'id',
+      api.db.knex.raw('location[0] as lng'),
+      api.db.knex.raw('location[1] as lat'),
+      'region_id',
+      'status',
+      'mvd_sent',
+      'offence_type_id',
+      api.db.knex.raw(`to_char(offence_date, 'YYYY-MM-DD') as offence_date`),
+      'inspector_id',
+    );
+  return rows.map((r: Row) => ({
+    ...r,
+    id: Number(r.id),
+    region_id: Number(r.region_id),
+    offence_type_id: r.offence_type_id === null ? null : Number(r.offence_type_id),
+    inspector_id: r.inspector_id === null ? null : Number(r.inspector_id),
+  }));
 }
 
-const matches = (r: Row, f: Filter) => (f.region_id === undefined || r.region_id === f.region_id)
-  && (f.offence_type_id === undefined || r.offence_type_id === f.offence_type_id)
-  && (!f.status || f.status.includes(r.status))
-  && (!f.from || r.offence_date >= f.from) && (!f.to || r.offence_date <= f.to);
+const matches = (r: Row, f: Filter) =>
+  (f.region_id === undefined || r.region_id === f.region_id) &&
+  (f.offence_type_id === undefined || r.offence_type_id === f.offence_type_id) &&
+  (!f.status || f.status.includes(r.status)) &&
+  (!f.from || r.offence_date >= f.from) &&
+  (!f.to || r.offence_date <= f.to);
 
-const query = (f: Filter) => [
-  f.region_id !== undefined ? `&region_id=${f.region_id}` : '', f.offence_type_id !== undefined ? `&offence_type_id=${f.offence_type_id}` : '',
-  f.status ? `&status=${f.status.join(',')}` : '', f.from ? `&from_offence_date=${f.from}` : '', f.to ? `&to_offence_date=${f.to}` : '',
-].join('');
+const query = (f: Filter) =>
+  [
+    f.region_id !== undefined ? `&region_id=${f.region_id}` : '',
+    f.offence_type_id !== undefined ? `&offence_type_id=${f.offence_type_id}` : '',
+    f.status ? `&status=${f.status.join(',')}` : '',
+    f.from ? `&from_offence_date=${f.from}` : '',
+    f.to ? `&to_offence_date=${f.to}` : '',
+  ].join('');
 
 async function view(bbox: string, zoom: number, f: Filter = {}, token?: string): Promise<Answer> {
   const r = await api.get(`${MAP}?bbox=${bbox}&zoom=${zoom}${query(f)}`, { token });
@@ -75,7 +123,10 @@ function expected(rows: Row[], bbox: string, zoom: number): Counts {
   const [x0, y0, x1, y1] = bbox.split(',').map(Number);
   const level = OFFENCE_GRID.levels.find((l) => zoom <= l.maxZoom && zoom > OFFENCE_GRID.regionsMaxZoom);
   for (const r of rows) {
-    if (zoom <= OFFENCE_GRID.regionsMaxZoom) { add(m, `r${r.region_id}`, r.status); continue; }
+    if (zoom <= OFFENCE_GRID.regionsMaxZoom) {
+      add(m, `r${r.region_id}`, r.status);
+      continue;
+    }
     const s = level!.size;
     const [cx, cy] = [Math.floor(r.lng / s), Math.floor(r.lat / s)];
     if (cx < Math.floor(x0 / s) || cx > Math.floor(x1 / s) || cy < Math.floor(y0 / s) || cy > Math.floor(y1 / s)) continue;
@@ -98,7 +149,11 @@ function shown(a: Answer, zoom: number): Counts {
 
 async function expectView(bbox: string, zoom: number, f: Filter, rows: Row[], token?: string): Promise<Answer> {
   const a = await view(bbox, zoom, f, token);
-  const want = expected(rows.filter((r) => matches(r, f)), bbox, zoom);
+  const want = expected(
+    rows.filter((r) => matches(r, f)),
+    bbox,
+    zoom,
+  );
   expect(Object.fromEntries(shown(a, zoom)), `zoom ${zoom} ${query(f)}`).toEqual(Object.fromEntries(want));
   expect(a.total).toBe([...want.values()].reduce((s, c) => s + c.n, 0));
   return a;
@@ -114,7 +169,18 @@ async function expectAggregatesExact(): Promise<void> {
     for (const [level, size] of levels) {
       const [cx, cy] = size === null ? [0, 0] : [Math.floor(r.lng / size), Math.floor(r.lat / size)];
       for (const grp of CELL_SETS[level]) {
-        const key = [level, grp, cellTile(cx, cy), grp & 2 ? month : 0, cx, cy, r.region_id, r.status, r.mvd_sent, grp & 1 ? r.offence_type_id ?? 0 : 0].join('|');
+        const key = [
+          level,
+          grp,
+          cellTile(cx, cy),
+          grp & 2 ? month : 0,
+          cx,
+          cy,
+          r.region_id,
+          r.status,
+          r.mvd_sent,
+          grp & 1 ? (r.offence_type_id ?? 0) : 0,
+        ].join('|');
         const c = want.get(key) ?? { n: 0, lng: 0 };
         c.n++;
         c.lng += r.lng;
@@ -123,10 +189,12 @@ async function expectAggregatesExact(): Promise<void> {
     }
   }
   const have = await api.db.knex('offence_cells').select('*');
-  const got = new Map<string, { n: number; lng: number }>(have.map((c: Record<string, unknown>) => [
-    [c.level, c.grp, c.tile, c.month, c.cx, c.cy, Number(c.region_id), c.status, c.mvd_sent, Number(c.offence_type_id)].join('|'),
-    { n: Number(c.n), lng: Number(c.lng_sum) },
-  ]));
+  const got = new Map<string, { n: number; lng: number }>(
+    have.map((c: Record<string, unknown>) => [
+      [c.level, c.grp, c.tile, c.month, c.cx, c.cy, Number(c.region_id), c.status, c.mvd_sent, Number(c.offence_type_id)].join('|'),
+      { n: Number(c.n), lng: Number(c.lng_sum) },
+    ]),
+  );
   expect([...got.keys()].sort()).toEqual([...want.keys()].sort());
   for (const [k, w] of want) {
     expect(got.get(k)!.n, k).toBe(w.n);
@@ -138,10 +206,15 @@ beforeAll(async () => {
   api = await startTestApi();
   const k = api.db.knex;
   [r1, r2] = (await k('regions').orderBy('id').limit(2).pluck('id')).map(Number);
-  [{ id: fineId }] = await k('fine').insert({ code: 'MAP-1', article: '65', name: JSON.stringify({ uz: 'Daraxtlarni kesish' }), min_multiple: '5', max_multiple: '10' }).returning('id');
-  [{ id: t1 }, { id: t2 }] = await k('offence_type').insert([
-    { code: 'MAP-A', name: JSON.stringify({ uz: 'Kesish' }) }, { code: 'MAP-B', name: JSON.stringify({ uz: 'Suv' }) },
-  ]).returning('id');
+  [{ id: fineId }] = await k('fine')
+    .insert({ code: 'MAP-1', article: '65', name: JSON.stringify({ uz: 'Daraxtlarni kesish' }), min_multiple: '5', max_multiple: '10' })
+    .returning('id');
+  [{ id: t1 }, { id: t2 }] = await k('offence_type')
+    .insert([
+      { code: 'MAP-A', name: JSON.stringify({ uz: 'Kesish' }) },
+      { code: 'MAP-B', name: JSON.stringify({ uz: 'Suv' }) },
+    ])
+    .returning('id');
   await user('insp1', 'inspector', r1);
   await user('reviewer', 'confirming_staff', r1);
   await user('police1', 'police', r1, 'mvd');
@@ -150,8 +223,11 @@ beforeAll(async () => {
   tokens.hq = await api.login('hq1', 'secret-pw');
   // 900 offences around the two regions' centres, over 2025, in every state, type (or none) and
   // with a place but every eleventh; the ministry's where sent; every sixth the inspector's
-  const [c1, c2] = await Promise.all([r1, r2].map((r) => k('regions').where({ id: r }).first(k.raw('centre[0] as lng'), k.raw('centre[1] as lat'))));
-  await k.raw(`
+  const [c1, c2] = await Promise.all(
+    [r1, r2].map((r) => k('regions').where({ id: r }).first(k.raw('centre[0] as lng'), k.raw('centre[1] as lat'))),
+  );
+  await k.raw(
+    `
     insert into offences (number, offence_date, region_id, fine_id, fine_multiple, status, mvd_sent, offence_type_id, location, inspector_id)
     select 'MAP-' || g, date '2025-01-01' + ((g * 37) % 365), case when g % 3 = 0 then cast(:r2 as bigint) else cast(:r1 as bigint) end, cast(:fine as bigint), 5,
            (array['draft', 'review', 'returned', 'mvd', 'closed'])[1 + g % 5],
@@ -161,21 +237,41 @@ beforeAll(async () => {
              round(cast((case when g % 3 = 0 then cast(:x2 as float8) else cast(:x1 as float8) end) + ((g * 7919) % 20000 - 10000) / 10000.0 * 0.9 as numeric), 4),
              round(cast((case when g % 3 = 0 then cast(:y2 as float8) else cast(:y1 as float8) end) + ((g * 104729) % 12000 - 6000) / 10000.0 * 0.5 as numeric), 4)) end,
            case when g % 6 = 1 then cast(:insp as bigint) end
-      from generate_series(1, 900) g`, {
-    r1, r2, fine: fineId, t1, t2, insp: ids.insp1, x1: Number(c1.lng), y1: Number(c1.lat), x2: Number(c2.lng), y2: Number(c2.lat),
-  });
+      from generate_series(1, 900) g`,
+    {
+      r1,
+      r2,
+      fine: fineId,
+      t1,
+      t2,
+      insp: ids.insp1,
+      x1: Number(c1.lng),
+      y1: Number(c1.lat),
+      x2: Number(c2.lng),
+      y2: Number(c2.lat),
+    },
+  );
 });
-afterAll(async () => { await api?.close(); });
+afterAll(async () => {
+  await api?.close();
+});
 
 describe('the offences map', () => {
   it('counts every cluster as the offences matching the filters, at every layer', async () => {
     const rows = await located();
     expect(rows.length).toBeGreaterThan(800);
     const filters: Filter[] = [
-      {}, { status: ['mvd'] }, { status: ['draft', 'closed'] }, { region_id: r2 }, { offence_type_id: t1 },
+      {},
+      { status: ['mvd'] },
+      { status: ['draft', 'closed'] },
+      { region_id: r2 },
+      { offence_type_id: t1 },
       // whole months, part months, one month in part, and everything together
-      { from: '2025-03-01', to: '2025-05-31' }, { from: '2025-03-14', to: '2025-07-09' }, { from: '2025-06-03', to: '2025-06-20' },
-      { from: '2025-10-01' }, { to: '2025-02-10' },
+      { from: '2025-03-01', to: '2025-05-31' },
+      { from: '2025-03-14', to: '2025-07-09' },
+      { from: '2025-06-03', to: '2025-06-20' },
+      { from: '2025-10-01' },
+      { to: '2025-02-10' },
       { region_id: r1, offence_type_id: t2, status: ['review', 'returned'], from: '2025-02-15', to: '2025-11-30' },
     ];
     for (const zoom of [5, 7, 9, 11, 13, 14]) {
@@ -211,14 +307,25 @@ describe('the offences map', () => {
     expect(mine.slice(1, 5)).toEqual([r.lng, r.lat, r.status, r.offence_type_id]);
     expect(mine[5]).toMatch(/^MAP-/);
     const filtered = await view(bbox, 16, { status: ['mvd'], offence_type_id: t2 });
-    expect(filtered.items.map((i) => i[0]).sort()).toEqual(inside.filter((o) => o.status === 'mvd' && o.offence_type_id === t2).map((o) => o.id).sort());
+    expect(filtered.items.map((i) => i[0]).sort()).toEqual(
+      inside
+        .filter((o) => o.status === 'mvd' && o.offence_type_id === t2)
+        .map((o) => o.id)
+        .sort(),
+    );
   });
 
   it('shows each user the offences of their scope', async () => {
     const rows = await located();
     // a region's reviewer: their region
     for (const zoom of [5, 9, 13]) {
-      const a = await expectView(WIDE, zoom, {}, rows.filter((r) => r.region_id === r1), tokens.reviewer);
+      const a = await expectView(
+        WIDE,
+        zoom,
+        {},
+        rows.filter((r) => r.region_id === r1),
+        tokens.reviewer,
+      );
       expect(a.source).toBe('aggregates');
       await expectView(WIDE, zoom, { region_id: r2 }, [], tokens.reviewer);
     }
@@ -271,7 +378,13 @@ describe('the offences map', () => {
     await expectAggregatesExact();
     const before = (await view(WIDE, 5, { region_id: r2 })).total!;
     const created = await api.post(OFFENCES, {
-      number: 'MAP-NEW', offence_date: '2025-09-01', region_id: r2, fine_id: fineId, fine_multiple: '6', offence_type_id: t1, location: { lat: 40.5, lng: 72.1 },
+      number: 'MAP-NEW',
+      offence_date: '2025-09-01',
+      region_id: r2,
+      fine_id: fineId,
+      fine_multiple: '6',
+      offence_type_id: t1,
+      location: { lat: 40.5, lng: 72.1 },
     });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const id = created.body.id as number;
@@ -281,7 +394,11 @@ describe('the offences map', () => {
     expect((await view(WIDE, 5, { region_id: r2 })).total).toBe(before + 1);
 
     // moved (still a draft) to another place and another type
-    const moved = await api.put(`${OFFENCES}/${id}`, { version: created.body.version, location: { lat: 40.9, lng: 71.7 }, offence_type_id: t2 });
+    const moved = await api.put(`${OFFENCES}/${id}`, {
+      version: created.body.version,
+      location: { lat: 40.9, lng: 71.7 },
+      offence_type_id: t2,
+    });
     expect(moved.status, JSON.stringify(moved.body)).toBe(200);
     await expectAggregatesExact();
     expect((await view('72,40.4,72.2,40.6', 16)).items.some((i) => i[0] === id)).toBe(false);
@@ -303,7 +420,9 @@ describe('the offences map', () => {
     // a batch in one statement each: updates of some (state, place, date, no change that matters), deletes, and a place removed
     const k = api.db.knex;
     await k.raw(`update offences set status = 'closed' where number like 'MAP-%' and id % 7 = 0`);
-    await k.raw(`update offences set location = point(location[0] + 0.013, location[1] - 0.021), offence_date = offence_date - 40 where number like 'MAP-%' and id % 5 = 1`);
+    await k.raw(
+      `update offences set location = point(location[0] + 0.013, location[1] - 0.021), offence_date = offence_date - 40 where number like 'MAP-%' and id % 5 = 1`,
+    );
     await k.raw(`update offences set description = 'tekshirildi' where number like 'MAP-%' and id % 3 = 0`);
     await k.raw(`update offences set location = null where number like 'MAP-%' and id % 13 = 0`);
     await k.raw(`delete from offences where number like 'MAP-%' and id % 17 = 0`);
@@ -315,11 +434,29 @@ describe('the offences map', () => {
 describe('a period split for the aggregates', () => {
   it('takes whole months from the aggregates and the rest by days', () => {
     expect(splitPeriod('2025-03-01', '2025-05-31')).toEqual({ months: [202503, 202505], edges: [], empty: false });
-    expect(splitPeriod('2025-03-14', '2025-07-09')).toEqual({ months: [202504, 202506], edges: [['2025-03-14', '2025-03-31'], ['2025-07-01', '2025-07-09']], empty: false });
+    expect(splitPeriod('2025-03-14', '2025-07-09')).toEqual({
+      months: [202504, 202506],
+      edges: [
+        ['2025-03-14', '2025-03-31'],
+        ['2025-07-01', '2025-07-09'],
+      ],
+      empty: false,
+    });
     expect(splitPeriod('2025-06-03', '2025-06-20')).toEqual({ months: undefined, edges: [['2025-06-03', '2025-06-20']], empty: false });
     expect(splitPeriod('2025-06-01', '2025-06-30')).toEqual({ months: [202506, 202506], edges: [], empty: false });
-    expect(splitPeriod('2025-12-15', '2026-01-31')).toEqual({ months: [202601, 202601], edges: [['2025-12-15', '2025-12-31']], empty: false });
-    expect(splitPeriod('2025-12-15', '2026-01-10')).toEqual({ months: undefined, edges: [['2025-12-15', '2025-12-31'], ['2026-01-01', '2026-01-10']], empty: false });
+    expect(splitPeriod('2025-12-15', '2026-01-31')).toEqual({
+      months: [202601, 202601],
+      edges: [['2025-12-15', '2025-12-31']],
+      empty: false,
+    });
+    expect(splitPeriod('2025-12-15', '2026-01-10')).toEqual({
+      months: undefined,
+      edges: [
+        ['2025-12-15', '2025-12-31'],
+        ['2026-01-01', '2026-01-10'],
+      ],
+      empty: false,
+    });
     expect(splitPeriod('2024-02-29', undefined)).toEqual({ months: [202403, 999912], edges: [['2024-02-29', '2024-02-29']], empty: false });
     expect(splitPeriod(undefined, '2025-02-28')).toEqual({ months: [0, 202502], edges: [], empty: false });
     expect(splitPeriod('2025-05-02', '2025-05-01').empty).toBe(true);

@@ -26,8 +26,14 @@ async function user(username: string, role: string, region: number, kind = 'staf
 }
 
 const draft = (over: Record<string, unknown> = {}) => ({
-  number: 'HB-1', offence_date: '2025-09-01', opened_on: '2025-09-02', region_id: r1, address: 'Olmazor tumani, Navroʻz mahallasi',
-  location: { lat: 41.35, lng: 69.22 }, fine_id: fineId, fine_multiple: '7.5',
+  number: 'HB-1',
+  offence_date: '2025-09-01',
+  opened_on: '2025-09-02',
+  region_id: r1,
+  address: 'Olmazor tumani, Navroʻz mahallasi',
+  location: { lat: 41.35, lng: 69.22 },
+  fine_id: fineId,
+  fine_multiple: '7.5',
   offenders: [
     { offender_kind: 'person', full_name: 'Aliyev Vali', citizenship: 'Oʻzbekiston', nationality: 'oʻzbek', passport: 'AA 1234567' },
     { offender_kind: 'organisation', inn: '600000101' },
@@ -36,21 +42,36 @@ const draft = (over: Record<string, unknown> = {}) => ({
   ...over,
 });
 
-const act = (id: number, action: string, token: string, body: Record<string, unknown> = {}) => api.post(`${OFFENCES}/${id}/actions/${action}`, body, { token });
+const act = (id: number, action: string, token: string, body: Record<string, unknown> = {}) =>
+  api.post(`${OFFENCES}/${id}/actions/${action}`, body, { token });
 
 beforeAll(async () => {
   api = await startTestApi();
   const k = api.db.knex;
   [r1, r2] = (await k('regions').orderBy('id').limit(2).pluck('id')).map(Number);
-  [{ id: fineId }] = await k('fine').insert({ code: 'MJtK-65-1', article: '65', part: '1', name: JSON.stringify({ uz: 'Daraxtlarni qonunsiz kesish' }), min_multiple: '5', max_multiple: '10' }).returning('id');
+  [{ id: fineId }] = await k('fine')
+    .insert({
+      code: 'MJtK-65-1',
+      article: '65',
+      part: '1',
+      name: JSON.stringify({ uz: 'Daraxtlarni qonunsiz kesish' }),
+      min_multiple: '5',
+      max_multiple: '10',
+    })
+    .returning('id');
   fineIncome = (await k('income_types').where({ group: 'fine' }).first('id')).id;
   otherIncome = (await k('income_types').whereNot({ group: 'fine' }).first('id')).id;
   const category = (await k('subject_categories').first('id')).id;
-  subjectId = (await api.post('/api/ecofund/subject', { inn: '600000101', name: '“Kimyo” MChJ', region_id: r1, category_id: category })).body.id;
+  subjectId = (await api.post('/api/ecofund/subject', { inn: '600000101', name: '“Kimyo” MChJ', region_id: r1, category_id: category }))
+    .body.id;
   await user('insp1', 'inspector', r1);
   // an inspector is a user with a position and a rank, which their offences show
-  const [position] = await k('position').insert({ code: 'T-LEAD', name: JSON.stringify({ uz: 'Yetakchi inspektor' }) }).returning('id');
-  const [rank] = await k('rank').insert({ code: 'T-CPT', name: JSON.stringify({ uz: 'Kapitan' }) }).returning('id');
+  const [position] = await k('position')
+    .insert({ code: 'T-LEAD', name: JSON.stringify({ uz: 'Yetakchi inspektor' }) })
+    .returning('id');
+  const [rank] = await k('rank')
+    .insert({ code: 'T-CPT', name: JSON.stringify({ uz: 'Kapitan' }) })
+    .returning('id');
   await k('users').where({ id: ids.insp1 }).update({ fio: 'Karimov Jasur', position_id: position.id, rank_id: rank.id });
   ids.position = position.id;
   ids.rank = rank.id;
@@ -60,12 +81,14 @@ beforeAll(async () => {
   await user('police2', 'police', r2, 'mvd');
   await user('fund1', 'fund', r1);
 });
-afterAll(async () => { await api?.close(); });
+afterAll(async () => {
+  await api?.close();
+});
 
 describe('the offence workflow', () => {
   let id: number;
 
-  it('warns with the article\'s interval when the multiple is outside it, and fines by the base value on the offence date', async () => {
+  it("warns with the article's interval when the multiple is outside it, and fines by the base value on the offence date", async () => {
     const outside = await api.post(OFFENCES, draft({ fine_multiple: '12' }), { token: tokens.insp1, lang: 'ru' });
     expect(outside.status).toBe(400);
     expect(outside.body.errors).toEqual({ fine_multiple: 'Значение должно быть в заданном интервале (5 – 10)' });
@@ -74,8 +97,15 @@ describe('the offence workflow', () => {
     id = r.body.id;
     // 7.5 × 412 000.00 (the base value from 2025-08-01), the inspector is the one who wrote it
     expect(r.body).toMatchObject({
-      status: 'draft', fine_amount: '3090000.00', inspector_id: ids.insp1, inspector_fio: 'Karimov Jasur', inspector_position_id: ids.position, inspector_rank_id: ids.rank,
-      payment_status: 'unpaid', paid_amount: '0.00', mvd_sent: false,
+      status: 'draft',
+      fine_amount: '3090000.00',
+      inspector_id: ids.insp1,
+      inspector_fio: 'Karimov Jasur',
+      inspector_position_id: ids.position,
+      inspector_rank_id: ids.rank,
+      payment_status: 'unpaid',
+      paid_amount: '0.00',
+      mvd_sent: false,
     });
     expect(r.body.offenders).toHaveLength(2);
     expect(r.body.offenders[0]).toMatchObject({ passport: 'AA1234567', subject_id: null });
@@ -84,11 +114,23 @@ describe('the offence workflow', () => {
     expect(r.body.witnesses).toEqual([expect.objectContaining({ full_name: 'Saidova Gulnora', passport: 'AB7654321' })]);
   });
 
-  it('refuses a passport not in the spec\'s format and an organisation whose INN no subject has', async () => {
-    const bad = await api.post(OFFENCES, draft({ offenders: [{ offender_kind: 'person', full_name: 'X', passport: 'A 1234567' }, { offender_kind: 'organisation', inn: '699999999' }] }), { token: tokens.insp1 });
+  it("refuses a passport not in the spec's format and an organisation whose INN no subject has", async () => {
+    const bad = await api.post(
+      OFFENCES,
+      draft({
+        offenders: [
+          { offender_kind: 'person', full_name: 'X', passport: 'A 1234567' },
+          { offender_kind: 'organisation', inn: '699999999' },
+        ],
+      }),
+      { token: tokens.insp1 },
+    );
     expect(bad.status).toBe(400);
     expect(Object.keys(bad.body.errors)).toEqual(['offenders.0.passport']);
-    const unknown = await api.post(OFFENCES, draft({ offenders: [{ offender_kind: 'organisation', inn: '699999999' }] }), { token: tokens.insp1, lang: 'ru' });
+    const unknown = await api.post(OFFENCES, draft({ offenders: [{ offender_kind: 'organisation', inn: '699999999' }] }), {
+      token: tokens.insp1,
+      lang: 'ru',
+    });
     expect(unknown.status).toBe(400);
     expect(unknown.body.errors).toEqual({ 'offenders.0.inn': 'Субъект по этому ИНН не найден' });
   });
@@ -113,7 +155,11 @@ describe('the offence workflow', () => {
     expect((await act(id, 'return-to-inspector', tokens.reviewer)).status).toBe(400);
     r = await act(id, 'return-to-inspector', tokens.reviewer, { comment: 'Qaror raqamini kiriting' });
     expect(r.body.status).toBe('returned');
-    const edited = await api.put(`${OFFENCES}/${id}`, { decree_series: 'QR', decree_number: 'QR-2025-77', decree_date: '2025-09-03', version: r.body.version }, { token: tokens.insp1 });
+    const edited = await api.put(
+      `${OFFENCES}/${id}`,
+      { decree_series: 'QR', decree_number: 'QR-2025-77', decree_date: '2025-09-03', version: r.body.version },
+      { token: tokens.insp1 },
+    );
     expect(edited.status, JSON.stringify(edited.body)).toBe(200);
     expect((await act(id, 'send-for-review', tokens.insp1)).body.status).toBe('review');
 
@@ -122,7 +168,11 @@ describe('the offence workflow', () => {
     expect((await act(id, 'send-to-mvd', tokens.reviewer)).status).toBe(409);
 
     // the police record the result through the ministry's own calls, then close it
-    const result = await api.post(`/api/mvd/offences/${id}/result`, { mvd_result: 'offender_found', mvd_note: 'Huquqbuzar aniqlandi' }, { token: tokens.police1 });
+    const result = await api.post(
+      `/api/mvd/offences/${id}/result`,
+      { mvd_result: 'offender_found', mvd_note: 'Huquqbuzar aniqlandi' },
+      { token: tokens.police1 },
+    );
     expect(result.status, JSON.stringify(result.body)).toBe(200);
     expect(result.body).toMatchObject({ status: 'mvd', mvd_result: 'offender_found', mvd_note: 'Huquqbuzar aniqlandi' });
     const closed = await api.post(`/api/mvd/offences/${id}/close`, { mvd_result: 'fine_enforced' }, { token: tokens.police1 });
@@ -131,9 +181,15 @@ describe('the offence workflow', () => {
     expect((await act(id, 'send-for-review', tokens.insp1)).status).toBe(409);
 
     const flows = await api.get(`${OFFENCES}/${id}/flows`, { token: tokens.reviewer });
-    expect(flows.body.map((f: { action: string; from_state: string; to_state: string }) => `${f.action}:${f.from_state}>${f.to_state}`)).toEqual([
-      'send-for-review:draft>review', 'return-to-inspector:review>returned', 'send-for-review:returned>review',
-      'send-to-mvd:review>mvd', 'mvd-result:mvd>mvd', 'mvd-close:mvd>closed',
+    expect(
+      flows.body.map((f: { action: string; from_state: string; to_state: string }) => `${f.action}:${f.from_state}>${f.to_state}`),
+    ).toEqual([
+      'send-for-review:draft>review',
+      'return-to-inspector:review>returned',
+      'send-for-review:returned>review',
+      'send-to-mvd:review>mvd',
+      'mvd-result:mvd>mvd',
+      'mvd-close:mvd>closed',
     ]);
     expect(flows.body[1].comment).toBe('Qaror raqamini kiriting');
   });
@@ -156,7 +212,9 @@ describe('who sees which offences', () => {
     expect(mine.inspector_id).toBe(ids.insp2);
     const list = await api.get(`${OFFENCES}?perPage=100`, { token: tokens.insp2 });
     expect(list.body.map((o: { number: string }) => o.number)).toEqual(['HB-OWN-2']);
-    const other = (await api.get(`${OFFENCES}?perPage=100`, { token: tokens.insp1 })).body.find((o: { number: string }) => o.number === 'HB-RET');
+    const other = (await api.get(`${OFFENCES}?perPage=100`, { token: tokens.insp1 })).body.find(
+      (o: { number: string }) => o.number === 'HB-RET',
+    );
     expect((await api.get(`${OFFENCES}/${other.id}`, { token: tokens.insp2 })).status).toBe(404);
     expect((await api.put(`${OFFENCES}/${other.id}`, { address: 'x', version: other.version }, { token: tokens.insp2 })).status).toBe(404);
     expect((await api.del(`${OFFENCES}/${other.id}`, { token: tokens.insp2 })).status).toBe(404);
@@ -169,14 +227,15 @@ describe('who sees which offences', () => {
     expect((await api.del(`${OFFENCES}/${mine.id}`, { token: tokens.insp2 })).status).toBe(200);
   });
 
-  it('a police user sees only what was sent to their region\'s ministry', async () => {
+  it("a police user sees only what was sent to their region's ministry", async () => {
     const { body: sent } = await api.post(OFFENCES, draft({ number: 'HB-MVD' }), { token: tokens.insp1 });
     await act(sent.id, 'send-for-review', tokens.insp1);
     await act(sent.id, 'send-to-mvd', tokens.reviewer);
     const { body: other } = await api.post(OFFENCES, draft({ number: 'HB-R2', region_id: r2 }));
     await act(other.id, 'send-for-review', api.adminToken!);
     await act(other.id, 'send-to-mvd', api.adminToken!);
-    const numbers = async (path: string, token: string) => (await api.get(path, { token })).body.map((o: { number: string }) => o.number).sort();
+    const numbers = async (path: string, token: string) =>
+      (await api.get(path, { token })).body.map((o: { number: string }) => o.number).sort();
     expect(await numbers(`${OFFENCES}?perPage=100`, tokens.police1)).toEqual(['HB-1', 'HB-MVD', 'HB-RET']);
     expect(await numbers('/api/mvd/offences?perPage=100', tokens.police1)).toEqual(['HB-1', 'HB-MVD', 'HB-RET']);
     expect(await numbers('/api/mvd/offences?perPage=100', tokens.police2)).toEqual(['HB-R2']);
@@ -190,10 +249,18 @@ describe('who sees which offences', () => {
 describe('fine payments', () => {
   let offence: { id: number };
   beforeAll(async () => {
-    offence = (await api.get(`${OFFENCES}?q=HB-1&perPage=5`, { token: tokens.reviewer })).body.find((o: { number: string }) => o.number === 'HB-1');
+    offence = (await api.get(`${OFFENCES}?q=HB-1&perPage=5`, { token: tokens.reviewer })).body.find(
+      (o: { number: string }) => o.number === 'HB-1',
+    );
   });
-  const pay = (over: Record<string, unknown>) => api.post(PAYMENTS, { paid_on: '2025-09-10', number: 'T-1', amount: '1000000.01', payer: 'Aliyev Vali', income_type_id: fineIncome, ...over }, { token: tokens.fund1 });
-  const payAct = (id: number, action: string, token: string, body: Record<string, unknown> = {}) => api.post(`${PAYMENTS}/${id}/actions/${action}`, body, { token });
+  const pay = (over: Record<string, unknown>) =>
+    api.post(
+      PAYMENTS,
+      { paid_on: '2025-09-10', number: 'T-1', amount: '1000000.01', payer: 'Aliyev Vali', income_type_id: fineIncome, ...over },
+      { token: tokens.fund1 },
+    );
+  const payAct = (id: number, action: string, token: string, body: Record<string, unknown> = {}) =>
+    api.post(`${PAYMENTS}/${id}/actions/${action}`, body, { token });
 
   it('takes only fine income codes', async () => {
     const r = await pay({ income_type_id: otherIncome });
@@ -240,11 +307,34 @@ describe('fine payments', () => {
     expect(listed.body.map((p: { number: string }) => p.number).sort()).toEqual(['T-1', 'T-2']);
   });
 
-  it('takes the statements\' fine payments and attaches those naming a decree', async () => {
+  it("takes the statements' fine payments and attaches those naming a decree", async () => {
     const k = api.db.knex;
     const [stack] = await k('payment_stacks').insert({ number: 'KV-F', statement_date: '2025-09-20' }).returning('id');
-    const [fine] = await k('payments').insert({ stack_id: stack.id, paid_on: '2025-09-20', number: 'B-7', amount: '500.00', payment_type: 'card', income_type_id: fineIncome, income_code: '3430153', purpose: 'Ekologik jarima, qaror № QR-2025-77', status: 'undefined', region_id: r1 }).returning('id');
-    await k('payments').insert({ stack_id: stack.id, paid_on: '2025-09-20', number: 'B-8', amount: '900.00', payment_type: 'card', income_type_id: otherIncome, purpose: 'Kompensatsiya', status: 'undefined', region_id: r1 });
+    const [fine] = await k('payments')
+      .insert({
+        stack_id: stack.id,
+        paid_on: '2025-09-20',
+        number: 'B-7',
+        amount: '500.00',
+        payment_type: 'card',
+        income_type_id: fineIncome,
+        income_code: '3430153',
+        purpose: 'Ekologik jarima, qaror № QR-2025-77',
+        status: 'undefined',
+        region_id: r1,
+      })
+      .returning('id');
+    await k('payments').insert({
+      stack_id: stack.id,
+      paid_on: '2025-09-20',
+      number: 'B-8',
+      amount: '900.00',
+      payment_type: 'card',
+      income_type_id: otherIncome,
+      purpose: 'Kompensatsiya',
+      status: 'undefined',
+      region_id: r1,
+    });
     // another region's fund user takes none of them
     await user('fund2', 'fund', r2);
     expect((await api.post(`${PAYMENTS}/from-statements`, undefined, { token: tokens.fund2 })).body.taken).toBe(0);
@@ -264,14 +354,20 @@ describe('fine payments', () => {
 describe('mahallas', () => {
   it('sit under a district and take its region', async () => {
     const area = await api.db.knex('areas').where({ region_id: r2 }).first('id');
-    const r = await api.post('/api/ecofund-sprav/mahalla', { area_id: area.id, code: 'M-1', name: { uz: 'Navroʻz', uk: 'Наврўз', ru: 'Навруз' } });
+    const r = await api.post('/api/ecofund-sprav/mahalla', {
+      area_id: area.id,
+      code: 'M-1',
+      name: { uz: 'Navroʻz', uk: 'Наврўз', ru: 'Навруз' },
+    });
     expect(r.status, JSON.stringify(r.body)).toBe(201);
     expect(r.body.region_id).toBe(r2);
     const off = await api.post(OFFENCES, draft({ number: 'HB-M', region_id: r2, area_id: area.id, mahalla_id: r.body.id }));
     expect(off.body.mahalla_id).toBe(r.body.id);
     // a mahalla of another district than the offence's is refused beside the mahalla, naming the district, in the caller's language
     const other = await api.db.knex('areas').where({ region_id: r2 }).whereNot({ id: area.id }).first('id');
-    const wrong = await api.post(OFFENCES, draft({ number: 'HB-M2', region_id: r2, area_id: other.id, mahalla_id: r.body.id }), { lang: 'ru' });
+    const wrong = await api.post(OFFENCES, draft({ number: 'HB-M2', region_id: r2, area_id: other.id, mahalla_id: r.body.id }), {
+      lang: 'ru',
+    });
     expect(wrong.status).toBe(400);
     expect(wrong.body.errors).toEqual({ mahalla_id: expect.stringMatching(/^Не относится к выбранному значению «Район/) });
     // and so is moving the offence to another district while it keeps the mahalla
@@ -280,7 +376,16 @@ describe('mahallas', () => {
     expect(Object.keys(moved.body.errors)).toEqual(['mahalla_id']);
     // the registry's plantings name mahallas the same way
     const species = await api.db.knex('tree_species').first('id');
-    const planting = { species_id: species.id, count: 3, planted_on: '2025-04-01', place_type: 'street', region_id: r2, area_id: area.id, mahalla_id: r.body.id, location: { lng: 66.9, lat: 39.6 } };
+    const planting = {
+      species_id: species.id,
+      count: 3,
+      planted_on: '2025-04-01',
+      place_type: 'street',
+      region_id: r2,
+      area_id: area.id,
+      mahalla_id: r.body.id,
+      location: { lng: 66.9, lat: 39.6 },
+    };
     const ok = await api.post('/api/ecofund-plantings/plantings', planting);
     expect(ok.status, JSON.stringify(ok.body)).toBe(201);
     expect(ok.body.mahalla_id).toBe(r.body.id);

@@ -6,7 +6,11 @@ import { offencePaymentStatus } from '../../domain/offence-payments.ts';
 import type { Knex } from 'knex';
 
 /** What an offence's confirmed payments add up to, and the state that gives against its fine. */
-export async function offencePaid(trx: Knex | Knex.Transaction, offenceId: number, fineAmount: string | null): Promise<{ paid_amount: string; payment_status: string }> {
+export async function offencePaid(
+  trx: Knex | Knex.Transaction,
+  offenceId: number,
+  fineAmount: string | null,
+): Promise<{ paid_amount: string; payment_status: string }> {
   const { s } = (await trx('offence_payments').where({ offence_id: offenceId, status: 'confirmed' }).sum('amount as s').first()) ?? {};
   const paid = parseTiyin(String(s ?? '0'));
   const fine = fineAmount === null ? null : parseTiyin(fineAmount);
@@ -21,16 +25,27 @@ export async function offencePaid(trx: Knex | Knex.Transaction, offenceId: numbe
  */
 export const OFFENCE_HOOKS: Record<string, Hook> = {
   'offences.afterWrite': rowHook('offences', async ({ trx, row, model }) => {
-    const fine_amount = await fineOfRow(trx, { fineId: row.fine_id, multiple: row.fine_multiple, date: row.offence_date, dateField: 'offence_date' });
+    const fine_amount = await fineOfRow(trx, {
+      fineId: row.fine_id,
+      multiple: row.fine_multiple,
+      date: row.offence_date,
+      dateField: 'offence_date',
+    });
     const errors: Record<string, FieldError> = {};
     const offenders = row.offenders ?? [];
     const subjects = model.entities.get('subject')!.table;
     const patched: Record<string, unknown>[] = [];
     for (const [i, o] of offenders.entries()) {
       if (o.offender_kind === 'organisation') {
-        if (!o.inn) { errors[`offenders.${i}.inn`] = { key: 'validation.required' }; continue; }
+        if (!o.inn) {
+          errors[`offenders.${i}.inn`] = { key: 'validation.required' };
+          continue;
+        }
         const subject = await trx(subjects).where({ inn: o.inn }).first('id', 'name');
-        if (!subject) { errors[`offenders.${i}.inn`] = { key: 'errors.offender_inn_not_found' }; continue; }
+        if (!subject) {
+          errors[`offenders.${i}.inn`] = { key: 'errors.offender_inn_not_found' };
+          continue;
+        }
         patched.push({ id: o.id, subject_id: subject.id, full_name: o.full_name || subject.name });
       } else {
         if (!o.full_name) errors[`offenders.${i}.full_name`] = { key: 'validation.required' };

@@ -13,7 +13,13 @@ async function refreshOffence(ctx: HookContext, offenceId: unknown): Promise<voi
   const offence = await ctx.trx('offences').where({ id: offenceId }).first('id');
   if (!offence) return;
   // summed once the offence is locked: two payments of one offence confirmed at once both count
-  await ctx.repo('offences').update(offence.id, (locked, trx) => offencePaid(trx, offence.id, (locked as unknown as OffencesRow).fine_amount), undefined, { fields: ['paid_amount', 'payment_status'], anyVersion: true, action: 'payments' });
+  await ctx
+    .repo('offences')
+    .update(offence.id, (locked, trx) => offencePaid(trx, offence.id, (locked as unknown as OffencesRow).fine_amount), undefined, {
+      fields: ['paid_amount', 'payment_status'],
+      anyVersion: true,
+      action: 'payments',
+    });
   // the people fact the offence came from follows, and records its informant's incentive once paid
   await syncFactOfOffence(ctx, offence.id);
 }
@@ -35,13 +41,21 @@ export const OFFENCE_PAYMENT_HOOKS: Record<string, Hook> = {
     const q = trx('offences').where({ decree_number: number }).whereNot({ status: 'draft' });
     if (principal.region_id != null) q.where({ region_id: principal.region_id });
     const offences = await q.orderBy('id').limit(2).select('id', 'region_id');
-    if (offences.length !== 1) throw new ApiError('validation', 'errors.decree_not_found', { number }, { decree_number: { key: 'errors.decree_not_found', args: { number } } });
+    if (offences.length !== 1)
+      throw new ApiError(
+        'validation',
+        'errors.decree_not_found',
+        { number },
+        { decree_number: { key: 'errors.decree_not_found', args: { number } } },
+      );
     return { offence_id: offences[0].id, region_id: offences[0].region_id, decree_number: number };
   }),
   'offencePayments.confirm': async (ctx) => {
     const { trx, row } = ctx;
     if (!row.offence_id) throw validationError({ offence_id: { key: 'validation.required' } });
-    const income = await trx('income_types').where({ id: row.income_type_id }).first('group', 'budget_percent', 'fund_percent', 'organisation_percent');
+    const income = await trx('income_types')
+      .where({ id: row.income_type_id })
+      .first('group', 'budget_percent', 'fund_percent', 'organisation_percent');
     if (income?.group !== 'fine') throw validationError({ income_type_id: { key: 'errors.not_fine_income' } });
     const parts = splitIncome(parseTiyin(String(row.amount)), income);
     await refreshOffence(ctx, row.offence_id);

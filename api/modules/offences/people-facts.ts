@@ -14,7 +14,15 @@ import { fundSetting } from '../../auth/config.ts';
  * both ways); the informant's incentive is recorded once the linked offence's fine is paid.
  */
 
-interface Incentive { id: number; fine_amount: string | null; rule: string | null; amount: string | null; recorded_at: string | null; paid: boolean; paid_on: string | null }
+interface Incentive {
+  id: number;
+  fine_amount: string | null;
+  rule: string | null;
+  amount: string | null;
+  recorded_at: string | null;
+  paid: boolean;
+  paid_on: string | null;
+}
 
 /** The row of the `people-fact-statuses` book that names a workflow state (its code is the state's, upper case). */
 async function statusIdOf(ctx: Pick<HookContext, 'trx' | 'model'>, state: string): Promise<number | null> {
@@ -28,8 +36,13 @@ export const factNumber = (id: number, receivedAt: Date | string = new Date()): 
 
 /** Whether a user holds every one of these action ids through their roles (state 1). */
 async function holdsActions(trx: Knex.Transaction, userId: number, ids: number[]): Promise<boolean> {
-  const held = await trx('role_actions as ra').join('user_roles as ur', 'ur.role_id', 'ra.role_id')
-    .where('ur.user_id', userId).where('ra.state', 1).whereIn('ra.action_id', ids).distinct('ra.action_id').pluck('ra.action_id');
+  const held = await trx('role_actions as ra')
+    .join('user_roles as ur', 'ur.role_id', 'ra.role_id')
+    .where('ur.user_id', userId)
+    .where('ra.state', 1)
+    .whereIn('ra.action_id', ids)
+    .distinct('ra.action_id')
+    .pluck('ra.action_id');
   return held.length === new Set(ids).size;
 }
 
@@ -49,10 +62,16 @@ async function incentiveOf(ctx: HookContext): Promise<HookResult> {
     const basis = parseTiyin(String(offence?.fine_amount ?? offence?.paid_amount ?? '0'));
     const rule = incentiveRuleOr(await fundSetting(trx, 'fund.fact_incentive'));
     return {
-      incentives: [{
-        fine_amount: formatTiyin(basis), rule: rule.text, amount: formatTiyin(incentiveAmount(rule, basis)),
-        recorded_at: new Date().toISOString(), paid: false, paid_on: null,
-      }],
+      incentives: [
+        {
+          fine_amount: formatTiyin(basis),
+          rule: rule.text,
+          amount: formatTiyin(incentiveAmount(rule, basis)),
+          recorded_at: new Date().toISOString(),
+          paid: false,
+          paid_on: null,
+        },
+      ],
     };
   }
   if (!paid && current && !current.paid) return { incentives: [] };
@@ -69,7 +88,13 @@ export async function syncFactOfOffence(ctx: HookContext, offenceId: unknown): P
   if (!offence?.people_fact_id) return;
   const fact = await ctx.trx('people_facts').where({ id: offence.people_fact_id }).first('id', 'payment_status');
   if (!fact || fact.payment_status === offence.payment_status) return;
-  await ctx.repo('people-facts').update(fact.id, { payment_status: offence.payment_status }, undefined, { fields: ['payment_status'], anyVersion: true, action: 'payments' });
+  await ctx
+    .repo('people-facts')
+    .update(fact.id, { payment_status: offence.payment_status }, undefined, {
+      fields: ['payment_status'],
+      anyVersion: true,
+      action: 'payments',
+    });
 }
 
 /** The offence-files type of a file: PHOTO for images, VIDEO for videos, else the book's first. */
@@ -78,10 +103,16 @@ async function offenceFiles(trx: Knex.Transaction, files: number[]): Promise<Rec
   const types = await trx('offence_files_type').where({ is_active: true }).orderBy('id').select('id', 'code');
   if (!types.length) return [];
   const byCode = (code: string) => types.find((t: { code: string }) => t.code === code)?.id ?? types[0].id;
-  const mimes = new Map<number, string>((await trx('resources').whereIn('id', files).select('id', 'mime')).map((r: { id: number; mime: string }) => [Number(r.id), r.mime]));
-  return files.filter((id) => mimes.has(Number(id))).map((id) => ({
-    type_id: mimes.get(Number(id))!.startsWith('video/') ? byCode('VIDEO') : byCode('PHOTO'), file: id, note: null,
-  }));
+  const mimes = new Map<number, string>(
+    (await trx('resources').whereIn('id', files).select('id', 'mime')).map((r: { id: number; mime: string }) => [Number(r.id), r.mime]),
+  );
+  return files
+    .filter((id) => mimes.has(Number(id)))
+    .map((id) => ({
+      type_id: mimes.get(Number(id))!.startsWith('video/') ? byCode('VIDEO') : byCode('PHOTO'),
+      file: id,
+      note: null,
+    }));
 }
 
 export const PEOPLE_FACT_HOOKS: Record<string, Hook> = {
@@ -115,9 +146,12 @@ export const PEOPLE_FACT_HOOKS: Record<string, Hook> = {
     const { trx, row, entity } = ctx;
     const user = await trx('users').where({ id: row.inspector_id }).first('id', 'kind', 'status', 'region_id');
     const toOffence = entity.workflow!.actions['to-offence'].action;
-    const ok = user && user.kind === 'staff' && user.status === 'active'
-      && (user.region_id == null || Number(user.region_id) === Number(row.region_id))
-      && await holdsActions(trx, Number(user.id), [entity.access.read, toOffence]);
+    const ok =
+      user &&
+      user.kind === 'staff' &&
+      user.status === 'active' &&
+      (user.region_id == null || Number(user.region_id) === Number(row.region_id)) &&
+      (await holdsActions(trx, Number(user.id), [entity.access.read, toOffence]));
     if (!ok) throw validationError({ inspector_id: { key: 'errors.fact_not_inspector' } });
     return { status_id: await statusIdOf(ctx, ctx.to) };
   },
@@ -133,19 +167,26 @@ export const PEOPLE_FACT_HOOKS: Record<string, Hook> = {
     const { trx, row, params = {}, principal } = ctx;
     const article = await trx('fine').where({ id: params.fine_id }).first('min_multiple');
     const received = todayTashkent(new Date(row.received_at as string));
-    const offence = await ctx.repo('offences').create({
-      number: row.number,
-      offence_date: params.offence_date ?? received,
-      opened_on: todayTashkent(),
-      region_id: row.region_id, area_id: row.area_id, mahalla_id: row.mahalla_id, address: row.address, location: row.location,
-      description: row.description,
-      offence_type_id: params.offence_type_id ?? null,
-      fine_id: params.fine_id,
-      fine_multiple: params.fine_multiple ?? article?.min_multiple,
-      inspector_id: row.inspector_id ?? actorOf(principal),
-      people_fact_id: row.id,
-      files: await offenceFiles(trx, ((row.files as number[] | null) ?? []).map(Number)),
-    }, { fields: ['people_fact_id'], action: 'people-fact' });
+    const offence = await ctx.repo('offences').create(
+      {
+        number: row.number,
+        offence_date: params.offence_date ?? received,
+        opened_on: todayTashkent(),
+        region_id: row.region_id,
+        area_id: row.area_id,
+        mahalla_id: row.mahalla_id,
+        address: row.address,
+        location: row.location,
+        description: row.description,
+        offence_type_id: params.offence_type_id ?? null,
+        fine_id: params.fine_id,
+        fine_multiple: params.fine_multiple ?? article?.min_multiple,
+        inspector_id: row.inspector_id ?? actorOf(principal),
+        people_fact_id: row.id,
+        files: await offenceFiles(trx, ((row.files as number[] | null) ?? []).map(Number)),
+      },
+      { fields: ['people_fact_id'], action: 'people-fact' },
+    );
     return { status_id: await statusIdOf(ctx, ctx.to), offence_id: offence.id, payment_status: offence.payment_status ?? 'unpaid' };
   },
 

@@ -7,10 +7,12 @@ import { decreeNumberIn } from '../../domain/offence-payments.ts';
 import { mapHandler } from './map.ts';
 
 /** A workflow action of an offence under the interior ministry's own path (`mvd/...`), as the engine's generic route runs it. */
-const mvdAction = (action: string): RouteHandler => async (ctx, rc) => {
-  const body = (ctx.request as { body?: unknown }).body;
-  ctx.body = await new Workflow(rc.repo()).run(rc.id!, action, (body && typeof body === 'object' ? body : {}) as Record<string, unknown>);
-};
+const mvdAction =
+  (action: string): RouteHandler =>
+  async (ctx, rc) => {
+    const body = (ctx.request as { body?: unknown }).body;
+    ctx.body = await new Workflow(rc.repo()).run(rc.id!, action, (body && typeof body === 'object' ? body : {}) as Record<string, unknown>);
+  };
 
 /** Fine payments of the bank statements not yet taken, in the caller's scope: at most this many a call. */
 const TAKE_LIMIT = 1000;
@@ -44,21 +46,33 @@ export const OFFENCE_HANDLERS: Record<string, RouteHandler> = {
    */
   'offences.takeFinePayments': async (ctx, rc) => {
     const payments = rc.repo('payments');
-    const rows = await payments.scoped('read')
+    const rows = await payments
+      .scoped('read')
       .join('income_types as it', 'it.id', 't.income_type_id')
       .where('it.group', 'fine')
       .whereNotExists((q) => q.select(rc.knex.raw('1')).from('offence_payments as op').whereRaw('op.payment_id = t.id'))
-      .orderBy('t.id').limit(TAKE_LIMIT)
+      .orderBy('t.id')
+      .limit(TAKE_LIMIT)
       .select('t.id', 't.paid_on', 't.number', 't.amount', 't.payer', 't.payer_inn', 't.purpose', 't.income_type_id');
     const own = rc.repo();
     let attached = 0;
     const taken: number[] = [];
     for (const p of rows) {
       const decree = decreeNumberIn(p.purpose);
-      const created = await own.create({
-        payment_id: p.id, paid_on: p.paid_on, number: p.number, amount: p.amount, payer: p.payer, payer_inn: p.payer_inn,
-        purpose: p.purpose, income_type_id: p.income_type_id, decree_number: decree,
-      }, { fields: ['payment_id'], action: 'take-from-statement' });
+      const created = await own.create(
+        {
+          payment_id: p.id,
+          paid_on: p.paid_on,
+          number: p.number,
+          amount: p.amount,
+          payer: p.payer,
+          payer_inn: p.payer_inn,
+          purpose: p.purpose,
+          income_type_id: p.income_type_id,
+          decree_number: decree,
+        },
+        { fields: ['payment_id'], action: 'take-from-statement' },
+      );
       taken.push(created.id as number);
       if (!decree) continue;
       try {

@@ -10,7 +10,15 @@ import { PUBLIC_DATA, versionedCache } from '../../db/data-version.ts';
 import { currentYearTashkent } from '../../meta/today.ts';
 import { sendResource, storeUpload } from '../../http/uploads.ts';
 import { publicColumns, publicEntity, selectPublic, visible } from '../../engine/public-read.ts';
-import { cellsInView, publicAggregates, treesByRegionCentre, yearByRegion, yearBySource, yearBySpecies, type PublicAggregates } from '../../read-models/public-stats.ts';
+import {
+  cellsInView,
+  publicAggregates,
+  treesByRegionCentre,
+  yearByRegion,
+  yearBySource,
+  yearBySpecies,
+  type PublicAggregates,
+} from '../../read-models/public-stats.ts';
 import { formUploads } from '../../read-models/files.ts';
 import { benefitsOf, benefitsPerTree, BENEFITS_SOURCE, dbhClassOf, dbhFromCircumference } from '../../domain/ecosystem-benefits.ts';
 import type { EntityMeta, MetaModel } from '../../meta/types.ts';
@@ -46,7 +54,8 @@ const aggregates = (model: MetaModel): PublicAggregates => {
   return scope;
 };
 /** The active rows among the public ones, when the block opens `is_active` (it says which the forms offer). */
-const active = (e: EntityMeta, qb: Knex.QueryBuilder): Knex.QueryBuilder => (e.public!.fields.includes('is_active') ? qb.where('t.is_active', true) : qb);
+const active = (e: EntityMeta, qb: Knex.QueryBuilder): Knex.QueryBuilder =>
+  e.public!.fields.includes('is_active') ? qb.where('t.is_active', true) : qb;
 const validators = new WeakMap<EntityMeta, PayloadValidator>();
 const formValidator = (e: EntityMeta) => {
   let v = validators.get(e);
@@ -62,7 +71,6 @@ const formValidator = (e: EntityMeta) => {
  * generic public routes read them), the aggregates through api/read-models/public-stats.ts.
  */
 export const PUBLIC_HANDLERS: Record<string, RouteHandler> = {
-
   /** The active public regions in their order, each name in the three languages, its centre as { lat, lng }. */
   'public-site.regions': async (ctx, { knex, model }) => {
     const e = exposed(model, 'regions');
@@ -91,7 +99,10 @@ export const PUBLIC_HANDLERS: Record<string, RouteHandler> = {
     const trees = byRegion.reduce((s, r) => s + r.trees, 0);
     cache(ctx, 60);
     ctx.body = {
-      year, goal: ANNUAL_GOAL, trees, progress: trees / ANNUAL_GOAL,
+      year,
+      goal: ANNUAL_GOAL,
+      trees,
+      progress: trees / ANNUAL_GOAL,
       plantings: byRegion.reduce((s, r) => s + r.plantings, 0),
       by_source: bySource,
       by_region: byRegion,
@@ -129,16 +140,24 @@ export const PUBLIC_HANDLERS: Record<string, RouteHandler> = {
     cache(ctx, 30);
     if (layer === 'regions') {
       // the same fourteen counts for every viewport: kept while the plantings are unchanged (api/db/data-version.ts)
-      const rows = await versionedCache(knex, PUBLIC_DATA).get(`map-regions:${irrigated}`, () => treesByRegionCentre(knex, scope, irrigated));
+      const rows = await versionedCache(knex, PUBLIC_DATA).get(`map-regions:${irrigated}`, () =>
+        treesByRegionCentre(knex, scope, irrigated),
+      );
       ctx.body = { layer, items: rows.filter((r) => r.trees > 0).map((r) => [r.lng, r.lat, r.trees, r.id]) };
       return;
     }
     if (layer === 'cells') {
       const size = cellSize(level!);
-      const view: [number, number, number, number] = [Math.floor(minLng / size), Math.floor(minLat / size), Math.floor(maxLng / size), Math.floor(maxLat / size)];
+      const view: [number, number, number, number] = [
+        Math.floor(minLng / size),
+        Math.floor(minLat / size),
+        Math.floor(maxLng / size),
+        Math.floor(maxLat / size),
+      ];
       const rows = await cellsInView(knex, scope, level!, view, irrigated);
       ctx.body = {
-        layer, size,
+        layer,
+        size,
         items: rows.map((r: { trees: number; irrigated: number; lng_sum: number; lat_sum: number }) => {
           const n = Number(r.trees);
           return [round(r.lng_sum / n), round(r.lat_sum / n), irrigated ? Number(r.irrigated) : n];
@@ -148,16 +167,28 @@ export const PUBLIC_HANDLERS: Record<string, RouteHandler> = {
     }
     // single plantings: the public rows of the plantings' block, its fields only
     const e = scope.plantings;
-    if (!['location', 'count', 'species_id'].every((f) => e.public!.fields.includes(f)) || (irrigated && !e.public!.fields.includes('irrigation'))) throw notFound();
-    const trees = visible(knex, e)
-      .whereRaw('t.location <@ box(point(?, ?), point(?, ?))', [minLng, minLat, maxLng, maxLat]);
+    if (
+      !['location', 'count', 'species_id'].every((f) => e.public!.fields.includes(f)) ||
+      (irrigated && !e.public!.fields.includes('irrigation'))
+    )
+      throw notFound();
+    const trees = visible(knex, e).whereRaw('t.location <@ box(point(?, ?), point(?, ?))', [minLng, minLat, maxLng, maxLat]);
     if (irrigated) trees.where('t.irrigation', true);
     const rows = await trees
       .limit(MAX_TREES_IN_VIEW + 1)
       .select('t.id', knex.raw('t.location[0] as lng'), knex.raw('t.location[1] as lat'), 't.count', 't.species_id');
     ctx.body = {
-      layer, truncated: rows.length > MAX_TREES_IN_VIEW,
-      items: rows.slice(0, MAX_TREES_IN_VIEW).map((r: { id: number; lng: number; lat: number; count: number; species_id: number }) => [round(r.lng), round(r.lat), r.count, r.id, r.species_id]),
+      layer,
+      truncated: rows.length > MAX_TREES_IN_VIEW,
+      items: rows
+        .slice(0, MAX_TREES_IN_VIEW)
+        .map((r: { id: number; lng: number; lat: number; count: number; species_id: number }) => [
+          round(r.lng),
+          round(r.lat),
+          r.count,
+          r.id,
+          r.species_id,
+        ]),
     };
   },
 
@@ -175,8 +206,14 @@ export const PUBLIC_HANDLERS: Record<string, RouteHandler> = {
     const speciesE = exposed(model, 'tree-species');
     const regionE = publicEntity(model, 'regions');
     const [species, region] = await Promise.all([
-      visible(knex, speciesE).where('t.id', row.species_id ?? null).first(publicColumns(speciesE, ['code', 'latin_name', 'name', 'kind'])),
-      regionE && row.region_id != null ? visible(knex, regionE).where('t.id', row.region_id).first(publicColumns(regionE, ['name'])) : undefined,
+      visible(knex, speciesE)
+        .where('t.id', row.species_id ?? null)
+        .first(publicColumns(speciesE, ['code', 'latin_name', 'name', 'kind'])),
+      regionE && row.region_id != null
+        ? visible(knex, regionE)
+            .where('t.id', row.region_id)
+            .first(publicColumns(regionE, ['name']))
+        : undefined,
     ]);
     if (!species) throw notFound();
     const circumference = row.circumference_cm === null || row.circumference_cm === undefined ? null : Number(row.circumference_cm);
@@ -187,13 +224,23 @@ export const PUBLIC_HANDLERS: Record<string, RouteHandler> = {
     ctx.body = {
       ...row,
       id: Number(row.id),
-      species: species.name, latin_name: species.latin_name, kind: species.kind, region: region?.name ?? null, organisation: row.org_id_name ?? null,
+      species: species.name,
+      latin_name: species.latin_name,
+      kind: species.kind,
+      region: region?.name ?? null,
+      organisation: row.org_id_name ?? null,
       images: row.images ?? [],
       dbh_cm: circumference === null ? null : Math.round(dbhFromCircumference(circumference) * 10) / 10,
       benefits: {
         dbh_class: dbhClass,
-        co2_stored_kg: all.co2StoredKg, co2_sequestered_kg_year: all.co2SequesteredKgYear, rain_intercepted_m3_year: all.rainInterceptedM3Year,
-        per_tree: { co2_stored_kg: perTree.co2StoredKg, co2_sequestered_kg_year: perTree.co2SequesteredKgYear, rain_intercepted_m3_year: perTree.rainInterceptedM3Year },
+        co2_stored_kg: all.co2StoredKg,
+        co2_sequestered_kg_year: all.co2SequesteredKgYear,
+        rain_intercepted_m3_year: all.rainInterceptedM3Year,
+        per_tree: {
+          co2_stored_kg: perTree.co2StoredKg,
+          co2_sequestered_kg_year: perTree.co2SequesteredKgYear,
+          rain_intercepted_m3_year: perTree.rainInterceptedM3Year,
+        },
         source: BENEFITS_SOURCE,
       },
     };
@@ -220,7 +267,7 @@ export const PUBLIC_HANDLERS: Record<string, RouteHandler> = {
    * the same per-address limit. A planting takes photos only; a people fact both.
    */
   'public-site.upload': async (ctx, { knex }) => {
-    if (!await limiter(knex).take(`upload:${ctx.ip}`)) throw new ApiError('tooManyAttempts', 'errors.too_many_submissions');
+    if (!(await limiter(knex).take(`upload:${ctx.ip}`))) throw new ApiError('tooManyAttempts', 'errors.too_many_submissions');
     ctx.status = 201;
     const row = await storeUpload(knex, ctx, { limitMb: 5, videoLimitMb: 20, userId: null, imagesOnly: true });
     ctx.body = { id: row.id, mime: row.mime, size: row.size };
@@ -232,7 +279,7 @@ export const PUBLIC_HANDLERS: Record<string, RouteHandler> = {
    */
   'public-site.plant': async (ctx, { knex, model, trustedRepo }) => {
     const key = ctx.ip;
-    if (!await limiter(knex).take(key)) throw new ApiError('tooManyAttempts', 'errors.too_many_submissions');
+    if (!(await limiter(knex).take(key))) throw new ApiError('tooManyAttempts', 'errors.too_many_submissions');
     const entity = model.entities.get('public-plantings')!;
     const body = (ctx.request.body ?? {}) as Record<string, unknown>;
     const data = normalisePayload(entity, body);
@@ -240,15 +287,22 @@ export const PUBLIC_HANDLERS: Record<string, RouteHandler> = {
     if (errors) throw validationError(errors);
     // a species the public list offers: a public, active one
     const speciesE = exposed(model, 'tree-species');
-    const species = await active(speciesE, visible(knex, speciesE)).where('t.id', data.species_id as number).first('t.id');
+    const species = await active(speciesE, visible(knex, speciesE))
+      .where('t.id', data.species_id as number)
+      .first('t.id');
     if (!species) throw validationError({ species_id: { key: 'validation.ref_not_found' } });
-    if (data.photo && !(await formUploads(knex, [data.photo as number], null, ['image'])).has(Number(data.photo))) throw validationError({ photo: { key: 'validation.ref_not_found' } });
+    if (data.photo && !(await formUploads(knex, [data.photo as number], null, ['image'])).has(Number(data.photo)))
+      throw validationError({ photo: { key: 'validation.ref_not_found' } });
     const { lat, lng } = data.location as { lat: number; lng: number };
     // the public region whose centre is nearest: good enough to count the planting in a region's statistics
     const regionE = exposed(model, 'regions');
-    const region = regionE.public!.fields.includes('centre') ? await visible(knex, regionE).orderByRaw('t.centre <-> point(?, ?)', [lng, lat]).first('t.id') : undefined;
-    const row = await trustedRepo('public-plantings')
-      .create({ ...data, region_id: region?.id ?? null, ip: key.slice(0, 64) }, { fields: ['ip'] });
+    const region = regionE.public!.fields.includes('centre')
+      ? await visible(knex, regionE).orderByRaw('t.centre <-> point(?, ?)', [lng, lat]).first('t.id')
+      : undefined;
+    const row = await trustedRepo('public-plantings').create(
+      { ...data, region_id: region?.id ?? null, ip: key.slice(0, 64) },
+      { fields: ['ip'] },
+    );
     ctx.status = 201;
     ctx.body = { id: row.id, status: row.status };
   },
@@ -261,16 +315,22 @@ export const PUBLIC_HANDLERS: Record<string, RouteHandler> = {
    * the informant quotes; nothing of it is readable publicly.
    */
   'public-site.peopleFact': async (ctx, { knex, model, trustedRepo }) => {
-    if (!await limiter(knex).take(ctx.ip)) throw new ApiError('tooManyAttempts', 'errors.too_many_submissions');
+    if (!(await limiter(knex).take(ctx.ip))) throw new ApiError('tooManyAttempts', 'errors.too_many_submissions');
     const entity = model.entities.get('people-facts')!;
     const body = (ctx.request.body ?? {}) as Record<string, unknown>;
     const data = normalisePayload(entity, Object.fromEntries(PUBLIC_FACT_FIELDS.filter((f) => f in body).map((f) => [f, body[f]])));
     const errors = formValidator(entity)(data);
     if (errors) throw validationError(errors);
     const regionE = exposed(model, 'regions');
-    if (!(await active(regionE, visible(knex, regionE)).where('t.id', data.region_id as number).first('t.id'))) throw validationError({ region_id: { key: 'validation.ref_not_found' } });
+    if (
+      !(await active(regionE, visible(knex, regionE))
+        .where('t.id', data.region_id as number)
+        .first('t.id'))
+    )
+      throw validationError({ region_id: { key: 'validation.ref_not_found' } });
     const files = ((data.files as number[] | null | undefined) ?? []).map(Number);
-    if (files.length > MAX_PUBLIC_FILES) throw validationError({ files: { key: 'validation.too_many', args: { limit: MAX_PUBLIC_FILES } } });
+    if (files.length > MAX_PUBLIC_FILES)
+      throw validationError({ files: { key: 'validation.too_many', args: { limit: MAX_PUBLIC_FILES } } });
     if (files.length) {
       const found = await formUploads(knex, files, null, ['image', 'video']);
       if (found.size !== new Set(files).size) throw validationError({ files: { key: 'errors.public_file' } });
@@ -282,7 +342,18 @@ export const PUBLIC_HANDLERS: Record<string, RouteHandler> = {
 };
 
 /** What the public people-fact form may say; the rest of a fact is the staff's. */
-const PUBLIC_FACT_FIELDS = ['description', 'region_id', 'area_id', 'mahalla_id', 'address', 'location', 'files', 'informant_name', 'informant_phone', 'informant_email'];
+const PUBLIC_FACT_FIELDS = [
+  'description',
+  'region_id',
+  'area_id',
+  'mahalla_id',
+  'address',
+  'location',
+  'files',
+  'informant_name',
+  'informant_phone',
+  'informant_email',
+];
 /** Photos and videos a public fact may carry. */
 const MAX_PUBLIC_FILES = 5;
 

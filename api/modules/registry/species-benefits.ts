@@ -12,7 +12,9 @@ export function benefitRows(s: { code: string | null; kind: SpeciesKind }): Reco
     const b = benefitsPerTree({ code: s.code, kind: s.kind }, i + 1);
     return {
       dbh_class: i + 1,
-      co2_stored_kg: b.co2StoredKg.toFixed(3), co2_sequestered_kg_year: b.co2SequesteredKgYear.toFixed(3), rain_intercepted_m3_year: b.rainInterceptedM3Year.toFixed(4),
+      co2_stored_kg: b.co2StoredKg.toFixed(3),
+      co2_sequestered_kg_year: b.co2SequesteredKgYear.toFixed(3),
+      rain_intercepted_m3_year: b.rainInterceptedM3Year.toFixed(4),
     };
   });
 }
@@ -22,10 +24,15 @@ export async function refreshSpeciesBenefits(db: Knex | Knex.Transaction): Promi
   const species = (await db('tree_species').select('id', 'code', 'kind')) as { id: number; code: string | null; kind: SpeciesKind }[];
   const rows = species.flatMap((s) => benefitRows(s).map((r) => ({ species_id: s.id, ...r })));
   for (let i = 0; i < rows.length; i += 500) {
-    await db('species_benefits').insert(rows.slice(i, i + 500)).onConflict(['species_id', 'dbh_class']).merge();
+    await db('species_benefits')
+      .insert(rows.slice(i, i + 500))
+      .onConflict(['species_id', 'dbh_class'])
+      .merge();
   }
 }
 
 export const SPECIES_HOOKS: Record<string, Hook> = {
-  'species.refreshBenefits': async ({ row }) => ({ benefits: benefitRows({ code: row.code as string | null, kind: row.kind as SpeciesKind }) }),
+  'species.refreshBenefits': async ({ row }) => ({
+    benefits: benefitRows({ code: row.code as string | null, kind: row.kind as SpeciesKind }),
+  }),
 };

@@ -17,7 +17,8 @@ const CONTENT = '/api/notification/site-content';
 const MENU = '/api/notification/menu';
 const NEWS = '/api/notification/publications';
 const SUGGESTIONS = '/api/notification/suggestion';
-const EVIL = '<p onclick="steal()">Salom <strong>dunyo</strong><script>alert(1)</script><img src=x onerror="alert(2)"><a href="javascript:alert(3)">x</a></p>';
+const EVIL =
+  '<p onclick="steal()">Salom <strong>dunyo</strong><script>alert(1)</script><img src=x onerror="alert(2)"><a href="javascript:alert(3)">x</a></p>';
 
 let api: TestApi;
 const pub = (path: string, lang = 'uz') => api.get(`${PUB}/${path}`, { token: '', lang });
@@ -25,8 +26,12 @@ const noScript = (s: string) => {
   expect(s).not.toMatch(/<script|onerror|onclick|javascript:|<img/i);
 };
 
-beforeAll(async () => { api = await startTestApi(); });
-afterAll(async () => { await api?.close(); });
+beforeAll(async () => {
+  api = await startTestApi();
+});
+afterAll(async () => {
+  await api?.close();
+});
 
 describe('site content: what the public reads', () => {
   it('the seeded about page in three languages, only its public fields', async () => {
@@ -48,20 +53,38 @@ describe('site content: what the public reads', () => {
 
   it('an unpublished text is not public, and comes back once published', async () => {
     const section = (await api.db.knex('site_sections').where({ code: 'about' }).first('id')).id;
-    const made = await api.post(CONTENT, { section_id: section, code: 'about-draft', title: { uz: 'Qoralama' }, body: { uz: '<p>Hali emas</p>' }, ordering: 99, is_published: false });
+    const made = await api.post(CONTENT, {
+      section_id: section,
+      code: 'about-draft',
+      title: { uz: 'Qoralama' },
+      body: { uz: '<p>Hali emas</p>' },
+      ordering: 99,
+      is_published: false,
+    });
     expect(made.status, JSON.stringify(made.body)).toBe(201);
     expect(made.body.section_code).toBe('about');
     expect((await pub('site-content?section_code=about')).body.rows.map((r: { code: string }) => r.code)).not.toContain('about-draft');
     expect((await pub(`site-content/${made.body.id}`)).status).toBe(404);
     const put = await api.put(`${CONTENT}/${made.body.id}`, { is_published: true, version: made.body.version });
     expect(put.status, JSON.stringify(put.body)).toBe(200);
-    expect((await pub(`site-content/${made.body.id}`)).body).toMatchObject({ code: 'about-draft', title: 'Qoralama', body: '<p>Hali emas</p>' });
+    expect((await pub(`site-content/${made.body.id}`)).body).toMatchObject({
+      code: 'about-draft',
+      title: 'Qoralama',
+      body: '<p>Hali emas</p>',
+    });
   });
 
-  it('the menu: visible items only, in order, captions in the caller\'s language', async () => {
+  it("the menu: visible items only, in order, captions in the caller's language", async () => {
     const all = await pub('menu?perPage=100');
     expect(all.status).toBe(200);
-    expect(all.body.rows[0]).toEqual({ id: expect.any(Number), menu_group: 'main', menu_group_name: 'Asosiy', caption: 'Bosh sahifa', path: '/', ordering: 10 });
+    expect(all.body.rows[0]).toEqual({
+      id: expect.any(Number),
+      menu_group: 'main',
+      menu_group_name: 'Asosiy',
+      caption: 'Bosh sahifa',
+      path: '/',
+      ordering: 10,
+    });
     expect(all.body.rows.map((r: { path: string }) => r.path)).toContain('/suggestion');
     const about = all.body.rows.find((r: { path: string }) => r.path === '/about');
     expect((await pub('menu?perPage=100', 'ru')).body.rows.find((r: { id: number }) => r.id === about.id).caption).toBe('О проекте');
@@ -69,14 +92,22 @@ describe('site content: what the public reads', () => {
     expect((await api.put(`${MENU}/${about.id}`, { is_visible: false, version: row.version })).status).toBe(200);
     expect((await pub('menu?perPage=100')).body.rows.map((r: { path: string }) => r.path)).not.toContain('/about');
     // a path is the site's own or https
-    expect((await api.put(`${MENU}/${about.id}`, { path: 'javascript:alert(1)', version: row.version + 1 })).body.errors).toHaveProperty('path');
+    expect((await api.put(`${MENU}/${about.id}`, { path: 'javascript:alert(1)', version: row.version + 1 })).body.errors).toHaveProperty(
+      'path',
+    );
   });
 });
 
 describe('rich text is sanitised', () => {
   it('when stored through the engine: no script, no handler, no javascript: link', async () => {
     const section = (await api.db.knex('site_sections').where({ code: 'landing' }).first('id')).id;
-    const r = await api.post(CONTENT, { section_id: section, code: 'landing-evil', title: { uz: 'X' }, body: { uz: EVIL, ru: EVIL }, is_published: true });
+    const r = await api.post(CONTENT, {
+      section_id: section,
+      code: 'landing-evil',
+      title: { uz: 'X' },
+      body: { uz: EVIL, ru: EVIL },
+      is_published: true,
+    });
     expect(r.status, JSON.stringify(r.body)).toBe(201);
     expect(r.body.body.uz).toBe('<p>Salom <strong>dunyo</strong><a>x</a></p>');
     const stored = (await api.db.knex('site_contents').where({ id: r.body.id }).first('body')).body;
@@ -85,7 +116,17 @@ describe('rich text is sanitised', () => {
 
   it('when served, even for a row written around the engine', async () => {
     const section = (await api.db.knex('site_sections').where({ code: 'landing' }).first('id')).id;
-    const [{ id }] = await api.db.knex('site_contents').insert({ section_id: section, section_code: 'landing', code: 'landing-raw', title: JSON.stringify({ uz: 'R' }), body: JSON.stringify({ uz: EVIL }), is_published: true }).returning('id');
+    const [{ id }] = await api.db
+      .knex('site_contents')
+      .insert({
+        section_id: section,
+        section_code: 'landing',
+        code: 'landing-raw',
+        title: JSON.stringify({ uz: 'R' }),
+        body: JSON.stringify({ uz: EVIL }),
+        is_published: true,
+      })
+      .returning('id');
     const r = await pub(`site-content/${id}`);
     expect(r.status).toBe(200);
     noScript(r.body.body);
@@ -95,7 +136,11 @@ describe('rich text is sanitised', () => {
 
 describe('news: publish and unpublish', () => {
   it('a new item is a draft the public does not see; publishing opens it, unpublishing closes it', async () => {
-    const made = await api.post(NEWS, { title: { uz: 'Yangi park ochildi', ru: 'Открыт новый парк' }, body: { uz: EVIL }, published_at: '2026-11-20T10:00:00+05:00' });
+    const made = await api.post(NEWS, {
+      title: { uz: 'Yangi park ochildi', ru: 'Открыт новый парк' },
+      body: { uz: EVIL },
+      published_at: '2026-11-20T10:00:00+05:00',
+    });
     expect(made.status, JSON.stringify(made.body)).toBe(201);
     expect(made.body).toMatchObject({ status: 'draft', is_published: false });
     noScript(made.body.body.uz);
@@ -125,9 +170,15 @@ describe('news: publish and unpublish', () => {
 
 describe('suggestions', () => {
   const good = (over: Record<string, unknown> = {}) => ({
-    topic: 'greening', text: 'Mahallamizga koʻproq daraxt eking, iltimos', sender_name: 'Aziza Karimova', reply_method: 'email', email: 'aziza@example.uz', ...over,
+    topic: 'greening',
+    text: 'Mahallamizga koʻproq daraxt eking, iltimos',
+    sender_name: 'Aziza Karimova',
+    reply_method: 'email',
+    email: 'aziza@example.uz',
+    ...over,
   });
-  const send = (body: unknown, token = '', ip?: string) => api.post('/api/public/suggestions', body, { token, headers: ip ? { 'X-Forwarded-For': ip } : {} });
+  const send = (body: unknown, token = '', ip?: string) =>
+    api.post('/api/public/suggestions', body, { token, headers: ip ? { 'X-Forwarded-For': ip } : {} });
 
   it('a visitor sends one: stored as new from the public, nothing of it public', async () => {
     const r = await send(good());
@@ -162,13 +213,17 @@ describe('suggestions', () => {
     expect(own.body[0]).toMatchObject({ source: 'population', sender_user_id: uid });
     // staff answer; the delivery hook receives the answered row in the same transaction
     const heard: Record<string, unknown>[] = [];
-    const off = onSuggestionAnswered(async (_ctx, row) => { heard.push(row); });
+    const off = onSuggestionAnswered(async (_ctx, row) => {
+      heard.push(row);
+    });
     try {
       const a = await api.post(`${SUGGESTIONS}/${r.body.id}/actions/answer`, { answer: 'Rahmat, bahorda ekamiz' });
       expect(a.status, JSON.stringify(a.body)).toBe(200);
       expect(a.body).toMatchObject({ status: 'answered', answer: 'Rahmat, bahorda ekamiz', reply_state: 'pending' });
       expect(a.body.answered_by).toBeGreaterThan(0);
-    } finally { off(); }
+    } finally {
+      off();
+    }
     expect(heard).toHaveLength(1);
     expect(heard[0]).toMatchObject({ id: r.body.id, reply_method: 'in_app', answer: 'Rahmat, bahorda ekamiz', reply_state: 'pending' });
     expect((await api.get(`${SUGGESTIONS}/${r.body.id}`, { token })).body.answer).toBe('Rahmat, bahorda ekamiz');

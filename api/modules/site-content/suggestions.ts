@@ -25,7 +25,10 @@ const answeredListeners: SuggestionAnsweredListener[] = [];
 /** The hook point for delivering an answer: called in the answer's transaction with the answered row. */
 export function onSuggestionAnswered(listener: SuggestionAnsweredListener): () => void {
   answeredListeners.push(listener);
-  return () => { const i = answeredListeners.indexOf(listener); if (i >= 0) answeredListeners.splice(i, 1); };
+  return () => {
+    const i = answeredListeners.indexOf(listener);
+    if (i >= 0) answeredListeners.splice(i, 1);
+  };
 }
 
 export const SUGGESTION_HOOKS: Record<string, Hook> = {
@@ -73,7 +76,7 @@ export const SUGGESTION_HANDLERS: Record<string, RouteHandler> = {
    * answer in the back-office (`in_app`). Answers its id; nothing of it is readable publicly.
    */
   'site-content.suggest': async (ctx, { knex, model, lang, principal, trustedRepo }) => {
-    if (!await limiter(knex).take(`suggestion:${ctx.ip}`)) throw new ApiError('tooManyAttempts', 'errors.too_many_submissions');
+    if (!(await limiter(knex).take(`suggestion:${ctx.ip}`))) throw new ApiError('tooManyAttempts', 'errors.too_many_submissions');
     const entity = model.entities.get('suggestion')!;
     const body = (ctx.request.body ?? {}) as Record<string, unknown>;
     const data = normalisePayload(entity, Object.fromEntries(PUBLIC_FIELDS.filter((f) => f in body).map((f) => [f, body[f]])));
@@ -88,8 +91,10 @@ export const SUGGESTION_HANDLERS: Record<string, RouteHandler> = {
       throw validationError({ photo: { key: 'errors.public_file' } });
     }
     // as the signed-in sender, or as nobody (a principal is always a user: actorOf is its id)
-    const row = await trustedRepo('suggestion')
-      .create({ ...data, sender_user_id: user?.id ?? null, lang_code: lang }, { fields: ['sender_user_id', 'lang_code'] });
+    const row = await trustedRepo('suggestion').create(
+      { ...data, sender_user_id: user?.id ?? null, lang_code: lang },
+      { fields: ['sender_user_id', 'lang_code'] },
+    );
     ctx.status = 201;
     ctx.body = { id: row.id, status: row.status };
   },

@@ -47,8 +47,11 @@ const signUp: RouteHandler = async (ctx, { knex, model, lang }) => {
   const taken = !!(await accountHoldingAddress(knex, contact.address));
   await sendAddressCode(knex, contact.address, async (trx, code, minutes) => {
     const queued = await notify(trx, model, {
-      type: taken ? 'account-exists' : 'confirm-code', to: { address: { to: contact.address, lang } }, channels: [contact.channel],
-      vars: taken ? {} : { minutes }, secret: taken ? {} : { code },
+      type: taken ? 'account-exists' : 'confirm-code',
+      to: { address: { to: contact.address, lang } },
+      channels: [contact.channel],
+      vars: taken ? {} : { minutes },
+      secret: taken ? {} : { code },
     });
     if (!queued) throw new Error(`the notification type ${taken ? 'account-exists' : 'confirm-code'} is missing or inactive`);
   });
@@ -78,11 +81,18 @@ const signUpConfirm: RouteHandler = async (ctx, { knex, lang, trustedRepo }) => 
     await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`sign-up:${contact!.address}`]);
     if (await accountHoldingAddress(trx, contact!.address)) throw new ApiError('inUse', 'errors.account_exists');
     const users = trustedRepo('users', trx);
-    const created = await users.create({
-      username: contact!.address, password: str(body.password), fio: str(body.fio).trim(), region_id: body.region_id, kind: 'population',
-      lang_code: LANGS.includes(body.lang_code as Lang) ? body.lang_code : lang,
-      ...(contact!.channel === 'email' ? { email: contact!.address } : { phone: contact!.address }),
-    }, { fields: ['kind'], action: 'sign-up' });
+    const created = await users.create(
+      {
+        username: contact!.address,
+        password: str(body.password),
+        fio: str(body.fio).trim(),
+        region_id: body.region_id,
+        kind: 'population',
+        lang_code: LANGS.includes(body.lang_code as Lang) ? body.lang_code : lang,
+        ...(contact!.channel === 'email' ? { email: contact!.address } : { phone: contact!.address }),
+      },
+      { fields: ['kind'], action: 'sign-up' },
+    );
     const role = await roleIdByCode(trx, 'population');
     if (!role) throw new Error('the population role is missing: run the seed');
     await new Workflow(users).run(created.id as number, 'assign-roles', { roles: [role] });

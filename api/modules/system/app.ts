@@ -19,25 +19,44 @@ export const APP_HANDLERS: Record<string, RouteHandler> = {
     ctx.body = { status: 'ok', entities: model.entities.size, time: new Date().toISOString() };
   },
   'system.meta': async (ctx, { model, principal, lang }) => {
-    const body = JSON.stringify(clientMeta(model, principal!, lang, { api: String(ctx.query.include ?? '').split(',').includes('api') }));
+    const body = JSON.stringify(
+      clientMeta(model, principal!, lang, {
+        api: String(ctx.query.include ?? '')
+          .split(',')
+          .includes('api'),
+      }),
+    );
     // the answer is the caller's (their rights cut it) and changes with the metadata: the browser
     // keeps it and asks again with If-None-Match, and an unchanged one goes back as a bodiless 304
     ctx.set('Cache-Control', 'private, no-cache');
     ctx.set('ETag', metaETag(body));
     ctx.status = 200;
-    if (ctx.fresh) { ctx.status = 304; return; }
+    if (ctx.fresh) {
+      ctx.status = 304;
+      return;
+    }
     ctx.type = 'application/json';
     ctx.body = body;
   },
   'system.moduleCategories': async (ctx, { model, principal, lang }) => {
     ctx.body = menuFor(model.menu, principal!).map((s) => ({
-      id: s.route.slice(1), route: s.route, name: translate(model, lang, s.caption), icon: s.icon, ordering: s.ordering ?? 0,
+      id: s.route.slice(1),
+      route: s.route,
+      name: translate(model, lang, s.caption),
+      icon: s.icon,
+      ordering: s.ordering ?? 0,
     }));
   },
   'system.modules': async (ctx, { model, principal, lang }) => {
-    ctx.body = menuFor(model.menu, principal!).flatMap((s) => s.children.map((c) => ({
-      category_id: s.route.slice(1), route: `${s.route}/${c.route}`, name: translate(model, lang, c.caption),
-      icon: c.icon, action_id: c.action ?? null, ordering: c.ordering ?? 0,
-    })));
+    ctx.body = menuFor(model.menu, principal!).flatMap((s) =>
+      s.children.map((c) => ({
+        category_id: s.route.slice(1),
+        route: `${s.route}/${c.route}`,
+        name: translate(model, lang, c.caption),
+        icon: c.icon,
+        action_id: c.action ?? null,
+        ordering: c.ordering ?? 0,
+      })),
+    );
   },
 };

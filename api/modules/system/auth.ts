@@ -47,8 +47,11 @@ export function publicUser(user: Record<string, unknown>) {
 
 /** The user's actions with their state: the highest state any of their roles gives each. */
 export function userActions(knex: Knex, userId: number) {
-  return knex('role_actions as ra').join('user_roles as ur', 'ur.role_id', 'ra.role_id')
-    .where('ur.user_id', userId).groupBy('ra.action_id').orderBy('ra.action_id')
+  return knex('role_actions as ra')
+    .join('user_roles as ur', 'ur.role_id', 'ra.role_id')
+    .where('ur.user_id', userId)
+    .groupBy('ra.action_id')
+    .orderBy('ra.action_id')
     .select('ra.action_id as id', knex.raw('max(ra.state)::int as state'));
 }
 
@@ -86,7 +89,11 @@ const login: RouteHandler = async (ctx, { knex }) => {
 };
 
 /** A session for a user who proved themselves another way than a password, recorded in the sign-in log like a login. */
-export async function signInWithoutPassword(ctx: AppContext, knex: Knex, user: { id: number; username: string; status: string }): Promise<Record<string, unknown>> {
+export async function signInWithoutPassword(
+  ctx: AppContext,
+  knex: Knex,
+  user: { id: number; username: string; status: string },
+): Promise<Record<string, unknown>> {
   const attempt = await beginAttempt(knex, { username: user.username, ip: ctx.ip, userAgent: ctx.get('User-Agent') });
   if (attempt.lockedMinutes > 0) throw new ApiError('tooManyAttempts', 'errors.locked', { minutes: attempt.lockedMinutes });
   if (user.status !== 'active') {
@@ -125,7 +132,8 @@ async function codeLimiter(knex: Knex, name: string, key: ConfigKey): Promise<Ra
 export async function limitCodeRequests(knex: Knex, ip: string, username: string): Promise<void> {
   const byAddress = await codeLimiter(knex, 'code-request-ip', 'auth.code_requests_per_address');
   const byAccount = await codeLimiter(knex, 'code-request-user', 'auth.code_requests_per_account');
-  if (!(await byAddress.take(ip)) || !(await byAccount.take(username.toLowerCase()))) throw new ApiError('tooManyAttempts', 'errors.code_requests_too_many');
+  if (!(await byAddress.take(ip)) || !(await byAccount.take(username.toLowerCase())))
+    throw new ApiError('tooManyAttempts', 'errors.code_requests_too_many');
 }
 
 /**
@@ -134,23 +142,25 @@ export async function limitCodeRequests(knex: Knex, ip: string, username: string
  * same whether the name is known, has a contact or not, and whether a code was sent this time;
  * anonymous requests are limited per address and per name (limitCodeRequests).
  */
-const send = (purpose: CodePurpose): RouteHandler => async (ctx, { knex, model, principal }) => {
-  if (principal && purpose === 'confirm') {
-    const user = (await ownAccountRow(knex, principal))!;
-    assertDeliverable(user?.email ? 'email' : user?.phone ? 'sms' : undefined);
-    const sent = await sendCode(knex, model, user, purpose, notify);
-    ctx.body = { sent: true, ...(sent ?? {}) };
-    return;
-  }
-  const username = str(bodyOf(ctx).username).trim();
-  if (!username) throw validationError({ username: { key: 'validation.username_required' } });
-  if (username.length > 100) throw validationError({ username: { key: 'validation.max_length', args: { limit: 100 } } });
-  assertDeliverable();
-  await limitCodeRequests(knex, ctx.ip, username);
-  const user = await findUser(knex, username);
-  if (user && user.status === 'active' && (user.email || user.phone)) await sendCode(knex, model, user, purpose, notify);
-  ctx.body = { sent: true };
-};
+const send =
+  (purpose: CodePurpose): RouteHandler =>
+  async (ctx, { knex, model, principal }) => {
+    if (principal && purpose === 'confirm') {
+      const user = (await ownAccountRow(knex, principal))!;
+      assertDeliverable(user?.email ? 'email' : user?.phone ? 'sms' : undefined);
+      const sent = await sendCode(knex, model, user, purpose, notify);
+      ctx.body = { sent: true, ...(sent ?? {}) };
+      return;
+    }
+    const username = str(bodyOf(ctx).username).trim();
+    if (!username) throw validationError({ username: { key: 'validation.username_required' } });
+    if (username.length > 100) throw validationError({ username: { key: 'validation.max_length', args: { limit: 100 } } });
+    assertDeliverable();
+    await limitCodeRequests(knex, ctx.ip, username);
+    const user = await findUser(knex, username);
+    if (user && user.status === 'active' && (user.email || user.phone)) await sendCode(knex, model, user, purpose, notify);
+    ctx.body = { sent: true };
+  };
 
 const checkCode: RouteHandler = async (ctx, { knex, principal }) => {
   const body = bodyOf(ctx);
@@ -159,7 +169,8 @@ const checkCode: RouteHandler = async (ctx, { knex, principal }) => {
   const purpose = body.purpose === 'reset' ? 'reset' : 'confirm';
   await checkOneTimeCode(knex, user.id, purpose, str(body.code).slice(0, 20));
   // sign-in by code: an anonymous caller's right confirmation code (send-confirm by name) opens a session
-  ctx.body = !principal && purpose === 'confirm' ? { confirmed: true, ...(await signInWithoutPassword(ctx, knex, user)) } : { confirmed: true };
+  ctx.body =
+    !principal && purpose === 'confirm' ? { confirmed: true, ...(await signInWithoutPassword(ctx, knex, user)) } : { confirmed: true };
 };
 
 /**
@@ -183,7 +194,11 @@ const setNewPassword: RouteHandler = async (ctx, { knex, model, principal, lang 
     if (!user) throw new ApiError('validation', 'errors.code_wrong', {}, { code: { key: 'errors.code_wrong' } });
     await checkOneTimeCode(knex, user.id, 'reset', str(body.code).slice(0, 20));
   }
-  await ownAccount(knex, model, user!.id, user!.username, lang).update(user!.id, { password }, undefined, { fields: ['password'], action: principal ? 'change-password' : 'reset-password', anyVersion: true });
+  await ownAccount(knex, model, user!.id, user!.username, lang).update(user!.id, { password }, undefined, {
+    fields: ['password'],
+    action: principal ? 'change-password' : 'reset-password',
+    anyVersion: true,
+  });
   ctx.body = { ok: true };
 };
 
@@ -196,8 +211,12 @@ const editUserInfo: RouteHandler = async (ctx, { knex, model, principal, lang })
   const account = ownAccount(knex, model, principal!.id, principal!.username, lang);
   // the account's own write is trusted, so the photo is checked here as the engine checks a file: one the caller may read, or the one it has
   const photo = changes.img_resource_id;
-  if (Number.isSafeInteger(photo) && Number((await account.getOne(principal!.id)).img_resource_id) !== photo
-    && !(await readableFiles(knex, model, principal!, [photo as number], lang)).has(photo as number)) throw validationError({ img_resource_id: { key: 'validation.file_not_found' } });
+  if (
+    Number.isSafeInteger(photo) &&
+    Number((await account.getOne(principal!.id)).img_resource_id) !== photo &&
+    !(await readableFiles(knex, model, principal!, [photo as number], lang)).has(photo as number)
+  )
+    throw validationError({ img_resource_id: { key: 'validation.file_not_found' } });
   const user = Object.keys(changes).length
     ? await account.update(principal!.id, changes, undefined, { fields, action: 'edit-user-info', anyVersion: true })
     : (await ownAccountRow(knex, principal!))!;
@@ -207,7 +226,11 @@ const editUserInfo: RouteHandler = async (ctx, { knex, model, principal, lang })
 const setLang: RouteHandler = async (ctx, { knex, model, principal, lang }) => {
   const value = bodyOf(ctx).lang;
   if (value !== 'uz' && value !== 'uk' && value !== 'ru') throw validationError({ lang: { key: 'validation.wrong_value' } });
-  await ownAccount(knex, model, principal!.id, principal!.username, lang).update(principal!.id, { lang_code: value }, undefined, { fields: ['lang_code'], action: 'setlang', anyVersion: true });
+  await ownAccount(knex, model, principal!.id, principal!.username, lang).update(principal!.id, { lang_code: value }, undefined, {
+    fields: ['lang_code'],
+    action: 'setlang',
+    anyVersion: true,
+  });
   ctx.body = { lang: value };
 };
 

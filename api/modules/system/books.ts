@@ -16,7 +16,13 @@ import type { MetaModel } from '../../meta/types.ts';
 export const BOOK_HANDLERS: Record<string, RouteHandler> = {
   'system.books': async (ctx, { knex, model, lang }) => {
     const books = await readBooks(knex);
-    ctx.body = books.map((b) => ({ name: b.name, section: b.menu?.section ?? String(b.definition.module), caption: translate(model, lang, `entity.${b.name}`), path: model.entities.get(b.name)?.path, fields: Object.keys((b.definition.fields ?? {}) as object).length }));
+    ctx.body = books.map((b) => ({
+      name: b.name,
+      section: b.menu?.section ?? String(b.definition.module),
+      caption: translate(model, lang, `entity.${b.name}`),
+      path: model.entities.get(b.name)?.path,
+      fields: Object.keys((b.definition.fields ?? {}) as object).length,
+    }));
   },
   'system.book': async (ctx, { knex, params }) => {
     const book = (await readBooks(knex)).find((b) => b.name === params.name);
@@ -59,9 +65,18 @@ export const BOOK_HOOKS: Record<string, Hook> = {
 /** The body as a spec: its shape only; everything else is the loader's to check. */
 function specOf(body: unknown): BookSpec {
   const b = body as Partial<BookSpec> | undefined;
-  if (!b || typeof b !== 'object' || Array.isArray(b) || typeof b.name !== 'string' || typeof b.section !== 'string'
-    || !b.caption || typeof b.caption !== 'object' || (b.fields !== undefined && !Array.isArray(b.fields))
-    || (b.fields ?? []).some((f) => !f || typeof f !== 'object' || typeof f.name !== 'string' || typeof f.type !== 'string')) throw badRequest('errors.bad_body');
+  if (
+    !b ||
+    typeof b !== 'object' ||
+    Array.isArray(b) ||
+    typeof b.name !== 'string' ||
+    typeof b.section !== 'string' ||
+    !b.caption ||
+    typeof b.caption !== 'object' ||
+    (b.fields !== undefined && !Array.isArray(b.fields)) ||
+    (b.fields ?? []).some((f) => !f || typeof f !== 'object' || typeof f.name !== 'string' || typeof f.type !== 'string')
+  )
+    throw badRequest('errors.bad_body');
   return { name: b.name, section: b.section, caption: b.caption, fields: b.fields ?? [] };
 }
 
@@ -70,7 +85,13 @@ function specOf(body: unknown): BookSpec {
  * input; the loader's by its JSON pointer), said in the caller's language, and the problems as the
  * files' loader gives them.
  */
-function invalid(ctx: AppContext, model: MetaModel, lang: Parameters<typeof translate>[1], spec: BookSpec, problems: (BookProblem & { field?: string })[]): void {
+function invalid(
+  ctx: AppContext,
+  model: MetaModel,
+  lang: Parameters<typeof translate>[1],
+  spec: BookSpec,
+  problems: (BookProblem & { field?: string })[],
+): void {
   const errors: Record<string, string> = {};
   for (const p of problems) {
     // a missing property is the schema's problem of its parent: shown beside the input it is missing from
@@ -82,7 +103,10 @@ function invalid(ctx: AppContext, model: MetaModel, lang: Parameters<typeof tran
   }
   ctx.status = 400;
   ctx.body = {
-    code: ERROR_CODES.validation, message: translate(model, lang, 'errors.validation'), description: translate(model, lang, 'errors.validation_description'),
-    errors, problems: problems.map(({ file, pointer, message }) => ({ file, pointer, message })),
+    code: ERROR_CODES.validation,
+    message: translate(model, lang, 'errors.validation'),
+    description: translate(model, lang, 'errors.validation_description'),
+    errors,
+    problems: problems.map(({ file, pointer, message }) => ({ file, pointer, message })),
   };
 }

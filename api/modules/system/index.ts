@@ -11,5 +11,13 @@ import { METRICS_HANDLERS } from './metrics.ts';
 export const systemModule: ModuleDef = {
   name: 'system',
   hooks: { ...BOOK_HOOKS },
-  handlers: { ...APP_HANDLERS, ...AUTH_HANDLERS, ...ACCOUNT_HANDLERS, ...FILE_HANDLERS, ...DOCS_HANDLERS, ...BOOK_HANDLERS, ...METRICS_HANDLERS },
+  handlers: {
+    ...APP_HANDLERS,
+    ...AUTH_HANDLERS,
+    ...ACCOUNT_HANDLERS,
+    ...FILE_HANDLERS,
+    ...DOCS_HANDLERS,
+    ...BOOK_HANDLERS,
+    ...METRICS_HANDLERS,
+  },
 };

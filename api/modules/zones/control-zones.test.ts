@@ -17,7 +17,12 @@ const FIELDS = '/api/ecoinspection-dictionaries/control-zone-fields';
 const ZONES = '/api/ecoinspection-dictionaries/control-zone';
 const VALUES = '/api/ecoinspection-dictionaries/control-zone-field-values';
 const PERMITS = '/api/ecoinspection-dictionaries/given-permits';
-const ring = (lng: number, lat: number) => [[lng, lat], [lng + 0.01, lat], [lng + 0.01, lat + 0.01], [lng, lat + 0.01]];
+const ring = (lng: number, lat: number) => [
+  [lng, lat],
+  [lng + 0.01, lat],
+  [lng + 0.01, lat + 0.01],
+  [lng, lat + 0.01],
+];
 
 let root: number;
 let lakes: number;
@@ -35,28 +40,74 @@ beforeAll(async () => {
   expect(sub.status, JSON.stringify(sub.body)).toBe(201);
   lakes = sub.body.id;
   const fields = [
-    { folder_id: root, code: 'area_ha', caption: { uz: 'Maydoni (ga)', uk: 'Майдони (га)', ru: 'Площадь (га)' }, field_kind: 'number', required: true, min: '0', max: '1000', ordering: 1 },
-    { folder_id: lakes, code: 'depth', caption: { uz: 'Chuqurligi (m)', uk: 'Чуқурлиги (м)', ru: 'Глубина (м)' }, field_kind: 'integer', min: '0', max: '50', ordering: 1 },
-    { folder_id: lakes, code: 'water', caption: { uz: 'Suv turi', uk: 'Сув тури', ru: 'Тип воды' }, field_kind: 'select', ordering: 2,
-      options: [{ value: 'fresh', caption: { uz: 'Chuchuk', ru: 'Пресная' } }, { value: 'salt', caption: { uz: 'Shoʻr', ru: 'Солёная' } }] },
+    {
+      folder_id: root,
+      code: 'area_ha',
+      caption: { uz: 'Maydoni (ga)', uk: 'Майдони (га)', ru: 'Площадь (га)' },
+      field_kind: 'number',
+      required: true,
+      min: '0',
+      max: '1000',
+      ordering: 1,
+    },
+    {
+      folder_id: lakes,
+      code: 'depth',
+      caption: { uz: 'Chuqurligi (m)', uk: 'Чуқурлиги (м)', ru: 'Глубина (м)' },
+      field_kind: 'integer',
+      min: '0',
+      max: '50',
+      ordering: 1,
+    },
+    {
+      folder_id: lakes,
+      code: 'water',
+      caption: { uz: 'Suv turi', uk: 'Сув тури', ru: 'Тип воды' },
+      field_kind: 'select',
+      ordering: 2,
+      options: [
+        { value: 'fresh', caption: { uz: 'Chuchuk', ru: 'Пресная' } },
+        { value: 'salt', caption: { uz: 'Shoʻr', ru: 'Солёная' } },
+      ],
+    },
   ];
   for (const f of fields) {
     const r = await api.post(FIELDS, f);
     expect(r.status, JSON.stringify(r.body)).toBe(201);
   }
-  const za = await api.post(ZONES, { folder_id: lakes, code: 'T-Z-A', name: { uz: 'Koʻl A' }, region_id: regionA, outline: ring(69.2, 41.3) });
+  const za = await api.post(ZONES, {
+    folder_id: lakes,
+    code: 'T-Z-A',
+    name: { uz: 'Koʻl A' },
+    region_id: regionA,
+    outline: ring(69.2, 41.3),
+  });
   expect(za.status, JSON.stringify(za.body)).toBe(201);
   zoneA = za.body.id;
-  zoneB = (await api.post(ZONES, { folder_id: lakes, code: 'T-Z-B', name: { uz: 'Koʻl B' }, region_id: regionB, outline: ring(65.3, 40.1) })).body.id;
+  zoneB = (
+    await api.post(ZONES, { folder_id: lakes, code: 'T-Z-B', name: { uz: 'Koʻl B' }, region_id: regionB, outline: ring(65.3, 40.1) })
+  ).body.id;
 });
-afterAll(async () => { await api?.close(); });
+afterAll(async () => {
+  await api?.close();
+});
 
 describe('field definitions', () => {
   it('refuses a choice field without options, options on another kind, a code twice in a folder, and a folder under itself', async () => {
-    const noOptions = await api.post(FIELDS, { folder_id: lakes, code: 'kind', caption: { uz: 'Turi' }, field_kind: 'select' }, { lang: 'ru' });
+    const noOptions = await api.post(
+      FIELDS,
+      { folder_id: lakes, code: 'kind', caption: { uz: 'Turi' }, field_kind: 'select' },
+      { lang: 'ru' },
+    );
     expect(noOptions.status).toBe(400);
     expect(noOptions.body.errors).toEqual({ options: 'Для поля выбора укажите хотя бы один вариант' });
-    const strayOptions = await api.post(FIELDS, { folder_id: lakes, code: 'kind', caption: { uz: 'Turi' }, field_kind: 'string', options: [{ value: 'a', caption: { uz: 'A' } }] });
+    const strayOptions = await api.post(FIELDS, {
+      folder_id: lakes,
+      code: 'kind',
+      caption: { uz: 'Turi' },
+      field_kind: 'string',
+      options: [{ value: 'a', caption: { uz: 'A' } }],
+    });
     expect(Object.keys(strayOptions.body.errors)).toEqual(['options']);
     const twin = await api.post(FIELDS, { folder_id: lakes, code: 'depth', caption: { uz: 'Yana' }, field_kind: 'integer' });
     expect(twin.body.errors).toEqual({ code: 'Bunday qiymat allaqachon mavjud' });
@@ -70,7 +121,7 @@ describe('field definitions', () => {
 });
 
 describe('a zone form made from the definitions', () => {
-  it('holds the upper folder\'s fields first, then the folder\'s own, captioned in the caller\'s language', async () => {
+  it("holds the upper folder's fields first, then the folder's own, captioned in the caller's language", async () => {
     const r = await api.get(`${ZONES}/${zoneA}/values-schema`, { lang: 'ru' });
     expect(r.status).toBe(200);
     expect(r.body.uiSchema['ui:order']).toEqual(['area_ha', 'depth', 'water', '*']);
@@ -82,7 +133,7 @@ describe('a zone form made from the definitions', () => {
     expect(uk.body.schema.properties.depth.title).toBe('Чуқурлиги (м)');
   });
 
-  it('takes good values and answers a value that breaks its rule with a 400 naming the field, in the caller\'s language', async () => {
+  it("takes good values and answers a value that breaks its rule with a 400 naming the field, in the caller's language", async () => {
     const ok = await api.post(VALUES, { zone_id: zoneA, filled_on: '2026-05-10', values: { area_ha: 12.5, depth: 7, water: 'fresh' } });
     expect(ok.status, JSON.stringify(ok.body)).toBe(201);
     expect(ok.body).toMatchObject({ region_id: regionA, folder_id: lakes, values: { area_ha: 12.5, depth: 7, water: 'fresh' } });
@@ -90,7 +141,11 @@ describe('a zone form made from the definitions', () => {
     const deep = await api.post(VALUES, { zone_id: zoneA, filled_on: '2026-05-10', values: { area_ha: 3, depth: 80 } });
     expect(deep.status).toBe(400);
     expect(deep.body.errors).toEqual({ 'values.depth': '«Chuqurligi (m)»: Qiymat belgilangan oraliqda boʻlishi kerak (0 – 50)' });
-    const ru = await api.post(VALUES, { zone_id: zoneA, filled_on: '2026-05-10', values: { depth: 3.5, water: 'sea', colour: 'blue' } }, { lang: 'ru' });
+    const ru = await api.post(
+      VALUES,
+      { zone_id: zoneA, filled_on: '2026-05-10', values: { depth: 3.5, water: 'sea', colour: 'blue' } },
+      { lang: 'ru' },
+    );
     expect(ru.status).toBe(400);
     expect(Object.keys(ru.body.errors).sort()).toEqual(['values.area_ha', 'values.colour', 'values.depth', 'values.water']);
     expect(ru.body.errors['values.area_ha']).toMatch(/^«Площадь \(га\)»: /);
@@ -118,13 +173,23 @@ describe('a zone form made from the definitions', () => {
     const zones = (await api.get(ZONES, { token: inspector })).body.map((z: { id: number }) => z.id);
     expect(zones).toContain(zoneA);
     expect(zones).not.toContain(zoneB);
-    const mine = await api.post(VALUES, { zone_id: zoneA, filled_on: '2026-06-01', values: { area_ha: 1, depth: 1 } }, { token: inspector });
+    const mine = await api.post(
+      VALUES,
+      { zone_id: zoneA, filled_on: '2026-06-01', values: { area_ha: 1, depth: 1 } },
+      { token: inspector },
+    );
     expect(mine.status, JSON.stringify(mine.body)).toBe(201);
-    const other = await api.post(VALUES, { zone_id: zoneB, filled_on: '2026-06-01', values: { area_ha: 1, depth: 1 } }, { token: inspector });
+    const other = await api.post(
+      VALUES,
+      { zone_id: zoneB, filled_on: '2026-06-01', values: { area_ha: 1, depth: 1 } },
+      { token: inspector },
+    );
     expect([400, 403]).toContain(other.status);
     expect(Number((await api.db.knex('control_zone_field_values').where({ zone_id: zoneB }).count('* as n').first())!.n)).toBe(0);
     // fields and folders are the administrator's: the inspector does not define them
-    expect((await api.post(FIELDS, { folder_id: lakes, code: 'x', caption: { uz: 'X' }, field_kind: 'string' }, { token: inspector })).status).toBe(403);
+    expect(
+      (await api.post(FIELDS, { folder_id: lakes, code: 'x', caption: { uz: 'X' }, field_kind: 'string' }, { token: inspector })).status,
+    ).toBe(403);
     const values = (await api.get(VALUES, { token: inspector })).body;
     expect(values.length).toBeGreaterThan(0);
     expect(values.every((v: { region_id: number }) => v.region_id === regionA)).toBe(true);
@@ -135,40 +200,92 @@ describe('given permits', () => {
   let subjectId: number;
   beforeAll(async () => {
     const categoryId = (await api.db.knex('subject_categories').orderBy('id').first('id')).id;
-    subjectId = (await api.post('/api/ecofund/subject', { inn: '310000001', name: 'Korxona 310000001', region_id: regionA, category_id: categoryId })).body.id;
+    subjectId = (
+      await api.post('/api/ecofund/subject', { inn: '310000001', name: 'Korxona 310000001', region_id: regionA, category_id: categoryId })
+    ).body.id;
   });
-  const typeId = async () => (await api.db.knex('given_permit_types').orderBy('id').first('id'))?.id
-    ?? (await api.post('/api/ecoinspection-dictionaries/given-permit-types', { code: 'T1', name: { uz: 'Suvdan foydalanish' } })).body.id;
+  const typeId = async () =>
+    (await api.db.knex('given_permit_types').orderBy('id').first('id'))?.id ??
+    (await api.post('/api/ecoinspection-dictionaries/given-permit-types', { code: 'T1', name: { uz: 'Suvdan foydalanish' } })).body.id;
 
   it('is issued to a subject or a person, with the holder its kind needs', async () => {
     const t = await typeId();
-    const noSubject = await api.post(PERMITS, { type_id: t, number: 'GP-0', issued_on: '2026-01-10', holder_kind: 'subject', region_id: regionA, object: 'Quduq', valid_from: '2026-01-10', valid_to: '2026-12-31' });
+    const noSubject = await api.post(PERMITS, {
+      type_id: t,
+      number: 'GP-0',
+      issued_on: '2026-01-10',
+      holder_kind: 'subject',
+      region_id: regionA,
+      object: 'Quduq',
+      valid_from: '2026-01-10',
+      valid_to: '2026-12-31',
+    });
     expect(noSubject.status).toBe(400);
     expect(Object.keys(noSubject.body.errors)).toEqual(['subject_id']);
-    const person = await api.post(PERMITS, { type_id: t, number: 'GP-P', issued_on: '2026-01-10', holder_kind: 'person', person_name: 'Karimov Anvar', person_pinfl: '31234567890123', region_id: regionA, object: 'Ov', valid_from: '2026-01-10', valid_to: '2026-12-31' });
+    const person = await api.post(PERMITS, {
+      type_id: t,
+      number: 'GP-P',
+      issued_on: '2026-01-10',
+      holder_kind: 'person',
+      person_name: 'Karimov Anvar',
+      person_pinfl: '31234567890123',
+      region_id: regionA,
+      object: 'Ov',
+      valid_from: '2026-01-10',
+      valid_to: '2026-12-31',
+    });
     expect(person.status, JSON.stringify(person.body)).toBe(201);
   });
 
   it('extends and terminates validity as actions with a flow row each, 409 from the wrong state', async () => {
     const t = await typeId();
-    const created = await api.post(PERMITS, { type_id: t, number: 'GP-1', issued_on: '2026-01-10', holder_kind: 'subject', subject_id: subjectId, region_id: regionA, object: 'Chiqindi joylashtirish', valid_from: '2026-01-10', valid_to: '2026-06-30' }, { token: inspector });
+    const created = await api.post(
+      PERMITS,
+      {
+        type_id: t,
+        number: 'GP-1',
+        issued_on: '2026-01-10',
+        holder_kind: 'subject',
+        subject_id: subjectId,
+        region_id: regionA,
+        object: 'Chiqindi joylashtirish',
+        valid_from: '2026-01-10',
+        valid_to: '2026-06-30',
+      },
+      { token: inspector },
+    );
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const id = created.body.id;
-    const earlier = await api.post(`${PERMITS}/${id}/actions/extend-validity`, { valid_to: '2026-03-01' }, { token: inspector, lang: 'ru' });
+    const earlier = await api.post(
+      `${PERMITS}/${id}/actions/extend-validity`,
+      { valid_to: '2026-03-01' },
+      { token: inspector, lang: 'ru' },
+    );
     expect(earlier.status).toBe(400);
     expect(earlier.body.errors).toEqual({ valid_to: 'Новый срок должен быть позже действующего (2026-06-30)' });
-    const extended = await api.post(`${PERMITS}/${id}/actions/extend-validity`, { valid_to: '2027-06-30', comment: 'Ariza asosida' }, { token: inspector });
+    const extended = await api.post(
+      `${PERMITS}/${id}/actions/extend-validity`,
+      { valid_to: '2027-06-30', comment: 'Ariza asosida' },
+      { token: inspector },
+    );
     expect(extended.status, JSON.stringify(extended.body)).toBe(200);
     expect(extended.body).toMatchObject({ status: 'active', valid_to: '2027-06-30' });
     const early = await api.post(`${PERMITS}/${id}/actions/terminate-validity`, { terminated_on: '2026-02-01' }, { token: inspector });
     expect(early.body.errors).toEqual({ comment: 'Ushbu kiritma majburiy' });
-    const terminated = await api.post(`${PERMITS}/${id}/actions/terminate-validity`, { terminated_on: '2026-02-01', comment: 'Talablar buzilgan' }, { token: inspector });
+    const terminated = await api.post(
+      `${PERMITS}/${id}/actions/terminate-validity`,
+      { terminated_on: '2026-02-01', comment: 'Talablar buzilgan' },
+      { token: inspector },
+    );
     expect(terminated.status, JSON.stringify(terminated.body)).toBe(200);
     expect(terminated.body).toMatchObject({ status: 'terminated', terminated_on: '2026-02-01', valid_to: '2027-06-30' });
 
     const again = await api.post(`${PERMITS}/${id}/actions/extend-validity`, { valid_to: '2028-01-01' }, { token: inspector });
     expect(again.status).toBe(409);
-    expect((await api.post(`${PERMITS}/${id}/actions/terminate-validity`, { terminated_on: '2026-02-02', comment: 'x' }, { token: inspector })).status).toBe(409);
+    expect(
+      (await api.post(`${PERMITS}/${id}/actions/terminate-validity`, { terminated_on: '2026-02-02', comment: 'x' }, { token: inspector }))
+        .status,
+    ).toBe(409);
     const edit = await api.put(`${PERMITS}/${id}`, { ...terminated.body, object: 'Boshqa' }, { token: inspector });
     expect(edit.status).toBe(409);
 
@@ -181,9 +298,21 @@ describe('given permits', () => {
 
   it('keeps a permit of another region from a regional inspector', async () => {
     const t = await typeId();
-    const far = await api.post(PERMITS, { type_id: t, number: 'GP-B', issued_on: '2026-01-10', holder_kind: 'person', person_name: 'Aliyev Vali', region_id: regionB, object: 'Baliq ovlash', valid_from: '2026-01-10', valid_to: '2026-12-31' });
+    const far = await api.post(PERMITS, {
+      type_id: t,
+      number: 'GP-B',
+      issued_on: '2026-01-10',
+      holder_kind: 'person',
+      person_name: 'Aliyev Vali',
+      region_id: regionB,
+      object: 'Baliq ovlash',
+      valid_from: '2026-01-10',
+      valid_to: '2026-12-31',
+    });
     expect(far.status).toBe(201);
     expect((await api.get(`${PERMITS}/${far.body.id}`, { token: inspector })).status).toBe(404);
-    expect((await api.post(`${PERMITS}/${far.body.id}/actions/extend-validity`, { valid_to: '2027-12-31' }, { token: inspector })).status).toBe(404);
+    expect(
+      (await api.post(`${PERMITS}/${far.body.id}/actions/extend-validity`, { valid_to: '2027-12-31' }, { token: inspector })).status,
+    ).toBe(404);
   });
 });

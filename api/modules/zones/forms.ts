@@ -20,10 +20,18 @@ export async function zoneFieldDefs(db: Knex | Knex.Transaction, zoneId: number)
   );
   const depthOf = new Map<number, number>((chain.rows as { id: string | number; depth: number }[]).map((r) => [Number(r.id), r.depth]));
   const maxDepth = Math.max(0, ...depthOf.values());
-  const rows = await db('control_zone_fields').whereIn('folder_id', [...depthOf.keys()]).where('is_active', true)
+  const rows = await db('control_zone_fields')
+    .whereIn('folder_id', [...depthOf.keys()])
+    .where('is_active', true)
     .select('id', 'folder_id', 'code', 'caption', 'field_kind', 'required', 'ordering', 'min', 'max', 'max_length', 'hint');
   const options = rows.length
-    ? await db('control_zone_field_options').whereIn('parent_id', rows.map((r) => r.id)).orderBy(['parent_id', 'ordering', 'id']).select('parent_id', 'value', 'caption')
+    ? await db('control_zone_field_options')
+        .whereIn(
+          'parent_id',
+          rows.map((r) => r.id),
+        )
+        .orderBy(['parent_id', 'ordering', 'id'])
+        .select('parent_id', 'value', 'caption')
     : [];
   return rows.map((r) => ({
     code: r.code,

@@ -18,7 +18,11 @@ export const ZONE_HOOKS: Record<string, Hook> = {
     }
   },
   'zones.fieldOptions': async ({ repo, row }) => {
-    const twin = await repo('control-zone-fields').scoped('read').where({ 't.folder_id': row.folder_id, 't.code': row.code }).whereNot('t.id', row.id as number).first('t.id');
+    const twin = await repo('control-zone-fields')
+      .scoped('read')
+      .where({ 't.folder_id': row.folder_id, 't.code': row.code })
+      .whereNot('t.id', row.id as number)
+      .first('t.id');
     if (twin) throw validationError({ code: { key: 'validation.unique' } });
     const options = (row.options as { value: string }[] | null) ?? [];
     const choice = row.field_kind === 'select' || row.field_kind === 'multiselect';

@@ -38,7 +38,14 @@ export default function BarChart({ labels, fullLabels, values, seriesLabel, aria
     },
     scales: {
       x: { beginAtZero: true, ticks: { callback: (v) => fmtInt(Number(v)), ...valueTicks(compact) }, grid: { color: '#e3ebe3' } },
-      y: { ticks: { autoSkip: false, callback: (_v, i) => (compact ? wrap(labels[i] ?? '', max) : clip(labels[i] ?? '', max)), font: { size: compact ? 11 : 12 } }, grid: { display: false } },
+      y: {
+        ticks: {
+          autoSkip: false,
+          callback: (_v, i) => (compact ? wrap(labels[i] ?? '', max) : clip(labels[i] ?? '', max)),
+          font: { size: compact ? 11 : 12 },
+        },
+        grid: { display: false },
+      },
     },
   };
   return (

@@ -3,7 +3,9 @@ import type { Plugin } from 'chart.js';
 /** Marks the canvas once drawn, for tests and anyone waiting for it. */
 export const drawn: Plugin = {
   id: 'drawn',
-  afterRender(chart) { chart.canvas.dataset.drawn = 'true'; },
+  afterRender(chart) {
+    chart.canvas.dataset.drawn = 'true';
+  },
 };
 
 /** A label cut to n characters with an ellipsis. */

@@ -8,9 +8,16 @@ export function ChatSlot() {
   const [ready, setReady] = useState(false);
   useEffect(() => {
     const go = () => setReady(true);
-    if (document.readyState === 'complete') { const t = setTimeout(go, 200); return () => clearTimeout(t); }
+    if (document.readyState === 'complete') {
+      const t = setTimeout(go, 200);
+      return () => clearTimeout(t);
+    }
     window.addEventListener('load', go, { once: true });
     return () => window.removeEventListener('load', go);
   }, []);
-  return ready ? <Suspense fallback={null}><ChatWidget /></Suspense> : null;
+  return ready ? (
+    <Suspense fallback={null}>
+      <ChatWidget />
+    </Suspense>
+  ) : null;
 }

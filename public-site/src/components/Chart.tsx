@@ -46,9 +46,15 @@ export function LazyReportChart(props: Omit<ReportChartProps, 'compact'> & { cap
   const horizontal = props.type === 'bar' && (props.horizontal || narrow || props.labels.length > 10);
   const round = props.type === 'pie' || props.type === 'doughnut';
   const perBar = Math.max(1, props.stacked ? 1 : props.series.length);
-  const height = round ? (narrow ? 340 : 320)
-    : horizontal ? Math.max(180, props.labels.length * Math.min(60, (narrow ? 22 : 20) + 10 * perBar) + 70)
-      : narrow ? 280 : 340;
+  const height = round
+    ? narrow
+      ? 340
+      : 320
+    : horizontal
+      ? Math.max(180, props.labels.length * Math.min(60, (narrow ? 22 : 20) + 10 * perBar) + 70)
+      : narrow
+        ? 280
+        : 340;
   return (
     <figure className="chart" data-testid="chart">
       {props.caption && <figcaption>{props.caption}</figcaption>}

@@ -19,9 +19,23 @@ export function Pager({ path, query, total, perPage }: { path: string; query: UR
   const link = (p: number) => href(`${path}${withQuery(query, { page: p === 1 ? null : p })}`);
   return (
     <nav className="pager" aria-label={t('list.pages')} data-testid="pager">
-      {page > 1 ? <a className="btn" href={link(page - 1)} rel="prev" onClick={() => scrollToTop()} data-testid="pager-prev">← {t('list.prev')}</a> : <span />}
-      <span className="pager-info" aria-current="page">{t('list.page_of', { page, pages })}</span>
-      {page < pages ? <a className="btn" href={link(page + 1)} rel="next" onClick={() => scrollToTop()} data-testid="pager-next">{t('list.next')} →</a> : <span />}
+      {page > 1 ? (
+        <a className="btn" href={link(page - 1)} rel="prev" onClick={() => scrollToTop()} data-testid="pager-prev">
+          ← {t('list.prev')}
+        </a>
+      ) : (
+        <span />
+      )}
+      <span className="pager-info" aria-current="page">
+        {t('list.page_of', { page, pages })}
+      </span>
+      {page < pages ? (
+        <a className="btn" href={link(page + 1)} rel="next" onClick={() => scrollToTop()} data-testid="pager-next">
+          {t('list.next')} →
+        </a>
+      ) : (
+        <span />
+      )}
     </nav>
   );
 }
@@ -29,7 +43,11 @@ export function Pager({ path, query, total, perPage }: { path: string; query: UR
 /** "Found: 12" above a list. */
 export function Found({ total }: { total: number }) {
   const { t } = useI18n();
-  return <p className="muted small" role="status" data-testid="list-total">{t('list.found', { n: fmtInt(total) })}</p>;
+  return (
+    <p className="muted small" role="status" data-testid="list-total">
+      {t('list.found', { n: fmtInt(total) })}
+    </p>
+  );
 }
 
 /** An enumeration's value in the current language: `<prefix>.<value>` if the site has it, else the value. */
@@ -43,7 +61,15 @@ export function useEnum() {
 }
 
 /** A row's pictures: small, lazily loaded, sized (no jumping), each opening the full picture. */
-export function Gallery({ ids, alt, urlOf = fileUrl }: { ids: (number | string)[] | null | undefined; alt: string; urlOf?: (id: number | string) => string }) {
+export function Gallery({
+  ids,
+  alt,
+  urlOf = fileUrl,
+}: {
+  ids: (number | string)[] | null | undefined;
+  alt: string;
+  urlOf?: (id: number | string) => string;
+}) {
   const { t } = useI18n();
   if (!ids?.length) return null;
   return (

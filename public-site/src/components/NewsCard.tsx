@@ -4,8 +4,14 @@ import { href } from '../router';
 
 /** A publication as the public API gives it (text3 fields in the caller's language). */
 export interface Publication {
-  id: number; title: string; summary?: string | null; body?: string | null;
-  type_id?: number | null; type_id_name?: string | null; published_at: string; image?: number | null;
+  id: number;
+  title: string;
+  summary?: string | null;
+  body?: string | null;
+  type_id?: number | null;
+  type_id_name?: string | null;
+  published_at: string;
+  image?: number | null;
 }
 
 /** The newest first (the API sorts so too; a page is sorted again in case). */
@@ -16,13 +22,22 @@ export function NewsCard({ item, headingLevel = 2 }: { item: Publication; headin
   const H = headingLevel === 2 ? 'h2' : 'h3';
   return (
     <article className={item.image ? 'news-card' : 'news-card no-image'} data-testid="news-card" data-id={item.id}>
-      {item.image ? <img className="news-thumb" src={fileUrl(item.image)} alt="" width={128} height={96} loading="lazy" decoding="async" /> : null}
+      {item.image ? (
+        <img className="news-thumb" src={fileUrl(item.image)} alt="" width={128} height={96} loading="lazy" decoding="async" />
+      ) : null}
       <div className="news-text">
         <p className="news-meta small">
           <time dateTime={String(item.published_at).slice(0, 10)}>{fmtDate(item.published_at)}</time>
-          {item.type_id_name ? <> · <span>{item.type_id_name}</span></> : null}
+          {item.type_id_name ? (
+            <>
+              {' '}
+              · <span>{item.type_id_name}</span>
+            </>
+          ) : null}
         </p>
-        <H className="news-title"><a href={href(`/news/${item.id}`)}>{item.title}</a></H>
+        <H className="news-title">
+          <a href={href(`/news/${item.id}`)}>{item.title}</a>
+        </H>
         {item.summary && <p className="news-summary">{item.summary}</p>}
       </div>
     </article>

@@ -9,13 +9,31 @@ export function QrCode({ text, label, size = 112, testId }: { text: string; labe
   useEffect(() => {
     let live = true;
     import('qrcode')
-      .then((m) => (m.default ?? m).toString(text, { type: 'svg', margin: 1, errorCorrectionLevel: 'M', color: { dark: '#000000', light: '#ffffff' } }))
-      .then((s) => { if (live) setSvg(s); })
+      .then((m) =>
+        (m.default ?? m).toString(text, {
+          type: 'svg',
+          margin: 1,
+          errorCorrectionLevel: 'M',
+          color: { dark: '#000000', light: '#ffffff' },
+        }),
+      )
+      .then((s) => {
+        if (live) setSvg(s);
+      })
       .catch((e: unknown) => console.warn('QR code:', e));
-    return () => { live = false; };
+    return () => {
+      live = false;
+    };
   }, [text]);
   return (
-    <div className="qr" role="img" aria-label={label} data-testid={testId} data-ready={svg ? 'true' : undefined} style={{ width: size, height: size }}
-      dangerouslySetInnerHTML={svg ? { __html: svg } : undefined} />
+    <div
+      className="qr"
+      role="img"
+      aria-label={label}
+      data-testid={testId}
+      data-ready={svg ? 'true' : undefined}
+      style={{ width: size, height: size }}
+      dangerouslySetInnerHTML={svg ? { __html: svg } : undefined}
+    />
   );
 }

@@ -6,7 +6,15 @@
 export function RichText({ html, className, testId }: { html: string | null | undefined; className?: string; testId?: string }) {
   if (!html) return null;
   if (!/<[a-z][^>]*>/i.test(html)) {
-    return <div className={className} data-testid={testId}>{html.split(/\n{2,}/).map((p, i) => <p key={i}>{p}</p>)}</div>;
+    return (
+      <div className={className} data-testid={testId}>
+        {html.split(/\n{2,}/).map((p, i) => (
+          <p key={i}>{p}</p>
+        ))}
+      </div>
+    );
   }
-  return <div className={['rich-text', className].filter(Boolean).join(' ')} data-testid={testId} dangerouslySetInnerHTML={{ __html: html }} />;
+  return (
+    <div className={['rich-text', className].filter(Boolean).join(' ')} data-testid={testId} dangerouslySetInnerHTML={{ __html: html }} />
+  );
 }

@@ -16,9 +16,12 @@ export function TableScroll({ children, busy, testId }: { children: ReactNode; b
     if (!el) return;
     const right = el.getBoundingClientRect().right - 4;
     const heads = Array.from(el.querySelectorAll<HTMLElement>('thead th'));
-    const off = el.scrollWidth > el.clientWidth + 1
-      ? heads.filter((th) => th.offsetParent !== null && th.getBoundingClientRect().right > right + 1).map((th) => (th.textContent ?? '').trim())
-      : [];
+    const off =
+      el.scrollWidth > el.clientWidth + 1
+        ? heads
+            .filter((th) => th.offsetParent !== null && th.getBoundingClientRect().right > right + 1)
+            .map((th) => (th.textContent ?? '').trim())
+        : [];
     setHidden((old) => (old.join('\u0000') === off.join('\u0000') ? old : off));
   }, []);
   useEffect(() => {
@@ -30,19 +33,28 @@ export function TableScroll({ children, busy, testId }: { children: ReactNode; b
     const table = el.querySelector('table');
     if (table) ro.observe(table);
     el.addEventListener('scroll', measure, { passive: true });
-    return () => { ro.disconnect(); el.removeEventListener('scroll', measure); };
+    return () => {
+      ro.disconnect();
+      el.removeEventListener('scroll', measure);
+    };
   }, [measure, children]);
   return (
     <section className="card table-scroll" aria-busy={busy} data-testid={testId}>
       {hidden.length > 0 && (
         <p className="table-more small" data-testid="table-more">
           <span>{t('table.more_columns', { n: hidden.length, names: hidden.join(', ') })}</span>
-          <button type="button" className="link-button" onClick={() => box.current?.scrollBy({ left: box.current.clientWidth * 0.8, behavior: 'smooth' })}>
+          <button
+            type="button"
+            className="link-button"
+            onClick={() => box.current?.scrollBy({ left: box.current.clientWidth * 0.8, behavior: 'smooth' })}
+          >
             {t('table.scroll_right')}
           </button>
         </p>
       )}
-      <div className="table-wrap" ref={box}>{children}</div>
+      <div className="table-wrap" ref={box}>
+        {children}
+      </div>
     </section>
   );
 }

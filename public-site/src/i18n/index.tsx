@@ -22,7 +22,10 @@ export const LANGS: { code: Lang; short: string; name: string; html: string }[] 
   { code: 'ru', short: 'ru', name: 'Русский', html: 'ru' },
 ];
 
-export interface MissingKey { lng: string; key: string }
+export interface MissingKey {
+  lng: string;
+  key: string;
+}
 
 function recordMissing(lng: string, key: string): void {
   const w = window as unknown as { __ecofondMissingKeys?: MissingKey[] };
@@ -54,20 +57,30 @@ export function rememberedLang(): Lang {
   try {
     const v = localStorage.getItem(STORAGE_KEY);
     if (v === 'uz' || v === 'uk' || v === 'ru') return v;
-  } catch { /* private mode */ }
+  } catch {
+    /* private mode */
+  }
   return 'uz';
 }
 
 export type T = (key: Key, params?: Params) => string;
 
-interface I18n { lang: Lang; setLang: (l: Lang) => void; t: T }
+interface I18n {
+  lang: Lang;
+  setLang: (l: Lang) => void;
+  t: T;
+}
 const Ctx = createContext<I18n | null>(null);
 
 export function I18nProvider({ children }: { children: ReactNode }) {
   const [lang, setLangState] = useState<Lang>(rememberedLang);
   const setLang = useCallback((l: Lang) => {
     setLangState(l);
-    try { localStorage.setItem(STORAGE_KEY, l); } catch { /* private mode */ }
+    try {
+      localStorage.setItem(STORAGE_KEY, l);
+    } catch {
+      /* private mode */
+    }
   }, []);
   useEffect(() => {
     document.documentElement.lang = LANGS.find((l) => l.code === lang)!.html;

@@ -8,10 +8,20 @@ export function MapPopup({ popup, onClose }: { popup: Popup; onClose: () => void
   const { layer, item } = popup;
   return (
     <div className="map-popup" role="dialog" aria-label={item.title} data-testid="map-popup">
-      <button type="button" className="popup-close" onClick={onClose} aria-label={t('nav.close_popup')}>×</button>
-      <p className="popup-layer small"><span className="swatch" style={{ background: layer.color }} aria-hidden="true" /> {t(layer.title)}</p>
+      <button type="button" className="popup-close" onClick={onClose} aria-label={t('nav.close_popup')}>
+        ×
+      </button>
+      <p className="popup-layer small">
+        <span className="swatch" style={{ background: layer.color }} aria-hidden="true" /> {t(layer.title)}
+      </p>
       <p className="popup-title">{item.title || `№ ${item.id}`}</p>
-      {layer.detail && <p><a href={href(layer.detail(item.id))} data-testid="popup-link">{t('map.open_page')} →</a></p>}
+      {layer.detail && (
+        <p>
+          <a href={href(layer.detail(item.id))} data-testid="popup-link">
+            {t('map.open_page')} →
+          </a>
+        </p>
+      )}
     </div>
   );
 }

@@ -36,7 +36,8 @@ export default function MapView({ initial, layers: initialLayers, regions, speci
 
   const toggle = (key: string, on: boolean) => {
     const n = new Set(enabledRef.current);
-    if (on) n.add(key); else n.delete(key);
+    if (on) n.add(key);
+    else n.delete(key);
     enabledRef.current = n; // the map's handlers read it before the next render
     setEnabled(n);
     api.current?.toggle(key, on);
@@ -45,7 +46,11 @@ export default function MapView({ initial, layers: initialLayers, regions, speci
   const countOf = (key: string) => {
     const def = LAYERS.find((l) => l.key === key)!;
     const s = def.source === 'plantings' ? plantings[key] : entities[key];
-    return s && s.status === 'idle' ? (def.source === 'plantings' ? (s as PlantingsState).items.reduce((n, i) => n + i.count, 0) : s.items.length) : null;
+    return s && s.status === 'idle'
+      ? def.source === 'plantings'
+        ? (s as PlantingsState).items.reduce((n, i) => n + i.count, 0)
+        : s.items.length
+      : null;
   };
 
   return (
@@ -56,9 +61,16 @@ export default function MapView({ initial, layers: initialLayers, regions, speci
       {createPortal(popup ? <MapPopup popup={popup} onClose={() => api.current?.show(null)} /> : null, popupEl)}
       <p className="muted small">{t('map.legend')}</p>
       <MapList
-        enabled={enabled} plantings={plantings} entities={entities} regions={regions} species={species}
+        enabled={enabled}
+        plantings={plantings}
+        entities={entities}
+        regions={regions}
+        species={species}
         onZoomTo={(i) => api.current?.zoomTo(i)}
-        onShow={(layer, item) => { api.current?.show({ layer, item }); el.current?.scrollIntoView({ block: 'nearest' }); }}
+        onShow={(layer, item) => {
+          api.current?.show({ layer, item });
+          el.current?.scrollIntoView({ block: 'nearest' });
+        }}
       />
     </>
   );

@@ -18,14 +18,21 @@ export default function PointMap({ lat, lng, label }: { lat: number; lng: number
   const [noBase, setNoBase] = useState(false);
   useEffect(() => {
     const map = createSiteMap({ target: el.current!, t, onNoBase: () => setNoBase(true), center: [lng, lat], zoom: 15, wheelZoom: false });
-    map.addLayer(new VectorLayer({
-      source: new VectorSource({ features: [new Feature(new Point(fromLonLat([lng, lat])))] }),
-      style: markerStyle,
-    }));
-    return () => { map.setTarget(undefined); map.dispose(); };
+    map.addLayer(
+      new VectorLayer({
+        source: new VectorSource({ features: [new Feature(new Point(fromLonLat([lng, lat])))] }),
+        style: markerStyle,
+      }),
+    );
+    return () => {
+      map.setTarget(undefined);
+      map.dispose();
+    };
     // eslint-disable-next-line react-hooks/exhaustive-deps -- the map is made anew for another point; the language retitles it below
   }, [lat, lng]);
-  useEffect(() => { retitleControls(el.current, t); }, [t]);
+  useEffect(() => {
+    retitleControls(el.current, t);
+  }, [t]);
 
   return (
     <>

@@ -29,9 +29,20 @@ export interface LayerLoader {
  * from `/public/map/layers/:entity?bbox=`; what each holds is handed to the page through
  * `setPlantings` and `setEntities`.
  */
-export function layerLoader({ map, target, sources, lang, setPlantings, setEntities }: {
-  map: OlMap; target: HTMLElement; sources: Map<string, VectorSource>; lang: () => Lang;
-  setPlantings: Update<PlantingsState>; setEntities: Update<EntityState>;
+export function layerLoader({
+  map,
+  target,
+  sources,
+  lang,
+  setPlantings,
+  setEntities,
+}: {
+  map: OlMap;
+  target: HTMLElement;
+  sources: Map<string, VectorSource>;
+  lang: () => Lang;
+  setPlantings: Update<PlantingsState>;
+  setEntities: Update<EntityState>;
 }): LayerLoader {
   const controllers = new Map<string, AbortController>();
   const seqs = new Map<string, number>();
@@ -49,21 +60,33 @@ export function layerLoader({ map, target, sources, lang, setPlantings, setEntit
     const zoom = Math.round((map.getView().getZoom() ?? 5) * 100) / 100;
     const bbox = viewBounds(map);
     const main = def.key === 'trees';
-    if (main) { target.dataset.state = 'loading'; target.dataset.zoom = String(zoom); }
+    if (main) {
+      target.dataset.state = 'loading';
+      target.dataset.zoom = String(zoom);
+    }
     mark(def.key, 'loading');
     setPlantings((s) => ({ ...s, [def.key]: { ...(s[def.key] ?? { items: [] }), status: 'loading' } }));
     try {
-      const answer = await call<MapAnswer>(`/public/map/plantings?bbox=${bbox.join(',')}&zoom=${zoom}${def.irrigation ? '&irrigation=1' : ''}`, { lang: lang(), signal: ctl.signal });
+      const answer = await call<MapAnswer>(
+        `/public/map/plantings?bbox=${bbox.join(',')}&zoom=${zoom}${def.irrigation ? '&irrigation=1' : ''}`,
+        { lang: lang(), signal: ctl.signal },
+      );
       if (mine !== seqs.get(def.key)) return;
-      const items: Item[] = answer.items.map((a) => answer.layer === 'trees'
-        ? { kind: 'tree', lng: a[0], lat: a[1], count: a[2], id: a[3], speciesId: a[4] }
-        : { kind: 'cluster', lng: a[0], lat: a[1], count: a[2], regionId: answer.layer === 'regions' ? a[3] : undefined });
+      const items: Item[] = answer.items.map((a) =>
+        answer.layer === 'trees'
+          ? { kind: 'tree', lng: a[0], lat: a[1], count: a[2], id: a[3], speciesId: a[4] }
+          : { kind: 'cluster', lng: a[0], lat: a[1], count: a[2], regionId: answer.layer === 'regions' ? a[3] : undefined },
+      );
       const source = sources.get(def.key)!;
       source.clear(true);
       const features = items.map((item) => new Feature({ geometry: new Point(fromLonLat([item.lng, item.lat])), item }));
       spaceOut(features);
       source.addFeatures(features);
-      if (main) { target.dataset.layer = answer.layer; target.dataset.state = 'idle'; target.dataset.count = String(items.length); }
+      if (main) {
+        target.dataset.layer = answer.layer;
+        target.dataset.state = 'idle';
+        target.dataset.count = String(items.length);
+      }
       mark(def.key, 'idle', items.length);
       setPlantings((s) => ({ ...s, [def.key]: { status: 'idle', layer: answer.layer, truncated: !!answer.truncated, items } }));
     } catch (e) {
@@ -83,14 +106,19 @@ export function layerLoader({ map, target, sources, lang, setPlantings, setEntit
     mark(def.key, 'loading');
     setEntities((s) => ({ ...s, [def.key]: { ...(s[def.key] ?? { items: [] }), status: 'loading' } }));
     try {
-      const answer = await call<LayerAnswer>(`/public/map/layers/${def.entity}?bbox=${viewBounds(map).join(',')}&lang=${lang()}`, { lang: lang(), signal: ctl.signal });
+      const answer = await call<LayerAnswer>(`/public/map/layers/${def.entity}?bbox=${viewBounds(map).join(',')}&lang=${lang()}`, {
+        lang: lang(),
+        signal: ctl.signal,
+      });
       if (mine !== seqs.get(def.key)) return;
       const source = sources.get(def.key)!;
       source.clear(true);
       const features: Feature[] = [];
       for (const item of answer.items) {
         if (item.shape && item.shape.length >= 3) {
-          features.push(new Feature({ geometry: new Polygon([[...item.shape, item.shape[0]].map(([lng, lat]) => fromLonLat([lng, lat]))]), item }));
+          features.push(
+            new Feature({ geometry: new Polygon([[...item.shape, item.shape[0]].map(([lng, lat]) => fromLonLat([lng, lat]))]), item }),
+          );
         }
         features.push(new Feature({ geometry: new Point(fromLonLat([item.lng, item.lat])), item }));
       }
@@ -110,10 +138,15 @@ export function layerLoader({ map, target, sources, lang, setPlantings, setEntit
     seqs.set(def.key, (seqs.get(def.key) ?? 0) + 1);
     sources.get(def.key)!.clear(true);
     mark(def.key, 'off', 0);
-    if (def.key === 'trees') { target.dataset.state = 'idle'; target.dataset.count = '0'; }
+    if (def.key === 'trees') {
+      target.dataset.state = 'idle';
+      target.dataset.count = '0';
+    }
     if (def.source === 'plantings') setPlantings((s) => ({ ...s, [def.key]: { status: 'off', items: [] } }));
     else setEntities((s) => ({ ...s, [def.key]: { status: 'off', items: [] } }));
   };
-  const abortAll = () => { for (const c of controllers.values()) c.abort(); };
+  const abortAll = () => {
+    for (const c of controllers.values()) c.abort();
+  };
   return { load, unload, mark, abortAll };
 }

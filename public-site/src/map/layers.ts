@@ -22,11 +22,32 @@ export const LAYERS: LayerDef[] = [
   { key: 'trees', title: 'layer.trees', color: '#2e7d32', source: 'plantings' },
   { key: 'irrigation', title: 'layer.irrigation', color: '#0277bd', source: 'plantings', irrigation: true },
   { key: 'streets', title: 'layer.streets', color: '#ef6c00', source: 'entity', entity: 'green-streets' },
-  { key: 'parks', title: 'layer.parks', color: '#33691e', source: 'entity', entity: 'green-parks', detail: (id) => `/green-area-garden-park/${id}` },
-  { key: 'public_parks', title: 'layer.public_parks', color: '#00897b', source: 'entity', entity: 'public-parks', detail: (id) => `/green-area-garden-park/${id}` },
+  {
+    key: 'parks',
+    title: 'layer.parks',
+    color: '#33691e',
+    source: 'entity',
+    entity: 'green-parks',
+    detail: (id) => `/green-area-garden-park/${id}`,
+  },
+  {
+    key: 'public_parks',
+    title: 'layer.public_parks',
+    color: '#00897b',
+    source: 'entity',
+    entity: 'public-parks',
+    detail: (id) => `/green-area-garden-park/${id}`,
+  },
   { key: 'gardens', title: 'layer.gardens', color: '#8d6e63', source: 'entity', entity: 'my-gardens' },
   { key: 'old_trees', title: 'layer.old_trees', color: '#5d4037', source: 'entity', entity: 'hundred-yo-trees' },
-  { key: 'resident_areas', title: 'layer.resident_areas', color: '#6a1b9a', source: 'entity', entity: 'resident-planting-areas', detail: (id) => `/resident-planting-areas/${id}` },
+  {
+    key: 'resident_areas',
+    title: 'layer.resident_areas',
+    color: '#6a1b9a',
+    source: 'entity',
+    entity: 'resident-planting-areas',
+    detail: (id) => `/resident-planting-areas/${id}`,
+  },
 ];
 
 export const DEFAULT_LAYERS = ['trees'];

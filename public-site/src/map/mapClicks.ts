@@ -15,14 +15,21 @@ export function bindMapClicks(map: OlMap, target: HTMLElement, { show, zoomTo }:
   map.on('click', (e) => {
     // the topmost point under the pointer, else the topmost outline
     let hit: { def: LayerDef; item: unknown } | undefined;
-    map.forEachFeatureAtPixel(e.pixel, (f, layer) => {
-      const def = layer?.get('def') as LayerDef | undefined;
-      if (!def) return undefined;
-      const point = f.getGeometry()?.getType() === 'Point';
-      if (point || !hit) hit = { def, item: f.get('item') };
-      return point ? true : undefined;
-    }, { hitTolerance: 6, layerFilter: isData });
-    if (!hit) { show(null); return; }
+    map.forEachFeatureAtPixel(
+      e.pixel,
+      (f, layer) => {
+        const def = layer?.get('def') as LayerDef | undefined;
+        if (!def) return undefined;
+        const point = f.getGeometry()?.getType() === 'Point';
+        if (point || !hit) hit = { def, item: f.get('item') };
+        return point ? true : undefined;
+      },
+      { hitTolerance: 6, layerFilter: isData },
+    );
+    if (!hit) {
+      show(null);
+      return;
+    }
     if (hit.def.source === 'plantings') {
       const item = hit.item as Item;
       show(null);

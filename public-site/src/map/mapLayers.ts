@@ -27,13 +27,18 @@ export function addRegionNames(map: OlMap, regions: Region[]): (lang: Lang) => v
  * points over the plantings' circles. Each layer carries its definition (`def`), which tells a
  * click on it from one on the names.
  */
-export function addDataLayers(map: OlMap, isOn: (key: string) => boolean): { sources: Map<string, VectorSource>; vlayers: Map<string, VectorLayer> } {
+export function addDataLayers(
+  map: OlMap,
+  isOn: (key: string) => boolean,
+): { sources: Map<string, VectorSource>; vlayers: Map<string, VectorLayer> } {
   const sources = new Map<string, VectorSource>();
   const vlayers = new Map<string, VectorLayer>();
   for (const def of [...LAYERS].sort((a, b) => (a.source === b.source ? 0 : a.source === 'entity' ? 1 : -1))) {
     const source = new VectorSource();
     const layer = new VectorLayer({
-      source, className: `${def.source}-layer layer-${def.key}`, visible: isOn(def.key),
+      source,
+      className: `${def.source}-layer layer-${def.key}`,
+      visible: isOn(def.key),
       // labels never overlap each other or a bubble: names, counts and bubbles declutter together
       declutter: def.source === 'plantings' ? DECLUTTER : undefined,
       style: def.source === 'plantings' ? plantingsStyle(def.color) : entityStyle(def.color),

@@ -2,17 +2,41 @@ import type { LayerItem, MapAnswer } from '../api';
 import type { LayerDef } from './layers';
 
 /** A planting layer's circle or point: a region's or grid cell's count, or one place's trees. */
-export interface Item { kind: 'cluster' | 'tree'; lng: number; lat: number; count: number; id?: number; regionId?: number; speciesId?: number }
+export interface Item {
+  kind: 'cluster' | 'tree';
+  lng: number;
+  lat: number;
+  count: number;
+  id?: number;
+  regionId?: number;
+  speciesId?: number;
+}
 export type Status = 'off' | 'loading' | 'idle' | 'error';
 /** What a planting layer shows in the view. */
-export interface PlantingsState { status: Status; layer?: MapAnswer['layer']; truncated?: boolean; items: Item[] }
+export interface PlantingsState {
+  status: Status;
+  layer?: MapAnswer['layer'];
+  truncated?: boolean;
+  items: Item[];
+}
 /** What an entity layer (streets, parks, …) shows in the view. */
-export interface EntityState { status: Status; truncated?: boolean; items: LayerItem[] }
+export interface EntityState {
+  status: Status;
+  truncated?: boolean;
+  items: LayerItem[];
+}
 /** The item of an entity layer whose popup is open. */
-export interface Popup { layer: LayerDef; item: LayerItem }
+export interface Popup {
+  layer: LayerDef;
+  item: LayerItem;
+}
 
 /** What the map's handlers offer the page around it: zoom in to a cluster, turn a layer on or off, open or close the popup. */
-export interface MapApi { zoomTo: (i: Item) => void; toggle: (key: string, on: boolean) => void; show: (p: Popup | null) => void }
+export interface MapApi {
+  zoomTo: (i: Item) => void;
+  toggle: (key: string, on: boolean) => void;
+  show: (p: Popup | null) => void;
+}
 
 /** The zoom a click on a cluster goes to: the next level of aggregation (see api/map/grid.ts). */
 export function nextZoom(z: number): number {

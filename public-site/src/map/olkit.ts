@@ -67,12 +67,15 @@ export function createSiteMap(o: SiteMapOptions): OlMap {
     const source = new XYZ({
       url,
       maxZoom: 19,
-      attributions: url === OSM ? '© <a href="https://www.openstreetmap.org/copyright" target="_blank" rel="noopener">OpenStreetMap</a>' : undefined,
+      attributions:
+        url === OSM ? '© <a href="https://www.openstreetmap.org/copyright" target="_blank" rel="noopener">OpenStreetMap</a>' : undefined,
     });
     const base = new TileLayer({ source, className: 'base-layer' });
     let loaded = 0;
     let failed = 0;
-    source.on('tileloadend', () => { loaded++; });
+    source.on('tileloadend', () => {
+      loaded++;
+    });
     source.on('tileloaderror', () => {
       failed++;
       if (loaded === 0 && failed === 2) {
@@ -88,7 +91,10 @@ export function createSiteMap(o: SiteMapOptions): OlMap {
 /** The controls' tooltips in the current language (after a change of language). */
 export function retitleControls(target: HTMLElement | null, t: T): void {
   if (!target) return;
-  const set = (sel: string, text: string) => target.querySelectorAll<HTMLElement>(sel).forEach((b) => { b.title = text; });
+  const set = (sel: string, text: string) =>
+    target.querySelectorAll<HTMLElement>(sel).forEach((b) => {
+      b.title = text;
+    });
   set('.ol-zoom-in', t('map.zoom_in'));
   set('.ol-zoom-out', t('map.zoom_out'));
   set('.ol-attribution button', t('map.attributions'));
@@ -101,7 +107,13 @@ export function viewBounds(map: OlMap): number[] {
 }
 
 export function fitUzbekistan(map: OlMap, padding = 10, maxZoom?: number): void {
-  map.getView().fit(transformExtent([...UZ_BOUNDS], 'EPSG:4326', 'EPSG:3857'), { size: map.getSize(), padding: [padding, padding, padding, padding], maxZoom });
+  map
+    .getView()
+    .fit(transformExtent([...UZ_BOUNDS], 'EPSG:4326', 'EPSG:3857'), {
+      size: map.getSize(),
+      padding: [padding, padding, padding, padding],
+      maxZoom,
+    });
 }
 
 export { fromLonLat, toLonLat };

@@ -20,7 +20,11 @@ const ENTITY_DEBOUNCE_MS = 250;
  * moving; the view and the layers on are kept in the address. What each layer holds, the open
  * popup and whether the base map failed come back as state; `api` zooms, toggles and shows.
  */
-export function useTreeMap({ initial, regions, enabledRef }: {
+export function useTreeMap({
+  initial,
+  regions,
+  enabledRef,
+}: {
   initial: { lat: number; lng: number; z: number } | null;
   regions: Region[];
   enabledRef: RefObject<Set<string>>;
@@ -49,8 +53,11 @@ export function useTreeMap({ initial, regions, enabledRef }: {
     const target = el.current!;
     const isOn = (key: string) => enabledRef.current.has(key);
     const map = createSiteMap({
-      target, t: tRef.current, onNoBase: () => setNoBase(true),
-      center: initial ? [initial.lng, initial.lat] : undefined, zoom: initial?.z,
+      target,
+      t: tRef.current,
+      onNoBase: () => setNoBase(true),
+      center: initial ? [initial.lng, initial.lat] : undefined,
+      zoom: initial?.z,
     });
     if (!initial) fitUzbekistan(map, 30, 6); // the whole country, counted by region
 
@@ -58,7 +65,13 @@ export function useTreeMap({ initial, regions, enabledRef }: {
     setNames(lang);
     const { sources, vlayers } = addDataLayers(map, isOn);
 
-    const overlay = new Overlay({ element: popupEl, positioning: 'bottom-center', offset: [0, -12], stopEvent: true, autoPan: { animation: { duration: 200 } } });
+    const overlay = new Overlay({
+      element: popupEl,
+      positioning: 'bottom-center',
+      offset: [0, -12],
+      stopEvent: true,
+      autoPan: { animation: { duration: 200 } },
+    });
     map.addOverlay(overlay);
     const show = (p: Popup | null) => {
       setPopup(p);
@@ -67,14 +80,19 @@ export function useTreeMap({ initial, regions, enabledRef }: {
 
     const { load, unload, mark, abortAll } = layerLoader({ map, target, sources, lang: () => langRef.current, setPlantings, setEntities });
     for (const def of LAYERS) if (!isOn(def.key)) mark(def.key, 'off', 0);
-    if (!isOn('trees')) { target.dataset.state = 'idle'; target.dataset.count = '0'; }
+    if (!isOn('trees')) {
+      target.dataset.state = 'idle';
+      target.dataset.count = '0';
+    }
 
     const writeAddress = () => {
       const c = map.getView().getCenter();
       if (!c) return;
       const [lng, lat] = toLonLat(c);
       const zoom = Math.round((map.getView().getZoom() ?? 5) * 100) / 100;
-      const on = LAYERS.filter((l) => isOn(l.key)).map((l) => l.key).join(',');
+      const on = LAYERS.filter((l) => isOn(l.key))
+        .map((l) => l.key)
+        .join(',');
       navigate(`/map?lat=${lat.toFixed(5)}&lng=${lng.toFixed(5)}&z=${zoom}${on === 'trees' ? '' : `&layers=${on}`}`, { replace: true });
     };
 
@@ -86,7 +104,9 @@ export function useTreeMap({ initial, regions, enabledRef }: {
       const pending = LAYERS.filter((def) => def.source === 'entity' && isOn(def.key));
       // the entity layers wait until the view stops moving (a drag's many moveends ask once)
       for (const def of pending) mark(def.key, 'loading');
-      timer = setTimeout(() => { for (const def of pending) if (isOn(def.key)) void load(def); }, ENTITY_DEBOUNCE_MS);
+      timer = setTimeout(() => {
+        for (const def of pending) if (isOn(def.key)) void load(def);
+      }, ENTITY_DEBOUNCE_MS);
     });
 
     const toggle = (key: string, on: boolean) => {
@@ -120,11 +140,17 @@ export function useTreeMap({ initial, regions, enabledRef }: {
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps -- the map is built once; the language and the layers are applied below
   }, []);
-  useEffect(() => { setNamesRef.current?.(lang); }, [lang]);
-  useEffect(() => { retitleControls(el.current, t); }, [t]);
+  useEffect(() => {
+    setNamesRef.current?.(lang);
+  }, [lang]);
+  useEffect(() => {
+    retitleControls(el.current, t);
+  }, [t]);
   useEffect(() => {
     if (!popup) return;
-    const onKey = (e: KeyboardEvent) => { if (e.key === 'Escape') api.current?.show(null); };
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') api.current?.show(null);
+    };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
   }, [popup]);

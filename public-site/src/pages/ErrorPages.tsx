@@ -13,8 +13,14 @@ export default function ErrorPages({ path, params }: { path: string; params: Rec
       <PageTitle>{title}</PageTitle>
       <EmptyState title={kind === 500 ? title : String(kind)} text={text} icon={kind === 403 ? 'lock' : 'alert'}>
         <p className="row-gap">
-          <a className="btn primary" href={href('/')}>{t('common.back_home')}</a>
-          {kind === 500 && <button type="button" className="btn" onClick={() => window.location.reload()}>{t('err.reload')}</button>}
+          <a className="btn primary" href={href('/')}>
+            {t('common.back_home')}
+          </a>
+          {kind === 500 && (
+            <button type="button" className="btn" onClick={() => window.location.reload()}>
+              {t('err.reload')}
+            </button>
+          )}
         </p>
       </EmptyState>
     </div>

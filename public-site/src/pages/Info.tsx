@@ -41,14 +41,23 @@ function About() {
       <PageTitle sub={t('about.lead')}>{t('page.about')}</PageTitle>
       {texts.loading && <Loading />}
       {texts.error && <ErrorState error={texts.error} retry={texts.reload} />}
-      {texts.data && (texts.data.rows.length
-        ? <Texts rows={texts.data.rows} testId="about" />
-        : <EmptyState title={t('content.empty')} testId="about-empty" />)}
+      {texts.data &&
+        (texts.data.rows.length ? (
+          <Texts rows={texts.data.rows} testId="about" />
+        ) : (
+          <EmptyState title={t('content.empty')} testId="about-empty" />
+        ))}
       <section className="card prose">
         <p className="row-gap">
-          <a className="btn primary" href={href('/population-seedlings')}>{t('page.planting_form')}</a>
-          <a className="btn" href={href('/map')}>{t('page.map')}</a>
-          <a className="btn" href={href('/contacts')}>{t('page.contacts')}</a>
+          <a className="btn primary" href={href('/population-seedlings')}>
+            {t('page.planting_form')}
+          </a>
+          <a className="btn" href={href('/map')}>
+            {t('page.map')}
+          </a>
+          <a className="btn" href={href('/contacts')}>
+            {t('page.contacts')}
+          </a>
         </p>
       </section>
     </article>
@@ -70,23 +79,42 @@ function Contacts() {
       <section className="card hotline">
         <Icon name="phone" className="empty-icon" />
         <h2>{hotline?.title || t('contacts.hotline')}</h2>
-        <p className="hotline-number"><a href={`tel:${c.tel}`} data-testid="hotline">{c.hotline}</a></p>
+        <p className="hotline-number">
+          <a href={`tel:${c.tel}`} data-testid="hotline">
+            {c.hotline}
+          </a>
+        </p>
         {hotline?.body && <RichText html={hotline.body} className="muted" />}
       </section>
       <section className="card">
         <h2>{write?.title || t('contacts.write')}</h2>
-        <p><Icon name="mail" /> <a href={`mailto:${c.email}`} data-testid="email">{c.email}</a></p>
+        <p>
+          <Icon name="mail" />{' '}
+          <a href={`mailto:${c.email}`} data-testid="email">
+            {c.email}
+          </a>
+        </p>
         {write?.body && <RichText html={write.body} className="muted" />}
       </section>
       <Texts rows={others} testId="contacts" />
       <section className="card">
         <h2>{t('contacts.other')}</h2>
         <ul className="link-list">
-          <li><a href={href('/suggestion')}>{t('page.suggestion')}</a></li>
-          <li><a href={href('/illegal-loggers')}>{t('page.illegal_loggers')}</a></li>
-          <li><a href={href('/population-seedlings')}>{t('page.planting_form')}</a></li>
-          <li><a href={href('/about')}>{t('page.about')}</a></li>
-          <li><a href="/admin/">{t('footer.staff')}</a></li>
+          <li>
+            <a href={href('/suggestion')}>{t('page.suggestion')}</a>
+          </li>
+          <li>
+            <a href={href('/illegal-loggers')}>{t('page.illegal_loggers')}</a>
+          </li>
+          <li>
+            <a href={href('/population-seedlings')}>{t('page.planting_form')}</a>
+          </li>
+          <li>
+            <a href={href('/about')}>{t('page.about')}</a>
+          </li>
+          <li>
+            <a href="/admin/">{t('footer.staff')}</a>
+          </li>
         </ul>
       </section>
     </div>

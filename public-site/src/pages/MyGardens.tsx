@@ -11,8 +11,21 @@ import { authed, clearSession, getSession } from '../account';
  * areas where residents may plant. Read and written through the back-office's API with the
  * resident's token: the `own` row sets keep each resident to their own rows.
  */
-interface Garden { id: number; owner_name: string; address: string | null; area_ha: string | null; trees: number | null; fruit_trees: number | null }
-interface Volunteer { id: number; full_name: string; phone: string | null; organisation: string | null; joined_on: string | null }
+interface Garden {
+  id: number;
+  owner_name: string;
+  address: string | null;
+  area_ha: string | null;
+  trees: number | null;
+  fruit_trees: number | null;
+}
+interface Volunteer {
+  id: number;
+  full_name: string;
+  phone: string | null;
+  organisation: string | null;
+  joined_on: string | null;
+}
 const P = '/ecofund-plantings';
 
 export default function MyGardens() {
@@ -35,7 +48,14 @@ export default function MyGardens() {
         <section className="card center">
           <Icon name="lock" className="empty-icon" />
           <p>{t('account.sign_in_first')}</p>
-          <p><a className="btn primary" href={href('/login')}>{t('account.sign_in')}</a> <a className="btn" href={href('/sing-up')}>{t('account.sign_up')}</a></p>
+          <p>
+            <a className="btn primary" href={href('/login')}>
+              {t('account.sign_in')}
+            </a>{' '}
+            <a className="btn" href={href('/sing-up')}>
+              {t('account.sign_up')}
+            </a>
+          </p>
         </section>
       </div>
     );
@@ -43,31 +63,80 @@ export default function MyGardens() {
   return (
     <div className="container narrow">
       <PageTitle sub={t('account.signed_in_as', { name: session.user.fio || session.user.username })}>{t('page.my_gardens')}</PageTitle>
-      {error && <p className="error" role="alert">{error}</p>}
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
       <section className="card" data-testid="my-gardens">
         <h2>{t('page.my_gardens')}</h2>
-        {gardens === null ? <p className="muted">…</p> : gardens.length === 0 ? <p className="muted">{t('account.no_gardens')}</p> : (
+        {gardens === null ? (
+          <p className="muted">…</p>
+        ) : gardens.length === 0 ? (
+          <p className="muted">{t('account.no_gardens')}</p>
+        ) : (
           <table className="table">
-            <thead><tr><th>№</th><th>{t('account.owner_name')}</th><th>{t('account.address')}</th><th>{t('account.trees')}</th><th>{t('account.fruit_trees')}</th><th>{t('account.area_ha')}</th></tr></thead>
-            <tbody>{gardens.map((g) => <tr key={g.id}><td>{g.id}</td><td>{g.owner_name}</td><td>{g.address ?? ''}</td><td>{g.trees ?? ''}</td><td>{g.fruit_trees ?? ''}</td><td>{g.area_ha ?? ''}</td></tr>)}</tbody>
+            <thead>
+              <tr>
+                <th>№</th>
+                <th>{t('account.owner_name')}</th>
+                <th>{t('account.address')}</th>
+                <th>{t('account.trees')}</th>
+                <th>{t('account.fruit_trees')}</th>
+                <th>{t('account.area_ha')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {gardens.map((g) => (
+                <tr key={g.id}>
+                  <td>{g.id}</td>
+                  <td>{g.owner_name}</td>
+                  <td>{g.address ?? ''}</td>
+                  <td>{g.trees ?? ''}</td>
+                  <td>{g.fruit_trees ?? ''}</td>
+                  <td>{g.area_ha ?? ''}</td>
+                </tr>
+              ))}
+            </tbody>
           </table>
         )}
       </section>
       <GardenForm owner={session.user.fio ?? ''} saved={load} />
       <section className="card" data-testid="my-volunteering">
         <h2>{t('account.volunteering')}</h2>
-        {volunteers && volunteers.length > 0
-          ? volunteers.map((v) => <p key={v.id}>{t('account.volunteer_since', { name: v.full_name, date: v.joined_on ?? '' })}{v.organisation ? ` — ${v.organisation}` : ''}</p>)
-          : <VolunteerForm name={session.user.fio ?? ''} phone={session.user.phone ?? ''} saved={load} />}
-        <p><a href={href('/volunteer-statistics')}>{t('page.volunteers')}</a> · <a href={href('/resident-planting-areas')}>{t('page.resident_areas')}</a></p>
+        {volunteers && volunteers.length > 0 ? (
+          volunteers.map((v) => (
+            <p key={v.id}>
+              {t('account.volunteer_since', { name: v.full_name, date: v.joined_on ?? '' })}
+              {v.organisation ? ` — ${v.organisation}` : ''}
+            </p>
+          ))
+        ) : (
+          <VolunteerForm name={session.user.fio ?? ''} phone={session.user.phone ?? ''} saved={load} />
+        )}
+        <p>
+          <a href={href('/volunteer-statistics')}>{t('page.volunteers')}</a> ·{' '}
+          <a href={href('/resident-planting-areas')}>{t('page.resident_areas')}</a>
+        </p>
       </section>
-      <p><button type="button" className="btn" onClick={() => { clearSession(); window.location.hash = '#/login'; }}>{t('account.sign_out')}</button></p>
+      <p>
+        <button
+          type="button"
+          className="btn"
+          onClick={() => {
+            clearSession();
+            window.location.hash = '#/login';
+          }}
+        >
+          {t('account.sign_out')}
+        </button>
+      </p>
     </div>
   );
 }
 
 const GARDEN = ['owner_name', 'address', 'trees', 'fruit_trees', 'area_ha', 'location'] as const;
-type GardenField = typeof GARDEN[number];
+type GardenField = (typeof GARDEN)[number];
 
 function GardenForm({ owner, saved }: { owner: string; saved: () => void }) {
   const { t, lang } = useI18n();
@@ -81,18 +150,42 @@ function GardenForm({ owner, saved }: { owner: string; saved: () => void }) {
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const location = placeOf(v);
-    if (!v.owner_name.trim()) { setErrors({ owner_name: t('v.required') }); return; }
-    if (!location) { setErrors({ location: t('v.location_required') }); return; }
-    setBusy(true); setErrors({}); setGeneral(''); setDone(false);
+    if (!v.owner_name.trim()) {
+      setErrors({ owner_name: t('v.required') });
+      return;
+    }
+    if (!location) {
+      setErrors({ location: t('v.location_required') });
+      return;
+    }
+    setBusy(true);
+    setErrors({});
+    setGeneral('');
+    setDone(false);
     try {
       const num = (s: string) => (s.trim() === '' ? null : Number(s));
-      await authed(`${P}/my-gardens`, { method: 'POST', lang, body: { owner_name: v.owner_name.trim(), address: v.address.trim() || null, trees: num(v.trees), fruit_trees: num(v.fruit_trees), area_ha: v.area_ha.trim() || null, location } });
+      await authed(`${P}/my-gardens`, {
+        method: 'POST',
+        lang,
+        body: {
+          owner_name: v.owner_name.trim(),
+          address: v.address.trim() || null,
+          trees: num(v.trees),
+          fruit_trees: num(v.fruit_trees),
+          area_ha: v.area_ha.trim() || null,
+          location,
+        },
+      });
       setDone(true);
       setV({ ...v, address: '', trees: '', fruit_trees: '', area_ha: '', lat: '', lng: '' });
       saved();
     } catch (err) {
-      const x = sendErrors(err, GARDEN, 'owner_name', t); setErrors(x.fields); setGeneral(x.general);
-    } finally { setBusy(false); }
+      const x = sendErrors(err, GARDEN, 'owner_name', t);
+      setErrors(x.fields);
+      setGeneral(x.general);
+    } finally {
+      setBusy(false);
+    }
   };
   const set = (k: keyof typeof v) => (e: { target: { value: string } }) => setV({ ...v, [k]: e.target.value });
   const field = (name: Exclude<GardenField, 'location'>, label: string, props: Record<string, unknown> = {}) => (
@@ -103,8 +196,16 @@ function GardenForm({ owner, saved }: { owner: string; saved: () => void }) {
   return (
     <form className="card form" noValidate onSubmit={submit} data-testid="garden-form">
       <h2>{t('account.add_garden')}</h2>
-      {general && <p className="error" role="alert">{general}</p>}
-      {done && <p className="muted" role="status" data-testid="garden-saved">{t('account.garden_saved')}</p>}
+      {general && (
+        <p className="error" role="alert">
+          {general}
+        </p>
+      )}
+      {done && (
+        <p className="muted" role="status" data-testid="garden-saved">
+          {t('account.garden_saved')}
+        </p>
+      )}
       {field('owner_name', t('account.owner_name'), { maxLength: 200 })}
       {field('address', t('account.address'), { maxLength: 500 })}
       <div className="row-2">
@@ -112,9 +213,24 @@ function GardenForm({ owner, saved }: { owner: string; saved: () => void }) {
         {field('fruit_trees', t('account.fruit_trees'), { type: 'number', min: 0, step: 1, inputMode: 'numeric' })}
       </div>
       {field('area_ha', t('account.area_ha'), { inputMode: 'decimal' })}
-      <LocationFieldset idOf={id} value={{ lat: v.lat, lng: v.lng }} legend="account.garden_location" hint="form.location_hint" mapLabel="form.map_label" required error={errors.location}
-        onChange={(p) => { setV((o) => ({ ...o, ...p })); setErrors((o) => ({ ...o, location: undefined })); }} />
-      <div className="actions"><button type="submit" className="btn primary big" disabled={busy} data-testid="garden-submit">{t('form.submit')}</button></div>
+      <LocationFieldset
+        idOf={id}
+        value={{ lat: v.lat, lng: v.lng }}
+        legend="account.garden_location"
+        hint="form.location_hint"
+        mapLabel="form.map_label"
+        required
+        error={errors.location}
+        onChange={(p) => {
+          setV((o) => ({ ...o, ...p }));
+          setErrors((o) => ({ ...o, location: undefined }));
+        }}
+      />
+      <div className="actions">
+        <button type="submit" className="btn primary big" disabled={busy} data-testid="garden-submit">
+          {t('form.submit')}
+        </button>
+      </div>
     </form>
   );
 }
@@ -125,30 +241,64 @@ function VolunteerForm({ name, phone, saved }: { name: string; phone: string; sa
   const { t, lang } = useI18n();
   const uid = useId();
   const [v, setV] = useState({ full_name: name, phone, organisation: '' });
-  const [errors, setErrors] = useState<Partial<Record<typeof VOLUNTEER[number], string>>>({});
+  const [errors, setErrors] = useState<Partial<Record<(typeof VOLUNTEER)[number], string>>>({});
   const [general, setGeneral] = useState('');
   const [busy, setBusy] = useState(false);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    if (!v.full_name.trim()) { setErrors({ full_name: t('v.required') }); return; }
-    setBusy(true); setErrors({}); setGeneral('');
+    if (!v.full_name.trim()) {
+      setErrors({ full_name: t('v.required') });
+      return;
+    }
+    setBusy(true);
+    setErrors({});
+    setGeneral('');
     try {
-      await authed(`${P}/volunteers`, { method: 'POST', lang, body: { full_name: v.full_name.trim(), phone: v.phone.trim() || null, organisation: v.organisation.trim() || null } });
+      await authed(`${P}/volunteers`, {
+        method: 'POST',
+        lang,
+        body: { full_name: v.full_name.trim(), phone: v.phone.trim() || null, organisation: v.organisation.trim() || null },
+      });
       saved();
     } catch (err) {
-      const x = sendErrors(err, VOLUNTEER, 'full_name', t); setErrors(x.fields); setGeneral(x.general);
-    } finally { setBusy(false); }
+      const x = sendErrors(err, VOLUNTEER, 'full_name', t);
+      setErrors(x.fields);
+      setGeneral(x.general);
+    } finally {
+      setBusy(false);
+    }
   };
   return (
     <form className="form" noValidate onSubmit={submit} data-testid="volunteer-form">
       <p>{t('account.volunteer_lead')}</p>
-      {general && <p className="error" role="alert">{general}</p>}
+      {general && (
+        <p className="error" role="alert">
+          {general}
+        </p>
+      )}
       {VOLUNTEER.map((f) => (
-        <FieldBox key={f} id={`${uid}-${f}`} label={t(`account.${f}`)} required={f === 'full_name'} optional={f !== 'full_name'} error={errors[f]}>
-          <input id={`${uid}-${f}`} name={f} value={v[f]} onChange={(e) => setV({ ...v, [f]: e.target.value })} aria-invalid={!!errors[f]} />
+        <FieldBox
+          key={f}
+          id={`${uid}-${f}`}
+          label={t(`account.${f}`)}
+          required={f === 'full_name'}
+          optional={f !== 'full_name'}
+          error={errors[f]}
+        >
+          <input
+            id={`${uid}-${f}`}
+            name={f}
+            value={v[f]}
+            onChange={(e) => setV({ ...v, [f]: e.target.value })}
+            aria-invalid={!!errors[f]}
+          />
         </FieldBox>
       ))}
-      <div className="actions"><button type="submit" className="btn primary" disabled={busy} data-testid="volunteer-submit">{t('account.become_volunteer')}</button></div>
+      <div className="actions">
+        <button type="submit" className="btn primary" disabled={busy} data-testid="volunteer-submit">
+          {t('account.become_volunteer')}
+        </button>
+      </div>
     </form>
   );
 }

@@ -22,7 +22,14 @@ const MAX_VIDEO = 20 * 1024 * 1024;
 const VIDEO_TYPES = ['video/mp4', 'video/webm', 'video/quicktime'];
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-interface Values { description: string; region_id: string; address: string; informant_name: string; informant_phone: string; informant_email: string }
+interface Values {
+  description: string;
+  region_id: string;
+  address: string;
+  informant_name: string;
+  informant_phone: string;
+  informant_email: string;
+}
 const EMPTY: Values = { description: '', region_id: '', address: '', informant_name: '', informant_phone: '', informant_email: '' };
 
 /** The nine digits of a phone typed as (90) 123-45-67, +998 90 123 45 67…; null when it is not one. */
@@ -50,7 +57,9 @@ export default function PeopleFactForm() {
   const thanks = useRef<HTMLDivElement>(null);
   const fileInput = useRef<HTMLInputElement>(null);
 
-  useEffect(() => { if (done) thanks.current?.focus(); }, [done]);
+  useEffect(() => {
+    if (done) thanks.current?.focus();
+  }, [done]);
   const options = useMemo(() => (regions.data ?? []).map((r) => ({ id: r.id, label: pick(r.name, lang) })), [regions.data, lang]);
   const location = placeOf(place);
 
@@ -107,18 +116,32 @@ export default function PeopleFactForm() {
       const known = new Map(uploaded);
       for (const [i, file] of files.entries()) {
         const had = known.get(file);
-        if (had) { ids.push(had); continue; }
+        if (had) {
+          ids.push(had);
+          continue;
+        }
         setStatus('uploading');
         setProgress(i + 1);
-        const r = await call<{ id: number }>(`/public/uploads?name=${encodeURIComponent(file.name || 'file')}`, { method: 'POST', blob: file, lang, timeout: 120_000 });
+        const r = await call<{ id: number }>(`/public/uploads?name=${encodeURIComponent(file.name || 'file')}`, {
+          method: 'POST',
+          blob: file,
+          lang,
+          timeout: 120_000,
+        });
         known.set(file, r.id);
         setUploaded(new Map(known));
         ids.push(r.id);
       }
       setStatus('sending');
       const body = {
-        description: v.description.trim(), region_id: Number(v.region_id), address: v.address.trim() || null, location,
-        files: ids, informant_name: v.informant_name.trim(), informant_phone: phoneDigits(v.informant_phone), informant_email: v.informant_email.trim() || null,
+        description: v.description.trim(),
+        region_id: Number(v.region_id),
+        address: v.address.trim() || null,
+        location,
+        files: ids,
+        informant_name: v.informant_name.trim(),
+        informant_phone: phoneDigits(v.informant_phone),
+        informant_email: v.informant_email.trim() || null,
       };
       const r = await call<{ id: number; number: string }>('/public/people-facts', { method: 'POST', body, lang });
       setDone({ number: r.number });
@@ -146,38 +169,88 @@ export default function PeopleFactForm() {
           <Icon name="check" className="empty-icon ok" />
           <h2>{t('fact.thanks_title')}</h2>
           <p>{t('fact.thanks_text', { number: done.number })}</p>
-          <p><button type="button" className="btn primary" onClick={again}>{t('fact.again')}</button></p>
+          <p>
+            <button type="button" className="btn primary" onClick={again}>
+              {t('fact.again')}
+            </button>
+          </p>
         </div>
       </div>
     );
   }
 
-  const describe = (f: Field, hint?: boolean) => [hint ? id(`${f}-hint`) : '', errors[f] ? id(`${f}-error`) : ''].filter(Boolean).join(' ') || undefined;
+  const describe = (f: Field, hint?: boolean) =>
+    [hint ? id(`${f}-hint`) : '', errors[f] ? id(`${f}-error`) : ''].filter(Boolean).join(' ') || undefined;
   const labelOf: Record<Field, Key> = {
-    description: 'fact.description', region_id: 'fact.region', address: 'fact.address', location: 'fact.location', files: 'fact.files',
-    informant_name: 'fact.name', informant_phone: 'fact.phone', informant_email: 'fact.email',
+    description: 'fact.description',
+    region_id: 'fact.region',
+    address: 'fact.address',
+    location: 'fact.location',
+    files: 'fact.files',
+    informant_name: 'fact.name',
+    informant_phone: 'fact.phone',
+    informant_email: 'fact.email',
   };
   const target = (f: Field) => (f === 'location' ? id('lat') : id(f));
-  const input = (f: 'address' | 'informant_name' | 'informant_phone' | 'informant_email', extra: React.InputHTMLAttributes<HTMLInputElement>, hint = false) => (
+  const input = (
+    f: 'address' | 'informant_name' | 'informant_phone' | 'informant_email',
+    extra: React.InputHTMLAttributes<HTMLInputElement>,
+    hint = false,
+  ) => (
     <input id={id(f)} name={f} value={v[f]} onChange={set(f)} aria-invalid={!!errors[f]} aria-describedby={describe(f, hint)} {...extra} />
   );
 
   return (
     <div className="container narrow">
       <PageTitle sub={t('fact.lead')}>{t('page.fact_form')}</PageTitle>
-      <ErrorSummary summaryRef={summary} general={general} fields={ORDER} errors={errors} labelOf={(f) => t(labelOf[f])} target={target} route={ROUTE} />
+      <ErrorSummary
+        summaryRef={summary}
+        general={general}
+        fields={ORDER}
+        errors={errors}
+        labelOf={(f) => t(labelOf[f])}
+        target={target}
+        route={ROUTE}
+      />
       <form className="card form" noValidate onSubmit={submit} aria-busy={status !== 'idle'} data-testid="fact-form">
         <p className="muted small">{t('form.required_note')}</p>
-        <FieldBox id={id('description')} label={t('fact.description')} required error={errors.description} hint={t('fact.description_hint')}>
-          <textarea id={id('description')} name="description" rows={5} maxLength={5000} required value={v.description} onChange={set('description')}
-            aria-invalid={!!errors.description} aria-describedby={describe('description', true)} />
+        <FieldBox
+          id={id('description')}
+          label={t('fact.description')}
+          required
+          error={errors.description}
+          hint={t('fact.description_hint')}
+        >
+          <textarea
+            id={id('description')}
+            name="description"
+            rows={5}
+            maxLength={5000}
+            required
+            value={v.description}
+            onChange={set('description')}
+            aria-invalid={!!errors.description}
+            aria-describedby={describe('description', true)}
+          />
         </FieldBox>
         <div className="row-2">
           <FieldBox id={id('region_id')} label={t('fact.region')} required error={errors.region_id}>
-            <select id={id('region_id')} name="region_id" required value={v.region_id} onChange={set('region_id')} disabled={!regions.data}
-              aria-invalid={!!errors.region_id} aria-describedby={describe('region_id')}>
+            <select
+              id={id('region_id')}
+              name="region_id"
+              required
+              value={v.region_id}
+              onChange={set('region_id')}
+              disabled={!regions.data}
+              aria-invalid={!!errors.region_id}
+              aria-describedby={describe('region_id')}
+            >
               <option value="">{regions.data ? t('fact.region_choose') : t('fact.regions_loading')}</option>
-              {options.map((o) => <option key={o.id} value={o.id}>{o.label}</option>)}
+              {options.map((o) => (
+                <option key={o.id} value={o.id}>
+                  {o.label}
+                </option>
+              ))}
             </select>
           </FieldBox>
           <FieldBox id={id('address')} label={t('fact.address')} optional error={errors.address}>
@@ -185,21 +258,50 @@ export default function PeopleFactForm() {
           </FieldBox>
         </div>
 
-        <LocationFieldset idOf={id} value={place} legend="fact.location" hint="form.location_hint" mapLabel="fact.map_label" optional error={errors.location}
-          onChange={(p) => { setPlace(p); setErrors((o) => ({ ...o, location: undefined })); }} />
+        <LocationFieldset
+          idOf={id}
+          value={place}
+          legend="fact.location"
+          hint="form.location_hint"
+          mapLabel="fact.map_label"
+          optional
+          error={errors.location}
+          onChange={(p) => {
+            setPlace(p);
+            setErrors((o) => ({ ...o, location: undefined }));
+          }}
+        />
 
         <FieldBox id={id('files')} label={t('fact.files')} optional error={errors.files} hint={t('fact.files_hint')}>
-          <input ref={fileInput} id={id('files')} name="files" type="file" multiple accept={['image/*', ...VIDEO_TYPES].join(',')}
-            onChange={(e) => { setFiles([...(e.target.files ?? [])]); setErrors((o) => ({ ...o, files: undefined })); }}
-            aria-invalid={!!errors.files} aria-describedby={describe('files', true)} />
+          <input
+            ref={fileInput}
+            id={id('files')}
+            name="files"
+            type="file"
+            multiple
+            accept={['image/*', ...VIDEO_TYPES].join(',')}
+            onChange={(e) => {
+              setFiles([...(e.target.files ?? [])]);
+              setErrors((o) => ({ ...o, files: undefined }));
+            }}
+            aria-invalid={!!errors.files}
+            aria-describedby={describe('files', true)}
+          />
         </FieldBox>
         {files.length > 0 && (
           <ul className="file-list" data-testid="fact-files">
             {files.map((f, i) => (
               <li key={`${f.name}-${i}`}>
                 <Icon name={f.type.startsWith('video/') ? 'play' : 'image'} /> <span className="file-name">{f.name}</span>
-                <button type="button" className="btn small" aria-label={t('fact.file_remove', { name: f.name })}
-                  onClick={() => { setFiles((o) => o.filter((_, j) => j !== i)); if (fileInput.current) fileInput.current.value = ''; }}>
+                <button
+                  type="button"
+                  className="btn small"
+                  aria-label={t('fact.file_remove', { name: f.name })}
+                  onClick={() => {
+                    setFiles((o) => o.filter((_, j) => j !== i));
+                    if (fileInput.current) fileInput.current.value = '';
+                  }}
+                >
                   <Icon name="close" />
                 </button>
               </li>
@@ -209,13 +311,25 @@ export default function PeopleFactForm() {
 
         <fieldset className="field contact">
           <legend>{t('fact.contact')}</legend>
-          <p className="hint" id={id('contact-note')}><Icon name="lock" /> {t('fact.contact_note')}</p>
+          <p className="hint" id={id('contact-note')}>
+            <Icon name="lock" /> {t('fact.contact_note')}
+          </p>
           <FieldBox id={id('informant_name')} label={t('fact.name')} required error={errors.informant_name}>
             {input('informant_name', { maxLength: 255, autoComplete: 'name', required: true })}
           </FieldBox>
           <div className="row-2">
-            <FieldBox id={id('informant_phone')} label={t('fact.phone')} required error={errors.informant_phone} hint={t('fact.phone_hint')}>
-              {input('informant_phone', { type: 'tel', inputMode: 'tel', autoComplete: 'tel-national', maxLength: 20, required: true }, true)}
+            <FieldBox
+              id={id('informant_phone')}
+              label={t('fact.phone')}
+              required
+              error={errors.informant_phone}
+              hint={t('fact.phone_hint')}
+            >
+              {input(
+                'informant_phone',
+                { type: 'tel', inputMode: 'tel', autoComplete: 'tel-national', maxLength: 20, required: true },
+                true,
+              )}
             </FieldBox>
             <FieldBox id={id('informant_email')} label={t('fact.email')} optional error={errors.informant_email}>
               {input('informant_email', { type: 'email', autoComplete: 'email', maxLength: 255 })}
@@ -225,7 +339,11 @@ export default function PeopleFactForm() {
 
         <div className="actions">
           <button type="submit" className="btn primary big" disabled={status !== 'idle'} data-testid="submit">
-            {status === 'uploading' ? t('fact.uploading', { n: progress, total: files.length }) : status === 'sending' ? t('form.sending') : t('form.submit')}
+            {status === 'uploading'
+              ? t('fact.uploading', { n: progress, total: files.length })
+              : status === 'sending'
+                ? t('form.sending')
+                : t('form.submit')}
           </button>
         </div>
       </form>

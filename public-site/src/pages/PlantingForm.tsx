@@ -18,7 +18,15 @@ const ORDER: Field[] = ['first_name', 'last_name', 'species_id', 'count', 'plant
 const MAX_PHOTO = 5 * 1024 * 1024;
 const COLLATOR: Record<Lang, string> = { uz: 'uz', uk: 'uz-Cyrl', ru: 'ru' };
 
-interface Values { first_name: string; last_name: string; species_id: string; count: string; planted_on: string; lat: string; lng: string }
+interface Values {
+  first_name: string;
+  last_name: string;
+  species_id: string;
+  count: string;
+  planted_on: string;
+  lat: string;
+  lng: string;
+}
 
 export default function PlantingForm({ query }: { query?: URLSearchParams }) {
   const { t, lang } = useI18n();
@@ -28,9 +36,18 @@ export default function PlantingForm({ query }: { query?: URLSearchParams }) {
   const species = useApi<Species[]>('/public/species');
   const [v, setV] = useState<Values>(() => {
     // a place given by the link (an area where residents may plant: ?lat&lng)
-    const lat = Number(query?.get('lat')), lng = Number(query?.get('lng'));
+    const lat = Number(query?.get('lat')),
+      lng = Number(query?.get('lng'));
     const given = query?.has('lat') && query.has('lng') && Number.isFinite(lat) && Number.isFinite(lng) && insideUzbekistan(lat, lng);
-    return { first_name: '', last_name: '', species_id: '', count: '1', planted_on: today, lat: given ? String(lat) : '', lng: given ? String(lng) : '' };
+    return {
+      first_name: '',
+      last_name: '',
+      species_id: '',
+      count: '1',
+      planted_on: today,
+      lat: given ? String(lat) : '',
+      lng: given ? String(lng) : '',
+    };
   });
   const [photo, setPhoto] = useState<File | null>(null);
   const [uploaded, setUploaded] = useState<{ file: File; id: number } | null>(null);
@@ -43,12 +60,21 @@ export default function PlantingForm({ query }: { query?: URLSearchParams }) {
   const fileInput = useRef<HTMLInputElement>(null);
 
   const preview = useMemo(() => (photo ? URL.createObjectURL(photo) : null), [photo]);
-  useEffect(() => () => { if (preview) URL.revokeObjectURL(preview); }, [preview]);
-  useEffect(() => { if (done) thanks.current?.focus(); }, [done]);
+  useEffect(
+    () => () => {
+      if (preview) URL.revokeObjectURL(preview);
+    },
+    [preview],
+  );
+  useEffect(() => {
+    if (done) thanks.current?.focus();
+  }, [done]);
 
   const options = useMemo(() => {
     const coll = new Intl.Collator(COLLATOR[lang]);
-    return (species.data ?? []).map((s) => ({ id: s.id, label: `${pick(s.name, lang)} (${s.latin_name})` })).sort((a, b) => coll.compare(a.label, b.label));
+    return (species.data ?? [])
+      .map((s) => ({ id: s.id, label: `${pick(s.name, lang)} (${s.latin_name})` }))
+      .sort((a, b) => coll.compare(a.label, b.label));
   }, [species.data, lang]);
 
   const location = placeOf(v);
@@ -101,15 +127,25 @@ export default function PlantingForm({ query }: { query?: URLSearchParams }) {
         if (uploaded?.file === photo) photoId = uploaded.id;
         else {
           setStatus('uploading');
-          const r = await call<{ id: number }>(`/public/uploads?name=${encodeURIComponent(photo.name || 'photo')}`, { method: 'POST', blob: photo, lang, timeout: 120_000 });
+          const r = await call<{ id: number }>(`/public/uploads?name=${encodeURIComponent(photo.name || 'photo')}`, {
+            method: 'POST',
+            blob: photo,
+            lang,
+            timeout: 120_000,
+          });
           setUploaded({ file: photo, id: r.id });
           photoId = r.id;
         }
       }
       setStatus('sending');
       const body = {
-        first_name: v.first_name.trim(), last_name: v.last_name.trim(), species_id: Number(v.species_id), count: Number(v.count),
-        planted_on: v.planted_on, location, ...(photoId ? { photo: photoId } : {}),
+        first_name: v.first_name.trim(),
+        last_name: v.last_name.trim(),
+        species_id: Number(v.species_id),
+        count: Number(v.count),
+        planted_on: v.planted_on,
+        location,
+        ...(photoId ? { photo: photoId } : {}),
       };
       const r = await call<{ id: number; status: string }>('/public/plantings', { method: 'POST', body, lang });
       setDone({ id: r.id, name: body.first_name });
@@ -136,65 +172,164 @@ export default function PlantingForm({ query }: { query?: URLSearchParams }) {
           <Icon name="check" className="empty-icon ok" />
           <h2>{t('form.thanks_title', { name: done.name })}</h2>
           <p>{t('form.thanks_text', { id: done.id })}</p>
-          <p><button type="button" className="btn primary" onClick={again}>{t('form.again')}</button></p>
+          <p>
+            <button type="button" className="btn primary" onClick={again}>
+              {t('form.again')}
+            </button>
+          </p>
         </div>
       </div>
     );
   }
 
-  const describe = (f: Field, hint?: boolean) => [hint ? id(`${f}-hint`) : '', errors[f] ? id(`${f}-error`) : ''].filter(Boolean).join(' ') || undefined;
+  const describe = (f: Field, hint?: boolean) =>
+    [hint ? id(`${f}-hint`) : '', errors[f] ? id(`${f}-error`) : ''].filter(Boolean).join(' ') || undefined;
   const labelOf: Record<Field, Key> = {
-    first_name: 'form.first_name', last_name: 'form.last_name', species_id: 'form.species', count: 'form.count',
-    planted_on: 'form.planted_on', location: 'form.location', photo: 'form.photo',
+    first_name: 'form.first_name',
+    last_name: 'form.last_name',
+    species_id: 'form.species',
+    count: 'form.count',
+    planted_on: 'form.planted_on',
+    location: 'form.location',
+    photo: 'form.photo',
   };
   const target = (f: Field) => (f === 'location' ? id('lat') : id(f));
 
   return (
     <div className="container narrow">
       <PageTitle sub={t('form.lead')}>{t('page.planting_form')}</PageTitle>
-      <ErrorSummary summaryRef={summary} general={general} fields={ORDER} errors={errors} labelOf={(f) => t(labelOf[f])} target={target} route="/population-seedlings" />
+      <ErrorSummary
+        summaryRef={summary}
+        general={general}
+        fields={ORDER}
+        errors={errors}
+        labelOf={(f) => t(labelOf[f])}
+        target={target}
+        route="/population-seedlings"
+      />
       <form className="card form" noValidate onSubmit={submit} aria-busy={status !== 'idle'} data-testid="planting-form">
         <p className="muted small">{t('form.required_note')}</p>
         <div className="row-2">
           <FieldBox id={id('first_name')} label={t('form.first_name')} required error={errors.first_name}>
-            <input id={id('first_name')} name="first_name" autoComplete="given-name" maxLength={100} required value={v.first_name} onChange={set('first_name')}
-              aria-invalid={!!errors.first_name} aria-describedby={describe('first_name')} />
+            <input
+              id={id('first_name')}
+              name="first_name"
+              autoComplete="given-name"
+              maxLength={100}
+              required
+              value={v.first_name}
+              onChange={set('first_name')}
+              aria-invalid={!!errors.first_name}
+              aria-describedby={describe('first_name')}
+            />
           </FieldBox>
           <FieldBox id={id('last_name')} label={t('form.last_name')} required error={errors.last_name}>
-            <input id={id('last_name')} name="last_name" autoComplete="family-name" maxLength={100} required value={v.last_name} onChange={set('last_name')}
-              aria-invalid={!!errors.last_name} aria-describedby={describe('last_name')} />
+            <input
+              id={id('last_name')}
+              name="last_name"
+              autoComplete="family-name"
+              maxLength={100}
+              required
+              value={v.last_name}
+              onChange={set('last_name')}
+              aria-invalid={!!errors.last_name}
+              aria-describedby={describe('last_name')}
+            />
           </FieldBox>
         </div>
         <FieldBox id={id('species_id')} label={t('form.species')} required error={errors.species_id}>
-          <select id={id('species_id')} name="species_id" required value={v.species_id} onChange={set('species_id')} disabled={!species.data}
-            aria-invalid={!!errors.species_id} aria-describedby={describe('species_id')}>
+          <select
+            id={id('species_id')}
+            name="species_id"
+            required
+            value={v.species_id}
+            onChange={set('species_id')}
+            disabled={!species.data}
+            aria-invalid={!!errors.species_id}
+            aria-describedby={describe('species_id')}
+          >
             <option value="">{species.data ? t('form.species_choose') : t('form.species_loading')}</option>
-            {options.map((o) => <option key={o.id} value={o.id}>{o.label}</option>)}
+            {options.map((o) => (
+              <option key={o.id} value={o.id}>
+                {o.label}
+              </option>
+            ))}
           </select>
         </FieldBox>
         <div className="row-2">
           <FieldBox id={id('count')} label={t('form.count')} required error={errors.count} hint={t('form.count_hint')}>
-            <input id={id('count')} name="count" type="number" inputMode="numeric" min={1} max={10000} step={1} required value={v.count} onChange={set('count')}
-              aria-invalid={!!errors.count} aria-describedby={describe('count', true)} />
+            <input
+              id={id('count')}
+              name="count"
+              type="number"
+              inputMode="numeric"
+              min={1}
+              max={10000}
+              step={1}
+              required
+              value={v.count}
+              onChange={set('count')}
+              aria-invalid={!!errors.count}
+              aria-describedby={describe('count', true)}
+            />
           </FieldBox>
           <FieldBox id={id('planted_on')} label={t('form.planted_on')} required error={errors.planted_on} hint={t('form.planted_on_hint')}>
-            <input id={id('planted_on')} name="planted_on" type="date" max={today} required value={v.planted_on} onChange={set('planted_on')}
-              aria-invalid={!!errors.planted_on} aria-describedby={describe('planted_on', true)} />
+            <input
+              id={id('planted_on')}
+              name="planted_on"
+              type="date"
+              max={today}
+              required
+              value={v.planted_on}
+              onChange={set('planted_on')}
+              aria-invalid={!!errors.planted_on}
+              aria-describedby={describe('planted_on', true)}
+            />
           </FieldBox>
         </div>
 
-        <LocationFieldset idOf={id} value={{ lat: v.lat, lng: v.lng }} legend="form.location" hint="form.location_hint" mapLabel="form.map_label" required error={errors.location}
-          onChange={(p) => { setV((o) => ({ ...o, ...p })); setErrors((o) => ({ ...o, location: undefined })); }} />
+        <LocationFieldset
+          idOf={id}
+          value={{ lat: v.lat, lng: v.lng }}
+          legend="form.location"
+          hint="form.location_hint"
+          mapLabel="form.map_label"
+          required
+          error={errors.location}
+          onChange={(p) => {
+            setV((o) => ({ ...o, ...p }));
+            setErrors((o) => ({ ...o, location: undefined }));
+          }}
+        />
 
         <FieldBox id={id('photo')} label={t('form.photo')} optional error={errors.photo} hint={t('form.photo_hint')}>
-          <input ref={fileInput} id={id('photo')} name="photo" type="file" accept="image/*"
-            onChange={(e) => { setPhoto(e.target.files?.[0] ?? null); setErrors((o) => ({ ...o, photo: undefined })); }}
-            aria-invalid={!!errors.photo} aria-describedby={describe('photo', true)} />
+          <input
+            ref={fileInput}
+            id={id('photo')}
+            name="photo"
+            type="file"
+            accept="image/*"
+            onChange={(e) => {
+              setPhoto(e.target.files?.[0] ?? null);
+              setErrors((o) => ({ ...o, photo: undefined }));
+            }}
+            aria-invalid={!!errors.photo}
+            aria-describedby={describe('photo', true)}
+          />
         </FieldBox>
         {preview && (
           <div className="photo-preview">
             <img src={preview} alt={t('form.photo_preview')} />
-            <button type="button" className="btn" onClick={() => { setPhoto(null); if (fileInput.current) fileInput.current.value = ''; }}>{t('form.photo_remove')}</button>
+            <button
+              type="button"
+              className="btn"
+              onClick={() => {
+                setPhoto(null);
+                if (fileInput.current) fileInput.current.value = '';
+              }}
+            >
+              {t('form.photo_remove')}
+            </button>
           </div>
         )}
 

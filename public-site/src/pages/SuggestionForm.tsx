@@ -20,7 +20,14 @@ const ROUTE = '/suggestion';
 const MAX_IMAGE = 5 * 1024 * 1024;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-interface Values { topic: string; text: string; sender_name: string; reply_method: 'email' | 'sms'; email: string; phone: string }
+interface Values {
+  topic: string;
+  text: string;
+  sender_name: string;
+  reply_method: 'email' | 'sms';
+  email: string;
+  phone: string;
+}
 const EMPTY: Values = { topic: '', text: '', sender_name: '', reply_method: 'email', email: '', phone: '' };
 
 export default function SuggestionForm() {
@@ -38,7 +45,9 @@ export default function SuggestionForm() {
   const summary = useRef<HTMLDivElement>(null);
   const thanks = useRef<HTMLDivElement>(null);
   const fileInput = useRef<HTMLInputElement>(null);
-  useEffect(() => { if (done) thanks.current?.focus(); }, [done]);
+  useEffect(() => {
+    if (done) thanks.current?.focus();
+  }, [done]);
 
   const set = (f: keyof Values) => (e: { target: { value: string } }) => {
     const value = e.target.value;
@@ -66,7 +75,11 @@ export default function SuggestionForm() {
     else if (photo && photo.size > MAX_IMAGE) e.photo = t('v.fact_file_size', { name: photo.name });
     return e;
   }
-  const showErrors = (e: Errors, g = '') => { setErrors(e); setGeneral(g); requestAnimationFrame(() => summary.current?.focus()); };
+  const showErrors = (e: Errors, g = '') => {
+    setErrors(e);
+    setGeneral(g);
+    requestAnimationFrame(() => summary.current?.focus());
+  };
 
   async function submit(ev: React.FormEvent) {
     ev.preventDefault();
@@ -81,14 +94,24 @@ export default function SuggestionForm() {
       if (photo) {
         if (uploaded?.file === photo) photoId = uploaded.id;
         else {
-          const r = await call<{ id: number }>(`/public/uploads?name=${encodeURIComponent(photo.name || 'photo')}`, { method: 'POST', blob: photo, lang, timeout: 120_000 });
+          const r = await call<{ id: number }>(`/public/uploads?name=${encodeURIComponent(photo.name || 'photo')}`, {
+            method: 'POST',
+            blob: photo,
+            lang,
+            timeout: 120_000,
+          });
           setUploaded({ file: photo, id: r.id });
           photoId = r.id;
         }
       }
       const body = {
-        topic: v.topic, text: v.text.trim(), sender_name: v.sender_name.trim(), reply_method: v.reply_method,
-        email: v.email.trim() || null, phone: v.phone.trim() ? phoneDigits(v.phone) : null, photo: photoId,
+        topic: v.topic,
+        text: v.text.trim(),
+        sender_name: v.sender_name.trim(),
+        reply_method: v.reply_method,
+        email: v.email.trim() || null,
+        phone: v.phone.trim() ? phoneDigits(v.phone) : null,
+        photo: photoId,
       };
       const r = await call<{ id: number }>('/public/suggestions', { method: 'POST', body, lang });
       setDone(r.id);
@@ -108,70 +131,185 @@ export default function SuggestionForm() {
           <Icon name="check" className="empty-icon ok" />
           <h2>{t('suggestion.thanks_title')}</h2>
           <p>{t('suggestion.thanks_text', { number: done })}</p>
-          <p><button type="button" className="btn primary" onClick={() => { setDone(null); setV((o) => ({ ...EMPTY, sender_name: o.sender_name, reply_method: o.reply_method, email: o.email, phone: o.phone })); setPhoto(null); }}>{t('suggestion.again')}</button></p>
+          <p>
+            <button
+              type="button"
+              className="btn primary"
+              onClick={() => {
+                setDone(null);
+                setV((o) => ({ ...EMPTY, sender_name: o.sender_name, reply_method: o.reply_method, email: o.email, phone: o.phone }));
+                setPhoto(null);
+              }}
+            >
+              {t('suggestion.again')}
+            </button>
+          </p>
         </div>
       </div>
     );
   }
 
-  const describe = (f: Field, hint?: boolean) => [hint ? id(`${f}-hint`) : '', errors[f] ? id(`${f}-error`) : ''].filter(Boolean).join(' ') || undefined;
+  const describe = (f: Field, hint?: boolean) =>
+    [hint ? id(`${f}-hint`) : '', errors[f] ? id(`${f}-error`) : ''].filter(Boolean).join(' ') || undefined;
   const labelOf: Record<Field, Key> = {
-    topic: 'suggestion.topic', text: 'suggestion.text', photo: 'suggestion.photo', sender_name: 'fact.name',
-    reply_method: 'suggestion.reply_method', email: 'fact.email', phone: 'fact.phone',
+    topic: 'suggestion.topic',
+    text: 'suggestion.text',
+    photo: 'suggestion.photo',
+    sender_name: 'fact.name',
+    reply_method: 'suggestion.reply_method',
+    email: 'fact.email',
+    phone: 'fact.phone',
   };
   const lead = intro.data?.rows[0];
   return (
     <div className="container narrow">
       <PageTitle sub={t('suggestion.lead')}>{t('page.suggestion')}</PageTitle>
-      {lead?.body && <div className="card prose" data-testid="suggestion-intro"><RichText html={lead.body} /></div>}
-      <ErrorSummary summaryRef={summary} general={general} fields={ORDER} errors={errors} labelOf={(f) => t(labelOf[f])} target={(f) => id(f)} route={ROUTE} />
+      {lead?.body && (
+        <div className="card prose" data-testid="suggestion-intro">
+          <RichText html={lead.body} />
+        </div>
+      )}
+      <ErrorSummary
+        summaryRef={summary}
+        general={general}
+        fields={ORDER}
+        errors={errors}
+        labelOf={(f) => t(labelOf[f])}
+        target={(f) => id(f)}
+        route={ROUTE}
+      />
       <form className="card form" noValidate onSubmit={submit} aria-busy={busy} data-testid="suggestion-form">
         <p className="muted small">{t('form.required_note')}</p>
         <FieldBox id={id('topic')} label={t('suggestion.topic')} required error={errors.topic}>
-          <select id={id('topic')} name="topic" required value={v.topic} onChange={set('topic')} aria-invalid={!!errors.topic} aria-describedby={describe('topic')}>
+          <select
+            id={id('topic')}
+            name="topic"
+            required
+            value={v.topic}
+            onChange={set('topic')}
+            aria-invalid={!!errors.topic}
+            aria-describedby={describe('topic')}
+          >
             <option value="">{t('suggestion.topic_choose')}</option>
-            {TOPICS.map((x) => <option key={x} value={x}>{t(`suggestion.topic_${x}` as Key)}</option>)}
+            {TOPICS.map((x) => (
+              <option key={x} value={x}>
+                {t(`suggestion.topic_${x}` as Key)}
+              </option>
+            ))}
           </select>
         </FieldBox>
         <FieldBox id={id('text')} label={t('suggestion.text')} required error={errors.text}>
-          <textarea id={id('text')} name="text" rows={6} maxLength={5000} required value={v.text} onChange={set('text')} aria-invalid={!!errors.text} aria-describedby={describe('text')} />
+          <textarea
+            id={id('text')}
+            name="text"
+            rows={6}
+            maxLength={5000}
+            required
+            value={v.text}
+            onChange={set('text')}
+            aria-invalid={!!errors.text}
+            aria-describedby={describe('text')}
+          />
         </FieldBox>
         <FieldBox id={id('photo')} label={t('suggestion.photo')} optional error={errors.photo}>
-          <input ref={fileInput} id={id('photo')} name="photo" type="file" accept="image/*"
-            onChange={(e) => { setPhoto(e.target.files?.[0] ?? null); setErrors((o) => ({ ...o, photo: undefined })); }}
-            aria-invalid={!!errors.photo} aria-describedby={describe('photo')} />
+          <input
+            ref={fileInput}
+            id={id('photo')}
+            name="photo"
+            type="file"
+            accept="image/*"
+            onChange={(e) => {
+              setPhoto(e.target.files?.[0] ?? null);
+              setErrors((o) => ({ ...o, photo: undefined }));
+            }}
+            aria-invalid={!!errors.photo}
+            aria-describedby={describe('photo')}
+          />
         </FieldBox>
         <fieldset className="field contact">
           <legend>{t('suggestion.contact')}</legend>
           <FieldBox id={id('sender_name')} label={t('fact.name')} required error={errors.sender_name}>
-            <input id={id('sender_name')} name="sender_name" value={v.sender_name} onChange={set('sender_name')} maxLength={255} autoComplete="name" required
-              aria-invalid={!!errors.sender_name} aria-describedby={describe('sender_name')} />
+            <input
+              id={id('sender_name')}
+              name="sender_name"
+              value={v.sender_name}
+              onChange={set('sender_name')}
+              maxLength={255}
+              autoComplete="name"
+              required
+              aria-invalid={!!errors.sender_name}
+              aria-describedby={describe('sender_name')}
+            />
           </FieldBox>
           <div className="choice-group" role="radiogroup" aria-labelledby={id('reply_method-label')} id={id('reply_method')}>
-            <span className="label" id={id('reply_method-label')}>{t('suggestion.reply_method')}</span>
+            <span className="label" id={id('reply_method-label')}>
+              {t('suggestion.reply_method')}
+            </span>
             <div className="choice-row">
               {(['email', 'sms'] as const).map((m) => (
                 <label key={m} className="radio">
-                  <input type="radio" name="reply_method" value={m} checked={v.reply_method === m} data-testid={`reply-${m}`}
-                    onChange={(e) => { set('reply_method')(e); setErrors((o) => ({ ...o, email: undefined, phone: undefined, reply_method: undefined })); }} />
+                  <input
+                    type="radio"
+                    name="reply_method"
+                    value={m}
+                    checked={v.reply_method === m}
+                    data-testid={`reply-${m}`}
+                    onChange={(e) => {
+                      set('reply_method')(e);
+                      setErrors((o) => ({ ...o, email: undefined, phone: undefined, reply_method: undefined }));
+                    }}
+                  />
                   {t(`suggestion.reply_${m}` as Key)}
                 </label>
               ))}
             </div>
           </div>
           <div className="row-2">
-            <FieldBox id={id('email')} label={t('fact.email')} required={v.reply_method === 'email'} optional={v.reply_method !== 'email'} error={errors.email}>
-              <input id={id('email')} name="email" type="email" value={v.email} onChange={set('email')} maxLength={255} autoComplete="email"
-                aria-invalid={!!errors.email} aria-describedby={describe('email')} />
+            <FieldBox
+              id={id('email')}
+              label={t('fact.email')}
+              required={v.reply_method === 'email'}
+              optional={v.reply_method !== 'email'}
+              error={errors.email}
+            >
+              <input
+                id={id('email')}
+                name="email"
+                type="email"
+                value={v.email}
+                onChange={set('email')}
+                maxLength={255}
+                autoComplete="email"
+                aria-invalid={!!errors.email}
+                aria-describedby={describe('email')}
+              />
             </FieldBox>
-            <FieldBox id={id('phone')} label={t('fact.phone')} required={v.reply_method === 'sms'} optional={v.reply_method !== 'sms'} error={errors.phone}>
-              <input id={id('phone')} name="phone" type="tel" inputMode="tel" value={v.phone} onChange={set('phone')} maxLength={20} autoComplete="tel-national"
-                aria-invalid={!!errors.phone} aria-describedby={describe('phone')} />
+            <FieldBox
+              id={id('phone')}
+              label={t('fact.phone')}
+              required={v.reply_method === 'sms'}
+              optional={v.reply_method !== 'sms'}
+              error={errors.phone}
+            >
+              <input
+                id={id('phone')}
+                name="phone"
+                type="tel"
+                inputMode="tel"
+                value={v.phone}
+                onChange={set('phone')}
+                maxLength={20}
+                autoComplete="tel-national"
+                aria-invalid={!!errors.phone}
+                aria-describedby={describe('phone')}
+              />
             </FieldBox>
           </div>
         </fieldset>
         <div className="actions">
-          <button type="submit" className="btn primary big" disabled={busy} data-testid="suggestion-submit">{busy ? t('form.sending') : t('form.submit')}</button>
+          <button type="submit" className="btn primary big" disabled={busy} data-testid="suggestion-submit">
+            {busy ? t('form.sending') : t('form.submit')}
+          </button>
         </div>
       </form>
     </div>

@@ -13,9 +13,21 @@ const FeatureMap = lazy(() => import('../../map/FeatureMap'));
 
 /** A garden, park or public park (`green-areas`, public fields). */
 export interface GreenArea {
-  id: number; name: string; kind: 'garden' | 'park' | 'public_park'; region_id: number; region_id_name?: string;
-  area_id?: number | null; area_id_name?: string | null; address?: string | null; area_ha?: string | null; trees?: number | null;
-  info?: string | null; founded_on?: string | null; location?: LatLngValue | null; shape?: Ring | null; images?: number[] | null;
+  id: number;
+  name: string;
+  kind: 'garden' | 'park' | 'public_park';
+  region_id: number;
+  region_id_name?: string;
+  area_id?: number | null;
+  area_id_name?: string | null;
+  address?: string | null;
+  area_ha?: string | null;
+  trees?: number | null;
+  info?: string | null;
+  founded_on?: string | null;
+  location?: LatLngValue | null;
+  shape?: Ring | null;
+  images?: number[] | null;
 }
 
 const KINDS = ['all', 'garden', 'park', 'public_park'] as const;
@@ -33,46 +45,74 @@ function GreenAreaList({ query, path }: { query: URLSearchParams; path: string }
   const { t } = useI18n();
   const enumOf = useEnum();
   const set = useSetQuery(path, query);
-  const kind = (KINDS as readonly string[]).includes(query.get('kind') ?? '') ? query.get('kind') as KindTab : 'all';
+  const kind = (KINDS as readonly string[]).includes(query.get('kind') ?? '') ? (query.get('kind') as KindTab) : 'all';
   const page = pageOf(query);
-  const loaded = useLangApi<EntityPage<GreenArea>>(`/public/entities/green-areas${qs({
-    page, perPage: PER_PAGE, kind: kind === 'all' ? null : kind, region_id: regionOf(query), q: query.get('q'),
-  })}`);
+  const loaded = useLangApi<EntityPage<GreenArea>>(
+    `/public/entities/green-areas${qs({
+      page,
+      perPage: PER_PAGE,
+      kind: kind === 'all' ? null : kind,
+      region_id: regionOf(query),
+      q: query.get('q'),
+    })}`,
+  );
   const data = useSticky(loaded);
   return (
     <div className="container">
       <PageTitle sub={t('green.lead')}>{t('page.green_areas')}</PageTitle>
-      <FilterTabs label={t('green.kind')} value={kind} testId="kind-tabs"
+      <FilterTabs
+        label={t('green.kind')}
+        value={kind}
+        testId="kind-tabs"
         options={KINDS.map((k) => ({ value: k, label: k === 'all' ? t('green.kind_all') : enumOf('green.kind', k) }))}
-        onChange={(k) => set({ kind: k === 'all' ? null : k })} />
+        onChange={(k) => set({ kind: k === 'all' ? null : k })}
+      />
       <StatsFilters path={path} query={query} year={false} region search={t('list.search_name')} />
-      {loaded.error ? <ErrorState error={loaded.error} retry={loaded.reload} />
-        : !data ? <Loading height={300} />
-          : data.rows.length === 0 ? <EmptyState title={t('list.empty')} icon="leaf" />
-            : (
-              <>
-                <Found total={data.total} />
-                <ul className="cards-grid" data-testid="green-list" aria-busy={loaded.loading}>
-                  {data.rows.map((g) => (
-                    <li key={g.id} className="item-card" data-testid="green-card">
-                      {g.images?.[0] ? <img className="item-thumb" src={fileUrl(g.images[0])} alt="" width={320} height={180} loading="lazy" decoding="async" />
-                        : <span className="item-thumb placeholder" aria-hidden="true"><Icon name="leaf" /></span>}
-                      <div className="item-body">
-                        <p className="pill">{enumOf('green.kind', g.kind)}</p>
-                        <h2 className="item-title"><a href={href(`/green-area-garden-park/${g.id}`)}>{g.name}</a></h2>
-                        <p className="muted small">{[g.region_id_name, g.area_id_name].filter(Boolean).join(', ')}</p>
-                        <p className="small">
-                          {g.area_ha != null && <span>{t('green.area_ha')}: <strong>{fmtDecimal(g.area_ha, 2)}</strong></span>}
-                          {g.area_ha != null && g.trees != null && ' · '}
-                          {g.trees != null && <span>{t('green.trees')}: <strong>{fmtInt(g.trees)}</strong></span>}
-                        </p>
-                      </div>
-                    </li>
-                  ))}
-                </ul>
-                <Pager path={path} query={query} total={data.total} perPage={PER_PAGE} />
-              </>
-            )}
+      {loaded.error ? (
+        <ErrorState error={loaded.error} retry={loaded.reload} />
+      ) : !data ? (
+        <Loading height={300} />
+      ) : data.rows.length === 0 ? (
+        <EmptyState title={t('list.empty')} icon="leaf" />
+      ) : (
+        <>
+          <Found total={data.total} />
+          <ul className="cards-grid" data-testid="green-list" aria-busy={loaded.loading}>
+            {data.rows.map((g) => (
+              <li key={g.id} className="item-card" data-testid="green-card">
+                {g.images?.[0] ? (
+                  <img className="item-thumb" src={fileUrl(g.images[0])} alt="" width={320} height={180} loading="lazy" decoding="async" />
+                ) : (
+                  <span className="item-thumb placeholder" aria-hidden="true">
+                    <Icon name="leaf" />
+                  </span>
+                )}
+                <div className="item-body">
+                  <p className="pill">{enumOf('green.kind', g.kind)}</p>
+                  <h2 className="item-title">
+                    <a href={href(`/green-area-garden-park/${g.id}`)}>{g.name}</a>
+                  </h2>
+                  <p className="muted small">{[g.region_id_name, g.area_id_name].filter(Boolean).join(', ')}</p>
+                  <p className="small">
+                    {g.area_ha != null && (
+                      <span>
+                        {t('green.area_ha')}: <strong>{fmtDecimal(g.area_ha, 2)}</strong>
+                      </span>
+                    )}
+                    {g.area_ha != null && g.trees != null && ' · '}
+                    {g.trees != null && (
+                      <span>
+                        {t('green.trees')}: <strong>{fmtInt(g.trees)}</strong>
+                      </span>
+                    )}
+                  </p>
+                </div>
+              </li>
+            ))}
+          </ul>
+          <Pager path={path} query={query} total={data.total} perPage={PER_PAGE} />
+        </>
+      )}
     </div>
   );
 }
@@ -83,8 +123,15 @@ function GreenAreaItem({ id }: { id: string }) {
   const valid = /^\d{1,15}$/.test(id);
   const item = useLangApi<GreenArea>(valid ? `/public/entities/green-areas/${id}` : null);
   const gate = detailGate(valid, item, {
-    title: t('page.green_area'), notFound: t('list.not_found'), icon: 'leaf', testId: 'not-found',
-    back: <a className="btn" href={href('/green-area-garden-park')}>{t('green.all')}</a>,
+    title: t('page.green_area'),
+    notFound: t('list.not_found'),
+    icon: 'leaf',
+    testId: 'not-found',
+    back: (
+      <a className="btn" href={href('/green-area-garden-park')}>
+        {t('green.all')}
+      </a>
+    ),
   });
   if (gate || !item.data) return gate;
   const g = item.data;
@@ -101,24 +148,54 @@ function GreenAreaItem({ id }: { id: string }) {
   const loc = g.location;
   return (
     <article className="container detail" data-testid="green-item">
-      <p className="crumbs small no-print"><a href={href('/green-area-garden-park')}>← {t('green.all')}</a></p>
+      <p className="crumbs small no-print">
+        <a href={href('/green-area-garden-park')}>← {t('green.all')}</a>
+      </p>
       <PageTitle sub={enumOf('green.kind', g.kind)}>{g.name}</PageTitle>
       <div className="detail-grid">
         <section className="card">
-          <dl className="props" data-testid="green-props">{rows.map(([k, v]) => <div key={k}><dt>{k}</dt><dd>{v}</dd></div>)}</dl>
+          <dl className="props" data-testid="green-props">
+            {rows.map(([k, v]) => (
+              <div key={k}>
+                <dt>{k}</dt>
+                <dd>{v}</dd>
+              </div>
+            ))}
+          </dl>
         </section>
         <section className="card map-card">
           <h2>{t('common.on_map')}</h2>
           {loc || g.shape ? (
             <Suspense fallback={<Loading label={t('common.map_loading')} height={260} />}>
-              <FeatureMap items={[{ id: g.id, lat: loc?.lat, lng: loc?.lng, shape: g.shape, title: g.name }]} label={`${t('common.on_map')}: ${g.name}`} />
+              <FeatureMap
+                items={[{ id: g.id, lat: loc?.lat, lng: loc?.lng, shape: g.shape, title: g.name }]}
+                label={`${t('common.on_map')}: ${g.name}`}
+              />
             </Suspense>
-          ) : <p className="muted">{t('common.no_location')}</p>}
-          {loc && <p className="no-print small"><a href={href(`/map?lat=${loc.lat}&lng=${loc.lng}&z=16&layers=trees,${KIND_LAYER[g.kind] ?? 'parks'}`)}>{t('tree.on_big_map')} →</a></p>}
+          ) : (
+            <p className="muted">{t('common.no_location')}</p>
+          )}
+          {loc && (
+            <p className="no-print small">
+              <a href={href(`/map?lat=${loc.lat}&lng=${loc.lng}&z=16&layers=trees,${KIND_LAYER[g.kind] ?? 'parks'}`)}>
+                {t('tree.on_big_map')} →
+              </a>
+            </p>
+          )}
         </section>
       </div>
-      {g.info && <section className="card prose"><h2>{t('green.info')}</h2><Paragraphs text={g.info} /></section>}
-      {g.images && g.images.length > 0 && <section className="card"><h2>{t('common.images')}</h2><Gallery ids={g.images} alt={g.name} /></section>}
+      {g.info && (
+        <section className="card prose">
+          <h2>{t('green.info')}</h2>
+          <Paragraphs text={g.info} />
+        </section>
+      )}
+      {g.images && g.images.length > 0 && (
+        <section className="card">
+          <h2>{t('common.images')}</h2>
+          <Gallery ids={g.images} alt={g.name} />
+        </section>
+      )}
     </article>
   );
 }

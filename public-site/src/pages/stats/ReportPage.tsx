@@ -33,7 +33,13 @@ export const REPORT_ROUTES: Record<string, ReportRoute> = {
   '/to-do-pantings-statistics': { report: 'todo-plantings', title: 'page.todo_stats', year: true, intro: 'stats.todo_intro' },
   '/region-ministries-statistics': { report: 'region-ministries', title: 'page.ministries_stats', year: true, region: 'optional' },
   '/region-inventories-statistics': { report: 'region-inventories', title: 'page.inventories_stats', year: true },
-  '/eco-info-by-regions-statistics': { report: 'eco-info-by-regions', title: 'page.eco_info_stats', year: true, benefits: true, intro: 'stats.eco_intro' },
+  '/eco-info-by-regions-statistics': {
+    report: 'eco-info-by-regions',
+    title: 'page.eco_info_stats',
+    year: true,
+    benefits: true,
+    intro: 'stats.eco_intro',
+  },
   '/forestry-perort-statistics': { report: 'forestry-report', title: 'page.forestry_stats', year: true, region: 'optional' },
   '/irrigation-statistics': { report: 'irrigation', title: 'page.irrigation_stats', year: true },
   '/volunteer-statistics': { report: 'volunteers-rating', title: 'page.volunteers', region: 'optional', volunteers: true },
@@ -79,11 +85,17 @@ const decimalsOf = (v: unknown, type: ReportColumn['type']) => {
 export function formatCell(v: unknown, c: ReportColumn): string {
   if (v === null || v === undefined || v === '') return c.type === 'string' ? '' : '—';
   switch (c.type) {
-    case 'integer': return fmtInt(v as number);
-    case 'decimal': case 'money': return fmtDecimal(v as string, decimalsOf(v, c.type));
-    case 'percent': return `${fmtDecimal(v as string, decimalsOf(v, c.type))}\u00a0%`;
-    case 'date': return fmtDate(String(v));
-    default: return String(v);
+    case 'integer':
+      return fmtInt(v as number);
+    case 'decimal':
+    case 'money':
+      return fmtDecimal(v as string, decimalsOf(v, c.type));
+    case 'percent':
+      return `${fmtDecimal(v as string, decimalsOf(v, c.type))}\u00a0%`;
+    case 'date':
+      return fmtDate(String(v));
+    default:
+      return String(v);
   }
 }
 
@@ -102,17 +114,37 @@ export default function ReportPage({ path, query }: { path: string; query: URLSe
     <div className="container">
       <PageTitle sub={route.intro ? t(route.intro) : undefined}>{t(route.title)}</PageTitle>
       <StatsNav path={path} />
-      {route.volunteers ? <VolunteerFilters path={path} query={query} />
-        : <StatsFilters path={path} query={query} year={route.year} region={!!route.region} regionRequired={route.region === 'required'} />}
-      {waiting ? <EmptyState title={t('stats.region_hint')} icon="map" testId="region-hint" />
-        : loaded.error ? <ErrorState error={loaded.error} retry={loaded.reload} />
-          : !report ? <Loading height={400} />
-            : <ReportView report={report} params={params} benefits={route.benefits} busy={loaded.loading} t={t} />}
+      {route.volunteers ? (
+        <VolunteerFilters path={path} query={query} />
+      ) : (
+        <StatsFilters path={path} query={query} year={route.year} region={!!route.region} regionRequired={route.region === 'required'} />
+      )}
+      {waiting ? (
+        <EmptyState title={t('stats.region_hint')} icon="map" testId="region-hint" />
+      ) : loaded.error ? (
+        <ErrorState error={loaded.error} retry={loaded.reload} />
+      ) : !report ? (
+        <Loading height={400} />
+      ) : (
+        <ReportView report={report} params={params} benefits={route.benefits} busy={loaded.loading} t={t} />
+      )}
     </div>
   );
 }
 
-function ReportView({ report, params, benefits, busy, t }: { report: Report; params: Record<string, string | number | null>; benefits?: boolean; busy: boolean; t: T }) {
+function ReportView({
+  report,
+  params,
+  benefits,
+  busy,
+  t,
+}: {
+  report: Report;
+  params: Record<string, string | number | null>;
+  benefits?: boolean;
+  busy: boolean;
+  t: T;
+}) {
   const { lang } = useI18n();
   const columns = report.columns;
   const labelCol = columns.find((c) => c.name === report.chart?.label) ?? columns.find((c) => c.type === 'string') ?? columns[0];
@@ -123,10 +155,17 @@ function ReportView({ report, params, benefits, busy, t }: { report: Report; par
     <div aria-busy={busy} data-testid="report" data-report={report.name} className={busy ? 'refreshing' : undefined}>
       {totalCols.length > 0 && (
         <dl className="facts cards" data-testid="report-facts">
-          {totalCols.slice(0, 4).map((c) => <div key={c.name}><dt>{c.caption}</dt><dd data-testid={`stats-fact-${c.name}`}>{formatCell(totals[c.name], c)}</dd></div>)}
+          {totalCols.slice(0, 4).map((c) => (
+            <div key={c.name}>
+              <dt>{c.caption}</dt>
+              <dd data-testid={`stats-fact-${c.name}`}>{formatCell(totals[c.name], c)}</dd>
+            </div>
+          ))}
         </dl>
       )}
-      {report.rows.length === 0 ? <EmptyState title={t('stats.empty')} /> : (
+      {report.rows.length === 0 ? (
+        <EmptyState title={t('stats.empty')} />
+      ) : (
         <>
           {report.chart && report.chart.series.length > 0 && <ReportFigure report={report} labelCol={labelCol} t={t} />}
           <TableScroll testId="stats-table-card">
@@ -136,7 +175,9 @@ function ReportView({ report, params, benefits, busy, t }: { report: Report; par
       )}
       {benefits && <BenefitsSource report={report} />}
       <p className="row-gap no-print">
-        <a className="btn" href={exportHref} download data-testid="report-export"><Icon name="download" /> {t('stats.download_excel')}</a>
+        <a className="btn" href={exportHref} download data-testid="report-export">
+          <Icon name="download" /> {t('stats.download_excel')}
+        </a>
         <span className="muted small">{t('stats.download_hint')}</span>
       </p>
     </div>
@@ -168,8 +209,15 @@ function ReportFigure({ report, labelCol, t }: { report: Report; labelCol: Repor
   const caption = rows.length < report.rows.length && !other ? t('stats.chart_top', { title: report.title, n: rows.length }) : report.title;
   return (
     <section className="card">
-      <LazyReportChart caption={caption} type={spec.type} labels={labels} series={series} horizontal={!!spec.horizontal} stacked={!!spec.stacked}
-        ariaLabel={t('common.chart', { title: report.title })} />
+      <LazyReportChart
+        caption={caption}
+        type={spec.type}
+        labels={labels}
+        series={series}
+        horizontal={!!spec.horizontal}
+        stacked={!!spec.stacked}
+        ariaLabel={t('common.chart', { title: report.title })}
+      />
     </section>
   );
 }
@@ -182,14 +230,28 @@ function ReportTable({ report, labelCol, t }: { report: Report; labelCol: Report
     <table className="table" data-testid="stats-table">
       <caption className="table-caption">{report.title}</caption>
       <thead>
-        <tr>{report.columns.map((c) => <th key={c.name} scope="col" className={isNumeric(c) ? 'num' : undefined}>{c.caption}</th>)}</tr>
+        <tr>
+          {report.columns.map((c) => (
+            <th key={c.name} scope="col" className={isNumeric(c) ? 'num' : undefined}>
+              {c.caption}
+            </th>
+          ))}
+        </tr>
       </thead>
       <tbody>
         {report.rows.map((r, i) => (
           <tr key={i}>
-            {report.columns.map((c) => c === labelCol
-              ? <th key={c.name} scope="row">{formatCell(r[c.name], c)}</th>
-              : <td key={c.name} className={isNumeric(c) ? 'num' : undefined}>{formatCell(r[c.name], c)}</td>)}
+            {report.columns.map((c) =>
+              c === labelCol ? (
+                <th key={c.name} scope="row">
+                  {formatCell(r[c.name], c)}
+                </th>
+              ) : (
+                <td key={c.name} className={isNumeric(c) ? 'num' : undefined}>
+                  {formatCell(r[c.name], c)}
+                </td>
+              ),
+            )}
           </tr>
         ))}
       </tbody>
@@ -199,7 +261,12 @@ function ReportTable({ report, labelCol, t }: { report: Report; labelCol: Report
             {report.columns.map((c, i) => {
               const total = c.total && totals[c.name] != null;
               // "Total" in the first column that has no total of its own
-              if (!total && i === report.columns.findIndex((x) => !(x.total && totals[x.name] != null))) return <th key={c.name} scope="row">{t('common.total')}</th>;
+              if (!total && i === report.columns.findIndex((x) => !(x.total && totals[x.name] != null)))
+                return (
+                  <th key={c.name} scope="row">
+                    {t('common.total')}
+                  </th>
+                );
               return (
                 <td key={c.name} className={isNumeric(c) ? 'num' : undefined} data-testid={total ? `stats-total-${c.name}` : undefined}>
                   {total ? formatCell(totals[c.name], c) : ''}
@@ -231,14 +298,28 @@ function VolunteerFilters({ path, query }: { path: string; query: URLSearchParam
   const date = dateOf(query);
   return (
     <>
-      <FilterTabs label={t('vol.period')} value={period} testId="period-tabs"
-        options={PERIODS.map((p) => ({ value: p, label: t(`vol.period.${p}`) }))} onChange={(p) => set({ period: p === DEFAULT_PERIOD ? null : p })} />
+      <FilterTabs
+        label={t('vol.period')}
+        value={period}
+        testId="period-tabs"
+        options={PERIODS.map((p) => ({ value: p, label: t(`vol.period.${p}`) }))}
+        onChange={(p) => set({ period: p === DEFAULT_PERIOD ? null : p })}
+      />
       <StatsFilters path={path} query={query} year={false} region search={t('vol.search')}>
         {period !== 'all' && (
           <div className="field inline">
             <label htmlFor={`${id}-date`}>{t(`vol.date.${period}`)}</label>
-            <input id={`${id}-date`} type="date" max={today} value={date} data-testid="filter-date"
-              onChange={(e) => { const v = e.target.value; if (/^\d{4}-\d{2}-\d{2}$/.test(v) && v <= today) set({ date: v === today ? null : v }); }} />
+            <input
+              id={`${id}-date`}
+              type="date"
+              max={today}
+              value={date}
+              data-testid="filter-date"
+              onChange={(e) => {
+                const v = e.target.value;
+                if (/^\d{4}-\d{2}-\d{2}$/.test(v) && v <= today) set({ date: v === today ? null : v });
+              }}
+            />
           </div>
         )}
       </StatsFilters>
