@@ -74,7 +74,8 @@ describe('system roles', () => {
     expect(ids('ecology_staff').has(op('plantings', 'create'))).toBe(true);
     expect(ids('branch').has(op('branchs-plans', 'create'))).toBe(true);
     expect(ids('population').has(op('my-gardens', 'create'))).toBe(true);
-    expect(ids('population').has(op('my-gardens', 'read'))).toBe(false);
+    // a resident reads back the gardens they registered, their own rows only (docs/accounts.md)
+    expect(ids('population').has(op('my-gardens', 'read'))).toBe(true);
     expect(ids('police').has(op('subject-report-yearly', 'read'))).toBe(true);
     expect(ids('police').has(op('subject-report-yearly', 'update'))).toBe(false);
     // headquarters read every entity outside administration and every report, by rule

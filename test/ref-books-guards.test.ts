@@ -114,14 +114,12 @@ describe("a reference book's table is its own", () => {
     // a book that took a system table before these checks (a row written by hand, as it was stored then)
     const before = await tableState(a, 'rate_limits');
     const taken = specToBook(book('rate-limits'), { read: 8991, create: 8992, update: 8993, delete: 8994, export: 8995 });
-    await a.db
-      .knex('meta_books')
-      .insert({
-        name: taken.name,
-        definition: JSON.stringify(taken.definition),
-        captions: JSON.stringify(taken.captions),
-        menu: JSON.stringify(taken.menu),
-      });
+    await a.db.knex('meta_books').insert({
+      name: taken.name,
+      definition: JSON.stringify(taken.definition),
+      captions: JSON.stringify(taken.captions),
+      menu: JSON.stringify(taken.menu),
+    });
     await markBookTables(a.db.knex);
     expect(await a.db.knex.raw(`SELECT obj_description('rate_limits'::regclass, 'pg_class') AS c`).then((r) => r.rows[0].c)).toBeNull();
     await a.live.reload();

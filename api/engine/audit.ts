@@ -73,17 +73,15 @@ const AUDIT_BATCH = 5000;
 export async function writeAudit(trx: Knex.Transaction, e: EntityMeta, userId: number | null, entries: AuditEntry[]): Promise<void> {
   if (entries.length > 500) {
     for (let i = 0; i < entries.length; i += AUDIT_BATCH) {
-      const rows = entries
-        .slice(i, i + AUDIT_BATCH)
-        .map((x) => ({
-          entity: e.name,
-          record_id: x.id,
-          op: x.op,
-          action: x.action ?? null,
-          user_id: userId,
-          before: x.before,
-          after: x.after,
-        }));
+      const rows = entries.slice(i, i + AUDIT_BATCH).map((x) => ({
+        entity: e.name,
+        record_id: x.id,
+        op: x.op,
+        action: x.action ?? null,
+        user_id: userId,
+        before: x.before,
+        after: x.after,
+      }));
       await trx.raw(
         `INSERT INTO audit_log (entity, record_id, op, action, user_id, before, after)
         SELECT entity, record_id, op, action, user_id, before, after FROM json_populate_recordset(NULL::audit_log, ?::json)`,

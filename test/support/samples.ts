@@ -60,6 +60,12 @@ export function sampleValue(name: string, f: FieldMeta, refIds: Record<string, n
       return ok;
     }
     case 'integer':
+      // a year a row is kept for (a branch's plan, a planting plan) is part of what keeps two rows
+      // apart (one plan a branch, year and period): each sample takes another year of the range
+      if (name === 'year' && typeof f.min === 'number' && typeof f.max === 'number' && f.max - f.min > 2) {
+        counter++;
+        return f.min + 1 + (counter % (f.max - f.min - 1));
+      }
       return typeof f.min === 'number' ? f.min + 1 : 1;
     case 'decimal':
     case 'money': {

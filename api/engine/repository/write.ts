@@ -341,9 +341,7 @@ export class Repository extends RepositoryChecks {
    * the validator's errors), picked to the fields a create may write, the workflow's first state
    * and the fields' defaults.
    */
-  private createPreparer(
-    opts: WriteOptions,
-  ): (payload: Record<string, unknown>) => {
+  private createPreparer(opts: WriteOptions): (payload: Record<string, unknown>) => {
     data: Record<string, unknown>;
     row: Record<string, unknown>;
     bad: Record<string, FieldError> | null;

@@ -29,17 +29,15 @@ describe('penalties', () => {
     expect(r.body).toMatchObject({ overdue_days: 29, paid: '0.00', amount: '29000.00' });
     // a payment of 600 000.00 on Feb 10 leaves 400 000.00 from Feb 11: 10 days × 1 000 + 19 days × 400
     const [stack] = await api.db.knex('payment_stacks').insert({ number: 'S', statement_date: '2024-02-10' }).returning('id');
-    await api.db
-      .knex('payments')
-      .insert({
-        stack_id: stack.id,
-        paid_on: '2024-02-10',
-        number: '1',
-        amount: '600000.00',
-        payment_type: 'card',
-        subject_id: subjectId,
-        status: 'confirmed',
-      });
+    await api.db.knex('payments').insert({
+      stack_id: stack.id,
+      paid_on: '2024-02-10',
+      number: '1',
+      amount: '600000.00',
+      payment_type: 'card',
+      subject_id: subjectId,
+      status: 'confirmed',
+    });
     const again = await api.put(`/api/ecofund/penya/${r.body.id}`, { as_of: '2024-02-29', version: r.body.version });
     expect(again.body).toMatchObject({ paid: '600000.00', amount: '17600.00' });
   });

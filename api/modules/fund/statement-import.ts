@@ -182,11 +182,13 @@ export async function importStatement(x: StatementImport & { preview?: boolean }
       for (const sub of found) subjects.set(sub.inn, sub);
       const known: { payment: number; subject: number; inn: string; name: string; amount: string }[] = [];
       if (subjects.size) {
-        const paid = await trx('payments')
-          .where('stack_id', stackId)
-          .whereIn('payer_inn', [...subjects.keys()])
-          .orderBy('id')
-          .select('id', 'payer_inn', 'amount');
+        // the stack's payments just written, read in the caller's scope as any read of them
+        const paid = await inTrx
+          .scoped('read', trx)
+          .where('t.stack_id', stackId)
+          .whereIn('t.payer_inn', [...subjects.keys()])
+          .orderBy('t.id')
+          .select('t.id', 't.payer_inn', 't.amount');
         for (const p of paid as { id: number; payer_inn: string; amount: string }[]) {
           const sub = subjects.get(p.payer_inn)!;
           known.push({ payment: p.id, subject: sub.id, inn: p.payer_inn, name: sub.name, amount: p.amount });

@@ -1,3 +1,4 @@
+import { hasDeliveries } from '../../read-models/notifications.ts';
 import { onSuggestionAnswered } from '../site-content/suggestions.ts';
 import { LANGS, notify, onDeliverySettled } from '../../notify/queue.ts';
 import { ANONYMOUS } from '../../auth/ability.ts';
@@ -46,7 +47,7 @@ export function deliverSuggestionAnswers(): () => void {
       );
     }
     // a delivery queued will settle the answer's reply_state; none (the type or its template off, no address) never will
-    return !!sent && !!(await ctx.trx('notification_recipients').where({ notification_id: sent.id }).first('id'));
+    return !!sent && (await hasDeliveries(ctx.trx, Number(sent.id)));
   });
   return () => {
     settled();

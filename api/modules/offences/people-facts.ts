@@ -88,13 +88,11 @@ export async function syncFactOfOffence(ctx: HookContext, offenceId: unknown): P
   if (!offence?.people_fact_id) return;
   const fact = await ctx.trx('people_facts').where({ id: offence.people_fact_id }).first('id', 'payment_status');
   if (!fact || fact.payment_status === offence.payment_status) return;
-  await ctx
-    .repo('people-facts')
-    .update(fact.id, { payment_status: offence.payment_status }, undefined, {
-      fields: ['payment_status'],
-      anyVersion: true,
-      action: 'payments',
-    });
+  await ctx.repo('people-facts').update(fact.id, { payment_status: offence.payment_status }, undefined, {
+    fields: ['payment_status'],
+    anyVersion: true,
+    action: 'payments',
+  });
 }
 
 /** The offence-files type of a file: PHOTO for images, VIDEO for videos, else the book's first. */

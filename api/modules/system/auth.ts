@@ -102,7 +102,7 @@ export async function signInWithoutPassword(
   }
   const token = await createSession(knex, user.id, { ip: ctx.ip, userAgent: ctx.get('User-Agent') });
   await endAttempt(knex, attempt.logId, user.id, 'success');
-  const row = await knex('users').where({ id: user.id }).first();
+  const row = (await ownAccountRow(knex, { id: user.id }))!;
   return { token, user: publicUser(row), actions: await userActions(knex, user.id) };
 }
 
