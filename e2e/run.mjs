@@ -13,7 +13,7 @@
  * After the run it prints each lane's time and the slowest files, and writes the times measured to
  * artifacts/e2e/timings.json (E2E_RECORD=1 writes them to e2e/timings.json, to commit).
  *
- * E2E_LANES sets the number of lanes (default 3 on a PostgreSQL server, 2 on embedded databases,
+ * E2E_LANES sets the number of lanes (default 2: three crowded two cores past what they saved; on embedded databases
  * where each lane migrates and seeds its own and the lanes after the first start E2E_LANE_DELAY
  * seconds apart, default 90). Extra arguments (file filters, `-t`) run those files in one process,
  * as by hand. With TEST_DATABASE_URL (CI) the run's databases are dropped at the end.
@@ -117,7 +117,7 @@ const items = [
   ...backOffice.map((f) => ({ files: [f], seconds: weight(f) })),
   ...(publicSite.length ? [{ files: publicSite, seconds: publicSite.reduce((s, f) => s + weight(f), 0) }] : []),
 ].sort((a, b) => b.seconds - a.seconds);
-const laneCount = Math.max(1, Math.min(items.length, Number(process.env.E2E_LANES ?? (onServer ? 3 : 2))));
+const laneCount = Math.max(1, Math.min(items.length, Number(process.env.E2E_LANES ?? 2)));
 const lanes = Array.from({ length: laneCount }, () => ({ files: [], seconds: 0 }));
 for (const item of items) {
   const lane = lanes.reduce((a, b) => (b.seconds < a.seconds ? b : a));

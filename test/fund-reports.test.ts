@@ -391,7 +391,7 @@ describe('totals reconcile with the ledgers and with each other', () => {
     for (const r of [pkm, three])
       expect(r.totals).toMatchObject({ payments: l.count, amount: l.amount, budget: l.budget, fund: l.fund, organisation: l.organisation });
     expect(app2.totals.amount).toBe(l.amount);
-    // decision 375's formation of the fund by its sources: every income code of the book, its sums those of its splits
+    // decision 375's formation of the fund by its sources: every income code paid under, its sums those of its splits
     const bySource = await report('pkm375');
     expect(bySource.totals).toMatchObject({
       payments: l.count,

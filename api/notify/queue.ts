@@ -54,13 +54,21 @@ export const onQueued = (fn: () => void): (() => void) => wakers.on(fn);
  * exists exactly when the change that caused it committed. Answers the row, or null when the type
  * is unknown or inactive.
  */
+/** A notification type's name in a language (Uzbek Latin when that one is missing), at most a title's length. */
+function typeTitle(name: unknown, lang: Lang | undefined): string | null {
+  if (!name || typeof name !== 'object') return typeof name === 'string' && name ? name.slice(0, 255) : null;
+  const t = name as Partial<Record<Lang, string>>;
+  const s = t[lang ?? 'uz'] || t.uz || t.ru || t.uk || '';
+  return s ? s.slice(0, 255) : null;
+}
+
 export async function notify(
   db: Knex | Knex.Transaction,
   model: MetaModel,
   input: NotifyInput,
   principal: Principal = ANONYMOUS,
 ): Promise<Record<string, unknown> | null> {
-  const type = await db('notification_types').where({ code: input.type, is_active: true }).first('id');
+  const type = await db('notification_types').where({ code: input.type, is_active: true }).first('id', 'name');
   if (!type) return null;
   const to = { ...input.to };
   if (to.role !== undefined) {
@@ -82,6 +90,9 @@ export async function notify(
   );
   const payload = {
     type_id: type.id,
+    // a notification the system sends is titled by its type, in the language it goes out in, so
+    // that its record names what it is rather than its number (an answer to a suggestion, a code)
+    title: typeTitle(type.name, to.address?.lang),
     user_id: to.user_id ?? null,
     role_id: to.role_id ?? null,
     region_id: to.region_id ?? null,
@@ -93,7 +104,7 @@ export async function notify(
     source_id: input.source?.id ?? null,
   };
   const row = await pending.run({ secret: input.secret, channels: input.channels }, () =>
-    repo.create(payload, { fields: ['address', 'lang_code', 'payload', 'source_entity', 'source_id'], action: input.type }),
+    repo.create(payload, { fields: ['address', 'lang_code', 'payload', 'source_entity', 'source_id', 'title'], action: input.type }),
   );
   return row;
 }

@@ -72,13 +72,13 @@ export function ReportScreen({ route }: { route: RouteInfo }) {
   const chart = data ? (data.chart === undefined ? meta?.chart : data.chart) : null;
   const rows = data?.rows ?? [];
   const isDetail = route.params.includes(PARAMS_SEGMENT);
-  // the latest period that has data (api/reports/latest.ts): a year the URL does not name moves to it;
-  // a year chosen stays, and the screen says it is empty with a link to that one
+  // the latest period that has data (api/reports/latest.ts): a year the URL does not name is moved to
+  // it by the API; a year chosen stays, and the screen says it is empty with a link to that one
   const period = data?.period;
   const yearChosen = given.includes('year');
-  useEffect(() => {
-    if (period?.empty && period.latest && !yearChosen && values.year !== period.latest) setValues({ ...values, year: period.latest });
-  }, [period?.empty, period?.latest, yearChosen]); // eslint-disable-line react-hooks/exhaustive-deps
+  // (the API itself opens a year not asked for on the latest one with figures: the screen does not
+  // rewrite its URL when the answer comes, which raced a click on another menu item and took the
+  // user back to this report)
   // the report template (client state): a report opened with no parameters in its URL takes the user's last choice
   useEffect(() => {
     const template = route.report && !given.length && !isDetail ? reportTemplate(route.report) : null;
