@@ -47,13 +47,6 @@ const wakers = new Wakers();
 /** A worker asks to be woken when a transaction that queued deliveries commits. */
 export const onQueued = (fn: () => void): (() => void) => wakers.on(fn);
 
-/**
- * Queues a notification in the caller's transaction: the `notification` row is written through the
- * engine's one write path (trusted: the event that causes it was allowed; one audit row), and its
- * hook expands the recipients into queued deliveries in the same transaction — so a notification
- * exists exactly when the change that caused it committed. Answers the row, or null when the type
- * is unknown or inactive.
- */
 /** A notification type's name in a language (Uzbek Latin when that one is missing), at most a title's length. */
 function typeTitle(name: unknown, lang: Lang | undefined): string | null {
   if (!name || typeof name !== 'object') return typeof name === 'string' && name ? name.slice(0, 255) : null;
@@ -62,6 +55,13 @@ function typeTitle(name: unknown, lang: Lang | undefined): string | null {
   return s ? s.slice(0, 255) : null;
 }
 
+/**
+ * Queues a notification in the caller's transaction: the `notification` row is written through the
+ * engine's one write path (trusted: the event that causes it was allowed; one audit row), and its
+ * hook expands the recipients into queued deliveries in the same transaction — so a notification
+ * exists exactly when the change that caused it committed. Answers the row, or null when the type
+ * is unknown or inactive.
+ */
 export async function notify(
   db: Knex | Knex.Transaction,
   model: MetaModel,
