@@ -107,13 +107,11 @@ export function viewBounds(map: OlMap): number[] {
 }
 
 export function fitUzbekistan(map: OlMap, padding = 10, maxZoom?: number): void {
-  map
-    .getView()
-    .fit(transformExtent([...UZ_BOUNDS], 'EPSG:4326', 'EPSG:3857'), {
-      size: map.getSize(),
-      padding: [padding, padding, padding, padding],
-      maxZoom,
-    });
+  map.getView().fit(transformExtent([...UZ_BOUNDS], 'EPSG:4326', 'EPSG:3857'), {
+    size: map.getSize(),
+    padding: [padding, padding, padding, padding],
+    maxZoom,
+  });
 }
 
 export { fromLonLat, toLonLat };
