@@ -47,14 +47,6 @@ const wakers = new Wakers();
 /** A worker asks to be woken when a transaction that queued deliveries commits. */
 export const onQueued = (fn: () => void): (() => void) => wakers.on(fn);
 
-/** A notification type's name in a language (Uzbek Latin when that one is missing), at most a title's length. */
-function typeTitle(name: unknown, lang: Lang | undefined): string | null {
-  if (!name || typeof name !== 'object') return typeof name === 'string' && name ? name.slice(0, 255) : null;
-  const t = name as Partial<Record<Lang, string>>;
-  const s = t[lang ?? 'uz'] || t.uz || t.ru || t.uk || '';
-  return s ? s.slice(0, 255) : null;
-}
-
 /**
  * Queues a notification in the caller's transaction: the `notification` row is written through the
  * engine's one write path (trusted: the event that causes it was allowed; one audit row), and its
@@ -92,7 +84,7 @@ export async function notify(
     type_id: type.id,
     // a notification the system sends is titled by its type, in the language it goes out in, so
     // that its record names what it is rather than its number (an answer to a suggestion, a code)
-    title: typeTitle(type.name, to.address?.lang),
+    title: inLang(type.name as Text3, to.address?.lang ?? 'uz').slice(0, 255) || null,
     user_id: to.user_id ?? null,
     role_id: to.role_id ?? null,
     region_id: to.region_id ?? null,
