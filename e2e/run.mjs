@@ -178,5 +178,31 @@ for (const [i, r] of results.entries())
   );
 process.stdout.write(`   slowest files: ${slowest.map(([f, s]) => `${f} ${s} s`).join(', ')}\n`);
 
+// what failed, last, where a log's tail shows it: each failed test (or file that did not run) with
+// the first lines of its error; a lane's own output above says the rest
+const failures = [];
+for (let i = 0; i < laneCount; i++) {
+  const file = join(OUT, `lane-${i}.json`);
+  if (!existsSync(file)) {
+    if (results[i].code) failures.push(`lane ${i + 1}: no report (exit ${results[i].code}); its output is above`);
+    continue;
+  }
+  for (const t of JSON.parse(readFileSync(file, 'utf8')).testResults ?? []) {
+    const name = relative(ROOT, t.name);
+    const failed = (t.assertionResults ?? []).filter((a) => a.status === 'failed');
+    for (const a of failed) failures.push(`lane ${i + 1} ${name} › ${a.fullName}\n      ${firstLines(a.failureMessages?.join('\n'))}`);
+    if (!failed.length && t.status === 'failed') failures.push(`lane ${i + 1} ${name}: the file failed\n      ${firstLines(t.message)}`);
+  }
+}
+function firstLines(text = '') {
+  return String(text)
+    .replace(/\u001b\[[0-9;]*m/g, '')
+    .split('\n')
+    .filter((l) => l.trim() && !/^\s*at /.test(l))
+    .slice(0, 10)
+    .join('\n      ');
+}
+if (failures.length) process.stdout.write(`\n== what failed (${failures.length})\n${failures.map((f) => `   ${f}`).join('\n')}\n`);
+
 await dropDatabases();
 process.exit(results.reduce((c, r) => c || r.code, 0));

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { api, missingKeys, rawKeys, ROOT } from './support';
@@ -215,15 +215,26 @@ export async function sweepLanguage(page: Page, { baseUrl, lang, walkForms = tru
     for (const err of errors.splice(0)) problems.push(`${where}: ${err}`);
   };
 
+  // where the time goes: milliseconds a route and step, written to artifacts/e2e/sweep-<lang>.json
+  const times: Record<string, Record<string, number>> = {};
   for (const r of lists) {
     if (only && !only(r.route)) continue;
     const e = byName.get(r.entity!)!;
     const path = r.route.replace(/^\/+|\/+$/g, '');
     const where = (screen: string) => `${lang} ${path} ${screen}`;
+    const spent: Record<string, number> = (times[path] = {});
+    let t0 = Date.now();
+    const lap = (step: string) => {
+      const now = Date.now();
+      spent[step] = (spent[step] ?? 0) + now - t0;
+      t0 = now;
+    };
     try {
       await page.goto(`${baseUrl}/admin/#/${path}`);
       await page.locator('#main-content [data-testid=entity-list], #main-content [data-testid=list-empty]').first().waitFor();
+      lap('list');
       await check(where('list'), e, { filterMenu: true, list: true });
+      lap('list check');
       const rows = page.locator('#main-content tbody .RaDatagrid-row');
       const hasRow = (await rows.count()) > 0;
 
@@ -237,10 +248,13 @@ export async function sweepLanguage(page: Page, { baseUrl, lang, walkForms = tru
         await form
           .waitFor({ timeout: 10_000 })
           .catch(() => problems.push(`${where('create')}: the create button opens no form (${page.url()})`));
+        lap('create');
         if (await form.count()) await check(where('create'), e, {});
+        lap('create check');
         await page.goto(`${baseUrl}/admin/#/${path}`);
         await page.locator('#main-content [data-testid=entity-list], #main-content [data-testid=list-empty]').first().waitFor();
         await settled(page);
+        lap('list again');
       }
 
       if (hasRow) {
@@ -250,8 +264,10 @@ export async function sweepLanguage(page: Page, { baseUrl, lang, walkForms = tru
         await screen
           .waitFor({ timeout: 10_000 })
           .catch(() => problems.push(`${where('row')}: a row opens neither its page nor its form (${page.url()})`));
+        lap('show');
         if (await page.locator('#main-content [data-testid=entity-show]').count()) {
           await check(where('show'), e, { record: true });
+          lap('show check');
           const edit = page.locator('#main-content [data-testid=edit-button]').first();
           if (walkForms && (await edit.count())) {
             await edit.click();
@@ -259,7 +275,9 @@ export async function sweepLanguage(page: Page, { baseUrl, lang, walkForms = tru
               .locator('#main-content [data-testid=entity-form]')
               .waitFor({ timeout: 10_000 })
               .catch(() => problems.push(`${where('edit')}: the edit button opens no form (${page.url()})`));
+            lap('edit');
             if (await page.locator('#main-content [data-testid=entity-form]').count()) await check(where('edit'), e, { record: true });
+            lap('edit check');
           }
         } else if (await page.locator('#main-content [data-testid=entity-form]').count()) {
           await check(where('edit'), e, { record: true });
@@ -270,7 +288,11 @@ export async function sweepLanguage(page: Page, { baseUrl, lang, walkForms = tru
         await page.screenshot({ path: `${process.env.SWEEP_SHOTS}/${lang}-${path.replace(/\//g, '_')}.png` }).catch(() => undefined);
       problems.push(`${where('?')}: ${(err as Error).message.split('\n').slice(0, 12).join(' | ')} (${page.url()})`);
     }
+    lap('rest');
   }
+  const out = join(ROOT, 'artifacts', 'e2e');
+  mkdirSync(out, { recursive: true });
+  writeFileSync(join(out, `sweep-${lang}.json`), `${JSON.stringify(times, null, 1)}\n`);
   page.off('pageerror', onError);
   page.off('console', onConsole);
   return problems;

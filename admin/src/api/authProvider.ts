@@ -33,10 +33,11 @@ export const authProvider: AuthProvider = {
         ? await request('/api/admin/auth/check-code', { method: 'POST', body: { username, code, purpose: 'confirm' }, anonymous: true })
         : await request('/api/admin/auth/login', { method: 'POST', body: { username, password }, anonymous: true });
     const data = (await res.json()) as Session;
-    setSession(data);
     const lang = wireLang();
+    // the language chosen on the sign-in page becomes the user's: here at once (a reload starts in
+    // the session's language when this browser remembers none), and on the server
+    setSession(data.user.lang_code === lang ? data : { ...data, user: { ...data.user, lang_code: lang } });
     await loadMeta(lang);
-    // the language chosen on the sign-in page becomes the user's
     if (data.user.lang_code !== lang) {
       request('/api/admin/app/setlang', { method: 'POST', body: { lang } }).catch(() => undefined);
     }
