@@ -170,6 +170,22 @@ describe('a reader without the personal-data action', () => {
     expect((await api.db.knex('my_gardens').where({ id: gardenId }).first('phone')).phone).toBe('935554411');
   });
 
+  it("keeps a child row's clear values when an offence's form sends its masks (or an emptied birth date) back", async () => {
+    const o = api.model.entities.get('offences')!;
+    const token = await api.userWithActions('pd_offence_editor', [o.access.read, o.access.update!], { region_id: r1 });
+    const shown = (await api.get(`${OFFENCES}/${offenceId}`, { token })).body;
+    expect(shown.offenders[0].passport).toBe('AA *****67');
+    const offenders = shown.offenders.map((x: Record<string, unknown>, i: number) => (i === 0 ? { ...x, birth_date: null } : x));
+    const put = await api.put(`${OFFENCES}/${offenceId}`, { ...shown, offenders, description: 'tahrir' }, { token });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    const stored = await api.db.knex('offence_offenders').where({ parent_id: offenceId }).orderBy('ordering').select('*');
+    expect(stored[0]).toMatchObject({ passport: 'AA1234567', pinfl: PINFL, address: 'Toshkent sh., Chilonzor t., 5-uy' });
+    expect(String(stored[0].birth_date instanceof Date ? stored[0].birth_date.getFullYear() : stored[0].birth_date)).toContain('1985');
+    expect(stored[1].passport).toBe('AC7777777');
+    const witness = await api.db.knex('offence_witnesses').where({ parent_id: offenceId }).first('phone', 'passport');
+    expect(witness).toEqual({ phone: '901234567', passport: 'AB7654321' });
+  });
+
   it('never opens a passport copy it cannot see', async () => {
     const o = api.model.entities.get('offences')!;
     expect(o.fields.offenders.fields!.passport_copy.personal).toBe('document');

@@ -118,19 +118,22 @@ export function shownPersonal(e: EntityMeta, rows: Record<string, unknown>[]): s
 
 const squeeze = (v: unknown) => (typeof v === 'string' ? v.replace(/\s+/g, '') : v);
 
-/** Whether a value sent is the mask of the stored one (spaces aside, as a form may take them out). */
+/**
+ * Whether a value sent is the mask of the stored one (spaces aside, as a form may take them out).
+ * A document (null to the reader) and a birth date (a date input cannot hold "1985-**-**" and may
+ * send it empty) sent empty count as their mask: the reader cannot clear what they cannot see.
+ */
 function isMaskOf(kind: PersonalKind, sent: unknown, stored: unknown): boolean {
   if (stored === null || stored === undefined || stored === '' || kind === 'name') return false;
-  const mask = maskValue(kind, stored);
-  if (kind === 'document') return sent === null || sent === undefined;
-  return typeof sent === 'string' && squeeze(sent) === squeeze(mask);
+  if ((kind === 'document' || kind === 'birthdate') && (sent === null || sent === undefined || sent === '')) return true;
+  return typeof sent === 'string' && squeeze(sent) === squeeze(maskValue(kind, stored));
 }
 
 /**
  * A payload from a reader without the right, with each personal value that is the mask of the
  * stored one put back to the stored value (the mask means "unchanged"; a form sends back what it
- * was given). Child rows are matched to the stored ones by their `id`. A document a reader cannot
- * see (null to them) is kept when they send null or leave it out. A new row (no `before`) is left as it is.
+ * was given). Child rows are matched to the stored ones by their `id`. A document or birth date a
+ * reader cannot see is kept when they send it empty. A new row (no `before`) is left as it is.
  */
 export function unmaskPayload(
   e: EntityMeta,
