@@ -11,8 +11,11 @@ type Text3 = { uz: string; uk: string; ru: string };
  * closed stays closed). docs/roles.md is generated from this file (`npx ecofond roles:doc`).
  */
 
-/** The entity operations of `access`, and `readAlso`: the other menu routes that open the same rows with a preset filter. */
-export type Operation = 'read' | 'create' | 'update' | 'delete' | 'export' | 'readAlso';
+/**
+ * The entity operations of `access`, `readAlso` (the other menu routes that open the same rows with
+ * a preset filter) and `personal` (reading the entity's personal fields in clear: docs/personal-data.md).
+ */
+export type Operation = 'read' | 'create' | 'update' | 'delete' | 'export' | 'readAlso' | 'personal';
 
 /** Which of the user's own attributes limits the rows the role's users see (users.region_id, subject_id, branch_id); none: all rows. */
 export type RoleScope = 'region' | 'subject' | 'branch' | 'none';
@@ -109,8 +112,10 @@ export const SYSTEM_ROLES: SystemRole[] = [
       { entities: ['control-zone'], ops: READ },
       { entities: ['control-zone-field-values', 'given-permits'], ops: WORK },
       { entity: 'given-permits', workflow: ['extend-validity', 'terminate-validity'] },
+      { entities: ['offences', 'people-facts', 'given-permits', 'tree-cutting-violations'], ops: ['personal'] },
     ],
     notes: [
+      'Personal data in clear (docs/personal-data.md): of the offences and people facts they handle (offenders, witnesses, informants), of the permits they issue and of the illegal felling they record; the rest (payments, subjects) they read masked.',
       "Control zones: the zones (and the folders and fields that shape their forms, reference books) are the administrator's; the inspector reads the zones of their region and fills their values in the form generated from the fields (docs/control-zones.md). Given permits of the region are the inspector's to issue, extend and terminate.",
       "Reviewing a report is the whole review workflow short of the confirming staff's `confirm` and `return-to-inspector`: take, recalculate, accept (also by area), reject, mark invalid and cancel the mark, return to new, and escalate (headquarters, police, review).",
       'Reads the subjects, their payments and penya: what a reviewer checks a report against. Reads plantings, tree-cutting permits and old trees: what planting inspections and illegal felling point at.',
@@ -153,8 +158,10 @@ export const SYSTEM_ROLES: SystemRole[] = [
       { entities: ['public-plantings'], ops: ['read', 'update', 'delete', 'export'] },
       { entity: 'public-plantings', workflow: ['approve', 'reject'] },
       { reports: (r) => r.module === 'ecofund-plantings' },
+      { entities: ['my-gardens', 'volunteers', 'tree-cutting-permits', 'tree-cutting-violations'], ops: ['personal'] },
     ],
     notes: [
+      "Personal data in clear (docs/personal-data.md): of the residents' gardens and the volunteers they work with, and of the applicants and violators of tree felling they register.",
       "The planting organisations book is the registry's own, so its staff keep it; the species book is national and read only.",
       "Planting inspections are the inspectors' findings: read only.",
       "Moderation of the public's plantings has no region scope in the metadata (`public-plantings` declares none), so a regional ecology user moderates every region's submissions.",
@@ -207,8 +214,10 @@ export const SYSTEM_ROLES: SystemRole[] = [
       { entity: 'people-facts', workflow: ['take', 'assign', 'reject', 'to-offence'] },
       { entities: ['inspectors'], ops: ['read'] },
       { routes: [CALCULATOR] },
+      { entities: ['offences', 'people-facts'], ops: ['personal'] },
     ],
     notes: [
+      "Personal data in clear (docs/personal-data.md): of the offences they review and send to the interior ministry, and of the people facts' informants they call back; payments and subjects they read masked.",
       "A region's staff (the spec does not say): confirming is a check on the region's own fund staff, and headquarters already see every region.",
       'Cancelling a confirmed payment undoes its budget/fund split, so it stays with the confirming staff, not with the fund user who attached it.',
       "Reviews the region's offences sent for review: returns them to the inspector, sends them to the interior ministry, or closes them; confirms fine payments (the same second pair of eyes as for payments).",
@@ -231,6 +240,8 @@ export const SYSTEM_ROLES: SystemRole[] = [
       { entity: 'people-facts', rows: ['own'] },
       { entities: ['suggestion'], ops: ['read', 'create'] },
       { entity: 'suggestion', rows: ['own'] },
+      // their own rows only (the `own` row sets): a resident reads back what they typed
+      { entities: ['my-gardens', 'volunteers', 'people-facts', 'suggestion'], ops: ['personal'] },
     ],
     notes: [
       "Gardens and volunteering: registers them and reads back only their own (the `own` row sets: the garden's `owner_user_id`, the volunteer's `user_id`, filled in on create) — \"my gardens\" on the public site; never the region's list, which holds other residents' names and phones, nor edits of what they sent.",
@@ -251,6 +262,8 @@ export const SYSTEM_ROLES: SystemRole[] = [
       { entities: ['offences'], ops: READ },
       { entity: 'offences', rows: ['mvd'] },
       { entity: 'offences', workflow: ['mvd-result', 'mvd-close', 'mvd-return'] },
+      // the offences sent to them (the `mvd` row set) and the violations: finding the offender is their work
+      { entities: ['offences', 'tree-cutting-violations'], ops: ['personal'] },
       { routes: [OFFENCES_MAP] },
     ],
     notes: [
@@ -285,6 +298,8 @@ export const SYSTEM_ROLES: SystemRole[] = [
       { entity: 'offences-payment', workflow: ['attach', 'attach-by-decree', 'cancel-attachment'] },
       { entities: ['people-facts'], ops: READ },
       { entity: 'people-facts', workflow: ['pay-incentive'] },
+      // a payer's PINFL is how a payment is matched to its payer; a subject's card is theirs to keep
+      { entities: ['payments', 'offences-payment', 'subject'], ops: ['personal'] },
       { routes: [CALCULATOR, OFFENCES_MAP] },
     ],
     notes: [
@@ -312,6 +327,8 @@ export const SYSTEM_ROLES: SystemRole[] = [
     scope: 'subject',
     grants: [
       { entities: ['subject', 'payments', 'penya', 'subject-akts', 'subject-protocols'], ops: READ },
+      // their own card and payments (the subject scope): their own data
+      { entities: ['subject', 'payments'], ops: ['personal'] },
       { entities: [REPORTS], ops: ['read', 'create', 'update', 'export'] },
       { entity: REPORTS, workflow: ['send', 'recalculate'] },
       { entities: ['expertise-requests-data'], ops: ['read', 'create', 'export'] },

@@ -297,7 +297,7 @@ export async function issuedDocument(c: EngineCaller, id: number): Promise<Recor
   const e = c.model.entities.get(doc.entity);
   if (!e?.documents) throw notFound();
   try {
-    await new Repository(c, e).getOne(Number(doc.record_id));
+    await new Repository(c, e).findOne(Number(doc.record_id), 'read');
   } catch (err) {
     if (err instanceof ApiError && (err.kind === 'forbidden' || err.kind === 'notFound')) throw notFound();
     throw err;

@@ -13,6 +13,7 @@ import { Repository, type EngineContext } from './repository.ts';
 import { FeatureWriter, geometryFields, rowGeometry } from './geojson.ts';
 import { serialDay, XlsxStreamWriter, type XlsxStyle, type XlsxValue } from './xlsx-stream.ts';
 import { startWalk, type WalkSource } from './row-walk.ts';
+import { hasMaskedFields, maskRow, MAX_IDS, recordClearRead, shownPersonal } from './personal.ts';
 
 const DATE_FORMAT = 'dd.mm.yyyy';
 const DATETIME_FORMAT = 'dd.mm.yyyy hh:mm';
@@ -106,6 +107,7 @@ async function startXlsx(
   const headerStyles = columns.map((c) => writer.style({ ...styleFor(c.field, c.name), font: { bold: true } }));
   const enumCaption = (name: string, v: unknown) => (v == null ? null : translate(model, lang, `enums.${name}.${v}`));
   const cells = columns.map((c) => cellReader(c, lang, enumCaption));
+  const personal = exportPersonal(repo);
   const done = (async () => {
     let n = 0;
     try {
@@ -115,6 +117,7 @@ async function startXlsx(
       );
       const values: XlsxValue[] = new Array(columns.length);
       for await (const rows of walk) {
+        personal.see(rows);
         for (const row of rows) {
           for (let i = 0; i < cells.length; i++) values[i] = cells[i](row);
           writer.row(values, styles);
@@ -125,6 +128,7 @@ async function startXlsx(
         checkSignal(opts.signal);
       }
       await writer.end();
+      await personal.record(n);
       return n;
     } catch (err) {
       await walk.close();
@@ -174,11 +178,13 @@ async function startGeoJson(
     (name) => name !== g.point && name !== g.polygon && !['point', 'polygon'].includes(e.fields[name]?.type),
   );
   const writer = new FeatureWriter(out);
+  const personal = exportPersonal(repo);
   const done = (async () => {
     let n = 0;
     try {
       await writer.begin();
       for await (const rows of walk) {
+        personal.see(rows);
         await writer.features(
           rows.map((row: Record<string, unknown>) => ({
             id: Number(row.id),
@@ -192,6 +198,7 @@ async function startGeoJson(
       }
       await writer.end();
       await finished(out, { readable: false });
+      await personal.record(n);
       return n;
     } catch (err) {
       await walk.close();
@@ -200,6 +207,36 @@ async function startGeoJson(
     }
   })();
   return { filename: datedFileName(e.name, 'geojson'), done };
+}
+
+/**
+ * An export's personal data (docs/personal-data.md): each batch's rows masked for a caller without
+ * the entity's `access.personal`; for one who reads them in clear, the personal fields the file
+ * shows are gathered as it is written and, once it is whole, one access record names them, the
+ * first MAX_IDS rows and the count. A background export is its owner's (api/jobs/export-kinds.ts).
+ */
+function exportPersonal(repo: Repository): { see(rows: Record<string, unknown>[]): void; record(n: number): Promise<void> } {
+  const e = repo.e;
+  const none = { see() {}, async record() {} };
+  if (repo.ctx.trusted || !hasMaskedFields(e)) return none;
+  if (!repo.readsInClear)
+    return {
+      see(rows) {
+        for (const r of rows) maskRow(e, r);
+      },
+      async record() {},
+    };
+  const fields = new Set<string>();
+  const ids: number[] = [];
+  return {
+    see(rows) {
+      for (const f of shownPersonal(e, rows)) fields.add(f);
+      for (let i = 0; i < rows.length && ids.length < MAX_IDS; i++) ids.push(Number(rows[i].id));
+    },
+    async record(n) {
+      await recordClearRead(repo.ctx.trx ?? repo.ctx.knex, repo.ctx.principal, e, 'export', ids, [...fields], n);
+    },
+  };
 }
 
 /** A row's list columns as a feature's properties (see exportGeoJson). */

@@ -3,6 +3,7 @@ import type { EntityMeta, FieldMeta, MetaModel } from '../meta/types.ts';
 import type { Principal } from '../auth/ability.ts';
 import { allows } from '../auth/ability.ts';
 import { q } from './sql.ts';
+import { readsInClear } from './personal.ts';
 
 /**
  * Which files a caller may read, set-wise: the one query the write path (a write may add to a row
@@ -80,7 +81,9 @@ export async function filesReadable(
   for (const e of model.entities.values()) {
     if (!open.length) return out;
     if (!allows(e, 'read', principal)) continue;
-    const cols = fileColumns(e);
+    // a personal document (a passport's copy) is the file of whoever reads the entity's personal data in clear only
+    const clear = readsInClear(e, principal);
+    const cols = fileColumns(e).filter((c) => clear || c.f.personal !== 'document');
     if (!cols.length) continue;
     const rows = scoped(e)
       .where((w) => {

@@ -25,9 +25,9 @@ export function visible(knex: Knex, e: EntityMeta): Knex.QueryBuilder {
   return qb;
 }
 
-/** Whether the public may read a field of the entity (`id` always). */
+/** Whether the public may read a field of the entity (`id` always; a personal field never — the loader refuses one in a block too). */
 export function isPublicField(e: EntityMeta, field: string): boolean {
-  return field === 'id' || !!e.public?.fields.includes(field);
+  return field === 'id' || (!!e.public?.fields.includes(field) && !e.fields[field]?.personal);
 }
 
 /**

@@ -281,7 +281,7 @@ export class Workflow {
 
   /** The record's workflow history, oldest first. */
   async flows(id: number): Promise<Record<string, unknown>[]> {
-    await this.repo.getOne(id);
+    await this.repo.findOne(id, 'read');
     return this.repo.ctx
       .knex('flows as f')
       .leftJoin('users as u', 'u.id', 'f.user_id')

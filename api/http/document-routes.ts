@@ -22,7 +22,7 @@ export function documentRoutes(model: MetaModel, knex: Knex, guard: Middleware<A
   for (const e of printing) {
     router.get(`${e.path}/:id/documents`, guard, async (ctx) => {
       const id = idParam(ctx.params.id);
-      await new Repository(caller(ctx), e).getOne(id);
+      await new Repository(caller(ctx), e).findOne(id, 'read');
       ctx.body = await documentsOf(knex, e, id);
     });
     router.post(`${e.path}/:id/documents`, guard, async (ctx) => {

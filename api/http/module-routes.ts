@@ -76,7 +76,8 @@ export function moduleRoutes(
       if (r.entity && r.op) {
         const own = repo();
         own.assertCan(r.op);
-        if (id !== undefined) row = await own.getOne(id, r.op);
+        // the route's row as the caller may see it (personal fields masked unless theirs in clear); the handler shows what it chooses
+        if (id !== undefined) row = own.masked(await own.findOne(id, r.op));
       }
       await handler(ctx, {
         knex: db,

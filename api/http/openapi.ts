@@ -182,8 +182,29 @@ function readField(f: FieldMeta, o: { text3AsText?: boolean } = {}): Schema {
   })();
   // a through-table's references are always a list; what a form requires is there
   if (f.through) return base;
+  if (f.personal && f.personal !== 'name') return personalField(f, base);
   const certain = f.required && !f.readOnly && !f.computedBy && !f.from;
   return certain ? base : nullable(base);
+}
+
+/** What a masked personal value looks like, by its kind (api/engine/personal.ts's maskValue). */
+const MASK_EXAMPLES: Record<string, string | null> = {
+  pinfl: '3*********1234',
+  passport: 'AA *****67',
+  phone: '+998 ** *** ** 67',
+  email: 'a***@mail.uz',
+  address: 'Toshkent, ***',
+  birthdate: '1985-**-**',
+  document: null,
+};
+
+/** A personal field as read: its value in clear for a caller holding the entity's `access.personal`, masked for others (docs/personal-data.md). */
+function personalField(f: FieldMeta, base: Schema): Schema {
+  const example = MASK_EXAMPLES[f.personal!];
+  const description = `personal data (${f.personal}): in clear for a caller holding the entity's personal-data action, else masked${example ? ` ("${example}")` : ' (null)'}; a mask sent back on update leaves the value as it is`;
+  // a masked birth date is no date
+  const schema = f.personal === 'birthdate' ? { type: 'string' } : base;
+  return nullable({ ...schema, description, examples: [example] });
 }
 
 function childRow(f: FieldMeta): Schema {

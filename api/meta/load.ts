@@ -3,7 +3,19 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject } from 'ajv';
-import type { ReportMeta, RouteMeta, ActionInfo, EntityMeta, FieldMeta, Lang, MenuSectionMeta, MetaModel, FilterMeta } from './types.ts';
+import type {
+  ReportMeta,
+  RouteMeta,
+  ActionInfo,
+  EntityMeta,
+  FieldMeta,
+  FieldType,
+  Lang,
+  MenuSectionMeta,
+  MetaModel,
+  FilterMeta,
+  PersonalKind,
+} from './types.ts';
 import { LANGS } from './types.ts';
 import type { DbBook } from './types.ts';
 
@@ -358,6 +370,12 @@ function checkSemantics(model: MetaModel, problems: MetaProblem[], menuFile: str
       addAction(model, r.action, { caption: r.label ?? `rows.${name}`, module: e.module, kind: 'rows', entityCaption: e.caption });
       own(r.action, `the row set ${name} of ${e.name}`, false, file, `/rows/${name}/action`);
     }
+    if (e.access.personal !== undefined) {
+      // like reading, one id may open the personal fields of several entities
+      addAction(model, e.access.personal, { caption: 'operations.personal', module: e.module, kind: 'personal', entityCaption: e.caption });
+      own(e.access.personal, 'reading personal data in clear', false, file, '/access/personal');
+    }
+    for (const problem of personalProblems(e)) problems.push({ file, ...problem });
     for (const op of ['read', 'create', 'update', 'delete', 'export'] as const) {
       const id = e.access[op];
       if (id === undefined) continue;
@@ -607,6 +625,49 @@ function checkRoutes(model: MetaModel, problems: MetaProblem[], caption: (key: s
       else problem('/action', `action ${r.action} is not in the catalogue: give the route a caption`);
     }
   });
+}
+
+/** The field types each kind of personal data may be held in. */
+const PERSONAL_TYPES: Record<PersonalKind, FieldType[]> = {
+  pinfl: ['string'],
+  passport: ['string'],
+  phone: ['string'],
+  email: ['string'],
+  address: ['string', 'text'],
+  birthdate: ['date'],
+  document: ['file', 'files', 'image'],
+  name: ['string'],
+};
+
+/**
+ * What a personal field (docs/personal-data.md) may not be: without the entity's `access.personal`
+ * (nobody could read it in clear), of a type its kind is not kept in, open to the public, or a
+ * list's sort (the order of masked values tells them); a name is not masked, so it may be sorted.
+ */
+function personalProblems(e: EntityMeta): { pointer: string; message: string }[] {
+  const out: { pointer: string; message: string }[] = [];
+  const all: [string, string, FieldMeta][] = [];
+  for (const [name, f] of Object.entries(e.fields)) {
+    if (f.personal) all.push([name, `/fields/${name}`, f]);
+    if (f.type === 'children')
+      for (const [cn, cf] of Object.entries(f.fields ?? {}))
+        if (cf.personal) all.push([`${name}.${cn}`, `/fields/${name}/fields/${cn}`, cf]);
+  }
+  for (const [name, pointer, f] of all) {
+    if (!PERSONAL_TYPES[f.personal!].includes(f.type))
+      out.push({ pointer: `${pointer}/personal`, message: `personal "${f.personal}" is not kept in a ${f.type} field` });
+    if (e.access.personal === undefined)
+      out.push({
+        pointer: `${pointer}/personal`,
+        message: `${e.name} has personal fields: give it access.personal, the action that reads them in clear`,
+      });
+    if (e.public?.fields.includes(name)) out.push({ pointer: '/public/fields', message: `"${name}" is personal data and is never public` });
+    if (f.personal !== 'name' && (e.list.sortable?.includes(name) || e.list.sort[0] === name))
+      out.push({ pointer: '/list/sortable', message: `"${name}" is personal data: a list is not sorted by it` });
+  }
+  if (e.access.personal !== undefined && !all.length)
+    out.push({ pointer: '/access/personal', message: `${e.name} has no personal field for access.personal to open` });
+  return out;
 }
 
 /** The name of a list's filter cookie (spec §3: filter_subjects, filter_penya…). */

@@ -76,7 +76,7 @@ export interface AppActionsRow {
   id: number;
   created_at: Date;
   caption: string | null;
-  kind: "read" | "create" | "update" | "delete" | "export" | "workflow" | "menu" | "report" | "route" | null;
+  kind: "read" | "create" | "update" | "delete" | "export" | "personal" | "workflow" | "menu" | "report" | "route" | null;
   module: string | null;
   name: Text3Value | null;
 }
@@ -895,6 +895,7 @@ export interface OffencesOffendersRow {
   offender_kind: "person" | "organisation";
   passport: string | null;
   passport_copy: number | null;
+  pinfl: string | null;
   subject_id: number | null;
 }
 
@@ -1044,6 +1045,19 @@ export interface PeopleFactsIncentivesRow {
   paid_on: string | null;
   recorded_at: Date | null;
   rule: string | null;
+}
+
+/** A row of `personal-data-reads` (table `personal_data_reads`, metadata/entities/admin/personal-data-reads.json). */
+export interface PersonalDataReadsRow {
+  id: number;
+  created_at: Date;
+  entity: string | null;
+  fields: unknown;
+  kind: "list" | "record" | "history" | "export" | "person" | null;
+  record_id: number | null;
+  record_ids: unknown;
+  rows: number | null;
+  user_id: number | null;
 }
 
 /** A row of `planting-inspections` (table `planting_inspections`, metadata/entities/ecofund-plantings/planting-inspections.json). */
@@ -1962,6 +1976,7 @@ export interface EntityRows {
   "penya": PenyaRow;
   "people-fact-statuses": PeopleFactStatusesRow;
   "people-facts": PeopleFactsRow;
+  "personal-data-reads": PersonalDataReadsRow;
   "planting-inspections": PlantingInspectionsRow;
   "planting-orgs": PlantingOrgsRow;
   "planting-plans": PlantingPlansRow;

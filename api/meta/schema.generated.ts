@@ -49,6 +49,8 @@ export type EntityField = {
   lookup?: string;
   /** ref: a dependent reference — the referenced row's columns that must equal this row's fields, { "<its column>": "<our field>" } (a district's region_id and the row's region_id, both refs to regions); the server refuses a row that disagrees (400 beside the reference), the form offers only rows that agree */
   within?: Record<string, EntityIdentifier>;
+  /** personal data of a natural person (docs/personal-data.md): shown masked to readers without the entity's `access.personal` action, each clear read by staff recorded; `name` is not masked but is found by and anonymised with the person */
+  personal?: "pinfl" | "passport" | "phone" | "email" | "address" | "birthdate" | "document" | "name";
   /** the field carries rights (role ids or action ids): whoever changes a row must hold every action it carries before and after */
   privilege?: "roles" | "actions";
   /** children: what the page says when there is no child row (spec §8: no offender, no witnesses); default admin.children.empty */
@@ -85,6 +87,8 @@ export type EntityFile = {
     update?: EntityActionId;
     delete?: EntityActionId;
     export?: EntityActionId;
+    /** the action that reads the entity's personal fields (`personal` on a field) in clear; others see them masked (docs/personal-data.md). An id may be shared by several entities */
+    personal?: EntityActionId;
     readAlso?: EntityActionId[];
   };
   scope?: {

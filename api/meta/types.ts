@@ -40,6 +40,9 @@ export type FieldType =
   | 'json';
 
 /** Named formats with their pattern and message key (see api/meta/formats.ts). */
+/** What kind of personal data a field holds, which says how it is masked (api/engine/personal.ts, docs/personal-data.md). */
+export type PersonalKind = 'pinfl' | 'passport' | 'phone' | 'email' | 'address' | 'birthdate' | 'document' | 'name';
+
 export type FormatName = 'inn' | 'pinfl' | 'mfo' | 'account' | 'phone' | 'passport' | 'email' | 'digits5' | 'soato' | 'inn_or_pinfl';
 
 export interface FieldMeta {
@@ -60,6 +63,8 @@ export interface FieldMeta {
   maxLength?: number;
   pattern?: string;
   format?: FormatName;
+  /** personal data of a natural person: masked for readers without the entity's `access.personal` */
+  personal?: PersonalKind;
   min?: number | string;
   max?: number | string;
   /** decimal: digits after the point */
@@ -153,6 +158,8 @@ export interface AccessMeta {
   update?: number;
   delete?: number;
   export?: number;
+  /** the action that reads the entity's personal fields in clear (docs/personal-data.md); may be shared by several entities */
+  personal?: number;
 }
 
 /** Row-level scope: which column of this entity holds the user's subject, branch or region. */

@@ -6,6 +6,7 @@ import {
   formatNumber,
   formatPassport,
   formatPhone,
+  isMasked,
   parsePassport,
   parsePhone,
   text3,
@@ -44,6 +45,16 @@ describe('formats of the spec', () => {
     expect(parsePhone('(90) 123-45-67')).toBe('901234567');
     expect(parsePhone('+998 90 123 45 67')).toBe('901234567');
     expect(parsePhone('90123456789')).toBe('901234567');
+  });
+
+  it('a personal value the server masked is shown and sent back as it came (docs/personal-data.md)', () => {
+    expect(isMasked('AA *****67')).toBe(true);
+    expect(isMasked('AA1234567')).toBe(false);
+    expect(formatPhone('+998 ** *** ** 67')).toBe('+998 ** *** ** 67');
+    expect(parsePhone('+998 ** *** ** 67')).toBe('+998 ** *** ** 67');
+    expect(formatPassport('AA *****67')).toBe('AA *****67');
+    expect(parsePassport('AA *****67')).toBe('AA *****67');
+    expect(formatDate('1985-**-**')).toBe('1985-**-**');
   });
 
   it('passports: two letters, a space, seven digits', () => {

@@ -34,9 +34,19 @@ export function formatDecimal(value: unknown): string {
   return formatDecimalIn(value);
 }
 
+/**
+ * A personal value masked by the server for a reader without the right to it ("AA *****67",
+ * "+998 ** *** ** 67", "1985-**-**": docs/personal-data.md): shown and sent back as it is — the
+ * server takes a mask sent back as "unchanged".
+ */
+export function isMasked(value: unknown): value is string {
+  return typeof value === 'string' && value.includes('*');
+}
+
 /** Nine digits → "(90) 123-45-67"; partial input is formatted as far as it goes. */
 export function formatPhone(value: unknown): string {
   if (value === null || value === undefined) return '';
+  if (isMasked(value)) return value;
   const d = String(value).replace(/\D/g, '').slice(0, 9);
   if (!d) return '';
   let out = `(${d.slice(0, 2)}`;
@@ -49,6 +59,7 @@ export function formatPhone(value: unknown): string {
 
 /** Typed phone → its nine digits (a leading 998 country code is dropped). */
 export function parsePhone(value: string): string {
+  if (isMasked(value)) return value;
   let d = String(value ?? '').replace(/\D/g, '');
   if (d.length > 9 && d.startsWith('998')) d = d.slice(3);
   return d.slice(0, 9);
@@ -57,11 +68,13 @@ export function parsePhone(value: string): string {
 /** "AA1234567" → "AA 1234567" */
 export function formatPassport(value: unknown): string {
   if (value === null || value === undefined) return '';
+  if (isMasked(value)) return value;
   const s = String(value).replace(/\s+/g, '').toUpperCase();
   return s.length > 2 ? `${s.slice(0, 2)} ${s.slice(2)}` : s;
 }
 
 export function parsePassport(value: string): string {
+  if (isMasked(value)) return value;
   return String(value ?? '')
     .replace(/\s+/g, '')
     .toUpperCase()
@@ -73,6 +86,7 @@ const pad = (n: number) => String(n).padStart(2, '0');
 /** "2024-03-05" (or a timestamp) → "05.03.2024" */
 export function formatDate(value: unknown): string {
   if (!value) return '';
+  if (isMasked(value)) return value;
   const s = String(value);
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
   if (m) return `${m[3]}.${m[2]}.${m[1]}`;

@@ -24,7 +24,7 @@ import { useFormContext, useWatch } from 'react-hook-form';
 import { useMeta } from '../meta/store';
 import type { EntityMeta, FieldMeta } from '../meta/types';
 import type { MetaModel } from '../meta/model';
-import { formatPassport, formatPhone, parsePassport, parsePhone, todayTashkent } from './format';
+import { formatPassport, formatPhone, isMasked, parsePassport, parsePhone, todayTashkent } from './format';
 import { MetaField } from './MetaField';
 import { titleOf } from './titleOf';
 import { useLang } from './useLang';
@@ -49,10 +49,11 @@ type Message = string | { message: string; args: Record<string, unknown> };
 export function validatorsFor(f: FieldMeta, opts: { skipRequired?: boolean } = {}): Validator[] {
   const out: Validator[] = [];
   if (f.required && f.type !== 'boolean' && !opts.skipRequired) out.push(required('validation.required'));
+  // a personal value the server masked goes back as it came (the server keeps the stored one): not checked here
   const str =
     (fn: (s: string) => Message | undefined): Validator =>
     (v: unknown) =>
-      typeof v === 'string' && v !== '' ? fn(v) : undefined;
+      typeof v === 'string' && v !== '' && !(f.personal && isMasked(v)) ? fn(v) : undefined;
   if (f.type === 'string' || f.type === 'text' || f.type === 'text3') {
     const max = f.maxLength ?? (f.type === 'string' ? 255 : f.type === 'text3' ? 1000 : undefined);
     if (max) out.push(str((s) => (s.length > max ? { message: 'validation.max_length', args: { limit: max } } : undefined)));

@@ -1,12 +1,26 @@
 import { rowHistory, writeAudit } from '../audit.ts';
 import { RepositoryRead } from './read.ts';
+import { hasMaskedFields, maskRow, recordClearRead, shownPersonal } from '../personal.ts';
 
 /** The repository's audit trail: a row's history, a note of a change outside the row's columns, the fields it never shows. */
 export class RepositoryAudit extends RepositoryRead {
   /** A row's audit trail (newest first), for whoever may read the row. */
   async history(id: number): Promise<Record<string, unknown>[]> {
-    await this.getOne(id);
-    return rowHistory(this.db, this.ctx.model, this.e, id);
+    await this.findOne(id, 'read');
+    const rows = await rowHistory(this.db, this.ctx.model, this.e, id);
+    // the values before and after are the row's fields: masked as the row is, a clear read recorded once for the record
+    if (this.ctx.trusted || !hasMaskedFields(this.e)) return rows;
+    if (!this.readsInClear) {
+      for (const r of rows) {
+        if (r.before) r.before = maskRow(this.e, r.before as Record<string, unknown>);
+        if (r.after) r.after = maskRow(this.e, r.after as Record<string, unknown>);
+      }
+      return rows;
+    }
+    const values = rows.flatMap((r) => [r.before, r.after].filter(Boolean) as Record<string, unknown>[]);
+    const fields = shownPersonal(this.e, values);
+    if (fields.length) await recordClearRead(this.db, this.ctx.principal, this.e, 'history', [id], fields);
+    return rows;
   }
 
   /**

@@ -7,6 +7,7 @@ import { loadChildren } from '../children.ts';
 import { tableRows } from '../../db/table-rows.ts';
 import { keepSql, keptSql, listShape, type ListShape } from '../list-sql.ts';
 import { RepositoryScope } from './scope.ts';
+import { hasMaskedFields, maskRow, readsInClear, recordClearRead, shownPersonal, type ClearReadKind } from '../personal.ts';
 
 /** Lists count exactly up to this many rows; beyond it the planner's estimate is given (docs/performance.md). */
 export const EXACT_COUNT_LIMIT = Number(process.env.ECOFOND_EXACT_COUNT_LIMIT || 10000);
@@ -41,6 +42,7 @@ export class RepositoryRead extends RepositoryScope {
     const [rows, capped] = this.ctx.trx
       ? [await rowsQ(), await this.cappedCount(params, 'read', shape)]
       : await Promise.all([rowsQ(), this.cappedCount(params, 'read', shape)]);
+    await this.present(rows, 'list');
     const end = params.offset + rows.length;
     if (capped.exact) return { rows, total: Math.max(capped.total, end), exact: true };
     // past the cap, a short page is the last one: its end is the exact total, and no estimate is asked
@@ -107,7 +109,7 @@ export class RepositoryRead extends RepositoryScope {
 
   /** A list's shape for an operation (api/engine/list-sql.ts): a 403 when the caller may not, a 400 naming a bad filter value. */
   protected shapeOf(op: Operation, params: ListParams): ListShape {
-    return listShape(this.e, this.ctx.trusted ? null : this.ability, op, params);
+    return listShape(this.e, this.ctx.trusted ? null : this.ability, op, this.personalSafe(params));
   }
 
   /**
@@ -133,7 +135,19 @@ export class RepositoryRead extends RepositoryScope {
     return answered(await query);
   }
 
+  /**
+   * A row the caller may see for an operation (404 when not), children included. Read for `read`,
+   * it is what the caller is shown: personal fields masked unless they read them in clear, and a
+   * clear read recorded (api/engine/personal.ts); for another operation it is the row as stored.
+   */
   async getOne(id: number, op: Operation | string = 'read', db: Knex | Knex.Transaction = this.db): Promise<Record<string, unknown>> {
+    const row = await this.findOne(id, op, db);
+    if (op === 'read') await this.present([row], 'record', db);
+    return row;
+  }
+
+  /** A row the caller may see for an operation, as stored (404 when not): the check before a history, a document list, a route's own work. */
+  async findOne(id: number, op: Operation | string, db: Knex | Knex.Transaction = this.db): Promise<Record<string, unknown>> {
     this.assertCan(op);
     const row = await this.scoped(op, db)
       .where('t.id', id)
@@ -141,6 +155,40 @@ export class RepositoryRead extends RepositoryScope {
     if (!row) throw notFound();
     await loadChildren(db, this.e, [row]);
     return row;
+  }
+
+  /** Whether the caller reads this entity's personal fields in clear (docs/personal-data.md). */
+  get readsInClear(): boolean {
+    return readsInClear(this.e, this.ctx.principal, this.ctx.trusted);
+  }
+
+  /** A row as the caller may be shown it, without recording a read: personal fields masked unless they read them in clear. */
+  masked(row: Record<string, unknown>): Record<string, unknown> {
+    return this.readsInClear || !hasMaskedFields(this.e) ? row : maskRow(this.e, row);
+  }
+
+  /**
+   * Rows on their way to the caller: a reader without the entity's `access.personal` gets their
+   * personal fields masked; a member of staff who reads them in clear leaves one access record
+   * naming the rows and the fields shown (none when no personal value is shown). The trusted
+   * engine (a hook, a route's own work) reads as stored and records nothing.
+   */
+  async present(rows: Record<string, unknown>[], kind: ClearReadKind, db: Knex | Knex.Transaction = this.db): Promise<void> {
+    if (this.ctx.trusted || !rows.length || !hasMaskedFields(this.e)) return;
+    if (!this.readsInClear) {
+      for (const r of rows) maskRow(this.e, r);
+      return;
+    }
+    const fields = shownPersonal(this.e, rows);
+    if (fields.length)
+      await recordClearRead(
+        db,
+        this.ctx.principal,
+        this.e,
+        kind,
+        rows.map((r) => Number(r.id)),
+        fields,
+      );
   }
 
   /** Rows as the engine stores them, children included, whatever the caller's scope: a write's before and after. */
@@ -158,6 +206,8 @@ export class RepositoryRead extends RepositoryScope {
 
   /** What the caller is answered after a write: the row when they may read it, else its id. */
   protected answer(after: Record<string, unknown>): Record<string, unknown> {
-    return this.can('read') && this.can('read', after) ? after : { id: after.id };
+    if (!(this.can('read') && this.can('read', after))) return { id: after.id };
+    // the writer's own answer: masked for a writer without the right, not recorded as a read
+    return this.readsInClear || !hasMaskedFields(this.e) ? after : maskRow(this.e, structuredClone(after));
   }
 }

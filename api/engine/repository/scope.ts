@@ -7,6 +7,7 @@ import { sortExpression } from '../sql.ts';
 import type { ListParams } from '../list-params.ts';
 import { applyFilter } from '../filters.ts';
 import { translate } from '../../meta/captions.ts';
+import { personalFields, readsInClear } from '../personal.ts';
 
 export interface EngineContext {
   knex: Knex;
@@ -82,9 +83,34 @@ export class RepositoryScope {
   }
 
   applyFilters(qb: Knex.QueryBuilder, params: ListParams): Knex.QueryBuilder {
+    params = this.personalSafe(params);
     for (const f of params.filters) applyFilter(qb, this.e, f);
     if (params.ids) qb.whereIn('t.id', params.ids);
     return qb;
+  }
+
+  /**
+   * A list's parameters as a reader without the right to personal data may use them
+   * (docs/personal-data.md, "Searching"): a search does not look into the masked personal fields
+   * (a part of a phone found would tell the phone, a digit at a time) — one that looks only there
+   * finds nothing; an `eq` filter on one matches the whole value exactly, as the reader already knows it.
+   */
+  protected personalSafe(params: ListParams): ListParams {
+    if (readsInClear(this.e, this.ctx.principal, this.ctx.trusted)) return params;
+    const masked = new Set(
+      personalFields(this.e)
+        .filter((p) => !p.child && p.kind !== 'name')
+        .map((p) => p.name),
+    );
+    if (!masked.size || !params.filters.some((f) => f.meta.op !== 'eq' && f.column.some((c) => masked.has(c)))) return params;
+    let nothing = false;
+    const filters = params.filters.flatMap((f) => {
+      if (f.meta.op === 'eq' || !f.column.some((c) => masked.has(c))) return [f];
+      const column = f.column.filter((c) => !masked.has(c));
+      if (!column.length) nothing = true;
+      return column.length ? [{ ...f, column }] : [];
+    });
+    return { ...params, filters, ...(nothing ? { ids: [] } : {}) };
   }
 
   applyOrder(qb: Knex.QueryBuilder, params: ListParams): Knex.QueryBuilder {

@@ -14,6 +14,7 @@ import type { EngineEvents } from '../events.ts';
 import type { ModelSetup } from '../../meta/live.ts';
 import type { EngineContext } from './scope.ts';
 import { RepositoryChecks, validatorOf } from './checks.ts';
+import { hasMaskedFields, unmaskPayload } from '../personal.ts';
 import { copyConnection, copyCreatable, copyCreate, type CopyCreated, type CopyOptions } from '../copy-create.ts';
 
 /**
@@ -580,7 +581,9 @@ export class Repository extends RepositoryChecks {
       if (errors) throw validationError(errors);
       return data;
     };
-    const sent = typeof payload === 'function' ? undefined : validated(payload);
+    // a reader without the right to personal data sends back the masks they were shown: each is put back to the stored value once the row is read
+    const unmask = typeof payload !== 'function' && !this.readsInClear && hasMaskedFields(this.e);
+    const sent = typeof payload === 'function' || unmask ? undefined : validated(payload);
     return this.transaction(async (trx) => {
       // a log table (tracking: false) has no version: only a route's own change (anyVersion) updates one
       const locked = await this.scoped('update', trx)
@@ -593,6 +596,7 @@ export class Repository extends RepositoryChecks {
       const before = (await this.snapshots(trx, [id])).get(id)!;
       if (!opts.fields?.length) this.assertEditable(before);
       let data = sent;
+      if (unmask) data = validated(unmaskPayload(this.e, payload as Record<string, unknown>, before));
       if (!data) {
         const computed = await (
           payload as (before: Record<string, unknown>, trx: Knex.Transaction) => Promise<Record<string, unknown> | null>
