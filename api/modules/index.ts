@@ -10,6 +10,7 @@ import { siteContentModule } from './site-content/index.ts';
 import { chatModule } from './chat/index.ts';
 import { notificationsModule } from './notifications/index.ts';
 import { jobsModule } from './jobs/index.ts';
+import { dashboardModule } from './dashboard/index.ts';
 
 /**
  * Every module of the system. A module is a folder `api/modules/<module>/` of one shape: `index.ts`
@@ -30,4 +31,5 @@ export const MODULES: ModuleDef[] = [
   chatModule,
   notificationsModule,
   jobsModule,
+  dashboardModule,
 ];
