@@ -63,7 +63,12 @@ function QueueCard({ q, to }: { q: Queue; to: string | undefined }) {
   const body = (
     // a phone's cards are rows (the count beside its caption), wider screens' tiles
     <CardContent
-      sx={{ display: 'flex', flexDirection: { xs: 'row', sm: 'column' }, alignItems: { xs: 'center', sm: 'flex-start' }, gap: { xs: 2, sm: 0.5 } }}
+      sx={{
+        display: 'flex',
+        flexDirection: { xs: 'row', sm: 'column' },
+        alignItems: { xs: 'center', sm: 'flex-start' },
+        gap: { xs: 2, sm: 0.5 },
+      }}
     >
       <Typography
         variant="h4"
@@ -117,7 +122,10 @@ function FigureCard({ f, to }: { f: Figure; to: string | undefined }) {
         sx={{ fontWeight: 600, my: 0.5, overflowWrap: 'anywhere' }}
         data-testid="dashboard-figure-value"
       >
-        {value} <Typography component="span" variant="body1" color="text.secondary">{unit}</Typography>
+        {value}{' '}
+        <Typography component="span" variant="body1" color="text.secondary">
+          {unit}
+        </Typography>
       </Typography>
       <Typography variant="caption" color="text.secondary" component="div">
         {period} · {translate('admin.dashboard.rows', { count: formatInteger(f.count) })}
@@ -168,7 +176,13 @@ function SectionCard({ section }: { section: MetaModel['meta']['menu'][number] }
             ))}
           </Box>
           {hidden > 0 && (
-            <Button size="small" sx={{ mt: 0.5, px: 0.5, textTransform: 'none' }} aria-expanded={open} aria-controls={listId} onClick={() => setOpen((o) => !o)}>
+            <Button
+              size="small"
+              sx={{ mt: 0.5, px: 0.5, textTransform: 'none' }}
+              aria-expanded={open}
+              aria-controls={listId}
+              onClick={() => setOpen((o) => !o)}
+            >
               {open ? translate('admin.dashboard.less') : translate('admin.dashboard.more', { count: hidden })}
             </Button>
           )}
