@@ -79,7 +79,7 @@ describe('the back-office as the administrator', () => {
     await login(page, baseUrl, 'admin', 'ecofond-demo');
     await expect.poll(() => page.getByTestId('dashboard-welcome').innerText()).toBe('Xush kelibsiz, Tizim administratori!');
     await page
-      .locator('[data-testid^=dashboard-count-] .MuiSkeleton-root')
+      .locator('[data-testid=dashboard-queue] .MuiSkeleton-root')
       .first()
       .waitFor({ state: 'detached' })
       .catch(() => undefined);
@@ -311,7 +311,7 @@ describe('the back-office as the administrator', () => {
     const menuText = await page.getByTestId('app-menu').innerText();
     for (const s of m.menu) expect(menuText).toContain(m.captions[s.caption]);
     await page
-      .locator('[data-testid^=dashboard-count-] .MuiSkeleton-root')
+      .locator('[data-testid=dashboard-queue] .MuiSkeleton-root')
       .first()
       .waitFor({ state: 'detached' })
       .catch(() => undefined);

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { adminSession, type AdminSession, api, expectNoRawKeys, type PageProblems, shot, writeSheet } from './support';
+import { adminSession, type AdminSession, api, expectNoRawKeys, type PageProblems, shot, signedIn, writeSheet } from './support';
 
 /**
  * The fund's screens: a bank statement imported into a payment stack from an .xlsx as a background
@@ -244,5 +244,29 @@ describe("payment stacks, payments and a subject's balance", () => {
     await expect.poll(() => page.locator('.ra-input-norm .MuiFormHelperText-root').innerText()).toBe('Ushbu kiritma majburiy');
     await expectNoRawKeys(page);
     expect(problems.errors).toEqual([]);
+  });
+});
+
+describe("the fund user's dashboard", () => {
+  it('shows their own queue, and a count opens by keyboard the list of exactly that many rows', async () => {
+    const fund = await signedIn(session.browser, baseUrl, 'fund');
+    try {
+      const p = fund.page;
+      const card = p.getByTestId('dashboard-queue-subject-report-yearly.reports-to-accept');
+      await card.waitFor();
+      // the reference books' counts are gone; only queues of the fund's actions are shown
+      expect(await p.locator('[data-testid^="dashboard-count-"]').count()).toBe(0);
+      expect(await p.getByTestId('dashboard-queue-subject-report-yearly.reports-to-send').count()).toBe(0);
+      const n = Number((await card.getByTestId('dashboard-queue-count').innerText()).replace(/\D/g, ''));
+      expect(n).toBeGreaterThan(0);
+      const link = card.getByRole('link', { name: `Qabul qilinishini kutayotgan hisobotlar: ${n} ta. Roʻyxatni ochish` });
+      await link.focus();
+      await p.keyboard.press('Enter');
+      await p.waitForURL(/#\/ecofund\/subject-report-yearly\?/);
+      await expect.poll(() => rows(p).count()).toBe(n);
+      expect(fund.problems.errors).toEqual([]);
+    } finally {
+      await fund.close();
+    }
   });
 });

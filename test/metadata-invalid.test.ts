@@ -74,6 +74,40 @@ describe('metadata validation', () => {
     expect(() => loadMetadata(fixtureMetaDir([{ ...base, access: { read: 292 } }]))).not.toThrow();
   });
 
+  it('refuses a queue of states its workflow has not, of actions that do not move its rows on, or that its list cannot filter', () => {
+    const flow = (queues: object, filters: object = { status: 'in' }) => ({
+      ...base,
+      fields: { ...base.fields, status: { type: 'enum', values: ['new', 'sent'] } },
+      list: { ...base.list, filters },
+      workflow: {
+        field: 'status',
+        initial: 'new',
+        actions: { send: { from: ['new'], to: 'sent', action: 9502 }, recalculate: { from: ['new'], action: 9503 } },
+        queues,
+      },
+    });
+    const at = (name: string) => `/workflow/queues/${name}`;
+    expect(problemsOf(flow({ 'reports-to-send': { states: ['draft'], actions: ['send'] } }))).toContainEqual(
+      expect.objectContaining({ pointer: `${at('reports-to-send')}/states/0`, message: '"draft" is not a value of status' }),
+    );
+    expect(problemsOf(flow({ 'reports-to-send': { states: ['new'], actions: ['recalculate', 'vanished'] } }))).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ pointer: `${at('reports-to-send')}/actions/0` }),
+        expect.objectContaining({ pointer: `${at('reports-to-send')}/actions/1` }),
+      ]),
+    );
+    expect(problemsOf(flow({ 'reports-to-send': { states: ['new', 'sent'], actions: ['send'] } }, { status: 'eq' }))).toContainEqual(
+      expect.objectContaining({ pointer: `${at('reports-to-send')}/states` }),
+    );
+    expect(problemsOf(flow({ 'no-such-caption': { states: ['new'], actions: ['send'] } }))).toContainEqual(
+      expect.objectContaining({ pointer: at('no-such-caption'), message: expect.stringContaining('queues.no-such-caption') }),
+    );
+    // a queue as declared, of one state and an "eq" filter, is taken
+    expect(() =>
+      loadMetadata(fixtureMetaDir([flow({ 'reports-to-send': { states: ['new'], actions: ['send'] } }, { status: 'eq' })])),
+    ).not.toThrow();
+  });
+
   it('refuses a reference within fields it does not have, or by a column its list cannot filter', () => {
     const ref = (within: object) => ({
       ...base,

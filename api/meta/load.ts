@@ -441,6 +441,32 @@ function checkSemantics(model: MetaModel, problems: MetaProblem[], menuFile: str
           // paired moves of one workflow (block / unblock, attach / cancel) may share their id
           own(a.action, `a workflow action of ${e.name}`, false, file, `/workflow/actions/${name}/action`);
         }
+        for (const [name, q] of Object.entries(wf.queues ?? {})) {
+          const at = `/workflow/queues/${name}`;
+          q.states.forEach((s, i) => {
+            if (!states.has(s)) problems.push({ file, pointer: `${at}/states/${i}`, message: `"${s}" is not a value of ${wf.field}` });
+          });
+          // a queue's action moves its rows on: it leaves from one of the queue's states to another state
+          q.actions.forEach((n, i) => {
+            const a = wf.actions[n];
+            if (!a || !a.to || a.delete || !a.from.some((s) => q.states.includes(s) && s !== a.to))
+              problems.push({
+                file,
+                pointer: `${at}/actions/${i}`,
+                message: `"${n}" must be an action of this workflow that moves a row out of one of the queue's states`,
+              });
+          });
+          // the dashboard links a queue to the list filtered on its states: the list must offer that filter
+          const byState = e.list.filters?.[wf.field];
+          const op = byState ? filterMeta(byState).op : undefined;
+          if (op !== 'in' && !(op === 'eq' && q.states.length === 1))
+            problems.push({
+              file,
+              pointer: `${at}/states`,
+              message: `the list of ${e.name} must filter on ${wf.field} ("in", or "eq" for one state) for the queue's link`,
+            });
+          caption(q.label ?? `queues.${name}`, file, at);
+        }
       }
     }
   }

@@ -161,6 +161,15 @@ export type EntityFile = {
     }>;
     /** the states in which a row may be edited or deleted (default: all) */
     editable?: string[];
+    /** work waiting for someone: rows in `states` wait for whoever holds one of `actions`; each is a count on that user's dashboard, linked to the list filtered on those states (docs/dashboard.md) */
+    queues?: Record<string, {
+      /** values of the workflow's field the waiting rows are in */
+      states: string[];
+      /** actions of this workflow that move such a row on: holding one of them puts the queue on the dashboard */
+      actions: string[];
+      /** the queue's caption; default `queues.<name>` */
+      label?: EntityCaptionKey;
+    }>;
   };
   constraints?: {
     name: EntityIdentifier;

@@ -226,6 +226,16 @@ export interface WorkflowMeta {
   /** the states in which a row may be edited or deleted (default: all); in others only its actions move it */
   editable?: string[];
   actions: Record<string, WorkflowActionMeta>;
+  /** work waiting for someone, by name: each a count on the dashboard of those holding one of its actions (docs/dashboard.md) */
+  queues?: Record<string, WorkflowQueueMeta>;
+}
+
+/** Rows in `states` wait for whoever holds one of `actions` (actions of the same workflow that move such a row on). */
+export interface WorkflowQueueMeta {
+  states: string[];
+  actions: string[];
+  /** caption; default `queues.<name>` */
+  label?: string;
 }
 
 export interface ConstraintMeta {
@@ -452,6 +462,7 @@ export type MetaTypesAgreeWithSchema = [
   Agree<Exact<WorkflowMeta, Part<'workflow'>>>,
   Agree<Exact<WorkflowActionMeta, Part<'workflow'>['actions'][string]>>,
   Agree<Exact<NotifyMeta, NonNullable<Part<'workflow'>['actions'][string]['notify']>>>,
+  Agree<Exact<WorkflowQueueMeta, NonNullable<Part<'workflow'>['queues']>[string]>>,
   Agree<Exact<ConstraintMeta, Part<'constraints'>[number]>>,
   Agree<Exact<DocumentsMeta, Part<'documents'>>>,
   Agree<Exact<PublicExposure, Part<'public'>>>,

@@ -11,6 +11,7 @@ import { chatModule } from './chat/index.ts';
 import { notificationsModule } from './notifications/index.ts';
 import { jobsModule } from './jobs/index.ts';
 import { personalDataModule } from './personal-data/index.ts';
+import { dashboardModule } from './dashboard/index.ts';
 
 /**
  * Every module of the system. A module is a folder `api/modules/<module>/` of one shape: `index.ts`
@@ -32,4 +33,5 @@ export const MODULES: ModuleDef[] = [
   notificationsModule,
   jobsModule,
   personalDataModule,
+  dashboardModule,
 ];
