@@ -195,12 +195,13 @@ for (let i = 0; i < laneCount; i++) {
   }
 }
 function firstLines(text = '') {
-  return String(text)
+  const lines = String(text)
     .replace(/\u001b\[[0-9;]*m/g, '')
     .split('\n')
-    .filter((l) => l.trim() && !/^\s*at /.test(l))
-    .slice(0, 10)
-    .join('\n      ');
+    .filter((l) => l.trim());
+  // the message and its diff, and the first place in the tests (not vitest's own frames)
+  const where = lines.find((l) => /^\s*at /.test(l) && !l.includes('node_modules'));
+  return [...lines.filter((l) => !/^\s*at /.test(l)).slice(0, 10), ...(where ? [where.trim()] : [])].join('\n      ');
 }
 if (failures.length) process.stdout.write(`\n== what failed (${failures.length})\n${failures.map((f) => `   ${f}`).join('\n')}\n`);
 
