@@ -270,6 +270,13 @@ describe("payment stacks, payments and a subject's balance", () => {
       expect(items).not.toContain('Toʻliq oʻchirish');
       await shot(page, 'subject-actions-360-menu');
       await page.keyboard.press('Escape');
+      // the list: each row's opener and delete within the screen's width
+      await page.goto(`${baseUrl}/admin/#/ecofund/subject`);
+      const opener = rows(page).first().getByTestId('row-open');
+      await opener.waitFor();
+      const o = (await opener.boundingBox())!;
+      expect(o.x + o.width).toBeLessThanOrEqual(360);
+      await shot(page, 'subjects-list-360', { quiet: true });
     } finally {
       await page.setViewportSize({ width: 1400, height: 900 });
     }
