@@ -219,37 +219,95 @@ describe('the back-office as the administrator', () => {
     expect(saved.version).toBe(2);
   });
 
-  it('deletes the row after asking "delete row with id …?"', async () => {
+  it('opens a row by keyboard alone: Tab to its link, Enter', async () => {
     const [row] = await api<{ id: number }[]>(page, `/api/${LIST}?filter=${encodeURIComponent('{"q":"09999"}')}`);
-    await rows(page).first().getByTestId('row-delete').click();
-    const dialog = page.getByRole('dialog');
-    await expect.poll(() => dialog.innerText()).toContain(`${row.id} raqamli qatorni oʻchirasizmi?`);
-    await dialog.getByRole('button', { name: 'Tasdiqlash' }).click();
-    await expect.poll(() => notification(page).innerText()).toContain('Yozuv oʻchirildi');
+    await page.locator('input[name=q]').focus();
+    // from the search box, Tab until the row's own link has the focus: nothing but the keyboard
+    let focused = '';
+    for (let i = 0; i < 20 && focused !== 'row-open'; i++) {
+      await page.keyboard.press('Tab');
+      focused = await page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? '');
+    }
+    expect(focused).toBe('row-open');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Ochish: «Sinov banki (tahrirlangan)»');
+    await page.keyboard.press('Enter');
+    // a reference book opens its form
+    await expect.poll(() => page.evaluate(() => window.location.hash)).toBe(`#/${LIST}/${row.id}`);
+    await page.locator('[name="name.uz"]').waitFor();
+    await page.goBack();
+    await page.locator('.RaList-main').waitFor();
+  });
+
+  it('deletes a row after a dialog that names it, and "Undo" keeps it', async () => {
+    const [row] = await api<{ id: number }[]>(page, `/api/${LIST}?filter=${encodeURIComponent('{"q":"09999"}')}`);
+    const deletes: string[] = [];
+    const seen = (r: { method(): string; url(): string }) =>
+      r.method() === 'DELETE' && !r.url().includes('dryRun') && deletes.push(r.url());
+    page.on('request', seen);
+    const remove = rows(page).first().getByRole('button', { name: '«Sinov banki (tahrirlangan)» qatorini oʻchirish' });
+    await remove.click();
+    const dialog = page.getByTestId('delete-dialog');
+    await expect.poll(() => dialog.getByRole('heading').innerText()).toBe('«Sinov banki (tahrirlangan)» oʻchirilsinmi?');
+    // the server's dry run said yes: the red button names the row
+    const confirm = dialog.getByTestId('delete-confirm');
+    await expect.poll(() => confirm.isEnabled()).toBe(true);
+    expect(await confirm.innerText()).toBe('OʻCHIRISH: «SINOV BANKI (TAHRIRLANGAN)»');
+    await shot(page, 'uz-delete-dialog');
+    await confirm.click();
+    await expect.poll(() => notification(page).innerText()).toContain('«Sinov banki (tahrirlangan)» oʻchirildi');
+    await expect.poll(() => rows(page).count()).toBe(0);
+    await page.getByTestId('notification-undo').click();
+    await expect.poll(() => rows(page).count()).toBe(1);
+    await page.waitForTimeout(7000); // past the undo window: nothing was sent
+    expect(deletes).toEqual([]);
+    page.off('request', seen);
+    expect(await api<unknown[]>(page, `/api/${LIST}?filter=${encodeURIComponent('{"q":"09999"}')}`)).toHaveLength(1);
+
+    // without "Undo" the delete is sent when its notice goes
+    await remove.click();
+    await dialog.getByTestId('delete-confirm').click();
+    const sent = await page.waitForRequest((r) => r.method() === 'DELETE' && r.url().endsWith(`/api/${LIST}/${row.id}`), {
+      timeout: 15_000,
+    });
+    expect(sent.url()).toContain(String(row.id));
+    await expect.poll(() => api<unknown[]>(page, `/api/${LIST}?filter=${encodeURIComponent('{"q":"09999"}')}`)).toEqual([]);
     await expect
       .poll(() => page.getByTestId('list-empty').or(page.locator('.RaList-main')).first().innerText())
       .toMatch(/Maʼlumot yoʻq|topilmadi/);
-    expect(await api<unknown[]>(page, `/api/${LIST}?filter=${encodeURIComponent('{"q":"09999"}')}`)).toEqual([]);
   });
 
-  it('deletes selected rows in one request', async () => {
+  it('deletes selected rows in one request, after a red dialog saying how many', async () => {
     for (const mfo of ['09997', '09998']) {
       await api(page, `/api/${LIST}`, 'uz', { method: 'POST', body: { mfo, name: { uz: `Bank ${mfo}` } } });
     }
     await openList(page);
     await setSearch(page, '0999');
     await expect.poll(() => rows(page).count()).toBe(2);
-    const bulk = page.waitForRequest((r) => r.url().endsWith(`/api/${LIST}/delete-many`) && r.method() === 'POST');
+    const bulk = page.waitForRequest((r) => r.url().endsWith(`/api/${LIST}/delete-many`) && r.method() === 'POST', { timeout: 15_000 });
     await page.locator('.RaDatagrid-headerRow input[type=checkbox]').check();
     await expect.poll(() => page.locator('.RaBulkActionsToolbar-toolbar').innerText()).toContain('2 ta qator tanlandi');
-    await page.locator('.RaBulkActionsToolbar-toolbar').getByRole('button', { name: 'Oʻchirish' }).click();
-    const dialog = page.getByRole('dialog');
-    await expect.poll(() => dialog.innerText()).toContain('Tanlangan 2 ta qatorni oʻchirasizmi?');
-    await dialog.getByRole('button', { name: 'Tasdiqlash' }).click();
-    expect((await bulk).postDataJSON()).toEqual({ ids: expect.arrayContaining([expect.any(Number), expect.any(Number)]) });
+    await page.getByTestId('bulk-delete').click();
+    const dialog = page.getByTestId('delete-dialog');
+    await expect.poll(() => dialog.getByRole('heading').innerText()).toBe('Tanlangan 2 ta yozuv oʻchirilsinmi?');
+    // two rows: no count to type
+    expect(await dialog.getByTestId('delete-typed').count()).toBe(0);
+    await dialog.getByRole('button', { name: '2 ta yozuvni oʻchirish' }).click();
     await expect.poll(() => notification(page).innerText()).toContain('2 ta yozuv oʻchirildi');
-    expect(await api<unknown[]>(page, `/api/${LIST}?filter=${encodeURIComponent('{"q":"0999"}')}`)).toEqual([]);
+    expect((await bulk).postDataJSON()).toEqual({ ids: expect.arrayContaining([expect.any(Number), expect.any(Number)]) });
+    await expect.poll(() => api<unknown[]>(page, `/api/${LIST}?filter=${encodeURIComponent('{"q":"0999"}')}`)).toEqual([]);
     await setSearch(page, '');
+  });
+
+  it("offers no delete on the seeded roles, the administrator's included", async () => {
+    await openList(page, 'managing/user-roles');
+    await expect.poll(() => rows(page).count()).toBeGreaterThan(3);
+    const n = await rows(page).count();
+    expect(await rows(page).getByTestId('row-open').count()).toBe(n);
+    expect(await rows(page).getByTestId('row-delete').count()).toBe(0);
+    // nor on the administrator role's own page
+    await rows(page).filter({ hasText: 'administrator' }).first().getByTestId('row-open').click();
+    await page.locator('[data-testid=entity-show], [data-testid=entity-form]').first().waitFor();
+    expect(await page.getByTestId('record-delete').count()).toBe(0);
   });
 
   it('exports the filtered list to Excel through the server', async () => {

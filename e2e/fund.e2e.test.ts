@@ -213,6 +213,98 @@ describe("payment stacks, payments and a subject's balance", () => {
     await expectNoRawKeys(page);
   });
 
+  it("keeps the subject's deletes apart: a full deletion names what goes, wants the name typed, says what holds it", async () => {
+    await page.goto(`${baseUrl}/admin/#/ecofund/subject/${subject.id}`);
+    const danger = page.getByTestId('danger-actions');
+    await danger.getByTestId('workflow-full-delete').waitFor();
+    expect(await danger.getByTestId('record-delete').count()).toBe(1);
+    expect(await page.getByTestId('workflow-actions').getByTestId('workflow-full-delete').count()).toBe(0);
+    await shot(page, 'subject-actions-1400', { quiet: true });
+    await danger.getByTestId('workflow-full-delete').click();
+    const dialog = page.getByTestId('delete-dialog');
+    await expect.poll(() => dialog.getByRole('heading').innerText()).toBe(`«${subject.name}»: Toʻliq oʻchirish?`);
+    const captions = (await api<{ captions: Record<string, string> }>(page, '/api/meta')).captions;
+    const goes = await dialog.getByTestId('delete-consequences').innerText();
+    for (const e of ['subject-report-yearly', 'penya', 'users']) expect(goes).toContain(captions[`entity.${e}`]);
+    expect(await dialog.getByTestId('delete-undo-note').innerText()).toBe('Buni qaytarib boʻlmaydi.');
+    const confirm = dialog.getByTestId('delete-confirm');
+    expect(await confirm.isDisabled()).toBe(true);
+    await dialog.getByTestId('delete-typed').fill(`Sinov ${uid}`);
+    expect(await confirm.isDisabled()).toBe(true);
+    // typed as a person would: no quotes, small letters
+    await dialog.getByTestId('delete-typed').fill(`sinov ${uid} mchj`);
+    await expect.poll(() => confirm.isEnabled()).toBe(true);
+    await shot(page, 'subject-full-delete-dialog');
+    await confirm.click();
+    // its payments hold it: the server's refusal stays in the dialog, the subject stays
+    await expect.poll(() => dialog.getByTestId('delete-refusal').innerText()).toContain('pul bogʻlangan');
+    await dialog.getByTestId('delete-cancel').click();
+    expect((await api<Subject>(page, `/api/ecofund/subject/${subject.id}`)).id).toBe(subject.id);
+  });
+
+  it("shows a subject's actions on a phone as a labelled menu, the deletes on a line of their own, the title whole", async () => {
+    await page.setViewportSize({ width: 360, height: 740 });
+    try {
+      // as a phone starts: the menu drawer closed (the desktop left it open in react-admin's store)
+      await page.evaluate(() => {
+        for (const k of Object.keys(localStorage)) if (k.endsWith('sidebar.open')) localStorage.setItem(k, 'false');
+      });
+      await page.goto(`${baseUrl}/admin/#/ecofund/subject/${subject.id}`);
+      await page.reload();
+      const menu = page.getByTestId('workflow-menu');
+      await expect.poll(() => menu.innerText()).toBe('AMALLAR');
+      const full = page.getByTestId('workflow-full-delete');
+      expect(await full.innerText()).toBe('TOʻLIQ OʻCHIRISH');
+      const [m, f] = [(await menu.boundingBox())!, (await full.boundingBox())!];
+      expect(f.y).toBeGreaterThanOrEqual(m.y + m.height);
+      expect(f.x + f.width).toBeLessThanOrEqual(360);
+      // the title is not cut to a few letters: the row's name is there whole
+      const title = page.locator('#react-admin-title');
+      await expect.poll(() => title.innerText()).toContain(subject.name);
+      expect(await title.evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
+      await shot(page, 'subject-actions-360', { quiet: true });
+      await menu.click();
+      const items = (await page.getByRole('menuitem').allInnerTexts()).map((t) => t.trim());
+      expect(items.length).toBeGreaterThanOrEqual(3);
+      expect(items.every((t) => t.length > 2)).toBe(true);
+      expect(items).not.toContain('Toʻliq oʻchirish');
+      await shot(page, 'subject-actions-360-menu');
+      await page.keyboard.press('Escape');
+      // the list: each row's opener and delete within the screen's width
+      await page.goto(`${baseUrl}/admin/#/ecofund/subject`);
+      const opener = rows(page).first().getByTestId('row-open');
+      await opener.waitFor();
+      const o = (await opener.boundingBox())!;
+      expect(o.x + o.width).toBeLessThanOrEqual(360);
+      await shot(page, 'subjects-list-360', { quiet: true });
+    } finally {
+      await page.setViewportSize({ width: 1400, height: 900 });
+    }
+  });
+
+  it('opens a subject and a payment stack from their lists by the keyboard alone', async () => {
+    for (const [list, opened] of [
+      ['ecofund/subject', /^#\/ecofund\/subject\/\d+$/],
+      ['ecofund/stack-payments', /^#\/ecofund\/stack-payments\/\d+(\/show)?$/],
+    ] as const) {
+      await page.goto(`${baseUrl}/admin/#/${list}`);
+      const first = rows(page).first();
+      await first.waitFor();
+      // from the row's checkbox, Tab until its opener has the focus, then Enter
+      await first.locator('input[type=checkbox]').focus();
+      let focused = '';
+      for (let i = 0; i < 15 && focused !== 'row-open'; i++) {
+        await page.keyboard.press('Tab');
+        focused = await page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? '');
+      }
+      expect(focused, list).toBe('row-open');
+      expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('A');
+      await page.keyboard.press('Enter');
+      await expect.poll(() => page.evaluate(() => window.location.hash)).toMatch(opened);
+      await page.getByTestId('entity-show').waitFor();
+    }
+  });
+
   it('finds a subject by INN, and says so when none has it', async () => {
     await page.goto(`${baseUrl}/admin/#/ecofund/subject`);
     await page.getByTestId('inn-search').fill(subject.inn);

@@ -258,8 +258,13 @@ export async function sweepLanguage(page: Page, { baseUrl, lang, walkForms = tru
       }
 
       if (hasRow) {
-        // the first row's page (a reference book opens its form)
-        await rows.first().locator('td').nth(1).click();
+        // the first row's page (a reference book opens its form), by the keyboard: its opener is a link, Enter follows it
+        const opener = rows.first().locator('a[data-testid=row-open][href]');
+        if (await opener.count()) await opener.press('Enter');
+        else {
+          problems.push(`${where('row')}: the row has no link that opens it by the keyboard`);
+          await rows.first().locator('td').nth(1).click();
+        }
         const screen = page.locator('#main-content [data-testid=entity-show], #main-content [data-testid=entity-form]').first();
         await screen
           .waitFor({ timeout: 10_000 })

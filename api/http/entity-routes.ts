@@ -20,8 +20,8 @@ import { jobView } from '../jobs/queue.ts';
  * The whole generic REST surface: for every entity of the metadata, list, export (and, for an
  * entity with a point or polygon field, its GeoJSON export), an import from .xlsx for an entity
  * that allows it (a background job: api/jobs/import-kinds.ts), get one (and its
- * audit history), create, update, delete and bulk delete at its path, and its workflow actions and
- * flows. No entity has handler code of its own; api/meta/catalogue.ts lists the same routes.
+ * audit history), create, update, delete and bulk delete at its path (either with `?dryRun=1`: the
+ * answer the delete would get, rolled back), and its workflow actions and flows. No entity has handler code of its own; api/meta/catalogue.ts lists the same routes.
  */
 export function entityRoutes(model: MetaModel, knex: Knex, guard: Middleware<AppState>): Router<AppState> {
   const router = new Router<AppState>();
@@ -74,6 +74,11 @@ export function entityRoutes(model: MetaModel, knex: Knex, guard: Middleware<App
     router.post(`${e.path}/delete-many`, guard, async (ctx) => {
       const ids = (ctx.request.body as { ids?: unknown })?.ids;
       if (!Array.isArray(ids) || !ids.length || !ids.every((x) => Number.isSafeInteger(x) && x > 0)) throw badRequest('errors.select_rows');
+      if (dryRun(ctx)) {
+        await repo(ctx, e).remove(ids as number[], { dryRun: true });
+        ctx.body = { data: ids, dryRun: true };
+        return;
+      }
       await repo(ctx, e).remove(ids as number[]);
       ctx.body = { data: ids };
     });
@@ -115,12 +120,15 @@ export function entityRoutes(model: MetaModel, knex: Knex, guard: Middleware<App
 
     router.delete(`${e.path}/:id`, guard, async (ctx) => {
       const id = idParam(ctx.params.id);
-      await repo(ctx, e).remove([id]);
-      ctx.body = { id };
+      await repo(ctx, e).remove([id], { dryRun: dryRun(ctx) });
+      ctx.body = dryRun(ctx) ? { id, dryRun: true } : { id };
     });
   }
   return router;
 }
+
+/** `?dryRun=1` on a delete: everything the delete checks and does, rolled back — whether it would go, without it going. */
+const dryRun = (ctx: AppContext): boolean => ctx.query.dryRun === '1' || ctx.query.dryRun === 'true';
 
 function body(ctx: AppContext): Record<string, unknown> {
   const b = ctx.request.body;

@@ -36,6 +36,15 @@ const DECIMAL_TEXT: Schema = { type: 'string', pattern: '^-?\\d+(\\.\\d+)?$', de
 // ------------------------------------------------------------------ the engine's schemas in OpenAPI's dialect
 
 /** `?background=` of an export route (docs/exports.md, "Background exports"). */
+/** A delete's dry run: everything checked and done, then rolled back. */
+const DRY_RUN: Schema = {
+  name: 'dryRun',
+  in: 'query',
+  required: false,
+  schema: { type: 'string', enum: ['1', 'true'] },
+  description: 'check only: the answer the delete would get (404, 409 …), with nothing deleted',
+};
+
 const BACKGROUND = {
   name: 'background',
   in: 'query',
@@ -629,7 +638,9 @@ class Builder {
         return this.add(r, {
           ...base,
           summary: `${caption}: delete several`,
-          description: "All or nothing: one row outside the caller's scope is a 404 for all, one still referenced a 409.",
+          description:
+            "All or nothing: one row outside the caller's scope is a 404 for all, one still referenced a 409. With `dryRun=1` nothing is deleted: the answer is the one the delete would get.",
+          parameters: [DRY_RUN],
           requestBody: {
             required: true,
             content: {
@@ -639,7 +650,11 @@ class Builder {
             },
           },
           responses: {
-            200: json({ type: 'object', required: ['data'], properties: { data: { type: 'array', items: ID } } }),
+            200: json({
+              type: 'object',
+              required: ['data'],
+              properties: { data: { type: 'array', items: ID }, dryRun: { type: 'boolean' } },
+            }),
             ...this.errors(r, [404, 409]),
           },
         });
@@ -778,8 +793,13 @@ class Builder {
         return this.add(r, {
           ...base,
           summary: `${caption}: delete`,
-          description: 'A row still referenced elsewhere is a 409 (-107).',
-          responses: { 200: json({ type: 'object', required: ['id'], properties: { id: ID } }), ...this.errors(r, [409]) },
+          description:
+            'A row still referenced elsewhere, or one the system needs (a seeded role), is a 409 (-107). With `dryRun=1` nothing is deleted: the answer is the one the delete would get.',
+          parameters: [DRY_RUN],
+          responses: {
+            200: json({ type: 'object', required: ['id'], properties: { id: ID, dryRun: { type: 'boolean' } } }),
+            ...this.errors(r, [409]),
+          },
         });
     }
   }

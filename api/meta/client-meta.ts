@@ -90,6 +90,8 @@ function entityForClient(e: EntityMeta, p: Principal) {
     form: e.form,
     access: e.access,
     can,
+    // a boolean field whose true marks a row nobody deletes (a seeded role): the back-office offers no delete on it
+    undeletable: e.undeletable,
     scope: e.scope,
     // rows may be imported from an .xlsx laid out as the export (POST <path>/import, for whoever may create them)
     import: e.import || undefined,

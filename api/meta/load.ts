@@ -293,6 +293,8 @@ function checkSemantics(model: MetaModel, problems: MetaProblem[], menuFile: str
     if (!(e.titleField in e.fields) && e.titleField !== 'id')
       problems.push({ file, pointer: '/titleField', message: `"${e.titleField}" is not a field` });
     checkFields(e.fields, '/fields', e, model, problems, caption);
+    if (e.undeletable !== undefined && e.fields[e.undeletable]?.type !== 'boolean')
+      problems.push({ file, pointer: '/undeletable', message: `"${e.undeletable}" must be a boolean field of ${e.name}` });
     if (e.public) checkPublic(e, problems);
     for (const d of documentPathProblems(model, e)) problems.push({ file, ...d });
     e.list.columns.forEach((c, i) => {
@@ -419,6 +421,11 @@ function checkSemantics(model: MetaModel, problems: MetaProblem[], menuFile: str
               message: 'an action that deletes the row moves no state and sets nothing (no to, set, clear, bulk, idempotent or signature)',
             });
           }
+          (a.removes ?? []).forEach((other, i) => {
+            const pointer = `/workflow/actions/${name}/removes/${i}`;
+            if (!a.delete) problems.push({ file, pointer, message: 'only an action that deletes the row names what goes with it' });
+            else if (!model.entities.has(other)) problems.push({ file, pointer, message: `"${other}" is not an entity` });
+          });
           for (const f of Object.keys(a.set ?? {}))
             if (!(f in e.fields))
               problems.push({ file, pointer: `/workflow/actions/${name}/set/${f}`, message: `"${f}" is not a field of ${e.name}` });

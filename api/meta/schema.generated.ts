@@ -156,6 +156,8 @@ export type EntityFile = {
       };
       /** the action deletes the row (after its hook, which deletes or refuses what depends on it) instead of moving its state: one delete audit row naming the action */
       delete?: boolean;
+      /** a deleting action: the entities whose rows its hook deletes with the row, named in its confirmation */
+      removes?: string[];
       /** constant values the action writes to the row */
       set?: Record<string, string | number | boolean>;
     }>;
@@ -178,6 +180,8 @@ export type EntityFile = {
     fields: EntityIdentifier[];
   }[];
   softDelete?: boolean;
+  /** a boolean field whose true marks a row the system itself needs (a seeded role): nobody deletes it (409), and the back-office offers no delete on it */
+  undeletable?: EntityIdentifier;
   /** a view of a table another entity owns: fixed column values select its rows and are set on create */
   view?: Record<string, string | number | boolean>;
   /** what the public site may read without sign-in: GET /api/public/entities/{name}[/{id}] and, with map, GET /api/public/map/layers/{name} */

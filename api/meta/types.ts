@@ -209,6 +209,8 @@ export interface WorkflowActionMeta {
   bulk?: boolean;
   /** the action deletes the row (after its hook) rather than moving its state: a "full deletion" with its own right */
   delete?: boolean;
+  /** a deleting action: the entities whose rows its hook deletes with the row (named in its confirmation) */
+  removes?: string[];
   /** a notification the move queues (docs/notifications.md): its type's code and to whom */
   notify?: NotifyMeta;
 }
@@ -266,6 +268,8 @@ export interface EntityMeta {
   workflow?: WorkflowMeta;
   constraints?: ConstraintMeta[];
   softDelete?: boolean;
+  /** a boolean field whose true marks a row the system needs (a seeded role): nobody deletes it (409) */
+  undeletable?: string;
   /** false: a log table without version/updated_at/created_by/updated_by (read and delete only) */
   tracking?: boolean;
   /** the record prints documents of a template-document type (docs/template-documents.md) */

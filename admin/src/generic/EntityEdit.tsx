@@ -1,14 +1,14 @@
 import OpenInNewIcon from '@mui/icons-material/OpenInNew';
-import { Button, DeleteButton, Edit, SimpleForm, Toolbar, TopToolbar, useRecordContext, useResourceContext } from 'react-admin';
+import { Button, Edit, SimpleForm, Toolbar, TopToolbar, useRecordContext, useResourceContext } from 'react-admin';
 import { Link } from 'react-router-dom';
 import { useMeta } from '../meta/store';
 import type { EntityMeta } from '../meta/types';
 import { useEntity } from './useEntity';
-import { editableState } from './editableState';
 import { FormBody } from './FormBody';
 import { RecordPageTitle } from './RecordPageTitle';
 import { RouteLinks } from './RouteLinks';
-import { WorkflowButtons } from './WorkflowButtons';
+import { DangerActions, WorkflowButtons } from './WorkflowButtons';
+import { DeleteRecordButton } from './DeleteButtons';
 import { FormSaveButton } from './FormSaveButton';
 import { InvalidFormNotice } from './InvalidFormNotice';
 
@@ -25,6 +25,8 @@ export function EntityEdit() {
           <WorkflowButtons entity={e} />
           <RouteLinks entity={e} />
           <ShowLink />
+          {/* a full deletion stays apart here too; the ordinary delete is at the form's end */}
+          <DangerActions entity={e} />
         </TopToolbar>
       }
     >
@@ -36,12 +38,12 @@ export function EntityEdit() {
   );
 }
 
+/** Save at the start, the delete (red, named, confirmed, undoable) apart at the end. */
 function EditToolbar({ entity }: { entity: EntityMeta }) {
-  const record = useRecordContext();
   return (
     <Toolbar sx={{ display: 'flex', justifyContent: 'space-between' }}>
       <FormSaveButton entity={entity} />
-      {entity.can.delete && editableState(entity, record) && <DeleteButton mutationMode="pessimistic" data-testid="form-delete" />}
+      <DeleteRecordButton entity={entity} variant="button" />
     </Toolbar>
   );
 }

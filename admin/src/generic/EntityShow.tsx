@@ -8,7 +8,8 @@ import { editableState } from './editableState';
 import { RecordPageTitle } from './RecordPageTitle';
 import { RouteLinks } from './RouteLinks';
 import { ShowBody } from './ShowBody';
-import { WorkflowButtons } from './WorkflowButtons';
+import { DangerActions, WorkflowButtons } from './WorkflowButtons';
+import { DeleteRecordButton } from './DeleteButtons';
 import { useExtension } from './extensions';
 import { PrintButton } from '../print/PrintButton';
 import { PrintDocumentButton } from '../documents/PrintDocumentButton';
@@ -26,13 +27,16 @@ export function EntityShow() {
 function ShowActions({ entity }: { entity: EntityMeta }) {
   const { showActions: Extra } = useExtension(entity.name);
   return (
-    <TopToolbar sx={{ flexWrap: 'wrap', gap: 1 }}>
+    <TopToolbar sx={{ flexWrap: 'wrap', gap: 1, width: '100%' }}>
       <WorkflowButtons entity={entity} />
       {Extra && <Extra entity={entity} />}
       <RouteLinks entity={entity} />
       <PrintButton entity={entity} />
       <PrintDocumentButton entity={entity} />
       <EditLink entity={entity} />
+      <DangerActions entity={entity}>
+        <DeleteRecordButton entity={entity} variant="button" />
+      </DangerActions>
     </TopToolbar>
   );
 }

@@ -3,8 +3,9 @@ import type { SxProps, Theme } from '@mui/material';
 /**
  * How a list's table fits a working screen (1280–1400 px): captions and text wrap rather than
  * widen the table (numbers, dates and phones keep to one line: their spans say so), long words
- * break, cells are padded narrowly, the row's delete is its icon, and the row's buttons stay in
- * view at the right edge even when a very wide table scrolls inside its card.
+ * break, cells are padded narrowly, the row's opener and delete are icons named after the row
+ * (RowButtons: a column of "DELETE" words would cost a wide list its last column at 1280 px), and
+ * the row's buttons stay in view at the right edge even when a very wide table scrolls inside its card.
  */
 export const DATAGRID_SX: SxProps<Theme> = {
   '& .RaDatagrid-headerCell': { fontWeight: 600, whiteSpace: 'normal', verticalAlign: 'bottom', lineHeight: 1.3 },
@@ -18,7 +19,4 @@ export const DATAGRID_SX: SxProps<Theme> = {
     whiteSpace: 'nowrap',
     width: '1%',
   },
-  // a row's delete shows its red bin only (its word stays the button's accessible name and asks before deleting):
-  // a column of "DELETE" words would cost a wide list its last column at 1280 px
-  '& .RaDatagrid-row > td:last-of-type .ra-delete-button': { minWidth: 0, fontSize: 0, px: 1, '& .MuiButton-startIcon': { m: 0 } },
 };

@@ -22,10 +22,14 @@ function AppTitle() {
   );
 }
 
+/** On a phone the page's title takes a line of its own under the bar's buttons: beside them it was cut to "St". */
+const PHONE_TITLE_LINE = 32;
+
 function AppAppBar() {
   return (
     <AppBar
       userMenu={<AppUserMenu />}
+      sx={{ '& .RaAppBar-toolbar': { flexWrap: { xs: 'wrap', sm: 'nowrap' } } }}
       toolbar={
         <Box sx={{ display: 'flex', alignItems: 'center' }}>
           <MyJobs />
@@ -36,7 +40,17 @@ function AppAppBar() {
       }
     >
       <AppTitle />
-      <TitlePortal />
+      <TitlePortal
+        sx={{
+          order: { xs: 10, sm: 0 },
+          flexBasis: { xs: '100%', sm: 'auto' },
+          // a responsive value holds from its breakpoint up: the desktop's are given back (MUI's h6)
+          fontSize: { xs: '1rem', sm: '1.25rem' },
+          lineHeight: { xs: `${PHONE_TITLE_LINE - 6}px`, sm: 1.6 },
+          px: { xs: 2, sm: 0 },
+          pb: { xs: '6px', sm: 0 },
+        }}
+      />
     </AppBar>
   );
 }
@@ -47,7 +61,12 @@ export function AppLayout({ children }: { children: ReactNode }) {
       appBar={AppAppBar}
       menu={AppMenu}
       error={ErrorPage}
-      sx={{ minWidth: 0, '& .RaLayout-appFrame, & .RaLayout-contentWithSidebar, & .RaLayout-content': { minWidth: 0 } }}
+      sx={{
+        minWidth: 0,
+        '& .RaLayout-appFrame, & .RaLayout-contentWithSidebar, & .RaLayout-content': { minWidth: 0 },
+        // the bar is a title's line taller on a phone (AppAppBar)
+        '& .RaLayout-appFrame': { marginTop: { xs: `${56 + PHONE_TITLE_LINE}px`, sm: '48px' } },
+      }}
     >
       <PrintStyles />
       {children}

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { Alert, AlertTitle, Snackbar } from '@mui/material';
+import { Alert, AlertTitle, Button, Snackbar } from '@mui/material';
 import { useNotificationContext, useTakeUndoableMutation, useTranslate, type NotificationPayload } from 'react-admin';
 import { describeError } from '../api/http';
 import { i18n } from '../i18n';
@@ -11,7 +11,8 @@ export const NOTIFICATION_MS = 2500;
  * react-admin's notifications as the spec shows them (§8): an error is titled with the API's
  * message and code, "System error (-201)", with its description below; anything else is titled
  * "Info" in the language shown. Messages that are caption keys are translated; texts the API
- * already translated are shown as they are.
+ * already translated are shown as they are. An undoable change (a delete, docs/decisions/0065)
+ * offers "Undo" while its notice shows; the change is sent when the notice goes.
  */
 export function AppNotification() {
   const { notifications, takeNotification } = useNotificationContext();
@@ -30,10 +31,24 @@ export function AppNotification() {
     }
   }, [notifications, current, takeNotification]);
 
+  const undoable = !!current?.notificationOptions?.undoable;
   const onExited = useCallback(() => {
-    if (current?.notificationOptions?.undoable) takeMutation()?.({ isUndo: false });
+    // an undoable change (a delete) is sent when its notice goes, unless "Undo" took it back
+    if (undoable) takeMutation()?.({ isUndo: false });
     setCurrent(undefined);
-  }, [current, takeMutation]);
+  }, [undoable, takeMutation]);
+  const undo = useCallback(() => {
+    takeMutation()?.({ isUndo: true });
+    setOpen(false);
+  }, [takeMutation]);
+
+  // leaving the page while a change waits: the browser asks first (the change would be lost)
+  useEffect(() => {
+    if (!undoable) return;
+    const ask = (e: BeforeUnloadEvent) => e.preventDefault();
+    window.addEventListener('beforeunload', ask);
+    return () => window.removeEventListener('beforeunload', ask);
+  }, [undoable]);
 
   if (!current) return null;
   const { message, type = 'info', notificationOptions } = current;
@@ -63,7 +78,14 @@ export function AppNotification() {
       <Alert
         severity={severity}
         variant="filled"
-        onClose={() => setOpen(false)}
+        onClose={undoable ? undefined : () => setOpen(false)}
+        action={
+          undoable ? (
+            <Button color="inherit" size="small" variant="outlined" onClick={undo} data-testid="notification-undo">
+              {translate('ra.action.undo')}
+            </Button>
+          ) : undefined
+        }
         sx={{ minWidth: 320, maxWidth: 640 }}
         data-testid="notification"
         data-type={type}

@@ -72,7 +72,10 @@ export interface WorkflowMeta extends Omit<ServerWorkflowMeta, 'actions'> {
 }
 
 export interface EntityMeta
-  extends Pick<ServerEntityMeta, 'name' | 'module' | 'kind' | 'caption' | 'icon' | 'titleField' | 'form' | 'scope' | 'import'> {
+  extends Pick<
+    ServerEntityMeta,
+    'name' | 'module' | 'kind' | 'caption' | 'icon' | 'titleField' | 'form' | 'scope' | 'import' | 'undeletable'
+  > {
   /** full API path, e.g. /api/ecofund-sprav/areas */
   path: string;
   access?: AccessMeta;

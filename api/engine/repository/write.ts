@@ -708,14 +708,31 @@ export class Repository extends RepositoryChecks {
     return ids.map((id) => afters.get(id)!);
   }
 
-  async remove(ids: number[], opts: WriteOptions = {}): Promise<void> {
+  /**
+   * Deletes rows in the caller's scope, all or none. `dryRun` does all of it — rights, scope,
+   * state, the hooks, the database's own references — in a savepoint it then rolls back: the
+   * answer (nothing, or the 404, 409 … the delete would get) without the change, which the
+   * back-office asks before it offers a delete to confirm (docs/decisions/0065).
+   */
+  async remove(ids: number[], opts: WriteOptions & { dryRun?: boolean } = {}): Promise<void> {
     this.assertCan('delete');
-    await this.transaction(async (trx) => {
+    const run = async (trx: Knex.Transaction) => {
       const found = await this.scoped('delete', trx).whereIn('t.id', ids).forUpdate().pluck('t.id');
       if (found.length !== new Set(ids).size) throw notFound();
       const before = await this.snapshots(trx, found);
       for (const row of before.values()) this.assertEditable(row);
       await this.removeLocked(trx, [...before.values()], { op: 'delete', check: 'delete', action: opts.action });
+    };
+    if (!opts.dryRun) return this.transaction(run);
+    await this.transaction(async (outer) => {
+      await outer
+        .transaction(async (trx) => {
+          await run(trx);
+          throw DRY_RUN;
+        })
+        .catch((err: unknown) => {
+          if (err !== DRY_RUN) throw err;
+        });
     });
   }
 
@@ -726,6 +743,9 @@ export class Repository extends RepositoryChecks {
    * the rows go, with one delete audit row each naming the action.
    */
   async removeLocked(trx: Knex.Transaction, rows: Record<string, unknown>[], kind: ChangeKind): Promise<void> {
+    // a row the system needs (a seeded role) goes by no one's hand, a hook's included
+    const kept = this.e.undeletable;
+    if (kept && rows.some((r) => r[kept] === true)) throw new ApiError('inUse', 'errors.undeletable');
     if (!this.ctx.trusted) for (const row of rows) await assertPrivileges(trx, this.e, this.ctx.principal, row, null);
     for (const row of rows) {
       for (const hook of new Set([kind.hook, this.e.beforeDelete])) await this.runHook(trx, hook, row.id as number, row, new Set(), kind);
@@ -816,6 +836,9 @@ export class Repository extends RepositoryChecks {
     if (Object.keys(columns).length) await trx(this.e.table).where({ id }).update(columns);
   }
 }
+
+/** What a dry run's savepoint throws to roll itself back. */
+const DRY_RUN = Symbol('dry run');
 
 export function repository(ctx: EngineContext, e: EntityMeta): Repository {
   return new Repository(ctx, e);
