@@ -1,4 +1,5 @@
 import type { LayerItem, MapAnswer } from '../api';
+import type { BubbleScale } from './bubbleBoard';
 import type { LayerDef } from './layers';
 
 /** A planting layer's circle or point: a region's or grid cell's count, or one place's trees. */
@@ -18,6 +19,8 @@ export interface PlantingsState {
   layer?: MapAnswer['layer'];
   truncated?: boolean;
   items: Item[];
+  /** the bubbles' scale of the view (regions and cells) */
+  scale?: BubbleScale;
 }
 /** What an entity layer (streets, parks, …) shows in the view. */
 export interface EntityState {
