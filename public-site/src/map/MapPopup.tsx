@@ -5,7 +5,7 @@ import type { Popup } from './mapTypes';
 
 /**
  * An entity layer's item on the map: its layer, its title and a link to its page; over its place,
- * or (`sheet`, a phone) along the map's bottom edge. The keyboard goes to its × when it opens.
+ * or (`sheet`, a phone) along the bottom of the screen. The keyboard goes to its × when it opens.
  */
 export function MapPopup({ popup, onClose, sheet = false }: { popup: Popup; onClose: () => void; sheet?: boolean }) {
   const { t } = useI18n();

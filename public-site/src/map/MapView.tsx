@@ -20,7 +20,7 @@ import { useTreeMap } from './useTreeMap';
  * it stops moving; a click shows a popup with the title and a link to the item's page. A layer
  * switcher of checkboxes turns each on and off (kept in the address: `layers=trees,parks`). The
  * same objects are listed under the map for keyboard and screen-reader users. On a narrow map (a
- * phone) the popup is a sheet along the map's bottom edge instead, its × always on the screen; the
+ * phone) the popup is a sheet along the bottom of the screen instead, its × always on the screen; the
  * legend under the map shows the bubbles' scale.
  */
 export interface MapViewProps {

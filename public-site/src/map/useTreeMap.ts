@@ -80,7 +80,7 @@ export function useTreeMap({
     });
     map.addOverlay(overlay);
     overlayRef.current = overlay;
-    // on a narrow map the popup is a sheet along the map's bottom edge (MapView), not a bubble over the place
+    // on a narrow map the popup is a sheet along the bottom of the screen (MapView), not a bubble over the place
     const show = (p: Popup | null) => {
       const narrow = target.clientWidth < SHEET_BELOW_PX;
       setPopup(p);
