@@ -4,13 +4,7 @@ import type Point from 'ol/geom/Point';
 import type VectorSource from 'ol/source/Vector';
 import { getUid } from 'ol/util';
 import { bubbleRadius, MAX_RADIUS, separate } from './bubbles';
-import type { Item } from './mapTypes';
-
-/** A planting layer's scale: its view's biggest count and the radius it is drawn at. */
-export interface BubbleScale {
-  max: number;
-  maxRadius: number;
-}
+import type { BubbleScale, Item } from './mapTypes';
 
 /** The plantings layers that draw bubbles, the main one first (it leads the scale and the places). */
 const BUBBLE_LAYERS = ['trees', 'irrigation'];

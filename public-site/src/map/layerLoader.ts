@@ -5,10 +5,10 @@ import Polygon from 'ol/geom/Polygon';
 import type VectorSource from 'ol/source/Vector';
 import { call, type LayerAnswer, type MapAnswer } from '../api';
 import type { Lang } from '../i18n';
-import { cellMaxRadius, type BubbleScale } from './bubbleBoard';
+import { cellMaxRadius } from './bubbleBoard';
 import { MAX_RADIUS, maxRadiusFor } from './bubbles';
 import type { LayerDef } from './layers';
-import type { EntityState, Item, PlantingsState, Status } from './mapTypes';
+import type { BubbleScale, EntityState, Item, PlantingsState, Status } from './mapTypes';
 import { fromLonLat, viewBounds } from './olkit';
 
 type Update<S> = (f: (s: Record<string, S>) => Record<string, S>) => void;

@@ -1,5 +1,4 @@
 import type { LayerItem, MapAnswer } from '../api';
-import type { BubbleScale } from './bubbleBoard';
 import type { LayerDef } from './layers';
 
 /** A planting layer's circle or point: a region's or grid cell's count, or one place's trees. */
@@ -11,6 +10,11 @@ export interface Item {
   id?: number;
   regionId?: number;
   speciesId?: number;
+}
+/** A planting layer's scale of bubbles: its view's biggest count and the radius it is drawn at. */
+export interface BubbleScale {
+  max: number;
+  maxRadius: number;
 }
 export type Status = 'off' | 'loading' | 'idle' | 'error';
 /** What a planting layer shows in the view. */
