@@ -5,6 +5,7 @@ import OlMap from 'ol/Map';
 import View from 'ol/View';
 import VectorLayer from 'ol/layer/Vector';
 import { baseLayer } from './baseLayer';
+import { mapControls, retitleControls } from './mapControls';
 import VectorSource from 'ol/source/Vector';
 import Feature from 'ol/Feature';
 import Point from 'ol/geom/Point';
@@ -33,6 +34,9 @@ export default function PointInput({ source, label, required }: { source: string
   });
   const value = (field.value && typeof field.value === 'object' ? field.value : null) as LatLng | null;
   const el = useRef<HTMLDivElement>(null);
+  const translateRef = useRef(translate);
+  translateRef.current = translate;
+  useEffect(() => retitleControls(el.current, translate), [translate]);
   const map = useRef<OlMap | null>(null);
   const marker = useRef(new Feature<Point>());
   const onChange = useRef(field.onChange);
@@ -43,6 +47,7 @@ export default function PointInput({ source, label, required }: { source: string
     const vector = new VectorSource({ features: [marker.current] });
     const m = new OlMap({
       target: el.current,
+      controls: mapControls(translateRef.current),
       layers: [
         baseLayer(),
         new VectorLayer({

@@ -8,6 +8,7 @@ import Polygon from 'ol/geom/Polygon';
 import Draw from 'ol/interaction/Draw';
 import Modify from 'ol/interaction/Modify';
 import { asRing, checkRing, ringToText, sameRing, textToRing, type Ring } from './polygonRing';
+import { retitleControls } from './mapControls';
 import { baseMap, fit, fromGeometry, toGeometry } from './polygonMap';
 
 /**
@@ -18,11 +19,14 @@ import { baseMap, fit, fromGeometry, toGeometry } from './polygonMap';
  */
 export default function PolygonInput({ source, label, required }: { source: string; label: string; required?: boolean }) {
   const translate = useTranslate();
+  const translateRef = useRef(translate);
+  translateRef.current = translate;
   const { field, fieldState } = useInput({ source, validate: (v: unknown) => checkRing(v, required) });
   // react-admin formats an empty value as ''; a string is otherwise the text of a ring not yet read
   const value: unknown = field.value === '' || field.value === undefined ? null : field.value;
   const ring = asRing(value);
   const el = useRef<HTMLDivElement>(null);
+  useEffect(() => retitleControls(el.current, translate), [translate]);
   const map = useRef<OlMap | null>(null);
   const shape = useRef(new Feature<Polygon>());
   const draw = useRef<Draw | null>(null);
@@ -38,7 +42,7 @@ export default function PolygonInput({ source, label, required }: { source: stri
   useEffect(() => {
     if (!el.current) return undefined;
     const vector = new VectorSource({ features: [shape.current] });
-    const m = baseMap(el.current, vector);
+    const m = baseMap(el.current, vector, translateRef.current);
     const d = new Draw({ type: 'Polygon' });
     d.on('drawend', (e) => {
       const g = e.feature.getGeometry();

@@ -4,6 +4,8 @@ import type OlMap from 'ol/Map';
 import VectorSource from 'ol/source/Vector';
 import Feature from 'ol/Feature';
 import { asRing } from './polygonRing';
+import { useTranslate } from 'react-admin';
+import { retitleControls } from './mapControls';
 import { baseMap, fit, toGeometry } from './polygonMap';
 
 /** The widest a show page's map gets. */
@@ -38,12 +40,16 @@ export function PolygonView({ value, height = 220 }: { value: unknown; height?: 
   const ring = asRing(value);
   const el = useRef<HTMLDivElement>(null);
   const map = useRef<OlMap | null>(null);
+  const translate = useTranslate();
+  const translateRef = useRef(translate);
+  translateRef.current = translate;
+  useEffect(() => retitleControls(el.current, translate), [translate]);
   const key = JSON.stringify(ring);
   const width = useAvailableWidth(el, key);
   useEffect(() => {
     if (!el.current || !ring) return undefined;
     const g = toGeometry(ring);
-    const m = baseMap(el.current, new VectorSource({ features: [new Feature(g)] }));
+    const m = baseMap(el.current, new VectorSource({ features: [new Feature(g)] }), translateRef.current);
     fit(m, g);
     map.current = m;
     return () => {

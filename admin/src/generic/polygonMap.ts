@@ -9,6 +9,7 @@ import { getCenter, isEmpty } from 'ol/extent';
 import { Circle, Fill, Stroke, Style } from 'ol/style';
 import 'ol/ol.css';
 import { baseLayer } from './baseLayer';
+import { mapControls } from './mapControls';
 import { openRing, type Ring } from './polygonRing';
 
 /** Tashkent, where an empty map opens. */
@@ -53,9 +54,10 @@ export function fit(map: OlMap | null, g: Polygon) {
   else map.getView().fit(extent, { padding: [24, 24, 24, 24], maxZoom: 17, duration: 0 });
 }
 
-export function baseMap(target: HTMLElement, source: VectorSource): OlMap {
+export function baseMap(target: HTMLElement, source: VectorSource, translate: (key: string) => string): OlMap {
   return new OlMap({
     target,
+    controls: mapControls(translate),
     layers: [baseLayer(), new VectorLayer({ source, style: STYLES })],
     view: new View({ center: fromLonLat(CENTRE), zoom: 10 }),
   });

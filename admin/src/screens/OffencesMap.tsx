@@ -120,17 +120,12 @@ export function OffencesMap() {
             </Typography>
             {states.map((s) => (
               <Box component="li" key={s} sx={{ display: 'flex', alignItems: 'center', gap: 0.75 }} data-state={s}>
+                {/* a colour swatch (a rounded square, a share of a cluster's ring), not a round mark a radio button would be mistaken for */}
                 <Box
                   component="span"
                   aria-hidden
-                  sx={{
-                    width: 14,
-                    height: 14,
-                    borderRadius: '50%',
-                    bgcolor: stateColor(s),
-                    border: '2px solid #fff',
-                    boxShadow: '0 0 0 1px rgba(0,0,0,.25)',
-                  }}
+                  data-testid="offences-map-swatch"
+                  sx={{ width: 18, height: 12, borderRadius: '3px', bgcolor: stateColor(s), flex: 'none' }}
                 />
                 <Typography variant="body2" component="span">
                   {translate(`enums.status.${s}`)}
@@ -150,13 +145,7 @@ export function OffencesMap() {
               </Box>
             }
           >
-            <OffencesMapView
-              query={query}
-              onState={setView}
-              onOpen={open}
-              label={translate('admin.offences_map.label')}
-              titles={{ zoomIn: translate('admin.offences_map.zoom_in'), zoomOut: translate('admin.offences_map.zoom_out') }}
-            />
+            <OffencesMapView query={query} onState={setView} onOpen={open} label={translate('admin.offences_map.label')} />
           </Suspense>
           <Typography variant="caption" color="text.secondary" component="p" sx={{ mt: 1 }}>
             {translate('admin.offences_map.hint')}

@@ -11,7 +11,9 @@ import { fromLonLat, toLonLat, transformExtent } from 'ol/proj';
 import type { FeatureLike } from 'ol/Feature';
 import 'ol/ol.css';
 import { requestJson } from '../api/http';
+import { useTranslate } from 'react-admin';
 import { baseLayer } from '../generic/baseLayer';
+import { mapControls, retitleControls } from '../generic/mapControls';
 import { formatInteger } from '../generic/format';
 import { stateColor } from './offenceStates';
 
@@ -59,8 +61,6 @@ interface Props {
   query: string;
   onState: (s: ViewState) => void;
   onOpen: (id: number) => void;
-  /** a control's title in the page's language (the zoom buttons) */
-  titles: { zoomIn: string; zoomOut: string };
   label: string;
 }
 
@@ -185,8 +185,11 @@ function offenceStyle(state: string): Style {
  * as rings of their states' shares around their count (a click zooms to the next level), single
  * offences as points coloured by state (a click opens the offence).
  */
-export default function OffencesMapView({ query, onState, onOpen, titles, label }: Props) {
+export default function OffencesMapView({ query, onState, onOpen, label }: Props) {
   const el = useRef<HTMLDivElement>(null);
+  const translate = useTranslate();
+  const translateRef = useRef(translate);
+  translateRef.current = translate;
   const api = useRef<{ load: () => void } | null>(null);
   const queryRef = useRef(query);
   queryRef.current = query;
@@ -208,6 +211,7 @@ export default function OffencesMapView({ query, onState, onOpen, titles, label 
     const map = new OlMap({
       target,
       layers: [baseLayer(), layer],
+      controls: mapControls(translateRef.current),
       view: new View({ center: fromLonLat([64.5, 41.3]), zoom: 5, maxZoom: 19 }),
     });
     map.getView().fit(transformExtent(UZBEKISTAN, 'EPSG:4326', 'EPSG:3857'), { padding: [16, 16, 16, 16], maxZoom: 6 });
@@ -309,11 +313,8 @@ export default function OffencesMapView({ query, onState, onOpen, titles, label 
     api.current?.load();
   }, [query]);
 
-  useEffect(() => {
-    const root = el.current;
-    root?.querySelector('.ol-zoom-in')?.setAttribute('title', titles.zoomIn);
-    root?.querySelector('.ol-zoom-out')?.setAttribute('title', titles.zoomOut);
-  }, [titles.zoomIn, titles.zoomOut]);
+  // the controls' tooltips in the language now chosen
+  useEffect(() => retitleControls(el.current, translate), [translate]);
 
   return (
     <Box

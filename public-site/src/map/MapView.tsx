@@ -4,6 +4,7 @@ import type { Region, Species } from '../api';
 import { useI18n } from '../i18n';
 import { LAYERS } from './layers';
 import { LayerSwitch } from './LayerSwitch';
+import { MapLegend } from './MapLegend';
 import { MapList } from './MapList';
 import { MapPopup } from './MapPopup';
 import { MapStatus } from './MapStatus';
@@ -18,7 +19,9 @@ import { useTreeMap } from './useTreeMap';
  * residents may plant) come from `/public/map/layers/:entity?bbox=` for the view, a moment after
  * it stops moving; a click shows a popup with the title and a link to the item's page. A layer
  * switcher of checkboxes turns each on and off (kept in the address: `layers=trees,parks`). The
- * same objects are listed under the map for keyboard and screen-reader users.
+ * same objects are listed under the map for keyboard and screen-reader users. On a narrow map (a
+ * phone) the popup is a sheet along the bottom of the screen instead, its × always on the screen; the
+ * legend under the map shows the bubbles' scale.
  */
 export interface MapViewProps {
   initial: { lat: number; lng: number; z: number } | null;
@@ -32,7 +35,7 @@ export default function MapView({ initial, layers: initialLayers, regions, speci
   const [enabled, setEnabled] = useState<Set<string>>(() => new Set(initialLayers));
   const enabledRef = useRef(enabled);
   enabledRef.current = enabled;
-  const { el, api, plantings, entities, popup, popupEl, noBase } = useTreeMap({ initial, regions, enabledRef });
+  const { el, api, plantings, entities, popup, popupEl, noBase, sheet } = useTreeMap({ initial, regions, enabledRef });
 
   const toggle = (key: string, on: boolean) => {
     const n = new Set(enabledRef.current);
@@ -41,6 +44,12 @@ export default function MapView({ initial, layers: initialLayers, regions, speci
     enabledRef.current = n; // the map's handlers read it before the next render
     setEnabled(n);
     api.current?.toggle(key, on);
+  };
+
+  // closed by its ×: the keyboard goes back to the map
+  const close = () => {
+    api.current?.show(null);
+    el.current?.focus({ preventScroll: true });
   };
 
   const countOf = (key: string) => {
@@ -57,9 +66,12 @@ export default function MapView({ initial, layers: initialLayers, regions, speci
     <>
       <LayerSwitch enabled={enabled} countOf={countOf} onToggle={toggle} />
       <MapStatus enabled={enabled} plantings={plantings} entities={entities} noBase={noBase} />
-      <div ref={el} className="map big-map" data-testid="map" role="application" aria-label={t('map.label')} tabIndex={0} />
-      {createPortal(popup ? <MapPopup popup={popup} onClose={() => api.current?.show(null)} /> : null, popupEl)}
-      <p className="muted small">{t('map.legend')}</p>
+      <div className="map-wrap">
+        <div ref={el} className="map big-map" data-testid="map" role="application" aria-label={t('map.label')} tabIndex={0} />
+        {popup && sheet && <MapPopup popup={popup} sheet onClose={close} />}
+      </div>
+      {createPortal(popup && !sheet ? <MapPopup popup={popup} onClose={close} /> : null, popupEl)}
+      <MapLegend enabled={enabled} plantings={plantings} />
       <MapList
         enabled={enabled}
         plantings={plantings}

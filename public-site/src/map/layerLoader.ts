@@ -5,9 +5,10 @@ import Polygon from 'ol/geom/Polygon';
 import type VectorSource from 'ol/source/Vector';
 import { call, type LayerAnswer, type MapAnswer } from '../api';
 import type { Lang } from '../i18n';
-import { spaceOut } from './bubbles';
+import { cellMaxRadius } from './bubbleBoard';
+import { MAX_RADIUS, maxRadiusFor } from './bubbles';
 import type { LayerDef } from './layers';
-import type { EntityState, Item, PlantingsState, Status } from './mapTypes';
+import type { BubbleScale, EntityState, Item, PlantingsState, Status } from './mapTypes';
 import { fromLonLat, viewBounds } from './olkit';
 
 type Update<S> = (f: (s: Record<string, S>) => Record<string, S>) => void;
@@ -80,7 +81,19 @@ export function layerLoader({
       const source = sources.get(def.key)!;
       source.clear(true);
       const features = items.map((item) => new Feature({ geometry: new Point(fromLonLat([item.lng, item.lat])), item }));
-      spaceOut(features);
+      // the view's scale of bubbles: its biggest count at the largest radius (a grid's cells: about a cell wide)
+      const scale: BubbleScale | undefined =
+        answer.layer === 'trees'
+          ? undefined
+          : {
+              max: items.reduce((m, i) => Math.max(m, i.count), 0),
+              maxRadius: Math.min(
+                maxRadiusFor(...((map.getSize() ?? [1000, 1000]) as [number, number])),
+                answer.layer === 'cells' && answer.size ? cellMaxRadius(answer.size, map.getView().getResolution() ?? 1) : MAX_RADIUS,
+              ),
+            };
+      source.set('layer', answer.layer, true);
+      source.set('scale', scale, true);
       source.addFeatures(features);
       if (main) {
         target.dataset.layer = answer.layer;
@@ -88,7 +101,7 @@ export function layerLoader({
         target.dataset.count = String(items.length);
       }
       mark(def.key, 'idle', items.length);
-      setPlantings((s) => ({ ...s, [def.key]: { status: 'idle', layer: answer.layer, truncated: !!answer.truncated, items } }));
+      setPlantings((s) => ({ ...s, [def.key]: { status: 'idle', layer: answer.layer, truncated: !!answer.truncated, items, scale } }));
     } catch (e) {
       if (mine !== seqs.get(def.key) || (e as Error).name === 'AbortError') return;
       if (main) target.dataset.state = 'error';
@@ -137,6 +150,7 @@ export function layerLoader({
     controllers.get(def.key)?.abort();
     seqs.set(def.key, (seqs.get(def.key) ?? 0) + 1);
     sources.get(def.key)!.clear(true);
+    sources.get(def.key)!.set('scale', undefined, true);
     mark(def.key, 'off', 0);
     if (def.key === 'trees') {
       target.dataset.state = 'idle';

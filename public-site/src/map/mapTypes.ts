@@ -11,6 +11,11 @@ export interface Item {
   regionId?: number;
   speciesId?: number;
 }
+/** A planting layer's scale of bubbles: its view's biggest count and the radius it is drawn at. */
+export interface BubbleScale {
+  max: number;
+  maxRadius: number;
+}
 export type Status = 'off' | 'loading' | 'idle' | 'error';
 /** What a planting layer shows in the view. */
 export interface PlantingsState {
@@ -18,6 +23,8 @@ export interface PlantingsState {
   layer?: MapAnswer['layer'];
   truncated?: boolean;
   items: Item[];
+  /** the bubbles' scale of the view (regions and cells) */
+  scale?: BubbleScale;
 }
 /** What an entity layer (streets, parks, …) shows in the view. */
 export interface EntityState {

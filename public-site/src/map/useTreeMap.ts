@@ -12,6 +12,10 @@ import { nextZoom, type EntityState, type Item, type MapApi, type PlantingsState
 import { createSiteMap, fitUzbekistan, fromLonLat, retitleControls, toLonLat } from './olkit';
 
 const ENTITY_DEBOUNCE_MS = 250;
+/** the popup keeps this far (px) from the map's edges */
+const POPUP_MARGIN = 16;
+/** a map narrower than this (a phone) shows the popup as a sheet along its bottom */
+export const SHEET_BELOW_PX = 560;
 
 /**
  * The tree map on the element `el` gives it, built once: the region names, a vector layer per layer
@@ -37,6 +41,8 @@ export function useTreeMap({
   const [entities, setEntities] = useState<Record<string, EntityState>>({});
   const [popup, setPopup] = useState<Popup | null>(null);
   const [noBase, setNoBase] = useState(false);
+  const [sheet, setSheet] = useState(false);
+  const overlayRef = useRef<Overlay | null>(null);
   const popupEl = useMemo(() => {
     const d = document.createElement('div');
     d.className = 'map-popup-anchor';
@@ -61,21 +67,25 @@ export function useTreeMap({
     });
     if (!initial) fitUzbekistan(map, 30, 6); // the whole country, counted by region
 
-    const setNames = addRegionNames(map, regions);
+    const { sources, vlayers, board } = addDataLayers(map, isOn);
+    const setNames = addRegionNames(map, regions, board);
     setNames(lang);
-    const { sources, vlayers } = addDataLayers(map, isOn);
 
     const overlay = new Overlay({
       element: popupEl,
       positioning: 'bottom-center',
       offset: [0, -12],
       stopEvent: true,
-      autoPan: { animation: { duration: 200 } },
+      autoPan: { animation: { duration: 200 }, margin: POPUP_MARGIN },
     });
     map.addOverlay(overlay);
+    overlayRef.current = overlay;
+    // on a narrow map the popup is a sheet along the bottom of the screen (MapView), not a bubble over the place
     const show = (p: Popup | null) => {
+      const narrow = target.clientWidth < SHEET_BELOW_PX;
       setPopup(p);
-      overlay.setPosition(p ? fromLonLat([p.item.lng, p.item.lat]) : undefined);
+      setSheet(narrow);
+      overlay.setPosition(p && !narrow ? fromLonLat([p.item.lng, p.item.lat]) : undefined);
     };
 
     const { load, unload, mark, abortAll } = layerLoader({ map, target, sources, lang: () => langRef.current, setPlantings, setEntities });
@@ -111,7 +121,8 @@ export function useTreeMap({
 
     const toggle = (key: string, on: boolean) => {
       const def = LAYERS.find((l) => l.key === key)!;
-      vlayers.get(key)!.setVisible(on);
+      for (const l of vlayers.get(key)!) l.setVisible(on);
+      board.refresh();
       if (on) void load(def);
       else {
         unload(def);
@@ -126,7 +137,7 @@ export function useTreeMap({
     };
     api.current = { zoomTo, toggle, show };
     bindMapClicks(map, target, { show, zoomTo });
-    exposeForTests(target, map, sources);
+    exposeForTests(target, map, sources, board);
 
     const onResize = () => map.updateSize();
     window.addEventListener('resize', onResize);
@@ -147,6 +158,12 @@ export function useTreeMap({
     retitleControls(el.current, t);
   }, [t]);
   useEffect(() => {
+    if (!popup || sheet) return;
+    // the popup's content is drawn by React after the overlay was placed: pan once it has its size
+    const frame = requestAnimationFrame(() => overlayRef.current?.panIntoView({ animation: { duration: 200 }, margin: POPUP_MARGIN }));
+    return () => cancelAnimationFrame(frame);
+  }, [popup, sheet]);
+  useEffect(() => {
     if (!popup) return;
     const onKey = (e: KeyboardEvent) => {
       if (e.key === 'Escape') api.current?.show(null);
@@ -155,5 +172,5 @@ export function useTreeMap({
     return () => document.removeEventListener('keydown', onKey);
   }, [popup]);
 
-  return { el, api, plantings, entities, popup, popupEl, noBase };
+  return { el, api, plantings, entities, popup, popupEl, noBase, sheet };
 }
