@@ -33,7 +33,7 @@ export function sweepTest(lang: Lang): void {
         const page = await ctx.newPage();
         await login(page, baseUrl, 'admin', 'ecofond-demo');
         const problems = await sweepLanguage(page, { baseUrl, lang, walkForms: lang === 'uz' });
-        expect(problems).toEqual([]);
+        expect(problems, problems.join('\n')).toEqual([]);
       } finally {
         await ctx.close();
       }
