@@ -1,0 +1,206 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { startTestApi, type TestApi } from './support/api.ts';
+import { createUser } from '../cli/create-user.ts';
+import { removeExpiredKeys } from '../api/engine/idempotency.ts';
+
+/**
+ * Exactly once on the server (issue 30, docs/field-app.md): idempotent creates — a retry whose
+ * first answer was lost, two requests racing with one key, a key reused for another body — a
+ * create refused while one of its files is not a finished upload of the writer, and the conflict
+ * a draft taken before a server-side edit comes back as.
+ */
+const OFFENCES = '/api/ecofund-offences/offences';
+let api: TestApi;
+let r1: number;
+let fineId: number;
+let fileType: number;
+let insp: string;
+
+const draft = (over: Record<string, unknown> = {}) => ({
+  number: 'FS-1',
+  offence_date: '2025-09-01',
+  opened_on: '2025-09-02',
+  region_id: r1,
+  address: 'Chilonzor tumani',
+  location: { lat: 41.3, lng: 69.2 },
+  fine_id: fineId,
+  fine_multiple: '6',
+  offenders: [{ offender_kind: 'person', full_name: 'Aliyev Vali', passport: 'AA 1234567' }],
+  witnesses: [{ full_name: 'Saidova Gulnora' }],
+  ...over,
+});
+
+const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(2000, 7)]);
+
+async function upload(token: string, bytes = JPEG): Promise<number> {
+  const res = await fetch(`${api.url}/api/resources/upload?name=photo.jpg`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/octet-stream' },
+    body: bytes,
+  });
+  expect(res.status).toBe(201);
+  return ((await res.json()) as { id: number }).id;
+}
+
+const rowsOf = async (number: string) => (await api.db.knex('offences').where({ number }).pluck('id')).map(Number);
+const auditOf = async (ids: number[]) =>
+  Number((await api.db.knex('audit_log').where({ entity: 'offences', op: 'create' }).whereIn('record_id', ids).count({ n: '*' }))[0].n);
+
+beforeAll(async () => {
+  api = await startTestApi();
+  const k = api.db.knex;
+  [r1] = (await k('regions').orderBy('id').limit(1).pluck('id')).map(Number);
+  [{ id: fineId }] = await k('fine')
+    .insert({
+      code: 'FS-65-1',
+      article: '65',
+      part: '1',
+      name: JSON.stringify({ uz: 'Daraxt kesish' }),
+      min_multiple: '5',
+      max_multiple: '10',
+    })
+    .returning('id');
+  fileType = Number((await k('offence_files_type').first('id')).id);
+  await createUser(k, { username: 'fs-insp', password: 'secret-pw', roles: ['inspector'], region_id: r1 });
+  insp = await api.login('fs-insp', 'secret-pw');
+});
+afterAll(async () => {
+  await api?.close();
+});
+
+describe('idempotent creates', () => {
+  it('a retried create whose answer was lost gives one row and one audit row, and answers the first result', async () => {
+    const key = randomUUID();
+    const body = draft({ number: 'FS-RETRY' });
+    const first = await api.post(OFFENCES, body, { token: insp, headers: { 'Idempotency-Key': key } });
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    expect(first.headers.get('Idempotent-Replayed')).toBeNull();
+    // the device never saw that answer: it sends the same again, its keys in another order
+    const again = await api.post(OFFENCES, Object.fromEntries(Object.entries(body).reverse()), {
+      token: insp,
+      headers: { 'Idempotency-Key': key },
+    });
+    expect(again.status).toBe(201);
+    expect(again.headers.get('Idempotent-Replayed')).toBe('true');
+    expect(again.body.id).toBe(first.body.id);
+    expect(again.body.offenders).toHaveLength(1);
+    const ids = await rowsOf('FS-RETRY');
+    expect(ids).toEqual([first.body.id]);
+    expect(await auditOf(ids)).toBe(1);
+    // the row as the caller may read it now: an edit made since shows in the replay
+    const edited = await api.put(
+      `${OFFENCES}/${first.body.id}`,
+      { address: 'Yunusobod tumani', version: first.body.version },
+      { token: insp },
+    );
+    expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+    const later = await api.post(OFFENCES, body, { token: insp, headers: { 'Idempotency-Key': key } });
+    expect(later.body).toMatchObject({ id: first.body.id, address: 'Yunusobod tumani' });
+    expect(await rowsOf('FS-RETRY')).toHaveLength(1);
+  });
+
+  it('two requests racing with one key give one row, both answered with it', async () => {
+    const key = randomUUID();
+    const body = draft({ number: 'FS-RACE' });
+    const answers = await Promise.all([0, 1, 2].map(() => api.post(OFFENCES, body, { token: insp, headers: { 'Idempotency-Key': key } })));
+    expect(answers.map((a) => a.status)).toEqual([201, 201, 201]);
+    expect(new Set(answers.map((a) => a.body.id)).size).toBe(1);
+    expect(answers.filter((a) => a.headers.get('Idempotent-Replayed') === 'true')).toHaveLength(2);
+    const ids = await rowsOf('FS-RACE');
+    expect(ids).toHaveLength(1);
+    expect(await auditOf(ids)).toBe(1);
+  });
+
+  it('the key with another body is a 422 in the caller\u2019s language; a malformed key is a 400 naming the header', async () => {
+    const key = randomUUID();
+    expect((await api.post(OFFENCES, draft({ number: 'FS-K1' }), { token: insp, headers: { 'Idempotency-Key': key } })).status).toBe(201);
+    const other = await api.post(OFFENCES, draft({ number: 'FS-K2' }), { token: insp, lang: 'ru', headers: { 'Idempotency-Key': key } });
+    expect(other.status).toBe(422);
+    expect(other.body.message).toMatch(/Idempotency-Key уже использован/);
+    expect(await rowsOf('FS-K2')).toEqual([]);
+    for (const lang of ['uz', 'uk']) {
+      const r = await api.post(OFFENCES, draft({ number: 'FS-K2' }), { token: insp, lang, headers: { 'Idempotency-Key': key } });
+      expect(r.status).toBe(422);
+      expect(r.body.message).not.toMatch(/errors\./);
+    }
+    const bad = await api.post(OFFENCES, draft({ number: 'FS-K3' }), { token: insp, headers: { 'Idempotency-Key': 'short' } });
+    expect(bad.status).toBe(400);
+    expect(Object.keys(bad.body.errors)).toEqual(['Idempotency-Key']);
+    // keys are each user's: another user's same key is their own create
+    const admin = await api.post(OFFENCES, draft({ number: 'FS-K1' }), { headers: { 'Idempotency-Key': key } });
+    expect(admin.status).toBe(201);
+    expect(admin.headers.get('Idempotent-Replayed')).toBeNull();
+    expect(await rowsOf('FS-K1')).toHaveLength(2);
+  });
+
+  it('a refused create keeps no key: its corrected retry is created', async () => {
+    const key = randomUUID();
+    const bad = await api.post(OFFENCES, draft({ number: 'FS-FIX', fine_multiple: '12' }), {
+      token: insp,
+      headers: { 'Idempotency-Key': key },
+    });
+    expect(bad.status).toBe(400);
+    expect(await api.db.knex('idempotency_keys').where({ key }).first()).toBeUndefined();
+    const ok = await api.post(OFFENCES, draft({ number: 'FS-FIX' }), { token: insp, headers: { 'Idempotency-Key': key } });
+    expect(ok.status).toBe(201);
+  });
+
+  it('expired keys are removed by the cleanup; a retry after that is a new create', async () => {
+    const key = randomUUID();
+    const body = draft({ number: 'FS-OLD' });
+    expect((await api.post(OFFENCES, body, { token: insp, headers: { 'Idempotency-Key': key } })).status).toBe(201);
+    await api.db
+      .knex('idempotency_keys')
+      .where({ key })
+      .update({ expires_at: api.db.knex.raw("now() - interval '1 minute'") });
+    expect(await removeExpiredKeys(api.db.knex)).toBeGreaterThanOrEqual(1);
+    const r = await api.post(OFFENCES, body, { token: insp, headers: { 'Idempotency-Key': key } });
+    expect(r.headers.get('Idempotent-Replayed')).toBeNull();
+    expect(await rowsOf('FS-OLD')).toHaveLength(2);
+  });
+});
+
+describe('a record is created only with all its files', () => {
+  it('a file id that is no finished upload of the writer is a 400 naming the field; the writer\u2019s own upload is taken', async () => {
+    const mine = await upload(insp);
+    const others = await upload(api.adminToken);
+    for (const file of [others, 987654321]) {
+      const r = await api.post(OFFENCES, draft({ number: 'FS-FILES', files: [{ type_id: fileType, file }] }), {
+        token: insp,
+        headers: { 'Idempotency-Key': randomUUID() },
+      });
+      expect(r.status).toBe(400);
+      expect(Object.keys(r.body.errors)).toEqual(['files.0.file']);
+    }
+    expect(await rowsOf('FS-FILES')).toEqual([]);
+    const ok = await api.post(OFFENCES, draft({ number: 'FS-FILES', files: [{ type_id: fileType, file: mine }] }), { token: insp });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(201);
+    expect(ok.body.files[0].file).toBe(mine);
+  });
+});
+
+describe('conflicts', () => {
+  it('a draft taken before a server-side edit comes back as a 409 with the current row and the fields that differ', async () => {
+    const created = await api.post(OFFENCES, draft({ number: 'FS-CONFLICT' }), { token: insp });
+    const taken = created.body;
+    // someone edits the record on the server
+    const server = await api.put(`${OFFENCES}/${taken.id}`, { address: 'Mirobod tumani', fine_multiple: '8', version: taken.version });
+    expect(server.status, JSON.stringify(server.body)).toBe(200);
+    // the device sends its draft, edited from the version it took
+    const mine = await api.put(
+      `${OFFENCES}/${taken.id}`,
+      { address: 'Sergeli tumani', fine_multiple: '6', number: 'FS-CONFLICT', version: taken.version },
+      { token: insp, lang: 'ru' },
+    );
+    expect(mine.status).toBe(409);
+    expect(mine.body.message).toMatch(/изменена другим пользователем/);
+    expect(mine.body.current).toMatchObject({ id: taken.id, address: 'Mirobod tumani', fine_multiple: '8.00', version: taken.version + 1 });
+    expect(mine.body.version).toBe(taken.version + 1);
+    expect([...mine.body.differs].sort()).toEqual(['address', 'fine_multiple']);
+    // personal fields of the current row are shown as the caller may see them
+    expect(mine.body.current.offenders[0].full_name).toBeDefined();
+    // nothing was overwritten
+    expect((await api.get(`${OFFENCES}/${taken.id}`)).body.address).toBe('Mirobod tumani');
+  });
+});
