@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { request } from 'node:http';
 import { startTestApi, type TestApi } from './support/api.ts';
 import { createUser } from '../cli/create-user.ts';
 import { removeExpiredKeys } from '../api/engine/idempotency.ts';
@@ -177,6 +178,109 @@ describe('a record is created only with all its files', () => {
     const ok = await api.post(OFFENCES, draft({ number: 'FS-FILES', files: [{ type_id: fileType, file: mine }] }), { token: insp });
     expect(ok.status, JSON.stringify(ok.body)).toBe(201);
     expect(ok.body.files[0].file).toBe(mine);
+  });
+});
+
+const TUS = '/api/uploads/tus';
+const tus = (method: string, path: string, token: string, headers: Record<string, string> = {}, body?: Buffer) =>
+  fetch(api.url + path, {
+    method,
+    headers: { 'Tus-Resumable': '1.0.0', ...(token ? { Authorization: `Bearer ${token}` } : {}), ...headers },
+    body,
+  });
+const chunk = (location: string, token: string, offset: number, bytes: Buffer) =>
+  tus('PATCH', location, token, { 'Content-Type': 'application/offset+octet-stream', 'Upload-Offset': String(offset) }, bytes);
+
+/** A PATCH whose connection drops after `sent` of its `bytes`: the device lost its signal mid-chunk. */
+function interrupted(location: string, token: string, offset: number, bytes: Buffer, sent: number): Promise<void> {
+  return new Promise((resolve) => {
+    const req = request(api.url + location, {
+      method: 'PATCH',
+      headers: {
+        'Tus-Resumable': '1.0.0',
+        Authorization: `Bearer ${token}`,
+        'Content-Type': 'application/offset+octet-stream',
+        'Upload-Offset': String(offset),
+        'Content-Length': String(bytes.length),
+      },
+    });
+    req.on('error', () => resolve());
+    req.on('response', (res) => {
+      res.resume();
+      res.on('end', () => resolve());
+    });
+    req.write(bytes.subarray(0, sent), () => setTimeout(() => req.destroy(), 150));
+  });
+}
+
+describe('resumable uploads (tus)', () => {
+  const photo = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), randomBytes(300_000)]);
+  const meta = `filename ${Buffer.from('IMG_0001.jpg').toString('base64')}`;
+
+  it('uploads in chunks, resumes after an interrupted chunk, and the completion (also sent again) is one file of the uploader', async () => {
+    expect((await tus('POST', TUS, '', { 'Upload-Length': String(photo.length), 'Upload-Metadata': meta })).status).toBe(401);
+    const created = await tus('POST', TUS, insp, { 'Upload-Length': String(photo.length), 'Upload-Metadata': meta });
+    expect(created.status).toBe(201);
+    const location = created.headers.get('location')!;
+    expect(location).toMatch(/^\/api\/uploads\/tus\/\d+-[0-9a-f]+$/);
+    // someone else's upload does not exist for them; nobody's without a token
+    const other = await api.userWithActions('fs-other', []);
+    expect((await tus('HEAD', location, other)).status).toBe(404);
+    expect((await tus('HEAD', location, '')).status).toBe(401);
+    const first = await chunk(location, insp, 0, photo.subarray(0, 100_000));
+    expect(first.status).toBe(204);
+    expect(first.headers.get('upload-offset')).toBe('100000');
+    // the second chunk is cut off midway
+    await interrupted(location, insp, 100_000, photo.subarray(100_000, 200_000), 40_000);
+    const head = await tus('HEAD', location, insp);
+    expect(head.status).toBe(200);
+    const offset = Number(head.headers.get('upload-offset'));
+    expect(offset).toBeGreaterThanOrEqual(100_000);
+    expect(offset).toBeLessThan(200_000);
+    expect(head.headers.get('ecofond-resource-id')).toBeNull();
+    // a create naming a file still uploading is refused: it is no file yet
+    const early = await api.post(OFFENCES, draft({ number: 'FS-TUS', files: [{ type_id: fileType, file: 424242424242 }] }), {
+      token: insp,
+    });
+    expect(early.status).toBe(400);
+    expect(Object.keys(early.body.errors)).toEqual(['files.0.file']);
+    // resumed from where the server is
+    const last = await chunk(location, insp, offset, photo.subarray(offset));
+    expect(last.status).toBe(204);
+    const resourceId = Number(last.headers.get('ecofond-resource-id'));
+    expect(resourceId).toBeGreaterThan(0);
+    // the completion's answer was lost: sent again, and asked with HEAD, it is the same file
+    const again = await chunk(location, insp, photo.length, Buffer.alloc(0));
+    expect(Number(again.headers.get('ecofond-resource-id'))).toBe(resourceId);
+    expect(Number((await tus('HEAD', location, insp)).headers.get('ecofond-resource-id'))).toBe(resourceId);
+    const sha = (await api.db.knex('resources').where({ id: resourceId }).first()) as {
+      sha256: string;
+      created_by: number;
+      mime: string;
+      size: number;
+    };
+    expect(sha).toMatchObject({ mime: 'image/jpeg', size: photo.length });
+    expect(Number(sha.created_by)).toBe(Number((await api.db.knex('users').where({ username: 'fs-insp' }).first('id')).id));
+    expect(Number((await api.db.knex('resources').where({ sha256: sha.sha256 }).count({ n: '*' }))[0].n)).toBe(1);
+    // the bytes are the photo's, read back as any file
+    const back = await api.get(`/api/resources/${resourceId}`, { token: insp });
+    expect(Buffer.from(back.raw).equals(photo)).toBe(true);
+    const ok = await api.post(OFFENCES, draft({ number: 'FS-TUS', files: [{ type_id: fileType, file: resourceId }] }), {
+      token: insp,
+      headers: { 'Idempotency-Key': randomUUID() },
+    });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(201);
+  });
+
+  it('refuses what a plain upload refuses: a type that is not allowed, a size over the limit, no name', async () => {
+    const text = Buffer.from('just some text, not a photo');
+    const created = await tus('POST', TUS, insp, { 'Upload-Length': String(text.length), 'Upload-Metadata': meta });
+    const done = await chunk(created.headers.get('location')!, insp, 0, text);
+    expect(done.status).toBe(400);
+    expect(((await done.json()) as { errors: Record<string, string> }).errors.file).toBeTruthy();
+    expect((await tus('POST', TUS, insp, { 'Upload-Length': String(500 * 1024 * 1024), 'Upload-Metadata': meta })).status).toBe(413);
+    const nameless = await tus('POST', TUS, insp, { 'Upload-Length': '10' });
+    expect(nameless.status).toBe(400);
   });
 });
 
