@@ -284,6 +284,50 @@ describe('resumable uploads (tus)', () => {
   });
 });
 
+describe('reference data for the device', () => {
+  it('answers the books a field form needs in the caller’s scope, and a 304 while nothing changed', async () => {
+    const k = api.db.knex;
+    const mine = await api.get('/api/field/reference', { token: insp });
+    expect(mine.status, JSON.stringify(mine.body)).toBe(200);
+    const { books, version } = mine.body;
+    expect(Object.keys(books).sort()).toEqual([
+      'areas',
+      'fine',
+      'mahalla',
+      'offence-files-type',
+      'offence-type',
+      'regions',
+      'tree-species',
+    ]);
+    // an inspector of one region: their region, its districts and its mahallas only
+    expect(books.regions.map((r: { id: number }) => Number(r.id))).toEqual([r1]);
+    const areas = (await k('areas').where({ region_id: r1 }).pluck('id')).map(Number).sort((a, b) => a - b);
+    expect(areas.length).toBeGreaterThan(0);
+    expect(books.areas.map((r: { id: number }) => Number(r.id))).toEqual(areas);
+    const mahallas = Number((await k('mahallas').where({ region_id: r1 }).count({ n: '*' }))[0].n);
+    expect(books.mahalla).toHaveLength(mahallas);
+    expect(books.mahalla.every((m: { region_id: number }) => Number(m.region_id) === r1)).toBe(true);
+    // the articles with their fine intervals
+    expect(books.fine.find((f: { code: string }) => f.code === 'FS-65-1')).toMatchObject({ min_multiple: '5.00', max_multiple: '10.00' });
+    // the whole country for the administrator
+    const all = await api.get('/api/field/reference');
+    expect(all.body.books.regions.length).toBe(Number((await k('regions').count({ n: '*' }))[0].n));
+    expect(all.body.version).not.toBe(version);
+    // unchanged: 304, by ETag or by the version the device keeps
+    const etag = mine.headers.get('etag')!;
+    expect(etag).toBe(`"${version}"`);
+    expect((await api.get('/api/field/reference', { token: insp, headers: { 'If-None-Match': etag } })).status).toBe(304);
+    expect((await api.get(`/api/field/reference?since=${version}`, { token: insp })).status).toBe(304);
+    expect((await api.get('/api/field/reference?since=not-a-version', { token: insp })).status).toBe(400);
+    // a book changed: a new version
+    await k('fine').where({ code: 'FS-65-1' }).update({ max_multiple: '12' });
+    const changed = await api.get('/api/field/reference', { token: insp, headers: { 'If-None-Match': etag } });
+    expect(changed.status).toBe(200);
+    expect(changed.body.version).not.toBe(version);
+    expect((await api.get('/api/field/reference', { token: '' })).status).toBe(401);
+  });
+});
+
 describe('conflicts', () => {
   it('a draft taken before a server-side edit comes back as a 409 with the current row and the fields that differ', async () => {
     const created = await api.post(OFFENCES, draft({ number: 'FS-CONFLICT' }), { token: insp });
