@@ -4,6 +4,7 @@ import { request } from 'node:http';
 import { startTestApi, type TestApi } from './support/api.ts';
 import { createUser } from '../cli/create-user.ts';
 import { removeExpiredKeys } from '../api/engine/idempotency.ts';
+import { removeFinished } from '../api/http/tus.ts';
 
 /**
  * Exactly once on the server (issue 30, docs/field-app.md): idempotent creates — a retry whose
@@ -265,6 +266,10 @@ describe('resumable uploads (tus)', () => {
     // the bytes are the photo's, read back as any file
     const back = await api.get(`/api/resources/${resourceId}`, { token: insp });
     expect(Buffer.from(back.raw).equals(photo)).toBe(true);
+    // once its days are over, the finished upload's staged bytes go; the file stays
+    expect(removeFinished(Date.now() + 1000)).toBeGreaterThanOrEqual(1);
+    expect((await tus('HEAD', location, insp)).status).toBe(404);
+    expect((await api.get(`/api/resources/${resourceId}`, { token: insp })).status).toBe(200);
     const ok = await api.post(OFFENCES, draft({ number: 'FS-TUS', files: [{ type_id: fileType, file: resourceId }] }), {
       token: insp,
       headers: { 'Idempotency-Key': randomUUID() },

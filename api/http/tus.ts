@@ -4,7 +4,7 @@ import type { AppContext } from './middleware.ts';
 import { Server } from '@tus/server';
 import { FileStore } from '@tus/file-store';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { dataDir } from '../db/connection.ts';
 import { storeUploaded, UPLOAD_LIMIT_MB } from '../engine/files.ts';
@@ -105,7 +105,31 @@ function tusServer(knex: Knex, model: MetaModel): Server {
     },
   });
   servers.set(knex, held);
+  // hourly: unfinished uploads past their hours go, and finished ones' staged bytes (kept as a file already) once as old
+  setInterval(() => {
+    held.server.cleanUpExpiredUploads().catch(() => undefined);
+    removeFinished(Date.now() - EXPIRE_MS);
+  }, 3600_000).unref();
   return held.server;
+}
+
+/** Removes finished uploads completed before `before` (ms): their bytes, their tus record and the id they became. */
+export function removeFinished(before: number): number {
+  const dir = tusDir();
+  if (!existsSync(dir)) return 0;
+  let n = 0;
+  for (const f of readdirSync(dir)) {
+    if (!f.endsWith('.resource')) continue;
+    const id = f.slice(0, -'.resource'.length);
+    try {
+      if (statSync(join(dir, f)).mtimeMs >= before) continue;
+      for (const p of [id, `${id}.json`, f]) rmSync(join(dir, p), { force: true });
+      n++;
+    } catch {
+      /* gone meanwhile */
+    }
+  }
+  return n;
 }
 
 /**
