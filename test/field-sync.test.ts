@@ -5,6 +5,12 @@ import { startTestApi, type TestApi } from './support/api.ts';
 import { createUser } from '../cli/create-user.ts';
 import { removeExpiredKeys } from '../api/engine/idempotency.ts';
 import { removeFinished } from '../api/http/tus.ts';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fixtureMetaDir } from './support/fixture-model.ts';
+import { loadMetadata } from '../api/meta/load.ts';
+import { buildRegistry } from '../api/registry.ts';
+import { MODULES } from '../api/modules/index.ts';
 
 /**
  * Exactly once on the server (issue 30, docs/field-app.md): idempotent creates — a retry whose
@@ -160,6 +166,62 @@ describe('idempotent creates', () => {
     const r = await api.post(OFFENCES, body, { token: insp, headers: { 'Idempotency-Key': key } });
     expect(r.headers.get('Idempotent-Replayed')).toBeNull();
     expect(await rowsOf('FS-OLD')).toHaveLength(2);
+  });
+});
+
+describe('a module route that creates', () => {
+  it('claims the key with its create: a retry is replayed, one row', async () => {
+    const dir = fixtureMetaDir([]);
+    writeFileSync(
+      join(dir, 'modules', 'test-field.json'),
+      JSON.stringify({
+        module: 'test-field',
+        description: 'A route creating an offence as a module would, for the idempotency test.',
+        routes: [
+          {
+            name: 'test-field-create',
+            method: 'post',
+            path: '/test-field/offences',
+            entity: 'offences',
+            op: 'create',
+            handler: 'testField.create',
+          },
+        ],
+      }),
+    );
+    const registry = buildRegistry([
+      ...MODULES,
+      {
+        name: 'test-field',
+        handlers: {
+          'testField.create': async (ctx, { repo }) => {
+            ctx.status = 201;
+            ctx.body = { created: await repo().create(ctx.request.body as Record<string, unknown>) };
+          },
+        },
+      },
+    ]);
+    const own = await startTestApi(loadMetadata(dir), registry);
+    try {
+      const k = own.db.knex;
+      const [region] = (await k('regions').orderBy('id').limit(1).pluck('id')).map(Number);
+      const [{ id: fine }] = await k('fine')
+        .insert({ code: 'FS-M', article: '65', part: '1', name: JSON.stringify({ uz: 'X' }), min_multiple: '5', max_multiple: '10' })
+        .returning('id');
+      const body = { ...draft({ number: 'FS-MODULE', region_id: region, fine_id: fine }) };
+      const key = randomUUID();
+      const first = await own.post('/api/test-field/offences', body, { headers: { 'Idempotency-Key': key } });
+      expect(first.status, JSON.stringify(first.body)).toBe(201);
+      const again = await own.post('/api/test-field/offences', body, { headers: { 'Idempotency-Key': key } });
+      expect(again.status).toBe(201);
+      expect(again.headers.get('Idempotent-Replayed')).toBe('true');
+      expect(again.body.id).toBe(first.body.created.id);
+      expect((await k('offences').where({ number: 'FS-MODULE' }).pluck('id')).map(Number)).toEqual([first.body.created.id]);
+      const other = await own.post('/api/test-field/offences', { ...body, address: 'boshqa' }, { headers: { 'Idempotency-Key': key } });
+      expect(other.status).toBe(422);
+    } finally {
+      await own.close();
+    }
   });
 });
 
