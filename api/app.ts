@@ -4,7 +4,7 @@ import { bodyParser } from '@koa/bodyparser';
 import type { Knex } from 'knex';
 import type { MetaModel } from './meta/types.ts';
 import { MetadataInvalid } from './meta/load.ts';
-import { type AppState, authenticate, cors, errorHandler, language, securityHeaders } from './http/middleware.ts';
+import { type AppContext, type AppState, authenticate, cors, errorHandler, language, securityHeaders } from './http/middleware.ts';
 import { entityRoutes } from './http/entity-routes.ts';
 import { documentRoutes } from './http/document-routes.ts';
 import { moduleRoutes } from './http/module-routes.ts';
@@ -17,6 +17,7 @@ import { indexRoutes } from './http/route-index.ts';
 import { LiveModel } from './meta/live.ts';
 import { AUTH_CHANNEL, sessionCacheOf } from './auth/session-cache.ts';
 import { observeRequests } from './http/observe.ts';
+import { handleTus } from './http/tus.ts';
 
 export interface AppOptions {
   knex: Knex;
@@ -102,6 +103,8 @@ function apiStack(model: MetaModel, knex: Knex, reads: Knex, live: LiveModel, re
   ]) {
     api.use(r.routes(), r.allowedMethods());
   }
+  // a resumable upload's own requests (tus: HEAD, PATCH, DELETE of /uploads/tus/<id>); its creation is the module route system.tus
+  api.register('/uploads/tus/:id', ['HEAD', 'PATCH', 'DELETE'], [guard, (ctx: AppContext) => handleTus(ctx, knex, model)]);
   indexRoutes(api);
   return {
     router: api,

@@ -15,6 +15,7 @@ import { queueEntityImport } from '../jobs/import-kinds.ts';
 import { IMPORT_MAX_BYTES, mapHeader, readHeader } from '../engine/import.ts';
 import { rawBody } from './raw-body.ts';
 import { jobView } from '../jobs/queue.ts';
+import { IDEMPOTENCY_HEADER, idempotencyClaim, REPLAYED_HEADER } from '../engine/idempotency.ts';
 
 /**
  * The whole generic REST surface: for every entity of the metadata, list, export (and, for an
@@ -107,9 +108,19 @@ export function entityRoutes(model: MetaModel, knex: Knex, guard: Middleware<App
       ctx.body = await repo(ctx, e).getOne(idParam(ctx.params.id));
     });
 
+    // a create with `Idempotency-Key` happens once: a retry is answered the first result (docs/field-app.md)
     router.post(e.path, guard, async (ctx) => {
-      ctx.status = 201;
-      ctx.body = await repo(ctx, e).create(body(ctx));
+      const data = body(ctx);
+      const claim = idempotencyClaim(ctx.get(IDEMPOTENCY_HEADER) || undefined, ctx.state.principal!.id, e.name, data);
+      if (!claim) {
+        ctx.status = 201;
+        ctx.body = await repo(ctx, e).create(data);
+        return;
+      }
+      const once = await repo(ctx, e).createOnce(data, claim);
+      if (once.replayed) ctx.set(REPLAYED_HEADER, 'true');
+      ctx.status = once.status;
+      ctx.body = once.row;
     });
 
     router.put(`${e.path}/:id`, guard, async (ctx) => {

@@ -68,10 +68,17 @@ export function cors(
     if (!origin || !allowed.has(origin)) return next();
     ctx.set('Access-Control-Allow-Origin', origin);
     ctx.set('Vary', 'Origin');
-    ctx.set('Access-Control-Expose-Headers', 'Content-Range, X-Total-Count, X-Total-Exact, Content-Disposition, X-Request-Id');
+    // a field device's headers too: idempotent creates, resumable uploads (tus), reference versions (docs/field-app.md)
+    ctx.set(
+      'Access-Control-Expose-Headers',
+      'Content-Range, X-Total-Count, X-Total-Exact, Content-Disposition, X-Request-Id, Idempotent-Replayed, ETag, Location, Upload-Offset, Upload-Length, Tus-Resumable, Ecofond-Resource-Id',
+    );
     if (ctx.method === 'OPTIONS') {
-      ctx.set('Access-Control-Allow-Methods', 'GET, POST, PUT, DELETE, OPTIONS');
-      ctx.set('Access-Control-Allow-Headers', 'Authorization, Content-Type, Language, If-Match');
+      ctx.set('Access-Control-Allow-Methods', 'GET, POST, PUT, PATCH, HEAD, DELETE, OPTIONS');
+      ctx.set(
+        'Access-Control-Allow-Headers',
+        'Authorization, Content-Type, Language, If-Match, If-None-Match, Idempotency-Key, Upload-Offset, Upload-Length, Upload-Metadata, Tus-Resumable',
+      );
       ctx.set('Access-Control-Max-Age', '600');
       ctx.status = 204;
       return;

@@ -9,6 +9,7 @@ import { Repository } from '../engine/repository.ts';
 import { FORMATS, normaliseFormatted } from '../meta/formats.ts';
 import type { RouteHandler } from './route-context.ts';
 import type { LiveModel } from '../meta/live.ts';
+import { IDEMPOTENCY_HEADER, idempotencyClaim, KeyTaken, REPLAYED_HEADER, type IdempotencyClaim } from '../engine/idempotency.ts';
 
 /** `:id` of a path: a positive safe integer, else a 400 naming it. */
 export function idParam(raw: string | undefined, name = 'id'): number {
@@ -60,16 +61,34 @@ export function moduleRoutes(
       const principal = r.auth === 'public' ? null : (ctx.state.principal ?? null);
       if (r.action !== undefined && !principal?.actions.has(r.action)) throw forbidden();
       const lang = ctx.state.lang;
+      // a route that creates its entity's row honours `Idempotency-Key` as the generic create does: its first create of that entity claims the key
+      let idempotency: IdempotencyClaim | undefined;
+      if (r.method === 'post' && r.op === 'create' && r.entity && ctx.get(IDEMPOTENCY_HEADER))
+        idempotency =
+          idempotencyClaim(ctx.get(IDEMPOTENCY_HEADER), principal?.id ?? null, r.entity, {
+            path: ctx.path,
+            query: ctx.querystring,
+            body: ctx.request.body ?? null,
+          }) ?? undefined;
       const repo = (name = r.entity) => {
         const e = name ? model.entities.get(name) : undefined;
         if (!e) throw new Error(`route ${r.name}: no entity "${name}"`);
-        return new Repository({ knex: db, model, principal: principal ?? ANONYMOUS, lang }, e);
+        return new Repository({ knex: db, model, principal: principal ?? ANONYMOUS, lang, idempotency }, e);
       };
       const trustedRepo = (name: string, trx?: Knex.Transaction) => {
         const e = model.entities.get(name);
         if (!e) throw new Error(`route ${r.name}: no entity "${name}"`);
-        return new Repository({ knex, model, principal: principal ?? ANONYMOUS, lang, trusted: true, trx }, e);
+        return new Repository({ knex, model, principal: principal ?? ANONYMOUS, lang, trusted: true, trx, idempotency }, e);
       };
+      const replay = async (): Promise<boolean> => {
+        const first = idempotency && (await repo().replayed(idempotency));
+        if (!first) return false;
+        ctx.set(REPLAYED_HEADER, 'true');
+        ctx.status = first.status;
+        ctx.body = first.row;
+        return true;
+      };
+      if (await replay()) return;
       const id = r.path.includes('/:id') ? idParam(ctx.params.id) : undefined;
       const params = Object.fromEntries(Object.entries(r.params ?? {}).map(([name, f]) => [name, pathParam(name, f, ctx.params[name])]));
       let row: Record<string, unknown> | undefined;
@@ -79,20 +98,28 @@ export function moduleRoutes(
         // the route's row as the caller may see it (personal fields masked unless theirs in clear); the handler shows what it chooses
         if (id !== undefined) row = own.masked(await own.findOne(id, r.op));
       }
-      await handler(ctx, {
-        knex: db,
-        model,
-        live,
-        route: r,
-        lang,
-        principal,
-        entity: r.entity ? model.entities.get(r.entity) : undefined,
-        repo,
-        trustedRepo,
-        row,
-        id,
-        params,
-      });
+      try {
+        await runHandler();
+      } catch (err) {
+        if (!(err instanceof KeyTaken && (await replay()))) throw err;
+      }
+      return;
+      async function runHandler() {
+        await handler(ctx, {
+          knex: db,
+          model,
+          live,
+          route: r,
+          lang,
+          principal,
+          entity: r.entity ? model.entities.get(r.entity) : undefined,
+          repo,
+          trustedRepo,
+          row,
+          id,
+          params,
+        });
+      }
     });
   }
   return router;

@@ -10,6 +10,7 @@ import { jobSetting } from '../auth/config.ts';
 import { ApiError } from '../kernel/errors.ts';
 import { JOB_CANCELLED, jobKind, jobKinds, LOCAL_RUNS, onJobQueued, storedError, type JobRow } from './queue.ts';
 import { envNumber } from '../db/worker-support.ts';
+import { removeExpiredKeys } from '../engine/idempotency.ts';
 
 export interface JobWorkerOptions {
   /** how often the queue is looked at when nothing wakes the worker (ms) */
@@ -379,6 +380,8 @@ export class JobWorker {
       n += gone.length;
       if (gone.length < 500) break;
     }
+    // idempotency keys past their days (docs/field-app.md): a retry after that is a new create
+    await removeExpiredKeys(k);
     const dir = jobsDir();
     if (existsSync(dir)) {
       const files = readdirSync(dir);

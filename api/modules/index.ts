@@ -12,6 +12,7 @@ import { notificationsModule } from './notifications/index.ts';
 import { jobsModule } from './jobs/index.ts';
 import { personalDataModule } from './personal-data/index.ts';
 import { dashboardModule } from './dashboard/index.ts';
+import { fieldModule } from './field/index.ts';
 
 /**
  * Every module of the system. A module is a folder `api/modules/<module>/` of one shape: `index.ts`
@@ -34,4 +35,5 @@ export const MODULES: ModuleDef[] = [
   jobsModule,
   personalDataModule,
   dashboardModule,
+  fieldModule,
 ];

@@ -8,6 +8,7 @@ import type { ListParams } from '../list-params.ts';
 import { applyFilter } from '../filters.ts';
 import { translate } from '../../meta/captions.ts';
 import { personalFields, readsInClear } from '../personal.ts';
+import type { IdempotencyClaim } from '../idempotency.ts';
 
 export interface EngineContext {
   knex: Knex;
@@ -23,6 +24,8 @@ export interface EngineContext {
    * the caller's rights and scope are not asked again; validation, references and the audit row are
    */
   trusted?: boolean;
+  /** a route's request's idempotency key: claimed by its first single create of that entity (api/engine/idempotency.ts) */
+  idempotency?: IdempotencyClaim;
 }
 
 /**

@@ -16,6 +16,7 @@ import type { EngineContext } from './scope.ts';
 import { RepositoryChecks, validatorOf } from './checks.ts';
 import { hasMaskedFields, unmaskPayload } from '../personal.ts';
 import { copyConnection, copyCreatable, copyCreate, type CopyCreated, type CopyOptions } from '../copy-create.ts';
+import { assertSame, claimKey, findKey, KeyTaken, settleKey, type IdempotencyClaim } from '../idempotency.ts';
 
 /**
  * What a hook receives: the transaction of the write it belongs to, the entity, the row as it now
@@ -102,6 +103,15 @@ export interface WriteOptions {
   onProgress?: (done: number, total: number) => void;
   /** createMany: stops between batches (the transaction is rolled back) */
   signal?: AbortSignal;
+  /** create: the request's idempotency key, claimed in the create's transaction (api/engine/idempotency.ts) */
+  idempotency?: IdempotencyClaim;
+}
+
+/** A create under an idempotency key (Repository.createOnce): the row as the caller may read it, the status, and whether it was an earlier create's. */
+export interface CreatedOnce {
+  row: Record<string, unknown>;
+  status: number;
+  replayed: boolean;
 }
 
 /**
@@ -181,6 +191,50 @@ export class Repository extends RepositoryChecks {
   }
 
   /**
+   * A create under an idempotency key (docs/field-app.md): when the caller's key is already a
+   * committed create's, that create's status and its row as the caller may read it now (nothing
+   * written; a 422 when the key came with another body); else the create, the key claimed in its
+   * transaction — a request racing it with the key waits there and is answered the first's result.
+   */
+  async createOnce(payload: Record<string, unknown>, claim: IdempotencyClaim, opts: WriteOptions = {}): Promise<CreatedOnce> {
+    this.assertCan('create');
+    const first = await this.replayed(claim);
+    if (first) return first;
+    try {
+      return { row: await this.create(payload, { ...opts, idempotency: claim }), status: 201, replayed: false };
+    } catch (err) {
+      if (!(err instanceof KeyTaken)) throw err;
+      const again = await this.replayed(claim);
+      if (again) return again;
+      throw new ApiError('busy', 'errors.idempotency_key_busy');
+    }
+  }
+
+  /** The earlier create of a key (null when there is none): its status and its row as the caller may read it now, or its id. */
+  async replayed(claim: IdempotencyClaim): Promise<CreatedOnce | null> {
+    const stored = await findKey(this.db, claim);
+    if (!stored) return null;
+    assertSame(stored, claim);
+    const id = stored.record_id;
+    let row: Record<string, unknown> | undefined;
+    if (this.can('read')) {
+      row = await this.scoped('read')
+        .where('t.id', id)
+        .first(this.ctx.knex.raw(selectColumns(this.e).join(', ')));
+      if (row) await loadChildren(this.db, this.e, [row]);
+    }
+    return { row: row ? this.answer(row) : { id }, status: stored.status, replayed: true };
+  }
+
+  /** The idempotency key a single create claims: the write's own, or the request's (a route's first create of its entity). */
+  private claimOf(opts: WriteOptions, rows: number): IdempotencyClaim | undefined {
+    if (rows !== 1) return undefined;
+    if (opts.idempotency) return opts.idempotency;
+    const c = this.ctx.idempotency;
+    return c && !c.claimed && c.entity === this.e.name ? c : undefined;
+  }
+
+  /**
    * Creates rows all or nothing (an import): each validated as a single create would be — errors
    * named `rows.<n>.<field>` when there are several — references checked in one query a field, one
    * audit row each. Answers the rows as stored.
@@ -220,7 +274,10 @@ export class Repository extends RepositoryChecks {
     const hasChildren = childFields(this.e).some(([, f]) => !f.readOnly);
     const touching = Object.values(this.e.fields).some((f) => f.within || f.form);
     const touched = (row: Record<string, unknown>) => (touching ? new Set(Object.keys(row)) : EMPTY_SET);
+    const claim = this.claimOf(opts, prepared.length);
     return this.transaction(async (trx) => {
+      // the key first: a second request with it waits here until this one commits or rolls back
+      if (claim) await claimKey(trx, claim);
       // every row is checked before the file is refused: the database's checks of the rows the validator let through too
       const checked: { row: Record<string, unknown>; key: string; touched: Set<string> }[] = [];
       prepared.forEach(({ row, data }, i) => {
@@ -289,6 +346,7 @@ export class Repository extends RepositoryChecks {
           ...auditDiff(null, after, this.secrets(prepared[i].row)),
         })),
       );
+      if (claim) await settleKey(trx, claim, rows[0].id as number, 201);
       opts.onProgress?.(rows.length, rows.length);
       return rows;
     });
@@ -591,7 +649,7 @@ export class Repository extends RepositoryChecks {
         .forUpdate()
         .first(this.e.tracking === false ? ['t.id'] : ['t.id', 't.version']);
       if (!locked) throw notFound();
-      if (version !== undefined && locked.version !== version) throw new ApiError('stale', 'errors.stale', { version: locked.version });
+      if (version !== undefined && locked.version !== version) throw await this.conflict(trx, id, locked.version, payload);
       // read after the lock, in a statement of its own: it sees every write committed before it
       const before = (await this.snapshots(trx, [id])).get(id)!;
       if (!opts.fields?.length) this.assertEditable(before);
@@ -613,6 +671,42 @@ export class Repository extends RepositoryChecks {
         hook: this.e.afterWrite,
       });
       return this.answer(after);
+    });
+  }
+
+  /**
+   * The 409 of an update sent for a version the row is no longer at (docs/field-app.md): besides
+   * the message, the row as it stands now as the caller may read it (`current`, personal fields
+   * masked for a reader without the right; only its id and version when they may not read it) and
+   * the fields of what was sent whose value differs from it (`differs`), so that a client can show
+   * both versions and let its user choose.
+   */
+  private async conflict(trx: Knex.Transaction, id: number, version: number, payload: unknown): Promise<ApiError> {
+    const now = (await this.snapshots(trx, [id])).get(id)!;
+    const current = this.answer(now);
+    const sent = typeof payload === 'object' && payload ? normalisePayload(this.e, payload as Record<string, unknown>) : {};
+    const plain = (v: unknown): unknown =>
+      v instanceof Date ? v.toISOString() : typeof v === 'number' || typeof v === 'bigint' ? String(v) : v;
+    const same = (a: unknown, b: unknown): boolean => {
+      if (Array.isArray(a) && Array.isArray(b))
+        // child rows compared by what the client sent of them (the stored ones carry ids and keys it may not)
+        return (
+          a.length === b.length &&
+          a.every((x, i) =>
+            x && typeof x === 'object' && b[i] && typeof b[i] === 'object'
+              ? Object.entries(x as Record<string, unknown>).every(([k, v]) => same(v, (b[i] as Record<string, unknown>)[k]))
+              : same(x, b[i]),
+          )
+        );
+      return JSON.stringify(plain(a ?? null)) === JSON.stringify(plain(b ?? null));
+    };
+    const differs = Object.keys(sent).filter(
+      (k) => k in this.e.fields && k !== 'version' && !this.e.fields[k].readOnly && k in current && !same(sent[k], current[k]),
+    );
+    return new ApiError('stale', 'errors.stale', { version }, undefined, undefined, {
+      version,
+      current: 'version' in current ? current : { id, version },
+      differs,
     });
   }
 
