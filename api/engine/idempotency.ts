@@ -131,10 +131,13 @@ export async function settleKey(trx: Knex.Transaction, claim: IdempotencyClaim, 
 export async function removeExpiredKeys(knex: Knex): Promise<number> {
   let n = 0;
   for (;;) {
-    const gone = await knex('idempotency_keys')
+    // the ids returned, not delete()'s count: the embedded database's driver answers no count, and a
+    // loop on `undefined < 1000` never ends (it held the embedded server's start for good)
+    const gone = (await knex('idempotency_keys')
       .whereIn('id', knex('idempotency_keys').select('id').where('expires_at', '<=', knex.fn.now()).limit(1000))
-      .delete();
-    n += gone;
-    if (gone < 1000) return n;
+      .delete()
+      .returning('id')) as { id: number }[];
+    n += gone.length;
+    if (gone.length < 1000) return n;
   }
 }
