@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { request } from 'node:http';
 import { startTestApi, type TestApi } from './support/api.ts';
+import { sampleFineArticle } from './support/samples.ts';
 import { createUser } from '../cli/create-user.ts';
 import { removeExpiredKeys } from '../api/engine/idempotency.ts';
 import { removeFinished } from '../api/http/tus.ts';
@@ -59,16 +60,7 @@ beforeAll(async () => {
   api = await startTestApi();
   const k = api.db.knex;
   [r1] = (await k('regions').orderBy('id').limit(1).pluck('id')).map(Number);
-  [{ id: fineId }] = await k('fine')
-    .insert({
-      code: 'FS-65-1',
-      article: '65',
-      part: '1',
-      name: JSON.stringify({ uz: 'Daraxt kesish' }),
-      min_multiple: '5',
-      max_multiple: '10',
-    })
-    .returning('id');
+  fineId = await sampleFineArticle(k, 'FS-65-1');
   fileType = Number((await k('offence_files_type').first('id')).id);
   await createUser(k, { username: 'fs-insp', password: 'secret-pw', roles: ['inspector'], region_id: r1 });
   insp = await api.login('fs-insp', 'secret-pw');

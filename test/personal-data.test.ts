@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import { startTestApi, type TestApi } from './support/api.ts';
+import { sampleFineArticle } from './support/samples.ts';
 import { createUser } from '../cli/create-user.ts';
 
 /**
@@ -42,16 +43,7 @@ beforeAll(async () => {
   api = await startTestApi();
   const k = api.db.knex;
   [r1] = (await k('regions').orderBy('id').limit(1).pluck('id')).map(Number);
-  [{ id: fineId }] = await k('fine')
-    .insert({
-      code: 'PD-65-1',
-      article: '65',
-      part: '1',
-      name: JSON.stringify({ uz: 'Daraxt kesish' }),
-      min_multiple: '5',
-      max_multiple: '10',
-    })
-    .returning('id');
+  fineId = await sampleFineArticle(k, 'PD-65-1');
   await user('pd_hq', 'headquarters', r1);
   await user('pd_reviewer', 'confirming_staff', r1);
   await user('pd_eco', 'ecology_staff', r1);

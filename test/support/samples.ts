@@ -187,3 +187,11 @@ export async function freeUniqueEnum(knex: Knex, e: EntityMeta, keep?: unknown):
     }
   }
 }
+
+/** A fine article 65-1 (tree felling) with the interval 5–10 minimum wages, coded `code`: its id. */
+export async function sampleFineArticle(knex: Knex, code: string): Promise<number> {
+  const [{ id }] = await knex('fine')
+    .insert({ code, article: '65', part: '1', name: JSON.stringify({ uz: 'Daraxt kesish' }), min_multiple: '5', max_multiple: '10' })
+    .returning('id');
+  return Number(id);
+}
