@@ -88,7 +88,7 @@ describe('the back-office as the administrator', () => {
     await expectNoRawKeys(page);
   });
 
-  it('shows the menu of /api/meta and opens every item of every section', async () => {
+  it('shows the menu of /api/meta, each item leading to its screen, and opens every screen that is not a list', async () => {
     const sections = await page
       .locator('[data-testid^=menu-section-button-]')
       .evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')));
@@ -101,12 +101,18 @@ describe('the back-office as the administrator', () => {
         const to = `${s.route.slice(1)}/${c.route.replace(/\/+$/, '')}`;
         const item = page.getByTestId(`menu-item-${to}`);
         await expect.poll(() => item.innerText()).toBe(meta.captions[c.caption]);
+        // a list's item leads to its list, which the sweeps open in each language and check its title
+        // against this caption (e2e/sweep.ts); the screens that are not lists are opened here
+        if (c.entity) {
+          expect(await item.getAttribute('href'), to).toBe(`#/${to}`);
+          continue;
+        }
         await item.click();
         await expect.poll(() => page.evaluate(() => window.location.hash)).toBe(`#/${to}`);
         await expect.poll(() => pageTitle(page), { timeout: 10_000 }).toBe(meta.captions[c.caption]);
-        // an entity's list; a special screen; or the page of a screen not built yet
+        // a special screen, or the page of a screen not built yet
         const shown = page
-          .locator(c.entity ? '.RaList-main, [data-testid=list-empty]' : '[data-testid=page-placeholder], [data-testid^=page-screen-]')
+          .locator('[data-testid=page-placeholder], [data-testid^=page-screen-]')
           .or(page.getByTestId('page-error'))
           .or(page.getByTestId('page-404'))
           .or(page.getByTestId('page-403'));
@@ -125,7 +131,7 @@ describe('the back-office as the administrator', () => {
       }
     }
     await expectNoRawKeys(page);
-  }, 360_000); // a hundred menu items, each opened and waited for: minutes on shared cores
+  }, 240_000); // the screens that are not lists, each opened and waited for
 
   it('filters, sorts and pages a reference book', async () => {
     await openList(page);

@@ -35,6 +35,7 @@ interface Meta {
   entities: Entity[];
   routes: Route[];
   captions: Record<string, string>;
+  menu: { route: string; children: { route: string; caption: string; entity?: string }[] }[];
 }
 
 /** Leaves of a nested catalogue. */
@@ -195,6 +196,18 @@ export async function sweepLanguage(page: Page, { baseUrl, lang, walkForms = tru
   const byName = new Map(meta.entities.map((e) => [e.name, e]));
   const lists = meta.routes.filter((r) => r.entity && r.allowed && !r.route.includes(':') && byName.has(r.entity));
   let seenKeys = rawKeys(await missingKeys(page)).length;
+  // a menu item's list is titled with the item's caption (admin.e2e clicks the menu's other screens)
+  const menuCaption = new Map<string, string>();
+  for (const s of meta.menu)
+    for (const c of s.children)
+      menuCaption.set(`${s.route.slice(1)}/${c.route.replace(/\/+$/, '')}`, meta.captions[c.caption] ?? c.caption);
+  const listed = new Set(lists.map((r) => r.route.replace(/^\/+|\/+$/g, '')));
+  for (const s of meta.menu)
+    for (const c of s.children) {
+      const path = `${s.route.slice(1)}/${c.route.replace(/\/+$/, '')}`;
+      if (c.entity && !listed.has(path) && (!only || only(`/${path}`)))
+        problems.push(`${lang} ${path}: a menu item of a list the sweep does not open`);
+    }
 
   const check = async (where: string, e: Entity, opts: { filterMenu?: boolean; record?: boolean; list?: boolean }) => {
     await settled(page);
@@ -233,6 +246,19 @@ export async function sweepLanguage(page: Page, { baseUrl, lang, walkForms = tru
       await page.goto(`${baseUrl}/admin/#/${path}`);
       await page.locator('#main-content [data-testid=entity-list], #main-content [data-testid=list-empty]').first().waitFor();
       lap('list');
+      const caption = menuCaption.get(path);
+      if (caption !== undefined) {
+        await page
+          .waitForFunction((c) => document.querySelector('#react-admin-title')?.textContent?.trim() === c, caption, { timeout: 3000 })
+          .catch(() => undefined);
+        const shown = (
+          await page
+            .locator('#react-admin-title')
+            .innerText()
+            .catch(() => '')
+        ).trim();
+        if (shown !== caption) problems.push(`${where('list')}: titled "${shown}", its menu item "${caption}"`);
+      }
       await check(where('list'), e, { filterMenu: true, list: true });
       lap('list check');
       const rows = page.locator('#main-content tbody .RaDatagrid-row');
