@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
 import { getSession, HttpError, login, logout, type Session } from './api';
-import { clearAll, photos, records, type FieldRecord } from './db';
+import { clearAll, photos, records, tidy, type FieldRecord } from './db';
 import { LANGS, savedLang, saveLang, translator, type Lang, type T } from './i18n';
 import { cachedReference, refreshReference, type Reference } from './reference';
 import { sync } from './sync';
@@ -108,7 +108,7 @@ function Records(props: {
             <span className={`badge ${r.state}`}>{t(`state.${r.state}`)}</span>
           </div>
           <div className="meta">
-            {new Date(r.updatedAt).toLocaleString()} · {t('record.photos', { n: props.counts[r.id] ?? 0 })}
+            {new Date(r.updatedAt).toLocaleString()} · {t('record.photos', { n: r.photoCount ?? props.counts[r.id] ?? 0 })}
             {r.serverId && <> · {t('record.server', { id: r.serverId })}</>}
           </div>
           {r.state === 'error' && r.error && (
@@ -172,7 +172,7 @@ export function App() {
       setRef(await cachedReference(session.user.id));
       setRef(await refreshReference(session.user.id, lang));
     })();
-    sync.start();
+    void tidy().finally(() => sync.start());
   }, [session]); // eslint-disable-line react-hooks/exhaustive-deps
   useEffect(() => {
     void reload();
@@ -217,10 +217,20 @@ export function App() {
         >
           {t('nav.records')}
         </button>
-        <button type="button" onClick={() => setView({ name: 'form', kind: 'offences', at: Date.now() })} data-testid="nav-offence">
+        <button
+          type="button"
+          className={view.name === 'form' && view.kind === 'offences' ? 'on' : ''}
+          onClick={() => setView({ name: 'form', kind: 'offences', at: Date.now() })}
+          data-testid="nav-offence"
+        >
           {t('nav.offence')}
         </button>
-        <button type="button" onClick={() => setView({ name: 'form', kind: 'plantings', at: Date.now() })} data-testid="nav-tree">
+        <button
+          type="button"
+          className={view.name === 'form' && view.kind === 'plantings' ? 'on' : ''}
+          onClick={() => setView({ name: 'form', kind: 'plantings', at: Date.now() })}
+          data-testid="nav-tree"
+        >
           {t('nav.tree')}
         </button>
       </nav>

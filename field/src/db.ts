@@ -20,6 +20,8 @@ export interface FieldRecord {
   createdAt: number;
   updatedAt: number;
   sentAt?: number;
+  /** how many photos it was sent with (their bytes are dropped from the device once sent) */
+  photoCount?: number;
   attempts: number;
   /** not retried before (ms since 1970) */
   nextAt?: number;
@@ -97,6 +99,21 @@ export const kv = {
     await done((await store('kv', 'readwrite')).put(value, key));
   },
 };
+
+/** How long a sent record stays in "my records" on the device: 30 days. */
+export const SENT_KEPT_MS = 30 * 24 * 3600_000;
+
+/**
+ * Housekeeping when the app opens: photos of no record (a form left without saving) and sent
+ * records older than SENT_KEPT_MS are removed.
+ */
+export async function tidy(now = Date.now()): Promise<void> {
+  const all = await records.all();
+  const ids = new Set(all.map((r) => r.id));
+  for (const r of all) if (r.state === 'sent' && (r.sentAt ?? now) < now - SENT_KEPT_MS) await records.remove(r.id);
+  const every = (await done((await store('photos')).getAll())) as Photo[];
+  for (const p of every) if (!ids.has(p.recordId)) await photos.remove(p.id);
+}
 
 /** Everything the app keeps, gone (sign-out with nothing unsent, or "clear" in docs/field-app.md). */
 export async function clearAll(): Promise<void> {

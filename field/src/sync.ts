@@ -112,7 +112,17 @@ class Sync {
         lang: this.lang,
       });
       const row = (await res.json()) as { id: number };
-      await records.put({ ...r, state: 'sent', serverId: row.id, sentAt: Date.now(), error: undefined, nextAt: undefined });
+      await records.put({
+        ...r,
+        state: 'sent',
+        serverId: row.id,
+        sentAt: Date.now(),
+        photoCount: ps.length,
+        error: undefined,
+        nextAt: undefined,
+      });
+      // the photos are on the server now: their bytes leave the device
+      for (const p of ps) await photos.remove(p.id);
       return false;
     } catch (err) {
       if (err instanceof HttpError && err.status === 401) {
@@ -134,8 +144,10 @@ class Sync {
   }
 
   /** Starts the queue when the app opens and whenever the network comes back. */
+  private started = false;
   start(): void {
-    window.addEventListener('online', () => void this.run(true));
+    if (!this.started) window.addEventListener('online', () => void this.run(true));
+    this.started = true;
     void this.run(true);
   }
 }

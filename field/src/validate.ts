@@ -1,5 +1,3 @@
-import type { T } from './i18n';
-
 /**
  * Checks a draft against the server's own create schema (GET /api/field/reference `schemas`, built
  * by api/engine/payload-schema.ts) on the device, before it is queued. Not ajv: ajv compiles a
@@ -9,6 +7,8 @@ import type { T } from './i18n';
  * (docs/decisions/0072). A keyword it does not know is left to the server, which checks again.
  */
 export type Schema = Record<string, unknown>;
+/** A caption by key with its arguments (i18n.ts translator). */
+export type T = (key: string, args?: Record<string, string | number>) => string;
 export type Errors = Record<string, string>;
 
 /** Today in Tashkent (UTC+5), as YYYY-MM-DD. */
@@ -40,6 +40,9 @@ function check(s: Schema, value: unknown, t: T, path: string, out: Errors): void
     const trial: Errors = {};
     check(branches.find((b) => b.type !== 'null') ?? {}, value, t, path, trial);
     Object.assign(out, Object.fromEntries(Object.entries(trial).filter(([k]) => !(k in out))));
+    // as ajv: a value matching no branch is an error of the field itself too
+    const first = Object.values(trial)[0];
+    if (first !== undefined && path) put(first);
     return;
   }
   if (s.type !== undefined) {
