@@ -6,6 +6,12 @@ import { cachedReference, refreshReference, type Reference } from './reference';
 import { sync } from './sync';
 import { RecordForm } from './RecordForm';
 
+/** A moment as Tashkent's (UTC+5) day and time, dd.mm.yyyy hh:mm, whatever the phone's zone. */
+function tashkent(ms: number): string {
+  const [d, time] = new Date(ms + 5 * 3600_000).toISOString().slice(0, 16).split('T');
+  return `${d.split('-').reverse().join('.')} ${time}`;
+}
+
 type View = { name: 'list' } | { name: 'form'; kind: FieldRecord['kind']; id?: string; at?: number };
 
 function useOnline(): boolean {
@@ -108,7 +114,7 @@ function Records(props: {
             <span className={`badge ${r.state}`}>{t(`state.${r.state}`)}</span>
           </div>
           <div className="meta">
-            {new Date(r.updatedAt).toLocaleString()} · {t('record.photos', { n: r.photoCount ?? props.counts[r.id] ?? 0 })}
+            {tashkent(r.updatedAt)} · {t('record.photos', { n: r.photoCount ?? props.counts[r.id] ?? 0 })}
             {r.serverId && <> · {t('record.server', { id: r.serverId })}</>}
           </div>
           {r.state === 'error' && r.error && (
@@ -223,7 +229,7 @@ export function App() {
           onClick={() => setView({ name: 'form', kind: 'offences', at: Date.now() })}
           data-testid="nav-offence"
         >
-          {t('nav.offence')}
+          {t('nav.offence.tab')}
         </button>
         <button
           type="button"
@@ -259,10 +265,10 @@ export function App() {
                   <p>{t('sync.progress', { done: status.done, total: status.total })}</p>
                 </>
               )}
-              {!status.running && status.nextAt && <p>{t('sync.next', { time: new Date(status.nextAt).toLocaleTimeString() })}</p>}
+              {!status.running && status.nextAt && <p>{t('sync.next', { time: tashkent(status.nextAt).slice(11) })}</p>}
               {status.signIn && <p className="error">{t('sync.signin')}</p>}
               {!ref && <p className="note">{t('ref.none')}</p>}
-              {ref && <p className="hint">{t('ref.updated', { time: new Date(ref.checkedAt).toLocaleString() })}</p>}
+              {ref && <p className="hint">{t('ref.updated', { time: tashkent(ref.checkedAt) })}</p>}
               <button type="button" className="secondary" disabled={!online || status.running} onClick={() => void sync.run(true)}>
                 {t('sync.now')}
               </button>
