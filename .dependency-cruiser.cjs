@@ -11,7 +11,7 @@ module.exports = {
       name: 'no-cycles',
       severity: 'error',
       comment: 'An import cycle: the files of one cycle cannot be understood, tested or loaded apart.',
-      from: { path: '^(api|admin/src|public-site/src|cli|shared)/' },
+      from: { path: '^(api|admin/src|public-site/src|field/src|cli|shared)/' },
       to: { circular: true },
     },
     {

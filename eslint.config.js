@@ -98,9 +98,9 @@ export default tseslint.config(
     rules: { 'no-restricted-syntax': ['error', ...TABLE_RULES, NEW_REPOSITORY_RULE] },
   },
 
-  // The two browser faces: browser globals and the rules of hooks.
+  // The three browser faces: browser globals and the rules of hooks.
   {
-    files: ['admin/src/**/*.{ts,tsx}', 'public-site/src/**/*.{ts,tsx}'],
+    files: ['admin/src/**/*.{ts,tsx}', 'public-site/src/**/*.{ts,tsx}', 'field/src/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
     rules: {
@@ -111,6 +111,11 @@ export default tseslint.config(
     },
   },
 
+  // The field app's service worker, served as it is (field/public/sw.js).
+  {
+    files: ['field/public/sw.js'],
+    languageOptions: { sourceType: 'script', globals: { ...globals.serviceworker } },
+  },
   // The API reference page's script, served as is to the browser.
   {
     files: ['api/modules/system/docs/docs.js'],

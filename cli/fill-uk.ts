@@ -18,6 +18,7 @@ export const UK_CATALOGUES: [uz: string, uk: string][] = [
   ['admin/src/i18n/uz.json', 'admin/src/i18n/uk.json'],
   ['admin/src/i18n/ra-uz.json', 'admin/src/i18n/ra-uk.json'],
   ['public-site/src/i18n/uz.json', 'public-site/src/i18n/uk.json'],
+  ['field/src/i18n/uz.json', 'field/src/i18n/uk.json'],
 ];
 
 export const UK_STATE = 'metadata/i18n/uk-derived.json';

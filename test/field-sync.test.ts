@@ -366,10 +366,14 @@ describe('reference data for the device', () => {
     const mahallas = Number((await k('mahallas').where({ region_id: r1 }).count({ n: '*' }))[0].n);
     expect(books.mahalla).toHaveLength(mahallas);
     expect(books.mahalla.every((m: { region_id: number }) => Number(m.region_id) === r1)).toBe(true);
+    // the create schemas of the field forms the caller may create: an inspector's offences, not tree passports
+    expect(Object.keys(mine.body.schemas)).toEqual(['offences']);
+    expect(mine.body.schemas.offences.required).toEqual(expect.arrayContaining(['number', 'region_id', 'fine_id', 'fine_multiple']));
     // the articles with their fine intervals
     expect(books.fine.find((f: { code: string }) => f.code === 'FS-65-1')).toMatchObject({ min_multiple: '5.00', max_multiple: '10.00' });
     // the whole country for the administrator
     const all = await api.get('/api/field/reference');
+    expect(Object.keys(all.body.schemas).sort()).toEqual(['offences', 'plantings']);
     expect(all.body.books.regions.length).toBe(Number((await k('regions').count({ n: '*' }))[0].n));
     expect(all.body.version).not.toBe(version);
     // unchanged: 304, by ETag or by the version the device keeps

@@ -18,7 +18,11 @@ const TYPES: Record<string, string> = {
   '.ico': 'image/x-icon',
   '.woff2': 'font/woff2',
   '.map': 'application/json',
+  '.webmanifest': 'application/manifest+json',
 };
+
+/** The policy of a site's service worker (field/public/sw.js): it loads nothing but fetches its own origin's files. */
+export const SERVICE_WORKER_POLICY = "default-src 'none'; connect-src 'self'; frame-ancestors 'none'";
 
 /** What a site's page needs beyond its files: its settings written in, and what its policy allows. */
 export interface SiteOptions {
@@ -57,7 +61,8 @@ export function serveSite(prefix: string, dir: string, options: SiteOptions = {}
     ctx.type = TYPES[extname(target)] ?? 'application/octet-stream';
     ctx.set('Cache-Control', target.includes(`${join('/', 'assets', '/')}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
     if (extname(target) !== '.html') {
-      ctx.set('Content-Security-Policy', API_POLICY);
+      // a service worker runs under its script's policy: the field app's fetches what it keeps (its own origin)
+      ctx.set('Content-Security-Policy', target === join(root, 'sw.js') ? SERVICE_WORKER_POLICY : API_POLICY);
       const stat = statSync(target);
       ctx.lastModified = stat.mtime;
       ctx.status = 200;
@@ -185,12 +190,13 @@ export async function withSiteConfig(
 }
 
 /**
- * The back-office at /admin/ and the public site at /, when they have been built (`dirs`: other
- * folders, for tests).
+ * The back-office at /admin/, the field app at /field/ and the public site at /, when they have
+ * been built (`dirs`: other folders, for tests).
  */
-export function staticSites(knex?: Knex, dirs: { admin?: string; public?: string } = {}): Koa.Middleware[] {
+export function staticSites(knex?: Knex, dirs: { admin?: string; public?: string; field?: string } = {}): Koa.Middleware[] {
   const sites: Koa.Middleware[] = [];
   const admin = dirs.admin ?? join(ROOT, 'admin', 'dist');
+  const field = dirs.field ?? join(ROOT, 'field', 'dist');
   const pub = dirs.public ?? join(ROOT, 'public-site', 'dist');
   const tilesSetting = async () => (knex ? await configText(knex, 'site.map_tiles') : undefined);
   if (existsSync(admin)) {
@@ -204,6 +210,9 @@ export function staticSites(knex?: Knex, dirs: { admin?: string; public?: string
       }),
     );
   }
+  // the field app (docs/field-app.md): its service worker (sw.js, revalidated like every file outside
+  // assets/) keeps the shell for offline starts; it loads no map tiles and no inline script
+  if (existsSync(field)) sites.push(serveSite('/field/', field, { mapTiles: async () => '' }));
   // the public site's maps: the setting, else VITE_MAP_TILES of its build (seen here when the server
   // runs in the environment that built it, as `npm start` does), else OpenStreetMap's
   const publicTiles = async () => (await tilesSetting()) ?? process.env.VITE_MAP_TILES ?? OSM_TILES;

@@ -4,7 +4,7 @@ import { filesOf, readManifest, sizesOf, type Manifest } from './measure.ts';
 
 /**
  * bench/bundle-size: the compressed JavaScript each page loads, against its budget. Builds nothing:
- * run it after `npm run build:admin && npm run build:public` (CI: after the browser tests' build,
+ * run it after `npm run build:admin && npm run build:public && npm run build:field` (CI: after the browser tests' build,
  * .ci/run). Prints raw / gzip / Brotli per page; exits 1 when a page's Brotli bytes (what every
  * current browser is sent) pass its budget, 2 when a site is not built.
  *
@@ -20,7 +20,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const KB = 1000; // kB as Vite prints them
 
 interface Page {
-  site: 'admin' | 'public-site';
+  site: 'admin' | 'public-site' | 'field';
   name: string;
   /** the lazy chunks the page loads besides index.html's (manifest keys) */
   lazy: string[];
@@ -31,6 +31,8 @@ interface Page {
 export const PAGES: Page[] = [
   { site: 'admin', name: 'back-office: first screen (login form)', lazy: [], budget: 350 },
   { site: 'public-site', name: 'public: landing (index.html eager)', lazy: [], budget: 150 },
+  // issue 30: the field app's JavaScript before its first form (the forms are in the entry)
+  { site: 'field', name: 'field app: sign-in and first form', lazy: [], budget: 200 },
   {
     site: 'public-site',
     name: 'public: landing as shown (+ chart, chat)',
@@ -79,7 +81,7 @@ const kb = (n: number) => (n / KB).toFixed(1).padStart(8);
 
 async function main(): Promise<number> {
   const manifests = new Map<string, Manifest>();
-  for (const site of ['admin', 'public-site']) {
+  for (const site of ['admin', 'public-site', 'field']) {
     try {
       manifests.set(site, readManifest(join(ROOT, site, 'dist')));
     } catch (err) {
@@ -101,7 +103,7 @@ async function main(): Promise<number> {
       `${p.name.padEnd(46)} ${String(s.files).padStart(5)} ${kb(s.raw)} ${kb(s.gzip)} ${kb(s.brotli)} ${kb(p.budget * KB)}${bad ? '  OVER BUDGET' : ''}`,
     );
   }
-  for (const site of ['admin', 'public-site']) {
+  for (const site of ['admin', 'public-site', 'field']) {
     const { css } = filesOf(manifests.get(site)!, ['index.html']);
     const s = await sizesOf(join(ROOT, site, 'dist'), css);
     console.log(`${`${site}: first screen's CSS`.padEnd(46)} ${String(s.files).padStart(5)} ${kb(s.raw)} ${kb(s.gzip)} ${kb(s.brotli)}`);

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { RouteHandler } from '../types.ts';
 import type { ListParams } from '../../engine/list-params.ts';
 import { badParam } from '../../kernel/errors.ts';
+import { payloadSchema } from '../../engine/payload-schema.ts';
 
 /**
  * The reference books a field form needs (issue 30, docs/field-app.md), each read through the
@@ -12,11 +13,19 @@ import { badParam } from '../../kernel/errors.ts';
  */
 export const FIELD_BOOKS = ['regions', 'areas', 'mahalla', 'tree-species', 'offence-type', 'fine', 'offence-files-type'] as const;
 
+/**
+ * The entities the field app's forms create (field/src/forms.tsx): for each the caller may create,
+ * the create payload's JSON Schema — the server's own (api/engine/payload-schema.ts) — which the
+ * device checks a draft against before it is queued (field/src/validate.ts).
+ */
+export const FIELD_FORMS = ['offences', 'plantings'] as const;
+
 /** Rows a page of a book is read in. */
 const PAGE = 1000;
 
 export const FIELD_HANDLERS: Record<string, RouteHandler> = {
-  'field.reference': async (ctx, { repo }) => {
+  'field.reference': async (ctx, rc) => {
+    const { repo } = rc;
     const since = ctx.query.since;
     if (since !== undefined && (typeof since !== 'string' || !/^[0-9a-f]{1,64}$/.test(since))) throw badParam('since');
     const books: Record<string, Record<string, unknown>[]> = {};
@@ -32,7 +41,12 @@ export const FIELD_HANDLERS: Record<string, RouteHandler> = {
       }
       books[name] = rows;
     }
-    const version = createHash('sha256').update(JSON.stringify(books)).digest('hex').slice(0, 32);
+    const schemas: Record<string, ReturnType<typeof payloadSchema>> = {};
+    for (const name of FIELD_FORMS) {
+      const e = rc.model.entities.get(name);
+      if (e && repo(name).can('create')) schemas[name] = payloadSchema(e, 'create');
+    }
+    const version = createHash('sha256').update(JSON.stringify({ books, schemas })).digest('hex').slice(0, 32);
     const etag = `"${version}"`;
     ctx.set('ETag', etag);
     ctx.set('Cache-Control', 'private, no-cache');
@@ -40,6 +54,6 @@ export const FIELD_HANDLERS: Record<string, RouteHandler> = {
       ctx.status = 304;
       return;
     }
-    ctx.body = { version, books };
+    ctx.body = { version, books, schemas };
   },
 };
