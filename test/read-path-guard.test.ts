@@ -17,9 +17,6 @@ const PENDING_COUNTS: Record<string, number> = {
   'api/modules/access/routes.ts': 5,
   'api/modules/chat/hub.ts': 1,
   'api/modules/chat/routes.ts': 8,
-  'api/modules/fund/fine-rule.ts': 2,
-  'api/modules/fund/payments.ts': 1,
-  'api/modules/fund/penalties.ts': 1,
   'api/modules/fund/reports.ts': 7,
   'api/modules/fund/routes.ts': 3,
   'api/modules/fund/statement-import.ts': 2,
@@ -28,12 +25,9 @@ const PENDING_COUNTS: Record<string, number> = {
   'api/modules/notifications/routes.ts': 2,
   'api/modules/notifications/suggestions.ts': 1,
   'api/modules/offences/map.ts': 1,
-  'api/modules/offences/offences.ts': 1,
-  'api/modules/offences/payments.ts': 4,
-  'api/modules/offences/people-facts.ts': 9,
   'api/modules/offences/routes.ts': 2,
   'api/modules/registry/species-benefits.ts': 2,
-  'api/modules/system/auth.ts': 3,
+  'api/modules/system/auth.ts': 1,
   'api/modules/zones/forms.ts': 3,
 };
 

@@ -1,0 +1,28 @@
+import type { Knex } from 'knex';
+
+/**
+ * A user's rights as their roles give them (role_actions through user_roles): an aggregate over two
+ * join tables that are no entity of their own, read for the user named and no other.
+ */
+
+/** The user's actions with their state: the highest state any of their roles gives each. */
+export function userActions(knex: Knex | Knex.Transaction, userId: number) {
+  return knex('role_actions as ra')
+    .join('user_roles as ur', 'ur.role_id', 'ra.role_id')
+    .where('ur.user_id', userId)
+    .groupBy('ra.action_id')
+    .orderBy('ra.action_id')
+    .select('ra.action_id as id', knex.raw('max(ra.state)::int as state'));
+}
+
+/** Whether a user holds every one of these action ids through their roles (state 1). */
+export async function holdsActions(knex: Knex | Knex.Transaction, userId: number, ids: number[]): Promise<boolean> {
+  const held = await knex('role_actions as ra')
+    .join('user_roles as ur', 'ur.role_id', 'ra.role_id')
+    .where('ur.user_id', userId)
+    .where('ra.state', 1)
+    .whereIn('ra.action_id', ids)
+    .distinct('ra.action_id')
+    .pluck('ra.action_id');
+  return held.length === new Set(ids).size;
+}
