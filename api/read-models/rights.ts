@@ -26,3 +26,25 @@ export async function holdsActions(knex: Knex | Knex.Transaction, userId: number
     .pluck('ra.action_id');
   return held.length === new Set(ids).size;
 }
+
+/** The administrators' role's code. */
+export const ADMINISTRATOR = 'administrator';
+
+/** Active users holding the administrators' role, but the one named: how many (the system keeps one). */
+export async function otherActiveAdministrators(knex: Knex | Knex.Transaction, except?: number): Promise<number> {
+  const q = knex('users as u')
+    .join('user_roles as ur', 'ur.user_id', 'u.id')
+    .join('roles as r', 'r.id', 'ur.role_id')
+    .where({ 'r.code': ADMINISTRATOR, 'u.status': 'active' });
+  if (except !== undefined) q.whereNot('u.id', except);
+  const [{ n }] = await q.countDistinct<{ n: number }[]>({ n: 'u.id' });
+  return Number(n);
+}
+
+/** Every action with a role's state of it (0 when the role does not hold it), by module: the role's access screen. */
+export function roleActionStates(knex: Knex, roleId: number) {
+  return knex('app_actions as a')
+    .leftJoin('role_actions as ra', (j) => j.on('ra.action_id', 'a.id').andOn('ra.role_id', knex.raw('?', [roleId])))
+    .orderBy(['a.module', 'a.id'])
+    .select('a.id', 'a.name', 'a.caption', 'a.module', 'a.kind', knex.raw('coalesce(ra.state, 0)::int as state'));
+}

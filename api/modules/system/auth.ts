@@ -9,7 +9,7 @@ import { createSession, revokeSession } from '../../auth/sessions.ts';
 import { beginAttempt, endAttempt } from '../../auth/lockout.ts';
 import { checkCode as checkOneTimeCode, sendCode, type CodePurpose } from '../../auth/codes.ts';
 import { notify } from '../../notify/queue.ts';
-import { Repository } from '../../engine/repository.ts';
+import { repositoryOf, type Repository } from '../../engine/repository.ts';
 import { RateLimiter } from '../../http/rate-limit.ts';
 import { configNumber, type ConfigKey } from '../../auth/config.ts';
 import { readableFiles } from '../../engine/files.ts';
@@ -38,7 +38,7 @@ const findUser = accountByName;
  */
 export function ownAccount(knex: Knex, model: MetaModel, userId: number, username: string, lang: 'uz' | 'uk' | 'ru'): Repository {
   const self: Principal = { id: userId, username, actions: new Set(), region_id: null, branch_id: null, subject_id: null };
-  return new Repository({ knex, model, principal: self, lang, trusted: true }, model.entities.get('users')!);
+  return repositoryOf({ knex, model, principal: self, lang, trusted: true }, 'users');
 }
 
 export function publicUser(user: Record<string, unknown>) {
