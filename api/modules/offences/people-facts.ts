@@ -89,7 +89,9 @@ async function offenceFiles(ctx: HookContext, files: number[]): Promise<Record<s
   if (!types.length) return [];
   const byCode = (code: string) => types.find((t: { code: string }) => t.code === code)?.id ?? types[0].id;
   const mimes = new Map<number, string>(
-    (await ctx.repo('resource-view').scoped('read').whereIn('t.id', files).select('t.id', 't.mime')).map((r: { id: number; mime: string }) => [Number(r.id), r.mime]),
+    (await ctx.repo('resource-view').scoped('read').whereIn('t.id', files).select('t.id', 't.mime')).map(
+      (r: { id: number; mime: string }) => [Number(r.id), r.mime],
+    ),
   );
   return files
     .filter((id) => mimes.has(Number(id)))
@@ -129,7 +131,11 @@ export const PEOPLE_FACT_HOOKS: Record<string, Hook> = {
    */
   'peopleFacts.assign': async (ctx) => {
     const { trx, row, entity } = ctx;
-    const user = await ctx.repo('users').scoped('read').where({ 't.id': row.inspector_id }).first('t.id', 't.kind', 't.status', 't.region_id');
+    const user = await ctx
+      .repo('users')
+      .scoped('read')
+      .where({ 't.id': row.inspector_id })
+      .first('t.id', 't.kind', 't.status', 't.region_id');
     const toOffence = entity.workflow!.actions['to-offence'].action;
     const ok =
       user &&
