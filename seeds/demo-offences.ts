@@ -4,6 +4,7 @@ import { toColumnValue } from '../api/engine/sql.ts';
 import type { FieldMeta } from '../api/meta/types.ts';
 import { latinToCyrillic } from '../api/i18n/transliterate.ts';
 import { fineOfRow } from '../api/modules/fund/fine-rule.ts';
+import { entityReads } from './entity-reads.ts';
 import { splitIncome } from '../api/domain/income-split.ts';
 import { formatTiyin, parseTiyin } from '../api/domain/money.ts';
 import { offencePaymentStatus } from '../api/domain/offence-payments.ts';
@@ -243,7 +244,7 @@ export async function seedOffencesDemo(knex: Knex, log: (s: string) => void = ()
         const decree = path.status === 'draft' ? null : `${region.soato.slice(-2)}-${String(n).padStart(5, '0')}`;
         let amount: string | null;
         try {
-          amount = await fineOfRow(trx, { fineId: fine.id, multiple, date, dateField: 'offence_date' });
+          amount = await fineOfRow(entityReads(trx), { fineId: fine.id, multiple, date, dateField: 'offence_date' });
         } catch {
           amount = null;
         }

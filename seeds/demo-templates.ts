@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { todayTashkent } from '../api/meta/today.ts';
 import { addDays } from '../api/domain/dates.ts';
 import { fineOfRow } from '../api/modules/fund/fine-rule.ts';
+import { entityReads } from './entity-reads.ts';
 
 /**
  * Demo template documents (docs/template-documents.md): an act, a protocol and an offence's decree
@@ -298,9 +299,12 @@ export async function seedTemplateDemo(knex: Knex, log: (s: string) => void = ()
         const fine = fines.length ? fines[n % fines.length] : null;
         const protocolDate = addDays(today, -(n % 20) - 1);
         const fineAmount = fine
-          ? await fineOfRow(trx, { fineId: fine.id, multiple: fine.min_multiple, date: protocolDate, dateField: 'protocol_date' }).catch(
-              () => null,
-            )
+          ? await fineOfRow(entityReads(trx), {
+              fineId: fine.id,
+              multiple: fine.min_multiple,
+              date: protocolDate,
+              dateField: 'protocol_date',
+            }).catch(() => null)
           : null;
         await trx('protocols').insert({
           stack_id: protocolStack.id,

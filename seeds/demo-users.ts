@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { entityReads } from './entity-reads.ts';
 import { hashPassword } from '../api/auth/password.ts';
 import { PENALTY_HOOKS } from '../api/modules/fund/penalties.ts';
 import type { HookContext } from '../api/modules/types.ts';
@@ -240,7 +241,7 @@ async function demoInspections(trx: Knex.Transaction, place: DemoPlace, admin: n
   // the same rules the engine's writes run: the hooks compute, the demo data takes what they computed
   const compute = async (entity: string, table: string, id: number, hook: string) => {
     const row = await trx(table).where({ id }).first();
-    const result = await PENALTY_HOOKS[hook]({ trx, row, entity: { name: entity } } as unknown as HookContext);
+    const result = await PENALTY_HOOKS[hook]({ trx, row, entity: { name: entity }, repo: entityReads(trx) } as unknown as HookContext);
     if (result) await trx(table).where({ id }).update(result);
   };
   await compute('subject-protocols', 'protocols', protocol.id, 'protocols.fine');

@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import { splitIncome } from '../api/domain/income-split.ts';
 import { formatTiyin, parseTiyin } from '../api/domain/money.ts';
-import { lateness, recalculateReport } from '../api/modules/fund/reports.ts';
+import { computeReport, lateness } from '../api/modules/fund/reports.ts';
+import { entityReads } from './entity-reads.ts';
 import { reportDeadline } from '../api/domain/periods.ts';
 import { addDays } from '../api/domain/dates.ts';
 import { todayTashkent } from '../api/meta/today.ts';
@@ -198,12 +199,15 @@ async function seedFundDemo(knex: Knex, log: (s: string) => void, count: number)
         };
       });
       await trx('subject_report_ingredients').insert(lines);
-      await recalculateReport(trx, r.id);
+      // the send hook's computation, written straight to the demo rows (users' changes go through the engine)
+      const c = await computeReport({ trx, repo: entityReads(trx) }, r.id);
+      for (const line of c.ingredients) await trx('subject_report_ingredients').where({ id: line.id }).update({ amount: line.amount });
+      await trx('subject_reports').where({ id: r.id }).update({ base_value: c.base_value, amount: c.amount });
       // what its sending recorded: the day, and the fine when it was late (the send hook's rule)
       if (sent)
         await trx('subject_reports')
           .where({ id: r.id })
-          .update(await lateness(trx, { ...r, sent_on: null }, sentOn));
+          .update(await lateness({ trx, repo: entityReads(trx) }, { ...r, sent_on: null }, sentOn));
       reports++;
     }
     log(`demo: ${reports} compensation reports`);

@@ -18,7 +18,7 @@ import { translate } from '../api/meta/captions.ts';
 import { LANGS } from '../api/meta/types.ts';
 import { CONFIG_DEFAULTS, FUND_SETTINGS, SITE_SETTINGS, type FundSettingKey, type SiteSettingKey } from '../api/auth/config.ts';
 import { CHAT_SETTINGS, JOB_SETTINGS, type ChatSettingKey, type JobSettingKey } from '../api/auth/config.ts';
-import { refreshSpeciesBenefits } from '../api/modules/registry/species-benefits.ts';
+import { refreshSpeciesBenefits } from './species-benefits.ts';
 import { syncActions } from '../api/db/actions.ts';
 import { withModules } from './modules.ts';
 

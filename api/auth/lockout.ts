@@ -109,3 +109,12 @@ export async function endAttempt(
     .where({ id: logId })
     .update({ user_id: userId, success: outcome === 'success', reason: outcome === 'success' ? null : outcome });
 }
+
+/**
+ * An administrator lifts a user's lockout: failures before now no longer count (the `unlocked` row
+ * the count starts after). The lockout's own bookkeeping, like each attempt's row: a log outside
+ * the write path (docs/decisions/0083); the user's `unlock` note is the audit of it.
+ */
+export async function recordUnlock(db: Knex | Knex.Transaction, user: { id?: unknown; username?: unknown }): Promise<void> {
+  await db('login_logs').insert({ username: user.username, user_id: user.id, ip: null, success: false, reason: 'unlocked' });
+}

@@ -11,6 +11,7 @@ export { EXACT_COUNT_LIMIT, DEFERRED_OFFSET } from './repository/read.ts';
 export {
   Repository,
   repository,
+  repositoryOf,
   bindPlugins,
   pluginsOf,
   type HookContext,

@@ -8,6 +8,10 @@ import { cancelOwnJob, ownJob, ownJobs } from './jobs.ts';
 import { accountByName, ownAccountRow } from './accounts.ts';
 import { formUploads, storedFile } from './files.ts';
 import { pruneRateLimits } from './system-log.ts';
+import { userActions, holdsActions, otherActiveAdministrators, roleActionStates, ADMINISTRATOR } from './rights.ts';
+import { offenceCells } from './offence-cells.ts';
+import { zoneFieldDefs } from './zone-forms.ts';
+import { entityAbility } from '../auth/ability.ts';
 import { cellsInView, publicAggregates, treesByRegionCentre, yearByRegion, yearBySource, yearBySpecies } from './public-stats.ts';
 
 /**
@@ -146,5 +150,48 @@ describe("public statistics: the public blocks' rows", () => {
     const other = loadMetadata();
     delete other.entities.get('regions')!.public;
     expect(publicAggregates(other)).toBeNull();
+  });
+});
+
+describe("rights: the named user's roles only", () => {
+  it("reads a user's actions and administrators through their own roles, no one else's", async () => {
+    const carol = await createUser(k, { username: 'carol-rights', password: 'secret-pw', roles: ['administrator'] });
+    const held = (await userActions(k, carol)).map((r: { id: number }) => Number(r.id));
+    expect(held.length).toBeGreaterThan(0);
+    expect(await userActions(k, alice)).toEqual([]);
+    expect(await holdsActions(k, carol, held.slice(0, 2))).toBe(true);
+    expect(await holdsActions(k, alice, held.slice(0, 1))).toBe(false);
+    expect(await otherActiveAdministrators(k, carol)).toBe((await otherActiveAdministrators(k)) - 1);
+    const role = Number((await k('roles').where({ code: ADMINISTRATOR }).first('id')).id);
+    const states = await roleActionStates(k, role);
+    expect(states.length).toBe(Number((await k('app_actions').count({ n: '*' }))[0].n));
+    const own = new Set((await k('role_actions').where({ role_id: role, state: 1 }).pluck('action_id')).map(Number));
+    for (const s of states) expect(s.state === 1).toBe(own.has(Number(s.id)));
+  });
+});
+
+describe("offence cells: the caller's scope on offences", () => {
+  it('answers nothing to a caller who may read no offence, and keeps a regional caller to their region', async () => {
+    const e = loadMetadata().entities.get('offences')!;
+    const principal = (actions: number[], region_id: number | null) => ({
+      id: alice,
+      username: 'Alice',
+      actions: new Set(actions),
+      region_id,
+      branch_id: null,
+      subject_id: null,
+    });
+    expect(offenceCells(k, { ability: entityAbility(e, principal([], null)), e }, 0, 0)).toBeNull();
+    const all = offenceCells(k, { ability: entityAbility(e, principal([e.access.read!], null)), e }, 0, 0)!;
+    const own = offenceCells(k, { ability: entityAbility(e, principal([e.access.read!], 1)), e }, 0, 0)!;
+    expect(all.toSQL().sql).not.toContain('region_id');
+    expect(own.toSQL().sql).toContain('region_id');
+    expect(await own.select('t.level')).toEqual([]);
+  });
+});
+
+describe("zone forms: a zone's own folders", () => {
+  it('has no form for a zone that is not there', async () => {
+    expect(await zoneFieldDefs(k, 999_999_999)).toBeNull();
   });
 });

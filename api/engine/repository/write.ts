@@ -939,6 +939,17 @@ export function repository(ctx: EngineContext, e: EntityMeta): Repository {
 }
 
 /**
+ * An entity's repository by its name, for code that runs with no route's or hook's context to take
+ * one from — a worker's callback, the chat's socket hub, a sign-in acting as its own user
+ * (docs/decisions/0083). A route takes `rc.repo` / `rc.trustedRepo`, a hook `ctx.repo`.
+ */
+export function repositoryOf(ctx: EngineContext, entity: string): Repository {
+  const e = ctx.model.entities.get(entity);
+  if (!e) throw new Error(`no entity "${entity}"`);
+  return new Repository(ctx, e);
+}
+
+/**
  * Chunks regrouped into batches of `size` rows (the first of `first`, the last one smaller), each chunk handed to `seen`
  * as it arrives: a large write takes its rows as a file is read.
  */

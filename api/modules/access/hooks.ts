@@ -1,26 +1,16 @@
 import type { Knex } from 'knex';
-import type { Hook } from '../types.ts';
+import type { Hook, HookContext } from '../types.ts';
+import { ADMINISTRATOR, otherActiveAdministrators } from '../../read-models/rights.ts';
 import { ApiError } from '../../kernel/errors.ts';
 import { revokeUserSessions } from '../../auth/sessions.ts';
 import { announceAuthChange } from '../../auth/session-cache.ts';
 
-/** Active users holding the administrators' role, but the one named. */
-async function otherActiveAdministrators(trx: Knex.Transaction, except?: number): Promise<number> {
-  const q = trx('users as u')
-    .join('user_roles as ur', 'ur.user_id', 'u.id')
-    .join('roles as r', 'r.id', 'ur.role_id')
-    .where({ 'r.code': 'administrator', 'u.status': 'active' });
-  if (except !== undefined) q.whereNot('u.id', except);
-  const [{ n }] = await q.countDistinct<{ n: number }[]>({ n: 'u.id' });
-  return Number(n);
-}
-
-const ADMIN = 'administrator';
-
 /** Whether a user's roles include the administrators'. */
-async function isAdministrator(trx: Knex.Transaction, roles: unknown): Promise<boolean> {
+async function isAdministrator(ctx: HookContext, roles: unknown): Promise<boolean> {
   const ids = Array.isArray(roles) ? roles.map(Number) : [];
-  return ids.length > 0 && !!(await trx('roles').whereIn('id', ids).where({ code: ADMIN }).first('id'));
+  return (
+    ids.length > 0 && !!(await ctx.repo('user-roles').scoped('read').whereIn('t.id', ids).where({ 't.code': ADMINISTRATOR }).first('t.id'))
+  );
 }
 
 /** The system keeps an active administrator: the last one is not blocked, demoted or deleted. */
@@ -36,20 +26,23 @@ async function keepAnAdministrator(trx: Knex.Transaction, userId: number): Promi
  * change of a role's actions, the role's deletion, or a session row's deletion.
  */
 export const USER_HOOKS: Record<string, Hook> = {
-  'users.block': async ({ trx, row, principal }) => {
+  'users.block': async (ctx) => {
+    const { trx, row, principal } = ctx;
     if (row.id === principal.id) throw new ApiError('inUse', 'errors.self_block');
-    if (await isAdministrator(trx, row.roles)) await keepAnAdministrator(trx, row.id as number);
+    if (await isAdministrator(ctx, row.roles)) await keepAnAdministrator(trx, row.id as number);
     await revokeUserSessions(trx, row.id as number);
     await announceAuthChange(trx, { u: [row.id as number] });
   },
-  'users.assignRoles': async ({ trx, row, before }) => {
-    const was = before?.status === 'active' && (await isAdministrator(trx, before.roles));
-    if (was && !(await isAdministrator(trx, row.roles))) await keepAnAdministrator(trx, row.id as number);
+  'users.assignRoles': async (ctx) => {
+    const { trx, row, before } = ctx;
+    const was = before?.status === 'active' && (await isAdministrator(ctx, before.roles));
+    if (was && !(await isAdministrator(ctx, row.roles))) await keepAnAdministrator(trx, row.id as number);
     await announceAuthChange(trx, { u: [row.id as number] });
   },
-  'users.beforeDelete': async ({ trx, row, principal }) => {
+  'users.beforeDelete': async (ctx) => {
+    const { trx, row, principal } = ctx;
     if (row.id === principal.id) throw new ApiError('inUse', 'errors.self_delete');
-    if (row.status === 'active' && (await isAdministrator(trx, row.roles))) await keepAnAdministrator(trx, row.id as number);
+    if (row.status === 'active' && (await isAdministrator(ctx, row.roles))) await keepAnAdministrator(trx, row.id as number);
     await announceAuthChange(trx, { u: [row.id as number] });
   },
   'users.afterWrite': async ({ trx, row, before, changed }) => {

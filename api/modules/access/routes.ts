@@ -1,4 +1,6 @@
 import type { RouteHandler, RouteContext } from '../types.ts';
+import { roleActionStates } from '../../read-models/rights.ts';
+import { recordUnlock } from '../../auth/lockout.ts';
 import type { AppContext } from '../../http/middleware.ts';
 import { badRequest, notFound, validationError } from '../../kernel/errors.ts';
 import { translate } from '../../meta/captions.ts';
@@ -39,15 +41,16 @@ async function setState(
   const roleId = roleIdOf(bodyOf(ctx).role_id);
   // a role the caller may not change is a 404 before the target is looked at
   await repo.getOne(roleId, 'update');
-  const q = knex('app_actions');
+  // the actions named: the book of every action, read by the system (the role's update is the check)
+  const q = rc.trustedRepo('app-actions').scoped('read', knex);
   if (target.action_id !== undefined) {
     const id = typeof target.action_id === 'string' && /^\d{1,9}$/.test(target.action_id) ? Number(target.action_id) : target.action_id;
     if (!Number.isInteger(id) || (id as number) < 1 || (id as number) > 2147483647)
       throw validationError({ action_id: { key: 'validation.wrong_format' } });
-    q.where('id', id as number);
-  } else if (typeof target.category === 'string') q.where('module', target.category.slice(0, 60));
+    q.where('t.id', id as number);
+  } else if (typeof target.category === 'string') q.where('t.module', target.category.slice(0, 60));
   else if (target.all !== true) throw badRequest('errors.select_rows');
-  const actionIds: number[] = (await q.pluck('id')).map(Number);
+  const actionIds: number[] = (await q.pluck('t.id')).map(Number);
   if (!actionIds.length) throw notFound();
   // the role's actions as they stand once its row is locked: parallel grants to one role each add to the last
   await repo.update(
@@ -73,10 +76,7 @@ async function setState(
 export const ACCESS_HANDLERS: Record<string, RouteHandler> = {
   'access.roleAccess': async (ctx, { knex, model, lang, row }) => {
     const id = row!.id as number;
-    const rows = await knex('app_actions as a')
-      .leftJoin('role_actions as ra', (j) => j.on('ra.action_id', 'a.id').andOn('ra.role_id', knex.raw('?', [id])))
-      .orderBy(['a.module', 'a.id'])
-      .select('a.id', 'a.name', 'a.caption', 'a.module', 'a.kind', knex.raw('coalesce(ra.state, 0)::int as state'));
+    const rows = await roleActionStates(knex, id);
     const categories = new Map<string, { id: string; name: string; actions: unknown[] }>();
     for (const r of rows) {
       let c = categories.get(r.module);
@@ -114,11 +114,14 @@ export const ACCESS_HANDLERS: Record<string, RouteHandler> = {
       throw validationError({ status: { key: body.status === undefined ? 'validation.required' : 'validation.wrong_value' } });
     ctx.body = await new Workflow(rc.repo()).run(rc.id!, body.status === 'blocked' ? 'block' : 'unblock', body);
   },
-  'access.userRoles': async (ctx, { knex, row }) => {
-    ctx.body = await knex('roles')
-      .whereIn('id', row!.roles as number[])
-      .orderBy('id')
-      .select('id', 'code', 'name');
+  'access.userRoles': async (ctx, rc) => {
+    // the roles of a user the caller may read: the roles' book read with them
+    ctx.body = await rc
+      .trustedRepo('user-roles')
+      .scoped('read', rc.knex)
+      .whereIn('t.id', rc.row!.roles as number[])
+      .orderBy('t.id')
+      .select('t.id', 't.code', 't.name');
   },
   /** The spec's add-user-roles: the `assign-roles` workflow action of users (its own right, and nobody grants a role whose actions they lack). */
   'access.addUserRoles': async (ctx, rc) => {
@@ -134,7 +137,7 @@ export const ACCESS_HANDLERS: Record<string, RouteHandler> = {
     // lifting a lock opens an account to guessing again: only for users no stronger than the caller
     await assertPrivileges(knex, rc.entity!, rc.principal!, row!, row!);
     await knex.transaction(async (trx) => {
-      await trx('login_logs').insert({ username: row!.username, user_id: row!.id, ip: null, success: false, reason: 'unlocked' });
+      await recordUnlock(trx, row!);
       await rc
         .repo()
         .other(rc.entity!.name, { trx })

@@ -8,11 +8,11 @@ import type { Lang, MetaModel } from '../../meta/types.ts';
 import { LANGS } from '../../meta/types.ts';
 import { translate } from '../../meta/captions.ts';
 import { principalForToken, tokenHash } from '../../auth/sessions.ts';
-import type { Principal } from '../../auth/ability.ts';
+import { ANONYMOUS, type Principal } from '../../auth/ability.ts';
 import { AUTH_CHANNEL, sessionCacheOf, type AuthChange, type SessionPrincipal } from '../../auth/session-cache.ts';
 import { chatSetting } from '../../auth/config.ts';
 import { ApiError, ERROR_CODES } from '../../kernel/errors.ts';
-import { Repository } from '../../engine/repository.ts';
+import { repositoryOf } from '../../engine/repository.ts';
 import { CHAT_CHANNEL } from './events.ts';
 import { visitorChat } from './routes.ts';
 
@@ -379,7 +379,12 @@ export class ChatHub {
       }
       const token = typeof msg.token === 'string' ? msg.token : undefined;
       try {
-        await visitorChat(this.db.knex, chat, token, principal);
+        await visitorChat(
+          repositoryOf({ knex: this.db.knex, model: this.model, principal: ANONYMOUS, lang: 'uz', trusted: true }, 'chats'),
+          chat,
+          token,
+          principal,
+        );
       } catch {
         close(4404, 'errors.notFound');
         return;
@@ -408,9 +413,7 @@ export class ChatHub {
   private mayOperate(p: Principal): boolean {
     const inbox = this.model.routes.find((r) => r.handler === 'chat.inbox');
     if (inbox?.action !== undefined && !p.actions.has(inbox.action)) return false;
-    return new Repository({ knex: this.db.knex, model: this.model, principal: p, lang: 'uz' }, this.model.entities.get('chats')!).can(
-      'read',
-    );
+    return repositoryOf({ knex: this.db.knex, model: this.model, principal: p, lang: 'uz' }, 'chats').can('read');
   }
 
   private forget(c: Client): void {

@@ -4,7 +4,7 @@ import type { AppContext } from '../../http/middleware.ts';
 import type { Principal } from '../../auth/ability.ts';
 import { ANONYMOUS } from '../../auth/ability.ts';
 import { ApiError, badParam, notFound, validationError } from '../../kernel/errors.ts';
-import { Repository } from '../../engine/repository.ts';
+import type { Repository } from '../../engine/repository.ts';
 import { newToken, tokenHash } from '../../auth/sessions.ts';
 import { chatSetting } from '../../auth/config.ts';
 import { iso, notifyChat } from './events.ts';
@@ -13,8 +13,6 @@ import { iso, notifyChat } from './events.ts';
 const HISTORY_LIMIT = 500;
 /** The header a visitor's chat token travels in (never the URL: it would land in logs). */
 export const CHAT_TOKEN_HEADER = 'X-Chat-Token';
-
-type Db = Knex | Knex.Transaction;
 
 /**
  * The flood guard (spec §8: "Chat blocked for too many actions, try later"): the address's stored
@@ -77,11 +75,19 @@ interface VisitorChatRow {
 
 /**
  * The chat a public caller may use: theirs by the token they were given when they opened it, or —
- * a population user signed in — by their session. Anyone else's chat is not found.
+ * a population user signed in — by their session. Anyone else's chat is not found. `chats` is the
+ * system's trusted repository of chats: the token or the session is the check.
  */
-export async function visitorChat(db: Db, id: number, token: string | undefined, principal: Principal | null): Promise<VisitorChatRow> {
-  const q = db('chats').where({ id });
-  const chat: VisitorChatRow | undefined = await q.first('id', 'status', 'visitor_name', 'lang', 'user_id', 'token_hash', 'created_at');
+export async function visitorChat(
+  chats: Repository,
+  id: number,
+  token: string | undefined,
+  principal: Principal | null,
+): Promise<VisitorChatRow> {
+  const chat: VisitorChatRow | undefined = await chats
+    .scoped('read')
+    .where({ 't.id': id })
+    .first('t.id', 't.status', 't.visitor_name', 't.lang', 't.user_id', 't.token_hash', 't.created_at');
   if (!chat) throw notFound();
   const byToken = !!token && token.length <= 100 && chat.token_hash === tokenHash(token);
   const byUser = !!principal && principal.id > 0 && Number(chat.user_id) === principal.id;
@@ -99,6 +105,13 @@ function afterParam(ctx: AppContext): number {
   return Number(raw);
 }
 
+/**
+ * A chat's messages: read with the chat, whose right and scope the caller was checked against (its
+ * visitor's token or session, an operator's read of the chat), so the system's own read of them.
+ */
+const messagesOfChat = (rc: RouteContext, chatId: number): Knex.QueryBuilder =>
+  rc.trustedRepo('messages').scoped('read', rc.knex).where({ 't.chat_id': chatId });
+
 async function messagesOf(qb: Knex.QueryBuilder, after: number) {
   const rows = await qb
     .where('t.id', '>', after)
@@ -111,11 +124,7 @@ async function messagesOf(qb: Knex.QueryBuilder, after: number) {
 /** A visitor's or population user's message, through the engine as them (or nobody), limited per address. */
 async function writeVisitorMessage(rc: RouteContext, trx: Knex.Transaction, chatId: number, body: string, ip: string, limits: FloodLimits) {
   await assertUnderLimit(trx, 'messages', ip, limits);
-  const principal = rc.principal ?? ANONYMOUS;
-  return new Repository(
-    { knex: rc.knex, model: rc.model, principal, lang: rc.lang, trusted: true, trx },
-    rc.model.entities.get('messages')!,
-  ).create({ chat_id: chatId, body, author: 'visitor', ip }, { fields: ['author', 'ip'] });
+  return rc.trustedRepo('messages', trx).create({ chat_id: chatId, body, author: 'visitor', ip }, { fields: ['author', 'ip'] });
 }
 
 export const CHAT_HANDLERS: Record<string, RouteHandler> = {
@@ -135,10 +144,7 @@ export const CHAT_HANDLERS: Record<string, RouteHandler> = {
     const limits = await floodLimits(rc.knex);
     const out = await rc.knex.transaction(async (trx) => {
       await assertUnderLimit(trx, 'chats', ip, limits);
-      const chat = await new Repository(
-        { knex: rc.knex, model: rc.model, principal, lang: rc.lang, trusted: true, trx },
-        rc.model.entities.get('chats')!,
-      ).create(
+      const chat = await rc.trustedRepo('chats', trx).create(
         {
           visitor_name: name.trim() || null,
           user_id: principal.id > 0 ? principal.id : null,
@@ -163,8 +169,13 @@ export const CHAT_HANDLERS: Record<string, RouteHandler> = {
 
   /** The chat and its messages (`?after=<id>`: the newer ones only), to its visitor. */
   'chat.history': async (ctx, rc) => {
-    const chat = await visitorChat(rc.knex, rc.id ?? Number(ctx.params.id), ctx.get(CHAT_TOKEN_HEADER) || undefined, rc.principal);
-    const messages = await messagesOf(rc.knex('messages as t').where('t.chat_id', chat.id), afterParam(ctx));
+    const chat = await visitorChat(
+      rc.trustedRepo('chats'),
+      rc.id ?? Number(ctx.params.id),
+      ctx.get(CHAT_TOKEN_HEADER) || undefined,
+      rc.principal,
+    );
+    const messages = await messagesOf(messagesOfChat(rc, chat.id), afterParam(ctx));
     ctx.set('Cache-Control', 'no-store');
     ctx.body = { id: chat.id, status: chat.status, visitor_name: chat.visitor_name ?? null, messages };
   },
@@ -172,7 +183,7 @@ export const CHAT_HANDLERS: Record<string, RouteHandler> = {
   /** The visitor writes: only in their own open chat, limited per address. */
   'chat.send': async (ctx, rc) => {
     const id = Number(ctx.params.id);
-    const chat = await visitorChat(rc.knex, id, ctx.get(CHAT_TOKEN_HEADER) || undefined, rc.principal);
+    const chat = await visitorChat(rc.trustedRepo('chats'), id, ctx.get(CHAT_TOKEN_HEADER) || undefined, rc.principal);
     if (chat.status !== 'open') throw new ApiError('workflow', 'errors.chat_closed');
     const body = bodyOf(ctx, true)!;
     const ip = addressOf(ctx);
@@ -196,7 +207,6 @@ export const CHAT_HANDLERS: Record<string, RouteHandler> = {
       .repo('chats')
       .scoped('read')
       .where('t.status', 'open')
-      .leftJoin('users as u', 'u.id', 't.user_id')
       .joinRaw(
         'left join lateral (select m.id, m.body, m.author, m.created_at from messages m where m.chat_id = t.id order by m.id desc limit 1) lm on true',
       )
@@ -204,7 +214,6 @@ export const CHAT_HANDLERS: Record<string, RouteHandler> = {
         't.id',
         't.visitor_name',
         't.user_id',
-        'u.fio as user_fio',
         't.lang',
         't.created_at',
         't.version',
@@ -218,12 +227,22 @@ export const CHAT_HANDLERS: Record<string, RouteHandler> = {
       )
       .orderByRaw('coalesce(lm.created_at, t.created_at) desc, t.id desc')
       .limit(500);
+    // the signed-in visitors' names, read as the system beside the chats the caller may read
+    const userIds = [
+      ...new Set<number>(
+        rows.filter((r: Record<string, unknown>) => r.user_id != null).map((r: Record<string, unknown>) => Number(r.user_id)),
+      ),
+    ];
+    const users: { id: number; fio: unknown }[] = userIds.length
+      ? await rc.trustedRepo('users').scoped('read', k).whereIn('t.id', userIds).select(['t.id', 't.fio'])
+      : [];
+    const fio = new Map<number, unknown>(users.map((u): [number, unknown] => [Number(u.id), u.fio]));
     ctx.set('Cache-Control', 'no-store');
     ctx.body = rows.map((r: Record<string, unknown>) => ({
       id: Number(r.id),
       visitor_name: r.visitor_name ?? null,
       user_id: r.user_id ?? null,
-      user_fio: r.user_fio ?? null,
+      user_fio: (r.user_id != null ? fio.get(Number(r.user_id)) : null) ?? null,
       lang: r.lang,
       created_at: iso(r.created_at),
       unread: Number(r.unread),
@@ -237,7 +256,7 @@ export const CHAT_HANDLERS: Record<string, RouteHandler> = {
   'chat.conversation': async (ctx, rc) => {
     const row = rc.row!;
     // the chat's right is the conversation's: its messages are read with it (the row was read in the caller's scope)
-    const messages = await messagesOf(rc.knex('messages as t').where('t.chat_id', Number(row.id)), afterParam(ctx));
+    const messages = await messagesOf(messagesOfChat(rc, Number(row.id)), afterParam(ctx));
     ctx.set('Cache-Control', 'no-store');
     ctx.body = {
       id: row.id,
@@ -259,7 +278,9 @@ export const CHAT_HANDLERS: Record<string, RouteHandler> = {
     const { id } = await rc.repo('messages').create({ chat_id: row.id, body, author: 'operator' }, { fields: ['author'] });
     ctx.status = 201;
     // answered whether or not the operator may read the messages' list: it is their own message
-    ctx.body = messageOut(await rc.knex('messages').where({ id }).first('id', 'author', 'body', 'created_at'));
+    ctx.body = messageOut(
+      await messagesOfChat(rc, Number(row.id)).where({ 't.id': id }).first('t.id', 't.author', 't.body', 't.created_at'),
+    );
   },
 
   /**
@@ -271,7 +292,7 @@ export const CHAT_HANDLERS: Record<string, RouteHandler> = {
     const raw = (ctx.request.body as Record<string, unknown> | undefined)?.upTo;
     let upTo: number;
     if (raw === undefined || raw === null) {
-      upTo = Number((await rc.knex('messages').where({ chat_id: row.id }).max('id as m').first())?.m ?? 0);
+      upTo = Number((await messagesOfChat(rc, Number(row.id)).max('t.id as m').first())?.m ?? 0);
     } else if (typeof raw === 'number' && Number.isSafeInteger(raw) && raw >= 0) {
       upTo = raw;
     } else throw validationError({ upTo: { key: 'validation.wrong_format' } });

@@ -3,6 +3,12 @@ import { ApiError, validationError } from '../../kernel/errors.ts';
 import { checkFineMultiple, fineOn } from '../../domain/fines.ts';
 import { formatTiyin } from '../../domain/money.ts';
 
+/**
+ * What the rule reads its two books through: a hook's `ctx.repo` (the write's own trusted read, in
+ * its transaction); the demo seeds, which write before any model is bound, read the same tables.
+ */
+export type BookReader = (entity: 'fine' | 'min-oklads') => { scoped(op: 'read'): Knex.QueryBuilder };
+
 /** What a row's fine is computed from: its article (the `fine` book), the chosen multiple and the date it is reckoned on. */
 export interface FineInput {
   fineId: number | null;
@@ -22,16 +28,16 @@ export interface FineInput {
  * multiple (`validation.interval`, {min, max}) — and the fine is that multiple of the base value in
  * force on the row's date (api/domain/fines.ts). Null when no multiple is chosen.
  */
-export async function fineOfRow(trx: Knex | Knex.Transaction, o: FineInput): Promise<string | null> {
+export async function fineOfRow(repo: BookReader, o: FineInput): Promise<string | null> {
   if (o.multiple === null || o.multiple === '') return null;
   const multipleField = o.multipleField ?? 'fine_multiple';
   if (o.fineId) {
-    const article = await trx('fine').where({ id: o.fineId }).first('min_multiple', 'max_multiple');
+    const article = await repo('fine').scoped('read').where({ 't.id': o.fineId }).first('t.min_multiple', 't.max_multiple');
     const warning = article ? checkFineMultiple(o.multiple, article) : null;
     if (warning) throw validationError({ [multipleField]: { key: warning.key, args: warning.args } });
   }
   try {
-    const fine = fineOn(o.multiple, await trx('min_oklads').select('start_date', 'amount'), o.date);
+    const fine = fineOn(o.multiple, await repo('min-oklads').scoped('read').select('t.start_date', 't.amount'), o.date);
     return formatTiyin(fine.amount);
   } catch (err) {
     if (err instanceof RangeError)

@@ -8,11 +8,12 @@ import { splitIncome } from '../../domain/income-split.ts';
  * percentages (exact tiyin that add up to the payment); cancelling the confirmation removes the split.
  */
 export const PAYMENT_HOOKS: Record<string, Hook> = {
-  'payments.split': async ({ trx, row }) => {
+  'payments.split': async ({ repo, row }) => {
     if (!row.income_type_id) throw validationError({ income_type_id: { key: 'validation.required' } });
-    const income = await trx('income_types')
-      .where({ id: row.income_type_id })
-      .first('code', 'budget_percent', 'fund_percent', 'organisation_percent');
+    const income = await repo('income-types')
+      .scoped('read')
+      .where({ 't.id': row.income_type_id })
+      .first('t.code', 't.budget_percent', 't.fund_percent', 't.organisation_percent');
     const parts = splitIncome(parseTiyin(String(row.amount)), income);
     return {
       splits: [

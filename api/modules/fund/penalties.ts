@@ -9,12 +9,13 @@ import { formatTiyin, parseTiyin } from '../../domain/money.ts';
  * fine as its multiple of the base value in force on the protocol's date, within the article's interval.
  */
 export const PENALTY_HOOKS: Record<string, Hook> = {
-  'penya.calculate': rowHook('penya', async ({ trx, row: p }) => {
-    const payments = await trx('payments')
-      .where({ subject_id: p.subject_id, status: 'confirmed' })
-      .where('paid_on', '>', p.due_date)
-      .where('paid_on', '<=', p.as_of)
-      .select('paid_on', 'amount');
+  'penya.calculate': rowHook('penya', async ({ repo, row: p }) => {
+    const payments = await repo('payments')
+      .scoped('read')
+      .where({ 't.subject_id': p.subject_id, 't.status': 'confirmed' })
+      .where('t.paid_on', '>', p.due_date)
+      .where('t.paid_on', '<=', p.as_of)
+      .select('t.paid_on', 't.amount');
     const result = calculatePenya({
       debt: parseTiyin(p.debt),
       dueDate: p.due_date,
@@ -25,7 +26,7 @@ export const PENALTY_HOOKS: Record<string, Hook> = {
     const paid = payments.reduce((s: bigint, x: { amount: string }) => s + parseTiyin(x.amount), 0n);
     return { overdue_days: result.days, paid: formatTiyin(paid), amount: formatTiyin(result.amount) };
   }),
-  'protocols.fine': rowHook('subject-protocols', async ({ trx, row: p }) => ({
-    fine_amount: await fineOfRow(trx, { fineId: p.fine_id, multiple: p.fine_multiple, date: p.protocol_date, dateField: 'protocol_date' }),
+  'protocols.fine': rowHook('subject-protocols', async ({ repo, row: p }) => ({
+    fine_amount: await fineOfRow(repo, { fineId: p.fine_id, multiple: p.fine_multiple, date: p.protocol_date, dateField: 'protocol_date' }),
   })),
 };

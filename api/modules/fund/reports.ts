@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Hook } from '../types.ts';
+import type { Hook, HookContext } from '../types.ts';
 import { ApiError, validationError } from '../../kernel/errors.ts';
 import { baseValueOn } from '../../domain/base-value.ts';
 import { calculateCompensation } from '../../domain/compensation.ts';
@@ -15,6 +15,16 @@ import { todayTashkent } from '../../meta/today.ts';
 
 const INGREDIENTS = 'subject_report_ingredients';
 
+/**
+ * What the report's rules read through: a hook's context (`repo`: the write's trusted read of the
+ * report, its subject and the base values, in `trx`, its transaction, which also reads the report's
+ * own ingredient rows); a route's trusted repositories; the demo seeds' plain reads.
+ */
+export interface ReportReads {
+  trx: Knex | Knex.Transaction;
+  repo: (entity: string) => { scoped(op: 'read'): Knex.QueryBuilder };
+}
+
 /** A report's computed values: each ingredient line's amount and the total, at the base value in force on its date. */
 export interface ReportComputation {
   base_value: string;
@@ -26,13 +36,13 @@ export interface ReportComputation {
  * Recomputes a report's compensation from its ingredients at the base value in force on the
  * report's date (docs/domain-rules.md): each line's amount and the total, rounded once.
  */
-export async function computeReport(trx: Knex | Knex.Transaction, reportId: number): Promise<ReportComputation> {
-  const report = await trx('subject_reports').where({ id: reportId }).first('id', 'report_date');
+export async function computeReport({ trx, repo }: ReportReads, reportId: number): Promise<ReportComputation> {
+  const report = await repo('subject-report-yearly').scoped('read').where({ 't.id': reportId }).first('t.id', 't.report_date');
   const lines = await trx(INGREDIENTS)
     .where({ parent_id: reportId })
     .orderBy(['ordering', 'id'])
     .select('id', 'mass', 'norm', 'coefficient1', 'coefficient2');
-  const rows = await trx('min_oklads').select('start_date', 'amount');
+  const rows = await repo('min-oklads').scoped('read').select('t.start_date', 't.amount');
   let base;
   try {
     base = baseValueOn(rows, report.report_date);
@@ -55,26 +65,20 @@ export async function computeReport(trx: Knex | Knex.Transaction, reportId: numb
   };
 }
 
-/** Writes a report's computation straight to its rows: for the demo data only (users' changes go through the engine). */
-export async function recalculateReport(trx: Knex | Knex.Transaction, reportId: number): Promise<void> {
-  const c = await computeReport(trx, reportId);
-  for (const line of c.ingredients) await trx(INGREDIENTS).where({ id: line.id }).update({ amount: line.amount });
-  await trx('subject_reports').where({ id: reportId }).update({ base_value: c.base_value, amount: c.amount });
-}
-
 /**
  * The report as it is signed: what the subject declared, in a fixed form (docs/e-signature.md) —
  * with the amounts of a computation about to be written, when one is given.
  */
 export async function signableReport(
-  trx: Knex | Knex.Transaction,
+  { trx, repo }: ReportReads,
   reportId: number,
   computed?: ReportComputation,
 ): Promise<Record<string, unknown>> {
-  const r = await trx('subject_reports as r')
-    .join('subjects as s', 's.id', 'r.subject_id')
-    .where('r.id', reportId)
-    .first('r.id', 's.inn', 'r.year', 'r.period', 'r.month', 'r.report_date', 'r.amount', 'r.base_value');
+  const r = await repo('subject-report-yearly')
+    .scoped('read')
+    .where({ 't.id': reportId })
+    .first('t.id', 't.subject_id', 't.year', 't.period', 't.month', 't.report_date', 't.amount', 't.base_value');
+  const subject = await repo('subject').scoped('read').where({ 't.id': r.subject_id }).first('t.inn');
   const lines = await trx(INGREDIENTS)
     .where({ parent_id: reportId })
     .orderBy(['ordering', 'id'])
@@ -83,7 +87,7 @@ export async function signableReport(
   const ingredients = lines.map(({ id, ...l }: Record<string, unknown>) => ({ ...l, amount: amounts.get(id as number) ?? l.amount }));
   return {
     report_id: r.id,
-    subject_inn: r.inn,
+    subject_inn: subject?.inn,
     year: r.year,
     period: r.period,
     month: r.month,
@@ -104,7 +108,7 @@ export async function signableReport(
  * audit row, and never on a report that is not sent.
  */
 export async function lateness(
-  trx: Knex | Knex.Transaction,
+  { trx, repo }: ReportReads,
   row: Record<string, unknown>,
   today = todayTashkent(),
 ): Promise<Record<string, unknown>> {
@@ -116,7 +120,7 @@ export async function lateness(
   const multiple = await fundSetting(trx as Knex, 'fund.late_report_fine_multiple');
   let fine;
   try {
-    fine = lateReportFine(await trx('min_oklads').select('start_date', 'amount'), today, { multiple });
+    fine = lateReportFine(await repo('min-oklads').scoped('read').select('t.start_date', 't.amount'), today, { multiple });
   } catch (err) {
     if (err instanceof RangeError)
       throw new ApiError('validation', 'errors.base_value_missing', {}, { report_date: { key: 'errors.base_value_missing' } });
@@ -126,20 +130,21 @@ export async function lateness(
 }
 
 export const REPORT_HOOKS: Record<string, Hook> = {
-  'reports.recalculate': async ({ trx, row }) => ({ ...(await computeReport(trx, row.id as number)) }),
+  'reports.recalculate': async (ctx: HookContext) => ({ ...(await computeReport(ctx, ctx.row.id as number)) }),
   /**
    * Sending: the amount is recomputed, then the subject's detached signature over the report's
    * canonical content is verified against the trusted CAs and the subject's INN. A report is never
    * sent unsigned: "save without signature" is its own action (`save-unsigned`), which keeps the
    * report where it is (docs/report-workflow.md).
    */
-  'reports.send': async ({ trx, row, params }) => {
-    const computed = await computeReport(trx, row.id as number);
+  'reports.send': async (ctx) => {
+    const { trx, row, params, repo } = ctx;
+    const computed = await computeReport(ctx, row.id as number);
     const signature = typeof params?.signature === 'string' ? params.signature.trim() : '';
     if (!signature) throw validationError({ signature: { key: 'esign.required' } });
-    const subject = await trx('subjects').where({ id: row.subject_id }).first('inn');
+    const subject = await repo('subject').scoped('read').where({ 't.id': row.subject_id }).first('t.inn');
     // what the subject signed: the report with the amounts it is sent with
-    const content = canonicalContent(await signableReport(trx, row.id as number, computed));
+    const content = canonicalContent(await signableReport(ctx, row.id as number, computed));
     const cas = await trustedCAs(trx);
     if (!cas.length) throw validationError({ signature: { key: 'esign.untrusted_issuer' } });
     try {
@@ -147,7 +152,7 @@ export const REPORT_HOOKS: Record<string, Hook> = {
       const s = result.signer;
       return {
         ...computed,
-        ...(await lateness(trx, row)),
+        ...(await lateness(ctx, row)),
         signed: true,
         signer: [s.commonName, s.organisation, s.serialNumber].filter(Boolean).join(' · ').slice(0, 255),
         signed_at: new Date().toISOString(),

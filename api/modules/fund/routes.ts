@@ -86,8 +86,9 @@ export const FUND_HANDLERS: Record<string, RouteHandler> = {
   },
 
   /** What a subject signs for a report: its canonical content, base64, and the same as JSON to show. */
-  'fund.signable': async (ctx, { knex, row }) => {
-    const document = await signableReport(knex, row!.id as number);
+  'fund.signable': async (ctx, rc) => {
+    // the report was read in the caller's scope (rc.row): its subject and lines are read with it
+    const document = await signableReport({ trx: rc.knex, repo: (e) => rc.trustedRepo(e) }, rc.row!.id as number);
     ctx.body = { document, content: Buffer.from(canonicalContent(document)).toString('base64') };
   },
 
@@ -95,7 +96,8 @@ export const FUND_HANDLERS: Record<string, RouteHandler> = {
    * The ecological calculator: the report's compensation formula on ingredients typed in, at the
    * base value in force on a date, without saving anything. Validated like a report's ingredients.
    */
-  'fund.calculator': async (ctx, { knex, model }) => {
+  'fund.calculator': async (ctx, rc) => {
+    const { model } = rc;
     const reports = model.entities.get('subject-report-yearly')!;
     if (calculatorCheck?.e !== reports) calculatorCheck = { e: reports, v: calculatorValidator(reports) };
     const validate = calculatorCheck.v;
@@ -113,7 +115,10 @@ export const FUND_HANDLERS: Record<string, RouteHandler> = {
     }));
     let base;
     try {
-      base = baseValueOn(await knex('min_oklads').select('start_date', 'amount'), input.report_date as string);
+      base = baseValueOn(
+        await rc.trustedRepo('min-oklads').scoped('read', rc.knex).select('t.start_date', 't.amount'),
+        input.report_date as string,
+      );
     } catch {
       throw new ApiError('validation', 'errors.base_value_missing', {}, { report_date: { key: 'errors.base_value_missing' } });
     }
@@ -147,7 +152,8 @@ export const FUND_HANDLERS: Record<string, RouteHandler> = {
    * first; without `year` the balance is of the newest of them (the current year when there is
    * none), so that it opens on figures.
    */
-  'fund.subjectBalance': async (ctx, { knex, row: subject }) => {
+  'fund.subjectBalance': async (ctx, rc) => {
+    const { knex, row: subject } = rc;
     const id = subject!.id as number;
     const years = (
       await knex.raw(
@@ -172,15 +178,18 @@ export const FUND_HANDLERS: Record<string, RouteHandler> = {
     const start = await at(`${year}-01-01`);
     const end = await at(`${year + 1}-01-01`);
     const inYear = (k: BalancePart) => formatTiyin(end[k] - start[k]);
-    const byCode = await knex('payments as p')
-      .join('payment_splits as s', 's.parent_id', 'p.id')
-      .where({ 'p.subject_id': id, 'p.status': 'confirmed' })
-      .whereBetween('p.paid_on', [`${year}-01-01`, `${year}-12-31`])
+    // the subject's confirmed payments and their splits (child rows), read with the subject the caller may see
+    const byCode = await rc
+      .trustedRepo('payments')
+      .scoped('read', knex)
+      .joinRaw('join payment_splits s on s.parent_id = t.id')
+      .where({ 't.subject_id': id, 't.status': 'confirmed' })
+      .whereBetween('t.paid_on', [`${year}-01-01`, `${year}-12-31`])
       .groupBy('s.income_code')
       .orderBy('s.income_code')
       .select(
         's.income_code',
-        knex.raw('sum(p.amount)::text as amount'),
+        knex.raw('sum(t.amount)::text as amount'),
         knex.raw('sum(s.budget)::text as budget'),
         knex.raw('sum(s.fund)::text as fund'),
         knex.raw('sum(s.organisation)::text as organisation'),

@@ -8,21 +8,26 @@ import { assertPrivileges } from '../../engine/privileges.ts';
  * What holds a subject against its full deletion: money attached to it, and the rows that record
  * money it owes or owed — attached payments (in any state), compensation reports with an amount or
  * a late-report fine, protocols with a fine, acts with damage, penya with an amount — and the
- * offences naming it as an offender (each carries a fine). Counted by the caption that names them.
+ * offences naming it as an offender (each carries a fine). Counted by the caption that names them,
+ * each read through its entity's repository in the deletion's transaction (the hook's trusted read).
  */
-const HOLDS: [string, (trx: Knex.Transaction, id: number) => Knex.QueryBuilder][] = [
-  ['errors.held_payments', (trx, id) => trx('payments').where({ subject_id: id })],
+const HOLDS: [string, (read: (entity: string) => Knex.QueryBuilder, id: number) => Knex.QueryBuilder][] = [
+  ['errors.held_payments', (read, id) => read('payments').where({ 't.subject_id': id })],
   [
     'errors.held_reports',
-    (trx, id) =>
-      trx('subject_reports')
-        .where({ subject_id: id })
-        .where((q) => q.where('amount', '>', 0).orWhere('late_fine', '>', 0)),
+    (read, id) =>
+      read('subject-report-yearly')
+        .where({ 't.subject_id': id })
+        .where((q) => q.where('t.amount', '>', 0).orWhere('t.late_fine', '>', 0)),
   ],
-  ['errors.held_fines', (trx, id) => trx('protocols').where({ subject_id: id }).where('fine_amount', '>', 0)],
-  ['errors.held_acts', (trx, id) => trx('akts').where({ subject_id: id }).where('amount', '>', 0)],
-  ['errors.held_penya', (trx, id) => trx('penya').where({ subject_id: id }).where('amount', '>', 0)],
-  ['errors.held_offences', (trx, id) => trx('offence_offenders').where({ subject_id: id })],
+  ['errors.held_fines', (read, id) => read('subject-protocols').where({ 't.subject_id': id }).where('t.fine_amount', '>', 0)],
+  ['errors.held_acts', (read, id) => read('subject-akts').where({ 't.subject_id': id }).where('t.amount', '>', 0)],
+  ['errors.held_penya', (read, id) => read('penya').where({ 't.subject_id': id }).where('t.amount', '>', 0)],
+  // an offence's offenders are its child rows (read with their offence): one per offender naming the subject
+  [
+    'errors.held_offences',
+    (read, id) => read('offences').joinRaw('join offence_offenders o on o.parent_id = t.id').where({ 'o.subject_id': id }),
+  ],
 ];
 
 async function count(q: Knex.QueryBuilder): Promise<number> {
@@ -42,12 +47,13 @@ async function count(q: Knex.QueryBuilder): Promise<number> {
 async function fullDelete({ trx, row, repo, model, lang, principal }: HookContext): Promise<void> {
   const id = row.id as number;
   const held: string[] = [];
+  const read = (entity: string) => repo(entity).scoped('read', trx);
   for (const [key, query] of HOLDS) {
-    const n = await count(query(trx, id));
+    const n = await count(query(read, id));
     if (n) held.push(translate(model, lang, key, { count: n }));
   }
   if (held.length) throw new ApiError('inUse', 'errors.subject_has_money', { holds: held.join('; ') });
-  const branches = await count(trx('subjects').where({ parent_id: id }));
+  const branches = await count(read('subject').where({ 't.parent_id': id }));
   if (branches) throw new ApiError('inUse', 'errors.subject_has_branches', { count: branches });
 
   const remove = async (entity: string, where: (q: Knex.QueryBuilder) => void): Promise<number[]> => {
@@ -64,13 +70,14 @@ async function fullDelete({ trx, row, repo, model, lang, principal }: HookContex
     if (!stackIds.length) return;
     await remove(entity, (q) => q.whereIn('t.id', stackIds).whereNotExists(trx(table).whereRaw('?? = t.id', [`${table}.stack_id`])));
   };
-  const stacksOf = async (table: string) => (await trx(table).where({ subject_id: id }).distinct('stack_id').pluck('stack_id')).map(Number);
+  const stacksOf = async (entity: string) =>
+    (await read(entity).where({ 't.subject_id': id }).distinct('t.stack_id').pluck('t.stack_id')).map(Number);
 
   await remove('subject-report-yearly', (q) => q.where('t.subject_id', id));
-  const protocolStacks = await stacksOf('protocols');
+  const protocolStacks = await stacksOf('subject-protocols');
   await remove('subject-protocols', (q) => q.where('t.subject_id', id));
   await emptied('stack-protocols', 'protocols', protocolStacks);
-  const actStacks = await stacksOf('akts');
+  const actStacks = await stacksOf('subject-akts');
   await remove('subject-akts', (q) => q.where('t.subject_id', id));
   await emptied('stack-akts', 'akts', actStacks);
   await remove('penya', (q) => q.where('t.subject_id', id));

@@ -2,7 +2,7 @@ import { hasDeliveries } from '../../read-models/notifications.ts';
 import { onSuggestionAnswered } from '../site-content/suggestions.ts';
 import { LANGS, notify, onDeliverySettled } from '../../notify/queue.ts';
 import { ANONYMOUS } from '../../auth/ability.ts';
-import { Repository } from '../../engine/repository.ts';
+import { repositoryOf } from '../../engine/repository.ts';
 import type { Lang } from '../../meta/types.ts';
 
 /**
@@ -16,11 +16,10 @@ import type { Lang } from '../../meta/types.ts';
  */
 export function deliverSuggestionAnswers(): () => void {
   const settled = onDeliverySettled('suggestion', async (knex, model, rows) => {
-    const e = model.entities.get('suggestion')!;
-    const repo = new Repository({ knex, model, principal: ANONYMOUS, lang: 'uz', trusted: true }, e);
+    const repo = repositoryOf({ knex, model, principal: ANONYMOUS, lang: 'uz', trusted: true }, 'suggestion');
     for (const { id, state } of rows) {
       // a suggestion deleted meanwhile has nothing to tell
-      const row = await knex(e.table).where({ id }).first('reply_state');
+      const row = await repo.scoped('read').where({ 't.id': id }).first('t.reply_state');
       if (!row || row.reply_state === state) continue;
       await repo.update(id, { reply_state: state }, undefined, { fields: ['reply_state'], anyVersion: true, action: 'reply-delivered' });
     }

@@ -1,17 +1,21 @@
-import { rowHook, type Hook } from '../types.ts';
+import { rowHook, type Hook, type HookContext } from '../types.ts';
 import { validationError, type FieldError } from '../../kernel/errors.ts';
 import { fineOfRow } from '../fund/fine-rule.ts';
 import { formatTiyin, parseTiyin } from '../../domain/money.ts';
 import { offencePaymentStatus } from '../../domain/offence-payments.ts';
-import type { Knex } from 'knex';
 
 /** What an offence's confirmed payments add up to, and the state that gives against its fine. */
 export async function offencePaid(
-  trx: Knex | Knex.Transaction,
+  repo: HookContext['repo'],
   offenceId: number,
   fineAmount: string | null,
 ): Promise<{ paid_amount: string; payment_status: string }> {
-  const { s } = (await trx('offence_payments').where({ offence_id: offenceId, status: 'confirmed' }).sum('amount as s').first()) ?? {};
+  const { s } =
+    (await repo('offences-payment')
+      .scoped('read')
+      .where({ 't.offence_id': offenceId, 't.status': 'confirmed' })
+      .sum('t.amount as s')
+      .first()) ?? {};
   const paid = parseTiyin(String(s ?? '0'));
   const fine = fineAmount === null ? null : parseTiyin(fineAmount);
   return { paid_amount: formatTiyin(paid), payment_status: offencePaymentStatus(fine, paid) };
@@ -24,8 +28,8 @@ export async function offencePaid(
  * payments say (paid, partly paid, unpaid).
  */
 export const OFFENCE_HOOKS: Record<string, Hook> = {
-  'offences.afterWrite': rowHook('offences', async ({ trx, row, model }) => {
-    const fine_amount = await fineOfRow(trx, {
+  'offences.afterWrite': rowHook('offences', async ({ repo, row }) => {
+    const fine_amount = await fineOfRow(repo, {
       fineId: row.fine_id,
       multiple: row.fine_multiple,
       date: row.offence_date,
@@ -33,7 +37,6 @@ export const OFFENCE_HOOKS: Record<string, Hook> = {
     });
     const errors: Record<string, FieldError> = {};
     const offenders = row.offenders ?? [];
-    const subjects = model.entities.get('subject')!.table;
     const patched: Record<string, unknown>[] = [];
     for (const [i, o] of offenders.entries()) {
       if (o.offender_kind === 'organisation') {
@@ -41,7 +44,7 @@ export const OFFENCE_HOOKS: Record<string, Hook> = {
           errors[`offenders.${i}.inn`] = { key: 'validation.required' };
           continue;
         }
-        const subject = await trx(subjects).where({ inn: o.inn }).first('id', 'name');
+        const subject = await repo('subject').scoped('read').where({ 't.inn': o.inn }).first('t.id', 't.name');
         if (!subject) {
           errors[`offenders.${i}.inn`] = { key: 'errors.offender_inn_not_found' };
           continue;
@@ -53,6 +56,6 @@ export const OFFENCE_HOOKS: Record<string, Hook> = {
       }
     }
     if (Object.keys(errors).length) throw validationError(errors);
-    return { fine_amount, ...(patched.length ? { offenders: patched } : {}), ...(await offencePaid(trx, row.id, fine_amount)) };
+    return { fine_amount, ...(patched.length ? { offenders: patched } : {}), ...(await offencePaid(repo, row.id, fine_amount)) };
   }),
 };

@@ -10,12 +10,12 @@ import { syncFactOfOffence } from './people-facts.ts';
 /** The offence a payment counts for is told what its confirmed payments now add up to (through the engine: audited), and so is the people fact it came from. */
 async function refreshOffence(ctx: HookContext, offenceId: unknown): Promise<void> {
   if (!offenceId) return;
-  const offence = await ctx.trx('offences').where({ id: offenceId }).first('id');
+  const offence = await ctx.repo('offences').scoped('read').where({ 't.id': offenceId }).first('t.id');
   if (!offence) return;
   // summed once the offence is locked: two payments of one offence confirmed at once both count
   await ctx
     .repo('offences')
-    .update(offence.id, (locked, trx) => offencePaid(trx, offence.id, (locked as unknown as OffencesRow).fine_amount), undefined, {
+    .update(offence.id, (locked) => offencePaid(ctx.repo, offence.id, (locked as unknown as OffencesRow).fine_amount), undefined, {
       fields: ['paid_amount', 'payment_status'],
       anyVersion: true,
       action: 'payments',
@@ -31,16 +31,16 @@ async function refreshOffence(ctx: HookContext, offenceId: unknown): Promise<voi
  * cancelling the confirmation undoes both.
  */
 export const OFFENCE_PAYMENT_HOOKS: Record<string, Hook> = {
-  'offencePayments.check': rowHook('offences-payment', async ({ trx, row }) => {
-    const income = await trx('income_types').where({ id: row.income_type_id }).first('group');
+  'offencePayments.check': rowHook('offences-payment', async ({ repo, row }) => {
+    const income = await repo('income-types').scoped('read').where({ 't.id': row.income_type_id }).first('t.group');
     if (income?.group !== 'fine') throw validationError({ income_type_id: { key: 'errors.not_fine_income' } });
   }),
-  'offencePayments.attachByDecree': rowHook('offences-payment', async ({ trx, row, principal }) => {
+  'offencePayments.attachByDecree': rowHook('offences-payment', async ({ repo, row, principal }) => {
     const number = row.decree_number || decreeNumberIn(row.purpose);
     if (!number) throw new ApiError('validation', 'errors.no_decree_number', {}, { decree_number: { key: 'errors.no_decree_number' } });
-    const q = trx('offences').where({ decree_number: number }).whereNot({ status: 'draft' });
-    if (principal.region_id != null) q.where({ region_id: principal.region_id });
-    const offences = await q.orderBy('id').limit(2).select('id', 'region_id');
+    const q = repo('offences').scoped('read').where({ 't.decree_number': number }).whereNot('t.status', 'draft');
+    if (principal.region_id != null) q.where({ 't.region_id': principal.region_id });
+    const offences = await q.orderBy('t.id').limit(2).select('t.id', 't.region_id');
     if (offences.length !== 1)
       throw new ApiError(
         'validation',
@@ -51,11 +51,13 @@ export const OFFENCE_PAYMENT_HOOKS: Record<string, Hook> = {
     return { offence_id: offences[0].id, region_id: offences[0].region_id, decree_number: number };
   }),
   'offencePayments.confirm': async (ctx) => {
-    const { trx, row } = ctx;
+    const { row } = ctx;
     if (!row.offence_id) throw validationError({ offence_id: { key: 'validation.required' } });
-    const income = await trx('income_types')
-      .where({ id: row.income_type_id })
-      .first('group', 'budget_percent', 'fund_percent', 'organisation_percent');
+    const income = await ctx
+      .repo('income-types')
+      .scoped('read')
+      .where({ 't.id': row.income_type_id })
+      .first('t.group', 't.budget_percent', 't.fund_percent', 't.organisation_percent');
     if (income?.group !== 'fine') throw validationError({ income_type_id: { key: 'errors.not_fine_income' } });
     const parts = splitIncome(parseTiyin(String(row.amount)), income);
     await refreshOffence(ctx, row.offence_id);

@@ -1,4 +1,3 @@
-import type { Knex } from 'knex';
 import type { Hook, HookContext, HookResult } from '../types.ts';
 import { ApiError, validationError } from '../../kernel/errors.ts';
 import { actorOf } from '../../auth/ability.ts';
@@ -6,6 +5,7 @@ import { todayTashkent } from '../../meta/today.ts';
 import { formatTiyin, parseTiyin } from '../../domain/money.ts';
 import { incentiveAmount, incentiveRuleOr } from '../../domain/fact-incentive.ts';
 import { fundSetting } from '../../auth/config.ts';
+import { holdsActions } from '../../read-models/rights.ts';
 
 /**
  * People facts (docs/offences.md, "People facts"): evidence the public sends — from the public
@@ -25,26 +25,13 @@ interface Incentive {
 }
 
 /** The row of the `people-fact-statuses` book that names a workflow state (its code is the state's, upper case). */
-async function statusIdOf(ctx: Pick<HookContext, 'trx' | 'model'>, state: string): Promise<number | null> {
-  const table = ctx.model.entities.get('people-fact-statuses')!.table;
-  return (await ctx.trx(table).where({ code: state.toUpperCase() }).first('id'))?.id ?? null;
+async function statusIdOf(ctx: Pick<HookContext, 'repo'>, state: string): Promise<number | null> {
+  return (await ctx.repo('people-fact-statuses').scoped('read').where({ 't.code': state.toUpperCase() }).first('t.id'))?.id ?? null;
 }
 
 /** A fact's number: FX-<year received, Tashkent>-<id, six digits>. */
 export const factNumber = (id: number, receivedAt: Date | string = new Date()): string =>
   `FX-${todayTashkent(new Date(receivedAt)).slice(0, 4)}-${String(id).padStart(6, '0')}`;
-
-/** Whether a user holds every one of these action ids through their roles (state 1). */
-async function holdsActions(trx: Knex.Transaction, userId: number, ids: number[]): Promise<boolean> {
-  const held = await trx('role_actions as ra')
-    .join('user_roles as ur', 'ur.role_id', 'ra.role_id')
-    .where('ur.user_id', userId)
-    .where('ra.state', 1)
-    .whereIn('ra.action_id', ids)
-    .distinct('ra.action_id')
-    .pluck('ra.action_id');
-  return held.length === new Set(ids).size;
-}
 
 /**
  * What the fact's incentive is now: recorded once (amount by the setting `fund.fact_incentive`
@@ -58,7 +45,7 @@ async function incentiveOf(ctx: HookContext): Promise<HookResult> {
   const current = ((row.incentives as Incentive[] | undefined) ?? [])[0];
   const paid = row.payment_status === 'paid';
   if (paid && !current) {
-    const offence = await trx('offences').where({ id: row.offence_id }).first('fine_amount', 'paid_amount');
+    const offence = await ctx.repo('offences').scoped('read').where({ 't.id': row.offence_id }).first('t.fine_amount', 't.paid_amount');
     const basis = parseTiyin(String(offence?.fine_amount ?? offence?.paid_amount ?? '0'));
     const rule = incentiveRuleOr(await fundSetting(trx, 'fund.fact_incentive'));
     return {
@@ -84,9 +71,9 @@ async function incentiveOf(ctx: HookContext): Promise<HookResult> {
  * records or withdraws the incentive. Called after the offence itself took the new state.
  */
 export async function syncFactOfOffence(ctx: HookContext, offenceId: unknown): Promise<void> {
-  const offence = await ctx.trx('offences').where({ id: offenceId }).first('people_fact_id', 'payment_status');
+  const offence = await ctx.repo('offences').scoped('read').where({ 't.id': offenceId }).first('t.people_fact_id', 't.payment_status');
   if (!offence?.people_fact_id) return;
-  const fact = await ctx.trx('people_facts').where({ id: offence.people_fact_id }).first('id', 'payment_status');
+  const fact = await ctx.repo('people-facts').scoped('read').where({ 't.id': offence.people_fact_id }).first('t.id', 't.payment_status');
   if (!fact || fact.payment_status === offence.payment_status) return;
   await ctx.repo('people-facts').update(fact.id, { payment_status: offence.payment_status }, undefined, {
     fields: ['payment_status'],
@@ -96,13 +83,15 @@ export async function syncFactOfOffence(ctx: HookContext, offenceId: unknown): P
 }
 
 /** The offence-files type of a file: PHOTO for images, VIDEO for videos, else the book's first. */
-async function offenceFiles(trx: Knex.Transaction, files: number[]): Promise<Record<string, unknown>[]> {
+async function offenceFiles(ctx: HookContext, files: number[]): Promise<Record<string, unknown>[]> {
   if (!files.length) return [];
-  const types = await trx('offence_files_type').where({ is_active: true }).orderBy('id').select('id', 'code');
+  const types = await ctx.repo('offence-files-type').scoped('read').where({ 't.is_active': true }).orderBy('t.id').select('t.id', 't.code');
   if (!types.length) return [];
   const byCode = (code: string) => types.find((t: { code: string }) => t.code === code)?.id ?? types[0].id;
   const mimes = new Map<number, string>(
-    (await trx('resources').whereIn('id', files).select('id', 'mime')).map((r: { id: number; mime: string }) => [Number(r.id), r.mime]),
+    (await ctx.repo('resource-view').scoped('read').whereIn('t.id', files).select('t.id', 't.mime')).map(
+      (r: { id: number; mime: string }) => [Number(r.id), r.mime],
+    ),
   );
   return files
     .filter((id) => mimes.has(Number(id)))
@@ -142,7 +131,11 @@ export const PEOPLE_FACT_HOOKS: Record<string, Hook> = {
    */
   'peopleFacts.assign': async (ctx) => {
     const { trx, row, entity } = ctx;
-    const user = await trx('users').where({ id: row.inspector_id }).first('id', 'kind', 'status', 'region_id');
+    const user = await ctx
+      .repo('users')
+      .scoped('read')
+      .where({ 't.id': row.inspector_id })
+      .first('t.id', 't.kind', 't.status', 't.region_id');
     const toOffence = entity.workflow!.actions['to-offence'].action;
     const ok =
       user &&
@@ -162,8 +155,8 @@ export const PEOPLE_FACT_HOOKS: Record<string, Hook> = {
    * inspector the assigned one or the caller, and linked both ways.
    */
   'peopleFacts.toOffence': async (ctx) => {
-    const { trx, row, params = {}, principal } = ctx;
-    const article = await trx('fine').where({ id: params.fine_id }).first('min_multiple');
+    const { row, params = {}, principal } = ctx;
+    const article = await ctx.repo('fine').scoped('read').where({ 't.id': params.fine_id }).first('t.min_multiple');
     const received = todayTashkent(new Date(row.received_at as string));
     const offence = await ctx.repo('offences').create(
       {
@@ -181,7 +174,7 @@ export const PEOPLE_FACT_HOOKS: Record<string, Hook> = {
         fine_multiple: params.fine_multiple ?? article?.min_multiple,
         inspector_id: row.inspector_id ?? actorOf(principal),
         people_fact_id: row.id,
-        files: await offenceFiles(trx, ((row.files as number[] | null) ?? []).map(Number)),
+        files: await offenceFiles(ctx, ((row.files as number[] | null) ?? []).map(Number)),
       },
       { fields: ['people_fact_id'], action: 'people-fact' },
     );

@@ -48,9 +48,9 @@ export const OFFENCE_HANDLERS: Record<string, RouteHandler> = {
     const payments = rc.repo('payments');
     const rows = await payments
       .scoped('read')
-      .join('income_types as it', 'it.id', 't.income_type_id')
-      .where('it.group', 'fine')
-      .whereNotExists((q) => q.select(rc.knex.raw('1')).from('offence_payments as op').whereRaw('op.payment_id = t.id'))
+      // fine income codes, and no offence payment made of it yet: the books and offence payments read by the system
+      .whereIn('t.income_type_id', rc.trustedRepo('income-types').scoped('read', rc.knex).where({ 't.group': 'fine' }).select('t.id'))
+      .whereNotIn('t.id', rc.trustedRepo('offences-payment').scoped('read', rc.knex).whereNotNull('t.payment_id').select('t.payment_id'))
       .orderBy('t.id')
       .limit(TAKE_LIMIT)
       .select('t.id', 't.paid_on', 't.number', 't.amount', 't.payer', 't.payer_inn', 't.purpose', 't.income_type_id');

@@ -9,11 +9,12 @@ import { createSession, revokeSession } from '../../auth/sessions.ts';
 import { beginAttempt, endAttempt } from '../../auth/lockout.ts';
 import { checkCode as checkOneTimeCode, sendCode, type CodePurpose } from '../../auth/codes.ts';
 import { notify } from '../../notify/queue.ts';
-import { Repository } from '../../engine/repository.ts';
+import { repositoryOf, type Repository } from '../../engine/repository.ts';
 import { RateLimiter } from '../../http/rate-limit.ts';
 import { configNumber, type ConfigKey } from '../../auth/config.ts';
 import { readableFiles } from '../../engine/files.ts';
 import { accountByName, ownAccountRow } from '../../read-models/accounts.ts';
+import { userActions } from '../../read-models/rights.ts';
 import { assertDeliverable } from './delivery.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -37,22 +38,12 @@ const findUser = accountByName;
  */
 export function ownAccount(knex: Knex, model: MetaModel, userId: number, username: string, lang: 'uz' | 'uk' | 'ru'): Repository {
   const self: Principal = { id: userId, username, actions: new Set(), region_id: null, branch_id: null, subject_id: null };
-  return new Repository({ knex, model, principal: self, lang, trusted: true }, model.entities.get('users')!);
+  return repositoryOf({ knex, model, principal: self, lang, trusted: true }, 'users');
 }
 
 export function publicUser(user: Record<string, unknown>) {
   const { id, username, fio, email, phone, lang_code, img_resource_id } = user;
   return { id, username, fio, email, phone, lang_code, img_resource_id };
-}
-
-/** The user's actions with their state: the highest state any of their roles gives each. */
-export function userActions(knex: Knex, userId: number) {
-  return knex('role_actions as ra')
-    .join('user_roles as ur', 'ur.role_id', 'ra.role_id')
-    .where('ur.user_id', userId)
-    .groupBy('ra.action_id')
-    .orderBy('ra.action_id')
-    .select('ra.action_id as id', knex.raw('max(ra.state)::int as state'));
 }
 
 /**
