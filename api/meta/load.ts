@@ -333,6 +333,8 @@ function checkSemantics(model: MetaModel, problems: MetaProblem[], menuFile: str
       }
       if (f.op !== 'search' && cols.length > 1)
         problems.push({ file, pointer: `/list/filters/${name}`, message: `only a search filter may look in several fields` });
+      if (f.global && f.op !== 'search')
+        problems.push({ file, pointer: `/list/filters/${name}`, message: `only a search filter may be global` });
       if (f.label) caption(f.label, file, `/list/filters/${name}/label`);
       else if (SYSTEM_COLUMNS.includes(name) && !(name in e.fields)) caption(`fields.${name}`, file, `/list/filters/${name}`);
       else if (!(name in e.fields)) caption(`filters.${name}`, file, `/list/filters/${name}`);

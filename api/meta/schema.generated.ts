@@ -117,6 +117,8 @@ export type EntityFile = {
       fields?: EntityIdentifier[];
       label?: EntityCaptionKey;
       alwaysOn?: boolean;
+      /** a search filter the back-office's global search (Ctrl+K, GET /api/search) looks in too, through the list's read path */
+      global?: boolean;
     }>;
   };
   form?: {

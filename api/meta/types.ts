@@ -132,6 +132,8 @@ export interface FilterMeta {
   label?: string;
   /** shown in the filter bar without being added */
   alwaysOn?: boolean;
+  /** a search filter the global search (GET /api/search, Ctrl+K in the back-office) looks in too */
+  global?: boolean;
 }
 
 export interface ListMeta {

@@ -13,6 +13,7 @@ import { jobsModule } from './jobs/index.ts';
 import { personalDataModule } from './personal-data/index.ts';
 import { dashboardModule } from './dashboard/index.ts';
 import { fieldModule } from './field/index.ts';
+import { searchModule } from './search/index.ts';
 
 /**
  * Every module of the system. A module is a folder `api/modules/<module>/` of one shape: `index.ts`
@@ -36,4 +37,5 @@ export const MODULES: ModuleDef[] = [
   personalDataModule,
   dashboardModule,
   fieldModule,
+  searchModule,
 ];

@@ -74,6 +74,9 @@ export default async function setup(project: TestProject) {
   assertChromium();
   ensureBuilt('build:public', 'public-site/dist');
   const { dataDir, env } = freshEnvironment('ecofond-public-e2e-');
+  // the contacts come from the settings; unset, the site shows none (public-site/src/config.ts)
+  env.ECOFOND_HOTLINE ??= '+998 71 239-41-10';
+  env.ECOFOND_CONTACT_EMAIL ??= 'info@test.ecofond.uz';
   const { baseUrl, stop } = await startServer(dataDir, env);
   try {
     project.provide('publicSeed', await seed(baseUrl));

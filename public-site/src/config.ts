@@ -1,10 +1,11 @@
 /**
  * The site's settings that a deployment changes, in one place.
  *
- * CONTACTS: the hotline and e-mail shown on /contacts and in the footer. The values below are
- * PLACEHOLDERS until the fund gives its real ones: change them here, or without a rebuild set
- * `window.__ECOFOND_CONFIG__ = { hotline: '+998 …', email: '…' }` in dist/index.html before the bundle
- * (the same object that can set the map's tiles, see map/olkit.ts).
+ * CONTACTS: the hotline and e-mail shown on /contacts and in the footer come from the settings:
+ * the server writes the settings screen's `site.hotline` and `site.email` (else the environment's
+ * ECOFOND_HOTLINE, ECOFOND_CONTACT_EMAIL) into the page as `window.__ECOFOND_CONFIG__`
+ * (api/http/static.ts; the same object that can set the map's tiles, see map/olkit.ts). Unset,
+ * they are not shown: the site has no made-up contacts.
  */
 declare global {
   interface Window {
@@ -12,11 +13,16 @@ declare global {
   }
 }
 
-export const HOTLINE_PLACEHOLDER = '+998 71 000-00-00';
-export const EMAIL_PLACEHOLDER = 'info@ecofond.example';
+/** A setting as the page was given it: trimmed text, or null when unset or blank (nothing made up is shown). */
+const setting = (v: string | undefined): string | null => (v && v.trim() ? v.trim() : null);
 
-export function contacts(): { hotline: string; tel: string; email: string } {
+/**
+ * The hotline and e-mail, each null when the deployment has not set it: the footer and /contacts
+ * then leave it out rather than show a made-up number (issue 29).
+ */
+export function contacts(): { hotline: string | null; tel: string | null; email: string | null } {
   const c = typeof window !== 'undefined' ? window.__ECOFOND_CONFIG__ : undefined;
-  const hotline = (c?.hotline ?? HOTLINE_PLACEHOLDER).trim();
-  return { hotline, tel: hotline.replace(/[^\d+]/g, ''), email: (c?.email ?? EMAIL_PLACEHOLDER).trim() };
+  const hotline = setting(c?.hotline);
+  const tel = hotline ? hotline.replace(/[^\d+]/g, '') : '';
+  return { hotline, tel: tel.length >= 3 ? tel : null, email: setting(c?.email) };
 }

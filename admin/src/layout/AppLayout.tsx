@@ -8,6 +8,7 @@ import { MyJobs } from './MyJobs';
 import { ErrorPage } from '../pages/ErrorPage';
 import { PrintStyles } from './PrintStyles';
 import { AppUserMenu } from './AppUserMenu';
+import { GlobalSearch } from './GlobalSearch';
 
 function AppTitle() {
   const translate = useTranslate();
@@ -32,6 +33,7 @@ function AppAppBar() {
       sx={{ '& .RaAppBar-toolbar': { flexWrap: { xs: 'wrap', sm: 'nowrap' } } }}
       toolbar={
         <Box sx={{ display: 'flex', alignItems: 'center' }}>
+          <GlobalSearch />
           <MyJobs />
           <NotificationBell />
           <LanguageSwitcher />

@@ -11,7 +11,7 @@ import { toQuery } from '../reports/params';
 import type { ReportParamDef } from '../reports/types';
 import type { RouteInfo } from '../meta/model';
 import type { ViewState } from './OffencesMapView';
-import { stateColor } from './offenceStates';
+import { clusterRadius, LEGEND_SIZES, stateColor } from './offenceStates';
 
 /** OpenLayers and the map: a chunk of their own, fetched when the page opens. */
 const OffencesMapView = lazy(() => import('./OffencesMapView'));
@@ -132,6 +132,40 @@ export function OffencesMap() {
                 </Typography>
               </Box>
             ))}
+          </Box>
+          <Box
+            component="ul"
+            aria-label={translate('admin.offences_map.sizes')}
+            data-testid="offences-map-sizes"
+            sx={{ listStyle: 'none', p: 0, m: 0, mb: 1.5, display: 'flex', flexWrap: 'wrap', gap: { xs: 1, sm: 2 }, alignItems: 'center' }}
+          >
+            <Typography component="li" variant="body2" sx={{ fontWeight: 500 }}>
+              {translate('admin.offences_map.sizes')}:
+            </Typography>
+            {LEGEND_SIZES.map((n) => {
+              // drawn at the map's own radius, as a cluster's ring around its count
+              const d = clusterRadius(n) * 2;
+              return (
+                <Box component="li" key={n} sx={{ display: 'flex', alignItems: 'center', gap: 0.75 }} data-size={n}>
+                  <Box
+                    component="span"
+                    aria-hidden
+                    sx={{
+                      width: d,
+                      height: d,
+                      borderRadius: '50%',
+                      border: '3px solid',
+                      borderColor: 'grey.600',
+                      bgcolor: 'common.white',
+                      flex: 'none',
+                    }}
+                  />
+                  <Typography variant="body2" component="span">
+                    {translate('admin.offences_map.size', { n: formatInteger(n) })}
+                  </Typography>
+                </Box>
+              );
+            })}
           </Box>
           {view.status === 'error' && (
             <Alert severity="error" sx={{ mb: 1.5 }} data-testid="offences-map-error">

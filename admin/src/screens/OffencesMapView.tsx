@@ -15,7 +15,7 @@ import { useTranslate } from 'react-admin';
 import { baseLayer } from '../generic/baseLayer';
 import { mapControls, retitleControls } from '../generic/mapControls';
 import { formatInteger } from '../generic/format';
-import { stateColor } from './offenceStates';
+import { stateColor, clusterRadius } from './offenceStates';
 
 /** What `GET /api/ecofund-offences/offences/map` answers (docs/offences.md, "Offences map"). */
 export interface MapAnswer {
@@ -90,8 +90,8 @@ export function itemsOf(a: MapAnswer): MapItem[] {
   }));
 }
 
-/** A cluster's radius in pixels: 14 for one offence, up to 30 for a hundred thousand. */
-const radiusOf = (count: number) => Math.round(14 + Math.min(16, Math.log10(Math.max(1, count)) * 3.2));
+/** A cluster's radius in pixels (offenceStates.ts: the legend draws the same sizes). */
+const radiusOf = clusterRadius;
 
 /**
  * Clusters of neighbouring cells whose rings would overlap on the screen (their centres near the

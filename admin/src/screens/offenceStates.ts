@@ -12,3 +12,9 @@ const COLORS: Record<string, string> = {
 };
 
 export const stateColor = (state: string): string => COLORS[state] ?? '#455a64';
+
+/** A cluster's radius in pixels: 14 for one offence, up to 30 for a hundred thousand (the map's rings and the legend's sizes). */
+export const clusterRadius = (count: number): number => Math.round(14 + Math.min(16, Math.log10(Math.max(1, count)) * 3.2));
+
+/** The cluster sizes the legend draws: one offence, a hundred, ten thousand. */
+export const LEGEND_SIZES = [1, 100, 10_000] as const;

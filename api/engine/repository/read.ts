@@ -51,6 +51,21 @@ export class RepositoryRead extends RepositoryScope {
     return { rows, total: Math.max(estimate.total, end), exact: false };
   }
 
+  /**
+   * The first rows of a list without its count (the global search's few hits of an entity,
+   * api/modules/search): the list's scope, filters (a search leaves masked fields out), order and
+   * masks, its clear reads recorded as a list's.
+   */
+  async firstRows(params: ListParams): Promise<Record<string, unknown>[]> {
+    this.assertCan('read');
+    const columns = this.ctx.knex.raw(selectColumns(this.e).join(', '));
+    const rows: Record<string, unknown>[] = await this.applyOrder(this.filtered('read', params), params)
+      .select(columns)
+      .limit(params.limit);
+    await this.present(rows, 'list');
+    return rows;
+  }
+
   /** An exact count up to EXACT_COUNT_LIMIT rows, the planner's estimate beyond it. */
   async count(params: ListParams, op: Operation = 'read'): Promise<{ total: number; exact: boolean }> {
     const shape = params.ids ? undefined : this.shapeOf(op, params);

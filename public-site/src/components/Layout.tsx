@@ -142,9 +142,11 @@ export function Layout({ path, children }: { path: string; children: ReactNode }
             <li>
               <a href={href('/contacts')}>{t('page.contacts')}</a>
             </li>
-            <li>
-              {t('footer.hotline')}: <a href={`tel:${contacts().tel}`}>{contacts().hotline}</a>
-            </li>
+            {contacts().hotline && (
+              <li>
+                {t('footer.hotline')}: {contacts().tel ? <a href={`tel:${contacts().tel}`}>{contacts().hotline}</a> : contacts().hotline}
+              </li>
+            )}
           </ul>
           <p>
             © {new Date().getFullYear()} {t('app.fund')} · <a href="/admin/">{t('footer.staff')}</a>

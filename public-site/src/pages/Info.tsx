@@ -76,26 +76,39 @@ function Contacts() {
     <div className="container narrow" data-testid="contacts">
       <PageTitle sub={t('contacts.lead')}>{t('page.contacts')}</PageTitle>
       {texts.error && <ErrorState error={texts.error} retry={texts.reload} />}
-      <section className="card hotline">
-        <Icon name="phone" className="empty-icon" />
-        <h2>{hotline?.title || t('contacts.hotline')}</h2>
-        <p className="hotline-number">
-          <a href={`tel:${c.tel}`} data-testid="hotline">
-            {c.hotline}
-          </a>
-        </p>
-        {hotline?.body && <RichText html={hotline.body} className="muted" />}
-      </section>
-      <section className="card">
-        <h2>{write?.title || t('contacts.write')}</h2>
-        <p>
-          <Icon name="mail" />{' '}
-          <a href={`mailto:${c.email}`} data-testid="email">
-            {c.email}
-          </a>
-        </p>
-        {write?.body && <RichText html={write.body} className="muted" />}
-      </section>
+      {/* a contact the deployment has not set is left out, never made up (config.ts) */}
+      {(c.hotline || hotline?.body) && (
+        <section className="card hotline">
+          <Icon name="phone" className="empty-icon" />
+          <h2>{hotline?.title || t('contacts.hotline')}</h2>
+          {c.hotline && (
+            <p className="hotline-number">
+              {c.tel ? (
+                <a href={`tel:${c.tel}`} data-testid="hotline">
+                  {c.hotline}
+                </a>
+              ) : (
+                <span data-testid="hotline">{c.hotline}</span>
+              )}
+            </p>
+          )}
+          {hotline?.body && <RichText html={hotline.body} className="muted" />}
+        </section>
+      )}
+      {(c.email || write?.body) && (
+        <section className="card">
+          <h2>{write?.title || t('contacts.write')}</h2>
+          {c.email && (
+            <p>
+              <Icon name="mail" />{' '}
+              <a href={`mailto:${c.email}`} data-testid="email">
+                {c.email}
+              </a>
+            </p>
+          )}
+          {write?.body && <RichText html={write.body} className="muted" />}
+        </section>
+      )}
       <Texts rows={others} testId="contacts" />
       <section className="card">
         <h2>{t('contacts.other')}</h2>
