@@ -39,6 +39,9 @@ let subjectUser: User;
 let fundUser: User;
 let reportId = 0;
 let dir: string;
+let signedAt: Date;
+// loaded at run time so that the e2e type check does not take in the API's sources
+const TIMESTAMP = '../api/esign/timestamp.ts';
 
 const signedIn = (username: string) => signedInAs(browser, baseUrl, username);
 
@@ -114,11 +117,29 @@ describe("a subject's compensation report, from its user to the region's fund", 
     await dialog.getByTestId('sign-pfx-password').fill('maxfiy12');
     await dialog.getByTestId('sign-pfx-open').click();
     await expect.poll(() => dialog.getByTestId('sign-certificate').innerText()).toContain(subject.inn);
+    // the screen says plainly whose keys count: a test CA is trusted here, this is not a real one
+    const trust = await dialog.getByTestId('sign-trust').innerText();
+    expect(trust).toContain('Sinov rejimi');
+    expect(trust).toContain('Demo CA');
+    expect(trust).toContain('vaqt belgisi serveridan');
     await dialog.getByTestId('sign-submit').click();
     await expect.poll(() => page.locator('.ra-field-status').innerText()).toContain('Yuborilgan');
     await expect.poll(() => page.locator('.ra-field-signer').innerText()).toContain('Direktor Demo');
     // sent: its actions move it now, its form is closed
     expect(await page.getByTestId('edit-button').count()).toBe(0);
+    // the server kept the signature's RFC 3161 time-stamp token; the signing time is the token's
+    const stored = await api<{ signed_at: string; signature_timestamp: string; signature_verified_by: string }>(
+      admin.page,
+      `/api/ecofund/subject-report-yearly/${reportId}`,
+    );
+    const token = (await import(/* @vite-ignore */ TIMESTAMP)).parseTimestampToken(stored.signature_timestamp) as {
+      genTime: Date;
+      tsa: string;
+    };
+    expect(token.tsa).toContain('ecofond local TSA');
+    expect(new Date(stored.signed_at).getTime()).toBe(token.genTime.getTime());
+    expect(stored.signature_verified_by).toBe('local');
+    signedAt = token.genTime;
     await shot(page, 'subject-report-sent', { quiet: true });
     await expectNoRawKeys(page);
     expect(problems.errors).toEqual([]);
@@ -130,6 +151,12 @@ describe("a subject's compensation report, from its user to the region's fund", 
     await page.goto(`${baseUrl}/admin/#/ecofund/subject-report-yearly/${reportId}/show`);
     await page.getByTestId('entity-show').waitFor();
     await expect.poll(() => page.locator('.ra-field-status').innerText()).toContain('Yuborilgan');
+    // the signature verified, by this server, at the time-stamp's time (Tashkent)
+    expect(await page.locator('.ra-field-signed').innerText()).not.toBe('');
+    expect(await page.locator('.ra-field-signature_verified_by').innerText()).toContain('Ushbu tizim');
+    const t = new Date(signedAt.getTime() + 5 * 3600_000).toISOString();
+    expect(await page.locator('.ra-field-signed_at').innerText()).toContain(`${t.slice(8, 10)}.${t.slice(5, 7)}.${t.slice(0, 4)}`);
+    await shot(page, 'subject-report-signature-verified', { quiet: true });
     await page.getByTestId('workflow-accept').click();
     await page.getByTestId('workflow-dialog').getByTestId('workflow-confirm').click();
     await expect.poll(() => page.locator('.ra-field-status').innerText()).toContain('Qabul qilingan');

@@ -5,6 +5,7 @@ import { hashPassword } from '../api/auth/password.ts';
 import { SYSTEM_ROLES, roleActions } from './roles.ts';
 import { PLANTING_ORGS, REFERENCE_ROWS } from './reference-rows.ts';
 import { seedDemo } from './demo.ts';
+import { DEMO_CA_CERT_PEM } from '../api/esign/demo-ca.ts';
 import { seedDemoUsers } from './demo-users.ts';
 import { seedOffencesDemo } from './demo-offences.ts';
 import { seedPeopleFactsDemo } from './demo-people-facts.ts';
@@ -48,6 +49,7 @@ export async function seed(knex: Knex, given: MetaModel, opts: SeedOptions = {})
   const roleIds = await syncRoles(knex, model);
   await ensureAdmin(knex, roleIds.get('administrator')!, opts, log);
   await seedReferenceBooks(knex, model, log);
+  if (model.entities.has('app-configs')) await seedESignSettings(knex, Boolean(opts.demo));
   // the notification methods, types and their templates (docs/notifications.md)
   if (model.entities.has('notification-templates')) await seedNotifications(knex);
   if (opts.demo && model.entities.has('subject-report-yearly')) {
@@ -385,6 +387,43 @@ async function seedJobSettings(knex: Knex): Promise<void> {
     const [uz, ru] = descriptions[key];
     await knex('app_configs')
       .insert({ key, value: String(JOB_SETTINGS[key]), group_id: group, description: JSON.stringify({ uz, uk: latinToCyrillic(uz), ru }) })
+      .onConflict('key')
+      .ignore();
+  }
+}
+
+/**
+ * The e-signature's settings (docs/e-signature.md): trusted CAs, the E-IMZO server, the TSA —
+ * empty until set (the environment's values apply till then); the demo trusts the project's test CA
+ * out of the box (decision 0074), which a deployment never does.
+ */
+async function seedESignSettings(knex: Knex, demo: boolean): Promise<void> {
+  if (!(await knex('app_configs_groups').where({ code: 'esign' }).first('id'))) {
+    await knex('app_configs_groups').insert({
+      code: 'esign',
+      name: JSON.stringify({ uz: 'Elektron imzo', uk: 'Электрон имзо', ru: 'Электронная подпись' }),
+    });
+  }
+  const esignGroup = (await knex('app_configs_groups').where({ code: 'esign' }).first('id')).id;
+  const esignDescriptions: Record<string, [string, string]> = {
+    'esign.trusted_cas': [
+      'Ishonchli tasdiqlovchi markazlar sertifikatlari (PEM); faqat ular bergan kalitlar bilan qoʻyilgan imzo qabul qilinadi',
+      'Сертификаты доверенных удостоверяющих центров (PEM); принимаются только подписи ключами, выданными ими',
+    ],
+    'esign.eimzo_server_url': [
+      'Oʻz DSt imzolarini tekshiradigan E-IMZO serverining manzili (masalan, http://e-imzo-server:8080); boʻsh — tekshirilmaydi',
+      'Адрес сервера E-IMZO, проверяющего подписи O‘zDSt (например, http://e-imzo-server:8080); пусто — не проверяются',
+    ],
+    'esign.eimzo_host': ['E-IMZO serveriga yuboriladigan sayt domeni (Host)', 'Домен сайта, сообщаемый серверу E-IMZO (Host)'],
+    'esign.tsa_url': [
+      'Vaqt belgisi serverining manzili (RFC 3161); boʻsh — tizimning oʻz sinov serveri',
+      'Адрес сервера штампов времени (RFC 3161); пусто — собственный тестовый сервер системы',
+    ],
+  };
+  for (const [key, [uz, ru]] of Object.entries(esignDescriptions)) {
+    const value = key === 'esign.trusted_cas' && demo ? DEMO_CA_CERT_PEM : '';
+    await knex('app_configs')
+      .insert({ key, value, group_id: esignGroup, description: JSON.stringify({ uz, uk: latinToCyrillic(uz), ru }) })
       .onConflict('key')
       .ignore();
   }

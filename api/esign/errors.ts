@@ -17,6 +17,10 @@ export const ESIGN_MESSAGE_KEYS = {
   certificate_not_yet_valid: 'esign.certificate_not_yet_valid',
   tax_id_not_found: 'esign.tax_id_not_found',
   tax_id_mismatch: 'esign.tax_id_mismatch',
+  certificate_revoked: 'esign.certificate_revoked',
+  revocation_unavailable: 'esign.revocation_unavailable',
+  timestamp_failed: 'esign.timestamp_failed',
+  eimzo_unavailable: 'esign.eimzo_unavailable',
   // client side: the browser's signing provider (E-IMZO-style local program, key file)
   program_missing: 'esign.program_missing',
   cannot_connect: 'esign.cannot_connect',
@@ -37,6 +41,11 @@ export const ESIGN_SERVER_CODES = [
   'certificate_not_yet_valid',
   'tax_id_not_found',
   'tax_id_mismatch',
+  // the services around the verifier: revocation lists, the TSA, the E-IMZO server
+  'certificate_revoked',
+  'revocation_unavailable',
+  'timestamp_failed',
+  'eimzo_unavailable',
 ] as const;
 
 /** Codes only the browser side raises (the signing program or key file could not be used). */

@@ -62,6 +62,8 @@ export interface IssueOptions {
   /** replaces the public key's algorithm OID (to make a certificate with a key we cannot use) */
   spkiAlgorithmOid?: string;
   hash?: 'SHA-256' | 'SHA-384';
+  /** a CRL distribution point (http URI) to name in the certificate */
+  crlUrl?: string;
 }
 
 const NAME_OIDS = { cn: '2.5.4.3', o: '2.5.4.10', c: '2.5.4.6' } as const;
@@ -118,6 +120,12 @@ export async function issueCertificate(o: IssueOptions): Promise<TestCert> {
   const issuerKeyId = o.issuer ? await keyId(o.issuer.cert) : ski;
   const aki = new pkijs.AuthorityKeyIdentifier({ keyIdentifier: new asn1js.OctetString({ valueHex: issuerKeyId }) });
   extensions.push(new pkijs.Extension({ extnID: '2.5.29.35', extnValue: aki.toSchema().toBER(false) }));
+  if (o.crlUrl) {
+    const cdp = new pkijs.CRLDistributionPoints({
+      distributionPoints: [new pkijs.DistributionPoint({ distributionPoint: [new pkijs.GeneralName({ type: 6, value: o.crlUrl })] })],
+    });
+    extensions.push(new pkijs.Extension({ extnID: '2.5.29.31', extnValue: cdp.toSchema().toBER(false) }));
+  }
   cert.extensions = extensions;
 
   await cert.sign((o.issuer?.keys ?? keys).privateKey as never, o.hash ?? 'SHA-256', engine);
@@ -196,4 +204,28 @@ export function encodeSignedData(sd: pkijs.SignedData): Uint8Array {
 /** A detached CMS SignedData (DER) over `content`. */
 export async function signDetached(o: SignOptions): Promise<Uint8Array> {
   return encodeSignedData(await buildSignedData(o));
+}
+
+/** A CRL (DER) signed by `ca`, listing `revoked` certificates as revoked at `revokedAt`. */
+export async function issueCrl(
+  ca: TestCert,
+  revoked: TestCert[],
+  o: { thisUpdate?: Date; nextUpdate?: Date; revokedAt?: Date } = {},
+): Promise<Uint8Array> {
+  const now = Date.now();
+  const crl = new pkijs.CertificateRevocationList();
+  crl.version = 1;
+  crl.issuer = ca.cert.subject;
+  crl.thisUpdate = new pkijs.Time({ type: 0, value: o.thisUpdate ?? new Date(now - 3600_000) });
+  crl.nextUpdate = new pkijs.Time({ type: 0, value: o.nextUpdate ?? new Date(now + 86400_000) });
+  if (revoked.length)
+    crl.revokedCertificates = revoked.map(
+      (r) =>
+        new pkijs.RevokedCertificate({
+          userCertificate: r.cert.serialNumber,
+          revocationDate: new pkijs.Time({ type: 0, value: o.revokedAt ?? new Date(now - 60_000) }),
+        }),
+    );
+  await crl.sign(ca.keys.privateKey as never, 'SHA-256', engine);
+  return new Uint8Array(crl.toSchema(true).toBER(false));
 }

@@ -22,6 +22,7 @@ import {
   validAt,
 } from './certificate.ts';
 import { buildPath } from './chain.ts';
+import { type CrlFetcher, checkRevocation } from './revocation.ts';
 import { ESignError, type ESignErrorCertificate } from './errors.ts';
 
 export type { TrustedCAs } from './certificate.ts';
@@ -59,6 +60,11 @@ export interface VerifyOptions {
   expected: ExpectedSigner;
   /** the moment the certificates must be valid at; default now */
   at?: Date;
+  /**
+   * how CRLs named by the certificates' distribution points are fetched (default: HTTP GET);
+   * `false` skips the revocation check (re-verifying an archived signature offline)
+   */
+  crl?: CrlFetcher | false;
 }
 
 export interface SignerIdentity {
@@ -89,6 +95,8 @@ export interface VerifyResult {
   attached: boolean;
   /** subject names from the signer up to the trusted CA */
   chain: string[];
+  /** the SignerInfo's signature value (what a time-stamp is asked over, RFC 3161 appendix A) */
+  signatureValue: Uint8Array;
 }
 
 /**
@@ -210,6 +218,9 @@ export async function verifyDetachedSignature(options: VerifyOptions): Promise<V
           );
     }
 
+    // 7b. no certificate of the path is revoked (when its CA publishes a CRL)
+    if (options.crl !== false) await checkRevocation(path, at, options.crl);
+
     // 8. the certificate belongs to the expected subject
     const ids = taxIds(signerCert.subject);
     const notes = ids.notes.length ? ` (${ids.notes.join('; ')})` : '';
@@ -242,6 +253,7 @@ export async function verifyDetachedSignature(options: VerifyOptions): Promise<V
       algorithm: describeScheme(scheme, key),
       attached,
       chain: path.map((c) => formatName(c.subject)),
+      signatureValue: new Uint8Array(signerInfo.signature.valueBlock.valueHexView),
     };
   } catch (e) {
     return withCert(e);

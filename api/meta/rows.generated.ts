@@ -1636,6 +1636,8 @@ export interface SubjectReportYearlyRow {
   report_date: string;
   sent_on: string | null;
   signature: string | null;
+  signature_timestamp: string | null;
+  signature_verified_by: "local" | "e-imzo" | null;
   signed: boolean;
   signed_at: Date | null;
   signer: string | null;

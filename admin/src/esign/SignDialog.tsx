@@ -26,7 +26,7 @@ import {
 } from '@mui/material';
 import KeyIcon from '@mui/icons-material/Key';
 import RefreshIcon from '@mui/icons-material/Refresh';
-import { useTranslate, type RaRecord } from 'react-admin';
+import { useNotify, useTranslate, type RaRecord } from 'react-admin';
 import { useFetch, errorMessage } from '../api/useFetch';
 import { i18n } from '../i18n';
 import type { EntityMeta, WorkflowActionMeta } from '../meta/types';
@@ -39,6 +39,30 @@ import { fromBase64, openKeyFile } from './pkcs12';
 interface Signable {
   content: string;
   document: Record<string, unknown>;
+  /** whose certificates the server accepts (api/esign/trust.ts trustSummary) */
+  trust?: { cas: string[]; test: boolean; eimzoServer: boolean; tsa: 'local' | 'external' };
+}
+
+/** Says plainly whose keys are accepted here, how E-IMZO keys fare, and where the signing time comes from. */
+function TrustNote({ trust }: { trust: NonNullable<Signable['trust']> }) {
+  const translate = useTranslate();
+  const cas = trust.cas.map((n) => /CN=([^,]+)/.exec(n)?.[1] ?? n).join('; ');
+  const main = !trust.cas.length
+    ? translate('admin.sign.trust_none')
+    : trust.test
+      ? translate('admin.sign.trust_test', { cas })
+      : translate('admin.sign.trust_cas', { cas });
+  return (
+    <Alert
+      severity={!trust.cas.length && !trust.eimzoServer ? 'error' : trust.test ? 'warning' : 'info'}
+      sx={{ mt: 2 }}
+      data-testid="sign-trust"
+    >
+      <Typography variant="body2">{main}</Typography>
+      <Typography variant="body2">{translate(trust.eimzoServer ? 'admin.sign.trust_eimzo' : 'admin.sign.trust_no_eimzo')}</Typography>
+      <Typography variant="body2">{translate('admin.sign.trust_time')}</Typography>
+    </Alert>
+  );
 }
 
 type Provider = 'eimzo' | 'pkcs12';
@@ -340,6 +364,7 @@ export function SignDialog({
   onDone: () => void;
 }) {
   const translate = useTranslate();
+  const notify = useNotify();
   const run = useRunAction(entity);
   const [provider, setProvider] = useState<Provider>('eimzo');
   const [key, setKey] = useState<SigningKey | null>(null);
@@ -361,8 +386,15 @@ export function SignDialog({
     setServerError(null);
     try {
       const { ok, errors } = await run(which, { kind: 'one', record }, values);
-      if (ok) onDone();
-      else {
+      if (ok) {
+        // saved without signature: saved, not sent — say what is still to do
+        if (which !== action)
+          notify(translate('admin.sign.saved_unsigned', { send: translate(action.label) }), {
+            type: 'warning',
+            autoHideDuration: 15000,
+          });
+        onDone();
+      } else {
         const field = typeof errors?.signature === 'string' ? errors.signature : undefined;
         setServerError(field ?? (errors?.root as { serverError?: string } | undefined)?.serverError ?? null);
       }
@@ -403,6 +435,7 @@ export function SignDialog({
           {translate('admin.sign.document')}
         </Typography>
         {body}
+        {data?.trust && <TrustNote trust={data.trust} />}
         <Tabs
           value={provider}
           onChange={(_e, v: Provider) => {

@@ -5,9 +5,9 @@ import { baseValueOn } from '../../domain/base-value.ts';
 import { calculateCompensation } from '../../domain/compensation.ts';
 import { formatTiyin } from '../../domain/money.ts';
 import { canonicalContent } from '../../esign/canonical.ts';
-import { verifyDetachedSignature } from '../../esign/verify.ts';
+import { acceptSignature } from '../../esign/accept.ts';
 import { isESignError } from '../../esign/errors.ts';
-import { trustedCAs } from '../../esign/trust.ts';
+import { esignSettings } from '../../esign/trust.ts';
 import { lateReportFine } from '../../domain/fines.ts';
 import { periodFromCode, reportLateness, type PeriodCode } from '../../domain/periods.ts';
 import { fundSetting } from '../../auth/config.ts';
@@ -133,7 +133,8 @@ export const REPORT_HOOKS: Record<string, Hook> = {
   'reports.recalculate': async (ctx: HookContext) => ({ ...(await computeReport(ctx, ctx.row.id as number)) }),
   /**
    * Sending: the amount is recomputed, then the subject's detached signature over the report's
-   * canonical content is verified against the trusted CAs and the subject's INN. A report is never
+   * canonical content is verified against the trusted CAs and the subject's INN, checked for
+   * revocation and time-stamped; the signature and its token are kept. A report is never
    * sent unsigned: "save without signature" is its own action (`save-unsigned`), which keeps the
    * report where it is (docs/report-workflow.md).
    */
@@ -145,17 +146,22 @@ export const REPORT_HOOKS: Record<string, Hook> = {
     const subject = await repo('subject').scoped('read').where({ 't.id': row.subject_id }).first('t.inn');
     // what the subject signed: the report with the amounts it is sent with
     const content = canonicalContent(await signableReport(ctx, row.id as number, computed));
-    const cas = await trustedCAs(trx);
-    if (!cas.length) throw validationError({ signature: { key: 'esign.untrusted_issuer' } });
+    const settings = await esignSettings(trx);
+    if (!settings.trustedCAs.length && !settings.eimzoUrl) throw validationError({ signature: { key: 'esign.untrusted_issuer' } });
     try {
-      const result = await verifyDetachedSignature({ content, signature, trustedCAs: cas, expected: { inn: subject.inn } });
-      const s = result.signer;
+      // verified (locally, or by the E-IMZO server for O'zDSt keys) and time-stamped: the signing
+      // time is the RFC 3161 token's, never the signer's clock (docs/e-signature.md)
+      const accepted = await acceptSignature({ content, signature, expected: { inn: subject.inn }, settings });
+      const s = accepted.signer;
       return {
         ...computed,
         ...(await lateness(ctx, row)),
         signed: true,
         signer: [s.commonName, s.organisation, s.serialNumber].filter(Boolean).join(' · ').slice(0, 255),
-        signed_at: new Date().toISOString(),
+        signed_at: accepted.signedAt.toISOString(),
+        signature: accepted.signature,
+        signature_timestamp: accepted.timestampToken,
+        signature_verified_by: accepted.verifiedBy,
       };
     } catch (err) {
       if (isESignError(err)) throw new ApiError('validation', err.messageKey, {}, { signature: { key: err.messageKey } });

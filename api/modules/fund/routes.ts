@@ -15,6 +15,7 @@ import { jobView } from '../../jobs/queue.ts';
 import { backgroundParam } from '../../jobs/export-kinds.ts';
 import { signableReport } from './reports.ts';
 import { canonicalContent } from '../../esign/canonical.ts';
+import { esignSettings, trustSummary } from '../../esign/trust.ts';
 
 function calculatorValidator(reports: EntityMeta) {
   return compileSchema({
@@ -85,11 +86,18 @@ export const FUND_HANDLERS: Record<string, RouteHandler> = {
     ctx.body = await importStatement({ knex: rc.knex, repo: (name) => rc.repo(name), stackId: rc.row!.id as number, file });
   },
 
-  /** What a subject signs for a report: its canonical content, base64, and the same as JSON to show. */
+  /**
+   * What a subject signs for a report: its canonical content, base64, and the same as JSON to show;
+   * with whose certificates are accepted (the signing screen says so: docs/e-signature.md).
+   */
   'fund.signable': async (ctx, rc) => {
     // the report was read in the caller's scope (rc.row): its subject and lines are read with it
     const document = await signableReport({ trx: rc.knex, repo: (e) => rc.trustedRepo(e) }, rc.row!.id as number);
-    ctx.body = { document, content: Buffer.from(canonicalContent(document)).toString('base64') };
+    ctx.body = {
+      document,
+      content: Buffer.from(canonicalContent(document)).toString('base64'),
+      trust: trustSummary(await esignSettings(rc.knex)),
+    };
   },
 
   /**
