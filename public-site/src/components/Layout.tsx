@@ -143,6 +143,11 @@ export function Layout({ path, children }: { path: string; children: ReactNode }
               <a href={href('/contacts')}>{t('page.contacts')}</a>
             </li>
             <li>
+              <a href={href('/verify')} data-testid="footer-verify">
+                {t('page.verify')}
+              </a>
+            </li>
+            <li>
               {t('footer.hotline')}: <a href={`tel:${contacts().tel}`}>{contacts().hotline}</a>
             </li>
           </ul>
