@@ -80,9 +80,15 @@ describe('a printed act checked by whoever holds it', () => {
     const dialog = page.getByTestId('print-document-dialog');
     await dialog.waitFor();
     await dialog.getByTestId(`template-${templateId}`).click();
+    const issued = page.waitForResponse((r) => r.url().includes(`/subject-akts/${aktId}/documents`) && r.request().method() === 'POST', {
+      timeout: 90_000,
+    });
     await page.getByTestId('issue-document').click();
+    const answer = await issued;
+    expect(answer.status(), await answer.text()).toBe(201);
+    await page.getByTestId('issued-document').waitFor({ timeout: 60_000 });
     const mark = page.getByTestId('document-verify');
-    await mark.waitFor({ timeout: 60_000 });
+    await mark.waitFor({ timeout: 30_000 });
     const qr = mark.getByTestId('qr-code');
     await expect.poll(() => qr.getAttribute('data-ready')).toBe('true');
     verifyUrl = (await qr.getAttribute('data-url'))!;
