@@ -46,7 +46,7 @@ const VERIFY_CAPTION: Record<Lang, string> = {
  * serves the public site at `/`).
  */
 export function publicSiteBase(requestOrigin: string): string {
-  return (process.env.ECOFOND_PUBLIC_SITE_URL || requestOrigin).replace(/\/+$/, '');
+  return (process.env.ECOFOND_PUBLIC_SITE_URL || requestOrigin || '').replace(/\/+$/, '');
 }
 
 /** The public page that checks a document by its code. */
