@@ -190,11 +190,11 @@ describe('a resident who forgot the password, on the public site', () => {
       await page.getByTestId('forgot-link').click();
       const form = page.getByTestId('forgot-form');
       await form.locator('input[name="username"]').fill(email);
+      // the sign-up's mail to this address is not the code asked for now
+      for (let i = mails.length - 1; i >= 0; i--) if (mails[i].to.includes(email)) mails.splice(i, 1);
       await page.getByTestId('forgot-submit').click();
       await page.getByTestId('code-sent').waitFor();
-      const before = mails.length;
       const code = await codeSentTo(email);
-      expect(mails.length).toBeGreaterThanOrEqual(before);
       await form.locator('input[name="code"]').fill(code);
       await form.locator('input[name="password"]').fill('garden-pass-2');
       await form.locator('input[name="password_repeat"]').fill('garden-pass-2');
