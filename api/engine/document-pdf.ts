@@ -36,6 +36,27 @@ export interface PdfInfo {
   lang: string;
   /** when the document was issued: fixed in the file, so the same document gives the same bytes */
   issuedAt: Date;
+  /** the public check of the document: its QR code and short code, at the foot of its last page */
+  verify?: VerifyMark;
+}
+
+/** What a document prints for whoever holds it to check it (decision 0075). */
+export interface VerifyMark {
+  /** the public page the QR code opens */
+  url: string;
+  /** the short code, as printed ("K7MQ2-X9RTD") */
+  code: string;
+  /** the line above the code, in the document's language ("Check this document: …") */
+  caption: string;
+}
+
+/** The dark modules of a QR code of `text` (error correction M), as [row, column] pairs, and its size. */
+async function qrModules(text: string): Promise<{ size: number; dark: [number, number][] }> {
+  const { default: QR } = await import('qrcode');
+  const m = QR.create(text, { errorCorrectionLevel: 'M' }).modules;
+  const dark: [number, number][] = [];
+  for (let r = 0; r < m.size; r++) for (let c = 0; c < m.size; c++) if (m.get(r, c)) dark.push([r, c]);
+  return { size: m.size, dark };
 }
 
 export async function blocksToPdf(blocks: Block[], info: PdfInfo): Promise<Buffer> {
@@ -109,6 +130,26 @@ export async function blocksToPdf(blocks: Block[], info: PdfInfo): Promise<Buffe
       else doc.text(text, opts);
     });
     doc.moveDown(heading ? 0.6 : 0.35);
+  }
+  if (info.verify) {
+    // the QR code (26 mm) and the code beside it, below the text; on a new page when they do not fit
+    const side = 26 * MM;
+    const bottom = doc.page.height - doc.page.margins.bottom;
+    if (doc.y + 6 * MM + side > bottom) doc.addPage();
+    const top = Math.max(doc.y + 6 * MM, bottom - side);
+    const left = doc.page.margins.left;
+    const { size, dark } = await qrModules(info.verify.url);
+    const cell = side / size;
+    for (const [r, c] of dark) doc.rect(left + c * cell, top + r * cell, cell + 0.05, cell + 0.05);
+    doc.fillColor('#000').fill();
+    use('regular');
+    const tx = left + side + 5 * MM;
+    const tw = width - side - 5 * MM;
+    doc.fontSize(9).text(info.verify.caption, tx, top + 2 * MM, { width: tw, lineGap: 1 });
+    use('bold');
+    doc.fontSize(14).text(info.verify.code, tx, doc.y + 1.5 * MM, { width: tw, characterSpacing: 1 });
+    use('regular');
+    doc.fontSize(8).text(breakable(info.verify.url), tx, doc.y + 1.5 * MM, { width: tw });
   }
   doc.end();
   return done;

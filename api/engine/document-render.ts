@@ -1,5 +1,5 @@
 import { blocksToHtml, blocksToText, fillBlocks, parseTemplate } from './document-html.ts';
-import { blocksToPdf } from './document-pdf.ts';
+import { blocksToPdf, type VerifyMark } from './document-pdf.ts';
 
 /**
  * The CPU-heavy half of printing a document (docs/template-documents.md): a template's body and the
@@ -16,6 +16,8 @@ export interface RenderInput {
   issuedAt: number;
   /** the most characters the filled document may hold */
   maxChars: number;
+  /** the public check printed at the document's foot (QR code and short code) */
+  verify?: VerifyMark;
 }
 
 export type RenderOutput =
@@ -29,6 +31,6 @@ export async function renderDocument(input: RenderInput): Promise<RenderOutput> 
   for (const b of blocks) for (const r of b.runs) chars += r.text.length;
   if (chars > input.maxChars) return { ok: false, tooLong: chars };
   const html = blocksToHtml(blocks);
-  const pdf = await blocksToPdf(blocks, { title: input.title, lang: input.lang, issuedAt: new Date(input.issuedAt) });
+  const pdf = await blocksToPdf(blocks, { title: input.title, lang: input.lang, issuedAt: new Date(input.issuedAt), verify: input.verify });
   return { ok: true, html, text: blocksToText(blocks), pdf: new Uint8Array(pdf.buffer, pdf.byteOffset, pdf.byteLength) };
 }

@@ -12,6 +12,7 @@ import { printablePage } from './document-html.ts';
 import { printInWorker } from './document-print.ts';
 import { storeBytes } from './files.ts';
 import { Repository } from './repository.ts';
+import { formatVerifyCode, newVerifyCode, normaliseVerifyCode } from '../domain/verify-code.ts';
 
 /**
  * Printing documents from records (docs/template-documents.md). An entity that says
@@ -31,6 +32,25 @@ interface Value {
 }
 
 const ISSUED = 'issued-documents';
+
+/** The line printed above a document's check code, in the document's language. */
+const VERIFY_CAPTION: Record<Lang, string> = {
+  uz: 'Hujjatning haqiqiyligini tekshiring: QR kodni skanerlang yoki saytda kodni kiriting',
+  uk: 'Ҳужжатнинг ҳақиқийлигини текширинг: QR кодни сканерланг ёки сайтда кодни киритинг',
+  ru: 'Проверьте подлинность документа: отсканируйте QR-код или введите код на сайте',
+};
+
+/**
+ * The public site's address the QR codes open: `ECOFOND_PUBLIC_SITE_URL` when set (a deployment
+ * whose public site lives elsewhere), else the origin the back-office was reached at (the server
+ * serves the public site at `/`).
+ */
+export function publicSiteBase(requestOrigin: string): string {
+  return (process.env.ECOFOND_PUBLIC_SITE_URL || requestOrigin || '').replace(/\/+$/, '');
+}
+
+/** The public page that checks a document by its code. */
+export const verifyUrl = (base: string, code: string): string => `${base}/#/verify/${code}`;
 
 function formatDate(iso: string): string {
   const [y, m, d] = iso.slice(0, 10).split('-');
@@ -198,7 +218,14 @@ export interface EngineCaller {
  * chosen template (or the active one of the type in the caller's language), makes its PDF, and
  * stores both as an issued document through the engine's write path (one audit row).
  */
-export async function issueDocument(c: EngineCaller, e: EntityMeta, row: Record<string, unknown>, body: IssueRequest, now = new Date()) {
+export async function issueDocument(
+  c: EngineCaller,
+  e: EntityMeta,
+  row: Record<string, unknown>,
+  body: IssueRequest,
+  now = new Date(),
+  publicBase = publicSiteBase('http://localhost'),
+) {
   const { knex, model } = c;
   const type = await typeOf(knex, e);
   let template: TemplateRow | undefined;
@@ -262,7 +289,18 @@ export async function issueDocument(c: EngineCaller, e: EntityMeta, row: Record<
       255,
     );
   // filling and drawing are CPU work of up to seconds: a worker thread does them (document-print.ts)
-  const { html, text, pdf } = await printInWorker({ body: template.body ?? '', values, title, lang, issuedAt: now.getTime() });
+  // the code anyone holding the paper checks it by (decision 0075): on its foot and in its QR code
+  const code = newVerifyCode();
+  const url = verifyUrl(publicBase, code);
+  const { html, text, pdf } = await printInWorker({
+    body: template.body ?? '',
+    values,
+    title,
+    lang,
+    issuedAt: now.getTime(),
+    verify: { url, code: formatVerifyCode(code), caption: VERIFY_CAPTION[lang] ?? VERIFY_CAPTION.uz },
+  });
+  const region = Number(row.region_id);
 
   return knex.transaction(async (trx) => {
     const file = await storeBytes(trx, {
@@ -282,8 +320,10 @@ export async function issueDocument(c: EngineCaller, e: EntityMeta, row: Record<
       title,
       html,
       pdf: file.id,
+      verify_code: code,
+      region_id: Number.isSafeInteger(region) && region > 0 ? region : null,
     });
-    return { ...doc, text };
+    return { ...doc, text, verify_url: url, sha256: file.sha256 };
   });
 }
 
@@ -291,7 +331,7 @@ export async function issueDocument(c: EngineCaller, e: EntityMeta, row: Record<
  * An issued document, for a caller who may read its record (else a 404, whether the document or
  * the record is missing or out of their reach).
  */
-export async function issuedDocument(c: EngineCaller, id: number): Promise<Record<string, unknown>> {
+export async function issuedDocument(c: EngineCaller, id: number, publicBase?: string): Promise<Record<string, unknown>> {
   const doc = await c.knex('issued_documents').where({ id }).first();
   if (!doc) throw notFound();
   const e = c.model.entities.get(doc.entity);
@@ -302,5 +342,71 @@ export async function issuedDocument(c: EngineCaller, id: number): Promise<Recor
     if (err instanceof ApiError && (err.kind === 'forbidden' || err.kind === 'notFound')) throw notFound();
     throw err;
   }
-  return { ...doc, page: printablePage(doc.title, doc.html, doc.language) };
+  const file = doc.pdf ? await c.knex('resources').where({ id: doc.pdf }).first('sha256') : undefined;
+  return {
+    ...doc,
+    sha256: file?.sha256 ?? null,
+    verify_url: doc.verify_code && publicBase ? verifyUrl(publicBase, doc.verify_code) : null,
+    page: printablePage(doc.title, doc.html, doc.language),
+  };
+}
+
+/** Names in the three languages, as the public reads them. */
+type Names = Record<Lang, string>;
+
+/** What the public sees of an issued document (GET /api/public/documents/:code). */
+export interface VerifiedDocument {
+  code: string;
+  /** the document's kind: the template-document type's name */
+  kind: Names | null;
+  /** the document's title as printed: the template's name and the record's number */
+  title: string;
+  language: Lang;
+  /** the moment of issue (ISO); the site shows it in Tashkent's time */
+  issued_at: string;
+  /** the regional office that issued it (the record's region) */
+  office: Names | null;
+  /** SHA-256 of the issued PDF, hex */
+  sha256: string | null;
+  /** issued documents are printed and signed on paper; none carries an electronic signature yet */
+  signature: 'paper';
+  /** valid, or withdrawn: the record it was issued from has since been deleted */
+  status: 'valid' | 'withdrawn';
+}
+
+/**
+ * The public check of an issued document by its code (decision 0075): only what the paper itself
+ * says of where it comes from — its kind, title (a template name and a record number), office,
+ * moment of issue, file hash, signature and whether it still stands. Never its text or any value
+ * filled into it (offender, PINFL, passport, subject): those are the record's, read only by staff.
+ * An unknown or malformed code is a 404.
+ */
+export async function verifyDocument(knex: Knex, model: MetaModel, input: unknown): Promise<VerifiedDocument> {
+  const code = normaliseVerifyCode(input);
+  if (!code) throw notFound();
+  const doc = await knex('issued_documents as d')
+    .leftJoin('template_document_types as t', 't.id', 'd.type_id')
+    .leftJoin('regions as r', 'r.id', 'd.region_id')
+    .leftJoin('resources as f', 'f.id', 'd.pdf')
+    .where('d.verify_code', code)
+    .first('d.entity', 'd.record_id', 'd.title', 'd.language', 'd.created_at', 't.name as kind', 'r.name as office', 'f.sha256');
+  if (!doc) throw notFound();
+  const e = model.entities.get(doc.entity);
+  // an act or a protocol is withdrawn by deleting it (its delete action): its documents no longer stand
+  const record = e
+    ? await knex(e.table)
+        .where({ id: doc.record_id })
+        .first(e.softDelete ? ['id', 'deleted_at'] : ['id'])
+    : undefined;
+  return {
+    code,
+    kind: doc.kind ?? null,
+    title: doc.title,
+    language: doc.language,
+    issued_at: new Date(doc.created_at).toISOString(),
+    office: doc.office ?? null,
+    sha256: doc.sha256 ?? null,
+    signature: 'paper',
+    status: record && !record.deleted_at ? 'valid' : 'withdrawn',
+  };
 }

@@ -4,7 +4,7 @@ import type { Knex } from 'knex';
 import type { MetaModel } from '../meta/types.ts';
 import type { AppState, AppContext } from './middleware.ts';
 import { Repository } from '../engine/repository.ts';
-import { documentsOf, issueDocument, issuedDocument } from '../engine/documents.ts';
+import { documentsOf, issueDocument, issuedDocument, publicSiteBase } from '../engine/documents.ts';
 import { sendResource } from './uploads.ts';
 import { ApiError, badRequest, notFound } from './errors.ts';
 import { idParam } from './module-routes.ts';
@@ -30,7 +30,14 @@ export function documentRoutes(model: MetaModel, knex: Knex, guard: Middleware<A
       const b = ctx.request.body;
       if (b !== undefined && (!b || typeof b !== 'object' || Array.isArray(b))) throw badRequest('errors.bad_body');
       try {
-        ctx.body = await issueDocument(caller(ctx), e, row, (b ?? {}) as Record<string, unknown>);
+        ctx.body = await issueDocument(
+          caller(ctx),
+          e,
+          row,
+          (b ?? {}) as Record<string, unknown>,
+          new Date(),
+          publicSiteBase(`${ctx.protocol}://${ctx.host}`),
+        );
       } catch (err) {
         // every print worker busy and the queue full (api/engine/document-print.ts)
         if (err instanceof ApiError && err.kind === 'busy') ctx.set('Retry-After', '5');
@@ -41,7 +48,7 @@ export function documentRoutes(model: MetaModel, knex: Knex, guard: Middleware<A
   }
   if (printing.length) {
     router.get('/issued-documents/:id', guard, async (ctx) => {
-      const { page, ...doc } = await issuedDocument(caller(ctx), idParam(ctx.params.id));
+      const { page, ...doc } = await issuedDocument(caller(ctx), idParam(ctx.params.id), publicSiteBase(`${ctx.protocol}://${ctx.host}`));
       ctx.body = { ...doc, page };
     });
     router.get('/issued-documents/:id/pdf', guard, async (ctx) => {

@@ -586,10 +586,12 @@ export interface IssuedDocumentsRow {
   language: "uz" | "uk" | "ru";
   pdf: number | null;
   record_id: number;
+  region_id: number | null;
   template_id: number | null;
   template_version: number | null;
   title: string;
   type_id: number;
+  verify_code: string | null;
 }
 
 /** A row of `login-logs` (table `login_logs`, metadata/entities/admin/login-logs.json). */

@@ -50,7 +50,7 @@ describe('the public site captions', () => {
 
   it('write Uzbek Cyrillic in Cyrillic and Uzbek Latin with oʻ and gʻ', () => {
     const latinWord = /[A-Za-z]{2,}/g;
-    // proper names kept in Latin letters: file formats (MP4 reads as MP), Excel, QR, SMS, CO₂, the i-Tree model and its maker
+    // proper names kept in Latin letters: file formats (MP4 reads as MP, PDF), Excel, QR, SMS, CO₂, SHA-256, the i-Tree model and its maker
     const allowed = new Set([
       'API',
       'JPG',
@@ -61,6 +61,8 @@ describe('the public site captions', () => {
       'MOV',
       'Excel',
       'QR',
+      'PDF',
+      'SHA',
       'SMS',
       'CO',
       'Tree',

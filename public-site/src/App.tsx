@@ -22,6 +22,7 @@ const PlantingForm = lazy(() => import('./pages/PlantingForm'));
 const PeopleFactForm = lazy(() => import('./pages/PeopleFactForm'));
 const SuggestionForm = lazy(() => import('./pages/SuggestionForm'));
 const ErrorPages = lazy(() => import('./pages/ErrorPages'));
+const Verify = lazy(() => import('./pages/Verify'));
 
 type Page = ComponentType<{ params: Record<string, string>; query: URLSearchParams; path: string }>;
 
@@ -45,6 +46,8 @@ const ROUTES: [string, Page][] = [
   ['/population-seedlings', PlantingForm],
   ['/people-facts', PeopleFactForm],
   ['/suggestion', SuggestionForm],
+  ['/verify', Verify],
+  ['/verify/:code', Verify],
   ['/about', Info],
   ['/contacts', Info],
   ['/error-404', ErrorPages],

@@ -5,6 +5,7 @@ import { useNotify, useTranslate } from 'react-admin';
 import { useParams } from 'react-router-dom';
 import { errorMessage, useFetch } from '../api/useFetch';
 import { PrintFrame } from '../print/PrintFrame';
+import { QrCode } from '../print/QrCode';
 import type { Paper } from '../print/passport';
 import { downloadIssuedPdf } from './download';
 
@@ -14,7 +15,12 @@ interface Issued {
   language: string;
   html: string;
   pdf: number | null;
+  verify_code: string | null;
+  verify_url: string | null;
 }
+
+/** A check code as printed: two groups of five (api/domain/verify-code.ts). */
+const grouped = (code: string) => `${code.slice(0, 5)}-${code.slice(5)}`;
 
 /**
  * `#/print/document/:id`: an issued document as it was printed — the page the server filled
@@ -64,6 +70,26 @@ export function IssuedDocumentPage() {
             // the server built this HTML from the template's blocks: only text, paragraphs, headings, lists and marks
             dangerouslySetInnerHTML={{ __html: doc.data.html }}
           />
+          {doc.data.verify_url && doc.data.verify_code && (
+            // the public check of the document (decision 0075), as the PDF prints it at its foot
+            <Box data-testid="document-verify" sx={{ display: 'flex', gap: '5mm', alignItems: 'flex-start', mt: '8mm', color: '#000' }}>
+              <QrCode url={doc.data.verify_url} size={26} label={translate('admin.documents.verify')} />
+              <Box sx={{ fontFamily: '"DejaVu Sans", Arial, sans-serif', fontSize: '9pt' }}>
+                <div>{translate('admin.documents.verify')}</div>
+                <Box
+                  component="div"
+                  data-testid="verify-code"
+                  aria-label={translate('admin.documents.verify_code')}
+                  sx={{ fontSize: '14pt', fontWeight: 700, letterSpacing: '1px', my: '1.5mm' }}
+                >
+                  {grouped(doc.data.verify_code)}
+                </Box>
+                <Box component="div" sx={{ fontSize: '8pt', wordBreak: 'break-all' }}>
+                  {doc.data.verify_url}
+                </Box>
+              </Box>
+            </Box>
+          )}
         </>
       )}
     </PrintFrame>

@@ -22,6 +22,7 @@ import {
 import { formUploads } from '../../read-models/files.ts';
 import { benefitsOf, benefitsPerTree, BENEFITS_SOURCE, dbhClassOf, dbhFromCircumference } from '../../domain/ecosystem-benefits.ts';
 import type { EntityMeta, MetaModel } from '../../meta/types.ts';
+import { verifyDocument } from '../../engine/documents.ts';
 
 /** The national aim: trees and bushes planted a year. */
 export const ANNUAL_GOAL = 200_000_000;
@@ -33,6 +34,17 @@ const limiters = new WeakMap<Knex, RateLimiter>();
 export const limiter = (knex: Knex) => {
   let l = limiters.get(knex);
   if (!l) limiters.set(knex, (l = new RateLimiter(knex, 'public-form', Number(process.env.ECOFOND_PUBLIC_FORM_PER_HOUR || 10), 3600_000)));
+  return l;
+};
+/** Document checks per address an hour (decision 0075): a person checks a few, a guesser is stopped long before a hit. */
+const verifyLimiters = new WeakMap<Knex, RateLimiter>();
+const verifyLimiter = (knex: Knex) => {
+  let l = verifyLimiters.get(knex);
+  if (!l)
+    verifyLimiters.set(
+      knex,
+      (l = new RateLimiter(knex, 'public-verify', Number(process.env.ECOFOND_PUBLIC_VERIFY_PER_HOUR || 120), 3600_000)),
+    );
   return l;
 };
 const cache = (ctx: AppContext, seconds: number) => ctx.set('Cache-Control', `public, max-age=${seconds}`);
@@ -71,6 +83,17 @@ const formValidator = (e: EntityMeta) => {
  * generic public routes read them), the aggregates through api/read-models/public-stats.ts.
  */
 export const PUBLIC_HANDLERS: Record<string, RouteHandler> = {
+  /**
+   * An issued document checked by its code (the QR code on the paper opens the public page that
+   * asks this): what was issued, by which office, when, the file's hash, the signature and whether
+   * it still stands; no personal data (api/engine/documents.ts verifyDocument). Limited per address.
+   */
+  'public-site.verifyDocument': async (ctx, { knex, model }) => {
+    if (!(await verifyLimiter(knex).take(ctx.ip))) throw new ApiError('tooManyAttempts', 'errors.too_many_checks');
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = await verifyDocument(knex, model, ctx.params.code);
+  },
+
   /** The active public regions in their order, each name in the three languages, its centre as { lat, lng }. */
   'public-site.regions': async (ctx, { knex, model }) => {
     const e = exposed(model, 'regions');

@@ -142,6 +142,11 @@ export function Layout({ path, children }: { path: string; children: ReactNode }
             <li>
               <a href={href('/contacts')}>{t('page.contacts')}</a>
             </li>
+            <li>
+              <a href={href('/verify')} data-testid="footer-verify">
+                {t('page.verify')}
+              </a>
+            </li>
             {contacts().hotline && (
               <li>
                 {t('footer.hotline')}: {contacts().tel ? <a href={`tel:${contacts().tel}`}>{contacts().hotline}</a> : contacts().hotline}

@@ -12,7 +12,7 @@ import { clearSession, getSession, setSession, type Session } from '../account';
  * to it, then the name, region and password (docs/accounts.md). The answers never tell whether an
  * address has an account. Staff go on to the back-office.
  */
-type Tab = 'signin' | 'signup';
+type Tab = 'signin' | 'signup' | 'forgot';
 
 /** A phone typed with its mask is the nine digits accounts are named by; anything else stays as typed. */
 export const loginName = (v: string) => {
@@ -85,7 +85,9 @@ export default function Login({ path }: { path?: string }) {
           {t('account.sign_up')}
         </button>
       </div>
-      {tab === 'signin' ? <SignIn done={signedIn} /> : <SignUp done={signedIn} />}
+      {tab === 'signin' && <SignIn done={signedIn} forgot={() => setTab('forgot')} />}
+      {tab === 'signup' && <SignUp done={signedIn} />}
+      {tab === 'forgot' && <Forgot done={signedIn} back={() => setTab('signin')} />}
       <section className="card">
         <h2>{t('login.register_title')}</h2>
         <p>{t('login.text')}</p>
@@ -123,7 +125,7 @@ function useForm<F extends string>(order: readonly F[]) {
 
 const SIGN_IN = ['username', 'password', 'code'] as const;
 
-function SignIn({ done }: { done: (s: Session) => void }) {
+function SignIn({ done, forgot }: { done: (s: Session) => void; forgot: () => void }) {
   const { t, lang } = useI18n();
   const uid = useId();
   const [byCode, setByCode] = useState<'no' | 'ask' | 'sent'>('no');
@@ -183,7 +185,93 @@ function SignIn({ done }: { done: (s: Session) => void }) {
         <button type="button" className="btn" onClick={() => setByCode(byCode === 'no' ? 'ask' : 'no')}>
           {t(byCode === 'no' ? 'account.with_code' : 'account.with_password')}
         </button>
-        <a href="/admin/#/login">{t('account.forgot')}</a>
+        <button type="button" className="btn link" onClick={forgot} data-testid="forgot-link">
+          {t('account.forgot')}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+const FORGOT = ['username', 'code', 'password', 'password_repeat'] as const;
+
+/**
+ * "Forgot password?": the name (or phone, or e-mail) → a code sent by the notification queue
+ * (`forgot-password`, the same answer whether or not the name has an account) → the code and the
+ * new password twice (`set-new-password`, which ends every session) → signed in with it.
+ */
+function Forgot({ done, back }: { done: (s: Session) => void; back: () => void }) {
+  const { t, lang } = useI18n();
+  const uid = useId();
+  const [sent, setSent] = useState(false);
+  const [v, setV] = useState({ username: '', code: '', password: '', password_repeat: '' });
+  const f = useForm(FORGOT);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    void f.run(async () => {
+      const username = loginName(v.username);
+      if (!username) {
+        f.setErrors({ username: t('v.required') });
+        return;
+      }
+      if (!sent) {
+        await call('/admin/auth/forgot-password', { method: 'POST', body: { username }, lang });
+        setSent(true);
+        return;
+      }
+      if (v.password !== v.password_repeat) {
+        f.setErrors({ password_repeat: t('account.repeat_mismatch') });
+        return;
+      }
+      await call('/admin/auth/set-new-password', {
+        method: 'POST',
+        lang,
+        body: { username, code: v.code.trim(), password: v.password, password_repeat: v.password_repeat },
+      });
+      done(await call<Session>('/admin/auth/login', { method: 'POST', body: { username, password: v.password }, lang }));
+    });
+  };
+  const field = (name: keyof typeof v, label: string, type: string, auto: string, hint?: string) => (
+    <FieldBox id={`${uid}-${name}`} label={label} required error={f.errors[name]} hint={hint}>
+      <input
+        id={`${uid}-${name}`}
+        name={name}
+        type={type}
+        autoComplete={auto}
+        inputMode={name === 'code' ? 'numeric' : undefined}
+        value={v[name]}
+        disabled={name === 'username' && sent}
+        onChange={(e) => setV({ ...v, [name]: e.target.value })}
+        aria-invalid={!!f.errors[name]}
+      />
+    </FieldBox>
+  );
+  return (
+    <form className="card form" noValidate onSubmit={submit} data-testid="forgot-form">
+      <h2>{t('account.forgot_title')}</h2>
+      {f.general && (
+        <p className="error" role="alert" data-testid="form-error">
+          {f.general}
+        </p>
+      )}
+      <p className={sent ? 'muted' : undefined} role={sent ? 'status' : undefined} data-testid={sent ? 'code-sent' : undefined}>
+        {t(sent ? 'account.code_sent' : 'account.forgot_lead')}
+      </p>
+      {field('username', t('account.username'), 'text', 'username')}
+      {sent && (
+        <>
+          {field('code', t('account.code'), 'text', 'one-time-code')}
+          {field('password', t('account.new_password'), 'password', 'new-password', t('account.password_hint'))}
+          {field('password_repeat', t('account.password_repeat'), 'password', 'new-password')}
+        </>
+      )}
+      <div className="actions">
+        <button type="submit" className="btn primary big" disabled={f.busy} data-testid="forgot-submit">
+          {t(sent ? 'account.set_password' : 'account.send_code')}
+        </button>
+        <button type="button" className="btn" onClick={sent ? () => setSent(false) : back}>
+          {t(sent ? 'account.change_name' : 'account.back_to_sign_in')}
+        </button>
       </div>
     </form>
   );

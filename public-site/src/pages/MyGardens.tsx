@@ -108,7 +108,11 @@ export default function MyGardens() {
           volunteers.map((v) => (
             <p key={v.id}>
               {t('account.volunteer_since', { name: v.full_name, date: v.joined_on ?? '' })}
-              {v.organisation ? ` — ${v.organisation}` : ''}
+              {v.organisation ? ` — ${v.organisation}` : ''}{' '}
+              {/* their place in the public rating: the volunteers-rating report, searched by their name */}
+              <a href={href(`/volunteer-statistics?period=all&q=${encodeURIComponent(v.full_name)}`)} data-testid="my-rating">
+                {t('account.my_rating')}
+              </a>
             </p>
           ))
         ) : (
