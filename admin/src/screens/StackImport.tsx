@@ -13,6 +13,8 @@ import {
   TableHead,
   TableRow,
   Typography,
+  useMediaQuery,
+  useTheme,
 } from '@mui/material';
 import { useNotify, useRecordContext, useRefresh, useTranslate } from 'react-admin';
 import { useNavigate } from 'react-router-dom';
@@ -52,6 +54,8 @@ interface StatementPreview {
 /** The preview's dialog: the counts, the subjects the payments will be attached to, confirm or cancel. */
 function PreviewDialog({ preview, onConfirm, onCancel }: { preview: StatementPreview; onConfirm: () => void; onCancel: () => void }) {
   const translate = useTranslate();
+  // a phone's screen: the whole of it (the payers' table scrolls sideways)
+  const phone = useMediaQuery(useTheme().breakpoints.down('sm'));
   const figure = (label: string, value: string, id: string) => (
     <Box sx={{ minWidth: 140 }}>
       <Typography variant="caption" color="text.secondary">
@@ -63,7 +67,7 @@ function PreviewDialog({ preview, onConfirm, onCancel }: { preview: StatementPre
     </Box>
   );
   return (
-    <Dialog open onClose={onCancel} fullWidth maxWidth="md" data-testid="import-preview">
+    <Dialog open onClose={onCancel} fullWidth fullScreen={phone} maxWidth="md" data-testid="import-preview">
       <DialogTitle>{translate('admin.import.preview_title')}</DialogTitle>
       <DialogContent dividers>
         <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 3, mb: 2 }}>
