@@ -4,7 +4,8 @@ import { adminSession, type AdminSession, api, expectNoRawKeys, type PageProblem
 
 /**
  * The fund's screens: a bank statement imported into a payment stack from an .xlsx as a background
- * job with its progress bar (refused with its errors by row first, then accepted, its payer INN attaching a payment to a subject), two
+ * job with its progress bar (refused with its errors by row first, then previewed — cancelled, then
+ * confirmed — and accepted, its payer INN attaching a payment to a subject), two
  * payments attached to the subject with the bulk action, every payment of the stack confirmed with
  * "all", and the subject's page with its balance and the split by income code; a payment's split;
  * finding a subject by INN; the ecological calculator.
@@ -108,11 +109,39 @@ describe("payment stacks, payments and a subject's balance", () => {
       [dmy(today), `${uid}-2`, '2 500,00', 'Nomaʼlum toʻlovchi', '', '', 'Daraxt kesish', '3422225', 'naqd'],
       [dmy(today), `${uid}-3`, 1000.5, 'Nomaʼlum toʻlovchi', '', '', 'Kompensatsiya', '3450715', ''],
     ]);
-    const sent = page.waitForRequest((r) => r.url().endsWith(`/api/ecofund/stack-payments/${stackId}/import?background=1`));
+    // the file is previewed first (a background job, nothing kept): the counts and the subject to attach to
+    const previewUrl = `/api/ecofund/stack-payments/${stackId}/import?background=1&preview=1`;
+    const sent = page.waitForRequest((r) => r.url().endsWith(previewUrl));
     await page.getByTestId('import-statement-file').setInputFiles(good);
     const req = await sent;
     // the file itself is the body, not a multipart form
     expect(req.headers()['content-type']).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+    const dialog = page.getByTestId('import-preview');
+    await dialog.waitFor({ timeout: 30_000 });
+    expect(await dialog.getByTestId('import-preview-rows').innerText()).toBe('3');
+    expect(await dialog.getByTestId('import-preview-total').innerText()).toBe('1\u00a0503\u00a0500,50');
+    expect(await dialog.getByTestId('import-preview-known').innerText()).toBe('1');
+    expect(await dialog.getByTestId('import-preview-unknown').innerText()).toBe('2');
+    expect(await dialog.getByTestId('import-preview-attach').innerText()).toContain('1 ta toʻlov 1 ta subyektga biriktiriladi');
+    const payer = await dialog.getByTestId('import-preview-payer').allInnerTexts();
+    expect(payer.length).toBe(1);
+    expect(payer[0]).toContain(subject.name);
+    expect(payer[0]).toContain(subject.inn);
+    expect(payer[0]).toContain('1\u00a0500\u00a0000,00');
+    await shot(page, 'fund-import-preview', { quiet: true });
+    // cancelled: nothing written
+    await dialog.getByTestId('import-preview-cancel').click();
+    await expect.poll(() => notification(page).innerText()).toContain('Yuklash bekor qilindi, hech narsa yozilmadi');
+    await dialog.waitFor({ state: 'detached' });
+    expect(await api<unknown[]>(page, `/api/ecofund/payments?filter=${encodeURIComponent(JSON.stringify({ stack_id: stackId }))}`)).toEqual(
+      [],
+    );
+    // chosen again and confirmed: the same file is posted with the preview's token and imported
+    await page.getByTestId('import-statement-file').setInputFiles(good);
+    await dialog.waitFor({ timeout: 30_000 });
+    const confirmed = page.waitForRequest((r) => /\/import\?background=1&expect=[A-Za-z0-9_-]{32}$/.test(r.url()));
+    await dialog.getByTestId('import-preview-confirm').click();
+    await confirmed;
     // imported by a background job: its progress bar (the exports' own) beside the button, with a cancel
     const progress = page.getByTestId('job-progress');
     await progress.waitFor();

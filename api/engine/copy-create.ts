@@ -75,6 +75,12 @@ export interface CopyOptions {
 export interface CopyCreated {
   /** rows written */
   count: number;
+  /**
+   * the staging table the rows were copied into (a temp table of the transaction, dropped at its
+   * end; null when nothing was copied): the caller may read the written rows' values from it —
+   * analysed, local to the session, cheaper than reading back the just-written table's rows
+   */
+  stage: string | null;
 }
 
 /** Field types whose values COPY's text form carries as they are and the audit's JSON reads back alike. */
@@ -202,7 +208,7 @@ export async function copyCreate(
   if (streamErr) throw translateDbError(streamErr, e);
   if (!cols) {
     if (bad) throw importRowsError(errors);
-    return { count: 0 };
+    return { count: 0, stage: null };
   }
   const copied = new Set(cols);
   const S = q(stage);
@@ -278,5 +284,5 @@ export async function copyCreate(
     throw translateDbError(err, e);
   }
   if (res.allowed !== res.n) throw forbidden();
-  return { count: res.n };
+  return { count: res.n, stage };
 }

@@ -124,6 +124,12 @@ console.log(
   `path: ${await knex.transaction(async (trx) => ((await copyConnection(trx)) ? 'COPY into a staging table (PostgreSQL)' : 'batched INSERTs (createStream)'))}`,
 );
 const rssBefore = peak();
+// what the process holds before the import (the whole app loaded): the JS heap, buffers, the rest
+const heldBefore = (() => {
+  const m = process.memoryUsage();
+  return `RSS ${mb(m.rss)}: JS heap ${mb(m.heapUsed)} used of ${mb(m.heapTotal)}, external ${mb(m.external)} (array buffers ${mb(m.arrayBuffers)}, the statement's ${mb(good.length)} among them), code and the rest ${mb(m.rss - m.heapTotal - m.external)}`;
+})();
+console.log(`before the import: ${heldBefore}`);
 
 const stack = await repo('stack-payments').create({ number: 'BENCH-1', statement_date: '2025-12-01' });
 // BENCH_ONLY_BAD=1: only the file with a bad row (what reading and checking cost, nothing written)

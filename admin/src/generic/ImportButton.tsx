@@ -1,4 +1,4 @@
-import { useCallback, useRef, useState } from 'react';
+import { type ReactNode, useCallback, useRef, useState } from 'react';
 import { Box, CircularProgress } from '@mui/material';
 import UploadFileIcon from '@mui/icons-material/UploadFile';
 import { Button, HttpError, useNotify } from 'react-admin';
@@ -27,6 +27,17 @@ export interface ImportButtonProps {
   /** the job is done: what it answered is `job.result` */
   onDone: (job: Job) => void;
   disabled?: boolean;
+  /**
+   * A preview before the write: the file is posted to `url` first (a job whose result is what the
+   * import would do, nothing kept); `render` shows that result with its confirm and cancel; confirmed,
+   * the same file is posted to `confirmUrl(result)` (the import refuses it if it would write
+   * otherwise); cancelled, nothing is sent.
+   */
+  preview?: {
+    url: string;
+    confirmUrl: (result: Record<string, unknown>) => string;
+    render: (result: Record<string, unknown>, confirm: () => void, cancel: () => void) => ReactNode;
+  };
 }
 
 /**
@@ -38,12 +49,15 @@ export interface ImportButtonProps {
  * The statement's import (screens/StackImport.tsx) and every importable entity's list
  * (EntityImportButton.tsx) use it.
  */
-export function ImportButton({ url, label, testId, heading, column, caption, order, onDone, disabled }: ImportButtonProps) {
+export function ImportButton({ url, label, testId, heading, column, caption, order, onDone, disabled, preview }: ImportButtonProps) {
   const notify = useNotify();
   const picker = useRef<HTMLInputElement>(null);
   const [busy, setBusy] = useState(false);
   const [job, setJob] = useState<Job | null>(null);
   const [failure, setFailure] = useState<ImportFailure | null>(null);
+  // the file being previewed (kept to be sent again when confirmed), and the preview's result once shown
+  const previewed = useRef<File | null>(null);
+  const [shown, setShown] = useState<Record<string, unknown> | null>(null);
   const fail = useCallback(
     (message: string, body?: Parameters<typeof importFailure>[1]) => {
       const f = importFailure(message, body, order);
@@ -53,13 +67,20 @@ export function ImportButton({ url, label, testId, heading, column, caption, ord
     [notify, order],
   );
 
-  const send = async (file: File | undefined) => {
+  const send = async (file: File | undefined, to?: string) => {
     if (picker.current) picker.current.value = '';
     if (!file) return;
+    // a chosen file is previewed first when there is a preview; a confirmed one goes to `to`
+    previewed.current = !to && preview ? file : null;
     setBusy(true);
     setJob(null);
     try {
-      const res = await request(url, { method: 'POST', body: file, timeout: LONG_TIMEOUT, headers: { 'Content-Type': XLSX } });
+      const res = await request(to ?? (preview ? preview.url : url), {
+        method: 'POST',
+        body: file,
+        timeout: LONG_TIMEOUT,
+        headers: { 'Content-Type': XLSX },
+      });
       const queued = (await res.json()) as Job;
       setJob(queued);
       announceJob(queued);
@@ -74,11 +95,23 @@ export function ImportButton({ url, label, testId, heading, column, caption, ord
     (j: Job) => {
       // the job as it ended (JobProgress follows its own copy): the button is free again
       setJob(j);
-      if (j.state === 'done') onDone(j);
+      if (j.state === 'done' && previewed.current) setShown((j.result ?? {}) as Record<string, unknown>);
+      else if (j.state === 'done') onDone(j);
       else if (j.state === 'failed') fail(j.error?.message ?? '', j.error ?? undefined);
     },
     [onDone, fail],
   );
+  const confirm = () => {
+    const file = previewed.current;
+    const result = shown;
+    setShown(null);
+    if (file && result && preview) void send(file, preview.confirmUrl(result));
+  };
+  const cancel = () => {
+    previewed.current = null;
+    setShown(null);
+    setJob(null);
+  };
 
   const running = !!job && isActive(job);
   return (
@@ -105,6 +138,7 @@ export function ImportButton({ url, label, testId, heading, column, caption, ord
           <JobProgress job={job} onEnd={end} />
         </Box>
       )}
+      {shown && preview?.render(shown, confirm, cancel)}
       {failure && (
         <ImportErrorsDialog heading={heading} failure={failure} column={column} caption={caption} onClose={() => setFailure(null)} />
       )}

@@ -45,6 +45,13 @@ function previewParam(v: unknown): boolean {
   throw badParam('preview');
 }
 
+/** `?expect=`: a preview's token (statement-import.ts previewToken), or none; anything else is a 400 naming it. */
+function expectParam(v: unknown): string | undefined {
+  if (v === undefined) return undefined;
+  if (typeof v === 'string' && /^[A-Za-z0-9_-]{32}$/.test(v)) return v;
+  throw badParam('expect');
+}
+
 /** The fund's calls beyond CRUD (metadata/modules/fund.json). */
 export const FUND_HANDLERS: Record<string, RouteHandler> = {
   /**
@@ -58,32 +65,31 @@ export const FUND_HANDLERS: Record<string, RouteHandler> = {
     const background = backgroundParam(ctx.query.background);
     // `?preview=1`: everything checked and written, then rolled back: what would be attached, and to whom
     const preview = previewParam(ctx.query.preview);
+    // `?expect=<token>`: the write of a preview, refused (409) when it would not write what was previewed
+    const expect = expectParam(ctx.query.expect);
+    if (preview && expect) throw badParam('expect');
     const file = await rawBody(ctx, IMPORT_MAX_BYTES, 'errors.import_file');
-    if (preview) {
-      ctx.body = await importStatement({
-        knex: rc.knex,
-        repo: (name) => rc.repo(name),
-        stackId: rc.row!.id as number,
-        file,
-        preview: true,
-      });
-      return;
-    }
+    const stackId = rc.row!.id as number;
     if (background) {
       // `?background=1`: a job of the caller's with a progress (statement-job.ts); 202 and the job
       const job = await queueStatementImport(rc.knex, rc.model, {
         userId: rc.principal!.id,
         lang: rc.lang,
-        stackId: rc.row!.id as number,
+        stackId,
         number: String(rc.row!.number ?? rc.row!.id),
         file,
+        preview,
+        expect,
       });
       ctx.status = 202;
       ctx.set('Location', `/api/jobs/${job.id}`);
       ctx.body = jobView(rc.model, rc.lang, job);
       return;
     }
-    ctx.body = await importStatement({ knex: rc.knex, repo: (name) => rc.repo(name), stackId: rc.row!.id as number, file });
+    const repo = (name: string) => rc.repo(name);
+    ctx.body = preview
+      ? await importStatement({ knex: rc.knex, repo, stackId, file, preview: true })
+      : await importStatement({ knex: rc.knex, repo, stackId, file, expect });
   },
 
   /**

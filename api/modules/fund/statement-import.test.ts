@@ -413,10 +413,12 @@ describe('the set path: COPY into a staging table, checked set-wise (issue 32)',
     expect(res.status, JSON.stringify(preview)).toBe(200);
     expect(preview).toEqual({
       preview: true,
+      token: expect.stringMatching(/^[A-Za-z0-9_-]{32}$/),
       rows: 3,
       total_amount: '600.50',
       attach_payments: 2,
       attach_subjects: 1,
+      unknown_payments: 1,
       can_attach: true,
       payers: [{ subject_id: subject.body.id, inn, name: 'Oldindan MChJ', payments: 2, amount: '400.50' }],
     });
@@ -441,6 +443,127 @@ describe('the set path: COPY into a staging table, checked set-wise (issue 32)',
     });
     expect(bad.status).toBe(400);
     expect(Object.keys(((await bad.json()) as any).errors)).toEqual(['preview']);
+  });
+
+  describe('a preview confirmed (?expect=<token>)', () => {
+    const send = async (stackId: number, body: Buffer, query: string) => {
+      const res = await fetch(`${api.url}${STACKS}/${stackId}/import?${query}`, {
+        method: 'POST',
+        body,
+        headers: {
+          Authorization: `Bearer ${api.adminToken}`,
+          Language: 'ru',
+          'Content-Type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+        },
+      });
+      return { status: res.status, body: (await res.json()) as any };
+    };
+    const subjectOf = async (inn: string, name: string) => {
+      const r = await api.post('/api/ecofund/subject', {
+        inn,
+        name,
+        region_id: regionId,
+        category_id: (await k()('subject_categories').first('id')).id,
+      });
+      expect(r.status, JSON.stringify(r.body)).toBe(201);
+      return r.body.id as number;
+    };
+    const run = () => new JobWorker(api.db.knex, () => api.model, { pollMs: 50, heartbeatMs: 20, leaseMs: 60_000 }).drain();
+
+    it('counts rows, total, known and unknown payers; confirmed, writes all of it', async () => {
+      const a = await subjectOf('410000881', 'Birinchi MChJ');
+      const b = await subjectOf('410000882', 'Ikkinchi MChJ');
+      const id = await stack('CONFIRM-1');
+      const file = await sheet([
+        row('C-1', { inn: '410000882', amount: '10.10' }),
+        row('C-2', { inn: '410000881', amount: 20 }),
+        row('C-3', { inn: '700000555', amount: 30 }),
+        row('C-4', { inn: '410000882', amount: '0.90' }),
+      ]);
+      const before = await audits();
+      const p = await send(id, file, 'preview=1');
+      expect(p.status, JSON.stringify(p.body)).toBe(200);
+      expect(p.body).toMatchObject({
+        rows: 4,
+        total_amount: '61.00',
+        attach_payments: 3,
+        attach_subjects: 2,
+        unknown_payments: 1,
+        payers: [
+          { subject_id: a, inn: '410000881', name: 'Birinchi MChJ', payments: 1, amount: '20.00' },
+          { subject_id: b, inn: '410000882', name: 'Ikkinchi MChJ', payments: 2, amount: '11.00' },
+        ],
+      });
+      // the same file previewed again gives the same token; nothing was kept
+      expect((await send(id, file, 'preview=1')).body.token).toBe(p.body.token);
+      expect(await written(id)).toBe(0);
+      expect(await audits()).toBe(before);
+      const r = await send(id, file, `expect=${p.body.token}`);
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      expect(r.body).toEqual({ imported: 4, attached: 3, total_amount: '61.00' });
+      expect(await written(id)).toBe(4);
+      // a create each, and an attach each for the three known payers' payments
+      expect(await audits()).toBe(before + 4 + 3);
+    });
+
+    it('refuses a stale preview (a payer became known, another file) with 409 and writes nothing', async () => {
+      const id = await stack('CONFIRM-2');
+      const file = await sheet([row('S-1', { inn: '410000891', amount: 5 }), row('S-2', { inn: '700000556', amount: 6 })]);
+      const p = await send(id, file, 'preview=1');
+      expect(p.status, JSON.stringify(p.body)).toBe(200);
+      expect(p.body).toMatchObject({ rows: 2, attach_payments: 0, unknown_payments: 2, payers: [] });
+      // another file under the same token
+      const other = await sheet([row('S-1', { inn: '410000891', amount: 5 }), row('S-2', { inn: '700000556', amount: 7 })]);
+      const o = await send(id, other, `expect=${p.body.token}`);
+      expect(o.status, JSON.stringify(o.body)).toBe(409);
+      expect(o.body.message).toBe('Предпросмотр выписки устарел: файл или плательщики изменились, просмотрите её снова');
+      expect(await written(id)).toBe(0);
+      // the payer became a subject since the preview: the import would attach what was not shown
+      await subjectOf('410000891', 'Keyin MChJ');
+      const before = await audits();
+      const r = await send(id, file, `expect=${p.body.token}`);
+      expect(r.status, JSON.stringify(r.body)).toBe(409);
+      expect(await written(id)).toBe(0);
+      expect(await audits()).toBe(before);
+      expect((await api.get(`${STACKS}/${id}`)).body.rows_count ?? 0).toBe(0);
+      // previewed again, confirmed: written
+      const again = await send(id, file, 'preview=1');
+      expect(again.body).toMatchObject({ attach_payments: 1, attach_subjects: 1 });
+      expect((await send(id, file, `expect=${again.body.token}`)).status).toBe(200);
+      expect(await written(id)).toBe(2);
+      // a malformed token, or one beside a preview, is a 400 naming it
+      for (const q of ['expect=abc', `preview=1&expect=${again.body.token}`]) {
+        const bad = await send(id, file, q);
+        expect(bad.status, q).toBe(400);
+        expect(Object.keys(bad.body.errors)).toEqual(['expect']);
+      }
+    });
+
+    it('previews as a background job (cancel: nothing kept) and confirms as one', { timeout: 60_000 }, async () => {
+      await subjectOf('410000893', 'Fon MChJ');
+      const id = await stack('CONFIRM-3');
+      const file = await sheet([row('B-1', { inn: '410000893', amount: 1 }), row('B-2', { inn: '700000557', amount: 2 })]);
+      const before = await audits();
+      const q = await send(id, file, 'background=1&preview=1');
+      expect(q.status, JSON.stringify(q.body)).toBe(202);
+      expect(q.body).toMatchObject({ kind: 'statement-import', title: 'Предпросмотр банковской выписки № CONFIRM-3' });
+      expect(await run()).toBe(1);
+      const job = (await api.get(`/api/jobs/${q.body.id}`)).body;
+      expect(job).toMatchObject({
+        state: 'done',
+        result: { preview: true, rows: 2, total_amount: '3.00', attach_payments: 1, attach_subjects: 1, unknown_payments: 1 },
+      });
+      // the user cancels: nothing was written, no file kept
+      expect(await written(id)).toBe(0);
+      expect(await audits()).toBe(before);
+      expect(readdirSync(jobsDir()).filter((f) => f.startsWith('statement-'))).toEqual([]);
+      // or confirms: the import job of that token writes it all
+      const c = await send(id, file, `background=1&expect=${job.result.token}`);
+      expect(c.status, JSON.stringify(c.body)).toBe(202);
+      expect(await run()).toBe(1);
+      expect((await api.get(`/api/jobs/${c.body.id}`)).body).toMatchObject({ state: 'done', result: { imported: 2, attached: 1 } });
+      expect(await written(id)).toBe(2);
+    });
   });
 
   it('writes one audit row a payment, equal to what a single create of it writes', async () => {

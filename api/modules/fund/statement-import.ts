@@ -4,6 +4,8 @@ import { ApiError, importRowsError } from '../../kernel/errors.ts';
 import { Workflow } from '../../engine/workflow.ts';
 import { parseTiyin, formatTiyin } from '../../domain/money.ts';
 import { readPaymentSheet } from '../../fund/payment-sheet.ts';
+import { q } from '../../engine/sql.ts';
+import { createHash } from 'node:crypto';
 
 /**
  * A bank statement imported into a payment stack (docs/payments-import.md), as a function the
@@ -35,6 +37,12 @@ export interface StatementImport {
   onProgress?: (done: number, total: number, stage: ImportStage) => void;
   /** an abort stops the import between chunks or batches; nothing is written */
   signal?: AbortSignal;
+  /**
+   * the token of the preview this import confirms: what it would write (the file, the stack, the
+   * count, the total and every attachment) must be what was previewed, else a 409
+   * (`errors.import_preview_stale`) and nothing is written
+   */
+  expect?: string;
 }
 
 export interface StatementImported {
@@ -55,12 +63,16 @@ export interface PreviewPayer {
 /** What an import would do, answered without committing anything (`preview`). */
 export interface StatementPreview {
   preview: true;
+  /** what confirms this preview: the import's `expect` (a digest of the file and of what it would do) */
+  token: string;
   /** payments the file holds, and their total */
   rows: number;
   total_amount: string;
   /** payments that will be attached, to how many subjects; the first PREVIEW_PAYERS of them by INN */
   attach_payments: number;
   attach_subjects: number;
+  /** payments whose payer is no subject of the caller's scope (they stay "undefined") */
+  unknown_payments: number;
   payers: PreviewPayer[];
   /** whether the caller may attach (else the payments stay "undefined") */
   can_attach: boolean;
@@ -71,6 +83,16 @@ export const PREVIEW_PAYERS = 100;
 
 /** The columns that make a row of a statement a repeat of an earlier one (the error is beside `number`). */
 export const DUPLICATE_COLUMNS = ['number', 'paid_on', 'amount', 'payer_inn', 'payer_account'] as const;
+
+/**
+ * A preview's token: a digest of the file's bytes, the stack, and what the import would write and
+ * attach — the same file imported into the same stack with the same payers known gives the same.
+ */
+export function previewToken(p: { file: Uint8Array; stackId: number; rows: number; total: string; attach: unknown[] }): string {
+  const h = createHash('sha256').update(p.file);
+  h.update(JSON.stringify([p.stackId, p.rows, p.total, p.attach]));
+  return h.digest('base64url').slice(0, 32);
+}
 
 /** How a preview leaves the transaction: rolled back, with what it would have done. */
 class Previewed extends Error {
@@ -158,8 +180,15 @@ export async function importStatement(x: StatementImport & { preview?: boolean }
           writing();
         },
       };
+      // the staging table of the COPY path: where the written rows' INNs, count and total are read
+      // (a local temp table, not the just-written partitions' rows without statistics)
+      let stage: string | null = null;
       await (async () => {
-        if (await inTrx.createCopy(trx, chunks, { ...write, duplicates: DUPLICATE_COLUMNS })) return;
+        const copied = await inTrx.createCopy(trx, chunks, { ...write, duplicates: DUPLICATE_COLUMNS });
+        if (copied) {
+          stage = copied.stage;
+          return;
+        }
         repeats = new Map();
         await inTrx.createStream(chunks, write);
       })().catch((err) => {
@@ -169,15 +198,18 @@ export async function importStatement(x: StatementImport & { preview?: boolean }
       });
       repeats = undefined;
       progress(90, 'attach');
+      // the rows written: from the staging table (what was inserted, row for row), else the stack's
+      const written_ = stage
+        ? { sql: `SELECT payer_inn, amount FROM ${q(stage)}`, bindings: [] as number[] }
+        : { sql: 'SELECT payer_inn, amount FROM payments WHERE stack_id = ?', bindings: [stackId] };
       // payers whose INN is a subject's in the caller's scope, found set-wise: the subjects of the
-      // stack's INNs (an uncorrelated subquery: the just-written rows' statistics are not yet
-      // there, and a join of them planned as a handful of rows scanned the stack once per subject),
-      // then those INNs' payments; attached, one move per subject
+      // stack's INNs (an uncorrelated subquery over the rows written), then those INNs' payments;
+      // attached, one move per subject
       const subjects = new Map<string, { id: number; name: string }>();
       const found: { id: number; inn: string; name: string }[] = await inTrx
         .other('subject')
         .scoped('read', trx)
-        .whereRaw('t.inn IN (SELECT DISTINCT payer_inn FROM payments WHERE stack_id = ? AND length(payer_inn) = 9)', [stackId])
+        .whereRaw(`t.inn IN (SELECT DISTINCT w.payer_inn FROM (${written_.sql}) w WHERE length(w.payer_inn) = 9)`, written_.bindings)
         .select('t.id', 't.inn', 't.name');
       for (const sub of found) subjects.set(sub.inn, sub);
       const known: { payment: number; subject: number; inn: string; name: string; amount: string }[] = [];
@@ -201,31 +233,42 @@ export async function importStatement(x: StatementImport & { preview?: boolean }
         else groups.set(k.subject, [k.payment]);
       }
       const [{ n, total }] = (
-        await trx.raw('SELECT count(*)::int AS n, coalesce(sum(amount), 0)::text AS total FROM payments WHERE stack_id = ?', [stackId])
+        await trx.raw(`SELECT count(*)::int AS n, coalesce(sum(w.amount), 0)::text AS total FROM (${written_.sql}) w`, written_.bindings)
       ).rows as { n: number; total: string }[];
       const totalAmount = formatTiyin(parseTiyin(total));
       const canAttach = inTrx.can('wf:attach');
+      const bySubject = new Map<number, PreviewPayer>();
+      for (const k of known) {
+        const p = bySubject.get(k.subject) ?? { subject_id: k.subject, inn: k.inn, name: k.name, payments: 0, amount: '0.00' };
+        p.payments++;
+        p.amount = formatTiyin(parseTiyin(p.amount) + parseTiyin(String(k.amount)));
+        bySubject.set(k.subject, p);
+      }
+      const allPayers = [...bySubject.values()].sort((a, b) => a.inn.localeCompare(b.inn) || a.subject_id - b.subject_id);
+      const attachPayments = canAttach ? known.length : 0;
+      // what the caller is shown and confirms: the file, the stack, the counts and every attachment
+      const token = previewToken({
+        file: x.file,
+        stackId,
+        rows: n,
+        total: totalAmount,
+        attach: canAttach ? allPayers.map((p) => [p.subject_id, p.payments, p.amount]) : [],
+      });
       if (x.preview) {
-        const bySubject = new Map<number, PreviewPayer>();
-        for (const k of known) {
-          const p = bySubject.get(k.subject) ?? { subject_id: k.subject, inn: k.inn, name: k.name, payments: 0, amount: '0.00' };
-          p.payments++;
-          p.amount = formatTiyin(parseTiyin(p.amount) + parseTiyin(String(k.amount)));
-          bySubject.set(k.subject, p);
-        }
-        const payers = [...bySubject.values()]
-          .sort((a, b) => a.inn.localeCompare(b.inn) || a.subject_id - b.subject_id)
-          .slice(0, PREVIEW_PAYERS);
         throw new Previewed({
           preview: true,
+          token,
           rows: n,
           total_amount: totalAmount,
-          attach_payments: canAttach ? known.length : 0,
+          attach_payments: attachPayments,
           attach_subjects: canAttach ? groups.size : 0,
-          payers,
+          unknown_payments: n - attachPayments,
+          payers: allPayers.slice(0, PREVIEW_PAYERS),
           can_attach: canAttach,
         });
       }
+      // a write confirming a preview writes what was previewed, else nothing (409: preview again)
+      if (x.expect !== undefined && x.expect !== token) throw new ApiError('stale', 'errors.import_preview_stale');
       // set-wise: every payer's payments in one action (a flow row, a notification and an audit row each)
       const attached =
         canAttach && groups.size

@@ -9,7 +9,9 @@ import { importStatement } from './statement-import.ts';
 /**
  * A bank statement imported as a background job (docs/jobs.md, docs/payments-import.md):
  * `POST <stack>/:id/import?background=1` keeps the file beside the jobs' files and queues a
- * `statement-import` job of its caller; the job runs `importStatement` — the same checks, the same
+ * `statement-import` job of its caller (`&preview=1`: a preview, its result what the import would do,
+ * nothing kept; `&expect=<token>`: the import of that preview, 409 if it would write otherwise);
+ * the job runs `importStatement` — the same checks, the same
  * one transaction, the first hundred errors by row number and their count — as its owner stands
  * when it runs, its progress (0–100 %) on the job, cancel between batches (nothing written). The
  * kept file is removed when the job ends (a worker that dies leaves it for the retry; the jobs'
@@ -21,14 +23,15 @@ const KIND = 'statement-import';
 export async function queueStatementImport(
   knex: Knex,
   model: MetaModel,
-  o: { userId: number; lang: Lang; stackId: number; number: string; file: Uint8Array },
+  o: { userId: number; lang: Lang; stackId: number; number: string; file: Uint8Array; preview?: boolean; expect?: string },
 ): Promise<JobRow> {
-  const title = Object.fromEntries(LANGS.map((l) => [l, translate(model, l, 'jobs.statement_import', { number: o.number })])) as Text3;
+  const key = o.preview ? 'jobs.statement_preview' : 'jobs.statement_import';
+  const title = Object.fromEntries(LANGS.map((l) => [l, translate(model, l, key, { number: o.number })])) as Text3;
   return queueWithFile(knex, 'statement', o.file, {
     kind: KIND,
     userId: o.userId,
     lang: o.lang,
-    params: { stack_id: o.stackId },
+    params: { stack_id: o.stackId, ...(o.preview ? { preview: true } : {}), ...(o.expect ? { expect: o.expect } : {}) },
     title,
     total: 100,
   });
@@ -38,14 +41,18 @@ const statementImportJob: JobRun = async ({ knex, model, principal, lang, params
   withJobFile('statement', params, signal, async (file) => {
     if (!file) throw new Error('the statement file is gone');
     const repo = (entity: string) => new Repository({ knex, model, principal, lang }, model.entities.get(entity)!);
-    const result = await importStatement({
+    const common = {
       knex,
       repo,
       stackId: Number(params.stack_id),
       file,
       signal,
-      onProgress: (done, total) => progress(done, total),
-    });
+      onProgress: (done: number, total: number) => progress(done, total),
+    };
+    // a preview job answers what the import would do (nothing kept); an import may confirm a preview
+    const result = params.preview
+      ? await importStatement({ ...common, preview: true })
+      : await importStatement({ ...common, expect: typeof params.expect === 'string' ? params.expect : undefined });
     return { ...result };
   });
 
