@@ -20,7 +20,7 @@ export const AUDIT_DEFAULT = 'audit_log_default';
 export const AHEAD = 2;
 
 /** The indexes every month's partition has (created on the parent): the list's, the history's, by id. */
-const INDEXES = [
+export const AUDIT_INDEXES = [
   // a record's history: its entity (and the views of its table) and id, newest first
   'CREATE INDEX audit_log_record_idx ON audit_log (entity, record_id, id)',
   // the list filtered by entity, newest first
@@ -84,9 +84,7 @@ export async function auditMonths(knex: Knex): Promise<string[]> {
 export async function partitionAuditByMonth(knex: Knex, now: Date = new Date()): Promise<void> {
   if (await auditPartitioned(knex)) return;
   const [{ seq }] = (await knex.raw('SELECT pg_get_serial_sequence(?, ?) AS seq', [AUDIT_TABLE, 'id'])).rows as { seq: string | null }[];
-  const { rows: spans } = await knex.raw(
-    `SELECT min(created_at) AS lo, max(created_at) AS hi FROM ${AUDIT_TABLE}`,
-  );
+  const { rows: spans } = await knex.raw(`SELECT min(created_at) AS lo, max(created_at) AS hi FROM ${AUDIT_TABLE}`);
   const months: Month[] = [];
   const here = monthOf(now);
   const lo = spans[0]?.lo ? monthOf(new Date(spans[0].lo)) : here;
@@ -106,7 +104,7 @@ export async function partitionAuditByMonth(knex: Knex, now: Date = new Date()):
   await knex.raw(`ALTER TABLE audit_log_partitioned RENAME TO ${AUDIT_TABLE}`);
   await knex.raw(`ALTER TABLE ${AUDIT_TABLE} ADD CONSTRAINT audit_log_pkey PRIMARY KEY (id, created_at)`);
   if (seq) await knex.raw(`ALTER SEQUENCE ${seq} OWNED BY ${AUDIT_TABLE}.id`);
-  for (const sql of INDEXES) await knex.raw(sql);
+  for (const sql of AUDIT_INDEXES) await knex.raw(sql);
   await knex.raw(`ANALYZE ${AUDIT_TABLE}`);
 }
 
@@ -149,18 +147,18 @@ export async function ensureAuditMonths(knex: Knex, now: Date = new Date()): Pro
     const name = monthPartition(x);
     if (have.has(name)) continue;
     await knex.transaction(async (trx) => {
-        // one maker at a time (another process's worker); the partition may have come meanwhile
-        await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [AUDIT_TABLE]);
-        if ((await auditMonths(trx)).includes(name)) return;
-        const range = [bound(x), bound(add(x, 1))];
-        await trx.raw(`CREATE TABLE ${ident(name)} (LIKE ${AUDIT_TABLE} INCLUDING DEFAULTS INCLUDING CONSTRAINTS)`);
-        await trx.raw(
-          `WITH moved AS (DELETE FROM ${AUDIT_DEFAULT} WHERE created_at >= ?::timestamptz AND created_at < ?::timestamptz RETURNING *)
+      // one maker at a time (another process's worker); the partition may have come meanwhile
+      await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [AUDIT_TABLE]);
+      if ((await auditMonths(trx)).includes(name)) return;
+      const range = [bound(x), bound(add(x, 1))];
+      await trx.raw(`CREATE TABLE ${ident(name)} (LIKE ${AUDIT_TABLE} INCLUDING DEFAULTS INCLUDING CONSTRAINTS)`);
+      await trx.raw(
+        `WITH moved AS (DELETE FROM ${AUDIT_DEFAULT} WHERE created_at >= ?::timestamptz AND created_at < ?::timestamptz RETURNING *)
           INSERT INTO ${ident(name)} SELECT * FROM moved`,
-          range,
-        );
-        await trx.raw(`ALTER TABLE ${AUDIT_TABLE} ATTACH PARTITION ${ident(name)} FOR VALUES FROM ('${range[0]}') TO ('${range[1]}')`);
-        made.push(name);
+        range,
+      );
+      await trx.raw(`ALTER TABLE ${AUDIT_TABLE} ATTACH PARTITION ${ident(name)} FOR VALUES FROM ('${range[0]}') TO ('${range[1]}')`);
+      made.push(name);
     });
   }
   return made;
@@ -171,7 +169,8 @@ export function auditRetentionMonths(env: NodeJS.ProcessEnv = process.env): numb
   const v = env.ECOFOND_AUDIT_RETENTION_MONTHS;
   if (v === undefined || v.trim() === '') return null;
   const n = Number(v);
-  if (!Number.isSafeInteger(n) || n < 1) throw new Error(`ECOFOND_AUDIT_RETENTION_MONTHS: a whole number of months, 1 or more (got "${v}")`);
+  if (!Number.isSafeInteger(n) || n < 1)
+    throw new Error(`ECOFOND_AUDIT_RETENTION_MONTHS: a whole number of months, 1 or more (got "${v}")`);
   return n;
 }
 

@@ -17,6 +17,7 @@ const OperatorChat = lazyNamed(() => import('./OperatorChat'), 'OperatorChat');
 const TemplateVariables = lazyNamed(() => import('./TemplateVariables'), 'TemplateVariables');
 const FineInterval = lazyNamed(() => import('./FineInterval'), 'FineInterval');
 const SubjectInnHint = lazyNamed(() => import('./SubjectInnHint'), 'SubjectInnHint');
+const PersonData = lazyNamed(() => import('./PersonData'), 'PersonData');
 const SetUserPasswordButton = lazyNamed(() => import('./SetUserPassword'), 'SetUserPasswordButton');
 
 /**
@@ -63,5 +64,7 @@ export const EXTENSIONS: Extensions = {
     'notification/operator-chat': { Component: OperatorChat },
     // reference books made at run time (docs/reference-books.md)
     'admin/ref-books': { Component: RefBooks },
+    // a person's data by PINFL or passport: what is held, their export, anonymisation (docs/personal-data.md)
+    'admin/personal-data': { Component: PersonData },
   },
 };
