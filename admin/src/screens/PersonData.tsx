@@ -67,6 +67,8 @@ export function PersonData() {
   const [found, setFound] = useState<{ kind: Kind; value: string; data: Export } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [confirm, setConfirm] = useState(false);
+  // the identifier typed again before the irreversible anonymisation (docs/decisions/0066)
+  const [typed, setTyped] = useState('');
   const [done, setDone] = useState<Anonymised | null>(null);
 
   const normalised = () => (kind === 'pinfl' ? value.replace(/\D/g, '') : value.replace(/\s/g, '').toUpperCase());
@@ -249,7 +251,10 @@ export function PersonData() {
                 color="error"
                 startIcon={<PersonOffIcon />}
                 disabled={busy || !erased.length || !!done}
-                onClick={() => setConfirm(true)}
+                onClick={() => {
+                  setTyped('');
+                  setConfirm(true);
+                }}
                 data-testid="person-anonymise"
               >
                 {translate('admin.person_data.anonymise')}
@@ -287,16 +292,25 @@ export function PersonData() {
                 <strong>{translate('admin.person_data.confirm_final')}</strong>
               </p>
             </DialogContentText>
+            <TextField
+              fullWidth
+              size="small"
+              label={translate(`admin.person_data.confirm_type_${found?.kind ?? 'pinfl'}`)}
+              value={typed}
+              onChange={(e) => setTyped(e.target.value)}
+              sx={{ mt: 1 }}
+              slotProps={{ htmlInput: { 'data-testid': 'person-confirm-typed', autoComplete: 'off' } }}
+            />
           </DialogContent>
           <DialogActions>
-            <Button onClick={() => setConfirm(false)} disabled={busy}>
+            <Button onClick={() => setConfirm(false)} disabled={busy} autoFocus>
               {translate('ra.action.cancel')}
             </Button>
             <Button
               color="error"
               variant="contained"
               onClick={() => void anonymise()}
-              disabled={busy}
+              disabled={busy || typed.replace(/\s/g, '').toUpperCase() !== found?.value}
               data-testid="person-anonymise-confirm"
             >
               {translate('admin.person_data.anonymise_confirm')}
