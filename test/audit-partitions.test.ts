@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Knex } from 'knex';
 import { startTestApi, type TestApi } from './support/api.ts';
+import { JobWorker } from '../api/jobs/worker.ts';
 import {
   AUDIT_DEFAULT,
   auditMonths,
@@ -88,6 +89,25 @@ describe('audit_log by month', () => {
     expect(dropped).toEqual(['audit_log_m201903', 'audit_log_m201904', 'audit_log_m201905']);
     expect(await count('audit_log')).toBe(all - 2);
     expect(await auditMonths(k)).toContain(monthPartition(monthOf(new Date())));
+  });
+
+  it("the jobs worker's cleanup makes the coming months and applies the retention setting", async () => {
+    const now = monthOf(new Date());
+    const ahead = monthPartition({ y: now.m >= 11 ? now.y + 1 : now.y, m: ((now.m + 1) % 12) + 1 });
+    await k.raw(`DROP TABLE ${ahead}`);
+    await ensureAuditMonths(k, new Date(Date.UTC(2010, 0, 15)));
+    const lines: string[] = [];
+    const worker = new JobWorker(k, () => api.model, { log: (l) => lines.push(l) });
+    process.env.ECOFOND_AUDIT_RETENTION_MONTHS = '120';
+    try {
+      await worker.cleanup();
+    } finally {
+      delete process.env.ECOFOND_AUDIT_RETENTION_MONTHS;
+    }
+    const months = await auditMonths(k);
+    expect(months).toContain(ahead);
+    expect(months.filter((m) => m.startsWith('audit_log_m2010'))).toEqual([]);
+    expect(lines.join('\n')).toMatch(/audit: partitions made audit_log_m\d{6}, dropped audit_log_m201001/);
   });
 
   it('reads an index a partition for the list and a history, and only its months for a date range', async () => {

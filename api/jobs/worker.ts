@@ -385,9 +385,14 @@ export class JobWorker {
     // idempotency keys past their days (docs/field-app.md): a retry after that is a new create
     await removeExpiredKeys(k);
     // the audit trail's coming months, and the months past its retention (docs/operations.md)
-    const made = await ensureAuditMonths(k);
-    const dropped = await dropExpiredAuditMonths(k, auditRetentionMonths());
-    if (made.length || dropped.length) this.log(`audit: partitions made ${made.join(', ') || '-'}, dropped ${dropped.join(', ') || '-'}`);
+    // (a failure here, a wrong setting among them, is logged and leaves the jobs' files cleanup to run)
+    try {
+      const made = await ensureAuditMonths(k);
+      const dropped = await dropExpiredAuditMonths(k, auditRetentionMonths());
+      if (made.length || dropped.length) this.log(`audit: partitions made ${made.join(', ') || '-'}, dropped ${dropped.join(', ') || '-'}`);
+    } catch (err) {
+      this.log(`audit: partitions: ${(err as Error).message}`);
+    }
     const dir = jobsDir();
     if (existsSync(dir)) {
       const files = readdirSync(dir);

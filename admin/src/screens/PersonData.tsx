@@ -168,7 +168,7 @@ export function PersonData() {
                 setKind(e.target.value as Kind);
                 setInvalid(false);
               }}
-              sx={{ minWidth: 170 }}
+              sx={{ width: { xs: '100%', sm: 180 }, flexShrink: 0 }}
               slotProps={{ htmlInput: { 'data-testid': 'person-kind' } }}
             >
               <MenuItem value="pinfl">{translate('admin.person_data.pinfl')}</MenuItem>
@@ -184,7 +184,7 @@ export function PersonData() {
               }}
               error={invalid}
               helperText={translate(invalid ? `admin.person_data.${kind}_invalid` : `admin.person_data.${kind}_hint`)}
-              sx={{ minWidth: 260 }}
+              sx={{ width: { xs: '100%', sm: 300 }, flexShrink: 0 }}
               slotProps={{ htmlInput: { 'data-testid': 'person-value', autoComplete: 'off' } }}
             />
             <Button
@@ -193,7 +193,7 @@ export function PersonData() {
               disabled={busy}
               startIcon={busy ? <CircularProgress size={16} /> : <SearchIcon />}
               data-testid="person-search"
-              sx={{ height: 40 }}
+              sx={{ height: 40, flexShrink: 0, whiteSpace: 'nowrap', alignSelf: { xs: 'flex-start', sm: 'auto' } }}
             >
               {translate('admin.person_data.search')}
             </Button>
