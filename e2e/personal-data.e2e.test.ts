@@ -128,7 +128,8 @@ describe('personal data in the browser', () => {
         await page.goto(`${baseUrl}/admin/#/admin/personal-data`);
         await page.setViewportSize({ width, height: 900 });
         await page.getByTestId('person-kind').waitFor({ state: 'attached' });
-        await page.getByRole('combobox').first().click();
+        await page.locator('.MuiInputBase-root:has(input[data-testid=person-kind]) [role=combobox]').click();
+        await page.getByRole('listbox').waitFor();
         await page.locator('li[data-value=passport]').click();
         await page.locator('li[data-value=passport]').waitFor({ state: 'detached' });
         await page.getByTestId('person-value').fill(passport.toLowerCase());
