@@ -292,13 +292,16 @@ export function PersonData() {
                 <strong>{translate('admin.person_data.confirm_final')}</strong>
               </p>
             </DialogContentText>
+            {/* the prompt above the box, whole on a phone (a floating label would be cut) */}
+            <Typography component="label" htmlFor="person-confirm-typed" variant="body2" sx={{ display: 'block', mt: 1, mb: 0.5 }}>
+              {translate(`admin.person_data.confirm_type_${found?.kind ?? 'pinfl'}`)}
+            </Typography>
             <TextField
               fullWidth
               size="small"
-              label={translate(`admin.person_data.confirm_type_${found?.kind ?? 'pinfl'}`)}
+              id="person-confirm-typed"
               value={typed}
               onChange={(e) => setTyped(e.target.value)}
-              sx={{ mt: 1 }}
               slotProps={{ htmlInput: { 'data-testid': 'person-confirm-typed', autoComplete: 'off' } }}
             />
           </DialogContent>
