@@ -128,10 +128,21 @@ describe('personal data in the browser', () => {
         await page.goto(`${baseUrl}/admin/#/admin/personal-data`);
         await page.setViewportSize({ width, height: 900 });
         await page.getByTestId('person-kind').waitFor({ state: 'attached' });
-        await page.locator('.MuiInputBase-root:has(input[data-testid=person-kind]) [role=combobox]').click();
-        await page.getByRole('listbox').waitFor();
-        await page.locator('li[data-value=passport]').click();
-        await page.locator('li[data-value=passport]').waitFor({ state: 'detached' });
+        // the select's menu may be re-rendered away while the screen settles (a loaded machine): opened again until chosen
+        await expect
+          .poll(
+            async () => {
+              await page.keyboard.press('Escape');
+              await page.locator('.MuiInputBase-root:has(input[data-testid=person-kind]) [role=combobox]').click({ timeout: 3000 });
+              await page
+                .locator('li[data-value=passport]')
+                .click({ timeout: 3000 })
+                .catch(() => undefined);
+              return page.locator('input[data-testid=person-kind]').inputValue();
+            },
+            { timeout: 30_000 },
+          )
+          .toBe('passport');
         await page.getByTestId('person-value').fill(passport.toLowerCase());
         await page.getByTestId('person-search').click();
         await page.getByTestId('person-found').waitFor();
