@@ -12,6 +12,7 @@ import { attachChat } from './modules/chat/hub.ts';
 import { LiveModel } from './meta/live.ts';
 import { startWorkers } from './workers.ts';
 import { ensureYearPartitions } from './db/partitions.ts';
+import { ensureAuditMonths } from './db/audit-partitions.ts';
 import { log as logger } from './observability/log.ts';
 import { watchChat, watchPool, watchReplica } from './observability/metrics.ts';
 
@@ -48,7 +49,8 @@ export async function startServer(opts: StartOptions = {}): Promise<Running> {
     if (done.length) log(`Migrated: ${done.join(', ')}`);
   }
   // this year's and next year's partitions of the tables partitioned by year (docs/scaling.md)
-  const parts = await ensureYearPartitions(db.knex);
+  // and the audit trail's month partitions, this month's and two ahead (docs/operations.md)
+  const parts = [...(await ensureYearPartitions(db.knex)), ...(await ensureAuditMonths(db.knex))];
   if (parts.length) log(`Partitions made: ${parts.join(', ')}`);
   // the files' model with the reference books the database holds (docs/reference-books.md)
   const live = new LiveModel(model, db.knex, undefined, registry);

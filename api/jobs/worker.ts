@@ -11,6 +11,7 @@ import { ApiError } from '../kernel/errors.ts';
 import { JOB_CANCELLED, jobKind, jobKinds, LOCAL_RUNS, onJobQueued, storedError, type JobRow } from './queue.ts';
 import { envNumber } from '../db/worker-support.ts';
 import { removeExpiredKeys } from '../engine/idempotency.ts';
+import { auditRetentionMonths, dropExpiredAuditMonths, ensureAuditMonths } from '../db/audit-partitions.ts';
 
 export interface JobWorkerOptions {
   /** how often the queue is looked at when nothing wakes the worker (ms) */
@@ -54,7 +55,8 @@ const STOPPING = Object.freeze(new Error('the worker is stopping'));
  * kind as its owner as they stand now, renews its lease and writes its progress every heartbeat
  * (reading back a cancel), and ends it done (its file renamed into place), failed (the reason
  * kept), or cancelled. A worker that stops puts its running jobs back in the queue. Expired jobs'
- * files and rows are removed every `cleanupMs`. Runs the same on PostgreSQL and on PGlite.
+ * files and rows are removed every `cleanupMs`, with the audit trail's month partitions made ahead
+ * and dropped past their retention (api/db/audit-partitions.ts). Runs the same on PostgreSQL and on PGlite.
  */
 export class JobWorker {
   readonly o: Required<Omit<JobWorkerOptions, 'log'>>;
@@ -382,6 +384,15 @@ export class JobWorker {
     }
     // idempotency keys past their days (docs/field-app.md): a retry after that is a new create
     await removeExpiredKeys(k);
+    // the audit trail's coming months, and the months past its retention (docs/operations.md)
+    // (a failure here, a wrong setting among them, is logged and leaves the jobs' files cleanup to run)
+    try {
+      const made = await ensureAuditMonths(k);
+      const dropped = await dropExpiredAuditMonths(k, auditRetentionMonths());
+      if (made.length || dropped.length) this.log(`audit: partitions made ${made.join(', ') || '-'}, dropped ${dropped.join(', ') || '-'}`);
+    } catch (err) {
+      this.log(`audit: partitions: ${(err as Error).message}`);
+    }
     const dir = jobsDir();
     if (existsSync(dir)) {
       const files = readdirSync(dir);

@@ -106,3 +106,11 @@ export const AUDIT_LOG: EntityExtension = {
   },
   showActions: OpenAuditedRecord,
 };
+
+/** The personal-data reads screen: its entity by caption, filtered by caption, like the trail's. */
+export const PERSONAL_DATA_READS: EntityExtension = {
+  fieldViews: { entity: EntityName },
+  filterInputs: {
+    entity: (f: FilterMeta) => <EntityFilter key={f.name} source={f.name} label={f.label} alwaysOn={f.alwaysOn} />,
+  },
+};

@@ -1,6 +1,6 @@
 import type { Extensions } from '../generic/extensions';
 import { lazyNamed } from '../lazyNamed';
-import { AUDIT_LOG } from './AuditLog';
+import { AUDIT_LOG, PERSONAL_DATA_READS } from './AuditLog';
 
 // every special screen is a chunk of its own, loaded when first opened: the editors (TipTap), the
 // map (OpenLayers), the chat are none of the first screen's weight (docs/performance.md)
@@ -17,6 +17,7 @@ const OperatorChat = lazyNamed(() => import('./OperatorChat'), 'OperatorChat');
 const TemplateVariables = lazyNamed(() => import('./TemplateVariables'), 'TemplateVariables');
 const FineInterval = lazyNamed(() => import('./FineInterval'), 'FineInterval');
 const SubjectInnHint = lazyNamed(() => import('./SubjectInnHint'), 'SubjectInnHint');
+const PersonData = lazyNamed(() => import('./PersonData'), 'PersonData');
 const SetUserPasswordButton = lazyNamed(() => import('./SetUserPassword'), 'SetUserPasswordButton');
 
 /**
@@ -27,6 +28,8 @@ export const EXTENSIONS: Extensions = {
   entities: {
     // the trail of changes: entity and action names by their captions, a link to the changed row
     'audit-log': AUDIT_LOG,
+    // who read personal data in clear: the entity by its caption, as in the trail
+    'personal-data-reads': PERSONAL_DATA_READS,
     // a bank statement (.xlsx) imported into a payment stack
     'stack-payments': { showActions: StackImportButton },
     // a subject found by INN; its balance for a year
@@ -63,5 +66,7 @@ export const EXTENSIONS: Extensions = {
     'notification/operator-chat': { Component: OperatorChat },
     // reference books made at run time (docs/reference-books.md)
     'admin/ref-books': { Component: RefBooks },
+    // a person's data by PINFL or passport: what is held, their export, anonymisation (docs/personal-data.md)
+    'admin/personal-data': { Component: PersonData },
   },
 };
