@@ -382,5 +382,30 @@ describe("the population's own rows", () => {
     expect(Number(v.body.user_id)).toBe(Number(me.id));
     await api.post(`${P}/volunteers`, { full_name: 'Someone Else', region_id: regionId });
     expect((await api.get(`${P}/volunteers`, { token })).body.map((x: { full_name: string }) => x.full_name)).toEqual(['Volunteer One']);
+
+    // their own plantings and their place in the rating, through their own volunteer row only
+    const species = Number((await api.db.knex('tree_species').orderBy('id').first('id')).id);
+    for (const count of [7, 5]) {
+      const p = await api.post(`${P}/plantings`, {
+        species_id: species,
+        count,
+        planted_on: '2026-03-15',
+        location: { lat: 41.3, lng: 69.25 },
+        place_type: 'street',
+        region_id: regionId,
+        volunteer_id: v.body.id,
+      });
+      expect(p.status, JSON.stringify(p.body)).toBe(201);
+    }
+    const mine = await api.get(`${P}/volunteers/${v.body.id}/plantings`, { token });
+    expect(mine.status, JSON.stringify(mine.body)).toBe(200);
+    expect(mine.body.plantings.map((x: { count: number }) => Number(x.count)).sort()).toEqual([5, 7]);
+    expect(mine.body.plantings[0].species).toEqual(expect.any(String));
+    expect(mine.body.standing).toMatchObject({ plantings: 2, trees: 12 });
+    expect(mine.body.standing.rank).toBeGreaterThanOrEqual(1);
+    expect(mine.body.standing.rank).toBeLessThanOrEqual(mine.body.standing.of);
+    const someone = (await api.get(`${P}/volunteers`)).body.find((x: { full_name: string }) => x.full_name === 'Someone Else');
+    expect((await api.get(`${P}/volunteers/${someone.id}/plantings`, { token })).status).toBe(404);
+    expect((await api.get(`${P}/volunteers/${v.body.id}/plantings`)).status).toBe(200);
   });
 });

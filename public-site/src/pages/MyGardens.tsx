@@ -4,6 +4,7 @@ import { FieldBox, LocationFieldset, placeOf, sendErrors } from '../components/f
 import { useI18n } from '../i18n';
 import { href } from '../router';
 import { authed, clearSession, getSession } from '../account';
+import { fmtDate, fmtInt } from '../format';
 
 /**
  * /my-gardens: the signed-in resident's own side (docs/accounts.md) — the gardens they registered
@@ -106,14 +107,17 @@ export default function MyGardens() {
         <h2>{t('account.volunteering')}</h2>
         {volunteers && volunteers.length > 0 ? (
           volunteers.map((v) => (
-            <p key={v.id}>
-              {t('account.volunteer_since', { name: v.full_name, date: v.joined_on ?? '' })}
-              {v.organisation ? ` — ${v.organisation}` : ''}{' '}
-              {/* their place in the public rating: the volunteers-rating report, searched by their name */}
-              <a href={href(`/volunteer-statistics?period=all&q=${encodeURIComponent(v.full_name)}`)} data-testid="my-rating">
-                {t('account.my_rating')}
-              </a>
-            </p>
+            <div key={v.id}>
+              <p>
+                {t('account.volunteer_since', { name: v.full_name, date: v.joined_on ?? '' })}
+                {v.organisation ? ` — ${v.organisation}` : ''}{' '}
+                {/* their place in the public rating: the volunteers-rating report, searched by their name */}
+                <a href={href(`/volunteer-statistics?period=all&q=${encodeURIComponent(v.full_name)}`)} data-testid="my-rating">
+                  {t('account.my_rating')}
+                </a>
+              </p>
+              <VolunteerPlantings id={v.id} />
+            </div>
           ))
         ) : (
           <VolunteerForm name={session.user.fio ?? ''} phone={session.user.phone ?? ''} saved={load} />
@@ -304,5 +308,68 @@ function VolunteerForm({ name, phone, saved }: { name: string; phone: string; sa
         </button>
       </div>
     </form>
+  );
+}
+
+interface Standing {
+  rank: number | null;
+  of: number;
+  plantings: number;
+  trees: number;
+}
+interface OwnPlanting {
+  id: number;
+  species: string | null;
+  count: number | null;
+  planted_on: string | null;
+  place: string | null;
+}
+
+/** A volunteer's own plantings and their place in the public rating (`GET …/volunteers/:id/plantings`). */
+function VolunteerPlantings({ id }: { id: number }) {
+  const { t, lang } = useI18n();
+  const [data, setData] = useState<{ plantings: OwnPlanting[]; standing: Standing } | null>(null);
+  const [failed, setFailed] = useState(false);
+  useEffect(() => {
+    authed<{ plantings: OwnPlanting[]; standing: Standing }>(`${P}/volunteers/${id}/plantings`, { lang }).then(setData, () =>
+      setFailed(true),
+    );
+  }, [id, lang]);
+  if (failed) return <p className="error">{t('err.system')}</p>;
+  if (!data) return <p className="muted">…</p>;
+  const s = data.standing;
+  return (
+    <div data-testid="my-plantings">
+      <p data-testid="my-standing">
+        {s.rank == null
+          ? t('account.standing_none')
+          : t('account.standing', { rank: fmtInt(s.rank), of: fmtInt(s.of), trees: fmtInt(s.trees), plantings: fmtInt(s.plantings) })}
+      </p>
+      <h3>{t('account.my_plantings')}</h3>
+      {data.plantings.length === 0 ? (
+        <p className="muted">{t('account.no_plantings')}</p>
+      ) : (
+        <table className="table">
+          <thead>
+            <tr>
+              <th>{t('account.planted_on')}</th>
+              <th>{t('account.species')}</th>
+              <th>{t('account.count')}</th>
+              <th>{t('account.place')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {data.plantings.map((p) => (
+              <tr key={p.id}>
+                <td>{fmtDate(p.planted_on)}</td>
+                <td>{p.species ?? ''}</td>
+                <td>{fmtInt(p.count)}</td>
+                <td>{p.place ?? ''}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
   );
 }
