@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MetaModel } from '../admin/src/meta/model.ts';
-import type { ClientMeta, EntityMeta } from '../admin/src/meta/types.ts';
+import { MetaModel } from '../meta/model';
+import type { ClientMeta, EntityMeta } from '../meta/types';
 import {
   actionKey,
   changesOf,
@@ -13,13 +13,12 @@ import {
   plainValue,
   showsDelta,
   whatKey,
-} from '../admin/src/generic/audit.ts';
-import { conflictOf, resolved } from '../admin/src/generic/conflict.ts';
+} from './audit';
+import { conflictOf, resolved } from './conflict';
 
 /**
  * How the back-office reads the audit trail (admin/src/generic/audit.ts: the audit log and a
- * record's History tab) and a stale save's answer (conflict.ts, decision 0077). Here because vitest
- * runs `test/` (admin/src's own test files are not in its include).
+ * record's History tab) and a stale save's answer (conflict.ts, decision 0077).
  */
 
 const users: EntityMeta = {
