@@ -5,11 +5,12 @@ import { useTranslate } from 'react-admin';
 import { useFormContext } from 'react-hook-form';
 import { i18n } from '../i18n';
 import { useMeta } from '../meta/store';
-import type { EntityMeta } from '../meta/types';
-import { captionOf, fieldOfKey } from './audit';
+import type { EntityMeta, FieldMeta } from '../meta/types';
+import { captionOf, fieldOfKey, htmlText, looksHtml } from './audit';
 import { AuditValue } from './AuditValue';
 import type { Choice, Conflict } from './conflict';
 import { MetaField } from './MetaField';
+import { useLang } from './useLang';
 
 const exists = (k: string) => i18n.exists(k);
 
@@ -52,7 +53,7 @@ export function ConflictPanel({
   };
 
   return (
-    <Alert severity="warning" ref={ref} sx={{ mb: 2, width: '100%', boxSizing: 'border-box', '& .MuiAlert-message': { width: '100%', minWidth: 0 } }} data-testid="conflict-panel">
+    <Alert severity="warning" ref={ref} sx={{ mb: 2, width: '100%', boxSizing: 'border-box', '& .MuiAlert-message': { width: '100%', minWidth: 0 }, '& .MuiAlert-icon': { display: { xs: 'none', sm: 'flex' } }, px: { xs: 1.5, sm: 2 } }} data-testid="conflict-panel">
       <AlertTitle>{translate('admin.conflict.conflict_title')}</AlertTitle>
       <Typography variant="body2" sx={{ mb: 1 }}>
         {translate('admin.conflict.conflict_help')}
@@ -68,15 +69,16 @@ export function ConflictPanel({
               </Typography>
               <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, gap: 1, mt: 0.5 }}>
                 <Side label={translate('admin.conflict.yours')} chosen={choice === 'mine'} testid="conflict-yours">
-                  <AuditValue field={field} value={mine.current[k]} view={MetaField} />
+                  <Value field={field} value={mine.current[k]} other={conflict.current[k]} />
                 </Side>
                 <Side label={translate('admin.conflict.server')} chosen={choice === 'server'} testid="conflict-server">
-                  <AuditValue field={field} value={conflict.current[k]} view={MetaField} />
+                  <Value field={field} value={conflict.current[k]} other={mine.current[k]} />
                 </Side>
               </Box>
               <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, mt: 0.5 }}>
                 <Button
                   size="small"
+                  sx={{ whiteSpace: 'normal', textAlign: 'start' }}
                   variant={choice === 'mine' ? 'contained' : 'outlined'}
                   color="inherit"
                   onClick={() => choose(k, 'mine')}
@@ -87,6 +89,7 @@ export function ConflictPanel({
                 </Button>
                 <Button
                   size="small"
+                  sx={{ whiteSpace: 'normal', textAlign: 'start' }}
                   variant={choice === 'server' ? 'contained' : 'outlined'}
                   onClick={() => choose(k, 'server')}
                   aria-pressed={choice === 'server'}
@@ -102,6 +105,41 @@ export function ConflictPanel({
     </Alert>
   );
 }
+
+const LANGS = ['uz', 'uk', 'ru'] as const;
+const part = (v: unknown, l: string): string => {
+  const x = v && typeof v === 'object' ? (v as Record<string, unknown>)[l] : undefined;
+  return typeof x === 'string' ? x : '';
+};
+
+/**
+ * One side's value as the list shows it; a three-language text whose difference is not in the
+ * language shown says the parts that differ, each under its language's name, so that the two
+ * sides never look the same.
+ */
+function Value({ field, value, other }: { field: FieldMeta; value: unknown; other: unknown }) {
+  const translate = useTranslate();
+  const lang = useLang();
+  if (field.type === 'text3' && part(value, lang) === part(other, lang)) {
+    const differ = LANGS.filter((l) => part(value, l) !== part(other, l));
+    if (differ.length)
+      return (
+        <Box component="span" sx={{ display: 'flex', flexDirection: 'column' }}>
+          {differ.map((l) => (
+            <span key={l} data-lang={l}>
+              <Typography component="span" variant="body2" color="text.secondary">
+                {translate(`admin.lang.${l}`)}:
+              </Typography>{' '}
+              {part(value, l) ? htmlOrText(field, part(value, l)) : '—'}
+            </span>
+          ))}
+        </Box>
+      );
+  }
+  return <AuditValue field={field} value={value} view={MetaField} />;
+}
+
+const htmlOrText = (field: FieldMeta, s: string) => (field.html || looksHtml(s) ? htmlText(s) : s);
 
 function Side({ label, chosen, testid, children }: { label: string; chosen: boolean; testid: string; children: React.ReactNode }) {
   return (
