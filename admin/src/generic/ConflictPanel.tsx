@@ -128,7 +128,7 @@ function Value({ field, value, other }: { field: FieldMeta; value: unknown; othe
           {differ.map((l) => (
             <span key={l} data-lang={l}>
               <Typography component="span" variant="body2" color="text.secondary">
-                {translate(`admin.lang.${l}`)}:
+                {translate(`admin.form.lang_${l}`)}:
               </Typography>{' '}
               {part(value, l) ? htmlOrText(field, part(value, l)) : '—'}
             </span>
