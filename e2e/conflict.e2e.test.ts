@@ -77,7 +77,9 @@ describe('a conflicting edit', () => {
     expect(await page.locator('[name="name.uz"]').inputValue()).toBe(mine);
     expect(await panel(page).getByText('Yozuvni siz tahrirlayotganda boshqa foydalanuvchi oʻzgartirdi').count()).toBe(1);
     // each differing field: its caption, yours and the server's, as the list shows them
-    const fields = await panel(page).getByTestId('conflict-field').evaluateAll((els) => els.map((e) => e.getAttribute('data-field')));
+    const fields = await panel(page)
+      .getByTestId('conflict-field')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-field')));
     expect(new Set(fields)).toEqual(new Set(['name', 'inn']));
     expect(flat(await row(page, 'inn').innerText())).toContain('STIR');
     expect(flat(await row(page, 'inn').getByTestId('conflict-yours').innerText())).toBe('Siz kiritgan —');

@@ -53,7 +53,19 @@ export function ConflictPanel({
   };
 
   return (
-    <Alert severity="warning" ref={ref} sx={{ mb: 2, width: '100%', boxSizing: 'border-box', '& .MuiAlert-message': { width: '100%', minWidth: 0 }, '& .MuiAlert-icon': { display: { xs: 'none', sm: 'flex' } }, px: { xs: 1.5, sm: 2 } }} data-testid="conflict-panel">
+    <Alert
+      severity="warning"
+      ref={ref}
+      sx={{
+        mb: 2,
+        width: '100%',
+        boxSizing: 'border-box',
+        '& .MuiAlert-message': { width: '100%', minWidth: 0 },
+        '& .MuiAlert-icon': { display: { xs: 'none', sm: 'flex' } },
+        px: { xs: 1.5, sm: 2 },
+      }}
+      data-testid="conflict-panel"
+    >
       <AlertTitle>{translate('admin.conflict.conflict_title')}</AlertTitle>
       <Typography variant="body2" sx={{ mb: 1 }}>
         {translate('admin.conflict.conflict_help')}
@@ -63,7 +75,13 @@ export function ConflictPanel({
           const field = fieldOfKey(model, entity, k);
           const choice = choices[k] ?? 'mine';
           return (
-            <Box key={k} data-testid="conflict-field" data-field={k} data-choice={choice} sx={{ borderTop: 1, borderColor: 'divider', pt: 1 }}>
+            <Box
+              key={k}
+              data-testid="conflict-field"
+              data-field={k}
+              data-choice={choice}
+              sx={{ borderTop: 1, borderColor: 'divider', pt: 1 }}
+            >
               <Typography variant="subtitle2" sx={{ fontWeight: 600 }}>
                 {captionOf(field, translate, exists)}
               </Typography>

@@ -163,7 +163,10 @@ describe('readable audit entries', () => {
 });
 
 describe("a stale save's answer", () => {
-  const answer = { status: 409, body: { code: -106, version: 3, current: { id: 7, version: 5, amount: '20.00', paid_on: '2026-12-01' }, differs: ['amount'] } };
+  const answer = {
+    status: 409,
+    body: { code: -106, version: 3, current: { id: 7, version: 5, amount: '20.00', paid_on: '2026-12-01' }, differs: ['amount'] },
+  };
 
   it('is read from the 409 that carries the row now; other errors are not conflicts', () => {
     expect(conflictOf(answer)).toEqual({ version: 5, current: answer.body.current, differs: ['amount'] });

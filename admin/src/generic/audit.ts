@@ -308,6 +308,9 @@ export function jsonSummary(
   if (typeof value !== 'object' || Array.isArray(value))
     return plainValue({ name: '', type: 'json', label: '' }, value, lang, translate, exists);
   return changesOf(model, e, value as Record<string, unknown>, null)
-    .map((c) => `${captionOf(c.field, translate, exists)}: ${plainValue(c.field, c.before, lang, translate, exists, keyFieldOf(model, undefined))}`)
+    .map(
+      (c) =>
+        `${captionOf(c.field, translate, exists)}: ${plainValue(c.field, c.before, lang, translate, exists, keyFieldOf(model, undefined))}`,
+    )
     .join('; ');
 }
