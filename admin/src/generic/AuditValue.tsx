@@ -5,7 +5,8 @@ import { i18n } from '../i18n';
 import type { FieldMeta } from '../meta/types';
 import type { MetaFieldProps } from './MetaFieldProps';
 import { useLang } from './useLang';
-import { HIDDEN_VALUE, idsNotIn, isEmptyValue, plainValue, showsDelta } from './audit';
+import { HIDDEN_VALUE, htmlText, idsNotIn, isEmptyValue, keyFieldOf, looksHtml, objectLines, plainValue, showsDelta } from './audit';
+import { useMeta } from '../meta/store';
 
 const exists = (k: string) => i18n.exists(k);
 
@@ -36,6 +37,7 @@ export function AuditValue({
 }) {
   const translate = useTranslate();
   const lang = useLang();
+  const model = useMeta();
   if (isEmptyValue(value))
     return (
       <Typography component="span" color="text.disabled" data-value="empty">
@@ -45,9 +47,24 @@ export function AuditValue({
   if (value === HIDDEN_VALUE || field.type === 'password') return <span>{HIDDEN_VALUE}</span>;
   if (field.type === 'boolean') return <span>{translate(value ? 'ra.boolean.true' : 'ra.boolean.false')}</span>;
   if (field.type === 'json') {
+    // an object of keys a line each ("caption: value"), a three-language text in the language shown
+    const text3Like = isText3(value);
+    const text =
+      typeof value === 'object' && !text3Like
+        ? objectLines(value, lang, translate, exists, keyFieldOf(model, undefined)).join('\n')
+        : plainValue(field, value, lang, translate, exists);
     return (
-      <Box component="span" sx={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>
-        {plainValue(field, value, lang, translate, exists)}
+      <Box component="span" sx={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }} data-value="json">
+        {text}
+      </Box>
+    );
+  }
+  // rich text (HTML kept by the server) as its words, never its tags
+  if (looksHtml(value) || (field.html && field.type === 'text3')) {
+    const text = field.type === 'text3' ? plainValue(field, value, lang, translate, exists) : htmlText(String(value));
+    return (
+      <Box component="span" sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }} data-value="html">
+        {text.length > LONG_TEXT ? `${text.slice(0, LONG_TEXT)}…` : text}
       </Box>
     );
   }
@@ -76,6 +93,13 @@ export function AuditValue({
   }
   return <Shown field={field} value={value} view={view} />;
 }
+
+const isText3 = (v: unknown) =>
+  !!v &&
+  typeof v === 'object' &&
+  !Array.isArray(v) &&
+  Object.keys(v).length > 0 &&
+  Object.keys(v).every((k) => k === 'uz' || k === 'uk' || k === 'ru');
 
 /** Text longer than this is shown cut in the trail. */
 const LONG_TEXT = 160;

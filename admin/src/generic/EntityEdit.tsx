@@ -1,5 +1,16 @@
+import { useCallback, useState } from 'react';
 import OpenInNewIcon from '@mui/icons-material/OpenInNew';
-import { Button, Edit, SimpleForm, Toolbar, TopToolbar, useRecordContext, useResourceContext } from 'react-admin';
+import {
+  Button,
+  Edit,
+  SimpleForm,
+  Toolbar,
+  TopToolbar,
+  useNotify,
+  useRecordContext,
+  useResourceContext,
+  type HttpError,
+} from 'react-admin';
 import { Link } from 'react-router-dom';
 import { useMeta } from '../meta/store';
 import type { EntityMeta } from '../meta/types';
@@ -11,13 +22,41 @@ import { DangerActions, WorkflowButtons } from './WorkflowButtons';
 import { DeleteRecordButton } from './DeleteButtons';
 import { FormSaveButton } from './FormSaveButton';
 import { InvalidFormNotice } from './InvalidFormNotice';
+import { ConflictPanel } from './ConflictPanel';
+import { conflictOf, resolved, type Choice, type Conflict } from './conflict';
 
-/** A row's form, with its workflow buttons and links above it. */
+/**
+ * A row's form, with its workflow buttons and links above it. A save refused because someone else
+ * changed the row meanwhile (409 with `current` and `differs`) keeps the form as the user left it
+ * and shows both versions of each differing field above it (ConflictPanel); the next save carries
+ * the user's choices and the row's version now (decision 0077).
+ */
 export function EntityEdit() {
   const e = useEntity();
+  const notify = useNotify();
+  const [conflict, setConflict] = useState<Conflict | null>(null);
+  const [choices, setChoices] = useState<Record<string, Choice | undefined>>({});
+  const onError = useCallback(
+    (error: unknown) => {
+      const c = conflictOf(error);
+      if (c) {
+        setConflict(c);
+        notify('admin.conflict.conflict_title', { type: 'warning' });
+        return;
+      }
+      // as react-admin does without an onError: field errors are said by the form (InvalidFormNotice)
+      const err = error as HttpError;
+      if (err?.body?.errors && Object.keys(err.body.errors).length) return;
+      const message = typeof error === 'string' ? error : err?.message || 'ra.notification.http_error';
+      notify(message, { type: 'error', messageArgs: { _: message } });
+    },
+    [notify],
+  );
   return (
     <Edit
       mutationMode="pessimistic"
+      mutationOptions={{ onError }}
+      transform={(data: Record<string, unknown>) => (conflict ? resolved(data, conflict, choices) : data)}
       redirect="list"
       title={<RecordPageTitle entity={e} />}
       actions={
@@ -32,6 +71,9 @@ export function EntityEdit() {
     >
       <SimpleForm toolbar={<EditToolbar entity={e} />} data-testid="entity-form" disableInvalidFormNotification>
         <InvalidFormNotice />
+        {conflict && (
+          <ConflictPanel entity={e} conflict={conflict} choices={choices} onChoose={(k, c) => setChoices((x) => ({ ...x, [k]: c }))} />
+        )}
         <FormBody entity={e} mode="edit" />
       </SimpleForm>
     </Edit>

@@ -1,7 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import { MetaModel } from '../meta/model';
 import type { ClientMeta, EntityMeta } from '../meta/types';
-import { actionKey, changesOf, jsonSummary, plainValue, showsDelta, whatKey, idsNotIn } from './audit';
+import {
+  actionKey,
+  changesOf,
+  htmlText,
+  idsNotIn,
+  jsonSummary,
+  keyFieldOf,
+  looksHtml,
+  objectLines,
+  plainValue,
+  showsDelta,
+  whatKey,
+} from './audit';
+import { conflictOf, resolved } from './conflict';
+
+/**
+ * How the back-office reads the audit trail (admin/src/generic/audit.ts: the audit log and a
+ * record's History tab) and a stale save's answer (conflict.ts, decision 0077).
+ */
 
 const users: EntityMeta = {
   name: 'users',
@@ -36,6 +54,8 @@ const payments: EntityMeta = {
     { name: 'paid_on', type: 'date', label: 'fields.paid_on' },
     { name: 'is_active', type: 'boolean', label: 'fields.is_active' },
     { name: 'name', type: 'text3', label: 'fields.name' },
+    { name: 'body', type: 'text3', label: 'fields.body', html: true },
+    { name: 'note', type: 'text', label: 'fields.note' },
   ],
 };
 const model = new MetaModel({ lang: 'uz', entities: [users, payments], menu: [], routes: [], captions: {} } as ClientMeta);
@@ -48,6 +68,9 @@ const captions: Record<string, string> = {
   'fields.paid_on': 'Toʻlov sanasi',
   'fields.name': 'Nomi',
   'admin.history.change.set-password': 'Parol oʻrnatildi',
+  'admin.history.change.read': 'Oʻqilgan deb belgilandi',
+  'admin.history.change.payments': 'Toʻlovlar biriktirildi',
+  'fields.number': 'Raqami',
 };
 const exists = (k: string) => k in captions;
 const translate = (k: string) => captions[k] ?? k;
@@ -92,5 +115,71 @@ describe('the audit trail read by the metadata', () => {
     expect(showsDelta(roles, many, [...many, 21])).toBe(true);
     expect(idsNotIn([...many, 21], many)).toEqual([21]);
     expect(idsNotIn(many, [...many, 21])).toEqual([]);
+  });
+});
+
+describe('readable audit entries', () => {
+  it("names the routes' own changes (a read mark, attached payments) by their captions, not their code names", () => {
+    expect(whatKey(users, 'update', 'read', exists)).toBe('admin.history.change.read');
+    expect(actionKey(model, 'payments', exists)).toBe('admin.history.change.payments');
+  });
+
+  it('shows rich text as its words: no tags, entities read, blocks on lines of their own', () => {
+    expect(looksHtml('<p>Salom</p>')).toBe(true);
+    expect(looksHtml('a < b and c > d')).toBe(false);
+    expect(htmlText('<p>Birinchi&nbsp;qator</p><p>Ikkinchi <b>qalin</b> &amp; &lt;oddiy&gt;</p>')).toBe(
+      'Birinchi\u00a0qator\nIkkinchi qalin & <oddiy>',
+    );
+    expect(htmlText('a<br>b<br/>c')).toBe('a\nb\nc');
+    const body = model.field(payments, 'body')!;
+    expect(plainValue(body, { uz: '<h2>Sarlavha</h2><p>Matn</p>', ru: '<p>Текст</p>' }, 'uz', translate, exists)).toBe('Sarlavha\nMatn');
+    expect(plainValue(body, { uz: '<h2>Sarlavha</h2><p>Matn</p>', ru: '<p>Текст</p>' }, 'ru', translate, exists)).toBe('Текст');
+    // a plain text field holding markup (an issued document's template) as its words too
+    expect(plainValue(model.field(payments, 'note')!, '<div>Akt <i>№ 5</i></div>', 'uz', translate, exists)).toBe('Akt № 5');
+  });
+
+  it('writes a JSON object no field describes as caption: value lines, never as JSON', () => {
+    const payload = { number: 'P-17', amount: '1375000', paid_on: '2026-12-02', sent: true, extra: { zone: 3 } };
+    expect(objectLines(payload, 'uz', translate, exists)).toEqual([
+      'Raqami: P-17',
+      'Summa: 1375000',
+      'Toʻlov sanasi: 02.12.2026',
+      'sent: Ha',
+      'extra: { zone: 3 }',
+    ]);
+    // a key the metadata declares as money or a date anywhere is formatted as that field
+    expect(objectLines(payload, 'uz', translate, exists, keyFieldOf(model, undefined))).toEqual([
+      'Raqami: P-17',
+      'Summa: 1\u00a0375\u00a0000,00',
+      'Toʻlov sanasi: 02.12.2026',
+      'sent: Ha',
+      'extra: { zone: 3 }',
+    ]);
+    const f = { name: 'payload', type: 'json', label: 'fields.payload' } as const;
+    const line = plainValue(f, { number: 'P-17', title: { uz: 'Toʻlov', ru: 'Платёж' } }, 'ru', translate, exists);
+    expect(line).toBe('Raqami: P-17; title: Платёж');
+    expect(line).not.toMatch(/[{}"]/);
+  });
+});
+
+describe("a stale save's answer", () => {
+  const answer = {
+    status: 409,
+    body: { code: -106, version: 3, current: { id: 7, version: 5, amount: '20.00', paid_on: '2026-12-01' }, differs: ['amount'] },
+  };
+
+  it('is read from the 409 that carries the row now; other errors are not conflicts', () => {
+    expect(conflictOf(answer)).toEqual({ version: 5, current: answer.body.current, differs: ['amount'] });
+    expect(conflictOf({ status: 409, body: { code: -107 } })).toBeNull();
+    expect(conflictOf({ status: 400, body: { current: { version: 1 } } })).toBeNull();
+    expect(conflictOf(new Error('x'))).toBeNull();
+    expect(conflictOf({ status: 409, body: { current: { id: 7 } } })).toBeNull();
+  });
+
+  it("sends the user's values with the server's where chosen, at the row's version now", () => {
+    const c = conflictOf({ ...answer, body: { ...answer.body, differs: ['amount', 'paid_on'] } })!;
+    const mine = { id: 7, version: 3, amount: '30.00', paid_on: '2026-12-02', note: 'mine' };
+    expect(resolved(mine, c, {})).toEqual({ ...mine, version: 5 });
+    expect(resolved(mine, c, { paid_on: 'server', amount: 'mine' })).toEqual({ ...mine, version: 5, paid_on: '2026-12-01' });
   });
 });

@@ -48,6 +48,13 @@ export const NAMED_CHANGES = [
   'not-allow',
   'unlock',
   'approve-public',
+  'read',
+  'payments',
+  'people-fact',
+  'take-from-statement',
+  'sign-up',
+  'reply-delivered',
+  'anonymise',
 ] as const;
 
 /** A list of reference ids longer than this shows what was added and taken away rather than the whole list. */
@@ -142,12 +149,19 @@ export function showsDelta(f: FieldMeta, before: unknown, after: unknown): boole
  * reference is its id here: its title needs its row): money with two decimals and spaced
  * thousands, dates in Tashkent's calendar, enums and flags by their captions.
  */
-export function plainValue(f: FieldMeta, v: unknown, lang: Lang, translate: Translate, exists: Exists): string {
+export function plainValue(
+  f: FieldMeta,
+  v: unknown,
+  lang: Lang,
+  translate: Translate,
+  exists: Exists,
+  fieldOf?: (key: string) => FieldMeta | undefined,
+): string {
   if (isEmptyValue(v)) return '—';
   if (v === HIDDEN_VALUE || f.type === 'password') return HIDDEN_VALUE;
   switch (f.type) {
     case 'text3':
-      return text3(v, lang);
+      return f.html ? htmlText(text3(v, lang)) : text3(v, lang);
     case 'enum': {
       const k = `enums.${f.name}.${String(v)}`;
       return exists(k) ? translate(k) : String(v);
@@ -167,7 +181,7 @@ export function plainValue(f: FieldMeta, v: unknown, lang: Lang, translate: Tran
     case 'string':
       if (f.format === 'phone') return formatPhone(v);
       if (f.format === 'passport') return formatPassport(v);
-      return String(v);
+      return looksHtml(v) ? htmlText(String(v)) : String(v);
     case 'ref':
     case 'file':
     case 'image':
@@ -188,10 +202,97 @@ export function plainValue(f: FieldMeta, v: unknown, lang: Lang, translate: Tran
         const t = v as Record<string, unknown>;
         if (!Array.isArray(v) && Object.keys(t).length && Object.keys(t).every((k) => k === 'uz' || k === 'uk' || k === 'ru'))
           return text3(v, lang);
-        return Array.isArray(v) ? v.map((x) => (typeof x === 'object' ? JSON.stringify(x) : String(x))).join(', ') : JSON.stringify(v);
+        return objectLines(v, lang, translate, exists, fieldOf).join('; ');
       }
-      return String(v);
+      return looksHtml(v) ? htmlText(String(v)) : String(v);
   }
+}
+
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0', '#39': "'" };
+
+/** Whether a text is markup (rich text kept as HTML): a tag in it. */
+export const looksHtml = (v: unknown): boolean => typeof v === 'string' && /<\/?[a-z][a-z0-9]*(\s[^<>]*)?\/?>/i.test(v);
+
+/** The words of rich text without its tags: blocks and line breaks apart, entities read. */
+export function htmlText(html: string): string {
+  return html
+    .replace(/<br\s*\/?>/gi, '\n')
+    .replace(/<\/(p|h[1-6]|li|blockquote|div|tr)>/gi, '\n')
+    .replace(/<[^>]*>/g, '')
+    .replace(/&(#x?[0-9a-f]+|[a-z]+);/gi, (m, n: string) => {
+      if (n[0] === '#') {
+        const code = n[1] === 'x' || n[1] === 'X' ? Number.parseInt(n.slice(2), 16) : Number(n.slice(1));
+        return ENTITIES[n] ?? (Number.isFinite(code) ? String.fromCodePoint(code) : m);
+      }
+      return ENTITIES[n.toLowerCase()] ?? m;
+    })
+    .replace(/[ \t]+\n/g, '\n')
+    .replace(/\n{2,}/g, '\n')
+    .trim();
+}
+
+/**
+ * A JSON object no field describes (a notification's payload, a setting's value) as "caption:
+ * value" lines: a key captioned `fields.<key>` where a caption has it, its value as text (nested
+ * objects in braces of the same), a list's items by commas. An array of objects is a line each.
+ */
+export function objectLines(
+  v: unknown,
+  lang: Lang,
+  translate: Translate,
+  exists: Exists,
+  fieldOf: (key: string) => FieldMeta | undefined = () => undefined,
+): string[] {
+  const one = (x: unknown, key?: string): string => {
+    if (isEmptyValue(x)) return '—';
+    const f = key === undefined ? undefined : fieldOf(key);
+    if (f && typeof x !== 'object') return plainValue(f, x, lang, translate, exists);
+    if (typeof x === 'boolean') return translate(x ? 'ra.boolean.true' : 'ra.boolean.false');
+    if (Array.isArray(x)) return x.map((y) => one(y)).join(', ');
+    if (typeof x === 'object') {
+      const t = x as Record<string, unknown>;
+      if (Object.keys(t).length && Object.keys(t).every((k) => k === 'uz' || k === 'uk' || k === 'ru')) return text3(t, lang);
+      return `{ ${objectLines(x, lang, translate, exists, fieldOf).join('; ')} }`;
+    }
+    if (typeof x === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(x)) return formatDate(x);
+    if (typeof x === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(x)) return formatDateTime(x);
+    return looksHtml(x) ? htmlText(String(x)) : String(x);
+  };
+  if (Array.isArray(v)) return v.map((x) => one(x));
+  if (!v || typeof v !== 'object') return [one(v)];
+  return Object.entries(v as Record<string, unknown>).map(([k, x]) => {
+    const label = `fields.${k}`;
+    return `${exists(label) ? translate(label) : k}: ${one(x, k)}`;
+  });
+}
+
+/** Kinds whose value a key alone may be formatted by (a reference's id is no name without its row). */
+const SCALAR_KINDS = new Set(['money', 'decimal', 'date', 'datetime', 'boolean', 'enum']);
+const scalarFields = new WeakMap<MetaModel, Map<string, FieldMeta>>();
+
+/**
+ * The field a key of a free JSON object is formatted as: the entity's own field of that name, else
+ * the first field of that name in the metadata when it is of one kind everywhere it is declared
+ * (money, a date, a flag, an enum), so that a payload's `amount` reads as money.
+ */
+export function keyFieldOf(model: MetaModel, e: EntityMeta | undefined): (key: string) => FieldMeta | undefined {
+  let byName = scalarFields.get(model);
+  if (!byName) {
+    const kinds = new Map<string, FieldMeta | null>();
+    for (const x of model.meta.entities)
+      for (const f of x.fields) {
+        const had = kinds.get(f.name);
+        if (had === undefined) kinds.set(f.name, f);
+        else if (had && had.type !== f.type) kinds.set(f.name, null);
+      }
+    byName = new Map([...kinds].filter((kv): kv is [string, FieldMeta] => !!kv[1] && SCALAR_KINDS.has(kv[1].type)));
+    scalarFields.set(model, byName);
+  }
+  const own = byName;
+  return (key) => {
+    const f = e?.fields.find((x) => x.name === key);
+    return f && SCALAR_KINDS.has(f.type) ? f : own.get(key);
+  };
 }
 
 /** A JSON value of changed fields as one line of text: "Caption: value; Caption: value". */
@@ -207,6 +308,9 @@ export function jsonSummary(
   if (typeof value !== 'object' || Array.isArray(value))
     return plainValue({ name: '', type: 'json', label: '' }, value, lang, translate, exists);
   return changesOf(model, e, value as Record<string, unknown>, null)
-    .map((c) => `${captionOf(c.field, translate, exists)}: ${plainValue(c.field, c.before, lang, translate, exists)}`)
+    .map(
+      (c) =>
+        `${captionOf(c.field, translate, exists)}: ${plainValue(c.field, c.before, lang, translate, exists, keyFieldOf(model, undefined))}`,
+    )
     .join('; ');
 }
