@@ -5,9 +5,9 @@ import { fineOfRow } from '../api/modules/fund/fine-rule.ts';
 import { entityReads } from './entity-reads.ts';
 
 /**
- * Demo template documents (docs/template-documents.md): an act, a protocol and an offence's decree
- * in each of the three languages, their placeholders the reserved fields the acts and protocols fill and one
- * field of the printer's own; and, where the demo has no acts yet, a stack of acts and protocols
+ * Demo template documents (docs/template-documents.md): an act, a protocol, an offence's decree, a
+ * compensation report, a permit and a tree-felling permit in each of the three languages, their
+ * placeholders the reserved fields their records fill (and one field of the printer's own); and, where the demo has no acts yet, a stack of acts and protocols
  * in each region to print them from (offenders named in Latin and Cyrillic).
  */
 type Lang = 'uz' | 'uk' | 'ru';
@@ -168,6 +168,164 @@ const DECREE: Record<Lang, { name: string; body: string }> = {
   },
 };
 
+/**
+ * The issued documents of the fund and the permits (issue 28): a subject's compensation-payments
+ * report (subject-report-yearly), a given permit (given-permits) and a tree-felling permit
+ * (tree-cutting-permits); each carries its check code and QR code when issued.
+ */
+const COMPENSATION: Record<Lang, { name: string; body: string }> = {
+  uz: {
+    name: 'Kompensatsiya toʻlovlari hisoboti',
+    body: [
+      '<h1>KOMPENSATSIYA TOʻLOVLARI HISOBOTI</h1>',
+      `<p>${f('REGION')}, ${f('DATE')} (${f('DATE_WORDS')})</p>`,
+      `<p>Subyekt: <strong>${f('SUBJECT')}</strong> (STIR ${f('SUBJECT_INN')}), manzil: ${f('ADDRESS')}.</p>`,
+      `<p>Hisobot davri: ${f('YEAR')} yil, ${f('PERIOD')}.</p>`,
+      `<p>Atrof-muhitni ifloslantirganlik va chiqindilarni joylashtirganlik uchun kompensatsiya toʻlovlari summasi: <strong>${f('AMOUNT')}</strong> soʻm (${f('AMOUNT_WORDS')}).</p>`,
+      `<p>Hisobotni kechiktirganlik uchun jarima: ${f('LATE_FINE')} soʻm.</p>`,
+      '<p>Toʻlov Ekologiya, atrof-muhitni muhofaza qilish va iqlim oʻzgarishi jamgʻarmasi hisob raqamiga oʻtkaziladi.</p>',
+      '<hr>',
+      '<p>Subyekt rahbari: ____________</p>',
+      '<p>Bosh hisobchi: ____________</p>',
+      `<p><em>Berilgan sana: ${f('TODAY')}</em></p>`,
+    ].join(''),
+  },
+  uk: {
+    name: 'Компенсация тўловлари ҳисоботи',
+    body: [
+      '<h1>КОМПЕНСАЦИЯ ТЎЛОВЛАРИ ҲИСОБОТИ</h1>',
+      `<p>${f('REGION')}, ${f('DATE')} (${f('DATE_WORDS')})</p>`,
+      `<p>Субъект: <strong>${f('SUBJECT')}</strong> (СТИР ${f('SUBJECT_INN')}), манзил: ${f('ADDRESS')}.</p>`,
+      `<p>Ҳисобот даври: ${f('YEAR')} йил, ${f('PERIOD')}.</p>`,
+      `<p>Атроф-муҳитни ифлослантирганлик ва чиқиндиларни жойлаштирганлик учун компенсация тўловлари суммаси: <strong>${f('AMOUNT')}</strong> сўм (${f('AMOUNT_WORDS')}).</p>`,
+      `<p>Ҳисоботни кечиктирганлик учун жарима: ${f('LATE_FINE')} сўм.</p>`,
+      '<p>Тўлов Экология, атроф-муҳитни муҳофаза қилиш ва иқлим ўзгариши жамғармаси ҳисоб рақамига ўтказилади.</p>',
+      '<hr>',
+      '<p>Субъект раҳбари: ____________</p>',
+      '<p>Бош ҳисобчи: ____________</p>',
+      `<p><em>Берилган сана: ${f('TODAY')}</em></p>`,
+    ].join(''),
+  },
+  ru: {
+    name: 'Отчёт о компенсационных платежах',
+    body: [
+      '<h1>ОТЧЁТ О КОМПЕНСАЦИОННЫХ ПЛАТЕЖАХ</h1>',
+      `<p>${f('REGION')}, ${f('DATE')} (${f('DATE_WORDS')})</p>`,
+      `<p>Субъект: <strong>${f('SUBJECT')}</strong> (ИНН ${f('SUBJECT_INN')}), адрес: ${f('ADDRESS')}.</p>`,
+      `<p>Отчётный период: ${f('YEAR')} год, ${f('PERIOD')}.</p>`,
+      `<p>Сумма компенсационных платежей за загрязнение окружающей среды и размещение отходов: <strong>${f('AMOUNT')}</strong> сум (${f('AMOUNT_WORDS')}).</p>`,
+      `<p>Штраф за несвоевременное представление отчёта: ${f('LATE_FINE')} сум.</p>`,
+      '<p>Платёж перечисляется на счёт Фонда экологии, охраны окружающей среды и изменения климата.</p>',
+      '<hr>',
+      '<p>Руководитель субъекта: ____________</p>',
+      '<p>Главный бухгалтер: ____________</p>',
+      `<p><em>Дата выдачи: ${f('TODAY')}</em></p>`,
+    ].join(''),
+  },
+};
+
+const PERMIT: Record<Lang, { name: string; body: string }> = {
+  uz: {
+    name: 'Ruxsatnoma',
+    body: [
+      `<h1>RUXSATNOMA № ${f('NUMBER')}</h1>`,
+      `<p>${f('REGION')}, ${f('DATE')} (${f('DATE_WORDS')})</p>`,
+      `<p>Ruxsatnoma turi: <strong>${f('PERMIT_TYPE')}</strong></p>`,
+      `<p>Yuridik shaxs: ${f('SUBJECT')} (STIR ${f('SUBJECT_INN')}), manzil: ${f('ADDRESS')}</p>`,
+      `<p>Jismoniy shaxs: ${f('HOLDER')}</p>`,
+      `<p>Ruxsat etiladi: ${f('PERMITTED')}</p>`,
+      `<p>Amal qilish muddati: ${f('VALID_FROM')} dan ${f('VALID_TO')} gacha.</p>`,
+      '<p>Ruxsatnoma shartlari buzilganda u bekor qilinadi.</p>',
+      '<hr>',
+      '<p>Ekologiya boshqarmasi boshligʻi: ____________</p>',
+      `<p><em>Berilgan sana: ${f('TODAY')}</em></p>`,
+    ].join(''),
+  },
+  uk: {
+    name: 'Рухсатнома',
+    body: [
+      `<h1>РУХСАТНОМА № ${f('NUMBER')}</h1>`,
+      `<p>${f('REGION')}, ${f('DATE')} (${f('DATE_WORDS')})</p>`,
+      `<p>Рухсатнома тури: <strong>${f('PERMIT_TYPE')}</strong></p>`,
+      `<p>Юридик шахс: ${f('SUBJECT')} (СТИР ${f('SUBJECT_INN')}), манзил: ${f('ADDRESS')}</p>`,
+      `<p>Жисмоний шахс: ${f('HOLDER')}</p>`,
+      `<p>Рухсат этилади: ${f('PERMITTED')}</p>`,
+      `<p>Амал қилиш муддати: ${f('VALID_FROM')} дан ${f('VALID_TO')} гача.</p>`,
+      '<p>Рухсатнома шартлари бузилганда у бекор қилинади.</p>',
+      '<hr>',
+      '<p>Экология бошқармаси бошлиғи: ____________</p>',
+      `<p><em>Берилган сана: ${f('TODAY')}</em></p>`,
+    ].join(''),
+  },
+  ru: {
+    name: 'Разрешение',
+    body: [
+      `<h1>РАЗРЕШЕНИЕ № ${f('NUMBER')}</h1>`,
+      `<p>${f('REGION')}, ${f('DATE')} (${f('DATE_WORDS')})</p>`,
+      `<p>Вид разрешения: <strong>${f('PERMIT_TYPE')}</strong></p>`,
+      `<p>Юридическое лицо: ${f('SUBJECT')} (ИНН ${f('SUBJECT_INN')}), адрес: ${f('ADDRESS')}</p>`,
+      `<p>Физическое лицо: ${f('HOLDER')}</p>`,
+      `<p>Разрешается: ${f('PERMITTED')}</p>`,
+      `<p>Срок действия: с ${f('VALID_FROM')} по ${f('VALID_TO')}.</p>`,
+      '<p>При нарушении условий разрешение аннулируется.</p>',
+      '<hr>',
+      '<p>Начальник управления экологии: ____________</p>',
+      `<p><em>Дата выдачи: ${f('TODAY')}</em></p>`,
+    ].join(''),
+  },
+};
+
+const FELLING: Record<Lang, { name: string; body: string }> = {
+  uz: {
+    name: 'Daraxt kesishga ruxsatnoma',
+    body: [
+      `<h1>DARAXT KESISHGA RUXSATNOMA № ${f('NUMBER')}</h1>`,
+      `<p>${f('REGION')}, ${f('DATE')} (${f('DATE_WORDS')})</p>`,
+      `<p>Ruxsatnoma oluvchi: <strong>${f('HOLDER')}</strong> (STIR/JShShIR ${f('HOLDER_INN')})</p>`,
+      `<p>Manzil: ${f('ADDRESS')}</p>`,
+      `<p>${f('SPECIES')} turidagi ${f('TREES')} (${f('TREES_WORDS')}) tup daraxtni kesishga ruxsat beriladi. Sabab: ${f('REASON')}.</p>`,
+      `<p>Amal qilish muddati: ${f('VALID_FROM')} dan ${f('VALID_TO')} gacha.</p>`,
+      `<p>Kompensatsiya toʻlovi: <strong>${f('AMOUNT')}</strong> soʻm (${f('AMOUNT_WORDS')}); kesilgan har bir daraxt oʻrniga yangi koʻchat ekiladi.</p>`,
+      '<hr>',
+      '<p>Ekologiya boshqarmasi boshligʻi: ____________</p>',
+      `<p><em>Berilgan sana: ${f('TODAY')}</em></p>`,
+    ].join(''),
+  },
+  uk: {
+    name: 'Дарахт кесишга рухсатнома',
+    body: [
+      `<h1>ДАРАХТ КЕСИШГА РУХСАТНОМА № ${f('NUMBER')}</h1>`,
+      `<p>${f('REGION')}, ${f('DATE')} (${f('DATE_WORDS')})</p>`,
+      `<p>Рухсатнома олувчи: <strong>${f('HOLDER')}</strong> (СТИР/ЖШШИР ${f('HOLDER_INN')})</p>`,
+      `<p>Манзил: ${f('ADDRESS')}</p>`,
+      `<p>${f('SPECIES')} туридаги ${f('TREES')} (${f('TREES_WORDS')}) туп дарахтни кесишга рухсат берилади. Сабаб: ${f('REASON')}.</p>`,
+      `<p>Амал қилиш муддати: ${f('VALID_FROM')} дан ${f('VALID_TO')} гача.</p>`,
+      `<p>Компенсация тўлови: <strong>${f('AMOUNT')}</strong> сўм (${f('AMOUNT_WORDS')}); кесилган ҳар бир дарахт ўрнига янги кўчат экилади.</p>`,
+      '<hr>',
+      '<p>Экология бошқармаси бошлиғи: ____________</p>',
+      `<p><em>Берилган сана: ${f('TODAY')}</em></p>`,
+    ].join(''),
+  },
+  ru: {
+    name: 'Разрешение на вырубку деревьев',
+    body: [
+      `<h1>РАЗРЕШЕНИЕ НА ВЫРУБКУ ДЕРЕВЬЕВ № ${f('NUMBER')}</h1>`,
+      `<p>${f('REGION')}, ${f('DATE')} (${f('DATE_WORDS')})</p>`,
+      `<p>Получатель разрешения: <strong>${f('HOLDER')}</strong> (ИНН/ПИНФЛ ${f('HOLDER_INN')})</p>`,
+      `<p>Адрес: ${f('ADDRESS')}</p>`,
+      `<p>Разрешается вырубка ${f('TREES')} (${f('TREES_WORDS')}) деревьев породы ${f('SPECIES')}. Причина: ${f('REASON')}.</p>`,
+      `<p>Срок действия: с ${f('VALID_FROM')} по ${f('VALID_TO')}.</p>`,
+      `<p>Компенсационный платёж: <strong>${f('AMOUNT')}</strong> сум (${f('AMOUNT_WORDS')}); взамен каждого вырубленного дерева высаживается новый саженец.</p>`,
+      '<hr>',
+      '<p>Начальник управления экологии: ____________</p>',
+      `<p><em>Дата выдачи: ${f('TODAY')}</em></p>`,
+    ].join(''),
+  },
+};
+
+/** The default template of each document type the demo gives (uz, uk, ru), where the type has none yet. */
+const BY_TYPE: Record<string, Record<Lang, { name: string; body: string }>> = { DECREE, COMPENSATION, PERMIT, FELLING };
+
 const OFFENCES = [
   'Chiqindilarni belgilanmagan joyga tashlash',
   'Атмосфера ҳавосига рухсатномасиз ифлослантирувчи моддалар чиқариш',
@@ -220,24 +378,21 @@ export async function seedTemplateDemo(knex: Knex, log: (s: string) => void = ()
     });
     log('demo: 6 template documents');
   }
-  if (
-    types.has('DECREE') &&
-    !(await knex('template_documents')
-      .where({ type_id: types.get('DECREE') })
-      .first('id'))
-  ) {
+  for (const [code, book] of Object.entries(BY_TYPE)) {
+    const typeId = types.get(code);
+    if (!typeId || (await knex('template_documents').where({ type_id: typeId }).first('id'))) continue;
     await knex('template_documents').insert(
       (['uz', 'uk', 'ru'] as Lang[]).map((lang) => ({
-        type_id: types.get('DECREE'),
-        name: DECREE[lang].name,
+        type_id: typeId,
+        name: book[lang].name,
         language: lang,
-        body: DECREE[lang].body,
+        body: book[lang].body,
         is_active: true,
         created_by: admin,
         updated_by: admin,
       })),
     );
-    log('demo: 3 decree templates');
+    log(`demo: 3 ${code} templates`);
   }
 
   // acts and protocols to print from, where the demo has none

@@ -499,6 +499,9 @@ export const REFERENCE_ROWS: Record<string, Row[]> = {
     s('DECREE', 'Qaror', 'Постановление'),
     s('PROTOCOL', 'Bayonnoma', 'Протокол'),
     s('ACT', 'Dalolatnoma', 'Акт'),
+    s('COMPENSATION', 'Kompensatsiya toʻlovlari hisoboti', 'Отчёт о компенсационных платежах'),
+    s('PERMIT', 'Ruxsatnoma', 'Разрешение'),
+    s('FELLING', 'Daraxt kesishga ruxsatnoma', 'Разрешение на вырубку деревьев'),
   ],
   // the values a record gives its documents (docs/template-documents.md); `_WORDS` spells the amount or date in words
   'td-field-reserved-types': [
@@ -517,6 +520,22 @@ export const REFERENCE_ROWS: Record<string, Row[]> = {
     s('INSPECTOR', 'Inspektor', 'Инспектор'),
     s('AMOUNT', 'Summa', 'Сумма'),
     s('AMOUNT_WORDS', 'Summa (soʻz bilan)', 'Сумма прописью'),
+    // compensation reports (subject-report-yearly)
+    s('YEAR', 'Hisobot yili', 'Отчётный год'),
+    s('PERIOD', 'Hisobot davri', 'Отчётный период'),
+    s('LATE_FINE', 'Kechiktirganlik uchun jarima', 'Штраф за просрочку'),
+    s('LATE_FINE_WORDS', 'Kechiktirganlik uchun jarima (soʻz bilan)', 'Штраф за просрочку прописью'),
+    // permits (given-permits, tree-cutting-permits)
+    s('PERMIT_TYPE', 'Ruxsatnoma turi', 'Вид разрешения'),
+    s('PERMITTED', 'Ruxsat etilgan faoliyat', 'Разрешённая деятельность'),
+    s('HOLDER', 'Ruxsatnoma oluvchi', 'Получатель разрешения'),
+    s('HOLDER_INN', 'Oluvchining STIR/JShShIR', 'ИНН/ПИНФЛ получателя'),
+    s('VALID_FROM', 'Amal qilish boshlanishi', 'Действует с'),
+    s('VALID_TO', 'Amal qilish muddati', 'Действует до'),
+    s('TREES', 'Daraxtlar soni', 'Количество деревьев'),
+    s('TREES_WORDS', 'Daraxtlar soni (soʻz bilan)', 'Количество деревьев прописью'),
+    s('SPECIES', 'Daraxt turi', 'Порода деревьев'),
+    s('REASON', 'Kesish sababi', 'Причина вырубки'),
   ],
   'publication-types': [
     { name: { uz: 'Yangiliklar', ru: 'Новости' } },
