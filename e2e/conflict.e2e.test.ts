@@ -83,6 +83,9 @@ describe('a conflicting edit', () => {
     expect(new Set(fields)).toEqual(new Set(['name', 'inn']));
     expect(flat(await row(page, 'inn').innerText())).toContain('STIR');
     expect(flat(await row(page, 'inn').getByTestId('conflict-yours').innerText())).toBe('Siz kiritgan —');
+    // the STIR the user left as it was takes the server's value at once: nothing of the other edit is undone
+    expect(await row(page, 'inn').getAttribute('data-choice')).toBe('server');
+    expect(await page.locator('[name=inn]').inputValue()).toBe('123456789');
     expect(flat(await row(page, 'inn').getByTestId('conflict-server').innerText())).toBe('Hozir serverda 123456789');
     expect(flat(await row(page, 'name').getByTestId('conflict-yours').innerText())).toBe(`Siz kiritgan ${mine}`);
     expect(flat(await row(page, 'name').getByTestId('conflict-server').innerText())).toBe(`Hozir serverda Ziddiyat banki ${uid}`);

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 import { Alert, AlertTitle, Box, Button, Typography } from '@mui/material';
 import CheckIcon from '@mui/icons-material/Check';
 import { useTranslate } from 'react-admin';
@@ -34,7 +34,7 @@ export function ConflictPanel({
 }) {
   const translate = useTranslate();
   const model = useMeta();
-  const { getValues, setValue } = useFormContext();
+  const { getValues, setValue, formState } = useFormContext();
   // what the user had typed when the save was refused, to put back on "keep mine"
   const mine = useRef<Record<string, unknown>>({});
   const seen = useRef<Conflict | null>(null);
@@ -47,10 +47,21 @@ export function ConflictPanel({
     ref.current?.scrollIntoView?.({ block: 'nearest' });
   }, [conflict]);
 
-  const choose = (k: string, c: Choice) => {
-    setValue(k, c === 'server' ? conflict.current[k] : mine.current[k], { shouldDirty: true });
-    onChoose(k, c);
-  };
+  const choose = useCallback(
+    (k: string, c: Choice) => {
+      setValue(k, c === 'server' ? conflict.current[k] : mine.current[k], { shouldDirty: true });
+      onChoose(k, c);
+    },
+    [setValue, conflict, onChoose],
+  );
+  // a field the user left as it was loaded takes the server's value at once: keeping "theirs" there
+  // would silently undo the other person's change (the user can still keep theirs)
+  // (once a field: after it, the field has a choice)
+  useEffect(() => {
+    const loaded = (formState.defaultValues ?? {}) as Record<string, unknown>;
+    for (const k of conflict.differs)
+      if (choices[k] === undefined && JSON.stringify(mine.current[k] ?? null) === JSON.stringify(loaded[k] ?? null)) choose(k, 'server');
+  }, [conflict, choices, choose, formState.defaultValues]);
 
   return (
     <Alert

@@ -36,6 +36,7 @@ export function EntityEdit() {
   const notify = useNotify();
   const [conflict, setConflict] = useState<Conflict | null>(null);
   const [choices, setChoices] = useState<Record<string, Choice | undefined>>({});
+  const onChoose = useCallback((k: string, c: Choice) => setChoices((x) => ({ ...x, [k]: c })), []);
   const onError = useCallback(
     (error: unknown) => {
       const c = conflictOf(error);
@@ -71,9 +72,7 @@ export function EntityEdit() {
     >
       <SimpleForm toolbar={<EditToolbar entity={e} />} data-testid="entity-form" disableInvalidFormNotification>
         <InvalidFormNotice />
-        {conflict && (
-          <ConflictPanel entity={e} conflict={conflict} choices={choices} onChoose={(k, c) => setChoices((x) => ({ ...x, [k]: c }))} />
-        )}
+        {conflict && <ConflictPanel entity={e} conflict={conflict} choices={choices} onChoose={onChoose} />}
         <FormBody entity={e} mode="edit" />
       </SimpleForm>
     </Edit>
