@@ -6,6 +6,7 @@ import { parseTiyin, formatTiyin } from '../../domain/money.ts';
 import { readPaymentSheet } from '../../fund/payment-sheet.ts';
 import { q } from '../../engine/sql.ts';
 import { createHash } from 'node:crypto';
+import { incomeTypeIdsByCode, stackHasPayments } from '../../read-models/statement-import.ts';
 
 /**
  * A bank statement imported into a payment stack (docs/payments-import.md), as a function the
@@ -125,16 +126,14 @@ export async function importStatement(x: StatementImport & { preview?: boolean }
   const payments = x.repo('payments');
   payments.assertCan('create');
   progress(0, 'read');
-  const codes = new Map<string, number>(
-    (await knex('income_types').select('id', 'code')).map((r: { id: number; code: string }) => [r.code, r.id]),
-  );
+  const codes = await incomeTypeIdsByCode(knex);
   signal?.throwIfAborted();
   const result = await knex
     .transaction(async (trx) => {
       const stacks = x.repo('stack-payments').other('stack-payments', { trx });
       const locked = await stacks.scoped('update', trx).where('t.id', stackId).forUpdate().first('t.id');
       if (!locked) throw new ApiError('notFound');
-      if (await trx('payments').where({ stack_id: stackId }).first('id')) throw new ApiError('inUse', 'errors.stack_imported');
+      if (await stackHasPayments(trx, stackId)) throw new ApiError('inUse', 'errors.stack_imported');
       const inTrx = payments.other('payments', { trx });
       // the file's rows as it is read: the sheet's errors and the income codes' with them; on the
       // fallback path (no COPY) a row repeating an earlier one is found here, else set-wise in SQL

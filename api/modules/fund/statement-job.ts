@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { LANGS, type Lang, type MetaModel, type Text3 } from '../../meta/types.ts';
 import { translate } from '../../meta/captions.ts';
-import { Repository } from '../../engine/repository.ts';
+import { repositoryOf } from '../../engine/repository.ts';
 import type { JobRow, JobRun } from '../../jobs/queue.ts';
 import { queueWithFile, withJobFile } from '../../jobs/job-files.ts';
 import { importStatement } from './statement-import.ts';
@@ -40,7 +40,7 @@ export async function queueStatementImport(
 const statementImportJob: JobRun = async ({ knex, model, principal, lang, params, progress, signal }) =>
   withJobFile('statement', params, signal, async (file) => {
     if (!file) throw new Error('the statement file is gone');
-    const repo = (entity: string) => new Repository({ knex, model, principal, lang }, model.entities.get(entity)!);
+    const repo = (entity: string) => repositoryOf({ knex, model, principal, lang }, entity);
     const common = {
       knex,
       repo,
