@@ -173,3 +173,30 @@ describe('the back-office', () => {
     for (const type of ['COMPENSATION', 'PERMIT', 'FELLING']) expect(body).toContain(`"documents":{"type":"${type}"}`);
   });
 });
+
+describe('a permit revoked after issue', () => {
+  const CASES_REVOKED = [
+    {
+      what: 'a given permit, terminated by its workflow action',
+      path: () => `/api/ecoinspection-dictionaries/given-permits/${ids.permit}`,
+      revoke: (path: string) =>
+        api.post(`${path}/actions/terminate-validity`, { terminated_on: '2026-11-01', comment: 'Talablar buzilgan' }),
+    },
+    {
+      what: 'a tree-felling permit, revoked',
+      path: () => `/api/ecofund-plantings/tree-cutting-permits/${ids.felling}`,
+      revoke: async (path: string) => api.put(path, { ...(await api.get(path)).body, status: 'revoked' }),
+    },
+  ];
+  for (const c of CASES_REVOKED) {
+    it(`${c.what}: its documents are checked as withdrawn (documents.withdrawnWhen)`, async () => {
+      const issued = await api.post(`${c.path()}/documents`, {}, { lang: 'uz' });
+      expect(issued.status, JSON.stringify(issued.body)).toBe(201);
+      const code = issued.body.verify_code as string;
+      expect((await api.get(`/api/public/documents/${code}`, { token: '' })).body.status).toBe('valid');
+      const revoked = await c.revoke(c.path());
+      expect(revoked.status, JSON.stringify(revoked.body)).toBe(200);
+      expect((await api.get(`/api/public/documents/${code}`, { token: '' })).body.status).toBe('withdrawn');
+    });
+  }
+});

@@ -370,7 +370,7 @@ export interface VerifiedDocument {
   sha256: string | null;
   /** issued documents are printed and signed on paper; none carries an electronic signature yet */
   signature: 'paper';
-  /** valid, or withdrawn: the record it was issued from has since been deleted */
+  /** valid, or withdrawn: the record it was issued from has since been deleted (or revoked: `withdrawnWhen`) */
   status: 'valid' | 'withdrawn';
 }
 
@@ -392,12 +392,15 @@ export async function verifyDocument(knex: Knex, model: MetaModel, input: unknow
     .first('d.entity', 'd.record_id', 'd.title', 'd.language', 'd.created_at', 't.name as kind', 'r.name as office', 'f.sha256');
   if (!doc) throw notFound();
   const e = model.entities.get(doc.entity);
-  // an act or a protocol is withdrawn by deleting it (its delete action): its documents no longer stand
+  // an act or a protocol is withdrawn by deleting it (its delete action): its documents no longer
+  // stand; a permit also while its state says so (`documents.withdrawnWhen`: revoked, terminated)
+  const withdrawnWhen = e?.documents?.withdrawnWhen;
   const record = e
     ? await knex(e.table)
         .where({ id: doc.record_id })
-        .first(e.softDelete ? ['id', 'deleted_at'] : ['id'])
+        .first(['id', ...(e.softDelete ? ['deleted_at'] : []), ...(withdrawnWhen ? [withdrawnWhen.field] : [])])
     : undefined;
+  const standing = !!record && !record.deleted_at && !(withdrawnWhen && withdrawnWhen.values.includes(String(record[withdrawnWhen.field])));
   return {
     code,
     kind: doc.kind ?? null,
@@ -407,6 +410,6 @@ export async function verifyDocument(knex: Knex, model: MetaModel, input: unknow
     office: doc.office ?? null,
     sha256: doc.sha256 ?? null,
     signature: 'paper',
-    status: record && !record.deleted_at ? 'valid' : 'withdrawn',
+    status: standing ? 'valid' : 'withdrawn',
   };
 }

@@ -69,5 +69,15 @@ export function documentPathProblems(model: MetaModel, e: EntityMeta): { pointer
     const r = resolveDocumentPath(model, e, path);
     if (typeof r === 'string') out.push({ pointer: `/documents/fields/${code}`, message: r });
   }
+  const w = e.documents?.withdrawnWhen;
+  if (w) {
+    const f = e.fields[w.field];
+    if (!f || f.type !== 'enum')
+      out.push({ pointer: '/documents/withdrawnWhen/field', message: `"${w.field}" is not an enum field of ${e.name}` });
+    else
+      for (const [i, v] of w.values.entries())
+        if (!(f.values ?? []).includes(v))
+          out.push({ pointer: `/documents/withdrawnWhen/values/${i}`, message: `"${v}" is not a value of "${w.field}"` });
+  }
   return out;
 }

@@ -216,6 +216,11 @@ export type EntityFile = {
     type: string;
     /** reserved field code (td-field-reserved-types) → path in the record */
     fields?: Record<string, string>;
+    /** the record's documents no longer stand while this enum field holds one of these values (a revoked permit), as after the record is deleted: the public check says withdrawn */
+    withdrawnWhen?: {
+      field: string;
+      values: string[];
+    };
   };
   /** a server hook run in the write's transaction after every create and update (e.g. recomputing amounts) */
   afterWrite?: string;

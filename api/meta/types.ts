@@ -300,6 +300,8 @@ export interface EntityMeta {
 export interface DocumentsMeta {
   type: string;
   fields?: Record<string, string>;
+  /** the documents no longer stand while this enum field holds one of these values (a revoked permit) */
+  withdrawnWhen?: { field: string; values: string[] };
 }
 
 export interface PublicExposure {
