@@ -131,6 +131,29 @@ async function fillIfEmpty(
   log(`${entity}: ${rows.length} rows`);
 }
 
+/**
+ * Books whose rows the code itself names (a document type an entity's `documents` block prints, the
+ * reserved fields its templates fill): a new version's rows are added to an existing install's book
+ * by their code, the rows there kept as the administrator left them.
+ */
+const ADDED_BY_CODE = new Set(['template-document-types', 'td-field-reserved-types']);
+
+async function fillMissingCodes(
+  knex: Knex,
+  model: MetaModel,
+  entity: string,
+  rows: Record<string, unknown>[],
+  log: (s: string) => void,
+): Promise<void> {
+  const e = model.entities.get(entity);
+  if (!e || !rows.length) return;
+  const have = new Set((await knex(e.table).select('code')).map((r: { code: string }) => r.code));
+  const missing = rows.filter((r) => !have.has(r.code as string));
+  if (!missing.length) return;
+  await knex(e.table).insert(missing);
+  log(`${entity}: ${missing.length} rows`);
+}
+
 /** A reference row's references by another book's code (`report_category: 'AIR'`) as the row's id there (`report_category_id`). */
 const BY_CODE: Record<string, string> = { report_category: 'report_categories', report_type: 'report_types' };
 async function byCode(knex: Knex, row: Record<string, unknown>): Promise<Record<string, unknown>> {
@@ -220,7 +243,8 @@ async function seedReferenceBooks(knex: Knex, model: MetaModel, log: (s: string)
           ),
         ),
       );
-    await fillIfEmpty(knex, model, entity, resolved, log);
+    if (ADDED_BY_CODE.has(entity)) await fillMissingCodes(knex, model, entity, resolved, log);
+    else await fillIfEmpty(knex, model, entity, resolved, log);
   }
   // the public site's menu, sections and texts (docs/site-content.md)
   await seedSiteContent(knex, model, log);

@@ -3,6 +3,8 @@ import { extractText, getDocumentProxy } from 'unpdf';
 import { startTestApi, type TestApi } from './support/api.ts';
 import { formatVerifyCode } from '../api/domain/verify-code.ts';
 import { seedTemplateDemo } from '../seeds/demo-templates.ts';
+import { seed } from '../seeds/index.ts';
+import { loadMetadata } from '../api/meta/load.ts';
 
 /**
  * Issue 28 for the fund and the permits: a compensation report (subject-report-yearly), a given
@@ -199,4 +201,20 @@ describe('a permit revoked after issue', () => {
       expect((await api.get(`/api/public/documents/${code}`, { token: '' })).body.status).toBe('withdrawn');
     });
   }
+});
+
+describe('an install seeded before these document types', () => {
+  it('gets the new types and reserved fields on its next seed, the rows it had kept as they were', async () => {
+    const k = api.db.knex;
+    await k('td_field_reserved_types').where({ code: 'REASON' }).delete();
+    await k('td_field_reserved_types')
+      .where({ code: 'HOLDER' })
+      .update({ name: JSON.stringify({ uz: 'Egasi (tahrirlangan)', uk: 'Эгаси', ru: 'Владелец' }) });
+    await seed(k, loadMetadata(), {});
+    expect(await k('td_field_reserved_types').where({ code: 'REASON' }).first('code')).toBeTruthy();
+    expect((await k('td_field_reserved_types').where({ code: 'HOLDER' }).first('name')).name.uz).toBe('Egasi (tahrirlangan)');
+    const types = (await k('template_document_types').select('code')).map((r: { code: string }) => r.code);
+    for (const code of ['ACT', 'PROTOCOL', 'DECREE', 'COMPENSATION', 'PERMIT', 'FELLING']) expect(types).toContain(code);
+    expect(types.filter((c: string) => c === 'FELLING')).toHaveLength(1);
+  });
 });
