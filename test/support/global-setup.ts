@@ -5,8 +5,9 @@ import { fileURLToPath } from 'node:url';
  * Builds one migrated, seeded template database per run (see build-template.ts) so that each test
  * file gets a clean copy of its own quickly.
  */
-export default function setup(): () => Promise<void> {
+export default async function setup(): Promise<() => Promise<void>> {
   process.env.ECOFOND_TEST_RUN = `${process.pid}`;
+  await dropAbandoned(process.env.TEST_DATABASE_URL);
   execFileSync(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./build-template.ts', import.meta.url))], {
     stdio: 'inherit',
     env: process.env,
@@ -25,4 +26,38 @@ export default function setup(): () => Promise<void> {
       rmSync(PGLITE_TEMPLATE, { force: true });
     }
   };
+}
+
+/**
+ * The databases of earlier runs on this machine whose process is gone (a run killed by a timeout
+ * leaves its files' databases and its template behind): dropped, so that they do not pile up and
+ * every whole-cluster copy (test/replica.test.ts's base backup) stays small. Only on a server of
+ * this machine, where a name's process id can be asked about; a database whose process still runs
+ * (another run beside this one) is kept.
+ */
+async function dropAbandoned(url: string | undefined): Promise<void> {
+  if (!url) return;
+  const host = new URL(url).hostname;
+  if (!['127.0.0.1', 'localhost', '::1', '[::1]', ''].includes(host)) return;
+  const alive = (pid: number) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch (err) {
+      return (err as NodeJS.ErrnoException).code === 'EPERM';
+    }
+  };
+  const { default: knexFactory } = await import('knex');
+  const admin = knexFactory({ client: 'pg', connection: url, pool: { min: 0, max: 1 } });
+  try {
+    const { rows } = await admin.raw("SELECT datname FROM pg_database WHERE datname ~ '^ecofond_(t|test_template)_[0-9]+(_|$)'");
+    for (const { datname } of rows as { datname: string }[]) {
+      const pid = Number(/^ecofond_(?:t|test_template)_(\d+)/.exec(datname)?.[1]);
+      if (pid && !alive(pid)) await admin.raw(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`).catch(() => undefined);
+    }
+  } catch {
+    // a server that cannot be asked: the run goes on, as before
+  } finally {
+    await admin.destroy();
+  }
 }
