@@ -81,6 +81,8 @@ describe('a people fact becomes an offence', () => {
       await expectNoRawKeys(page);
     }
     await page.getByTestId('lang-uz').click();
+    // back in uz before leaving the page: a switch still under way would carry uk to the next one
+    await expect.poll(() => page.locator('.ra-field-status_id').innerText()).toContain('Huquqbuzarlik rasmiylashtirilgan');
 
     // the offence, a draft of the reviewer's, links back to the fact
     await link.click();

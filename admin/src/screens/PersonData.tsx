@@ -142,7 +142,7 @@ export function PersonData() {
   const count = (hs: Held[]) => hs.reduce((n, h) => n + h.rows.length, 0);
 
   return (
-    <Card sx={{ mt: 1 }}>
+    <Card sx={{ mt: 1 }} data-testid="page-screen-person-data">
       <Title title={translate('admin.person_data.title')} />
       <CardContent>
         <Typography variant="h6" component="h1" gutterBottom>
