@@ -350,15 +350,33 @@ async function seedAccessBooks(knex: Knex, model: MetaModel, log: (s: string) =>
   await seedJobSettings(knex);
 }
 
-/** The chat's flood guard and socket bounds (docs/chat.md), at their defaults until the fund changes it. */
-async function seedChatSettings(knex: Knex): Promise<void> {
-  if (!(await knex('app_configs_groups').where({ code: 'chat' }).first('id'))) {
+/**
+ * A settings group (by its code, made once) and its settings at their defaults, each with its
+ * description in uz and ru (uk derived); a setting already there is left as the fund set it.
+ */
+async function seedSettingsGroup(
+  knex: Knex,
+  code: string,
+  name: { uz: string; uk?: string; ru: string },
+  settings: [key: string, value: string, uz: string, ru: string][],
+): Promise<void> {
+  if (!(await knex('app_configs_groups').where({ code }).first('id'))) {
     await knex('app_configs_groups').insert({
-      code: 'chat',
-      name: JSON.stringify({ uz: 'Operator bilan chat', uk: 'Оператор билан чат', ru: 'Чат с оператором' }),
+      code,
+      name: JSON.stringify({ uz: name.uz, uk: name.uk ?? latinToCyrillic(name.uz), ru: name.ru }),
     });
   }
-  const group = (await knex('app_configs_groups').where({ code: 'chat' }).first('id')).id;
+  const group = (await knex('app_configs_groups').where({ code }).first('id')).id;
+  for (const [key, value, uz, ru] of settings) {
+    await knex('app_configs')
+      .insert({ key, value, group_id: group, description: JSON.stringify({ uz, uk: latinToCyrillic(uz), ru }) })
+      .onConflict('key')
+      .ignore();
+  }
+}
+
+/** The chat's flood guard and socket bounds (docs/chat.md), at their defaults until the fund changes it. */
+async function seedChatSettings(knex: Knex): Promise<void> {
   const descriptions: Record<ChatSettingKey, [string, string]> = {
     'chat.messages_per_window': [
       'Bir manzildan oyna davomida yuborilishi mumkin boʻlgan xabarlar soni',
@@ -378,24 +396,16 @@ async function seedChatSettings(knex: Knex): Promise<void> {
       'Сколько подключений к чату держит один процесс сервера всего',
     ],
   };
-  for (const key of Object.keys(CHAT_SETTINGS) as ChatSettingKey[]) {
-    const [uz, ru] = descriptions[key];
-    await knex('app_configs')
-      .insert({ key, value: String(CHAT_SETTINGS[key]), group_id: group, description: JSON.stringify({ uz, uk: latinToCyrillic(uz), ru }) })
-      .onConflict('key')
-      .ignore();
-  }
+  await seedSettingsGroup(
+    knex,
+    'chat',
+    { uz: 'Operator bilan chat', uk: 'Оператор билан чат', ru: 'Чат с оператором' },
+    (Object.keys(CHAT_SETTINGS) as ChatSettingKey[]).map((key) => [key, String(CHAT_SETTINGS[key]), ...descriptions[key]]),
+  );
 }
 
 /** Background exports and the jobs' files (docs/jobs.md), at their defaults until the fund changes them. */
 async function seedJobSettings(knex: Knex): Promise<void> {
-  if (!(await knex('app_configs_groups').where({ code: 'jobs' }).first('id'))) {
-    await knex('app_configs_groups').insert({
-      code: 'jobs',
-      name: JSON.stringify({ uz: 'Fon vazifalari', uk: latinToCyrillic('Fon vazifalari'), ru: 'Фоновые задачи' }),
-    });
-  }
-  const group = (await knex('app_configs_groups').where({ code: 'jobs' }).first('id')).id;
   const descriptions: Record<JobSettingKey, [string, string]> = {
     'exports.background_rows': [
       'Shundan koʻp qatorli eksport fonda tayyorlanadi (jarayon chizigʻi va yuklab olish havolasi bilan)',
@@ -407,13 +417,12 @@ async function seedJobSettings(knex: Knex): Promise<void> {
       'Сколько фоновых выгрузок одного пользователя может ждать или выполняться одновременно (сверх этого — отказ)',
     ],
   };
-  for (const key of Object.keys(JOB_SETTINGS) as JobSettingKey[]) {
-    const [uz, ru] = descriptions[key];
-    await knex('app_configs')
-      .insert({ key, value: String(JOB_SETTINGS[key]), group_id: group, description: JSON.stringify({ uz, uk: latinToCyrillic(uz), ru }) })
-      .onConflict('key')
-      .ignore();
-  }
+  await seedSettingsGroup(
+    knex,
+    'jobs',
+    { uz: 'Fon vazifalari', ru: 'Фоновые задачи' },
+    (Object.keys(JOB_SETTINGS) as JobSettingKey[]).map((key) => [key, String(JOB_SETTINGS[key]), ...descriptions[key]]),
+  );
 }
 
 /**
@@ -422,13 +431,6 @@ async function seedJobSettings(knex: Knex): Promise<void> {
  * out of the box (decision 0074), which a deployment never does.
  */
 async function seedESignSettings(knex: Knex, demo: boolean): Promise<void> {
-  if (!(await knex('app_configs_groups').where({ code: 'esign' }).first('id'))) {
-    await knex('app_configs_groups').insert({
-      code: 'esign',
-      name: JSON.stringify({ uz: 'Elektron imzo', uk: 'Электрон имзо', ru: 'Электронная подпись' }),
-    });
-  }
-  const esignGroup = (await knex('app_configs_groups').where({ code: 'esign' }).first('id')).id;
   const esignDescriptions: Record<string, [string, string]> = {
     'esign.trusted_cas': [
       'Ishonchli tasdiqlovchi markazlar sertifikatlari (PEM); faqat ular bergan kalitlar bilan qoʻyilgan imzo qabul qilinadi',
@@ -444,11 +446,10 @@ async function seedESignSettings(knex: Knex, demo: boolean): Promise<void> {
       'Адрес сервера штампов времени (RFC 3161); пусто — собственный тестовый сервер системы',
     ],
   };
-  for (const [key, [uz, ru]] of Object.entries(esignDescriptions)) {
-    const value = key === 'esign.trusted_cas' && demo ? DEMO_CA_CERT_PEM : '';
-    await knex('app_configs')
-      .insert({ key, value, group_id: esignGroup, description: JSON.stringify({ uz, uk: latinToCyrillic(uz), ru }) })
-      .onConflict('key')
-      .ignore();
-  }
+  await seedSettingsGroup(
+    knex,
+    'esign',
+    { uz: 'Elektron imzo', uk: 'Электрон имзо', ru: 'Электронная подпись' },
+    Object.entries(esignDescriptions).map(([key, [uz, ru]]) => [key, key === 'esign.trusted_cas' && demo ? DEMO_CA_CERT_PEM : '', uz, ru]),
+  );
 }
