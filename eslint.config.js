@@ -8,6 +8,8 @@ import globals from 'globals';
 
 /** Calls that name a table: `knex('t')`, `trx('t as x')`, `rc.knex('t')`, `q.from('t')`, `q.join('t as x', …)`. */
 const TABLE = "[arguments.0.type='Literal'][arguments.0.value=/^[a-z_]+( as [a-z_]+)?$/]";
+/** SQL text that names a table after FROM or JOIN (not a function, a subquery, LATERAL or a `??` binding). */
+const RAW_TABLE = '[value=/\\b(from|join)\\s+(?!lateral\\b)[a-z_]+\\b(?!\\s*\\()/i]';
 export const TABLE_RULES = [
   {
     selector: `CallExpression[callee.name=/^(knex|trx|db|tx)$/]${TABLE}`,
@@ -22,6 +24,22 @@ export const TABLE_RULES = [
   {
     selector: `CallExpression[callee.property.name=/^(from|join|leftJoin|rightJoin|innerJoin|table|into)$/]${TABLE}`,
     message: 'A table named in a query escapes its scope: read it through its repository or api/read-models/ (docs/decisions/0040).',
+  },
+  {
+    // a table named inside raw SQL (`.raw('… from payments …')`, `.joinRaw('join payment_splits …')`)
+    selector: `CallExpression[callee.property.name=/^raw$|Raw$/] Literal${RAW_TABLE}`,
+    message:
+      'A table named in raw SQL escapes its scope: join child rows with repo.scopedChildren, read the rest through its repository or api/read-models/ (docs/decisions/0040).',
+  },
+  {
+    selector: `CallExpression[callee.property.name=/^raw$|Raw$/] TemplateElement${RAW_TABLE.replace('value=', 'value.raw=')}`,
+    message:
+      'A table named in raw SQL escapes its scope: join child rows with repo.scopedChildren, read the rest through its repository or api/read-models/ (docs/decisions/0040).',
+  },
+  {
+    // a table named by a variable: `trx(INGREDIENTS)`, `trx(table)`
+    selector: "CallExpression[callee.name=/^(knex|trx|db|tx)$/][arguments.0.type='Identifier']",
+    message: 'A table named by a variable escapes its scope: read it through its repository or api/read-models/ (docs/decisions/0040).',
   },
 ];
 /** A module takes the repository its context gives; the HTTP layer builds those. */

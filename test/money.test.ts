@@ -448,6 +448,38 @@ describe("a subject's full deletion", () => {
     expect(Number((await api.db.knex('payments').where({ subject_id: subject }).count({ n: '*' }))[0].n)).toBe(1);
   });
 
+  it('is refused while an offence names it as an offender (its child row, read with the offence)', async () => {
+    const k = api.db.knex;
+    const subject = await newSubject();
+    const inn = (await k('subjects').where({ id: subject }).first('inn')).inn;
+    const [fine] = await k('fine')
+      .insert({
+        code: `HOLD-${subject}`,
+        article: '65',
+        part: '1',
+        name: JSON.stringify({ uz: 'Kesish' }),
+        min_multiple: '5',
+        max_multiple: '10',
+      })
+      .returning('id');
+    const o = await api.post('/api/ecofund-offences/offences', {
+      number: `HOLD-${subject}`,
+      offence_date: today,
+      opened_on: today,
+      region_id: regionId,
+      address: 'Olmazor tumani',
+      location: { lat: 41.35, lng: 69.22 },
+      fine_id: fine.id ?? fine,
+      fine_multiple: '5',
+      offenders: [{ offender_kind: 'organisation', inn }],
+    });
+    expect(o.status, JSON.stringify(o.body)).toBe(201);
+    const r = await api.post(`${SUBJECTS}/${subject}/actions/full-delete`, {}, { lang: 'ru' });
+    expect([r.status, r.body.code]).toEqual([409, -107]);
+    expect(r.body.message).toContain('правонарушения, где он нарушитель: 1');
+    expect((await api.get(`${SUBJECTS}/${subject}`)).status).toBe(200);
+  });
+
   it('is refused while the subject has branches, and to a user without its right', async () => {
     const main = await newSubject();
     const branch = await newSubject();

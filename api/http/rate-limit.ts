@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { pruneRateLimits } from '../read-models/system-log.ts';
+import { pruneRateLimits, takeRateLimit } from '../read-models/system-log.ts';
 
 /**
  * A per-key limit of `limit` attempts in a sliding window of `windowMs`, shared by every server
@@ -28,18 +28,12 @@ export class RateLimiter {
     // the share of the previous window still within windowMs of now, to six places
     const weight = ((bucket + 1) * this.windowMs - now) / this.windowMs;
     const k = `${this.name}:${key}`.slice(0, 300);
-    const { rows } = await this.knex.raw(
-      `with prev as (select coalesce(max(n), 0) * ?::numeric as w from rate_limits where key = ? and bucket = ?)
-       insert into rate_limits as r (key, bucket, n) select ?, ?, 1 from prev where prev.w + 1 <= ?
-       on conflict (key, bucket) do update set n = r.n + 1 where r.n + 1 + (select w from prev) <= ?
-       returning n`,
-      [weight.toFixed(6), k, bucket - 1, k, bucket, this.limit, this.limit],
-    );
+    const allowed = await takeRateLimit(this.knex, k, bucket, weight.toFixed(6), this.limit);
     if (now - this.lastSweep > 60_000) {
       this.lastSweep = now;
       // windows older than the previous one count for nothing any more
       void pruneRateLimits(this.knex, this.name, bucket - 1);
     }
-    return rows.length > 0;
+    return allowed;
   }
 }

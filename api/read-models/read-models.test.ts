@@ -10,6 +10,7 @@ import { formUploads, storedFile } from './files.ts';
 import { pruneRateLimits } from './system-log.ts';
 import { userActions, holdsActions, otherActiveAdministrators, roleActionStates, ADMINISTRATOR } from './rights.ts';
 import { offenceCells } from './offence-cells.ts';
+import { recentFromAddress, withLastMessage } from './chat.ts';
 import { zoneFieldDefs } from './zone-forms.ts';
 import { entityAbility } from '../auth/ability.ts';
 import { cellsInView, publicAggregates, treesByRegionCentre, yearByRegion, yearBySource, yearBySpecies } from './public-stats.ts';
@@ -193,5 +194,28 @@ describe("offence cells: the caller's scope on offences", () => {
 describe("zone forms: a zone's own folders", () => {
   it('has no form for a zone that is not there', async () => {
     expect(await zoneFieldDefs(k, 999_999_999)).toBeNull();
+  });
+});
+
+describe("chat: an address's recent writes; the inbox's chats only", () => {
+  it('counts one address in the window, and adds the last message to the chats it is given, no other', async () => {
+    const [a, b] = await k('chats')
+      .insert([
+        { status: 'open', lang: 'uz', ip: '198.51.100.7', token_hash: 'x'.repeat(64) },
+        { status: 'open', lang: 'ru', ip: '198.51.100.8', token_hash: 'y'.repeat(64) },
+      ])
+      .returning('id');
+    await k('messages').insert([
+      { chat_id: a.id, author: 'visitor', body: 'birinchi', ip: '198.51.100.7' },
+      { chat_id: a.id, author: 'visitor', body: 'ikkinchi', ip: '198.51.100.7' },
+      { chat_id: b.id, author: 'visitor', body: 'boshqa', ip: '198.51.100.8' },
+    ]);
+    await k.transaction(async (trx) => {
+      expect(await recentFromAddress(trx, 'messages', '198.51.100.7', 10, 5)).toBe(2);
+      expect(await recentFromAddress(trx, 'messages', '198.51.100.7', 10, 1)).toBe(1);
+      expect(await recentFromAddress(trx, 'chats', '198.51.100.8', 10, 5)).toBe(1);
+    });
+    const rows = await withLastMessage(k('chats as t').where('t.id', a.id), k).select('t.id');
+    expect(rows).toEqual([expect.objectContaining({ id: a.id, unread: 2, last_body: 'ikkinchi', last_author: 'visitor' })]);
   });
 });

@@ -81,6 +81,17 @@ export class RepositoryScope {
     return qb;
   }
 
+  /**
+   * The child rows (a `children` field) of the rows the caller may see for an operation: the
+   * parent's scope joined to its child table, aliased `alias` (`c` unless given), its columns named
+   * `alias.column` — a child row is read as part of its parent, never past it.
+   */
+  scopedChildren(op: Operation | string, field: string, alias = 'c', db: Knex | Knex.Transaction = this.db): Knex.QueryBuilder {
+    const f = this.e.fields[field];
+    if (f?.type !== 'children' || !f.table) throw new Error(`${this.e.name}.${field} is not a children field`);
+    return this.scoped(op, db).join(`${f.table} as ${alias}`, `${alias}.${f.parentKey ?? 'parent_id'}`, 't.id');
+  }
+
   protected filtered(op: Operation, params: ListParams, db?: Knex | Knex.Transaction): Knex.QueryBuilder {
     return this.applyFilters(this.scoped(op, db), params);
   }

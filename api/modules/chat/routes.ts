@@ -8,6 +8,7 @@ import type { Repository } from '../../engine/repository.ts';
 import { newToken, tokenHash } from '../../auth/sessions.ts';
 import { chatSetting } from '../../auth/config.ts';
 import { iso, notifyChat } from './events.ts';
+import { recentFromAddress, withLastMessage } from '../../read-models/chat.ts';
 
 /** How many messages a conversation answers at most (the newest); older ones are the list's. */
 const HISTORY_LIMIT = 500;
@@ -28,11 +29,8 @@ async function assertUnderLimit(trx: Knex.Transaction, table: 'chats' | 'message
   const limit = table === 'chats' ? limits.chats : limits.messages;
   // held to the transaction's end (commit or rollback): the next request of this address waits for it
   await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`chat-${table}:${ip}`]);
-  const { rows } = await trx.raw(
-    `select count(*)::int as n from (select 1 from ${table} where ip = ? and created_at > now() - make_interval(mins => ?) limit ?) s`,
-    [ip, limits.minutes, limit],
-  );
-  if (rows[0].n >= limit) throw new ApiError('tooManyAttempts', 'errors.chat_blocked');
+  if ((await recentFromAddress(trx, table, ip, limits.minutes, limit)) >= limit)
+    throw new ApiError('tooManyAttempts', 'errors.chat_blocked');
 }
 
 interface FloodLimits {
@@ -203,28 +201,8 @@ export const CHAT_HANDLERS: Record<string, RouteHandler> = {
   /** The open chats the operator may read, newest activity first, each with its count of visitor messages no operator has read. */
   'chat.inbox': async (ctx, rc) => {
     const k = rc.knex;
-    const rows = await rc
-      .repo('chats')
-      .scoped('read')
-      .where('t.status', 'open')
-      .joinRaw(
-        'left join lateral (select m.id, m.body, m.author, m.created_at from messages m where m.chat_id = t.id order by m.id desc limit 1) lm on true',
-      )
-      .select(
-        't.id',
-        't.visitor_name',
-        't.user_id',
-        't.lang',
-        't.created_at',
-        't.version',
-        k.raw(
-          `(select count(*)::int from messages m where m.chat_id = t.id and m.author = 'visitor' and m.id > coalesce(t.operator_read_id, 0)) as unread`,
-        ),
-        'lm.id as last_id',
-        'lm.body as last_body',
-        'lm.author as last_author',
-        'lm.created_at as last_at',
-      )
+    const rows = await withLastMessage(rc.repo('chats').scoped('read').where('t.status', 'open'), k)
+      .select('t.id', 't.visitor_name', 't.user_id', 't.lang', 't.created_at', 't.version')
       .orderByRaw('coalesce(lm.created_at, t.created_at) desc, t.id desc')
       .limit(500);
     // the signed-in visitors' names, read as the system beside the chats the caller may read

@@ -13,16 +13,22 @@ import { periodFromCode, reportLateness, type PeriodCode } from '../../domain/pe
 import { fundSetting } from '../../auth/config.ts';
 import { todayTashkent } from '../../meta/today.ts';
 
-const INGREDIENTS = 'subject_report_ingredients';
+/** A report's ingredient lines (its `ingredients` child rows), in their order. */
+const ingredientsOf = (repo: ReportReads['repo'], reportId: number) =>
+  repo('subject-report-yearly').scopedChildren('read', 'ingredients').where({ 't.id': reportId }).orderBy(['c.ordering', 'c.id']);
 
 /**
  * What the report's rules read through: a hook's context (`repo`: the write's trusted read of the
- * report, its subject and the base values, in `trx`, its transaction, which also reads the report's
- * own ingredient rows); a route's trusted repositories; the demo seeds' plain reads.
+ * report with its ingredient rows, its subject and the base values; `trx`, its transaction, for the
+ * fund's settings); a route's trusted repositories; the demo seeds' plain reads.
  */
 export interface ReportReads {
   trx: Knex | Knex.Transaction;
-  repo: (entity: string) => { scoped(op: 'read'): Knex.QueryBuilder };
+  repo: (entity: string) => {
+    scoped(op: 'read'): Knex.QueryBuilder;
+    /** the report's own child rows (`ingredients`), read with it */
+    scopedChildren(op: 'read', field: string, alias?: string): Knex.QueryBuilder;
+  };
 }
 
 /** A report's computed values: each ingredient line's amount and the total, at the base value in force on its date. */
@@ -36,12 +42,12 @@ export interface ReportComputation {
  * Recomputes a report's compensation from its ingredients at the base value in force on the
  * report's date (docs/domain-rules.md): each line's amount and the total, rounded once.
  */
-export async function computeReport({ trx, repo }: ReportReads, reportId: number): Promise<ReportComputation> {
+export async function computeReport({ repo }: ReportReads, reportId: number): Promise<ReportComputation> {
   const report = await repo('subject-report-yearly').scoped('read').where({ 't.id': reportId }).first('t.id', 't.report_date');
-  const lines = await trx(INGREDIENTS)
-    .where({ parent_id: reportId })
-    .orderBy(['ordering', 'id'])
-    .select('id', 'mass', 'norm', 'coefficient1', 'coefficient2');
+  const lines: { id: number; mass: string; norm: string; coefficient1: string | null; coefficient2: string | null }[] = await ingredientsOf(
+    repo,
+    reportId,
+  ).select('c.id', 'c.mass', 'c.norm', 'c.coefficient1', 'c.coefficient2');
   const rows = await repo('min-oklads').scoped('read').select('t.start_date', 't.amount');
   let base;
   try {
@@ -50,7 +56,7 @@ export async function computeReport({ trx, repo }: ReportReads, reportId: number
     throw new ApiError('validation', 'errors.base_value_missing', {}, { report_date: { key: 'errors.base_value_missing' } });
   }
   const result = calculateCompensation(
-    lines.map((l: { id: number; mass: string; norm: string; coefficient1: string | null; coefficient2: string | null }) => ({
+    lines.map((l) => ({
       id: l.id,
       mass: l.mass,
       norm: l.norm,
@@ -70,7 +76,7 @@ export async function computeReport({ trx, repo }: ReportReads, reportId: number
  * with the amounts of a computation about to be written, when one is given.
  */
 export async function signableReport(
-  { trx, repo }: ReportReads,
+  { repo }: ReportReads,
   reportId: number,
   computed?: ReportComputation,
 ): Promise<Record<string, unknown>> {
@@ -79,10 +85,15 @@ export async function signableReport(
     .where({ 't.id': reportId })
     .first('t.id', 't.subject_id', 't.year', 't.period', 't.month', 't.report_date', 't.amount', 't.base_value');
   const subject = await repo('subject').scoped('read').where({ 't.id': r.subject_id }).first('t.inn');
-  const lines = await trx(INGREDIENTS)
-    .where({ parent_id: reportId })
-    .orderBy(['ordering', 'id'])
-    .select('id', 'pollutant', 'mass', 'norm', 'coefficient1', 'coefficient2', 'amount');
+  const lines = await ingredientsOf(repo, reportId).select(
+    'c.id',
+    'c.pollutant',
+    'c.mass',
+    'c.norm',
+    'c.coefficient1',
+    'c.coefficient2',
+    'c.amount',
+  );
   const amounts = new Map(computed?.ingredients.map((l) => [l.id, l.amount]));
   const ingredients = lines.map(({ id, ...l }: Record<string, unknown>) => ({ ...l, amount: amounts.get(id as number) ?? l.amount }));
   return {

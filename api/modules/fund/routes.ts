@@ -16,6 +16,7 @@ import { backgroundParam } from '../../jobs/export-kinds.ts';
 import { signableReport } from './reports.ts';
 import { canonicalContent } from '../../esign/canonical.ts';
 import { esignSettings, trustSummary } from '../../esign/trust.ts';
+import { subjectBalanceBefore, subjectLedgerYears } from '../../read-models/subject-balance.ts';
 
 function calculatorValidator(reports: EntityMeta) {
   return compileSchema({
@@ -169,24 +170,13 @@ export const FUND_HANDLERS: Record<string, RouteHandler> = {
   'fund.subjectBalance': async (ctx, rc) => {
     const { knex, row: subject } = rc;
     const id = subject!.id as number;
-    const years = (
-      await knex.raw(
-        'SELECT DISTINCT CAST(extract(year FROM on_date) AS int) AS y FROM fund_subject_ledger(CAST(? AS bigint)) ORDER BY y DESC',
-        [id],
-      )
-    ).rows.map((r: { y: number }) => Number(r.y));
+    const years = await subjectLedgerYears(knex, id);
     const raw = ctx.query.year;
     const year =
       raw === undefined ? (years[0] ?? currentYearTashkent()) : typeof raw === 'string' && /^\d{4}$/.test(raw) ? Number(raw) : NaN;
     if (!Number.isInteger(year) || year < 2000 || year > 2100) throw validationError({ year: { key: 'validation.wrong_value' } });
     const at = async (before: string): Promise<Record<BalancePart, bigint>> => {
-      const row =
-        (
-          await knex.raw(
-            'SELECT paid, accrued, fines, late_fines, penya, balance FROM fund_subject_balance(CAST(? AS date), CAST(? AS bigint))',
-            [before, id],
-          )
-        ).rows[0] ?? {};
+      const row = await subjectBalanceBefore(knex, before, id);
       return Object.fromEntries(BALANCE_PARTS.map((k) => [k, parseTiyin(formatMoney(row[k]))])) as Record<BalancePart, bigint>;
     };
     const start = await at(`${year}-01-01`);
@@ -195,8 +185,7 @@ export const FUND_HANDLERS: Record<string, RouteHandler> = {
     // the subject's confirmed payments and their splits (child rows), read with the subject the caller may see
     const byCode = await rc
       .trustedRepo('payments')
-      .scoped('read', knex)
-      .joinRaw('join payment_splits s on s.parent_id = t.id')
+      .scopedChildren('read', 'splits', 's', knex)
       .where({ 't.subject_id': id, 't.status': 'confirmed' })
       .whereBetween('t.paid_on', [`${year}-01-01`, `${year}-12-31`])
       .groupBy('s.income_code')

@@ -11,7 +11,10 @@ import { assertPrivileges } from '../../engine/privileges.ts';
  * offences naming it as an offender (each carries a fine). Counted by the caption that names them,
  * each read through its entity's repository in the deletion's transaction (the hook's trusted read).
  */
-const HOLDS: [string, (read: (entity: string) => Knex.QueryBuilder, id: number) => Knex.QueryBuilder][] = [
+type Read = (entity: string) => Knex.QueryBuilder;
+/** an entity's child rows (a `children` field, aliased `c`) of the parents the read may see */
+type ReadChildren = (entity: string, field: string) => Knex.QueryBuilder;
+const HOLDS: [string, (read: Read, id: number, children: ReadChildren) => Knex.QueryBuilder][] = [
   ['errors.held_payments', (read, id) => read('payments').where({ 't.subject_id': id })],
   [
     'errors.held_reports',
@@ -24,10 +27,7 @@ const HOLDS: [string, (read: (entity: string) => Knex.QueryBuilder, id: number) 
   ['errors.held_acts', (read, id) => read('subject-akts').where({ 't.subject_id': id }).where('t.amount', '>', 0)],
   ['errors.held_penya', (read, id) => read('penya').where({ 't.subject_id': id }).where('t.amount', '>', 0)],
   // an offence's offenders are its child rows (read with their offence): one per offender naming the subject
-  [
-    'errors.held_offences',
-    (read, id) => read('offences').joinRaw('join offence_offenders o on o.parent_id = t.id').where({ 'o.subject_id': id }),
-  ],
+  ['errors.held_offences', (_read, id, children) => children('offences', 'offenders').where({ 'c.subject_id': id })],
 ];
 
 async function count(q: Knex.QueryBuilder): Promise<number> {
@@ -48,8 +48,9 @@ async function fullDelete({ trx, row, repo, model, lang, principal }: HookContex
   const id = row.id as number;
   const held: string[] = [];
   const read = (entity: string) => repo(entity).scoped('read', trx);
+  const children = (entity: string, field: string) => repo(entity).scopedChildren('read', field, 'c', trx);
   for (const [key, query] of HOLDS) {
-    const n = await count(query(read, id));
+    const n = await count(query(read, id, children));
     if (n) held.push(translate(model, lang, key, { count: n }));
   }
   if (held.length) throw new ApiError('inUse', 'errors.subject_has_money', { holds: held.join('; ') });
@@ -65,10 +66,12 @@ async function fullDelete({ trx, row, repo, model, lang, principal }: HookContex
       await r.removeLocked(trx, [...(await r.snapshots(trx, ids)).values()], { op: 'delete', check: 'delete', action: 'full-delete' });
     return ids;
   };
-  /** the stacks of the removed rows that hold nothing else now */
-  const emptied = async (entity: string, table: string, stackIds: number[]) => {
+  /** the stacks of the removed rows that hold nothing else now (`rows`: the entity of the stacks' rows, read whole by the hook) */
+  const emptied = async (entity: string, rows: string, stackIds: number[]) => {
     if (!stackIds.length) return;
-    await remove(entity, (q) => q.whereIn('t.id', stackIds).whereNotExists(trx(table).whereRaw('?? = t.id', [`${table}.stack_id`])));
+    const held = new Set((await read(rows).whereIn('t.stack_id', stackIds).distinct('t.stack_id').pluck('t.stack_id')).map(Number));
+    const empty = stackIds.filter((s) => !held.has(s));
+    if (empty.length) await remove(entity, (q) => q.whereIn('t.id', empty));
   };
   const stacksOf = async (entity: string) =>
     (await read(entity).where({ 't.subject_id': id }).distinct('t.stack_id').pluck('t.stack_id')).map(Number);
@@ -76,10 +79,10 @@ async function fullDelete({ trx, row, repo, model, lang, principal }: HookContex
   await remove('subject-report-yearly', (q) => q.where('t.subject_id', id));
   const protocolStacks = await stacksOf('subject-protocols');
   await remove('subject-protocols', (q) => q.where('t.subject_id', id));
-  await emptied('stack-protocols', 'protocols', protocolStacks);
+  await emptied('stack-protocols', 'subject-protocols', protocolStacks);
   const actStacks = await stacksOf('subject-akts');
   await remove('subject-akts', (q) => q.where('t.subject_id', id));
-  await emptied('stack-akts', 'akts', actStacks);
+  await emptied('stack-akts', 'subject-akts', actStacks);
   await remove('penya', (q) => q.where('t.subject_id', id));
   await remove('expertise-requests-data', (q) => q.where('t.subject_id', id));
   await remove('given-permits', (q) => q.where('t.subject_id', id));
@@ -100,19 +103,18 @@ export const SUBJECT_HOOKS: Record<string, Hook> = {
     const to = params?.suspended_to as string;
     if (from && to && to < from) throw validationError({ suspended_to: { key: 'validation.suspension_dates' } });
   },
-  'subjects.checkParent': async ({ trx, row, params, entity }) => {
+  'subjects.checkParent': async ({ trx, row, params, repo, entity }) => {
     const parent = Number(params?.parent_id);
     if (parent === row.id) throw validationError({ parent_id: { key: 'validation.own_parent' } });
-    // walk up from the new main organisation: meeting this subject would make a cycle
-    const chain = await trx.raw(
-      `with recursive up(id, parent_id, depth) as (
-         select id, parent_id, 0 from ?? where id = ?
-         union all select s.id, s.parent_id, up.depth + 1 from ?? s join up on s.id = up.parent_id where up.depth < 100)
-       select id from up`,
-      [entity.table, parent, entity.table],
-    );
-    if ((chain.rows as { id: number }[]).some((r) => r.id === row.id))
-      throw validationError({ parent_id: { key: 'validation.parent_cycle' } });
+    // walk up from the new main organisation (the hook's trusted read): meeting this subject would make a cycle
+    const subjects = repo(entity.name);
+    const seen = new Set<number>();
+    for (let at: number | null = parent; at != null && !seen.has(at) && seen.size < 100; ) {
+      if (at === row.id) throw validationError({ parent_id: { key: 'validation.parent_cycle' } });
+      seen.add(at);
+      const up: { parent_id: number | null } | undefined = await subjects.scoped('read', trx).where('t.id', at).first('t.parent_id');
+      at = up?.parent_id == null ? null : Number(up.parent_id);
+    }
   },
   'subjects.fullDelete': fullDelete,
 };
