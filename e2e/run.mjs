@@ -78,19 +78,20 @@ const vitest = (lane, filters, capture, projects = []) =>
     child.on('close', (code) => resolvePromise({ code: code ?? 1, out: Buffer.concat(out) }));
   });
 
+/** The run's databases (each server's copy, then the template), several at a time: drops that wait together share a checkpoint. */
 async function dropDatabases() {
   if (!onServer) return;
-  const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+  const pool = new pg.Pool({ connectionString: process.env.TEST_DATABASE_URL, max: 8 });
   try {
-    await client.connect();
-    const left = await client.query('select datname from pg_database where datname like $1', [
-      `ecofond\\_e2e\\_%${process.env.E2E_RUN_ID}%`,
-    ]);
-    for (const { datname } of left.rows) await client.query(`drop database if exists "${datname}" with (force)`);
+    const left = await pool.query('select datname from pg_database where datname like $1', [`ecofond\\_e2e\\_%${process.env.E2E_RUN_ID}%`]);
+    const names = left.rows.map((r) => r.datname);
+    const drop = (name) => pool.query(`drop database if exists "${name}" with (force)`);
+    await Promise.all(names.filter((n) => !n.includes('_tpl_')).map(drop));
+    await Promise.all(names.filter((n) => n.includes('_tpl_')).map(drop));
   } catch (err) {
     process.stdout.write(`could not drop the run's databases: ${err.message}\n`);
   } finally {
-    await client.end().catch(() => undefined);
+    await pool.end().catch(() => undefined);
   }
 }
 

@@ -127,8 +127,8 @@ export function templateName(run = process.env.E2E_RUN_ID ?? String(process.pid)
  * CLI before the server starts). On a PostgreSQL server: `prepare` runs once per run, into the
  * run's template database (under an advisory lock, so the runner's processes do it once between
  * them — on two loaded cores it takes a minute, a copy a second), and each server gets a copy
- * (`CREATE DATABASE … TEMPLATE`), dropped by `drop`. Without one: the embedded database in the
- * environment's data folder, prepared in place.
+ * (`CREATE DATABASE … TEMPLATE`), dropped by `drop` (in a runner's run, by the runner at its end:
+ * e2e/run.mjs). Without one: the embedded database in the environment's data folder, prepared in place.
  */
 export async function testDatabase(
   env: NodeJS.ProcessEnv,
@@ -160,15 +160,16 @@ export async function testDatabase(
     await client.end();
   }
   const drop = async () => {
+    // a runner's run (e2e/run.mjs) drops its databases together at its end: each DROP DATABASE
+    // waits for a checkpoint, and those that wait together share one
+    if (process.env.E2E_RUN_ID) return;
     const c = new pg.Client({ connectionString: url });
     await c.connect();
     try {
       await c.query(`drop database if exists ${name} with (force)`);
       // run by hand (no runner to drop it): the template goes with the last of this process's databases
-      if (!process.env.E2E_RUN_ID) {
-        const left = await c.query('select 1 from pg_database where datname like $1', [`${template.replace('_tpl_', '_')}\\_%`]);
-        if (!left.rowCount) await c.query(`drop database if exists ${template} with (force)`);
-      }
+      const left = await c.query('select 1 from pg_database where datname like $1', [`${template.replace('_tpl_', '_')}\\_%`]);
+      if (!left.rowCount) await c.query(`drop database if exists ${template} with (force)`);
     } finally {
       await c.end();
     }
