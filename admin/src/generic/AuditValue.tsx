@@ -5,7 +5,18 @@ import { i18n } from '../i18n';
 import type { FieldMeta } from '../meta/types';
 import type { MetaFieldProps } from './MetaFieldProps';
 import { useLang } from './useLang';
-import { HIDDEN_VALUE, htmlText, idsNotIn, isEmptyValue, keyFieldOf, looksHtml, objectLines, plainValue, showsDelta } from './audit';
+import {
+  changedElsewhere,
+  HIDDEN_VALUE,
+  htmlText,
+  idsNotIn,
+  isEmptyValue,
+  keyFieldOf,
+  looksHtml,
+  objectLines,
+  plainValue,
+  showsDelta,
+} from './audit';
 import { useMeta } from '../meta/store';
 
 const exists = (k: string) => i18n.exists(k);
@@ -46,6 +57,21 @@ export function AuditValue({
     );
   if (value === HIDDEN_VALUE || field.type === 'password') return <span>{HIDDEN_VALUE}</span>;
   if (field.type === 'boolean') return <span>{translate(value ? 'ra.boolean.true' : 'ra.boolean.false')}</span>;
+  // a three-language text changed in another language than the one shown: that language's words, named
+  const otherLangs = side ? changedElsewhere(value, other, lang) : [];
+  if (otherLangs.length)
+    return (
+      <Box component="span" sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }} data-value="text3-langs">
+        {otherLangs
+          .map((l) => {
+            const text = looksHtml((value as Record<string, unknown>)[l])
+              ? htmlText(String((value as Record<string, unknown>)[l]))
+              : String((value as Record<string, unknown>)[l] ?? '—');
+            return `${translate(`admin.lang.${l}`)}: ${text.length > LONG_TEXT ? `${text.slice(0, LONG_TEXT)}…` : text}`;
+          })
+          .join('\n')}
+      </Box>
+    );
   if (field.type === 'json') {
     // an object of keys a line each ("caption: value"), a three-language text in the language shown
     const text3Like = isText3(value);

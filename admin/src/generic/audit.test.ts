@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MetaModel } from '../meta/model';
 import type { ClientMeta, EntityMeta } from '../meta/types';
 import {
+  changedElsewhere,
   actionKey,
   changesOf,
   htmlText,
@@ -181,5 +182,17 @@ describe("a stale save's answer", () => {
     const mine = { id: 7, version: 3, amount: '30.00', paid_on: '2026-12-02', note: 'mine' };
     expect(resolved(mine, c, {})).toEqual({ ...mine, version: 5 });
     expect(resolved(mine, c, { paid_on: 'server', amount: 'mine' })).toEqual({ ...mine, version: 5, paid_on: '2026-12-01' });
+  });
+});
+
+describe('changedElsewhere: a three-language text changed in another language than the one shown', () => {
+  it('names the languages that changed when the shown one did not', () => {
+    expect(changedElsewhere({ uz: 'Bir', ru: 'Один' }, { uz: 'Bir', ru: 'Раз' }, 'uz')).toEqual(['ru']);
+    expect(changedElsewhere({ uz: 'Bir', uk: 'Бир' }, { uz: 'Bir' }, 'ru')).toEqual(['uk']);
+  });
+  it('names none when the shown language changed, or the value is no three-language text', () => {
+    expect(changedElsewhere({ uz: 'Bir', ru: 'Один' }, { uz: 'Ikki', ru: 'Раз' }, 'uz')).toEqual([]);
+    expect(changedElsewhere('Bir', 'Ikki', 'uz')).toEqual([]);
+    expect(changedElsewhere({ name: 'x' }, { name: 'y' }, 'uz')).toEqual([]);
   });
 });

@@ -314,3 +314,22 @@ export function jsonSummary(
     )
     .join('; ');
 }
+
+/**
+ * The languages of a three-language text whose words differ between the change's two sides, when
+ * the language shown did not change (the trail would show the same words twice): none otherwise.
+ */
+export function changedElsewhere(value: unknown, other: unknown, lang: string): string[] {
+  if (!isText3Value(value) || !isText3Value(other)) return [];
+  const a = value as Record<string, unknown>;
+  const b = other as Record<string, unknown>;
+  if ((a[lang] ?? '') !== (b[lang] ?? '')) return [];
+  return ['uz', 'uk', 'ru'].filter((l) => (a[l] ?? '') !== (b[l] ?? ''));
+}
+
+const isText3Value = (v: unknown) =>
+  !!v &&
+  typeof v === 'object' &&
+  !Array.isArray(v) &&
+  Object.keys(v).length > 0 &&
+  Object.keys(v).every((k) => k === 'uz' || k === 'uk' || k === 'ru');
