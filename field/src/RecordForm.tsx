@@ -73,13 +73,15 @@ export function RecordForm(props: {
   async function addPhotos(files: File[]) {
     const added: Photo[] = [];
     const defaultType = fileTypes?.find((r) => r.code === 'PHOTO')?.id ?? fileTypes?.[0]?.id;
-    for (const f of files) {
+    const start = Date.now();
+    for (const [i, f] of files.entries()) {
       // the EXIF first: the resized copy has none
       const exif = await readExif(f);
       const blob = await resizePhoto(f).catch(() => f);
       const p: Photo = {
         id: crypto.randomUUID(),
         recordId: id,
+        addedAt: start + i,
         name: f.name.replace(/\.[^.]+$/, '') + '.jpg',
         blob,
         takenAt: exif.time ?? new Date(f.lastModified).toISOString(),

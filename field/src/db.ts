@@ -50,7 +50,11 @@ export const records = {
 };
 
 export const photos = {
-  of: async (recordId: string): Promise<Photo[]> => done((await store('photos')).index('recordId').getAll(recordId) as IDBRequest<Photo[]>),
+  /** A record's photos in the order they were added (the index alone gives them by their random ids). */
+  of: async (recordId: string): Promise<Photo[]> =>
+    ((await done((await store('photos')).index('recordId').getAll(recordId) as IDBRequest<Photo[]>)) ?? []).sort(
+      (a, b) => (a.addedAt ?? 0) - (b.addedAt ?? 0),
+    ),
   put: async (p: Photo): Promise<void> => {
     await done((await store('photos', 'readwrite')).put(p));
   },

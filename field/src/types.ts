@@ -29,6 +29,8 @@ export interface FieldRecord {
 export interface Photo {
   id: string;
   recordId: string;
+  /** when it was added to the record (ms): the photos' order, in the form and in the create */
+  addedAt?: number;
   name: string;
   blob: Blob;
   /** the offence file's type (offence-files-type id), chosen per photo */
