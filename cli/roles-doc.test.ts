@@ -12,13 +12,14 @@ describe('docs/roles.md', () => {
     expect(readFileSync(ROLES_DOC, 'utf8')).toBe(doc);
   });
 
-  it('has one row per role, each with its demo user', () => {
+  it('has one row per role, each with its demo users (its own, then those holding it besides another)', () => {
     const rows = doc.split('\n').filter((l) => l.startsWith('| **'));
     expect(rows).toHaveLength(SYSTEM_ROLES.length);
     for (const r of SYSTEM_ROLES)
       expect(
         rows.find((l) => l.includes(`(\`${r.code}\`)`)),
         r.code,
-      ).toMatch(/\| `[a-z]+` \|$/);
+      ).toMatch(/\| `[a-z]+`(, `[a-z]+`)* \|$/);
+    expect(rows.find((l) => l.includes('(`inspector`)'))).toMatch(/\| `inspector`, `field` \|$/);
   });
 });

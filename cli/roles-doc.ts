@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { EntityMeta, MetaModel } from '../api/meta/types.ts';
 import { ADMIN_MODULES, SYSTEM_ROLES, actionUses, roleActions, type RoleScope, type SystemRole } from '../seeds/roles.ts';
-import { DEMO_USERS } from '../seeds/demo-users.ts';
+import { DEMO_USERS, rolesOf } from '../seeds/demo-users.ts';
 import { DEMO_ADMIN_PASSWORD } from '../seeds/index.ts';
 
 export const ROLES_DOC = fileURLToPath(new URL('../docs/roles.md', import.meta.url));
@@ -89,10 +89,20 @@ const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 /** docs/roles.md: one row per system role, then the reasons, from seeds/roles.ts, seeds/demo-users.ts and the metadata. */
 export function rolesDoc(model: MetaModel): string {
-  const demo = (code: string) => (code === 'administrator' ? 'admin' : DEMO_USERS.find((u) => u.role === code)?.username);
+  // the demo users holding the role: its own first, then those holding it besides another (`also`)
+  const demo = (code: string) =>
+    code === 'administrator'
+      ? ['admin']
+      : [...DEMO_USERS.filter((u) => u.role === code), ...DEMO_USERS.filter((u) => u.role !== code && rolesOf(u).includes(code))].map(
+          (u) => u.username,
+        );
   const rows = SYSTEM_ROLES.map(
     (r) =>
-      `| **${r.name.uz}** (\`${r.code}\`) | ${cell(r.purpose)} | ${SCOPES[r.scope]} | ${cell(grantsCell(r, model))} | ${demo(r.code) ? `\`${demo(r.code)}\`` : '—'} |`,
+      `| **${r.name.uz}** (\`${r.code}\`) | ${cell(r.purpose)} | ${SCOPES[r.scope]} | ${cell(grantsCell(r, model))} | ${
+        demo(r.code)
+          .map((u) => `\`${u}\``)
+          .join(', ') || '—'
+      } |`,
   );
   const notes = SYSTEM_ROLES.flatMap((r) => [`### ${r.name.uz} (\`${r.code}\`)`, '', ...r.notes.map((n) => `- ${n}`), '']);
   return [

@@ -10,8 +10,11 @@ export { CHROMIUM };
 export const INSPECTOR = { username: 'inspector1', password: 'secret12' };
 /** a user of the ecology staff role, whose access the access-managing test closes and reopens */
 export const ECOSTAFF = { username: 'ecostaff1', password: 'secret12', role: 'ecology_staff' };
-/** the field app's user (e2e/field.e2e.test.ts): an inspector who also keeps tree passports (ecology staff) */
-export const FIELD_USER = { username: 'fieldinsp1', password: 'secret12', roles: ['inspector', 'ecology_staff'] };
+/**
+ * the field app's user (e2e/field.e2e.test.ts): the demo data's `field` (seeds/demo-users.ts), an
+ * inspector of the demo region who also keeps tree passports (ecology staff), with the demo password
+ */
+export const FIELD_USER = { username: 'field', password: 'ecofond-demo' };
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -30,10 +33,6 @@ export default async function setup(project: TestProject) {
     cli(['migrate'], e);
     cli(['seed', '--demo'], e);
     cli(['user:create', INSPECTOR.username, '--password', INSPECTOR.password, '--role', 'inspector', '--fio', 'Inspektor Sinov'], e);
-    cli(
-      ['user:create', FIELD_USER.username, '--password', FIELD_USER.password, '--role', ...FIELD_USER.roles, '--fio', 'Dala Inspektori'],
-      e,
-    );
     cli(['user:create', ECOSTAFF.username, '--password', ECOSTAFF.password, '--role', ECOSTAFF.role, '--fio', 'Ekolog Sinov'], e);
   });
   const dataDir = fresh.dataDir;

@@ -17,6 +17,8 @@ export interface DemoUser {
   username: string;
   /** a role code of seeds/roles.ts */
   role: string;
+  /** more roles the user holds besides `role` (of the same scope) */
+  also?: string[];
   fio: string;
   kind: UserKind;
 }
@@ -38,7 +40,13 @@ export const DEMO_USERS: DemoUser[] = [
   { username: 'fund', role: 'fund', fio: 'Ergasheva Malika Farhodovna', kind: 'staff' },
   { username: 'branch', role: 'branch', fio: 'Nazarov Ulugʻbek Ravshanovich', kind: 'branch' },
   { username: 'subject', role: 'subject', fio: '', kind: 'subject' },
+  // the field app's user (docs/field-app.md): an inspector who also keeps tree passports, so every
+  // field form is theirs — offences, planting inspections, felling violations and tree passports
+  { username: 'field', role: 'inspector', also: ['ecology_staff'], fio: 'Sobirov Aziz Karimovich', kind: 'staff' },
 ];
+
+/** Every role a demo user holds. */
+export const rolesOf = (u: DemoUser): string[] => [u.role, ...(u.also ?? [])];
 
 export const roleScope = (code: string): RoleScope => SYSTEM_ROLES.find((r) => r.code === code)?.scope ?? 'none';
 
@@ -114,8 +122,10 @@ export async function seedDemoUsers(knex: Knex, password: string, log: (s: strin
         organ: u.kind === 'mvd' ? `${place.regionName} IIB` : null,
       };
       const [user] = await trx('users').insert(row).returning('id');
-      const role = roles.get(u.role);
-      if (role) await trx('user_roles').insert({ user_id: user.id, role_id: role });
+      for (const code of rolesOf(u)) {
+        const role = roles.get(code);
+        if (role) await trx('user_roles').insert({ user_id: user.id, role_id: role });
+      }
     }
   });
   log(

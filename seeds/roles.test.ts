@@ -21,7 +21,13 @@ describe('system roles', () => {
       'population',
       'subject',
     ]);
-    expect(DEMO_USERS.map((u) => u.role).sort()).toEqual(others.map((r) => r.code).sort());
+    expect([...new Set(DEMO_USERS.map((u) => u.role))].sort()).toEqual(others.map((r) => r.code).sort());
+    // a user holding more roles holds roles of one scope, each a system role
+    for (const u of DEMO_USERS)
+      for (const code of u.also ?? []) {
+        const r = SYSTEM_ROLES.find((x) => x.code === code);
+        expect(r?.scope, `${u.username} ${code}`).toBe(SYSTEM_ROLES.find((x) => x.code === u.role)?.scope);
+      }
   });
 
   it('name only entities, workflow actions, routes and reports the metadata has', () => {

@@ -25,6 +25,7 @@ let r1: number;
 let fineId: number;
 let fileType: number;
 let insp: string;
+let ecology: string;
 
 const draft = (over: Record<string, unknown> = {}) => ({
   number: 'FS-1',
@@ -64,6 +65,8 @@ beforeAll(async () => {
   fileType = Number((await k('offence_files_type').first('id')).id);
   await createUser(k, { username: 'fs-insp', password: 'secret-pw', roles: ['inspector'], region_id: r1 });
   insp = await api.login('fs-insp', 'secret-pw');
+  await createUser(k, { username: 'fs-eco', password: 'secret-pw', roles: ['ecology_staff'], region_id: r1 });
+  ecology = await api.login('fs-eco', 'secret-pw');
 });
 afterAll(async () => {
   await api?.close();
@@ -217,6 +220,107 @@ describe('a module route that creates', () => {
   });
 });
 
+describe('the field forms of a planting finding and a felling violation', () => {
+  const INSPECTIONS = '/api/ecofund-plantings/planting-inspections';
+  const FELLINGS = '/api/ecofund-plantings/tree-cutting-violations';
+
+  it('are created once with their photos, whatever the retries; an offence takes its witnesses and a type per photo', async () => {
+    const k = api.db.knex;
+    const species = Number((await k('tree_species').orderBy('id').first('id')).id);
+    const me = Number((await k('users').where({ username: 'fs-insp' }).first('id')).id);
+    const inspection = {
+      inspected_on: '2025-09-01',
+      // as the device sends it: the inspector is the signed-in user
+      inspector_id: me,
+      region_id: r1,
+      trees_checked: 12,
+      trees_alive: 10,
+      trees_dead: 2,
+      result: 'deficiencies',
+      findings: 'FS-INSP: ikki koʻchat qurigan',
+      images: [await upload(insp, Buffer.concat([JPEG, Buffer.from('insp')]))],
+    };
+    const felling = {
+      found_on: '2025-09-02',
+      region_id: r1,
+      location: { lat: 41.3205, lng: 69.2401 },
+      violator_kind: 'person',
+      violator_name: 'FS-FELL Karimov',
+      species_id: species,
+      trees: 3,
+      images: [await upload(insp, Buffer.concat([JPEG, Buffer.from('fell')]))],
+    };
+    for (const [path, table, body, column, value, wrong] of [
+      [INSPECTIONS, 'planting_inspections', inspection, 'findings', inspection.findings, { trees_alive: 13 }],
+      [FELLINGS, 'tree_cutting_violations', felling, 'violator_name', felling.violator_name, { trees: 0 }],
+    ] as const) {
+      const key = randomUUID();
+      const answers = [];
+      // the first answer lost, then two retries racing
+      answers.push(await api.post(path, body, { token: insp, headers: { 'Idempotency-Key': key } }));
+      answers.push(...(await Promise.all([0, 1].map(() => api.post(path, body, { token: insp, headers: { 'Idempotency-Key': key } })))));
+      expect(
+        answers.map((a) => a.status),
+        `${path} ${JSON.stringify(answers[0].body)}`,
+      ).toEqual([201, 201, 201]);
+      expect(new Set(answers.map((a) => a.body.id)).size, path).toBe(1);
+      expect(
+        answers.filter((a) => a.headers.get('Idempotent-Replayed') === 'true'),
+        path,
+      ).toHaveLength(2);
+      const ids = (
+        await k(table)
+          .where({ [column]: value })
+          .pluck('id')
+      ).map(Number);
+      expect(ids, path).toEqual([answers[0].body.id]);
+      expect(answers[0].body.images, path).toHaveLength(1);
+      const entity = path === INSPECTIONS ? 'planting-inspections' : 'tree-cutting-violations';
+      expect(Number((await k('audit_log').where({ entity, op: 'create', record_id: ids[0] }).count({ n: '*' }))[0].n), path).toBe(1);
+      // refused while a field is wrong, in the caller's language, naming it; no key kept
+      const badKey = randomUUID();
+      const bad = await api.post(path, { ...body, ...wrong }, { token: insp, lang: 'ru', headers: { 'Idempotency-Key': badKey } });
+      expect(bad.status, path).toBe(400);
+      expect(Object.keys(bad.body.errors), path).toEqual(Object.keys(wrong));
+      expect(await k('idempotency_keys').where({ key: badKey }).first(), path).toBeUndefined();
+    }
+    // the ecology staff may not record an inspector's finding
+    expect((await api.post(INSPECTIONS, inspection, { token: ecology })).status).toBe(403);
+
+    // an offence with a witness and two photos of different types
+    const types = (await k('offence_files_type').orderBy('id').limit(2).pluck('id')).map(Number);
+    const files = [
+      {
+        type_id: types[0],
+        file: await upload(insp, Buffer.concat([JPEG, Buffer.from('w1')])),
+        note: 'EXIF 2026-11-30 09:15 (UTC+5); GPS 41.3205, 69.2401',
+      },
+      { type_id: types[1] ?? types[0], file: await upload(insp, Buffer.concat([JPEG, Buffer.from('w2')])) },
+    ];
+    const body = draft({
+      number: 'FS-WITNESS',
+      witnesses: [{ full_name: 'Saidova Gulnora', phone: '901234567', passport: 'AB1234567' }],
+      files,
+    });
+    const key = randomUUID();
+    const first = await api.post(OFFENCES, body, { token: insp, headers: { 'Idempotency-Key': key } });
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    const again = await api.post(OFFENCES, body, { token: insp, headers: { 'Idempotency-Key': key } });
+    expect(again.body.id).toBe(first.body.id);
+    expect(again.body.witnesses).toEqual([
+      expect.objectContaining({ full_name: 'Saidova Gulnora', phone: '901234567', passport: 'AB1234567' }),
+    ]);
+    expect(again.body.files.map((f: { type_id: number; note: string | null }) => [f.type_id, f.note ?? null])).toEqual(
+      files.map((f) => [f.type_id, f.note ?? null]),
+    );
+    expect(await rowsOf('FS-WITNESS')).toHaveLength(1);
+    // a witness without a name is a 400 naming that witness's field
+    const bad = await api.post(OFFENCES, draft({ number: 'FS-WITNESS2', witnesses: [{ full_name: '' }] }), { token: insp });
+    expect(bad.status).toBe(400);
+    expect(Object.keys(bad.body.errors)).toEqual(['witnesses.0.full_name']);
+  });
+});
+
 describe('a record is created only with all its files', () => {
   it('a file id that is no finished upload of the writer is a 400 naming the field; the writer\u2019s own upload is taken', async () => {
     const mine = await upload(insp);
@@ -366,14 +470,25 @@ describe('reference data for the device', () => {
     const mahallas = Number((await k('mahallas').where({ region_id: r1 }).count({ n: '*' }))[0].n);
     expect(books.mahalla).toHaveLength(mahallas);
     expect(books.mahalla.every((m: { region_id: number }) => Number(m.region_id) === r1)).toBe(true);
-    // the create schemas of the field forms the caller may create: an inspector's offences, not tree passports
-    expect(Object.keys(mine.body.schemas)).toEqual(['offences']);
+    // the create schemas of the field forms the caller may create: an inspector's offences, planting
+    // findings and felling violations, not tree passports (the ecology staff's)
+    expect(Object.keys(mine.body.schemas)).toEqual(['offences', 'planting-inspections', 'tree-cutting-violations']);
+    expect(mine.body.schemas['planting-inspections'].required).toEqual(
+      expect.arrayContaining(['inspected_on', 'region_id', 'trees_checked', 'trees_alive', 'result', 'findings']),
+    );
+    expect(mine.body.schemas['tree-cutting-violations'].required).toEqual(
+      expect.arrayContaining(['found_on', 'region_id', 'violator_kind', 'violator_name', 'trees']),
+    );
+    expect(mine.body.schemas.offences.properties.witnesses.items.required).toEqual(['full_name']);
+    // the ecology staff: tree passports and felling violations, no offences nor planting findings
+    const eco = await api.get('/api/field/reference', { token: ecology });
+    expect(Object.keys(eco.body.schemas)).toEqual(['plantings', 'tree-cutting-violations']);
     expect(mine.body.schemas.offences.required).toEqual(expect.arrayContaining(['number', 'region_id', 'fine_id', 'fine_multiple']));
     // the articles with their fine intervals
     expect(books.fine.find((f: { code: string }) => f.code === 'FS-65-1')).toMatchObject({ min_multiple: '5.00', max_multiple: '10.00' });
     // the whole country for the administrator
     const all = await api.get('/api/field/reference');
-    expect(Object.keys(all.body.schemas).sort()).toEqual(['offences', 'plantings']);
+    expect(Object.keys(all.body.schemas).sort()).toEqual(['offences', 'planting-inspections', 'plantings', 'tree-cutting-violations']);
     expect(all.body.books.regions.length).toBe(Number((await k('regions').count({ n: '*' }))[0].n));
     expect(all.body.version).not.toBe(version);
     // unchanged: 304, by ETag or by the version the device keeps

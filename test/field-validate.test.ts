@@ -37,7 +37,32 @@ const tree = (over: Record<string, unknown> = {}) => ({
   ...over,
 });
 
-const CASES: [string, 'offences' | 'plantings', Record<string, unknown>][] = [
+const inspection = (over: Record<string, unknown> = {}) => ({
+  inspected_on: '2025-09-01',
+  region_id: 1,
+  planting_id: 7,
+  trees_checked: 10,
+  trees_alive: 9,
+  trees_dead: 1,
+  result: 'deficiencies',
+  findings: 'Ikki daraxt sugʻorilmagan',
+  images: [5],
+  ...over,
+});
+const felling = (over: Record<string, unknown> = {}) => ({
+  found_on: '2025-09-01',
+  region_id: 1,
+  address: 'Chilonzor',
+  location: { lat: 41.3, lng: 69.2 },
+  violator_kind: 'person',
+  violator_name: 'Aliyev Vali',
+  species_id: 1,
+  trees: 3,
+  images: [5],
+  ...over,
+});
+
+const CASES: [string, 'offences' | 'plantings' | 'planting-inspections' | 'tree-cutting-violations', Record<string, unknown>][] = [
   ['a complete offence', 'offences', offence()],
   ['an offence without its number, region or article', 'offences', offence({ number: '', region_id: undefined, fine_id: undefined })],
   ['a fine multiple with three decimals', 'offences', offence({ fine_multiple: '6.125' })],
@@ -45,10 +70,35 @@ const CASES: [string, 'offences' | 'plantings', Record<string, unknown>][] = [
   ['an offender without a name', 'offences', offence({ offenders: [{ offender_kind: 'person', full_name: '' }] })],
   ['a number too long', 'offences', offence({ number: 'x'.repeat(51) })],
   ['a latitude out of range', 'offences', offence({ location: { lat: 120, lng: 69 } })],
+  [
+    'witnesses: a complete one, and one without a name, a short phone and a bad passport',
+    'offences',
+    offence({
+      witnesses: [
+        { full_name: 'Saidova Gulnora', phone: '901234567', passport: 'AA1234567' },
+        { full_name: '', phone: '90123', passport: 'A1234567' },
+      ],
+    }),
+  ],
+  ['a photo without its file type', 'offences', offence({ files: [{ file: 5 }] })],
   ['a complete tree passport', 'plantings', tree()],
   ['a tree without its species and place type', 'plantings', tree({ species_id: undefined, place_type: 'moon' })],
   ['a negative height and a count of 0', 'plantings', tree({ height_m: '-1', count: 0 })],
   ['a height with three decimals', 'plantings', tree({ height_m: '4.555' })],
+  ['a complete planting inspection', 'planting-inspections', inspection()],
+  [
+    'an inspection without its findings, result and trees checked',
+    'planting-inspections',
+    inspection({ findings: '', result: undefined, trees_checked: undefined }),
+  ],
+  ['an inspection with a result not of the list and negative trees', 'planting-inspections', inspection({ result: 'bad', trees_dead: -1 })],
+  ['a complete felling violation', 'tree-cutting-violations', felling()],
+  ['a felling violation without its violator and with 0 trees', 'tree-cutting-violations', felling({ violator_name: '', trees: 0 })],
+  [
+    'a violator INN of 10 digits, a date after today',
+    'tree-cutting-violations',
+    felling({ violator_inn: '1234567890', found_on: '2999-01-01' }),
+  ],
 ];
 
 describe('the device checks a draft as the server does', () => {

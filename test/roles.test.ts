@@ -151,7 +151,15 @@ describe('row scopes of the demo users', () => {
 
   it("the region users' lists hold their region's rows, all of them, for every region-scoped entity they read", async () => {
     const regionUsers = DEMO_USERS.filter((u) => roleScope(u.role) === 'region');
-    expect(regionUsers.map((u) => u.username).sort()).toEqual(['confirming', 'ecology', 'fund', 'inspector', 'police', 'population']);
+    expect(regionUsers.map((u) => u.username).sort()).toEqual([
+      'confirming',
+      'ecology',
+      'field',
+      'fund',
+      'inspector',
+      'police',
+      'population',
+    ]);
     for (const u of regionUsers) {
       const meta = (await api.get('/api/meta', { token: tokens[u.username] })).body;
       const scoped = meta.entities.filter((e: { scope?: { region?: string } }) => e.scope?.region);

@@ -4,8 +4,16 @@
  * network. Pages: the network first (a new version shows as soon as it is online), the kept copy
  * when it fails. Hashed assets: the kept copy first (they never change). The API is never kept
  * here: drafts, photos and reference data are the app's own, in IndexedDB.
+ *
+ * Background Sync (Chromium; docs/decisions/0086): the page registers the tag SYNC_TAG when a
+ * record is queued; on `sync` the worker wakes an open page of the app to send the queue and waits
+ * for its answer — records still waiting make the event fail, so the browser tries again later.
+ * With no page open the queue waits for the next opening: the session's token is the page's.
  */
-const CACHE = 'ecofond-field-1';
+const CACHE = 'ecofond-field-2';
+const SYNC_TAG = 'ecofond-field-queue';
+/** how long the worker waits for a page's run of the queue (the browser ends a sync event after minutes) */
+const SYNC_WAIT_MS = 120_000;
 const SHELL = ['./', './manifest.webmanifest', './icon.svg', './icon-192.png', './icon-512.png'];
 const scope = () => new URL(self.registration.scope);
 
@@ -72,6 +80,33 @@ self.addEventListener('fetch', (event) => {
       const res = await fetch(req);
       if (res.ok && url.pathname.includes('/assets/')) event.waitUntil(cache.put(req, res.clone()));
       return res;
+    })(),
+  );
+});
+
+/** Asks one page to send the queue; answers how many records still wait. */
+function sendFrom(client) {
+  return new Promise((resolve, reject) => {
+    const channel = new MessageChannel();
+    const timer = setTimeout(() => reject(new Error('the page did not answer')), SYNC_WAIT_MS);
+    channel.port1.onmessage = (e) => {
+      clearTimeout(timer);
+      resolve(Number(e.data?.left ?? 0));
+    };
+    client.postMessage({ type: SYNC_TAG }, [channel.port2]);
+  });
+}
+
+self.addEventListener('sync', (event) => {
+  if (event.tag !== SYNC_TAG) return;
+  event.waitUntil(
+    (async () => {
+      const pages = await self.clients.matchAll({ type: 'window' });
+      // no page open: the next opening sends (the worker holds no session to send with)
+      if (!pages.length) return;
+      const page = pages.find((c) => c.focused) ?? pages.find((c) => c.visibilityState === 'visible') ?? pages[0];
+      const left = await sendFrom(page);
+      if (left > 0) throw new Error(`${left} records still wait`);
     })(),
   );
 });

@@ -5,6 +5,7 @@ import { LANGS, savedLang, saveLang, translator, type Lang, type T } from './i18
 import { cachedReference, refreshReference, type Reference } from './reference';
 import { sync } from './sync';
 import { RecordForm } from './RecordForm';
+import { FORMS, formOf } from './forms';
 
 /** A moment as Tashkent's (UTC+5) day and time, dd.mm.yyyy hh:mm, whatever the phone's zone. */
 function tashkent(ms: number): string {
@@ -110,7 +111,7 @@ function Records(props: {
       {props.items.map((r) => (
         <li key={r.id} className={`record state-${r.state}`} data-testid="record" data-state={r.state}>
           <div className="what">
-            <strong>{t(`kind.${r.kind}`)}</strong> {String(r.data.number ?? r.data.place ?? '')}
+            <strong>{t(`kind.${r.kind}`)}</strong> {formOf(r.kind).label(r.data)}
             <span className={`badge ${r.state}`}>{t(`state.${r.state}`)}</span>
           </div>
           <div className="meta">
@@ -190,6 +191,8 @@ export function App() {
   if (!session) return <Login t={t} lang={lang} onLang={changeLang} onIn={(s) => setSess(s)} />;
 
   const n = (s: FieldRecord['state']) => items.filter((r) => r.state === s).length;
+  // the forms of what the user may create: those the server sent a create schema of (from their actions)
+  const forms = FORMS.filter((f) => ref?.schemas[f.kind]);
   return (
     <div className="app">
       <header>
@@ -223,22 +226,17 @@ export function App() {
         >
           {t('nav.records')}
         </button>
-        <button
-          type="button"
-          className={view.name === 'form' && view.kind === 'offences' ? 'on' : ''}
-          onClick={() => setView({ name: 'form', kind: 'offences', at: Date.now() })}
-          data-testid="nav-offence"
-        >
-          {t('nav.offence.tab')}
-        </button>
-        <button
-          type="button"
-          className={view.name === 'form' && view.kind === 'plantings' ? 'on' : ''}
-          onClick={() => setView({ name: 'form', kind: 'plantings', at: Date.now() })}
-          data-testid="nav-tree"
-        >
-          {t('nav.tree')}
-        </button>
+        {forms.map((f) => (
+          <button
+            key={f.kind}
+            type="button"
+            className={view.name === 'form' && view.kind === f.kind ? 'on' : ''}
+            onClick={() => setView({ name: 'form', kind: f.kind, at: Date.now() })}
+            data-testid={f.testId}
+          >
+            {t(f.tab)}
+          </button>
+        ))}
       </nav>
       <main>
         {view.name === 'form' ? (

@@ -1,29 +1,22 @@
 import { useEffect, useMemo, useState } from 'react';
-import { nameOf, type Lang, type T } from './i18n';
+import type { Lang, T } from './i18n';
 import { photos as photoStore, records, type FieldRecord, type Kind, type Photo } from './db';
 import type { Reference, Row } from './reference';
 import { resizePhoto } from './photos';
-import { todayTashkent, validate, type Errors } from './validate';
-import { payloadOf, sync } from './sync';
-import { Field, PhotosInput, PointInput, type Point } from './ui';
+import { readExif } from './exif';
+import { validate, type Errors } from './validate';
+import { sync } from './sync';
+import { payloadOf, photoTypeOf } from './payload';
+import { PhotosInput, PointInput, type Point } from './ui';
+import { formOf } from './forms';
+import type { Kit } from './forms/kit';
 
-const PLACE_TYPES = ['street', 'park', 'garden', 'school', 'roadside', 'forest', 'yard', 'riverbank', 'other'];
-
-function blank(kind: Kind, ref: Reference | undefined): Record<string, unknown> {
-  const region = ref?.books.regions?.length === 1 ? ref.books.regions[0].id : undefined;
-  if (kind === 'offences') {
-    const photoType = ref?.books['offence-files-type']?.find((r) => r.code === 'PHOTO') ?? ref?.books['offence-files-type']?.[0];
-    return {
-      offence_date: todayTashkent(),
-      region_id: region,
-      offenders: [{ offender_kind: 'person', full_name: '' }],
-      _photo_type_id: photoType?.id,
-    };
-  }
-  return { planted_on: todayTashkent(), count: 1, region_id: region, place_type: 'street' };
-}
-
-/** A new offence or tree passport, or a kept draft opened again; a sent record is shown read-only. */
+/**
+ * The frame of every form (the form's own fields are in forms/): a new record or a kept draft
+ * opened again, its photos (EXIF time and GPS read before resizing, a file type each for an
+ * offence), the place, the device's check with the server's schema, saving as a draft or queueing
+ * it to be sent. A sent record is shown read-only.
+ */
 export function RecordForm(props: {
   kind: Kind;
   id?: string;
@@ -34,9 +27,10 @@ export function RecordForm(props: {
   onDone: () => void;
 }) {
   const { t, lang, ref, kind } = props;
+  const def = formOf(kind);
   const [id] = useState(() => props.id ?? crypto.randomUUID());
   const [rec, setRec] = useState<FieldRecord | undefined>();
-  const [data, setData] = useState<Record<string, unknown>>(() => blank(kind, ref));
+  const [data, setData] = useState<Record<string, unknown>>(() => def.blank(ref, props.userId));
   const [ps, setPs] = useState<Photo[]>([]);
   const [urls, setUrls] = useState<Record<string, string>>({});
   const [errors, setErrors] = useState<Errors>({});
@@ -61,25 +55,39 @@ export function RecordForm(props: {
   }, [ps]);
 
   const book = (name: string): Row[] => ref?.books[name] ?? [];
-  const set = (k: string, v: unknown) => setData((d) => ({ ...d, [k]: v }));
-  const text = (k: string) => (data[k] === undefined || data[k] === null ? '' : String(data[k]));
-  const num = (v: string) => (v === '' ? undefined : Number(v));
-  const err = (k: string) => errors[k];
-
-  const fine = book('fine').find((f) => f.id === data.fine_id);
-  const offenders = (data.offenders as Record<string, unknown>[] | undefined) ?? [];
   const areas = useMemo(() => book('areas').filter((a) => a.region_id === data.region_id), [ref, data.region_id]); // eslint-disable-line react-hooks/exhaustive-deps
+  const kit: Kit = {
+    t,
+    lang,
+    ref,
+    data,
+    readOnly,
+    errors,
+    set: (k, v) => setData((d) => ({ ...d, [k]: v })),
+    text: (k) => (data[k] === undefined || data[k] === null ? '' : String(data[k])),
+    book,
+    areas,
+  };
+  const fileTypes = kind === 'offences' ? book('offence-files-type') : undefined;
 
   async function addPhotos(files: File[]) {
     const added: Photo[] = [];
-    for (const f of files) {
+    const defaultType = fileTypes?.find((r) => r.code === 'PHOTO')?.id ?? fileTypes?.[0]?.id;
+    const start = Date.now();
+    for (const [i, f] of files.entries()) {
+      // the EXIF first: the resized copy has none
+      const exif = await readExif(f);
       const blob = await resizePhoto(f).catch(() => f);
       const p: Photo = {
         id: crypto.randomUUID(),
         recordId: id,
+        addedAt: start + i,
         name: f.name.replace(/\.[^.]+$/, '') + '.jpg',
         blob,
-        takenAt: new Date(f.lastModified).toISOString(),
+        takenAt: exif.time ?? new Date(f.lastModified).toISOString(),
+        timeFrom: exif.time ? 'exif' : 'file',
+        gps: exif.gps,
+        typeId: defaultType,
       };
       await photoStore.put(p);
       added.push(p);
@@ -90,6 +98,12 @@ export function RecordForm(props: {
     await photoStore.remove(pid);
     setPs((x) => x.filter((p) => p.id !== pid));
   }
+  async function setPhotoType(pid: string, typeId: number | undefined) {
+    const next = ps.map((p) => (p.id === pid ? { ...p, typeId } : p));
+    const changed = next.find((p) => p.id === pid);
+    if (changed) await photoStore.put(changed);
+    setPs(next);
+  }
 
   async function save(queue: boolean) {
     const now = Date.now();
@@ -97,7 +111,7 @@ export function RecordForm(props: {
     if (queue) {
       const schema = ref?.schemas[kind];
       const found = schema ? validate(schema, payloadOf({ ...base, data }, ps, true), t) : {};
-      if (kind === 'offences' && ps.length && !data._photo_type_id) found._photo_type_id = t('err.required');
+      if (fileTypes) ps.forEach((p, i) => photoTypeOf(p, data) === undefined && (found[`files.${i}.type_id`] ??= t('err.required')));
       setErrors(found);
       if (Object.keys(found).length) {
         setNote(t('form.invalid'));
@@ -117,36 +131,13 @@ export function RecordForm(props: {
     setRec(next);
     setNote(queue ? t('form.queued') : t('form.saved'));
     if (queue) {
-      void sync.run(true);
+      sync.queued();
       props.onDone();
     }
   }
 
-  const select = (k: string, rows: Row[], label: string, required = false) => (
-    <Field label={label} error={err(k)}>
-      <select name={k} value={text(k)} disabled={readOnly} required={required} onChange={(e) => set(k, num(e.target.value))}>
-        <option value="">{t('form.choose')}</option>
-        {rows.map((r) => (
-          <option key={r.id} value={r.id}>
-            {nameOf(r, lang) || String(r.id)}
-          </option>
-        ))}
-      </select>
-    </Field>
-  );
-  const input = (k: string, label: string, type = 'text', extra: Record<string, unknown> = {}) => (
-    <Field label={label} error={err(k)}>
-      <input
-        name={k}
-        type={type}
-        value={text(k)}
-        disabled={readOnly}
-        onChange={(e) => set(k, type === 'number' ? num(e.target.value) : e.target.value)}
-        {...extra}
-      />
-    </Field>
-  );
-
+  const located = data.location as Point | undefined;
+  const photoPlace = def.point && !located ? ps.find((p) => p.gps)?.gps : undefined;
   return (
     <form
       className="card form"
@@ -157,131 +148,39 @@ export function RecordForm(props: {
         void save(true);
       }}
     >
-      <h2>{kind === 'offences' ? t('nav.offence') : t('nav.tree')}</h2>
+      <h2>{t(def.title)}</h2>
       {readOnly && <p className="note">{t('form.sent.readonly')}</p>}
       {rec?.state === 'error' && (
         <p className="error" role="alert">
           {rec.error?.message} — {t('form.fix')}
         </p>
       )}
-      {kind === 'offences' ? (
-        <>
-          {input('number', t('f.number'))}
-          {input('offence_date', t('f.offence_date'), 'date', { max: todayTashkent() })}
-          {select('region_id', book('regions'), t('f.region_id'), true)}
-          {areas.length > 0 && select('area_id', areas, t('f.area_id'))}
-          {input('address', t('f.address'))}
-          <Field label={t('f.fine_id')} error={err('fine_id')}>
-            <select name="fine_id" value={text('fine_id')} disabled={readOnly} onChange={(e) => set('fine_id', num(e.target.value))}>
-              <option value="">{t('form.choose')}</option>
-              {book('fine').map((f) => (
-                <option key={f.id} value={f.id}>
-                  {[f.article, f.part, f.item].filter(Boolean).join('.')} — {nameOf(f, lang)}
-                </option>
-              ))}
-            </select>
-          </Field>
-          {input('fine_multiple', t('f.fine_multiple'), 'text', { inputMode: 'decimal' })}
-          {fine && <p className="hint">{t('f.fine_range', { min: String(fine.min_multiple), max: String(fine.max_multiple) })}</p>}
-          <fieldset>
-            <legend>{t('f.offenders')}</legend>
-            {offenders.map((o, i) => (
-              <div className="offender" key={i} data-testid="offender">
-                <Field label={t('f.offender_kind')} error={err(`offenders.${i}.offender_kind`)}>
-                  <select
-                    name={`offenders.${i}.offender_kind`}
-                    value={String(o.offender_kind ?? 'person')}
-                    disabled={readOnly}
-                    onChange={(e) =>
-                      set(
-                        'offenders',
-                        offenders.map((x, j) => (j === i ? { ...x, offender_kind: e.target.value } : x)),
-                      )
-                    }
-                  >
-                    <option value="person">{t('f.offender_kind.person')}</option>
-                    <option value="organisation">{t('f.offender_kind.organisation')}</option>
-                  </select>
-                </Field>
-                <Field label={t('f.full_name')} error={err(`offenders.${i}.full_name`)}>
-                  <input
-                    name={`offenders.${i}.full_name`}
-                    value={String(o.full_name ?? '')}
-                    disabled={readOnly}
-                    onChange={(e) =>
-                      set(
-                        'offenders',
-                        offenders.map((x, j) => (j === i ? { ...x, full_name: e.target.value } : x)),
-                      )
-                    }
-                  />
-                </Field>
-                {!readOnly && offenders.length > 1 && (
-                  <button
-                    type="button"
-                    className="link"
-                    onClick={() =>
-                      set(
-                        'offenders',
-                        offenders.filter((_, j) => j !== i),
-                      )
-                    }
-                  >
-                    {t('f.offender.remove')}
-                  </button>
-                )}
-              </div>
-            ))}
-            {!readOnly && (
-              <button
-                type="button"
-                className="secondary"
-                onClick={() => set('offenders', [...offenders, { offender_kind: 'person', full_name: '' }])}
-              >
-                {t('f.offender.add')}
-              </button>
-            )}
-          </fieldset>
-          {input('description', t('f.description'))}
-        </>
-      ) : (
-        <>
-          {select('species_id', book('tree-species'), t('f.species_id'), true)}
-          {input('planted_on', t('f.planted_on'), 'date', { max: todayTashkent() })}
-          {input('count', t('f.count'), 'number', { min: 1 })}
-          {select('region_id', book('regions'), t('f.region_id'), true)}
-          {areas.length > 0 && select('area_id', areas, t('f.area_id'))}
-          <Field label={t('f.place_type')} error={err('place_type')}>
-            <select name="place_type" value={text('place_type')} disabled={readOnly} onChange={(e) => set('place_type', e.target.value)}>
-              {PLACE_TYPES.map((p) => (
-                <option key={p} value={p}>
-                  {t(`place.${p}`)}
-                </option>
-              ))}
-            </select>
-          </Field>
-          {input('place', t('f.place'))}
-          {input('height_m', t('f.height_m'), 'text', { inputMode: 'decimal' })}
-          {input('circumference_cm', t('f.circumference_cm'), 'text', { inputMode: 'decimal' })}
-        </>
+      <def.Fields kit={kit} />
+      {def.point && (
+        <PointInput
+          t={t}
+          value={located}
+          accuracy={data._accuracy as number | undefined}
+          fromPhoto={data._from_photo === true}
+          photoPlace={readOnly ? undefined : photoPlace}
+          disabled={readOnly}
+          error={errors.location ?? errors['location.lat'] ?? errors['location.lng']}
+          onChange={(p, acc, fromPhoto) => setData((d) => ({ ...d, location: p, _accuracy: acc, _from_photo: fromPhoto || undefined }))}
+        />
       )}
-      <PointInput
-        t={t}
-        value={data.location as Point | undefined}
-        accuracy={data._accuracy as number | undefined}
-        disabled={readOnly}
-        error={err('location') ?? err('location.lat') ?? err('location.lng')}
-        onChange={(p, acc) => setData((d) => ({ ...d, location: p, _accuracy: acc }))}
-      />
-      {kind === 'offences' && ps.length > 0 && select('_photo_type_id', book('offence-files-type'), t('f.photo_type'))}
       <PhotosInput
         t={t}
+        lang={lang}
         photos={ps}
         urls={urls}
+        types={fileTypes}
+        typeOf={(p) => photoTypeOf(p, data)}
+        onType={(pid, v) => void setPhotoType(pid, v)}
+        typeErrors={(i) => errors[`files.${i}.type_id`]}
         onAdd={(f) => void addPhotos(f)}
         onRemove={(p) => void removePhoto(p)}
         disabled={readOnly}
-        error={Object.entries(errors).find(([k]) => k.startsWith('files') || k.startsWith('images'))?.[1]}
+        error={Object.entries(errors).find(([k]) => (k.startsWith('files') && !k.endsWith('type_id')) || k.startsWith('images'))?.[1]}
       />
       {note && (
         <p className="note" role="status">

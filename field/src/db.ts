@@ -3,43 +3,9 @@
  * queued, sent) with their form values, their photos as resized JPEG blobs with their upload's
  * progress, and the reference data with its version. Raw IndexedDB, no library: four calls.
  */
-export type Kind = 'offences' | 'plantings';
-export type State = 'draft' | 'queued' | 'sending' | 'sent' | 'error';
+import type { FieldRecord, Photo } from './types';
 
-export interface FieldRecord {
-  /** the client id: the create's Idempotency-Key */
-  id: string;
-  kind: Kind;
-  /** the user who captured it: another user signing in on the device does not send it */
-  userId: number;
-  data: Record<string, unknown>;
-  state: State;
-  /** the server's refusal: its message and the fields it names */
-  error?: { message: string; fields?: Record<string, string> };
-  serverId?: number;
-  createdAt: number;
-  updatedAt: number;
-  sentAt?: number;
-  /** how many photos it was sent with (their bytes are dropped from the device once sent) */
-  photoCount?: number;
-  attempts: number;
-  /** not retried before (ms since 1970) */
-  nextAt?: number;
-}
-
-export interface Photo {
-  id: string;
-  recordId: string;
-  name: string;
-  blob: Blob;
-  /** the offence file's type (offence-files-type id) */
-  typeId?: number;
-  takenAt?: string;
-  /** the tus upload's URL once created, and the file's id once finished */
-  uploadUrl?: string;
-  resourceId?: number;
-  error?: string;
-}
+export type { FieldRecord, Kind, Photo, State } from './types';
 
 const NAME = 'ecofond-field';
 let opened: Promise<IDBDatabase> | undefined;
@@ -84,7 +50,11 @@ export const records = {
 };
 
 export const photos = {
-  of: async (recordId: string): Promise<Photo[]> => done((await store('photos')).index('recordId').getAll(recordId) as IDBRequest<Photo[]>),
+  /** A record's photos in the order they were added (the index alone gives them by their random ids). */
+  of: async (recordId: string): Promise<Photo[]> =>
+    ((await done((await store('photos')).index('recordId').getAll(recordId) as IDBRequest<Photo[]>)) ?? []).sort(
+      (a, b) => (a.addedAt ?? 0) - (b.addedAt ?? 0),
+    ),
   put: async (p: Photo): Promise<void> => {
     await done((await store('photos', 'readwrite')).put(p));
   },

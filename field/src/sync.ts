@@ -1,5 +1,6 @@
 import { call, getSession, HttpError } from './api';
-import { photos, records, type FieldRecord, type Photo } from './db';
+import { photos, records, type FieldRecord } from './db';
+import { payloadOf } from './payload';
 import type { Lang } from './i18n';
 import { uploadPhoto } from './tus';
 
@@ -14,7 +15,12 @@ import { uploadPhoto } from './tus';
 export const ENDPOINTS: Record<FieldRecord['kind'], string> = {
   offences: '/api/ecofund-offences/offences',
   plantings: '/api/ecofund-plantings/plantings',
+  'planting-inspections': '/api/ecofund-plantings/planting-inspections',
+  'tree-cutting-violations': '/api/ecofund-plantings/tree-cutting-violations',
 };
+
+/** The Background Sync tag the page registers when a record is queued (public/sw.js, docs/decisions/0086). */
+export const SYNC_TAG = 'ecofond-field-queue';
 
 export interface SyncStatus {
   running: boolean;
@@ -23,20 +29,6 @@ export interface SyncStatus {
   total: number;
   nextAt?: number;
   signIn: boolean;
-}
-
-/** The create's body: the form's values without the device's own, and the photos' file ids. */
-export function payloadOf(r: FieldRecord, ps: Pick<Photo, 'resourceId' | 'typeId'>[], placeholder = false): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(r.data)) {
-    if (k.startsWith('_') || v === '' || v === null || v === undefined) continue;
-    out[k] = v;
-  }
-  const ids = ps.map((p) => p.resourceId ?? (placeholder ? 1 : undefined));
-  if (r.kind === 'offences') {
-    if (ps.length) out.files = ps.map((p, i) => ({ type_id: p.typeId ?? r.data._photo_type_id, file: ids[i] }));
-  } else if (ps.length) out.images = ids;
-  return out;
 }
 
 const BACKOFF_MIN = 2000;
@@ -58,8 +50,22 @@ class Sync {
   }
 
   /** Sends what is due now; `force` (the network is back, the user asked) sends what waits for its back-off too. */
-  async run(force = false): Promise<void> {
-    if (this.status.running) return;
+  run(force = false): Promise<void> {
+    // asked while a run is under way (a record queued meanwhile, the worker's sync): one more run after it
+    if (this.current) {
+      this.following ??= this.current.then(() => {
+        this.following = undefined;
+        return this.run(force);
+      });
+      return this.following;
+    }
+    this.current = this.runOnce(force).finally(() => (this.current = undefined));
+    return this.current;
+  }
+  private current: Promise<void> | undefined;
+  private following: Promise<void> | undefined;
+
+  private async runOnce(force: boolean): Promise<void> {
     const session = getSession();
     if (!session || !navigator.onLine) return;
     clearTimeout(this.timer);
@@ -143,12 +149,49 @@ class Sync {
     }
   }
 
-  /** Starts the queue when the app opens and whenever the network comes back. */
+  /**
+   * A record was queued: send now if there is a signal, and ask for Background Sync where the
+   * browser has it (Chromium), so its service worker wakes this page to send when the signal
+   * returns (public/sw.js, docs/decisions/0086). Without it the `online` event and the next
+   * opening send, as before.
+   */
+  queued(): void {
+    void this.run(true);
+    void registerSync();
+  }
+
+  /** Waiting records of the signed-in user (queued or sending) once a run is over. */
+  async left(): Promise<number> {
+    const session = getSession();
+    if (!session) return 0;
+    return (await records.all()).filter((r) => r.userId === session.user.id && (r.state === 'queued' || r.state === 'sending')).length;
+  }
+
+  /** Starts the queue when the app opens and whenever the network comes back (or the worker's `sync` wakes it). */
   private started = false;
   start(): void {
-    if (!this.started) window.addEventListener('online', () => void this.run(true));
+    if (!this.started) {
+      window.addEventListener('online', () => void this.run(true));
+      // the service worker's `sync` event: send, then tell it how many still wait (it asks the browser to try again if any)
+      navigator.serviceWorker?.addEventListener('message', (e: MessageEvent) => {
+        if ((e.data as { type?: string } | null)?.type !== SYNC_TAG) return;
+        void this.run(true).then(async () => e.ports[0]?.postMessage({ left: await this.left() }));
+      });
+    }
     this.started = true;
     void this.run(true);
+  }
+}
+
+/** Asks for a one-off Background Sync of the queue; nothing where the browser has none (registration.sync is Chromium's). */
+async function registerSync(): Promise<void> {
+  try {
+    const reg = (await navigator.serviceWorker?.getRegistration()) as
+      | (ServiceWorkerRegistration & { sync?: { register(tag: string): Promise<void> } })
+      | undefined;
+    await reg?.sync?.register(SYNC_TAG);
+  } catch {
+    // refused (no permission, a private window): the online event and the next opening still send
   }
 }
 

@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from 'react';
-import type { T } from './i18n';
+import { nameOf, type Lang, type T } from './i18n';
 import type { Photo } from './db';
+import type { Row } from './reference';
 
 /** The form's small parts: a labelled field with its error, a point with "use my location", photos. */
 export function Field(props: { label: string; error?: string; children: ReactNode; hint?: string }) {
@@ -27,7 +28,11 @@ export function PointInput(props: {
   t: T;
   value: Point | undefined;
   accuracy?: number;
-  onChange: (p: Point | undefined, accuracy?: number) => void;
+  /** the place was taken from a photo's EXIF GPS */
+  fromPhoto?: boolean;
+  /** a photo's EXIF GPS, offered while the form has no place */
+  photoPlace?: Point;
+  onChange: (p: Point | undefined, accuracy?: number, fromPhoto?: boolean) => void;
   error?: string;
   disabled?: boolean;
 }) {
@@ -60,6 +65,16 @@ export function PointInput(props: {
       <button type="button" className="secondary" onClick={locate} disabled={busy || props.disabled} data-testid="locate">
         {busy ? t('f.locating') : t('f.locate')}
       </button>
+      {props.photoPlace && (
+        <button
+          type="button"
+          className="secondary"
+          data-testid="photo-place"
+          onClick={() => props.photoPlace && props.onChange(props.photoPlace, undefined, true)}
+        >
+          {t('f.photo_place', { lat: props.photoPlace.lat, lng: props.photoPlace.lng })}
+        </button>
+      )}
       <div className="row">
         <Field label={t('f.lat')}>
           <input
@@ -81,15 +96,31 @@ export function PointInput(props: {
         </Field>
       </div>
       {props.accuracy !== undefined && <span className="hint">{t('f.accuracy', { m: props.accuracy })}</span>}
+      {props.fromPhoto && <span className="hint">{t('f.from_photo')}</span>}
       {failed && <span className="error">{t('f.locate.failed')}</span>}
       {props.error && <span className="error">{props.error}</span>}
     </fieldset>
   );
 }
 
+/** A photo's time as Tashkent's dd.mm.yyyy hh:mm: the EXIF time as written ("2026-12-02 10:15"), or the file's ISO date. */
+export function photoTime(p: Photo): string {
+  if (!p.takenAt) return '';
+  const local =
+    p.timeFrom === 'exif' ? p.takenAt : new Date(Date.parse(p.takenAt) + 5 * 3600_000).toISOString().slice(0, 16).replace('T', ' ');
+  const [d, time] = local.split(' ');
+  return `${d.split('-').reverse().join('.')} ${time ?? ''}`.trim();
+}
+
 export function PhotosInput(props: {
   t: T;
+  lang: Lang;
   photos: Photo[];
+  /** an offence's file types: each photo is given one */
+  types?: Row[];
+  typeOf: (p: Photo) => number | undefined;
+  onType: (id: string, typeId: number | undefined) => void;
+  typeErrors: (i: number) => string | undefined;
   urls: Record<string, string>;
   onAdd: (files: File[]) => void;
   onRemove: (id: string) => void;
@@ -101,9 +132,34 @@ export function PhotosInput(props: {
     <fieldset className="photos">
       <legend>{t('f.photos')}</legend>
       <ul>
-        {props.photos.map((p) => (
+        {props.photos.map((p, i) => (
           <li key={p.id} data-testid="photo">
             <img src={props.urls[p.id]} alt={p.name} />
+            <span className="hint" data-testid="photo-time">
+              {t(p.timeFrom === 'exif' ? 'f.photo.taken' : 'f.photo.file', { time: photoTime(p) })}
+            </span>
+            {p.gps && (
+              <span className="hint" data-testid="photo-gps">
+                {t('f.photo.gps', { lat: p.gps.lat, lng: p.gps.lng })}
+              </span>
+            )}
+            {props.types && (
+              <select
+                name={`files.${i}.type_id`}
+                aria-label={t('f.photo_type')}
+                value={props.typeOf(p) ?? ''}
+                disabled={props.disabled}
+                onChange={(e) => props.onType(p.id, e.target.value === '' ? undefined : Number(e.target.value))}
+              >
+                <option value="">{t('f.photo_type')}</option>
+                {props.types.map((r) => (
+                  <option key={r.id} value={r.id}>
+                    {nameOf(r, props.lang) || String(r.id)}
+                  </option>
+                ))}
+              </select>
+            )}
+            {props.typeErrors(i) && <span className="error">{props.typeErrors(i)}</span>}
             {p.error && <span className="error">{p.error}</span>}
             {!props.disabled && (
               <button type="button" className="link" onClick={() => props.onRemove(p.id)}>

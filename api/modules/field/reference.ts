@@ -14,11 +14,12 @@ import { payloadSchema } from '../../engine/payload-schema.ts';
 export const FIELD_BOOKS = ['regions', 'areas', 'mahalla', 'tree-species', 'offence-type', 'fine', 'offence-files-type'] as const;
 
 /**
- * The entities the field app's forms create (field/src/forms.tsx): for each the caller may create,
+ * The entities the field app's forms create (field/src/forms/: an offence, an inspector's finding
+ * on a planting, a tree passport, a felling violation): for each the caller may create,
  * the create payload's JSON Schema — the server's own (api/engine/payload-schema.ts) — which the
  * device checks a draft against before it is queued (field/src/validate.ts).
  */
-export const FIELD_FORMS = ['offences', 'plantings'] as const;
+export const FIELD_FORMS = ['offences', 'planting-inspections', 'plantings', 'tree-cutting-violations'] as const;
 
 /** Rows a page of a book is read in. */
 const PAGE = 1000;
