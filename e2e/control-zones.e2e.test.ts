@@ -11,6 +11,7 @@ import {
   type PageProblems,
   shot,
   watch,
+  typeDate,
 } from './support';
 
 /**
@@ -159,7 +160,7 @@ describe('control zones', () => {
     await p.getByTestId('entity-form').waitFor();
     await expect.poll(() => p.getByTestId('entity-form').innerText()).toContain('Avval «Nazorat zonasi» ni tanlang');
     await chooseOption(p, 'zone_id', `Sinov koʻli ${uid}`, `Sinov koʻli ${uid}`);
-    await p.locator('input[name=filled_on]').fill(today);
+    await typeDate(p.locator('input[name=filled_on]'), today);
     const form = p.getByTestId('form-values-values');
     await form.waitFor();
     expect(await form.innerText()).toContain('Chuqurligi (m)');
@@ -211,7 +212,7 @@ describe('given permits', () => {
     const dialog = p.getByTestId('workflow-dialog');
     await dialog.waitFor();
     const next = `${Number(permit.valid_to.slice(0, 4)) + 2}${permit.valid_to.slice(4)}`;
-    await dialog.locator('input[type=date]').first().fill(next);
+    await typeDate(dialog.locator('input[name=valid_to]'), next);
     await dialog
       .locator('textarea')
       .first()

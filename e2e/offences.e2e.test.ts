@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { api, expectNoRawKeys, launch, shot, signedIn as signedInAs } from './support';
+import { api, expectNoRawKeys, launch, shot, signedIn as signedInAs, typeDate } from './support';
 
 /**
  * An offence end to end with the demo users (docs/offences.md): the inspector writes it on the
@@ -81,7 +81,7 @@ describe('an offence from the inspector to the police', () => {
     await page.getByTestId('create-button').click();
     await page.getByTestId('save-button').waitFor();
     await page.locator('input[name=number]').fill(NUMBER);
-    await page.locator('input[name=offence_date]').fill('2025-09-01');
+    await typeDate(page.locator('input[name=offence_date]'), '2025-09-01');
     await pick(page, 'region_id', (region.name as { uz: string }).uz.slice(0, 6), (region.name as { uz: string }).uz);
     await page.locator('input[name=address]').fill('Navroʻz mahallasi, 12-uy');
     await pick(page, 'fine_id', 'Chiqindilarni', /Chiqindilarni/);

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { adminSession, type AdminSession, api, expectNoRawKeys, type PageProblems, shot } from './support';
+import { adminSession, type AdminSession, api, expectNoRawKeys, type PageProblems, shot, typeDate } from './support';
 import { noOpenssl, trustedKeyFile } from './pki';
 import { skipBecause } from '../test/support/skip';
 
@@ -79,7 +79,7 @@ describe('a compensation report, sent from the signing dialog', () => {
     await page.locator('input[name=year]').fill(String(year));
     await page.locator('.ra-input-period [role=combobox]').click();
     await page.locator('[role=listbox] [data-value=year]').click();
-    await page.locator('input[name=report_date]').fill(today);
+    await typeDate(page.locator('input[name=report_date]'), today);
     // files: uploaded as they are chosen; a type the field does not accept is refused first
     const files = page.getByTestId('file-input-files');
     await page.getByTestId('file-picker-files').setInputFiles({ name: 'izoh.txt', mimeType: 'text/plain', buffer: Buffer.from('matn') });

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { adminSession, type AdminSession, api, expectNoRawKeys, type PageProblems, ROOT } from './support';
+import { adminSession, type AdminSession, api, expectNoRawKeys, type PageProblems, ROOT, typeDate } from './support';
 
 /**
  * The spec's own texts where the spec puts them, in each language: "Enter the data fully" as the
@@ -182,7 +182,7 @@ describe("the spec's own texts", () => {
     await page.locator('input[name=year]').fill(String(year));
     await page.locator('.ra-input-period [role=combobox]').click();
     await page.locator('[role=listbox] [data-value=year]').click();
-    await page.locator('input[name=report_date]').fill(new Date(Date.now() + 5 * 3600_000).toISOString().slice(0, 10));
+    await typeDate(page.locator('input[name=report_date]'), new Date(Date.now() + 5 * 3600_000).toISOString().slice(0, 10));
     const posts: string[] = [];
     page.on('request', (r) => {
       if (r.method() === 'POST' && r.url().endsWith('/api/ecofund/subject-report-yearly')) posts.push(r.url());

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { adminSession, type AdminSession, api, expectNoRawKeys, launch, shot, signedIn as signedInAs } from './support';
+import { adminSession, type AdminSession, api, expectNoRawKeys, launch, shot, signedIn as signedInAs, typeDate } from './support';
 import { noOpenssl, trustedKeyFile } from './pki';
 import { skipBecause } from '../test/support/skip';
 
@@ -92,7 +92,7 @@ describe("a subject's compensation report, from its user to the region's fund", 
     await page.locator('input[name=year]').fill(String(year));
     await page.locator('.ra-input-period [role=combobox]').click();
     await page.locator('[role=listbox] [data-value=year]').click();
-    await page.locator('input[name=report_date]').fill(today);
+    await typeDate(page.locator('input[name=report_date]'), today);
     await page.locator('.ra-input-ingredients .button-add').first().click();
     await page.locator('input[name="ingredients.0.pollutant"]').fill('Chang (PM10)');
     await page.locator('input[name="ingredients.0.mass"]').fill('12.5');

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ExcelJS from 'exceljs';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 
 /** Browser helpers of the back-office tests: Debian's Chromium, headless, nothing fetched from outside. */
@@ -186,4 +186,36 @@ export async function writeSheet(dir: string, name: string, sheet: string, heade
   const file = join(dir, name);
   await wb.xlsx.writeFile(file);
   return file;
+}
+
+/**
+ * The sections of a date picker (admin/src/generic/DatePickerInput.tsx) beside its hidden input,
+ * found by the input's name: `input[name=report_date]`.
+ */
+export function pickerOf(input: Locator): Locator {
+  return input.locator('xpath=..');
+}
+
+/** What a picker's field shows, without the direction marks MUI puts around its sections. */
+export async function pickerText(input: Locator): Promise<string> {
+  return (await pickerOf(input).locator('.MuiPickersSectionList-root').innerText()).replace(/[\u200e\u200f\u2066-\u2069\s]/g, '');
+}
+
+/**
+ * Types a date (`YYYY-MM-DD`, or `YYYY-MM-DDTHH:mm` into a date-time picker) by keyboard as a
+ * user would: what the field held is cleared (Ctrl+A, Backspace), then DD MM YYYY (HH mm) digit by
+ * digit, each full section moving on to the next, and Tab leaves the field.
+ */
+export async function typeDate(input: Locator, value: string): Promise<void> {
+  await input.waitFor({ state: 'attached' });
+  const first = pickerOf(input).locator('[role=spinbutton]').first();
+  const page = input.page();
+  await first.click();
+  // every section selected, then emptied: the field is one editable text until the first digit, which goes to the day
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.press('Backspace');
+  const [y, m, d] = value.slice(0, 10).split('-');
+  const time = value.length > 10 ? value.slice(11, 16).replace(':', '') : '';
+  await page.keyboard.type(`${d}${m}${y}${time}`);
+  await page.keyboard.press('Tab');
 }

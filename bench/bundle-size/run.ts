@@ -60,8 +60,28 @@ export const PAGES: Page[] = [
   {
     site: 'admin',
     name: 'back-office: a form (+ rjsf, map input)',
-    lazy: ['src/layout/AppLayout.tsx', 'src/generic/EntityEdit.tsx', 'src/generic/FormValuesInput.tsx', 'src/generic/PointInput.tsx'],
+    lazy: [
+      'src/layout/AppLayout.tsx',
+      'src/generic/EntityEdit.tsx',
+      'src/generic/FormValuesInput.tsx',
+      'src/generic/PointInput.tsx',
+      'src/generic/DatePickerInput.tsx',
+    ],
     budget: 650,
+  },
+  {
+    // decision 0085: the date picker (MUI X) comes with the first date filter a list shows
+    site: 'admin',
+    name: 'back-office: a list with a date filter',
+    lazy: ['src/layout/AppLayout.tsx', 'src/pages/Dashboard.tsx', 'EntityList', 'src/generic/DatePickerInput.tsx'],
+    budget: 530,
+  },
+  {
+    // decision 0085: the planting form's date field and file button are the site's own, no UI library
+    site: 'public-site',
+    name: 'public: planting form (+ map)',
+    lazy: ['src/pages/PlantingForm.tsx', 'src/map/LocationPicker.tsx', 'src/chat/ChatWidget.tsx'],
+    budget: 240,
   },
   {
     site: 'admin',

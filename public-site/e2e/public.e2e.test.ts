@@ -358,6 +358,7 @@ describe('the planting form', () => {
   });
   const tomorrow = () => new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Tashkent' }).format(new Date(Date.now() + 86_400_000));
   const today = () => new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Tashkent' }).format(new Date());
+  const dmy = (iso: string) => iso.split('-').reverse().join('.');
 
   it('refuses a future date and a missing location with clear messages, shows the server’s errors, then thanks; once approved the trees count on the landing page', async () => {
     const before = (await getJson<Summary>(baseUrl, '/api/public/stats/summary')).trees;
@@ -373,13 +374,14 @@ describe('the planting form', () => {
       const id = await field(name).getAttribute('id');
       expect(await page.locator(`label[for="${id}"]`).count(), `a label for ${name}`).toBe(1);
     }
-    expect(await field('planted_on').getAttribute('max')).toBe(today());
+    expect(await field('planted_on').getAttribute('data-max')).toBe(today());
 
     await field('first_name').fill('Aziz');
     await field('last_name').fill('Karimov');
     await field('species_id').selectOption(String(seed.target.species_id));
     await field('count').fill('3');
-    await field('planted_on').fill(tomorrow());
+    // typed day first (DD.MM.YYYY) in every language: the field is the site's own, not the browser's
+    await field('planted_on').fill(dmy(tomorrow()));
     await page.getByTestId('submit').click();
 
     await expect.poll(() => page.getByTestId('error-planted_on').innerText()).toContain(CAPTIONS.uz['v.future_date']);
@@ -401,7 +403,7 @@ describe('the planting form', () => {
     await expect.poll(() => page.getByTestId('error-planted_on').innerText()).toContain(CAPTIONS.ru['v.future_date']);
     await page.getByTestId('lang-uz').click();
 
-    await field('planted_on').fill(today());
+    await field('planted_on').fill(dmy(today()));
     const place = { lng: 69.2797, lat: 41.3111 };
     await clickMapAt(page, place.lng, place.lat, '[data-testid=location-map]');
     await expect.poll(() => field('lat').inputValue()).toMatch(/^41\.3/);

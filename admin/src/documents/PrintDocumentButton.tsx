@@ -27,6 +27,7 @@ import { requestJson } from '../api/http';
 import { errorMessage, useFetch } from '../api/useFetch';
 import { useLang } from '../generic/useLang';
 import { formatDateTime } from '../generic/format';
+import { DateValueInput } from '../generic/DateValueInput';
 import type { EntityMeta } from '../meta/types';
 import { downloadIssuedPdf } from './download';
 
@@ -154,20 +155,34 @@ function PrintDocumentDialog({ entity, id, onClose }: { entity: EntityMeta; id: 
             {current.fields.length > 0 && (
               <Stack spacing={1.5}>
                 <Typography variant="subtitle2">{translate('admin.documents.own_fields')}</Typography>
-                {current.fields.map((f) => (
-                  <TextField
-                    key={f.code}
-                    label={name(f.name)}
-                    required={f.required}
-                    type={f.type_code === 'DATE' ? 'date' : f.type_code === 'NUMBER' ? 'number' : 'text'}
-                    slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': `doc-field-${f.code}` } }}
-                    value={values[f.code] ?? ''}
-                    onChange={(e) => setValues((v) => ({ ...v, [f.code]: e.target.value }))}
-                    error={!!errors[f.code]}
-                    helperText={errors[f.code]}
-                    size="small"
-                  />
-                ))}
+                {current.fields.map((f) =>
+                  f.type_code === 'DATE' ? (
+                    <DateValueInput
+                      key={f.code}
+                      label={name(f.name)}
+                      required={f.required}
+                      value={values[f.code] ?? null}
+                      onChange={(d) => setValues((v) => ({ ...v, [f.code]: d ?? '' }))}
+                      error={!!errors[f.code]}
+                      helperText={errors[f.code]}
+                      partial="null"
+                      testId={`doc-field-${f.code}`}
+                    />
+                  ) : (
+                    <TextField
+                      key={f.code}
+                      label={name(f.name)}
+                      required={f.required}
+                      type={f.type_code === 'NUMBER' ? 'number' : 'text'}
+                      slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': `doc-field-${f.code}` } }}
+                      value={values[f.code] ?? ''}
+                      onChange={(e) => setValues((v) => ({ ...v, [f.code]: e.target.value }))}
+                      error={!!errors[f.code]}
+                      helperText={errors[f.code]}
+                      size="small"
+                    />
+                  ),
+                )}
               </Stack>
             )}
           </Stack>

@@ -1,12 +1,34 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { Alert, Box, Typography } from '@mui/material';
 import Form from '@rjsf/mui';
-import type { ErrorSchema, RJSFValidationError } from '@rjsf/utils';
+import type { ErrorSchema, RJSFValidationError, WidgetProps } from '@rjsf/utils';
 import { useInput, useTranslate } from 'react-admin';
 import { useFormContext, useWatch } from 'react-hook-form';
 import type { FieldMeta } from '../meta/types';
 import { transformErrors, useFormSchema } from './formSchema';
 import { formValidator } from './schemaValidator';
+import { DateValueInput } from './DateValueInput';
+
+/**
+ * A date of the form: the back-office's picker (DD.MM.YYYY in the language shown) in place of
+ * rjsf's native `<input type="date">`, which follows the browser's locale (docs/decisions/0085).
+ * A date typed in part reaches the schema as a value it refuses (the field says the format is wrong).
+ */
+function DateWidget({ id, value, onChange, label, hideLabel, required, disabled, readonly, rawErrors }: WidgetProps) {
+  return (
+    <DateValueInput
+      id={id}
+      value={value ?? null}
+      onChange={(v) => onChange(v ?? undefined)}
+      label={hideLabel ? undefined : label}
+      required={required}
+      disabled={disabled || readonly}
+      error={!!rawErrors?.length}
+      fullWidth
+    />
+  );
+}
+const WIDGETS = { DateWidget };
 
 /**
  * The input of a form whose fields are data (a control zone's values): the JSON Schema the API
@@ -84,6 +106,7 @@ export default function FormValuesInput({ field }: { field: FieldMeta }) {
         uiSchema={{ ...data.uiSchema, 'ui:submitButtonOptions': { norender: true } }}
         formData={(input.value && typeof input.value === 'object' ? input.value : {}) as Record<string, unknown>}
         validator={formValidator}
+        widgets={WIDGETS}
         liveValidate="onChange"
         showErrorList={false}
         noHtml5Validate

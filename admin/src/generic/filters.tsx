@@ -2,7 +2,6 @@ import type { ReactElement } from 'react';
 import {
   AutocompleteArrayInput,
   AutocompleteInput,
-  DateInput,
   NullableBooleanInput,
   NumberInput,
   ReferenceArrayInput,
@@ -17,6 +16,7 @@ import type { EntityMeta, FilterMeta } from '../meta/types';
 import { titleOf } from './titleOf';
 import type { Lang } from './format';
 import { i18n } from '../i18n';
+import { DateInput } from './DateInput';
 
 type Translate = (key: string, options?: Record<string, unknown>) => string;
 
@@ -111,8 +111,8 @@ function filterInput(f: FilterMeta, model: MetaModel, translate: Translate, lang
       const to = <>{translate('admin.filter.to', { label })}</>;
       if (f.fieldType === 'date' || f.fieldType === 'datetime') {
         return [
-          <DateInput key={`from_${key}`} source={`from_${f.name}`} label={from} alwaysOn={alwaysOn} />,
-          <DateInput key={`to_${key}`} source={`to_${f.name}`} label={to} alwaysOn={alwaysOn} />,
+          <DateInput key={`from_${key}`} source={`from_${f.name}`} label={from} alwaysOn={alwaysOn} partial="null" />,
+          <DateInput key={`to_${key}`} source={`to_${f.name}`} label={to} alwaysOn={alwaysOn} partial="null" />,
         ];
       }
       return [
@@ -172,7 +172,7 @@ function filterInput(f: FilterMeta, model: MetaModel, translate: Translate, lang
       }
       if (f.fieldType === 'boolean') return [<NullableBooleanInput key={key} source={f.name} label={f.label} alwaysOn={alwaysOn} />];
       if (f.fieldType === 'integer') return [<NumberInput key={key} source={f.name} label={f.label} alwaysOn={alwaysOn} />];
-      if (f.fieldType === 'date') return [<DateInput key={key} source={f.name} label={f.label} alwaysOn={alwaysOn} />];
+      if (f.fieldType === 'date') return [<DateInput key={key} source={f.name} label={f.label} alwaysOn={alwaysOn} partial="null" />];
       return [<TextInput key={key} source={f.name} label={f.label} alwaysOn={alwaysOn} />];
     }
   }

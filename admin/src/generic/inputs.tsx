@@ -5,8 +5,6 @@ import {
   AutocompleteArrayInput,
   AutocompleteInput,
   BooleanInput,
-  DateInput,
-  DateTimeInput,
   Labeled,
   NumberInput,
   PasswordInput,
@@ -29,6 +27,7 @@ import { MetaField } from './MetaField';
 import { titleOf } from './titleOf';
 import { useLang } from './useLang';
 import { FileInput } from './FileInput';
+import { DateInput } from './DateInput';
 import { DecimalInput } from './DecimalInput';
 
 /** The OpenLayers pickers are heavy: they load as their own chunks (OpenLayers shared), the first time a form has a point or a polygon. */
@@ -292,9 +291,9 @@ export function MetaInput({
     case 'boolean':
       return <BooleanInput source={field.name} label={field.label} />;
     case 'date':
-      return <DateInput {...common} slotProps={field.max === 'today' ? { htmlInput: { max: todayTashkent() } } : undefined} />;
+      return <DateInput {...common} max={field.max === 'today' ? 'today' : undefined} />;
     case 'datetime':
-      return <DateTimeInput {...common} />;
+      return <DateInput {...common} time max={field.max === 'today' ? 'today' : undefined} />;
     case 'enum':
       return <SelectInput {...common} choices={(field.values ?? []).map((x) => ({ id: x, name: `enums.${field.name}.${x}` }))} />;
     case 'ref':

@@ -9,6 +9,7 @@ import { ErrorPage } from '../pages/ErrorPage';
 import { PrintStyles } from './PrintStyles';
 import { AppUserMenu } from './AppUserMenu';
 import { GlobalSearch } from './GlobalSearch';
+import { DatesProvider } from '../generic/DatesProvider';
 
 function AppTitle() {
   const translate = useTranslate();
@@ -57,21 +58,24 @@ function AppAppBar() {
   );
 }
 
+/** The signed-in back-office; the date pickers' language is set here, once for every page (generic/DatesProvider.tsx). */
 export function AppLayout({ children }: { children: ReactNode }) {
   return (
-    <Layout
-      appBar={AppAppBar}
-      menu={AppMenu}
-      error={ErrorPage}
-      sx={{
-        minWidth: 0,
-        '& .RaLayout-appFrame, & .RaLayout-contentWithSidebar, & .RaLayout-content': { minWidth: 0 },
-        // the bar is a title's line taller on a phone (AppAppBar)
-        '& .RaLayout-appFrame': { marginTop: { xs: `${56 + PHONE_TITLE_LINE}px`, sm: '48px' } },
-      }}
-    >
-      <PrintStyles />
-      {children}
-    </Layout>
+    <DatesProvider>
+      <Layout
+        appBar={AppAppBar}
+        menu={AppMenu}
+        error={ErrorPage}
+        sx={{
+          minWidth: 0,
+          '& .RaLayout-appFrame, & .RaLayout-contentWithSidebar, & .RaLayout-content': { minWidth: 0 },
+          // the bar is a title's line taller on a phone (AppAppBar)
+          '& .RaLayout-appFrame': { marginTop: { xs: `${56 + PHONE_TITLE_LINE}px`, sm: '48px' } },
+        }}
+      >
+        <PrintStyles />
+        {children}
+      </Layout>
+    </DatesProvider>
   );
 }

@@ -1,21 +1,12 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Box } from '@mui/material';
-import {
-  AutocompleteInput,
-  DateInput,
-  Form,
-  ReferenceInput,
-  SelectInput,
-  TextInput,
-  required,
-  useTranslate,
-  type Validator,
-} from 'react-admin';
+import { AutocompleteInput, Form, ReferenceInput, SelectInput, TextInput, required, useTranslate, type Validator } from 'react-admin';
 import { useWatch } from 'react-hook-form';
 import { useMeta } from '../meta/store';
 import { useLang } from '../generic/useLang';
 import { refProps } from '../generic/filters';
 import { todayTashkent } from '../generic/format';
+import { DateInput } from '../generic/DateInput';
 import { coerceParam, sameParams, yearChoices } from './params';
 import { enumValueKey, paramLabelKey } from './paramLabels';
 import type { ParamValues, ReportParamDef } from './types';
@@ -113,11 +104,10 @@ function ParamInput({ name, def, value }: { name: string; def: ReportParamDef; v
       const notFuture: Validator = (v: unknown) => (typeof v === 'string' && v > today ? translate('admin.report.future_date') : undefined);
       return (
         <DateInput
-          fullWidth={false}
           source={name}
           label={label}
           validate={[...validate, notFuture]}
-          slotProps={{ htmlInput: { max: today } }}
+          max="today"
           sx={{ minWidth: 170 }}
           data-testid={testId}
         />

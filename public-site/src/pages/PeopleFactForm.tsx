@@ -4,6 +4,7 @@ import { Icon, PageTitle } from '../components/ui';
 import { ErrorSummary, FieldBox, sendErrors, LocationFieldset, placeOf, type LatLngText } from '../components/form';
 import { insideUzbekistan } from '../geo';
 import { pick, useI18n, type Key } from '../i18n';
+import { FileButton } from '../components/FileButton';
 
 /**
  * /people-facts: anyone reports what they saw (trees felled, waste dumped, smoke…) with photos or
@@ -273,19 +274,19 @@ export default function PeopleFactForm() {
         />
 
         <FieldBox id={id('files')} label={t('fact.files')} optional error={errors.files} hint={t('fact.files_hint')}>
-          <input
-            ref={fileInput}
+          <FileButton
+            inputRef={fileInput}
             id={id('files')}
             name="files"
-            type="file"
             multiple
             accept={['image/*', ...VIDEO_TYPES].join(',')}
-            onChange={(e) => {
-              setFiles([...(e.target.files ?? [])]);
+            files={files}
+            onFiles={(chosen) => {
+              setFiles(chosen);
               setErrors((o) => ({ ...o, files: undefined }));
             }}
-            aria-invalid={!!errors.files}
-            aria-describedby={describe('files', true)}
+            invalid={!!errors.files}
+            describedBy={describe('files', true)}
           />
         </FieldBox>
         {files.length > 0 && (

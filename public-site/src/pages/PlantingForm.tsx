@@ -5,6 +5,8 @@ import { ErrorSummary, FieldBox, sendErrors, LocationFieldset, placeOf } from '.
 import { insideUzbekistan } from '../geo';
 import { pick, useI18n, type Key, type Lang } from '../i18n';
 import { todayTashkent } from '../tashkent';
+import { DateField } from '../components/DateField';
+import { FileButton } from '../components/FileButton';
 
 /**
  * /population-seedlings: a resident reports the trees they planted. Checked here first (the same
@@ -274,16 +276,15 @@ export default function PlantingForm({ query }: { query?: URLSearchParams }) {
             />
           </FieldBox>
           <FieldBox id={id('planted_on')} label={t('form.planted_on')} required error={errors.planted_on} hint={t('form.planted_on_hint')}>
-            <input
+            <DateField
               id={id('planted_on')}
               name="planted_on"
-              type="date"
               max={today}
               required
               value={v.planted_on}
-              onChange={set('planted_on')}
-              aria-invalid={!!errors.planted_on}
-              aria-describedby={describe('planted_on', true)}
+              onChange={(value) => set('planted_on')({ target: { value } })}
+              invalid={!!errors.planted_on}
+              describedBy={describe('planted_on', true)}
             />
           </FieldBox>
         </div>
@@ -303,18 +304,18 @@ export default function PlantingForm({ query }: { query?: URLSearchParams }) {
         />
 
         <FieldBox id={id('photo')} label={t('form.photo')} optional error={errors.photo} hint={t('form.photo_hint')}>
-          <input
-            ref={fileInput}
+          <FileButton
+            inputRef={fileInput}
             id={id('photo')}
             name="photo"
-            type="file"
             accept="image/*"
-            onChange={(e) => {
-              setPhoto(e.target.files?.[0] ?? null);
+            files={photo ? [photo] : []}
+            onFiles={(files) => {
+              setPhoto(files[0] ?? null);
               setErrors((o) => ({ ...o, photo: undefined }));
             }}
-            aria-invalid={!!errors.photo}
-            aria-describedby={describe('photo', true)}
+            invalid={!!errors.photo}
+            describedBy={describe('photo', true)}
           />
         </FieldBox>
         {preview && (

@@ -5,6 +5,7 @@ import { ErrorSummary, FieldBox, sendErrors } from '../components/form';
 import { RichText } from '../components/RichText';
 import { useI18n, type Key } from '../i18n';
 import { phoneDigits } from './PeopleFactForm';
+import { FileButton } from '../components/FileButton';
 
 /**
  * /suggestion: anyone sends a suggestion (a topic, the text, how to get the answer — e-mail or
@@ -212,18 +213,18 @@ export default function SuggestionForm() {
           />
         </FieldBox>
         <FieldBox id={id('photo')} label={t('suggestion.photo')} optional error={errors.photo}>
-          <input
-            ref={fileInput}
+          <FileButton
+            inputRef={fileInput}
             id={id('photo')}
             name="photo"
-            type="file"
             accept="image/*"
-            onChange={(e) => {
-              setPhoto(e.target.files?.[0] ?? null);
+            files={photo ? [photo] : []}
+            onFiles={(files) => {
+              setPhoto(files[0] ?? null);
               setErrors((o) => ({ ...o, photo: undefined }));
             }}
-            aria-invalid={!!errors.photo}
-            aria-describedby={describe('photo')}
+            invalid={!!errors.photo}
+            describedBy={describe('photo')}
           />
         </FieldBox>
         <fieldset className="field contact">

@@ -8,6 +8,7 @@ import { EmptyState, ErrorState, Icon, Loading, PageTitle } from '../../componen
 import { fmtDate, fmtDecimal, fmtInt } from '../../format';
 import { useI18n, type Key, type T } from '../../i18n';
 import { todayTashkent } from '../../tashkent';
+import { DateField } from '../../components/DateField';
 
 /**
  * Every statistics page: one public report (`/public/reports/:name?year&region_id…`) shown as a
@@ -309,14 +310,12 @@ function VolunteerFilters({ path, query }: { path: string; query: URLSearchParam
         {period !== 'all' && (
           <div className="field inline">
             <label htmlFor={`${id}-date`}>{t(`vol.date.${period}`)}</label>
-            <input
+            <DateField
               id={`${id}-date`}
-              type="date"
               max={today}
               value={date}
-              data-testid="filter-date"
-              onChange={(e) => {
-                const v = e.target.value;
+              testId="filter-date"
+              onChange={(v) => {
                 if (/^\d{4}-\d{2}-\d{2}$/.test(v) && v <= today) set({ date: v === today ? null : v });
               }}
             />
