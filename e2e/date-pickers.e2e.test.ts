@@ -24,8 +24,8 @@ const contexts: BrowserContext[] = [];
 type Lang = 'uz' | 'uk';
 const PICKER = { uz: adminUz.admin.picker, uk: adminUk.admin.picker };
 const SITE = { uz: siteUz, uk: siteUk } as Record<Lang, Record<string, string>>;
-/** The months' names as dayjs's locales give them to the calendar (uz-latn, and uz: Uzbek Cyrillic). */
-const NOVEMBER = { uz: 'Noyabr', uk: 'ноябр' };
+/** The months' names in the calendar: dayjs's uz-latn, and the project's own Uzbek Cyrillic spelling (admin/src/generic/DatesProvider.tsx). */
+const NOVEMBER = { uz: 'Noyabr', uk: 'ноябрь' };
 
 async function opened(lang: Lang): Promise<{ page: Page; problems: ReturnType<typeof watch> }> {
   const ctx = await browser.newContext({

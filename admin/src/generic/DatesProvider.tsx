@@ -5,8 +5,15 @@ import { AdapterDayjs } from '@mui/x-date-pickers/AdapterDayjs';
 import 'dayjs/locale/uz-latn';
 import 'dayjs/locale/uz';
 import 'dayjs/locale/ru';
+import dayjs from 'dayjs';
 import { useLang } from './useLang';
 import { DAYJS_LOCALE, pickerTexts } from './pickerTexts';
+
+// Uzbek in Cyrillic spells the months as the project does everywhere else (api/domain/words.ts,
+// the public site's catalogue): январь, not dayjs's январ
+const uzCyrillic = dayjs.Ls.uz as unknown as { months?: string[] } | undefined;
+if (uzCyrillic)
+  uzCyrillic.months = ['январь', 'февраль', 'март', 'апрель', 'май', 'июнь', 'июль', 'август', 'сентябрь', 'октябрь', 'ноябрь', 'декабрь'];
 
 /**
  * The one localisation of the date pickers (docs/decisions/0085), around the signed-in back-office
