@@ -1,27 +1,33 @@
 import { describe, expect, it } from 'vitest';
 import { PassThrough } from 'node:stream';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { zipSync, strToU8 } from 'fflate';
 import { isDateFormat, readXlsxRows, xmlDecode, type XlsxCell } from './xlsx-read.ts';
 import { XlsxStreamWriter } from './xlsx-stream.ts';
 import { ApiError } from '../kernel/errors.ts';
 
-async function rows(file: Uint8Array, opts = {}): Promise<[number, XlsxCell[]][]> {
+async function rows(file: Uint8Array | string, opts = {}): Promise<[number, XlsxCell[]][]> {
   const out: [number, XlsxCell[]][] = [];
   await readXlsxRows(file, (cells, r) => out.push([r, cells]), opts);
   return out;
 }
 
 /** A workbook of parts written by hand (what other spreadsheet programs write). */
-function handMade(sheet: string, extra: Record<string, string> = {}, date1904 = false): Uint8Array {
-  return zipSync({
-    'xl/workbook.xml': strToU8(
-      `<workbook xmlns:r="r"><workbookPr${date1904 ? ' date1904="1"' : ''}/><sheets><sheet name="A" sheetId="1" r:id="rId7"/></sheets></workbook>`,
-    ),
-    'xl/_rels/workbook.xml.rels': strToU8('<Relationships><Relationship Id="rId7" Target="/xl/worksheets/data.xml"/></Relationships>'),
-    'xl/worksheets/data.xml': strToU8(`<worksheet><sheetData>${sheet}</sheetData></worksheet>`),
-    ...Object.fromEntries(Object.entries(extra).map(([k, v]) => [k, strToU8(v)])),
-  });
+function handMade(sheet: string, extra: Record<string, string> = {}, date1904 = false, level: 0 | 6 = 6): Uint8Array {
+  return zipSync(
+    {
+      'xl/workbook.xml': strToU8(
+        `<workbook xmlns:r="r"><workbookPr${date1904 ? ' date1904="1"' : ''}/><sheets><sheet name="A" sheetId="1" r:id="rId7"/></sheets></workbook>`,
+      ),
+      'xl/_rels/workbook.xml.rels': strToU8('<Relationships><Relationship Id="rId7" Target="/xl/worksheets/data.xml"/></Relationships>'),
+      'xl/worksheets/data.xml': strToU8(`<worksheet><sheetData>${sheet}</sheetData></worksheet>`),
+      ...Object.fromEntries(Object.entries(extra).map(([k, v]) => [k, strToU8(v)])),
+    },
+    { level },
+  );
 }
 
 describe('the streaming xlsx reader', () => {
@@ -64,6 +70,46 @@ describe('the streaming xlsx reader', () => {
     expect(got).toHaveLength(20_000);
     expect(got[19_999]).toEqual([20_000, [new Date(Date.UTC(2024, 0, 1 + (19_999 % 365))), 'r19999 <&>', 19_999 / 4]]);
     expect(progress.at(-1)).toBe(1);
+  });
+
+  it('reads a file from its path a piece at a time, as from its bytes, and waits for a consumer that is behind', async () => {
+    const out = new PassThrough();
+    const chunks: Buffer[] = [];
+    out.on('data', (c: Buffer) => chunks.push(c));
+    const w = new XlsxStreamWriter(out, 'S');
+    w.begin([{}]);
+    for (let i = 0; i < 30_000; i++) w.row([`r${i}`, i]);
+    await w.end();
+    const bytes = Buffer.concat(chunks);
+    const dir = mkdtempSync(join(tmpdir(), 'xlsx-read-'));
+    try {
+      const path = join(dir, 'a.xlsx');
+      writeFileSync(path, bytes);
+      const stored = join(dir, 'stored.xlsx');
+      // its parts stored, not deflated
+      writeFileSync(stored, handMade('<row r="1"><c t="inlineStr"><is><t>a</t></is></c></row>', {}, false, 0));
+      let waits = 0;
+      const fromPath = await rows(path, {
+        chunk: 16 * 1024,
+        // a consumer behind on every other piece: the reading waits, and goes on when it catches up
+        ready: () => (waits++ % 2 ? new Promise<void>((r) => setTimeout(r, 1)) : undefined),
+      });
+      expect(fromPath).toEqual(await rows(bytes));
+      expect(fromPath).toHaveLength(30_000);
+      expect(waits).toBeGreaterThan(2);
+      expect(await rows(stored)).toEqual([[1, ['a']]]);
+      // no file, or not a zip, at the path: the file's 400
+      const code = (p: Promise<unknown>) =>
+        p.then(
+          () => 'ok',
+          (e) => (e instanceof ApiError ? e.messageKey : String(e)),
+        );
+      expect(await code(rows(join(dir, 'none.xlsx')))).toBe('errors.import_file');
+      writeFileSync(join(dir, 'text.xlsx'), 'not a spreadsheet');
+      expect(await code(rows(join(dir, 'text.xlsx')))).toBe('errors.import_file');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('reads hand-made parts: inline strings, t="str" and t="d", cells and rows without references, the 1904 system, custom date formats', async () => {

@@ -1,5 +1,5 @@
-import { createInflateRaw } from 'node:zlib';
-import { unzipSync } from 'fflate';
+import { createInflateRaw, inflateRawSync } from 'node:zlib';
+import { open, type FileHandle } from 'node:fs/promises';
 import { ApiError } from '../kernel/errors.ts';
 import { isIsoDate } from '../meta/today.ts';
 
@@ -7,10 +7,12 @@ import { isIsoDate } from '../meta/today.ts';
  * A streaming .xlsx reader for imports: the first sheet's rows, one at a time, as cell values —
  * string, number, boolean, Date (a number under a date format, or a `t="d"` cell) or null. The
  * sheet's entry is found by the zip's central directory and inflated as a stream by Node's zlib
- * (native, on the libuv thread pool: beside the JavaScript that parses the XML chunk by chunk);
- * what is held at once is the file, the shared strings and one chunk of XML, never the sheet's
- * whole XML or a workbook model (exceljs's `load` built one of ~1 KB a cell). Between chunks the
- * reader gives the event loop back and looks at the caller's AbortSignal.
+ * (native, on the libuv thread pool: beside the JavaScript that parses the XML chunk by chunk).
+ * The file is bytes in memory or a path on disk; from a path only the zip's central directory,
+ * its small parts and a piece of the sheet at a time are read, so what is held at once is the
+ * shared strings and a few pieces of XML, never the file, the sheet's whole XML or a workbook
+ * model (exceljs's `load` built one of ~1 KB a cell). Between pieces the reader gives the event
+ * loop back, looks at the caller's AbortSignal and waits while its consumer is behind (`ready`).
  *
  * What it reads: shared strings (rich text joined), inline strings, formula results (`t="str"`,
  * numbers), booleans, errors (their text, `#N/A`), dates by the cell's number format (built-in
@@ -43,6 +45,11 @@ export interface XlsxReadOptions {
   onProgress?: (done: number, total: number) => void;
   /** compressed bytes handed to the inflater at a time (1 MiB) */
   chunk?: number;
+  /**
+   * asked after each inflated piece: a promise when the caller's consumer is behind (the reading
+   * waits for it), else nothing
+   */
+  ready?: () => Promise<void> | undefined;
 }
 
 const DAY_MS = 86_400_000;
@@ -109,19 +116,131 @@ function columnIndex(ref: string): number {
 
 const badFile = () => new ApiError('badRequest', 'errors.import_file');
 
-/** The path inside the zip of the workbook's first sheet, its shared strings and styles. */
-function parts(file: Uint8Array): { sheet: string; shared?: string; styles?: string; date1904: boolean } {
-  const wanted = new Set(['xl/workbook.xml', 'xl/_rels/workbook.xml.rels', 'xl/sharedStrings.xml', 'xl/styles.xml']);
-  let small: Record<string, Uint8Array>;
+/** An entry of a zip by its central directory: how it is stored, where its header is, its sizes. */
+interface ZipEntry {
+  method: number;
+  local: number;
+  compressed: number;
+  size: number;
+}
+
+/**
+ * Where a zip's bytes come from: a file held in memory, or one on disk read by ranges (a
+ * statement of a million rows is never held whole: its central directory, its small parts and one
+ * piece of its sheet at a time).
+ */
+interface ZipSource {
+  size: number;
+  read(start: number, length: number): Promise<Uint8Array>;
+  close(): Promise<void>;
+}
+
+function memorySource(file: Uint8Array): ZipSource {
+  return {
+    size: file.length,
+    read: async (start, length) => file.subarray(start, Math.min(file.length, start + length)),
+    close: async () => undefined,
+  };
+}
+
+async function diskSource(path: string): Promise<ZipSource> {
+  let fh: FileHandle;
   try {
-    small = unzipSync(file, { filter: (f) => wanted.has(f.name) });
+    fh = await open(path, 'r');
   } catch {
     throw badFile();
   }
+  const size = (await fh.stat()).size;
+  return {
+    size,
+    read: async (start, length) => {
+      const n = Math.max(0, Math.min(length, size - start));
+      // a buffer of its own each time: the inflater may hold it until it is inflated
+      const buf = Buffer.allocUnsafe(n);
+      let at = 0;
+      while (at < n) {
+        const { bytesRead } = await fh.read(buf, at, n - at, start + at);
+        if (!bytesRead) break;
+        at += bytesRead;
+      }
+      return buf.subarray(0, at);
+    },
+    close: () => fh.close(),
+  };
+}
+
+/** The zip's entries by name, from its central directory (found by the end record in its last 64 KiB). */
+async function centralDirectory(src: ZipSource): Promise<Map<string, ZipEntry>> {
+  const tailLen = Math.min(src.size, 22 + 65_535);
+  const tail = await src.read(src.size - tailLen, tailLen);
+  const tv = new DataView(tail.buffer, tail.byteOffset, tail.byteLength);
+  let eocd = -1;
+  for (let i = tail.length - 22; i >= 0; i--)
+    if (tv.getUint32(i, true) === 0x06054b50) {
+      eocd = i;
+      break;
+    }
+  if (eocd < 0) throw badFile();
+  const count = tv.getUint16(eocd + 10, true);
+  const cdSize = tv.getUint32(eocd + 12, true);
+  const cdAt = tv.getUint32(eocd + 16, true);
+  if (cdAt + cdSize > src.size) throw badFile();
+  const cd = await src.read(cdAt, cdSize);
+  const view = new DataView(cd.buffer, cd.byteOffset, cd.byteLength);
   const dec = new TextDecoder();
-  const workbook = small['xl/workbook.xml'] && dec.decode(small['xl/workbook.xml']);
+  const out = new Map<string, ZipEntry>();
+  let at = 0;
+  for (let n = 0; n < count && at + 46 <= cd.length; n++) {
+    if (view.getUint32(at, true) !== 0x02014b50) throw badFile();
+    const nameLen = view.getUint16(at + 28, true);
+    const extraLen = view.getUint16(at + 30, true);
+    const commentLen = view.getUint16(at + 32, true);
+    out.set(dec.decode(cd.subarray(at + 46, at + 46 + nameLen)), {
+      method: view.getUint16(at + 10, true),
+      compressed: view.getUint32(at + 20, true),
+      size: view.getUint32(at + 24, true),
+      local: view.getUint32(at + 42, true),
+    });
+    at += 46 + nameLen + extraLen + commentLen;
+  }
+  return out;
+}
+
+/** Where an entry's stored bytes begin (after its local header, whose name and extra field have lengths of their own). */
+async function entryStart(src: ZipSource, entry: ZipEntry): Promise<number> {
+  const header = await src.read(entry.local, 30);
+  const view = new DataView(header.buffer, header.byteOffset, header.byteLength);
+  if (header.length < 30 || view.getUint32(0, true) !== 0x04034b50) throw badFile();
+  const start = entry.local + 30 + view.getUint16(26, true) + view.getUint16(28, true);
+  if (start + entry.compressed > src.size) throw badFile();
+  return start;
+}
+
+/** A small entry (the workbook, its relations, shared strings, styles) as text; undefined when the zip has none. */
+async function entryText(src: ZipSource, entries: Map<string, ZipEntry>, name: string): Promise<string | undefined> {
+  const entry = entries.get(name);
+  if (!entry) return undefined;
+  const data = await src.read(await entryStart(src, entry), entry.compressed);
+  let bytes: Uint8Array;
+  if (entry.method === 0) bytes = data;
+  else if (entry.method === 8) {
+    try {
+      bytes = inflateRawSync(data);
+    } catch {
+      throw badFile();
+    }
+  } else throw badFile();
+  return new TextDecoder().decode(bytes);
+}
+
+/** The path inside the zip of the workbook's first sheet, its shared strings and styles. */
+async function parts(
+  src: ZipSource,
+  entries: Map<string, ZipEntry>,
+): Promise<{ sheet: string; shared?: string; styles?: string; date1904: boolean }> {
+  const workbook = await entryText(src, entries, 'xl/workbook.xml');
   if (!workbook) throw badFile();
-  const rels = small['xl/_rels/workbook.xml.rels'] ? dec.decode(small['xl/_rels/workbook.xml.rels']) : '';
+  const rels = (await entryText(src, entries, 'xl/_rels/workbook.xml.rels')) ?? '';
   const first = /<sheet\b[^>]*?r:id="([^"]+)"/.exec(workbook)?.[1] ?? /<sheet\b[^>]*?\bid="([^"]+)"/.exec(workbook)?.[1];
   let target = 'worksheets/sheet1.xml';
   if (first) {
@@ -132,8 +251,8 @@ function parts(file: Uint8Array): { sheet: string; shared?: string; styles?: str
   const sheet = target.startsWith('/') ? target.slice(1) : `xl/${target}`;
   return {
     sheet,
-    shared: small['xl/sharedStrings.xml'] && dec.decode(small['xl/sharedStrings.xml']),
-    styles: small['xl/styles.xml'] && dec.decode(small['xl/styles.xml']),
+    shared: await entryText(src, entries, 'xl/sharedStrings.xml'),
+    styles: await entryText(src, entries, 'xl/styles.xml'),
     date1904: /<workbookPr\b[^>]*date1904="(1|true)"/.test(workbook),
   };
 }
@@ -147,52 +266,26 @@ function sharedStrings(xml: string | undefined): string[] {
 }
 
 /**
- * An entry of a zip held in memory, found by its central directory: its compression method, its
- * compressed bytes and its size inflated. Null when it is not there.
- */
-function zipEntry(zip: Uint8Array, name: string): { method: number; data: Uint8Array; size: number } | null {
-  const view = new DataView(zip.buffer, zip.byteOffset, zip.byteLength);
-  let eocd = -1;
-  for (let i = zip.length - 22; i >= Math.max(0, zip.length - 22 - 65_535); i--)
-    if (view.getUint32(i, true) === 0x06054b50) {
-      eocd = i;
-      break;
-    }
-  if (eocd < 0) throw badFile();
-  const count = view.getUint16(eocd + 10, true);
-  let at = view.getUint32(eocd + 16, true);
-  const dec = new TextDecoder();
-  for (let n = 0; n < count && at + 46 <= zip.length; n++) {
-    if (view.getUint32(at, true) !== 0x02014b50) throw badFile();
-    const method = view.getUint16(at + 10, true);
-    const compressed = view.getUint32(at + 20, true);
-    const size = view.getUint32(at + 24, true);
-    const nameLen = view.getUint16(at + 28, true);
-    const extraLen = view.getUint16(at + 30, true);
-    const commentLen = view.getUint16(at + 32, true);
-    const local = view.getUint32(at + 42, true);
-    if (dec.decode(zip.subarray(at + 46, at + 46 + nameLen)) === name) {
-      if (local + 30 > zip.length || view.getUint32(local, true) !== 0x04034b50) throw badFile();
-      const start = local + 30 + view.getUint16(local + 26, true) + view.getUint16(local + 28, true);
-      if (start + compressed > zip.length) throw badFile();
-      return { method, data: zip.subarray(start, start + compressed), size };
-    }
-    at += 46 + nameLen + extraLen + commentLen;
-  }
-  return null;
-}
-
-/**
  * Reads the first sheet of an .xlsx, calling `onRow(cells, rowNumber)` for each row holding a
  * cell (the row number as Excel shows it; `cells[0]` is column A). A file that is not an .xlsx
  * is a 400 `errors.import_file`; more rows than `maxRows` a 400 `errors.import_too_many`.
  */
 export async function readXlsxRows(
-  file: Uint8Array,
+  file: Uint8Array | string,
   onRow: (cells: XlsxCell[], row: number) => void,
   opts: XlsxReadOptions = {},
 ): Promise<number> {
-  const { sheet, shared: sharedXml, styles, date1904 } = parts(file);
+  const src = typeof file === 'string' ? await diskSource(file) : memorySource(file);
+  try {
+    return await readSheet(src, onRow, opts);
+  } finally {
+    await src.close();
+  }
+}
+
+async function readSheet(src: ZipSource, onRow: (cells: XlsxCell[], row: number) => void, opts: XlsxReadOptions): Promise<number> {
+  const entries = await centralDirectory(src);
+  const { sheet, shared: sharedXml, styles, date1904 } = await parts(src, entries);
   const shared = sharedStrings(sharedXml);
   const isDate = dateStyles(styles);
   const epoch = date1904 ? 24_107 : 25_569;
@@ -267,9 +360,10 @@ export async function readXlsxRows(
     pending = pending.slice(end);
   };
 
-  const entry = zipEntry(file, sheet);
+  const entry = entries.get(sheet);
   if (!entry) throw badFile();
-  if (entry.method === 0) feed(entry.data, true);
+  const start = await entryStart(src, entry);
+  if (entry.method === 0) feed(await src.read(start, entry.compressed), true);
   else if (entry.method === 8) {
     const inflate = createInflateRaw({ chunkSize: 256 * 1024 });
     const ended = new Promise<void>((resolve, reject) => {
@@ -279,12 +373,24 @@ export async function readXlsxRows(
     // the loop below meets the error first; this is only for the end
     ended.catch(() => undefined);
     const step = opts.chunk ?? 1024 * 1024;
+    // the stored bytes a piece at a time (from the memory or the disk), as fast as they are inflated
     (async () => {
-      for (let at = 0; at < entry.data.length; at += step) {
-        if (!inflate.write(entry.data.subarray(at, at + step))) await new Promise((r) => inflate.once('drain', r));
+      for (let at = 0; at < entry.compressed; at += step) {
+        if (inflate.destroyed) return;
+        const piece = await src.read(start + at, Math.min(step, entry.compressed - at));
+        if (!inflate.write(piece))
+          await new Promise<void>((resolve) => {
+            const go = () => {
+              inflate.off('drain', go);
+              inflate.off('close', go);
+              resolve();
+            };
+            inflate.on('drain', go);
+            inflate.on('close', go);
+          });
       }
       inflate.end();
-    })().catch(() => undefined);
+    })().catch((err: unknown) => inflate.destroy(err instanceof Error ? err : new Error(String(err))));
     let read = 0;
     try {
       for await (const chunk of inflate as AsyncIterable<Buffer>) {
@@ -292,6 +398,9 @@ export async function readXlsxRows(
         feed(chunk, false);
         read += chunk.length;
         opts.onProgress?.(Math.min(read, entry.size), entry.size);
+        // the consumer is behind: wait for it (what is held stays a few pieces, whatever the file's size)
+        const waiting = opts.ready?.();
+        if (waiting) await waiting;
       }
       await ended;
     } catch (err) {

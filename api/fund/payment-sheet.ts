@@ -85,7 +85,7 @@ export interface SheetChunk {
  * first of a cell the one kept; rows with errors are given too (their bad fields empty) so that
  * the engine's checks can name theirs as well. A file with no row is a 400 `errors.import_file`.
  */
-export async function* readPaymentSheet(file: Uint8Array, opts: SheetOptions = {}): AsyncGenerator<SheetChunk> {
+export async function* readPaymentSheet(file: Uint8Array | string, opts: SheetOptions = {}): AsyncGenerator<SheetChunk> {
   const today = todayTashkent();
   const innRe = new RegExp(FORMATS.inn_or_pinfl.pattern);
   const accountRe = new RegExp(FORMATS.account.pattern);
@@ -93,6 +93,13 @@ export async function* readPaymentSheet(file: Uint8Array, opts: SheetOptions = {
   let any = false;
   const ready: SheetChunk[] = [];
   let wake: (() => void) | undefined;
+  // the reading waits while AHEAD chunks are ready and not taken (a slow database holds no more of the file)
+  let resume: (() => void) | undefined;
+  const taken = () => {
+    const r = resume;
+    resume = undefined;
+    r?.();
+  };
   const flush = () => {
     if (chunk.payments.length || Object.keys(chunk.errors).length) {
       ready.push(chunk);
@@ -152,6 +159,12 @@ export async function* readPaymentSheet(file: Uint8Array, opts: SheetOptions = {
     {
       maxRows: IMPORT_MAX_ROWS + 1,
       signal,
+      ready: () =>
+        ready.length >= AHEAD
+          ? new Promise<void>((resolve) => {
+              resume = resolve;
+            })
+          : undefined,
       // each inflated piece of the sheet's XML is a chunk
       onProgress: (done, total) => {
         flush();
@@ -173,6 +186,7 @@ export async function* readPaymentSheet(file: Uint8Array, opts: SheetOptions = {
     for (;;) {
       const next = ready.shift();
       if (next) {
+        if (ready.length < AHEAD) taken();
         yield next;
         continue;
       }
@@ -186,9 +200,13 @@ export async function* readPaymentSheet(file: Uint8Array, opts: SheetOptions = {
     if (!any) throw new ApiError('badRequest', 'errors.import_file');
   } finally {
     stop.abort();
+    taken();
     await reading;
   }
 }
+
+/** Chunks (each an inflated piece of the sheet, ~256 KB of XML) read ahead of the consumer at most. */
+const AHEAD = 8;
 
 const CARD = new Set(['card', 'karta', 'карта', 'plastik', 'transfer', 'oʻtkazma']);
 const CASH = new Set(['cash', 'naqd', 'наличные', 'нақд']);

@@ -35,11 +35,24 @@ export async function withJobFile<T>(
   signal: AbortSignal,
   use: (file: Buffer | undefined) => Promise<T>,
 ): Promise<T> {
+  return withJobFilePath(prefix, params, signal, (path) => use(path === undefined ? undefined : readFileSync(path)));
+}
+
+/**
+ * Runs `use` with the path of the job's kept file (undefined when it is gone), for a reader that
+ * streams it from the disk rather than holding it, and removes the file after, as above.
+ */
+export async function withJobFilePath<T>(
+  prefix: string,
+  params: Record<string, unknown>,
+  signal: AbortSignal,
+  use: (path: string | undefined) => Promise<T>,
+): Promise<T> {
   const name = String(params.file);
   if (KEPT_NAME.exec(name)?.[1] !== prefix) throw new Error(`bad ${prefix} file name ${name}`);
   const path = join(jobsDir(), name);
   try {
-    return await use(existsSync(path) ? readFileSync(path) : undefined);
+    return await use(existsSync(path) ? path : undefined);
   } finally {
     const again = signal.aborted && signal.reason !== JOB_CANCELLED;
     if (!again && existsSync(path)) unlinkSync(path);

@@ -1,6 +1,6 @@
 import knexFactory from 'knex';
 import { cpus, loadavg } from 'node:os';
-import { createReadStream, createWriteStream, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -25,7 +25,7 @@ import type { Principal } from '../../api/auth/ability.ts';
  * bench/import: a bank statement of BENCH_IMPORT_ROWS (100 000) payments imported into a stack of
  * a fresh database on the server named by BENCH_DATABASE_URL (default the local one), in-process
  * through the function the route calls (statement-import.ts), as a region-scoped fund user:
- *   the good file — read streaming, every row checked, written in one transaction, payers that
+ *   the good file — read from its path as it streams, every row checked, written in one transaction, payers that
  *   are subjects (BENCH_KNOWN_PAYERS of the rows, 0.1 %: 100) attached — its time and the peak RSS;
  *   the same file with one bad row at BENCH_BAD_ROW (row 50 001): refused, nothing written, the
  *   error naming that row.
@@ -96,8 +96,11 @@ await repo('subject').createMany(
   })),
 );
 
-/** The statement: a header and N rows, one of them spoilt when `bad` is given, written by a child process (kept in the temp folder for the next run). */
-const statement = (bad?: number): Buffer => {
+/**
+ * The statement's path: a header and N rows, one of them spoilt when `bad` is given, written by a
+ * child process (kept in the temp folder for the next run); the import reads it from there.
+ */
+const statement = (bad?: number): string => {
   const path = join(tmpdir(), `ecofond-bench-import-${N}-${KNOWN}-${bad ?? 0}-${codes.join('_')}.xlsx`);
   if (!existsSync(path)) {
     const r = spawnSync(process.execPath, ['--import', 'tsx', new URL(import.meta.url).pathname], {
@@ -106,7 +109,7 @@ const statement = (bad?: number): Buffer => {
     });
     if (r.status !== 0) throw new Error('the statement could not be written');
   }
-  return readFileSync(path);
+  return path;
 };
 
 console.log(
@@ -119,15 +122,22 @@ const peak = () => process.resourceUsage().maxRSS * 1024;
 
 let t = performance.now();
 const good = statement();
-console.log(`statement of ${N} rows: ${mb(good.length)} (written or read in ${(performance.now() - t).toFixed(0)} ms)`);
+console.log(
+  `statement of ${N} rows: ${mb(statSync(good).size)} (written in ${(performance.now() - t).toFixed(0)} ms, or kept from a run before), read by the import from ${good}`,
+);
 console.log(
   `path: ${await knex.transaction(async (trx) => ((await copyConnection(trx)) ? 'COPY into a staging table (PostgreSQL)' : 'batched INSERTs (createStream)'))}`,
 );
+// what the insert's floor is made of: the table's indexes (decision 0087)
+const idx = (await knex.raw(`SELECT indexname FROM pg_indexes WHERE tablename = 'payments' ORDER BY indexname`)).rows.map(
+  (r: { indexname: string }) => r.indexname,
+);
+console.log(`indexes of payments (each also on every year's partition): ${idx.length}, ${idx.join(', ')}`);
 const rssBefore = peak();
 // what the process holds before the import (the whole app loaded): the JS heap, buffers, the rest
 const heldBefore = (() => {
   const m = process.memoryUsage();
-  return `RSS ${mb(m.rss)}: JS heap ${mb(m.heapUsed)} used of ${mb(m.heapTotal)}, external ${mb(m.external)} (array buffers ${mb(m.arrayBuffers)}, the statement's ${mb(good.length)} among them), code and the rest ${mb(m.rss - m.heapTotal - m.external)}`;
+  return `RSS ${mb(m.rss)}: JS heap ${mb(m.heapUsed)} used of ${mb(m.heapTotal)}, external ${mb(m.external)} (array buffers ${mb(m.arrayBuffers)}; the statement is on disk), code and the rest ${mb(m.rss - m.heapTotal - m.external)}`;
 })();
 console.log(`before the import: ${heldBefore}`);
 
@@ -167,6 +177,12 @@ if (!process.env.BENCH_ONLY_BAD) {
   t = performance.now();
   const cpu0 = process.cpuUsage();
   const began: Record<string, number> = { read: 0 };
+  // what the process held when its RSS was highest during the import (sampled every 50 ms)
+  let top = process.memoryUsage();
+  const sampler = setInterval(() => {
+    const m = process.memoryUsage();
+    if (m.rss > top.rss) top = m;
+  }, 50);
   const result = await importStatement({
     knex,
     repo,
@@ -178,6 +194,7 @@ if (!process.env.BENCH_ONLY_BAD) {
     },
   });
   const ms = performance.now() - t;
+  clearInterval(sampler);
   const cpu = process.cpuUsage(cpu0);
   const db1 = await backendCpu();
   const dbCpu = [...db1].reduce((sum, [pid, ms]) => sum + ms - (db0.get(pid) ?? 0), 0);
@@ -195,6 +212,9 @@ if (!process.env.BENCH_ONLY_BAD) {
       .join(' ')}`,
   );
   console.log(`peak RSS ${mb(peak())} (before the import ${mb(rssBefore)}); progress reports: ${stages.length}, last "${stages.at(-1)}"`);
+  console.log(
+    `the highest RSS sampled during the import: ${mb(top.rss)}: JS heap ${mb(top.heapUsed)} used of ${mb(top.heapTotal)}, external ${mb(top.external)} (array buffers ${mb(top.arrayBuffers)}), code and the rest ${mb(top.rss - top.heapTotal - top.external)}`,
+  );
   for (const [k, v] of [...trace].sort((a, b) => b[1].ms - a[1].ms).slice(0, 15)) console.log(`  ${v.n} × ${v.ms.toFixed(0)} ms  ${k}`);
   // the database's own floor on this machine now: the same rows copied inside the server (no client,
   // no checks, no audit rows) — their indexes, foreign keys and triggers — then rolled back

@@ -5,7 +5,9 @@ import { statementFile, statementRow, STATEMENT_HEADER } from '../../../test/sup
 import { Repository } from '../../engine/repository.ts';
 import { importStatement } from './statement-import.ts';
 import type { Principal } from '../../auth/ability.ts';
-import { readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { JobWorker, jobsDir } from '../../jobs/worker.ts';
 import { copyConnection } from '../../engine/copy-create.ts';
 
@@ -213,6 +215,56 @@ describe('a statement of thousands of rows', () => {
     });
     await expect(aborted).rejects.toThrow();
     expect(await written(id2)).toBe(0);
+  });
+
+  it('reads the file from its path as it streams: the same rows, the same refusal, the same preview token', async () => {
+    const k = api.db.knex;
+    const admin = await k('users').where({ username: 'admin' }).first('id');
+    const principal: Principal = {
+      id: admin.id,
+      username: 'admin',
+      actions: new Set(api.model.actions.keys()),
+      region_id: null,
+      branch_id: null,
+      subject_id: null,
+    };
+    const repo = (name: string) => new Repository({ knex: k, model: api.model, principal, lang: 'uz' }, api.model.entities.get(name)!);
+    const dir = mkdtempSync(join(tmpdir(), 'ecofond-statement-'));
+    try {
+      const bytes = await statementFile({ rows: 4000, codes });
+      const path = join(dir, 'good.xlsx');
+      writeFileSync(path, bytes);
+      const id = await stack('PATH-1');
+      // a preview from the bytes and one from the path give the same token
+      const fromBytes = await importStatement({ knex: k, repo, stackId: id, file: bytes, preview: true });
+      const fromPath = await importStatement({ knex: k, repo, stackId: id, file: path, preview: true });
+      expect(fromPath).toEqual(fromBytes);
+      const done = await importStatement({ knex: k, repo, stackId: id, file: path, expect: fromPath.token });
+      expect(done).toMatchObject({ imported: 4000, total_amount: fromBytes.total_amount });
+      expect(await written(id)).toBe(4000);
+      const row = await k('payments').where({ stack_id: id, number: 'P-4000' }).first('amount', 'payer');
+      const last = statementRow(3999, { rows: 4000, codes });
+      expect(row).toEqual({ amount: Number(last[2]).toFixed(2), payer: last[3] });
+      // a bad row near the end of a file read from the disk: named, nothing written
+      const badPath = join(dir, 'bad.xlsx');
+      writeFileSync(
+        badPath,
+        await statementFile({
+          rows: 4000,
+          codes,
+          spoil: (r) => (r === 3990 ? statementRow(r - 2, { rows: 4000, codes }).map((v, i) => (i === 2 ? '-5' : v)) : undefined),
+        }),
+      );
+      const id2 = await stack('PATH-2');
+      const refused = await importStatement({ knex: k, repo, stackId: id2, file: badPath }).catch((e) => e);
+      expect(refused.fieldErrors).toEqual({ 'rows.3990.amount': { key: 'validation.money' } });
+      expect(await written(id2)).toBe(0);
+      // a path that is no .xlsx (or no file) is the file's 400
+      const none = await importStatement({ knex: k, repo, stackId: id2, file: join(dir, 'missing.xlsx') }).catch((e) => e);
+      expect(none.messageKey).toBe('errors.import_file');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

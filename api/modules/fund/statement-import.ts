@@ -6,6 +6,7 @@ import { parseTiyin, formatTiyin } from '../../domain/money.ts';
 import { readPaymentSheet } from '../../fund/payment-sheet.ts';
 import { q } from '../../engine/sql.ts';
 import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import { incomeTypeIdsByCode, stackHasPayments } from '../../read-models/statement-import.ts';
 
 /**
@@ -28,8 +29,11 @@ export interface StatementImport {
   repo: (entity: string) => Repository;
   /** the stack, which the caller may update */
   stackId: number;
-  /** the .xlsx */
-  file: Uint8Array;
+  /**
+   * the .xlsx: its bytes, or its path on disk — read from there as it streams (the zip's directory,
+   * then the sheet a piece at a time), never held whole: a background job's kept file, the bench's
+   */
+  file: Uint8Array | string;
   /**
    * Progress for a progress bar: `done` of `total` (100), monotonic, and the stage it is at: `read`
    * until the first rows are written, `write` (the file read and its rows written side by side)
@@ -89,10 +93,18 @@ export const DUPLICATE_COLUMNS = ['number', 'paid_on', 'amount', 'payer_inn', 'p
  * A preview's token: a digest of the file's bytes, the stack, and what the import would write and
  * attach — the same file imported into the same stack with the same payers known gives the same.
  */
-export function previewToken(p: { file: Uint8Array; stackId: number; rows: number; total: string; attach: unknown[] }): string {
+export function previewToken(p: { file: Buffer; stackId: number; rows: number; total: string; attach: unknown[] }): string {
   const h = createHash('sha256').update(p.file);
   h.update(JSON.stringify([p.stackId, p.rows, p.total, p.attach]));
   return h.digest('base64url').slice(0, 32);
+}
+
+/** The SHA-256 of a file's bytes, held in memory or read from its path a piece at a time. */
+async function fileDigest(file: Uint8Array | string): Promise<Buffer> {
+  const h = createHash('sha256');
+  if (typeof file !== 'string') return h.update(file).digest();
+  for await (const piece of createReadStream(file, { highWaterMark: 1024 * 1024 })) h.update(piece as Buffer);
+  return h.digest();
 }
 
 /** How a preview leaves the transaction: rolled back, with what it would have done. */
@@ -126,6 +138,9 @@ export async function importStatement(x: StatementImport & { preview?: boolean }
   const payments = x.repo('payments');
   payments.assertCan('create');
   progress(0, 'read');
+  // the file's digest (for the preview's token) read beside the import, from the memory or the disk
+  const digest = fileDigest(x.file);
+  digest.catch(() => undefined);
   const codes = await incomeTypeIdsByCode(knex);
   signal?.throwIfAborted();
   const result = await knex
@@ -247,7 +262,7 @@ export async function importStatement(x: StatementImport & { preview?: boolean }
       const attachPayments = canAttach ? known.length : 0;
       // what the caller is shown and confirms: the file, the stack, the counts and every attachment
       const token = previewToken({
-        file: x.file,
+        file: await digest,
         stackId,
         rows: n,
         total: totalAmount,

@@ -3,7 +3,7 @@ import { LANGS, type Lang, type MetaModel, type Text3 } from '../../meta/types.t
 import { translate } from '../../meta/captions.ts';
 import { repositoryOf } from '../../engine/repository.ts';
 import type { JobRow, JobRun } from '../../jobs/queue.ts';
-import { queueWithFile, withJobFile } from '../../jobs/job-files.ts';
+import { queueWithFile, withJobFilePath } from '../../jobs/job-files.ts';
 import { importStatement } from './statement-import.ts';
 
 /**
@@ -38,7 +38,8 @@ export async function queueStatementImport(
 }
 
 const statementImportJob: JobRun = async ({ knex, model, principal, lang, params, progress, signal }) =>
-  withJobFile('statement', params, signal, async (file) => {
+  // the kept file is read from the disk as it streams, never held whole (docs/payments-import.md)
+  withJobFilePath('statement', params, signal, async (file) => {
     if (!file) throw new Error('the statement file is gone');
     const repo = (entity: string) => repositoryOf({ knex, model, principal, lang }, entity);
     const common = {
