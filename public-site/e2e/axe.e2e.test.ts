@@ -1,7 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { AxeLog } from '../../e2e/axe';
-import { STATS } from '../src/nav';
 import { clickMapAt, getJson, LANGS, launch, mapIdle, newContext, watch, type Lang } from './support';
 
 /**
@@ -46,12 +45,16 @@ async function firstId(path: string): Promise<number | undefined> {
   return (await getJson<Rows>(baseUrl, `${path}?perPage=1`)).rows[0]?.id;
 }
 
-/** Every route of the site (public-site/src/App.tsx), a row's page with a real row. */
+/**
+ * Every route of the site (public-site/src/App.tsx): the pages of its menu as the back-office keeps
+ * it (every statistics page among them), the ones no menu item names, a row's page with a real row.
+ */
 async function routes(): Promise<string[]> {
   const news = await firstId('/api/public/entities/publications');
   const park = await firstId('/api/public/entities/green-areas');
   const area = await firstId('/api/public/entities/resident-planting-areas');
-  return [
+  const menu = (await getJson<{ rows: { path: string }[] }>(baseUrl, '/api/public/entities/menu?perPage=100')).rows.map((r) => r.path);
+  const own = [
     '/',
     '/login',
     '/my-gardens',
@@ -63,7 +66,6 @@ async function routes(): Promise<string[]> {
     `/resident-planting-areas/${area}`,
     '/green-area-garden-park',
     `/green-area-garden-park/${park}`,
-    ...STATS.map((s) => s.path),
     '/permits',
     '/illegal-loggers',
     '/population-seedlings',
@@ -77,6 +79,7 @@ async function routes(): Promise<string[]> {
     '/error-403',
     '/error',
   ];
+  return [...new Set([...own, ...menu])];
 }
 
 describe('axe-core over the public site', () => {
