@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { AxeLog } from './axe';
 import { FIELD_USER } from './global-setup';
 import { launch, SHOTS, watch, type PageProblems } from './support';
 
@@ -14,7 +15,8 @@ import { launch, SHOTS, watch, type PageProblems } from './support';
  * service worker's shell persist), goes online — exactly five records arrive with their photos,
  * one audit row each. Then the same with the first answer of each create dropped (the request
  * reaches the server, its answer is lost): still exactly one of each. And the app at 360 px in the
- * three languages, screenshots in artifacts/screenshots/field-*.png.
+ * three languages, screenshots in artifacts/screenshots/field-*.png, each screen checked by axe-core
+ * (e2e/axe.ts: counts in artifacts/e2e/axe-field.json; a serious or critical violation fails).
  */
 
 const baseUrl = inject('baseUrl');
@@ -353,8 +355,10 @@ describe('the field app offline', () => {
     await offlineRun(`FLD${uid}B`, true, false);
   });
 
-  it('at 360 px in uz, uk and ru: sign-in, the queue and the four forms, in the language chosen', async () => {
+  it('at 360 px in uz, uk and ru: sign-in, the queue and the four forms, in the language chosen, with no serious axe violation', async () => {
     const ctx = await phoneContext();
+    const axe = new AxeLog('field');
+    const violations: string[] = [];
     try {
       const page = await ctx.newPage();
       const problems = watch(page);
@@ -362,6 +366,7 @@ describe('the field app offline', () => {
       for (const lang of ['uz', 'uk', 'ru']) {
         await page.getByTestId('lang').selectOption(lang);
         await page.screenshot({ path: join(SHOTS, `field-login-${lang}.png`), fullPage: true });
+        violations.push(...(await axe.check(page, `${lang} sign-in`)));
       }
       await page.getByTestId('lang').selectOption('uz');
       await signIn(page);
@@ -371,22 +376,32 @@ describe('the field app offline', () => {
         await page.getByTestId('nav-records').click();
         await expect.poll(() => page.getByTestId('sync').textContent()).toContain(words[lang]);
         await page.screenshot({ path: join(SHOTS, `field-records-${lang}.png`), fullPage: true });
+        violations.push(...(await axe.check(page, `${lang} records`)));
         await page.getByTestId('nav-offence').click();
+        await page.getByTestId('form-offences').waitFor();
+        violations.push(...(await axe.check(page, `${lang} offence form`)));
         // sent empty: the device's own check names the fields, in the language shown
         await page.getByTestId('send').click();
         await page.locator('.field .error').first().waitFor();
         await page.screenshot({ path: join(SHOTS, `field-offence-${lang}.png`), fullPage: true });
+        violations.push(...(await axe.check(page, `${lang} offence form with errors`)));
         await page.getByTestId('nav-tree').click();
+        await page.getByTestId('form-plantings').waitFor();
         await page.screenshot({ path: join(SHOTS, `field-tree-${lang}.png`), fullPage: true });
+        violations.push(...(await axe.check(page, `${lang} tree form`)));
         await page.getByTestId('nav-inspection').click();
         await page.getByTestId('send').click();
         await page.locator('.field .error').first().waitFor();
         await page.screenshot({ path: join(SHOTS, `field-inspection-${lang}.png`), fullPage: true });
+        violations.push(...(await axe.check(page, `${lang} planting finding with errors`)));
         await page.getByTestId('nav-felling').click();
         await page.screenshot({ path: join(SHOTS, `field-felling-${lang}.png`), fullPage: true });
+        violations.push(...(await axe.check(page, `${lang} felling violation form`)));
       }
       expect(problems.errors).toEqual([]);
+      expect(violations, violations.join('\n')).toEqual([]);
     } finally {
+      axe.write();
       await ctx.close();
     }
   });

@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
+import type { AxeLog } from './axe';
 import { api, missingKeys, rawKeys, ROOT } from './support';
 
 /**
@@ -169,10 +170,17 @@ export interface SweepOptions {
    */
   walkForms?: boolean;
   only?: (route: string) => boolean;
+  /**
+   * axe-core over the screens (e2e/axe.ts): the dashboard and the first list checked as a whole
+   * document (the app's frame: bar, menu, a section open), then the main content of each screen
+   * opened of the lists whose index in the sweep `sample` takes; a serious or critical violation is
+   * a problem
+   */
+  axe?: { log: AxeLog; sample: (index: number) => boolean };
 }
 
 /** Sweeps every list of the menu in one language; the page is signed in as the administrator. */
-export async function sweepLanguage(page: Page, { baseUrl, lang, walkForms = true, only }: SweepOptions): Promise<string[]> {
+export async function sweepLanguage(page: Page, { baseUrl, lang, walkForms = true, only, axe }: SweepOptions): Promise<string[]> {
   const problems: string[] = [];
   const errors: string[] = [];
   const onError = (e: Error) => errors.push(`pageerror: ${e.message}`);
@@ -190,6 +198,10 @@ export async function sweepLanguage(page: Page, { baseUrl, lang, walkForms = tru
   await page.goto(`${baseUrl}/admin/#/`);
   await page.reload();
   await page.getByTestId('page-dashboard').waitFor();
+  if (axe) {
+    await settled(page);
+    problems.push(...(await axe.log.check(page, `${lang} dashboard`)));
+  }
 
   const meta = await api<Meta>(page, '/api/meta', lang);
   const english = englishCaptions(meta, lang);
@@ -209,8 +221,15 @@ export async function sweepLanguage(page: Page, { baseUrl, lang, walkForms = tru
         problems.push(`${lang} ${path}: a menu item of a list the sweep does not open`);
     }
 
+  let axeThis = false;
+  let axeFrame = false; // the first list is checked whole: the frame with a menu section open
   const check = async (where: string, e: Entity, opts: { filterMenu?: boolean; record?: boolean; list?: boolean }) => {
     await settled(page);
+    // before the filter menu opens: the screen as it is first shown
+    if (axe && axeThis) {
+      problems.push(...(await axe.log.check(page, where, axeFrame ? { include: ['#main-content'] } : {})));
+      axeFrame = true;
+    }
     for (const t of await captions(page, !!opts.filterMenu)) {
       if (english.has(t)) problems.push(`${where}: caption "${t}" is a field's name`);
     }
@@ -230,8 +249,9 @@ export async function sweepLanguage(page: Page, { baseUrl, lang, walkForms = tru
 
   // where the time goes: milliseconds a route and step, written to artifacts/e2e/sweep-<lang>.json
   const times: Record<string, Record<string, number>> = {};
-  for (const r of lists) {
+  for (const [index, r] of lists.entries()) {
     if (only && !only(r.route)) continue;
+    axeThis = !!axe?.sample(index);
     const e = byName.get(r.entity!)!;
     const path = r.route.replace(/^\/+|\/+$/g, '');
     const where = (screen: string) => `${lang} ${path} ${screen}`;

@@ -226,7 +226,7 @@ function EimzoPanel({ onKey }: { onKey: (k: SigningKey | null, c?: CertificateIn
   if (state.phase === 'connecting') {
     return (
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, py: 2 }} data-testid="sign-connecting">
-        <CircularProgress size={18} />
+        <CircularProgress size={18} aria-label={translate('admin.sign.connecting')} />
         <Typography>{translate('admin.sign.connecting')}</Typography>
       </Box>
     );

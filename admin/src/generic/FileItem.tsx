@@ -22,7 +22,8 @@ export function FileItem({ id, image, onRemove }: { id: number; image?: boolean;
     <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5, py: 0.5 }} data-testid={`file-${id}`}>
       {isImage ? <ImagePreview id={id} size={image ? 96 : 48} /> : <InsertDriveFileIcon color="action" />}
       <Box sx={{ minWidth: 0 }}>
-        <Tooltip title={translate('admin.file.download')}>
+        {/* the hint describes the link, which is named by the file's name it shows (MUI would name it by the hint) */}
+        <Tooltip title={translate('admin.file.download')} describeChild>
           <MuiLink component="button" type="button" onClick={() => void download()} sx={{ textAlign: 'left', wordBreak: 'break-all' }}>
             {info?.original_name ?? `#${id}`}
           </MuiLink>

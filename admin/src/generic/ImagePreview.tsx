@@ -1,9 +1,11 @@
 import { useEffect, useState } from 'react';
 import { Box, CircularProgress } from '@mui/material';
+import { useTranslate } from 'react-admin';
 import { fileBlob } from '../api/files';
 
 /** An image file shown from a blob fetched with the token. */
 export function ImagePreview({ id, size = 96 }: { id: number; size?: number }) {
+  const translate = useTranslate();
   const [url, setUrl] = useState<string>();
   useEffect(() => {
     let live = true;
@@ -38,7 +40,8 @@ export function ImagePreview({ id, size = 96 }: { id: number; size?: number }) {
       {url ? (
         <img src={url} alt="" style={{ maxWidth: '100%', maxHeight: '100%', objectFit: 'contain' }} data-testid={`image-preview-${id}`} />
       ) : (
-        <CircularProgress size={18} />
+        // a progress bar is named (axe: aria-progressbar-name)
+        <CircularProgress size={18} aria-label={translate('ra.page.loading')} />
       )}
     </Box>
   );

@@ -1,7 +1,7 @@
 import { forwardRef } from 'react';
 import { ListItemIcon, ListItemText, MenuItem } from '@mui/material';
 import AccountCircleIcon from '@mui/icons-material/AccountCircle';
-import { Logout, UserMenu, useTranslate, useUserMenu } from 'react-admin';
+import { Logout, UserMenu, useGetIdentity, useTranslate, useUserMenu } from 'react-admin';
 import { useNavigate } from 'react-router-dom';
 
 /** "Profile": the user's own name, contacts, language, photo and password (ProfilePage). */
@@ -28,10 +28,17 @@ const ProfileItem = forwardRef<HTMLLIElement>((props, ref) => {
 });
 ProfileItem.displayName = 'ProfileItem';
 
-/** The app bar's user menu: the profile, then sign-out. */
+/**
+ * The app bar's user menu: the profile, then sign-out. Its button shows the user's name; it is
+ * named by that name and the menu's caption ("Karimov Anvar — Profil"), so that the words seen are
+ * the words announced (react-admin names it by the caption alone).
+ */
 export function AppUserMenu() {
+  const translate = useTranslate();
+  const { identity } = useGetIdentity();
+  const caption = translate('ra.auth.user_menu');
   return (
-    <UserMenu>
+    <UserMenu label={identity?.fullName ? `${identity.fullName} — ${caption}` : caption}>
       <ProfileItem />
       <Logout />
     </UserMenu>

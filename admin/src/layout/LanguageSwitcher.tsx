@@ -9,6 +9,8 @@ import { rememberLang } from '../lang';
 
 /** What the switch shows for each language (spec: uz / Ўз / ru). */
 export const LANG_LABEL: Record<WireLang, string> = { uz: 'uz', uk: 'Ўз', ru: 'ru' };
+/** The language each button's words are in, for a screen reader's voice. */
+const LANG_TAG: Record<WireLang, string> = { uz: 'uz-Latn', uk: 'uz-Cyrl', ru: 'ru' };
 
 /**
  * Uzbek Latin, Uzbek Cyrillic, Russian. Signed in, a switch fetches /api/meta in the new language
@@ -63,13 +65,25 @@ export function LanguageSwitcher({ color = 'inherit' }: { color?: 'inherit' | 'p
                   textTransform: 'none',
                   fontWeight: 600,
                 },
-                '& .MuiToggleButton-root.Mui-selected': { bgcolor: 'rgba(255,255,255,0.25)', color: 'inherit' },
+                // the chosen language white with the bar's dark green (a white tint on the green gave 4.3:1)
+                '& .MuiToggleButton-root.Mui-selected, & .MuiToggleButton-root.Mui-selected:hover': {
+                  bgcolor: '#fff',
+                  color: 'primary.dark',
+                },
               }
             : { '& .MuiToggleButton-root': { px: 1.5, py: 0.3, textTransform: 'none', fontWeight: 600 } }
         }
       >
         {WIRE_LANGS.map((l) => (
-          <ToggleButton key={l} value={l} disabled={busy} aria-label={translate(`admin.lang.${l}`)} data-testid={`lang-${l}`}>
+          // named by what it shows and the language's name ("uz — Oʻzbekcha"): the visible words are in the name
+          <ToggleButton
+            key={l}
+            value={l}
+            disabled={busy}
+            lang={LANG_TAG[l]}
+            aria-label={`${LANG_LABEL[l]} — ${translate(`admin.lang.${l}`)}`}
+            data-testid={`lang-${l}`}
+          >
             {LANG_LABEL[l]}
           </ToggleButton>
         ))}

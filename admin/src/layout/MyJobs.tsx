@@ -57,7 +57,8 @@ export function MyJobs() {
             setAnchor(e.currentTarget);
             void refresh();
           }}
-          aria-label={title}
+          // the badge's number is part of the button's name (what is seen is what is announced)
+          aria-label={active > 0 ? translate('admin.jobs.title_count', { n: active }) : title}
           data-testid="my-jobs"
         >
           <Badge badgeContent={active} color="secondary" data-testid="my-jobs-count" data-count={active}>

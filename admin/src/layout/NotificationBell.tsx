@@ -94,7 +94,8 @@ export function NotificationBell() {
         <IconButton
           color="inherit"
           onClick={(e) => void open(e.currentTarget)}
-          aria-label={translate('admin.bell.title')}
+          // the badge's number is part of the button's name (what is seen is what is announced)
+          aria-label={count > 0 ? translate('admin.bell.title_count', { n: count > 99 ? '99+' : count }) : translate('admin.bell.title')}
           data-testid="bell"
         >
           <Badge badgeContent={count} color="error" max={99} data-testid="bell-count" data-count={count}>

@@ -174,7 +174,8 @@ export function LanguageSwitcher() {
           lang={l.html}
           aria-pressed={lang === l.code}
           title={l.name}
-          aria-label={l.name}
+          // what it shows, then the language's name ("uz — Oʻzbekcha"): the visible words are in the name
+          aria-label={`${l.short} — ${l.name}`}
           onClick={() => setLang(l.code)}
           data-testid={`lang-${l.code}`}
         >

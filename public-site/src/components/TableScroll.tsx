@@ -11,9 +11,12 @@ export function TableScroll({ children, busy, testId }: { children: ReactNode; b
   const { t } = useI18n();
   const box = useRef<HTMLDivElement>(null);
   const [hidden, setHidden] = useState<string[]>([]);
+  // a table that scrolls sideways is a tab stop, so that the keyboard's arrows scroll it
+  const [scrolls, setScrolls] = useState(false);
   const measure = useCallback(() => {
     const el = box.current;
     if (!el) return;
+    setScrolls(el.scrollWidth > el.clientWidth + 1);
     const right = el.getBoundingClientRect().right - 4;
     const heads = Array.from(el.querySelectorAll<HTMLElement>('thead th'));
     const off =
@@ -52,7 +55,7 @@ export function TableScroll({ children, busy, testId }: { children: ReactNode; b
           </button>
         </p>
       )}
-      <div className="table-wrap" ref={box}>
+      <div className="table-wrap" ref={box} tabIndex={scrolls ? 0 : undefined}>
         {children}
       </div>
     </section>

@@ -108,7 +108,8 @@ export default function FeatureMap({
         className="map small-map"
         style={height ? { height } : undefined}
         data-testid="feature-map"
-        role="img"
+        // a group, not an image: it holds the map's zoom buttons, which an image's children may not be
+        role="group"
         aria-label={label}
       />
       {noBase && <p className="muted small no-print">{t('map.base_off_short')}</p>}

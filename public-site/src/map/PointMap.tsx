@@ -36,7 +36,8 @@ export default function PointMap({ lat, lng, label }: { lat: number; lng: number
 
   return (
     <>
-      <div ref={el} className="map small-map" data-testid="point-map" role="img" aria-label={label} />
+      {/* a group, not an image: it holds the map's zoom buttons, which an image's children may not be */}
+      <div ref={el} className="map small-map" data-testid="point-map" role="group" aria-label={label} />
       {noBase && <p className="muted small no-print">{t('map.base_off')}</p>}
     </>
   );
