@@ -35,6 +35,11 @@ describe('translations of the back-office', () => {
     }
   });
 
+  it("names a field as its caption is written: no lowered first letter, which mangles acronyms ('iD', 'sTIR')", () => {
+    for (const lang of Object.keys(STATIC_RESOURCES))
+      for (const [k, v] of Object.entries(STATIC_RESOURCES[lang])) expect(String(v), `${lang} ${k}`).not.toContain('_lower_first');
+  });
+
   it('Russian covers every react-admin message, with three plural forms', () => {
     const ru = STATIC_RESOURCES.ru;
     for (const k of Object.keys(STATIC_RESOURCES.uz)) {
