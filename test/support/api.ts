@@ -90,6 +90,10 @@ export async function startTestApi(model: MetaModel = loadMetadata(), registry?:
   const server = await new Promise<Server>((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
+  // fetch keeps connections alive for a little less than the server's own idle timeout (Node's 5 s,
+  // told in `Keep-Alive: timeout=5`): on a loaded machine the server's close and the client's reuse
+  // of that socket crossed (ECONNRESET in test/access.test.ts); a long idle timeout keeps them apart
+  server.keepAliveTimeout = 65_000;
   const api = new TestApi(db, model, server);
   api.adminToken = await api.login('admin', TEST_ADMIN_PASSWORD);
   return api;
