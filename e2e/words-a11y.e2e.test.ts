@@ -5,6 +5,9 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { api, expectNoRawKeys, launch, login, newContext, ROOT, watch, type PageProblems } from './support';
 import { contrastOf } from './contrast';
+import adminUz from '../admin/src/i18n/uz.json';
+import adminUk from '../admin/src/i18n/uk.json';
+import adminRu from '../admin/src/i18n/ru.json';
 
 /**
  * Issue 11's words and accessibility, in the browser in uz, Uzbek Cyrillic and ru: Uzbek Cyrillic
@@ -105,6 +108,15 @@ describe.each(LANGS)('the back-office in %s', (lang) => {
   beforeAll(async () => {
     if (lang !== 'uz') await switchTo(lang);
     m = await api<Meta>(page, '/api/meta', lang);
+  });
+
+  it("the page says its language and its tab's title in it", async () => {
+    await page.goto(`${baseUrl}/admin/#/`);
+    await page.getByTestId('page-dashboard').waitFor();
+    const tag = { uz: 'uz-Latn', uk: 'uz-Cyrl', ru: 'ru' }[lang];
+    await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe(tag);
+    const own = { uz: adminUz, uk: adminUk, ru: adminRu }[lang].admin;
+    expect(await page.title()).toBe(`${own.title} — ${own.subtitle}`);
   });
 
   it('income types to review: a badge in the list, a filter, never "(review)" in a name', async () => {

@@ -115,6 +115,16 @@ export const missingKeys: MissingKey[] = typeof window !== 'undefined' ? (window
 
 export const i18n: I18next = createInstance();
 
+/**
+ * The page follows the language shown: `<html lang>` (a screen reader reads each language with its
+ * own voice and rules: uz-Latn, uz-Cyrl, ru) and the tab's title, from the first render on.
+ */
+if (typeof document !== 'undefined')
+  i18n.on('languageChanged', (code: string) => {
+    document.documentElement.lang = code === 'uz' ? 'uz-Latn' : code;
+    document.title = `${i18n.t('admin.title')} — ${i18n.t('admin.subtitle')}`;
+  });
+
 export async function createI18nProvider(lang: WireLang): Promise<I18nProvider> {
   return getI18nProvider(
     i18n,
