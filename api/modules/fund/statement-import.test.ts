@@ -61,6 +61,21 @@ async function sheet(rows: unknown[][]): Promise<Buffer> {
   return Buffer.from(await wb.xlsx.writeBuffer());
 }
 
+/** Repositories of the administrator, as the import's job gets them (every action, no scope). */
+async function adminRepos(): Promise<(name: string) => Repository> {
+  const k = api.db.knex;
+  const admin = await k('users').where({ username: 'admin' }).first('id');
+  const principal: Principal = {
+    id: admin.id,
+    username: 'admin',
+    actions: new Set(api.model.actions.keys()),
+    region_id: null,
+    branch_id: null,
+    subject_id: null,
+  };
+  return (name) => new Repository({ knex: k, model: api.model, principal, lang: 'uz' }, api.model.entities.get(name)!);
+}
+
 describe('a statement of thousands of rows', () => {
   it(`imports ${ROWS} rows in one transaction, one audit row each, attaching known payers`, async () => {
     const inn = '410000001';
@@ -181,16 +196,7 @@ describe('a statement of thousands of rows', () => {
 
   it('reports progress up to 100 and stops on an abort, writing nothing', async () => {
     const k = api.db.knex;
-    const admin = await k('users').where({ username: 'admin' }).first('id');
-    const principal: Principal = {
-      id: admin.id,
-      username: 'admin',
-      actions: new Set(api.model.actions.keys()),
-      region_id: null,
-      branch_id: null,
-      subject_id: null,
-    };
-    const repo = (name: string) => new Repository({ knex: k, model: api.model, principal, lang: 'uz' }, api.model.entities.get(name)!);
+    const repo = await adminRepos();
     const file = await statementFile({ rows: 3000, codes });
     const id = await stack('PROG-1');
     const seen: [number, number, string][] = [];
@@ -219,16 +225,7 @@ describe('a statement of thousands of rows', () => {
 
   it('reads the file from its path as it streams: the same rows, the same refusal, the same preview token', async () => {
     const k = api.db.knex;
-    const admin = await k('users').where({ username: 'admin' }).first('id');
-    const principal: Principal = {
-      id: admin.id,
-      username: 'admin',
-      actions: new Set(api.model.actions.keys()),
-      region_id: null,
-      branch_id: null,
-      subject_id: null,
-    };
-    const repo = (name: string) => new Repository({ knex: k, model: api.model, principal, lang: 'uz' }, api.model.entities.get(name)!);
+    const repo = await adminRepos();
     const dir = mkdtempSync(join(tmpdir(), 'ecofond-statement-'));
     try {
       const bytes = await statementFile({ rows: 4000, codes });
