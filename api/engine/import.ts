@@ -19,9 +19,9 @@ import type { Repository } from './repository.ts';
  */
 
 /** Rows an imported file holds at most — a bank statement's too (ECOFOND_IMPORT_MAX_ROWS, 200 000 by default). */
-export const IMPORT_MAX_ROWS = Number(process.env.ECOFOND_IMPORT_MAX_ROWS || 200_000);
+export const importMaxRows = (): number => Number(process.env.ECOFOND_IMPORT_MAX_ROWS || 200_000);
 /** The largest imported file taken — a bank statement's too — in bytes (ECOFOND_IMPORT_MAX_MB, 50 MB by default): more is a 400. */
-export const IMPORT_MAX_BYTES = Number(process.env.ECOFOND_IMPORT_MAX_MB || 50) * 1024 * 1024;
+export const importMaxBytes = (): number => Number(process.env.ECOFOND_IMPORT_MAX_MB || 50) * 1024 * 1024;
 
 /** Kinds of field a cell can hold; columns of other kinds (the row's id, files, geometry, children) are not read. */
 const CELL_TYPES = new Set(['string', 'text', 'text3', 'integer', 'decimal', 'money', 'date', 'datetime', 'boolean', 'enum', 'ref']);
@@ -160,7 +160,7 @@ export async function importRows(repo: Repository, file: Uint8Array, opts: Impor
       if (columns.every((c) => text(cells[c.index] ?? null) === '')) return;
       rows.push({ row: r, cells });
     },
-    { maxRows: IMPORT_MAX_ROWS + 1, signal: opts.signal, onProgress: (d, t) => progress((30 * d) / t) },
+    { maxRows: importMaxRows() + 1, signal: opts.signal, onProgress: (d, t) => progress((30 * d) / t) },
   );
   if (!columns || !rows.length) throw new ApiError('badRequest', 'errors.import_file');
   opts.signal?.throwIfAborted();

@@ -4,7 +4,7 @@ import { todayTashkent } from '../meta/today.ts';
 import { FORMATS } from '../meta/formats.ts';
 import { isBadText } from '../kernel/input-text.ts';
 import { cellDate, readXlsxRows, type XlsxCell } from '../engine/xlsx-read.ts';
-import { IMPORT_MAX_ROWS } from '../engine/import.ts';
+import { importMaxRows } from '../engine/import.ts';
 
 /**
  * A bank statement as an .xlsx: the first sheet, a header row, then one payment per row in the
@@ -157,7 +157,7 @@ export async function* readPaymentSheet(file: Uint8Array | string, opts: SheetOp
       });
     },
     {
-      maxRows: IMPORT_MAX_ROWS + 1,
+      maxRows: importMaxRows() + 1,
       signal,
       ready: () =>
         ready.length >= AHEAD

@@ -12,7 +12,7 @@ import { badRequest } from './errors.ts';
 import { idParam } from './module-routes.ts';
 import { exportQuery, queueListExport } from '../jobs/export-kinds.ts';
 import { queueEntityImport } from '../jobs/import-kinds.ts';
-import { IMPORT_MAX_BYTES, mapHeader, readHeader } from '../engine/import.ts';
+import { importMaxBytes, mapHeader, readHeader } from '../engine/import.ts';
 import { rawBody } from './raw-body.ts';
 import { jobView } from '../jobs/queue.ts';
 import { IDEMPOTENCY_HEADER, idempotencyClaim, REPLAYED_HEADER } from '../engine/idempotency.ts';
@@ -63,7 +63,7 @@ export function entityRoutes(model: MetaModel, knex: Knex, guard: Middleware<App
       // an .xlsx laid out as the export (api/engine/import.ts): its header checked now, its rows imported by a job of the caller's — 202 and the job
       router.post(`${e.path}/import`, guard, async (ctx) => {
         repo(ctx, e).assertCan('create');
-        const file = await rawBody(ctx, IMPORT_MAX_BYTES, 'errors.import_file');
+        const file = await rawBody(ctx, importMaxBytes(), 'errors.import_file');
         mapHeader(model, e, ctx.state.lang, await readHeader(file));
         const job = await queueEntityImport(knex, model, e, { userId: ctx.state.principal!.id, lang: ctx.state.lang, file });
         ctx.status = 202;

@@ -8,7 +8,7 @@ import { calculateCompensation } from '../../domain/compensation.ts';
 import { parseTiyin, formatTiyin } from '../../domain/money.ts';
 import { currentYearTashkent } from '../../meta/today.ts';
 import { rawBody } from '../../http/raw-body.ts';
-import { IMPORT_MAX_BYTES } from '../../engine/import.ts';
+import { importMaxBytes } from '../../engine/import.ts';
 import { importStatement } from './statement-import.ts';
 import { queueStatementImport } from './statement-job.ts';
 import { jobView } from '../../jobs/queue.ts';
@@ -69,7 +69,7 @@ export const FUND_HANDLERS: Record<string, RouteHandler> = {
     // `?expect=<token>`: the write of a preview, refused (409) when it would not write what was previewed
     const expect = expectParam(ctx.query.expect);
     if (preview && expect) throw badParam('expect');
-    const file = await rawBody(ctx, IMPORT_MAX_BYTES, 'errors.import_file');
+    const file = await rawBody(ctx, importMaxBytes(), 'errors.import_file');
     const stackId = rc.row!.id as number;
     if (background) {
       // `?background=1`: a job of the caller's with a progress (statement-job.ts); 202 and the job
