@@ -121,10 +121,20 @@ function auditValue(f: FieldMeta, col: string): string {
 const COPY_CHUNK = 2000;
 
 /**
- * Creates the rows of `source` in `trx` through COPY and a staging table (above). Errors are keyed
+ * Rows written as one slice: COPYed into the slice's table, checked and inserted while this
+ * process reads and prepares the next slice (the file's reading and the database's writing side
+ * by side on two cores, decision 0045). Its text is held until it is sent: about 5 MB.
+ * `ECOFOND_COPY_SLICE` sets it (the tests write small files in many slices).
+ */
+const copySlice = () => Number(process.env.ECOFOND_COPY_SLICE) || 20_000;
+
+/**
+ * Creates the rows of `source` in `trx` through COPY and staging tables (above), a slice at a time:
+ * while the database checks and inserts one slice, this process prepares the next. Errors are keyed
  * `rows.<n>.<field>` by the chunks' row numbers: the chunks' own, the validator's, the references'
- * and the repeats' — all of the file's, then a 400 (importRowsError) and the transaction rolled
- * back by the caller. The staging table is dropped at the transaction's end.
+ * and the repeats' — all of the file's (after the first bad row nothing more is inserted, but every
+ * row is still checked), then a 400 (importRowsError) and the transaction rolled back by the
+ * caller. The staging tables are dropped at the transaction's end.
  */
 export async function copyCreate(
   repo: CopyTarget,
@@ -135,19 +145,99 @@ export async function copyCreate(
   opts: CopyOptions = {},
 ): Promise<CopyCreated> {
   const e = repo.e;
-  const stage = `copy_${e.table}_${randomBytes(4).toString('hex')}`;
+  const id = randomBytes(4).toString('hex');
+  // the whole file's good rows (repeats, and what the caller reads back), and one slice's
+  const stage = `copy_${e.table}_${id}`;
+  const slice = `copy_${e.table}_${id}_slice`;
+  const S = q(stage);
+  const B = q(slice);
   const errors: Record<string, FieldError> = {};
   let bad = false;
   let total = 0;
+  let written = 0;
   let cols: string[] | undefined;
-  let stream: ReturnType<typeof copyFrom> | undefined;
-  let finished: Promise<unknown> | undefined;
-  let streamErr: unknown;
-  await trx.raw(`CREATE TEMP TABLE ${q(stage)} ON COMMIT DROP AS SELECT NULL::int AS _row, t.* FROM ${q(e.table)} t WITH NO DATA`);
+  // the slice's text: lines of COPY_CHUNK rows joined (one flat string each), and the lines since
+  let parts: string[] = [];
+  let lines: string[] = [];
+  let sliceRows = 0;
+  const sliceSize = copySlice();
+  // the slice the database is writing while this process reads on (its failure is the answer)
+  let writing: Promise<void> | null = null;
+  let sql: ReturnType<typeof sliceStatements> | undefined;
+  await trx.raw(`CREATE TEMP TABLE ${S} ON COMMIT DROP AS SELECT NULL::int AS _row, t.* FROM ${q(e.table)} t WITH NO DATA`);
+  await trx.raw(`CREATE TEMP TABLE ${B} ON COMMIT DROP AS SELECT * FROM ${S} WITH NO DATA`);
+
+  /** The slice's text COPYed into its table (the connection waits on nothing else meanwhile). */
+  const sendSlice = async (parts: string[]) => {
+    const stream = conn.query(copyFrom(`COPY ${B} (_row, ${cols!.map(q).join(', ')}) FROM STDIN`));
+    let streamErr: unknown;
+    stream.on('error', (err: unknown) => {
+      streamErr ??= err;
+    });
+    const finished = once(stream, 'finish');
+    finished.catch(() => undefined);
+    for (let i = 0; i < parts.length && !streamErr; i++) {
+      if (!stream.write(parts[i])) await Promise.race([once(stream, 'drain'), finished]);
+      parts[i] = '';
+    }
+    if (!streamErr) {
+      stream.end();
+      await finished.catch((err) => {
+        streamErr ??= err;
+      });
+    }
+    if (streamErr) {
+      if (!stream.writableFinished) {
+        const closed = once(stream, 'close').catch(() => undefined);
+        stream.destroy(streamErr instanceof Error ? streamErr : new Error(String(streamErr)));
+        await closed;
+      }
+      throw streamErr;
+    }
+  };
+
+  /** The slice checked (references), then — the file good so far — inserted with its audit rows, and kept in the file's table. */
+  const writeSlice = async (parts: string[]) => {
+    await sendSlice(parts);
+    sql ??= sliceStatements(repo, trx, x, e, new Set(cols), B);
+    for (const check of sql.refs) {
+      const missing = await trx.raw(check.sql, check.bindings);
+      for (const { _row } of missing.rows as { _row: number }[]) {
+        errors[`rows.${_row}.${check.field}`] ??= { key: 'validation.ref_not_found' };
+        bad = true;
+      }
+    }
+    if (!bad) {
+      let res: { n: number; allowed: number };
+      try {
+        res = (await trx.raw(sql.insert, sql.bindings(opts.action ?? null))).rows[0];
+      } catch (err) {
+        throw translateDbError(err, e);
+      }
+      if (res.allowed !== res.n) throw forbidden();
+      written += res.n;
+    }
+    await trx.raw(`INSERT INTO ${S} SELECT * FROM ${B}`);
+    await trx.raw(`TRUNCATE ${B}`);
+  };
+
+  /** The slice held so far handed to the database, once it has written the one before. */
+  const flush = async () => {
+    if (lines.length) parts.push(lines.join(''));
+    lines = [];
+    if (!parts.length) return;
+    const text = parts;
+    parts = [];
+    sliceRows = 0;
+    if (writing) await writing;
+    writing = writeSlice(text);
+    // its failure is awaited (and answered) at the next flush or the end; not unhandled meanwhile
+    writing.catch(() => undefined);
+  };
+
   try {
     for await (const chunk of source) {
       opts.signal?.throwIfAborted();
-      if (streamErr) throw streamErr;
       total += chunk.payloads.length;
       // rows the caller found bad (a sheet's cells) are not copied: their values may not be of their type
       const refusedRows = new Set<number>();
@@ -156,7 +246,6 @@ export async function copyCreate(
         bad = true;
         refusedRows.add(Number(k.split('.')[1]));
       }
-      let lines: string[] = [];
       for (let i = 0; i < chunk.payloads.length; i++) {
         const n = chunk.rowNumbers[i];
         const { row, bad: refused } = x.prepare(chunk.payloads[i]);
@@ -167,68 +256,35 @@ export async function copyCreate(
         }
         if (refusedRows.has(n)) continue;
         const values = x.columns(row);
-        if (!cols) {
-          cols = Object.keys(values);
-          stream = conn.query(copyFrom(`COPY ${q(stage)} (_row, ${cols.map(q).join(', ')}) FROM STDIN`));
-          stream.on('error', (err: unknown) => {
-            streamErr ??= err;
-          });
-          finished = once(stream, 'finish');
-          finished.catch(() => undefined);
-        } else if (Object.keys(values).some((k) => !cols!.includes(k))) {
+        if (!cols) cols = Object.keys(values);
+        else if (Object.keys(values).some((k) => !cols!.includes(k))) {
           throw new Error(`copyCreate: a row of ${e.name} has a column the first row has not`);
         }
         let line = String(n);
         for (const c of cols) line += `\t${copyText(values[c])}`;
         lines.push(`${line}\n`);
         if (lines.length >= COPY_CHUNK) {
-          if (!stream!.write(lines.join(''))) await Promise.race([once(stream!, 'drain'), finished]);
+          parts.push(lines.join(''));
           lines = [];
         }
+        if (++sliceRows >= sliceSize) await flush();
       }
-      if (lines.length && !stream!.write(lines.join(''))) await Promise.race([once(stream!, 'drain'), finished]);
       opts.onProgress?.(total, total);
     }
     opts.signal?.throwIfAborted();
-    if (stream) {
-      stream.end();
-      await finished;
-    }
+    await flush();
+    if (writing) await writing;
   } catch (err) {
-    // the first failure is the answer (the server's refusal of the COPY, else this one)
-    const first = streamErr ?? err;
-    // a COPY under way is failed (CopyFail): the transaction is then rolled back by the caller
-    if (stream && !streamErr && !stream.writableFinished) {
-      const closed = once(stream, 'close').catch(() => undefined);
-      stream.destroy(err instanceof Error ? err : new Error(String(err)));
-      await closed;
-    }
-    throw translateDbError(first, e);
+    // a slice under way finishes (or fails) before the transaction is rolled back by the caller
+    if (writing) await (writing as Promise<void>).catch(() => undefined);
+    throw translateDbError(err, e);
   }
-  if (streamErr) throw translateDbError(streamErr, e);
   if (!cols) {
     if (bad) throw importRowsError(errors);
     return { count: 0, stage: null };
   }
-  const copied = new Set(cols);
-  const S = q(stage);
-  // references: the referenced row is there, and in the caller's scope
-  for (const [name, f] of Object.entries(e.fields)) {
-    if (f.type !== 'ref' || !copied.has(name)) continue;
-    const target = x.model.entities.get(f.ref!);
-    const scope = target && x.principal ? Object.entries(scopeConditions(target, x.principal)) : [];
-    const within = scope.map(([c]) => ` AND r.${q(c)} = ?`).join('');
-    const missing = await trx.raw(
-      `SELECT s._row FROM ${S} s WHERE s.${q(name)} IS NOT NULL
-      AND NOT EXISTS (SELECT 1 FROM ${q(refTable(x.model, f.ref!))} r WHERE r.id = s.${q(name)}${within}) ORDER BY s._row`,
-      scope.map(([, v]) => v),
-    );
-    for (const { _row } of missing.rows as { _row: number }[]) {
-      errors[`rows.${_row}.${name}`] ??= { key: 'validation.ref_not_found' };
-      bad = true;
-    }
-  }
   // a row repeating an earlier one of the file in the given columns
+  const copied = new Set(cols);
   const dup = (opts.duplicates ?? []).filter((c) => copied.has(c));
   if (dup.length) {
     const by = dup.map((c) => `s.${q(c)}`).join(', ');
@@ -241,10 +297,31 @@ export async function copyCreate(
     }
   }
   if (bad) throw importRowsError(errors);
-  // the rows inserted with their derived fields, scope columns left empty the caller's, in the
-  // file's order; each checked against the caller's scope for a create; one audit row each
+  return { count: written, stage };
+}
+
+/**
+ * The statements that write one slice from its table `B`: a query per reference (the referenced
+ * row there and in the caller's scope; the slice's rows naming none), and the insert — the rows
+ * with their derived fields, scope columns left empty the caller's, in the file's order; each
+ * checked against the caller's scope for a create; one audit row each — in one statement.
+ */
+function sliceStatements(repo: CopyTarget, trx: Knex.Transaction, x: CopyInternals, e: EntityMeta, copied: Set<string>, B: string) {
+  const refs: { field: string; sql: string; bindings: Knex.RawBinding[] }[] = [];
+  for (const [name, f] of Object.entries(e.fields)) {
+    if (f.type !== 'ref' || !copied.has(name)) continue;
+    const target = x.model.entities.get(f.ref!);
+    const scope = target && x.principal ? Object.entries(scopeConditions(target, x.principal)) : [];
+    const within = scope.map(([c]) => ` AND r.${q(c)} = ?`).join('');
+    refs.push({
+      field: name,
+      sql: `SELECT s._row FROM ${B} s WHERE s.${q(name)} IS NOT NULL
+      AND NOT EXISTS (SELECT 1 FROM ${q(refTable(x.model, f.ref!))} r WHERE r.id = s.${q(name)}${within}) ORDER BY s._row`,
+      bindings: scope.map(([, v]) => v as Knex.RawBinding),
+    });
+  }
   const select = new Map<string, { sql: string; bindings: Knex.RawBinding[] }>();
-  for (const c of cols) select.set(c, { sql: `s.${q(c)}`, bindings: [] });
+  for (const c of copied) select.set(c, { sql: `s.${q(c)}`, bindings: [] });
   const joins: string[] = [];
   for (const [name, f] of Object.entries(e.fields)) {
     if (!f.from || copied.has(name)) continue;
@@ -262,7 +339,7 @@ export async function copyCreate(
   }
   const into = [...select.keys()].map(q).join(', ');
   const exprs = [...select.values()].map((v) => v.sql).join(', ');
-  const bindings = [...select.values()].flatMap((v) => v.bindings);
+  const selectBindings = [...select.values()].flatMap((v) => v.bindings);
   const after = Object.entries(e.fields)
     .filter(([, f]) => f.type !== 'children' && f.type !== 'password')
     .map(([name, f]) => `'${name}', ${auditValue(f, `i.${q(name)}`)}`);
@@ -270,19 +347,22 @@ export async function copyCreate(
   const groups: string[] = [];
   for (let i = 0; i < after.length; i += 40) groups.push(`jsonb_build_object(${after.slice(i, i + 40).join(', ')})`);
   const check = repo.scoped('create', trx, trx.raw('ins AS t')).count({ n: '*' }).toSQL();
-  const sql = `WITH ins AS (
-      INSERT INTO ${q(e.table)} (${into}) SELECT ${exprs} FROM ${S} s ${joins.join(' ')} ORDER BY s._row RETURNING *
+  const insert = `WITH ins AS (
+      INSERT INTO ${q(e.table)} (${into}) SELECT ${exprs} FROM ${B} s ${joins.join(' ')} ORDER BY s._row RETURNING *
     ), aud AS (
       INSERT INTO audit_log (entity, record_id, op, action, user_id, before, after)
       SELECT ?, i.id, 'create', ?, ?::bigint, NULL, jsonb_strip_nulls(${groups.join(' || ')}) FROM ins i ORDER BY i.id
     )
     SELECT (SELECT count(*) FROM ins)::int AS n, (${check.sql})::int AS allowed`;
-  let res: { n: number; allowed: number };
-  try {
-    res = (await trx.raw(sql, [...bindings, e.name, opts.action ?? null, x.actor, ...(check.bindings as Knex.RawBinding[])])).rows[0];
-  } catch (err) {
-    throw translateDbError(err, e);
-  }
-  if (res.allowed !== res.n) throw forbidden();
-  return { count: res.n, stage };
+  return {
+    refs,
+    insert,
+    bindings: (action: string | null): Knex.RawBinding[] => [
+      ...selectBindings,
+      e.name,
+      action,
+      x.actor,
+      ...(check.bindings as Knex.RawBinding[]),
+    ],
+  };
 }

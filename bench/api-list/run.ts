@@ -3,6 +3,7 @@ import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { ADMIN_PASSWORD, benchUrl, prepare, ROWS, SCOPED_PASSWORD } from './setup.ts';
 import { bouncerUnavailable, startBouncer, type Bouncer } from '../../test/support/pgbouncer.ts';
+import { cpuSeconds } from '../support/proc.ts';
 
 /**
  * bench/api-list: 25 payments read by id, and one page of 25 out of ROWS payments, filtered by a date
@@ -65,34 +66,44 @@ async function login(port: number, username: string, password: string): Promise<
   return JSON.parse(r.body).token;
 }
 
-type Run = { name: string; port: number; path: string; headers: Record<string, string> };
+type Run = { name: string; port: number; pid: number; path: string; headers: Record<string, string> };
 
 /** Each run of a pair in turn, ROUNDS times; the figures of a run are over all its rounds. */
 async function pair(a: Run, b: Run) {
   const [ra, rb] = [
-    { latencies: [] as number[], seconds: 0 },
-    { latencies: [] as number[], seconds: 0 },
+    { latencies: [] as number[], seconds: 0, cpu: 0 },
+    { latencies: [] as number[], seconds: 0, cpu: 0 },
   ];
   for (let i = 0; i < ROUNDS; i++) {
     for (const [run, acc] of [
       [a, ra],
       [b, rb],
     ] as const) {
-      const r = await load(run.name, run.port, run.path, run.headers, i === 0);
+      const r = await load(run, i === 0);
       acc.latencies.push(...r.latencies);
       acc.seconds += r.seconds;
+      acc.cpu += r.cpu;
     }
   }
   return [summary(a.name, ra), summary(b.name, rb)];
 }
 
-function summary(name: string, { latencies, seconds }: { latencies: number[]; seconds: number }) {
+function summary(name: string, { latencies, seconds, cpu }: { latencies: number[]; seconds: number; cpu: number }) {
   latencies.sort((x, y) => x - y);
   const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))];
-  return { name, rps: latencies.length / seconds, p50: pct(0.5), p99: pct(0.99), n: latencies.length };
+  // the serving process's processor time a request: what the code costs, less moved by the load
+  // generator and other work on the same cores than requests/s
+  return {
+    name,
+    rps: latencies.length / seconds,
+    p50: pct(0.5),
+    p99: pct(0.99),
+    n: latencies.length,
+    cpuUs: (cpu / latencies.length) * 1e6,
+  };
 }
 
-async function load(name: string, port: number, path: string, headers: Record<string, string>, warm: boolean) {
+async function load({ name, port, pid, path, headers }: Run, warm: boolean) {
   if (warm) {
     const check = await request(port, path, headers);
     if (check.status !== 200 || JSON.parse(check.body).length !== 25)
@@ -106,6 +117,7 @@ async function load(name: string, port: number, path: string, headers: Record<st
   }
   const latencies: number[] = [];
   const end = Date.now() + DURATION_MS;
+  const cpu0 = cpuSeconds(pid) ?? 0;
   const t0 = process.hrtime.bigint();
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
@@ -117,7 +129,7 @@ async function load(name: string, port: number, path: string, headers: Record<st
       }
     }),
   );
-  return { latencies, seconds: Number(process.hrtime.bigint() - t0) / 1e9 };
+  return { latencies, seconds: Number(process.hrtime.bigint() - t0) / 1e9, cpu: (cpuSeconds(pid) ?? 0) - cpu0 };
 }
 
 const { scopedRegion } = await prepare(log);
@@ -142,18 +154,25 @@ try {
   const admin = { Authorization: `Bearer ${adminToken}`, Language: 'uz' };
   const results = [
     ...(await pair(
-      { name: 'floor, by id', port: floor.port, path: `/?id=${ids}`, headers: {} },
-      { name: 'generic API, by id, administrator', port: ours.port, path: `/api/bench/bench-payments?id=${ids}`, headers: admin },
+      { name: 'floor, by id', port: floor.port, pid: floor.child.pid!, path: `/?id=${ids}`, headers: {} },
+      {
+        name: 'generic API, by id, administrator',
+        port: ours.port,
+        pid: ours.child.pid!,
+        path: `/api/bench/bench-payments?id=${ids}`,
+        headers: admin,
+      },
     )),
     ...(await pair(
-      { name: 'floor (all rows)', port: floor.port, path: `/?${QUERY}`, headers: {} },
-      { name: 'generic API, administrator', port: ours.port, path, headers: admin },
+      { name: 'floor (all rows)', port: floor.port, pid: floor.child.pid!, path: `/?${QUERY}`, headers: {} },
+      { name: 'generic API, administrator', port: ours.port, pid: ours.child.pid!, path, headers: admin },
     )),
     ...(await pair(
-      { name: 'floor (one region)', port: floor.port, path: `/?${QUERY}&region=${scopedRegion}`, headers: {} },
+      { name: 'floor (one region)', port: floor.port, pid: floor.child.pid!, path: `/?${QUERY}&region=${scopedRegion}`, headers: {} },
       {
         name: 'generic API, region-scoped user',
         port: ours.port,
+        pid: ours.child.pid!,
         path,
         headers: { Authorization: `Bearer ${scopedToken}`, Language: 'uz' },
       },
@@ -162,14 +181,18 @@ try {
   log(
     `\nbench/api-list: ${ROWS.toLocaleString('en')} rows, ${CONCURRENCY} concurrent, ${ROUNDS} × ${DURATION_MS / 1000} s each in turn with its floor, page of 25 filtered by a year and sorted by date`,
   );
-  log('| run | requests/s | p50 ms | p99 ms | requests |');
-  log('|---|---:|---:|---:|---:|');
-  for (const r of results) log(`| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.n} |`);
+  log('| run | requests/s | p50 ms | p99 ms | requests | server CPU µs/request |');
+  log('|---|---:|---:|---:|---:|---:|');
+  for (const r of results)
+    log(`| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.n} | ${r.cpuUs.toFixed(0)} |`);
   const [fi, oi, fa, oa, fs, os] = results;
   log(
     `\ngeneric/floor throughput: by id ${(oi.rps / fi.rps).toFixed(2)} (target ≥ 0.50), filtered list: administrator ${(oa.rps / fa.rps).toFixed(2)}, scoped ${(os.rps / fs.rps).toFixed(2)} (target ≥ 0.85)`,
   );
   log(`scoped/administrator throughput: ${(os.rps / oa.rps).toFixed(2)} (target ≥ 0.80)`);
+  log(
+    `floor/generic server CPU a request: by id ${(fi.cpuUs / oi.cpuUs).toFixed(2)}, filtered list: administrator ${(fa.cpuUs / oa.cpuUs).toFixed(2)}, scoped ${(fs.cpuUs / os.cpuUs).toFixed(2)}`,
+  );
 } finally {
   ours?.child.kill();
   floor?.child.kill();

@@ -9,6 +9,7 @@ import { openDatabase } from '../../api/db/connection.ts';
 import { ADMIN_PASSWORD, benchModel, benchUrl, prepare, ROWS } from './setup.ts';
 import { translate } from '../../api/meta/captions.ts';
 import { fieldCaption } from '../../api/meta/load.ts';
+import { cpuSeconds } from '../support/proc.ts';
 
 /**
  * bench/export: the generic Excel export of ROWS rows × 10 columns (text, money, date, reference
@@ -40,17 +41,6 @@ function start(): Promise<{ child: ChildProcess; port: number; pid: number }> {
   });
 }
 
-/** A process's CPU seconds so far, user + system (Linux /proc: fields 14 and 15 after the name, in ticks of 1/100 s). */
-function cpuSeconds(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[11]) + Number(f[12])) / 100;
-  } catch {
-    return 0;
-  }
-}
-
 /**
  * The CPU the bench database's PostgreSQL backends spent while `during` ran: the backends of the
  * database are looked up every second (pg_stat_activity) and each one's CPU taken from /proc at
@@ -63,7 +53,7 @@ async function backendsCpu<T>(during: () => Promise<T>): Promise<{ result: T; se
   const look = async () => {
     const r = await db.knex.raw('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
     for (const { pid } of r.rows as { pid: number }[]) {
-      const now = cpuSeconds(pid);
+      const now = cpuSeconds(pid) ?? 0;
       const s = seen.get(pid);
       if (s) s.last = Math.max(s.last, now);
       else seen.set(pid, { first: now, last: now });
@@ -136,11 +126,11 @@ try {
     peak = Math.max(peak, memory(server.pid).rss);
   }, 100);
   const load0 = loadavg();
-  const cpu0 = cpuSeconds(server.pid);
+  const cpu0 = cpuSeconds(server.pid) ?? 0;
   const t0 = process.hrtime.bigint();
   const { seconds: pgCpu } = await backendsCpu(() => download(server.port, '/api/bench/bench-exports/export?background=0', token));
   const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
-  const nodeCpu = cpuSeconds(server.pid) - cpu0;
+  const nodeCpu = (cpuSeconds(server.pid) ?? 0) - cpu0;
   clearInterval(sampler);
   const after = memory(server.pid);
   const rate = ROWS / seconds;

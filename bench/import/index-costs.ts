@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import knexFactory from 'knex';
 import { benchUrl } from '../support/http.ts';
 import { loadMetadata } from '../../api/meta/load.ts';
 import { searchExpression } from '../../api/engine/sql.ts';
+import { cpuSeconds } from '../support/proc.ts';
 
 /**
  * bench/import/index-costs: what each index of `payments` costs an import (decision 0087). On the
@@ -38,8 +38,9 @@ await knex.raw(`CREATE TEMP TABLE src AS SELECT ${COLS} FROM payments WHERE stac
 const rows = Number((await knex.raw('SELECT count(*)::int AS n FROM src')).rows[0].n);
 const pid = (await knex.raw('SELECT pg_backend_pid() AS pid')).rows[0].pid as number;
 const cpu = () => {
-  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(f[11]) + Number(f[12])) * 10;
+  const s = cpuSeconds(pid);
+  if (s === null) throw new Error(`the backend ${pid} is not a process of this machine (/proc)`);
+  return s * 1000;
 };
 const indexes = (await knex.raw(`SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'payments' ORDER BY indexname`)).rows as {
   indexname: string;

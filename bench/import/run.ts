@@ -1,6 +1,6 @@
 import knexFactory from 'knex';
 import { cpus, loadavg } from 'node:os';
-import { createReadStream, createWriteStream, existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -16,10 +16,11 @@ import { Repository } from '../../api/engine/repository.ts';
 import { statementFile, statementRow } from '../../test/support/statement.ts';
 import { importStatement } from '../../api/modules/fund/statement-import.ts';
 import { ApiError } from '../../api/http/errors.ts';
-import { IMPORT_MAX_ROWS } from '../../api/engine/import.ts';
+import { importMaxRows } from '../../api/engine/import.ts';
 import { copyConnection } from '../../api/engine/copy-create.ts';
 import { withDatabase } from '../../test/support/pg-url.ts';
 import type { Principal } from '../../api/auth/ability.ts';
+import { cpuSeconds } from '../support/proc.ts';
 
 /**
  * bench/import: a bank statement of BENCH_IMPORT_ROWS (100 000) payments imported into a stack of
@@ -59,8 +60,8 @@ if (process.env.BENCH_IMPORT_WRITE) {
   writeFileSync(process.env.BENCH_IMPORT_WRITE, file);
   process.exit(0);
 }
-if (N > IMPORT_MAX_ROWS) {
-  console.error(`${N} rows is more than ECOFOND_IMPORT_MAX_ROWS (${IMPORT_MAX_ROWS}): run with ECOFOND_IMPORT_MAX_ROWS=${N}`);
+if (N > importMaxRows()) {
+  console.error(`${N} rows is more than ECOFOND_IMPORT_MAX_ROWS (${importMaxRows()}): run with ECOFOND_IMPORT_MAX_ROWS=${N}`);
   process.exit(2);
 }
 
@@ -164,12 +165,8 @@ if (!process.env.BENCH_ONLY_BAD) {
     for (const { pid } of (await knex.raw('SELECT pid FROM pg_stat_activity WHERE datname = current_database()')).rows as {
       pid: number;
     }[]) {
-      try {
-        const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-        out.set(pid, (Number(f[11]) + Number(f[12])) * (1000 / 100));
-      } catch {
-        /* not on this machine */
-      }
+      const s = cpuSeconds(pid); // null: not on this machine
+      if (s !== null) out.set(pid, s * 1000);
     }
     return out;
   };
@@ -225,14 +222,7 @@ if (!process.env.BENCH_ONLY_BAD) {
   await knex
     .transaction(async (trx) => {
       const pid = (await trx.raw('SELECT pg_backend_pid() AS pid')).rows[0].pid as number;
-      const stat = () => {
-        try {
-          const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-          return (Number(f[11]) + Number(f[12])) * 10;
-        } catch {
-          return Number.NaN;
-        }
-      };
+      const stat = () => (cpuSeconds(pid) ?? Number.NaN) * 1000;
       const c0 = stat();
       const t0 = performance.now();
       await trx.raw(`INSERT INTO payments (${cols}) SELECT ${cols} FROM payments WHERE stack_id = ?`, [stack.id as number]);

@@ -11,6 +11,7 @@ import { loadMetadata } from '../../api/meta/load.ts';
 import { migrate } from '../../api/db/migrator.ts';
 import { seed, DEMO_ADMIN_PASSWORD } from '../../seeds/index.ts';
 import { benchUrl, viewport } from '../support/http.ts';
+import { cpuSeconds } from '../support/proc.ts';
 
 /**
  * bench/load (issue 16): a mixed load of BENCH_CLIENTS (200) concurrent clients for BENCH_SECONDS
@@ -139,17 +140,6 @@ async function startCluster(): Promise<{ child: ChildProcess; port: number; work
     });
     child.once('exit', (code) => reject(new Error(`cluster exited ${code}: ${err.slice(-3000)}`)));
   });
-}
-
-/** utime + stime of a process in seconds, or null when it is gone. */
-function cpuSeconds(pid: number): number | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[11]) + Number(f[12])) / 100;
-  } catch {
-    return null;
-  }
 }
 
 /** CPU seconds of every `postgres` process now, by pid (the server's backends, other databases' too). */

@@ -434,6 +434,34 @@ describe('the set path: COPY into a staging table, checked set-wise (issue 32)',
     expect((await api.get(`${STACKS}/${id}`)).body.rows_count ?? 0).toBe(0);
   });
 
+  it("writes a large file in slices while reading it: every row in the file's order; a bad row in a late slice writes nothing", async () => {
+    process.env.ECOFOND_COPY_SLICE = '400';
+    try {
+      const o = { rows: 3000, codes };
+      const before = await audits();
+      const bad = await stack('SLICES-BAD');
+      // a bad amount in the eighth slice, after seven slices were written
+      const spoilt = await statementFile({
+        ...o,
+        spoil: (r) => (r === 2900 ? statementRow(r - 2, o).map((v, i) => (i === 2 ? 'yuz' : v)) : undefined),
+      });
+      const refused = await upload(bad, spoilt);
+      expect(refused.status).toBe(400);
+      expect(refused.body).toMatchObject({ errors: { 'rows.2900.amount': expect.any(String) }, error_count: 1 });
+      expect(await written(bad)).toBe(0);
+      expect(await audits()).toBe(before);
+      const id = await stack('SLICES');
+      const r = await upload(id, await statementFile(o));
+      expect(r.status, JSON.stringify(r.body).slice(0, 300)).toBe(200);
+      expect(r.body.imported).toBe(3000);
+      const numbers = await k()('payments').where({ stack_id: id }).orderBy('id').pluck('number');
+      expect(numbers).toEqual(Array.from({ length: 3000 }, (_, i) => `P-${i + 1}`));
+      expect(await audits()).toBe(before + 3000);
+    } finally {
+      delete process.env.ECOFOND_COPY_SLICE;
+    }
+  });
+
   it('previews what will be attached without committing, then imports the same; an unknown payer stays undefined', async () => {
     const inn = '410000777';
     const subject = await api.post('/api/ecofund/subject', {

@@ -212,10 +212,11 @@ export async function importStatement(x: StatementImport & { preview?: boolean }
       });
       repeats = undefined;
       progress(90, 'attach');
-      // the rows written: from the staging table (what was inserted, row for row), else the stack's
-      const written_ = stage
-        ? { sql: `SELECT payer_inn, amount FROM ${q(stage)}`, bindings: [] as number[] }
-        : { sql: 'SELECT payer_inn, amount FROM payments WHERE stack_id = ?', bindings: [stackId] };
+      // the rows written: from the staging table (what was inserted, row for row), else the
+      // stack's, read in the caller's scope as any read of them
+      const written_: Knex.Raw | Knex.QueryBuilder = stage
+        ? trx.raw(`SELECT payer_inn, amount FROM ${q(stage)}`)
+        : inTrx.scoped('read', trx).where('t.stack_id', stackId).select('t.payer_inn', 't.amount');
       // payers whose INN is a subject's in the caller's scope, found set-wise: the subjects of the
       // stack's INNs (an uncorrelated subquery over the rows written), then those INNs' payments;
       // attached, one move per subject
@@ -223,7 +224,7 @@ export async function importStatement(x: StatementImport & { preview?: boolean }
       const found: { id: number; inn: string; name: string }[] = await inTrx
         .other('subject')
         .scoped('read', trx)
-        .whereRaw(`t.inn IN (SELECT DISTINCT w.payer_inn FROM (${written_.sql}) w WHERE length(w.payer_inn) = 9)`, written_.bindings)
+        .whereRaw('t.inn IN (SELECT DISTINCT w.payer_inn FROM (?) w WHERE length(w.payer_inn) = 9)', [written_])
         .select('t.id', 't.inn', 't.name');
       for (const sub of found) subjects.set(sub.inn, sub);
       const known: { payment: number; subject: number; inn: string; name: string; amount: string }[] = [];
@@ -246,9 +247,8 @@ export async function importStatement(x: StatementImport & { preview?: boolean }
         if (ids) ids.push(k.payment);
         else groups.set(k.subject, [k.payment]);
       }
-      const [{ n, total }] = (
-        await trx.raw(`SELECT count(*)::int AS n, coalesce(sum(w.amount), 0)::text AS total FROM (${written_.sql}) w`, written_.bindings)
-      ).rows as { n: number; total: string }[];
+      const [{ n, total }] = (await trx.raw('SELECT count(*)::int AS n, coalesce(sum(w.amount), 0)::text AS total FROM (?) w', [written_]))
+        .rows as { n: number; total: string }[];
       const totalAmount = formatTiyin(parseTiyin(total));
       const canAttach = inTrx.can('wf:attach');
       const bySubject = new Map<number, PreviewPayer>();
