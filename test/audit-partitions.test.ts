@@ -61,6 +61,29 @@ describe('audit_log by month', () => {
     expect(one.status).toBe(200);
   });
 
+  it("reads a record's history from the month it was made: the months before are not read", async () => {
+    const r = await api.post('/api/ecofund/stack-payments', { number: 'AUDP-2', statement_date: '2024-02-01' });
+    expect(r.status).toBe(201);
+    // an entry dated long before the row was made (none can be) stays out; one after it is read
+    const old = new Date(Date.UTC(2012, 2, 10, 12));
+    const months = await ensureAuditMonths(k, old);
+    await k('audit_log').insert({ entity: 'stack-payments', record_id: r.body.id, op: 'update', action: 'old', created_at: old });
+    const h = await api.get(`/api/ecofund/stack-payments/${r.body.id}/history`);
+    expect(h.status).toBe(200);
+    const ops = (h.body.rows ?? h.body).map((x: { op: string; action: string | null }) => x.action ?? x.op);
+    expect(ops).toEqual(['create']);
+    // the plan of such a read: the months from the row's creation (a day before) on, no earlier one
+    const made = new Date(r.body.created_at);
+    const history = await plan(
+      `SELECT a.id FROM audit_log a WHERE a.entity IN ('stack-payments') AND a.record_id = ? AND a.created_at >= ?::timestamptz - interval '1 day' ORDER BY a.id DESC LIMIT 500`,
+      [r.body.id, made.toISOString()],
+    );
+    expect(history).toMatch(new RegExp(monthPartition(monthOf(made))));
+    expect(history).not.toMatch(/audit_log_m2012/);
+    // the months made for it go (the retention's test counts the months there are)
+    for (const m of months) await k.raw(`DROP TABLE ${m}`);
+  });
+
   it('makes a month whose rows landed in the default partition by moving them into it', async () => {
     const far = new Date(Date.UTC(2031, 5, 15, 12));
     await k('audit_log').insert({ entity: 'roles', record_id: 1, op: 'update', created_at: far });

@@ -6,8 +6,8 @@ import { hasMaskedFields, maskRow, recordClearRead, shownPersonal } from '../per
 export class RepositoryAudit extends RepositoryRead {
   /** A row's audit trail (newest first), for whoever may read the row. */
   async history(id: number): Promise<Record<string, unknown>[]> {
-    await this.findOne(id, 'read');
-    const rows = await rowHistory(this.db, this.ctx.model, this.e, id);
+    const row = await this.findOne(id, 'read');
+    const rows = await rowHistory(this.db, this.ctx.model, this.e, id, undefined, row.created_at);
     // the values before and after are the row's fields: masked as the row is, a clear read recorded once for the record
     if (this.ctx.trusted || !hasMaskedFields(this.e)) return rows;
     if (!this.readsInClear) {
