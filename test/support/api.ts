@@ -7,6 +7,7 @@ import type { MetaModel } from '../../api/meta/types.ts';
 import type { Database } from '../../api/db/connection.ts';
 import { testDatabase } from './db.ts';
 import { TEST_ADMIN_PASSWORD } from './template.ts';
+import { closeServer } from './ports.ts';
 import { createUser } from '../../cli/create-user.ts';
 
 export interface CallOptions {
@@ -74,7 +75,7 @@ export class TestApi {
   }
 
   async close(): Promise<void> {
-    await new Promise<void>((r) => this.server.close(() => r()));
+    await closeServer(this.server);
     await this.db.close();
   }
 }

@@ -4,6 +4,7 @@ import { createApp } from '../../api/app.ts';
 import { LiveModel } from '../../api/meta/live.ts';
 import type { Database } from '../../api/db/connection.ts';
 import { TEST_ADMIN_PASSWORD } from './template.ts';
+import { closeServer } from './ports.ts';
 
 /** One app on a reloadable model over a test database, called over HTTP as the administrator (the reference books' tests). */
 export class BooksApp {
@@ -40,7 +41,7 @@ export class BooksApp {
     return { status: res.status, body: type.includes('json') ? JSON.parse(raw.toString('utf8')) : raw, headers: res.headers };
   }
   async close(closeDb = true) {
-    await new Promise<void>((r) => this.server.close(() => r()));
+    await closeServer(this.server);
     await this.live.close();
     if (closeDb) await this.db.close();
   }

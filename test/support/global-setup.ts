@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { processAlive } from './os-user.ts';
 
 /**
  * Builds one migrated, seeded template database per run (see build-template.ts) so that each test
@@ -42,21 +43,13 @@ async function dropAbandoned(url: string | undefined): Promise<void> {
   if (!url) return;
   const host = new URL(url).hostname;
   if (!['127.0.0.1', 'localhost', '::1', '[::1]', ''].includes(host)) return;
-  const alive = (pid: number) => {
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch (err) {
-      return (err as NodeJS.ErrnoException).code === 'EPERM';
-    }
-  };
   const { default: knexFactory } = await import('knex');
   const admin = knexFactory({ client: 'pg', connection: url, pool: { min: 0, max: 1 } });
   try {
     const { rows } = await admin.raw("SELECT datname FROM pg_database WHERE datname ~ '^ecofond_(t|test_template)_[0-9]+(_|$)'");
     for (const { datname } of rows as { datname: string }[]) {
       const pid = Number(/^ecofond_(?:t|test_template)_(\d+)/.exec(datname)?.[1]);
-      if (pid && !alive(pid)) await admin.raw(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`).catch(() => undefined);
+      if (pid && !processAlive(pid)) await admin.raw(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`).catch(() => undefined);
     }
   } catch {
     // a server that cannot be asked: the run goes on, as before

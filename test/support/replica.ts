@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { freePort } from './ports.ts';
-import { postgresIds } from './os-user.ts';
+import { postgresIds, processAlive } from './os-user.ts';
 
 const run = promisify(execFile);
 
@@ -103,10 +103,28 @@ export async function startReplica(primaryUrl: string): Promise<Replica> {
   const as = (cmd: string, args: string[], timeout = 600_000) =>
     asRoot ? run('runuser', ['-u', 'postgres', '--', cmd, ...args], { timeout }) : run(cmd, args, { timeout });
   const port = await freePort();
+  // the replica streams through a physical slot of its own: the primary keeps every WAL segment
+  // the replica has not replayed. Without one (wal_keep_size is 0 by default) the databases other
+  // test files create meanwhile write enough WAL for a checkpoint to recycle a segment the replica
+  // still needs, and it then waits for it forever (seen in CI: "did not replay … in 60000 ms")
+  await dropStaleSlots(primaryUrl);
+  const slot = `${SLOT_PREFIX}${process.pid}_${port}`;
+  const dropSlot = () =>
+    primaryQuery(
+      primaryUrl,
+      `SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = '${slot}' AND NOT active`,
+    ).catch(() => undefined);
   let started = false;
   const stop = async () => {
     if (started) await as(join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop'], 60_000).catch(() => undefined);
     started = false;
+    // the walsender of a stopped replica may take a moment to end: the slot is released then
+    for (let i = 0; i < 50; i++) {
+      await dropSlot();
+      const left = await primaryQuery(primaryUrl, `SELECT 1 FROM pg_replication_slots WHERE slot_name = '${slot}'`).catch(() => []);
+      if (!left.length) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
     rmSync(root, { recursive: true, force: true });
   };
   try {
@@ -125,6 +143,9 @@ export async function startReplica(primaryUrl: string): Promise<Replica> {
           '-R',
           '-X',
           'stream',
+          '-C',
+          '-S',
+          slot,
           '-c',
           'fast',
           '--no-sync',
@@ -133,6 +154,7 @@ export async function startReplica(primaryUrl: string): Promise<Replica> {
       } catch (err) {
         if (attempt >= 5) throw err;
         rmSync(data, { recursive: true, force: true });
+        await dropSlot();
         await new Promise((r) => setTimeout(r, 500));
       }
     }
@@ -195,7 +217,10 @@ export async function startReplica(primaryUrl: string): Promise<Replica> {
             lsn,
           ]);
           if (done) return Date.now() - t;
-          if (Date.now() - t > timeoutMs) throw new Error(`the replica did not replay ${lsn} in ${timeoutMs} ms`);
+          if (Date.now() - t > timeoutMs) {
+            const log = existsSync(join(root, 'log')) ? readFileSync(join(root, 'log'), 'utf8').slice(-2000) : '';
+            throw new Error(`the replica did not replay ${lsn} in ${timeoutMs} ms${log ? `\nreplica log:\n${log}` : ''}`);
+          }
           await new Promise((r) => setTimeout(r, 20));
         }
       },
@@ -216,6 +241,25 @@ export async function startReplica(primaryUrl: string): Promise<Replica> {
     const log = existsSync(join(root, 'log')) ? readFileSync(join(root, 'log'), 'utf8').slice(-2000) : '';
     await stop();
     throw new Error(`${(err as Error).message}${log ? `\nreplica log:\n${log}` : ''}`, { cause: err });
+  }
+}
+
+const SLOT_PREFIX = 'ecofond_test_replica_';
+
+/**
+ * Drops the slots an earlier run left behind (a test process killed before its `stop()`): an
+ * inactive slot of this prefix whose process is gone. A leaked slot would keep the primary's WAL
+ * for ever (max_slot_wal_keep_size is -1 by default).
+ */
+async function dropStaleSlots(url: string): Promise<void> {
+  const slots = await primaryQuery<{ slot_name: string }>(
+    url,
+    `SELECT slot_name FROM pg_replication_slots WHERE slot_name LIKE '${SLOT_PREFIX}%' AND NOT active`,
+  );
+  for (const { slot_name: name } of slots) {
+    const pid = Number(name.slice(SLOT_PREFIX.length).split('_')[0]);
+    if (pid && pid !== process.pid && processAlive(pid)) continue;
+    await primaryQuery(url, `SELECT pg_drop_replication_slot('${name}')`).catch(() => undefined);
   }
 }
 
