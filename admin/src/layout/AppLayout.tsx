@@ -7,6 +7,7 @@ import { NotificationBell } from './NotificationBell';
 import { MyJobs } from './MyJobs';
 import { ErrorPage } from '../pages/ErrorPage';
 import { PrintStyles } from './PrintStyles';
+import { AppSidebar } from './AppSidebar';
 import { AppUserMenu } from './AppUserMenu';
 import { GlobalSearch } from './GlobalSearch';
 import { DatesProvider } from '../generic/DatesProvider';
@@ -65,6 +66,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
       <Layout
         appBar={AppAppBar}
         menu={AppMenu}
+        sidebar={AppSidebar}
         error={ErrorPage}
         sx={{
           minWidth: 0,
