@@ -28,6 +28,9 @@ export default defineConfig({
           globalSetup: ['e2e/global-setup.ts'],
           pool: 'forks',
           fileParallelism: false,
+          // a lane's files share one process and the modules they import (playwright-core, exceljs):
+          // loaded once a lane, not once a file; the files keep no state in shared modules
+          isolate: false,
           testTimeout: 120_000,
           expect: { poll: { timeout: 10_000, interval: 100 } },
           hookTimeout: 240_000,
@@ -40,6 +43,9 @@ export default defineConfig({
           globalSetup: ['public-site/e2e/global-setup.ts'],
           pool: 'forks',
           fileParallelism: false,
+          // a lane's files share one process and the modules they import (playwright-core, exceljs):
+          // loaded once a lane, not once a file; the files keep no state in shared modules
+          isolate: false,
           testTimeout: 120_000,
           expect: { poll: { timeout: 10_000, interval: 100 } },
           hookTimeout: 240_000,

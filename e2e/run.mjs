@@ -9,7 +9,7 @@
  * Files go to lanes by their last measured time (e2e/timings.json, seconds a file; a file not in it
  * counts as the median), the longest first into the lane with the least so far. The public site's
  * files stay together in one lane: they share one embedded server whose set-up is a minute of
- * processor. The sweep of every screen is one file a language, so it spreads over the lanes too.
+ * processor, timed by itself and counted with them (`public-site/e2e/global-setup.ts` in the timings). The sweep of every screen is one file a language, so it spreads over the lanes too.
  * After the run it prints each lane's time and the slowest files, and writes the times measured to
  * artifacts/e2e/timings.json (E2E_RECORD=1 writes them to e2e/timings.json, to commit).
  *
@@ -19,7 +19,7 @@
  * as by hand. With TEST_DATABASE_URL (CI) the run's databases are dropped at the end.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -106,9 +106,12 @@ const units = [...files('admin/src', /\.test\.tsx?$/), ...files('shared', /\.tes
 const backOffice = files('e2e', /\.e2e\.test\.ts$/);
 const publicSite = files('public-site/e2e', /\.test\.ts$/);
 const timingsFile = join(ROOT, 'e2e', 'timings.json');
+/** the public site's global set-up, timed by itself (artifacts/e2e/setup-times.json) */
+const PUBLIC_SETUP = 'public-site/e2e/global-setup.ts';
 const known = existsSync(timingsFile) ? JSON.parse(readFileSync(timingsFile, 'utf8')) : {};
-const measured = Object.values(known)
-  .filter((v) => typeof v === 'number')
+const measured = Object.entries(known)
+  .filter(([f, v]) => typeof v === 'number' && f !== PUBLIC_SETUP)
+  .map(([, v]) => v)
   .sort((a, b) => a - b);
 const median = measured.length ? measured[Math.floor(measured.length / 2)] : 30;
 const weight = (f) => (typeof known[f] === 'number' ? known[f] : median);
@@ -116,7 +119,10 @@ const weight = (f) => (typeof known[f] === 'number' ? known[f] : median);
 // the items to place: each back-office file alone, the public site's files as one
 const items = [
   ...backOffice.map((f) => ({ files: [f], seconds: weight(f) })),
-  ...(publicSite.length ? [{ files: publicSite, seconds: publicSite.reduce((s, f) => s + weight(f), 0) }] : []),
+  // with the set-up of the server they share (public-site/e2e/global-setup.ts), which no file's time holds
+  ...(publicSite.length
+    ? [{ files: publicSite, seconds: publicSite.reduce((s, f) => s + weight(f), 0) + (known[PUBLIC_SETUP] ?? 0) }]
+    : []),
 ].sort((a, b) => b.seconds - a.seconds);
 const laneCount = Math.max(1, Math.min(items.length, Number(process.env.E2E_LANES ?? 2)));
 const lanes = Array.from({ length: laneCount }, () => ({ files: [], seconds: 0 }));
@@ -128,6 +134,8 @@ for (const item of items) {
 lanes[0].files.push(...units);
 
 mkdirSync(OUT, { recursive: true });
+// this run's set-up times only (a file of an earlier run would be taken for this one's)
+rmSync(join(OUT, 'setup-times.json'), { force: true });
 const delay = Number(process.env.E2E_LANE_DELAY ?? (onServer ? 0 : 90)) * 1000;
 process.stdout.write(
   `== browser tests in ${laneCount} lanes (planned from e2e/timings.json):\n${lanes.map((l, i) => `   lane ${i + 1}: ${l.files.length} files, ~${Math.round(l.seconds)} s`).join('\n')}\n`,
@@ -166,6 +174,8 @@ for (let i = 0; i < laneCount; i++) {
     times[name] = Math.round((t.endTime - t.startTime) / 100) / 10;
   }
 }
+const setups = join(OUT, 'setup-times.json');
+if (existsSync(setups)) Object.assign(times, JSON.parse(readFileSync(setups, 'utf8')));
 const sorted = Object.fromEntries(Object.entries(times).sort(([a], [b]) => a.localeCompare(b)));
 writeFileSync(join(OUT, 'timings.json'), `${JSON.stringify(sorted, null, 2)}\n`);
 if (process.env.E2E_RECORD === '1') writeFileSync(timingsFile, `${JSON.stringify(sorted, null, 2)}\n`);

@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,6 +30,20 @@ export function ensureBuilt(script: string, dist: string): void {
 }
 
 /** A fresh data folder and an environment for the CLI and the server on it (embedded database, demo password). */
+/**
+ * A global set-up's own time in seconds, kept in artifacts/e2e/setup-times.json by the set-up's file
+ * (relative to the root): e2e/run.mjs writes it into the timings beside the files' and places the
+ * lanes with it.
+ */
+export function recordSetup(file: string, ms: number): void {
+  const out = join(ROOT, 'artifacts', 'e2e');
+  const path = join(out, 'setup-times.json');
+  mkdirSync(out, { recursive: true });
+  const times = existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as Record<string, number>) : {};
+  times[file] = Math.round(ms / 100) / 10;
+  writeFileSync(path, `${JSON.stringify(times, null, 2)}\n`);
+}
+
 export function freshEnvironment(prefix: string): { dataDir: string; env: NodeJS.ProcessEnv } {
   const dataDir = mkdtempSync(join(tmpdir(), prefix));
   const env: NodeJS.ProcessEnv = { ...process.env, ECOFOND_DATA_DIR: dataDir };
