@@ -21,7 +21,9 @@ const QUERY = 'from_paid_on=2025-01-01&to_paid_on=2025-12-31';
 const log = (s: string) => console.log(s);
 
 function start(script: string): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL(script, import.meta.url))], {
+  // BENCH_PROF=<folder>: each server writes a V8 CPU profile there when it ends (where a request's time goes)
+  const prof = process.env.BENCH_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROF}`] : [];
+  const child = spawn(process.execPath, [...prof, '--import', 'tsx', fileURLToPath(new URL(script, import.meta.url))], {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: process.env,
   });

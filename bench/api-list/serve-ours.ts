@@ -13,3 +13,6 @@ const server = app.listen(0, '127.0.0.1', () => {
   const a = server.address();
   console.log(JSON.stringify({ port: typeof a === 'object' && a ? a.port : 0 }));
 });
+
+// ended by the bench (SIGTERM): exit normally, so that a CPU profile (BENCH_PROF) is written
+process.on('SIGTERM', () => process.exit(0));
