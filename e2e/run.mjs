@@ -28,7 +28,9 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = join(ROOT, 'artifacts', 'e2e');
 const args = process.argv.slice(2);
 const onServer = process.env.E2E_EMBEDDED !== '1' && !!process.env.TEST_DATABASE_URL;
-process.env.E2E_RUN_ID = `${process.pid}${Date.now().toString(36)}`;
+// a runner's databases are named for its run; a run whose template was made ahead (e2e/prepare.ts,
+// .ci/run) comes with the same E2E_RUN_ID
+process.env.E2E_RUN_ID ||= `${process.pid}${Date.now().toString(36)}`;
 
 /** Files under dir (relative to the root) whose name matches. */
 function files(dir, re) {
@@ -93,6 +95,12 @@ async function dropDatabases() {
   } finally {
     await pool.end().catch(() => undefined);
   }
+}
+
+if (args[0] === '--drop') {
+  // the run's databases when its tests never came (.ci/run, after a template made ahead)
+  await dropDatabases();
+  process.exit(0);
 }
 
 if (args.length) {
