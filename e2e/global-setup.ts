@@ -16,14 +16,6 @@ export const ECOSTAFF = { username: 'ecostaff1', password: 'secret12', role: 'ec
  */
 export const FIELD_USER = { username: 'field', password: 'ecofond-demo' };
 
-/** The browser tests' database: migrated, the demo data, the two users above (the CLI's own commands). */
-export function prepareDemo(e: NodeJS.ProcessEnv): void {
-  cli(['migrate'], e);
-  cli(['seed', '--demo'], e);
-  cli(['user:create', INSPECTOR.username, '--password', INSPECTOR.password, '--role', 'inspector', '--fio', 'Inspektor Sinov'], e);
-  cli(['user:create', ECOSTAFF.username, '--password', ECOSTAFF.password, '--role', ECOSTAFF.role, '--fio', 'Ekolog Sinov'], e);
-}
-
 declare module 'vitest' {
   export interface ProvidedContext {
     baseUrl: string;
@@ -37,7 +29,12 @@ export default async function setup(project: TestProject) {
   ensureBuilt('build:field', 'field/dist');
   const fresh = freshEnvironment('ecofond-e2e-');
   // an embedded database is single-process: it is prepared before the server opens it
-  const { env, drop } = await testDatabase(fresh.env, prepareDemo);
+  const { env, drop } = await testDatabase(fresh.env, (e) => {
+    cli(['migrate'], e);
+    cli(['seed', '--demo'], e);
+    cli(['user:create', INSPECTOR.username, '--password', INSPECTOR.password, '--role', 'inspector', '--fio', 'Inspektor Sinov'], e);
+    cli(['user:create', ECOSTAFF.username, '--password', ECOSTAFF.password, '--role', ECOSTAFF.role, '--fio', 'Ekolog Sinov'], e);
+  });
   const dataDir = fresh.dataDir;
   let server: Awaited<ReturnType<typeof startServer>>;
   try {

@@ -9,7 +9,8 @@
  * Files go to lanes by their last measured time (e2e/timings.json, seconds a file; a file not in it
  * counts as the median), the longest first into the lane with the least so far. The public site's
  * files stay together in one lane: they share one embedded server whose set-up is a minute of
- * processor, timed by itself and counted with them (`public-site/e2e/global-setup.ts` in the timings). The sweep of every screen is one file a language, so it spreads over the lanes too.
+ * processor, timed by itself and counted with them (`public-site/e2e/global-setup.ts` in the
+ * timings). The sweep of every screen is one file a language, so it spreads over the lanes too.
  * After the run it prints each lane's time and the slowest files, and writes the times measured to
  * artifacts/e2e/timings.json (E2E_RECORD=1 writes them to e2e/timings.json, to commit).
  *
@@ -28,9 +29,7 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = join(ROOT, 'artifacts', 'e2e');
 const args = process.argv.slice(2);
 const onServer = process.env.E2E_EMBEDDED !== '1' && !!process.env.TEST_DATABASE_URL;
-// a runner's databases are named for its run; a run whose template was made ahead (e2e/prepare.ts,
-// .ci/run) comes with the same E2E_RUN_ID
-process.env.E2E_RUN_ID ||= `${process.pid}${Date.now().toString(36)}`;
+process.env.E2E_RUN_ID = `${process.pid}${Date.now().toString(36)}`;
 
 /** Files under dir (relative to the root) whose name matches. */
 function files(dir, re) {
@@ -95,12 +94,6 @@ async function dropDatabases() {
   } finally {
     await pool.end().catch(() => undefined);
   }
-}
-
-if (args[0] === '--drop') {
-  // the run's databases when its tests never came (.ci/run, after a template made ahead)
-  await dropDatabases();
-  process.exit(0);
 }
 
 if (args.length) {

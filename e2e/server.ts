@@ -29,7 +29,6 @@ export function ensureBuilt(script: string, dist: string): void {
   if (b.status !== 0) throw new Error(`npm run ${script} failed`);
 }
 
-/** A fresh data folder and an environment for the CLI and the server on it (embedded database, demo password). */
 /**
  * A global set-up's own time in seconds, kept in artifacts/e2e/setup-times.json by the set-up's file
  * (relative to the root): e2e/run.mjs writes it into the timings beside the files' and places the
@@ -44,6 +43,7 @@ export function recordSetup(file: string, ms: number): void {
   writeFileSync(path, `${JSON.stringify(times, null, 2)}\n`);
 }
 
+/** A fresh data folder and an environment for the CLI and the server on it (embedded database, demo password). */
 export function freshEnvironment(prefix: string): { dataDir: string; env: NodeJS.ProcessEnv } {
   const dataDir = mkdtempSync(join(tmpdir(), prefix));
   const env: NodeJS.ProcessEnv = { ...process.env, ECOFOND_DATA_DIR: dataDir };
@@ -137,40 +137,6 @@ export function templateName(run = process.env.E2E_RUN_ID ?? String(process.pid)
 }
 
 /**
- * The run's template database on the server at `url`, made and prepared by `prepare` if it is not
- * there yet, under an advisory lock (the runner's processes make it once between them). A runner
- * may make it ahead of the tests, beside other work (`e2e/prepare.ts`, .ci/run).
- */
-export async function ensureTemplate(
-  url: string,
-  env: NodeJS.ProcessEnv,
-  prepare: (env: NodeJS.ProcessEnv) => void,
-  /** a copy of it made under the same lock (a server's database) */
-  copy?: string,
-): Promise<string> {
-  const template = templateName();
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query('select pg_advisory_lock(hashtext($1))', [template]);
-    const made = (await client.query('select 1 from pg_database where datname = $1', [template])).rowCount;
-    if (!made) {
-      await client.query(`create database ${template}`);
-      try {
-        prepare({ ...env, DATABASE_URL: databaseUrl(url, template) });
-      } catch (err) {
-        await client.query(`drop database if exists ${template} with (force)`);
-        throw err;
-      }
-    }
-    if (copy) await client.query(`create database ${copy} template ${template}`);
-  } finally {
-    await client.end();
-  }
-  return template;
-}
-
-/**
  * A database for one test server, prepared by `prepare` (migrate, seed, extra users — run with the
  * CLI before the server starts). On a PostgreSQL server: `prepare` runs once per run, into the
  * run's template database (under an advisory lock, so the runner's processes do it once between
@@ -189,7 +155,24 @@ export async function testDatabase(
   }
   const template = templateName();
   const name = `${template.replace('_tpl_', '_')}_${randomBytes(3).toString('hex')}`;
-  await ensureTemplate(url, env, prepare, name);
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('select pg_advisory_lock(hashtext($1))', [template]);
+    const made = (await client.query('select 1 from pg_database where datname = $1', [template])).rowCount;
+    if (!made) {
+      await client.query(`create database ${template}`);
+      try {
+        prepare({ ...env, DATABASE_URL: databaseUrl(url, template) });
+      } catch (err) {
+        await client.query(`drop database if exists ${template} with (force)`);
+        throw err;
+      }
+    }
+    await client.query(`create database ${name} template ${template}`);
+  } finally {
+    await client.end();
+  }
   const drop = async () => {
     // a runner's run (e2e/run.mjs) drops its databases together at its end: each DROP DATABASE
     // waits for a checkpoint, and those that wait together share one
