@@ -138,38 +138,22 @@ async function measure(k: Knex, rows: number): Promise<Record<string, string>[]>
   const fresh: number[] = ids.length > 1 ? ids.slice(half) : ids;
   const span = MONTHS * 30.44 * 86400_000;
   const made = new Map(fresh.map((r) => [r, new Date(Date.now() - ((rows - 8 * r) / rows) * span)]));
+  // the history's statement as rowHistory makes it, for its plan: from the row's month (since) or every month
+  const historyPlan = (id: number, since?: Date) => {
+    const q = k('audit_log as a').leftJoin('users as u', 'u.id', 'a.user_id').where('a.entity', 'plantings').where('a.record_id', id);
+    if (since) q.where('a.created_at', '>=', k.raw(`?::timestamptz - interval '1 day'`, [since.toISOString()]));
+    const n = q.orderBy('a.id', 'desc').limit(500).select('a.*', 'u.fio').toSQL().toNative();
+    return exec(n.sql.replace(/\$\d+/g, '?'), [...n.bindings]);
+  };
   await time(
     'a record’s history, from its creation',
     (i) => rowHistory(k, model, plantings, fresh[i % fresh.length], 500, made.get(fresh[i % fresh.length])),
-    () => {
-      const q = k('audit_log as a')
-        .leftJoin('users as u', 'u.id', 'a.user_id')
-        .where('a.entity', 'plantings')
-        .where('a.record_id', fresh[0])
-        .where('a.created_at', '>=', k.raw(`?::timestamptz - interval '1 day'`, [made.get(fresh[0])!.toISOString()]))
-        .orderBy('a.id', 'desc')
-        .limit(500)
-        .select('a.*', 'u.fio')
-        .toSQL()
-        .toNative();
-      return exec(q.sql.replace(/\$\d+/g, '?'), [...q.bindings]);
-    },
+    () => historyPlan(fresh[0], made.get(fresh[0])!),
   );
   await time(
     'a record’s history, every month',
     (i) => rowHistory(k, model, plantings, ids[i % half]),
-    () => {
-      const q = k('audit_log as a')
-        .leftJoin('users as u', 'u.id', 'a.user_id')
-        .where('a.entity', 'plantings')
-        .where('a.record_id', ids[0])
-        .orderBy('a.id', 'desc')
-        .limit(500)
-        .select('a.*', 'u.fio')
-        .toSQL()
-        .toNative();
-      return exec(q.sql.replace(/\$\d+/g, '?'), [...q.bindings]);
-    },
+    () => historyPlan(ids[0]),
   );
   return out;
 }
