@@ -20,15 +20,15 @@ export function AppSidebar(props: SidebarProps) {
     inherited = phone && seen.phone !== phone && open;
     setSeen({ phone, open, inherited });
   }
-  // the wide screen's state while the phone's width shows the menu closed
-  const wide = useRef<boolean | undefined>(undefined);
+  // the menu the phone's width closed was open on the wide screen: widened again, it opens
+  const reopen = useRef(false);
   useEffect(() => {
     if (phone && inherited) {
-      wide.current = true;
+      reopen.current = true;
       setOpen(false);
-    } else if (!phone && wide.current !== undefined) {
-      if (!open) setOpen(wide.current);
-      wide.current = undefined;
+    } else if (!phone && reopen.current) {
+      if (!open) setOpen(true);
+      reopen.current = false;
     }
   }, [phone, inherited, open, setOpen]);
   return <Sidebar {...props} open={open && !(phone && inherited)} />;
