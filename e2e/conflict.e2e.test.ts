@@ -1,6 +1,17 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { adminSession, type AdminSession, api, expectNoRawKeys, login, newContext, type PageProblems, shot, watch } from './support';
+import {
+  adminSession,
+  type AdminSession,
+  api,
+  dataSettled,
+  expectNoRawKeys,
+  login,
+  newContext,
+  type PageProblems,
+  shot,
+  watch,
+} from './support';
 
 /**
  * A conflicting edit (decision 0077): two pages edit the same row; the first saves; the second's
@@ -134,7 +145,7 @@ describe('a conflicting edit', () => {
           await expect.poll(() => p.getByTestId(`lang-${lang}`).getAttribute('aria-pressed')).toBe('true');
           await openForm(p, bank.id);
           // the form read before the other change: no refetch lands after it
-          await p.waitForLoadState('networkidle');
+          await dataSettled(p);
           // someone else changes the STIR meanwhile
           const now = await api<Bank>(p, `${BANKS}/${bank.id}`);
           bank = await api<Bank>(p, `${BANKS}/${bank.id}`, lang, {

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { api, expectNoRawKeys, launch, shot, signedIn } from './support';
+import { api, dataSettled, expectNoRawKeys, launch, shot, signedIn } from './support';
 
 /**
  * References that depend on another field of the form (`within`, docs/metadata.md), on a subject's
@@ -27,7 +27,7 @@ async function optionsOf(page: Page, name: string): Promise<string[]> {
   const options = page.locator('[role=listbox] [role=option]');
   await options.first().waitFor();
   // the list settles once its request (with the filter of the moment) is answered
-  await page.waitForLoadState('networkidle');
+  await dataSettled(page);
   const texts = (await options.allInnerTexts()).map((t) => t.trim());
   await page.keyboard.press('Escape');
   return texts;

@@ -77,6 +77,28 @@ export async function login(page: Page, baseUrl: string, username: string, passw
   await page.getByTestId('page-dashboard').waitFor();
 }
 
+/**
+ * Waits until the back-office's data has been quiet for `quietMs`: react-admin's loading indicator
+ * (`.app-loader`, shown while any of its requests is in flight) gone and staying gone. Playwright's
+ * "networkidle" also waits on what is not the page's data (the bell's and the jobs' polls, the
+ * signing program's probes), and under a busy machine's load it timed out on a settled form.
+ */
+export async function dataSettled(page: Page, quietMs = 500): Promise<void> {
+  await page.evaluate(() => {
+    delete (window as { __ecofondBusyAt?: number }).__ecofondBusyAt;
+  });
+  await page.waitForFunction(
+    (quiet) => {
+      const w = window as { __ecofondBusyAt?: number };
+      const now = performance.now();
+      if (w.__ecofondBusyAt === undefined || document.querySelector('.app-loader')) w.__ecofondBusyAt = now;
+      return now - w.__ecofondBusyAt >= quiet;
+    },
+    quietMs,
+    { polling: 50, timeout: 30_000 },
+  );
+}
+
 /** The demo users' password (seeds/demo-users.ts). */
 export const DEMO_PASSWORD = 'ecofond-demo';
 

@@ -170,6 +170,31 @@ describe.each(LANGS)('the back-office in %s', (lang) => {
     await page.getByRole('checkbox', { name: first, exact: true }).uncheck();
   });
 
+  it("a spinner says what it is: the bar's loading indicator is named while a request is in flight", async () => {
+    await openList('ecofund-sprav/income-types');
+    const loading = { uz: 'Yuklanmoqda', uk: 'Юкланмоқда', ru: 'Загрузка' }[lang];
+    // the list's next request is held until the spinner has been read
+    let release = () => {};
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    await page.route('**/api/ecofund-sprav/income-types?**', async (route) => {
+      await held;
+      await route.continue();
+    });
+    try {
+      await page.locator('.RaLoadingIndicator-loadedIcon').first().click();
+      const spinner = page.locator('.app-loader');
+      await spinner.waitFor();
+      expect(await spinner.getAttribute('aria-label')).toBe(loading);
+      expect(await page.getByRole('progressbar', { name: loading, exact: true }).count()).toBeGreaterThan(0);
+    } finally {
+      release();
+      await page.unrouteAll({ behavior: 'wait' });
+    }
+    await page.locator('.app-loader').waitFor({ state: 'detached' });
+  });
+
   it('a file picker says the types and size it takes in words', async () => {
     await page.goto(`${baseUrl}/admin/#/ecofund/subject/create`);
     const hint = page.getByTestId('file-limits-logo');

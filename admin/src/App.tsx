@@ -46,10 +46,13 @@ function startLang(): WireLang {
   return code === 'uk' || code === 'ru' ? code : 'uz';
 }
 
+/** The spinner's name before the catalogues have loaded (their `ra.page.loading`). */
+const LOADING: Record<WireLang, string> = { uz: 'Yuklanmoqda', uk: 'Юкланмоқда', ru: 'Загрузка' };
+
 function Loading() {
   return (
     <Box sx={{ height: '100vh', display: 'flex', alignItems: 'center', justifyContent: 'center' }}>
-      <CircularProgress />
+      <CircularProgress aria-label={LOADING[startLang()]} />
     </Box>
   );
 }
