@@ -202,6 +202,43 @@ describe('lists on a phone', () => {
   });
 });
 
+describe('a list on a phone keeps its words whole', () => {
+  it('no word of a cell is broken over two lines at 360 px: the table scrolls sideways instead', async () => {
+    try {
+      await page.setViewportSize({ width: 1400, height: 900 });
+      await page.goto(`${baseUrl}/admin/#/ecofund-plantings/plantings`);
+      await page.getByTestId('lang-uz').click();
+      await page.setViewportSize({ width: 360, height: 780 });
+      const rows = page.locator('.RaList-main tbody .RaDatagrid-row');
+      await rows.first().waitFor();
+      await expect.poll(() => rows.count()).toBeGreaterThan(5);
+      // each word of every cell but the row's buttons: the lines its letters lie on
+      const broken = await page.locator('.RaList-main tbody').evaluate((tbody) => {
+        const out: string[] = [];
+        for (const td of Array.from(tbody.querySelectorAll('.RaDatagrid-row > td:not(:last-of-type)'))) {
+          const walker = document.createTreeWalker(td, NodeFilter.SHOW_TEXT);
+          for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+            for (const m of (n.textContent ?? '').matchAll(/\S+/g)) {
+              const range = document.createRange();
+              range.setStart(n, m.index);
+              range.setEnd(n, m.index + m[0].length);
+              const tops = new Set(Array.from(range.getClientRects()).map((r) => Math.round(r.top)));
+              if (tops.size > 1) out.push(m[0]);
+            }
+          }
+        }
+        return out;
+      });
+      expect(broken).toEqual([]);
+      // the species' column shows its names whole, and the list still names the columns off-screen
+      expect(await page.getByTestId('list-more-columns').isVisible()).toBe(true);
+      await shot(page, 'list-words-whole-360');
+    } finally {
+      await page.setViewportSize({ width: 1400, height: 900 });
+    }
+  });
+});
+
 describe('typing a figure', () => {
   it('saves money typed with spaces and a comma as the exact decimal string', async () => {
     const regions = (await (await fetch(`${baseUrl}/api/public/regions`)).json()) as { id: number }[];
