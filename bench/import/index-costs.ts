@@ -49,7 +49,7 @@ const indexes = (await knex.raw(`SELECT indexname, indexdef FROM pg_indexes WHER
 const search = indexes.find((i) => /gin_trgm_ops/.test(i.indexdef));
 const expr = search ? /USING gin \((.*) gin_trgm_ops\)$/.exec(search.indexdef)?.[1] : undefined;
 
-const variants: [string, string[]][] = [['as it is', []]];
+const variants: [string, string[], string[]?][] = [['as it is', []]];
 for (const i of indexes) if (!i.indexname.endsWith('_pkey')) variants.push([`drop:${i.indexname}`, [`DROP INDEX ${i.indexname}`]]);
 if (search && expr) {
   variants.push([
@@ -69,6 +69,20 @@ if (search && expr) {
   ]);
   // the insert's trigram entries left in the index's pending list (merged later by autovacuum), not merged into it by the insert
   variants.push(['search, pending list not merged by the insert', ["SET LOCAL gin_pending_list_limit = '2000MB'"]]);
+  // the pending list merged by the insert in larger batches: its merges sort in work_mem (4 MB by default)
+  for (const mb of [64, 256]) variants.push([`search, merged with work_mem ${mb}MB`, [`SET LOCAL work_mem = '${mb}MB'`]]);
+  // the pending list left to the end of the insert and merged then, in one pass (maintenance_work_mem), in the same transaction
+  const clean = `SELECT count(gin_clean_pending_list(i)) FROM (SELECT inhrelid::regclass AS i FROM pg_inherits WHERE inhparent = '${search.indexname}'::regclass UNION ALL SELECT '${search.indexname}'::regclass) AS x WHERE (SELECT relkind FROM pg_class WHERE oid = i) = 'i'`;
+  for (const [limit, mem] of [
+    ['64MB', '64MB'],
+    ['2000MB', '256MB'],
+    ['2000MB', '1GB'],
+  ])
+    variants.push([
+      `search, pending list ${limit} merged at the end (maintenance_work_mem ${mem}, work_mem ${mem})`,
+      [`SET LOCAL gin_pending_list_limit = '${limit}'`, `SET LOCAL maintenance_work_mem = '${mem}'`, `SET LOCAL work_mem = '${mem}'`],
+      [clean],
+    ]);
   variants.push([
     'search as GiST',
     [`DROP INDEX ${search.indexname}`, `CREATE INDEX ${search.indexname} ON payments USING gist (${expr} gist_trgm_ops)`],
@@ -81,14 +95,15 @@ if (process.env.BENCH_DROP) {
   variants.push([`drop together: ${drop.join(', ')}`, drop.map((i) => `DROP INDEX ${i.replace(/[^\w]/g, '')}`)]);
 }
 
-/** One rolled-back insert of the rows after `ddl`: its backend CPU and wall time (ms). */
-async function once(ddl: string[]): Promise<{ cpu: number; ms: number }> {
+/** One rolled-back insert of the rows after `ddl` (and `after` it, timed with it): its backend CPU and wall time (ms). */
+async function once(ddl: string[], after: string[] = []): Promise<{ cpu: number; ms: number }> {
   await knex.raw('BEGIN');
   try {
     for (const s of ddl) await knex.raw(s);
     const c0 = cpu();
     const t0 = performance.now();
     await knex.raw(`INSERT INTO payments (${COLS}) SELECT ${COLS} FROM src`);
+    for (const s of after) await knex.raw(s);
     return { cpu: cpu() - c0, ms: performance.now() - t0 };
   } finally {
     await knex.raw('ROLLBACK');
@@ -104,13 +119,13 @@ console.log(`bench/import/index-costs on ${DB}: ${rows} rows inserted by INSERT 
 await once([]);
 // each variant's runs paired with runs of the table as it is, taken in turn, so that a machine whose
 // load drifts moves both alike: the figure is the median of the pairs' differences
-for (const [name, ddl] of variants.slice(1)) {
+for (const [name, ddl, after] of variants.slice(1)) {
   if (ONLY.length && !ONLY.some((o) => name.startsWith(o))) continue;
   const base: number[] = [];
   const runs: { cpu: number; ms: number }[] = [];
   for (let i = 0; i < REPEAT; i++) {
     base.push((await once([])).cpu);
-    runs.push(await once(ddl));
+    runs.push(await once(ddl, after));
   }
   const saved = median(base.map((b, i) => b - runs[i].cpu));
   const c = median(runs.map((r) => r.cpu));
