@@ -4,6 +4,7 @@ import { DatagridBody, DatagridRow, useRecordContext, useTranslate, type Datagri
 import type { EntityMeta } from '../meta/types';
 import { titleOf } from './titleOf';
 import { useLang } from './useLang';
+import { withDefaultProps } from './withDefaultProps';
 
 /**
  * A list row whose selection checkbox is named after the row ("«Chinor» qatorini tanlash" in the
@@ -18,17 +19,7 @@ function SelectableRow({ entity, ...props }: DatagridRowProps & { entity: Entity
   const title = record ? titleOf(entity, record, lang) : '';
   const label = title ? translate('admin.action.select_row', { title }) : '';
   const theme = useMemo(
-    () =>
-      (outer: Theme): Theme => ({
-        ...outer,
-        components: {
-          ...outer.components,
-          MuiCheckbox: {
-            ...outer.components?.MuiCheckbox,
-            defaultProps: { ...outer.components?.MuiCheckbox?.defaultProps, slotProps: { input: { 'aria-label': label } } },
-          },
-        },
-      }),
+    () => (outer: Theme) => withDefaultProps(outer, { MuiCheckbox: { slotProps: { input: { 'aria-label': label } } } }),
     [label],
   );
   if (!label) return <DatagridRow {...props} />;

@@ -1,6 +1,7 @@
 import { useMemo, type ReactNode } from 'react';
 import { ThemeProvider, type Theme } from '@mui/material/styles';
 import { useTranslate } from 'react-admin';
+import { withDefaultProps } from '../generic/withDefaultProps';
 
 /**
  * Every spinner below it is named ("Yuklanmoqda" in the language shown) unless it names itself:
@@ -12,21 +13,8 @@ export function NamedSpinners({ children }: { children: ReactNode }) {
   const translate = useTranslate();
   const label = translate('ra.page.loading');
   const theme = useMemo(
-    () =>
-      (outer: Theme): Theme => ({
-        ...outer,
-        components: {
-          ...outer.components,
-          MuiCircularProgress: {
-            ...outer.components?.MuiCircularProgress,
-            defaultProps: { ...outer.components?.MuiCircularProgress?.defaultProps, 'aria-label': label },
-          },
-          MuiLinearProgress: {
-            ...outer.components?.MuiLinearProgress,
-            defaultProps: { ...outer.components?.MuiLinearProgress?.defaultProps, 'aria-label': label },
-          },
-        },
-      }),
+    () => (outer: Theme) =>
+      withDefaultProps(outer, { MuiCircularProgress: { 'aria-label': label }, MuiLinearProgress: { 'aria-label': label } }),
     [label],
   );
   return <ThemeProvider theme={theme}>{children}</ThemeProvider>;
