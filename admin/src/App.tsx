@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Box, CircularProgress } from '@mui/material';
-import { Admin, CustomRoutes, Resource, ResourceContextProvider, localStorageStore, type I18nProvider } from 'react-admin';
+import { AdminContext, AdminUI, CustomRoutes, Resource, ResourceContextProvider, localStorageStore, type I18nProvider } from 'react-admin';
 import { Route } from 'react-router-dom';
 import { authProvider } from './api/authProvider';
 import { dataProvider } from './api/dataProvider';
@@ -10,6 +10,7 @@ import { createI18nProvider, currentCode, I18N_CODE, wireLangOf, type WireLang }
 import { rememberedLang } from './lang';
 import { loadMeta, useMetaModel } from './meta/store';
 import { AppNotification } from './layout/AppNotification';
+import { NamedSpinners } from './layout/NamedSpinners';
 import { ProfilePage } from './layout/ProfilePage';
 import { LoginPage } from './layout/LoginPage';
 import { CatchAll } from './pages/CatchAll';
@@ -96,85 +97,87 @@ export function App() {
 
   return (
     <ExtensionsContext.Provider value={EXTENSIONS}>
-      <Admin
-        title="admin.title"
-        dataProvider={dataProvider}
-        authProvider={authProvider}
-        i18nProvider={i18nProvider}
-        store={store}
-        theme={theme}
-        layout={AppLayout}
-        loginPage={LoginPage}
-        dashboard={Dashboard}
-        catchAll={CatchAll}
-        accessDenied={() => <Forbidden />}
-        error={ErrorPage}
-        notification={AppNotification}
-        loading={Loading}
-        requireAuth
-        disableTelemetry
-      >
-        {model &&
-          [...model.byResource.entries()].map(([name, e]) => {
-            // a record route (`subject/:subjects_id`) makes `#/<resource>/<id>` the row's page, a route
-            // under the resource (`plantings/:params`) owns it: the form moves to `…/<id>/edit`
-            const record = model.recordResources.has(name);
-            const moved = model.formMoved(name);
-            return (
-              <Resource
-                key={name}
-                name={name}
-                list={EntityList}
-                create={EntityCreate}
-                edit={moved ? undefined : EntityEdit}
-                hasEdit
-                show={EntityShow}
-                recordRepresentation={(r) => titleOf(e, r, wireLangOf(currentCode()))}
-              >
-                {moved && <Route path=":id/edit/*" element={<EntityEdit />} />}
-                {record && <Route path=":id" element={<EntityShow />} />}
-              </Resource>
-            );
-          })}
-        <CustomRoutes>
-          <Route path="/error-403" element={<Forbidden />} />
-          <Route path="/error-404" element={<NotFound />} />
-          <Route path="/error" element={<ErrorPage />} />
-          <Route path="/profile" element={<ProfilePage />} />
-          {/* a route right under a resource would take its `create` (static beats `:param`) */}
-          {model &&
-            [...model.shadowedResources].map((name) => (
-              <Route
-                key={`${name}/create`}
-                path={`/${name}/create`}
-                element={
-                  <ResourceContextProvider value={name}>
-                    <EntityCreate />
-                  </ResourceContextProvider>
-                }
-              />
-            ))}
-          {model?.routes
-            .filter((r) => r.kind === 'param-list')
-            .map((r) => (
-              <Route key={r.path} path={`/${r.path}`} element={<ParamListPage route={r} />} />
-            ))}
-          {model?.routes
-            .filter((r) => r.kind === 'report')
-            .map((r) => (
-              <Route key={r.path} path={`/${r.path}`} element={<ReportPage route={r} />} />
-            ))}
-          {model?.routes
-            .filter((r) => r.kind === 'screen' && EXTENSIONS.screens[r.path])
-            .map((r) => (
-              <Route key={r.path} path={`/${r.path}`} element={<ScreenPage route={r} screen={EXTENSIONS.screens[r.path]} />} />
-            ))}
-        </CustomRoutes>
-        <CustomRoutes noLayout>
-          <Route path="/print/document/:id" element={<IssuedDocumentPage />} />
-          <Route path="/print/:entity/:id" element={<PrintPage />} />
-        </CustomRoutes>
-      </Admin>
+      {/* react-admin's Admin in its two halves, so that every screen — the layout's, the sign-in
+          page, the print pages without a layout — names its spinners in the language shown
+          (NamedSpinners needs the catalogues and the theme of the first half) */}
+      <AdminContext dataProvider={dataProvider} authProvider={authProvider} i18nProvider={i18nProvider} store={store} theme={theme}>
+        <NamedSpinners>
+          <AdminUI
+            title="admin.title"
+            layout={AppLayout}
+            loginPage={LoginPage}
+            dashboard={Dashboard}
+            catchAll={CatchAll}
+            accessDenied={() => <Forbidden />}
+            error={ErrorPage}
+            notification={AppNotification}
+            loading={Loading}
+            requireAuth
+            disableTelemetry
+          >
+            {model &&
+              [...model.byResource.entries()].map(([name, e]) => {
+                // a record route (`subject/:subjects_id`) makes `#/<resource>/<id>` the row's page, a route
+                // under the resource (`plantings/:params`) owns it: the form moves to `…/<id>/edit`
+                const record = model.recordResources.has(name);
+                const moved = model.formMoved(name);
+                return (
+                  <Resource
+                    key={name}
+                    name={name}
+                    list={EntityList}
+                    create={EntityCreate}
+                    edit={moved ? undefined : EntityEdit}
+                    hasEdit
+                    show={EntityShow}
+                    recordRepresentation={(r) => titleOf(e, r, wireLangOf(currentCode()))}
+                  >
+                    {moved && <Route path=":id/edit/*" element={<EntityEdit />} />}
+                    {record && <Route path=":id" element={<EntityShow />} />}
+                  </Resource>
+                );
+              })}
+            <CustomRoutes>
+              <Route path="/error-403" element={<Forbidden />} />
+              <Route path="/error-404" element={<NotFound />} />
+              <Route path="/error" element={<ErrorPage />} />
+              <Route path="/profile" element={<ProfilePage />} />
+              {/* a route right under a resource would take its `create` (static beats `:param`) */}
+              {model &&
+                [...model.shadowedResources].map((name) => (
+                  <Route
+                    key={`${name}/create`}
+                    path={`/${name}/create`}
+                    element={
+                      <ResourceContextProvider value={name}>
+                        <EntityCreate />
+                      </ResourceContextProvider>
+                    }
+                  />
+                ))}
+              {model?.routes
+                .filter((r) => r.kind === 'param-list')
+                .map((r) => (
+                  <Route key={r.path} path={`/${r.path}`} element={<ParamListPage route={r} />} />
+                ))}
+              {model?.routes
+                .filter((r) => r.kind === 'report')
+                .map((r) => (
+                  <Route key={r.path} path={`/${r.path}`} element={<ReportPage route={r} />} />
+                ))}
+              {model?.routes
+                .filter((r) => r.kind === 'screen' && EXTENSIONS.screens[r.path])
+                .map((r) => (
+                  <Route key={r.path} path={`/${r.path}`} element={<ScreenPage route={r} screen={EXTENSIONS.screens[r.path]} />} />
+                ))}
+            </CustomRoutes>
+            <CustomRoutes noLayout>
+              <Route path="/print/document/:id" element={<IssuedDocumentPage />} />
+              <Route path="/print/:entity/:id" element={<PrintPage />} />
+            </CustomRoutes>
+          </AdminUI>
+        </NamedSpinners>
+      </AdminContext>
     </ExtensionsContext.Provider>
   );
 }

@@ -11,7 +11,6 @@ import { AppSidebar } from './AppSidebar';
 import { AppUserMenu } from './AppUserMenu';
 import { GlobalSearch } from './GlobalSearch';
 import { DatesProvider } from '../generic/DatesProvider';
-import { NamedSpinners } from './NamedSpinners';
 
 function AppTitle() {
   const translate = useTranslate();
@@ -60,30 +59,25 @@ function AppAppBar() {
   );
 }
 
-/**
- * The signed-in back-office; the date pickers' language is set here, once for every page
- * (generic/DatesProvider.tsx), and so is the name of every spinner (NamedSpinners.tsx).
- */
+/** The signed-in back-office; the date pickers' language is set here, once for every page (generic/DatesProvider.tsx). */
 export function AppLayout({ children }: { children: ReactNode }) {
   return (
     <DatesProvider>
-      <NamedSpinners>
-        <Layout
-          appBar={AppAppBar}
-          menu={AppMenu}
-          sidebar={AppSidebar}
-          error={ErrorPage}
-          sx={{
-            minWidth: 0,
-            '& .RaLayout-appFrame, & .RaLayout-contentWithSidebar, & .RaLayout-content': { minWidth: 0 },
-            // the bar is a title's line taller on a phone (AppAppBar)
-            '& .RaLayout-appFrame': { marginTop: { xs: `${56 + PHONE_TITLE_LINE}px`, sm: '48px' } },
-          }}
-        >
-          <PrintStyles />
-          {children}
-        </Layout>
-      </NamedSpinners>
+      <Layout
+        appBar={AppAppBar}
+        menu={AppMenu}
+        sidebar={AppSidebar}
+        error={ErrorPage}
+        sx={{
+          minWidth: 0,
+          '& .RaLayout-appFrame, & .RaLayout-contentWithSidebar, & .RaLayout-content': { minWidth: 0 },
+          // the bar is a title's line taller on a phone (AppAppBar)
+          '& .RaLayout-appFrame': { marginTop: { xs: `${56 + PHONE_TITLE_LINE}px`, sm: '48px' } },
+        }}
+      >
+        <PrintStyles />
+        {children}
+      </Layout>
     </DatesProvider>
   );
 }

@@ -3,7 +3,6 @@ import { Box, Typography } from '@mui/material';
 import ParkIcon from '@mui/icons-material/Park';
 import { Login, LoginForm, useTranslate } from 'react-admin';
 import { LanguageSwitcher } from './LanguageSwitcher';
-import { NamedSpinners } from './NamedSpinners';
 import { CodeSignInForm, ForgotPasswordForm, LoginModeLinks, type LoginMode } from './AccountForms';
 
 /**
@@ -14,24 +13,22 @@ export function LoginPage() {
   const translate = useTranslate();
   const [mode, setMode] = useState<LoginMode>('password');
   return (
-    <NamedSpinners>
-      <Login avatarIcon={<ParkIcon />} sx={{ backgroundImage: 'linear-gradient(135deg, #1b5e20 0%, #2e7d32 45%, #81c784 100%)' }}>
-        <Box sx={{ px: 2, textAlign: 'center' }}>
-          <Typography variant="h6" component="h1" data-testid="login-title">
-            {translate('admin.title')}
-          </Typography>
-          <Typography variant="body2" color="text.secondary">
-            {translate(mode === 'forgot' ? 'admin.account.forgot' : mode === 'code' ? 'admin.account.with_code' : 'admin.subtitle')}
-          </Typography>
-        </Box>
-        {mode === 'password' && <LoginForm />}
-        {mode === 'forgot' && <ForgotPasswordForm done={() => setMode('password')} />}
-        {mode === 'code' && <CodeSignInForm />}
-        <LoginModeLinks mode={mode} setMode={setMode} />
-        <Box sx={{ display: 'flex', justifyContent: 'center', pb: 2 }}>
-          <LanguageSwitcher color="primary" />
-        </Box>
-      </Login>
-    </NamedSpinners>
+    <Login avatarIcon={<ParkIcon />} sx={{ backgroundImage: 'linear-gradient(135deg, #1b5e20 0%, #2e7d32 45%, #81c784 100%)' }}>
+      <Box sx={{ px: 2, textAlign: 'center' }}>
+        <Typography variant="h6" component="h1" data-testid="login-title">
+          {translate('admin.title')}
+        </Typography>
+        <Typography variant="body2" color="text.secondary">
+          {translate(mode === 'forgot' ? 'admin.account.forgot' : mode === 'code' ? 'admin.account.with_code' : 'admin.subtitle')}
+        </Typography>
+      </Box>
+      {mode === 'password' && <LoginForm />}
+      {mode === 'forgot' && <ForgotPasswordForm done={() => setMode('password')} />}
+      {mode === 'code' && <CodeSignInForm />}
+      <LoginModeLinks mode={mode} setMode={setMode} />
+      <Box sx={{ display: 'flex', justifyContent: 'center', pb: 2 }}>
+        <LanguageSwitcher color="primary" />
+      </Box>
+    </Login>
   );
 }
