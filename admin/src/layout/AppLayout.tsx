@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { memo, type ReactNode } from 'react';
 import { Box, Typography } from '@mui/material';
 import { AppBar, Layout, LoadingIndicator, TitlePortal, useTranslate } from 'react-admin';
 import { AppMenu } from './AppMenu';
@@ -28,7 +28,7 @@ function AppTitle() {
 /** On a phone the page's title takes a line of its own under the bar's buttons: beside them it was cut to "St". */
 const PHONE_TITLE_LINE = 32;
 
-function AppAppBar() {
+const AppAppBar = memo(function AppAppBar() {
   return (
     <AppBar
       userMenu={<AppUserMenu />}
@@ -57,7 +57,10 @@ function AppAppBar() {
       />
     </AppBar>
   );
-}
+});
+
+/** The sidebar drawn again only when its own state changes: its one child is always the menu (react-admin's Layout). */
+const MemoSidebar = memo(AppSidebar, (a, b) => a.appBarAlwaysOn === b.appBarAlwaysOn);
 
 /** The signed-in back-office; the date pickers' language is set here, once for every page (generic/DatesProvider.tsx). */
 export function AppLayout({ children }: { children: ReactNode }) {
@@ -66,7 +69,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
       <Layout
         appBar={AppAppBar}
         menu={AppMenu}
-        sidebar={AppSidebar}
+        sidebar={MemoSidebar}
         error={ErrorPage}
         sx={{
           minWidth: 0,

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react';
+import { memo, useCallback, useEffect, useId, useState } from 'react';
 import { Collapse, List, ListItemButton, ListItemIcon, ListItemText, Tooltip } from '@mui/material';
 import ExpandLess from '@mui/icons-material/ExpandLess';
 import ExpandMore from '@mui/icons-material/ExpandMore';
@@ -36,6 +36,10 @@ export function AppMenu() {
   useEffect(() => {
     if (active) setOpen((o) => (o[active] ? o : { ...o, [active]: true }));
   }, [active]);
+  const toggle = useCallback((route: string, isOpen: boolean) => {
+    if (!isOpen) setLastCategoryId(route);
+    setOpen((o) => ({ ...o, [route]: !isOpen }));
+  }, []);
 
   return (
     <Menu data-testid="app-menu">
@@ -47,17 +51,18 @@ export function AppMenu() {
           caption={translate(s.caption)}
           isOpen={open[s.route] ?? false}
           sidebarOpen={sidebarOpen}
-          onToggle={(isOpen) => {
-            if (!isOpen) setLastCategoryId(s.route);
-            setOpen((o) => ({ ...o, [s.route]: !isOpen }));
-          }}
+          onToggle={toggle}
         />
       ))}
     </Menu>
   );
 }
 
-function MenuSection({
+/**
+ * A section of the menu, drawn again only when its own props change — not on every page's
+ * navigation (its items follow the address by themselves: react-admin's MenuItemLink matches it).
+ */
+const MenuSection = memo(function MenuSection({
   section: s,
   caption,
   isOpen,
@@ -68,7 +73,7 @@ function MenuSection({
   caption: string;
   isOpen: boolean;
   sidebarOpen: boolean;
-  onToggle: (isOpen: boolean) => void;
+  onToggle: (route: string, isOpen: boolean) => void;
 }) {
   const Icon = iconFor(s.icon, DEFAULT_SECTION_ICON);
   const groupId = useId();
@@ -76,7 +81,7 @@ function MenuSection({
     <List component="div" disablePadding dense data-testid={`menu-section-${s.route.slice(1)}`}>
       <Tooltip title={sidebarOpen ? '' : caption} placement="right">
         <ListItemButton
-          onClick={() => onToggle(isOpen)}
+          onClick={() => onToggle(s.route, isOpen)}
           role="menuitem"
           aria-expanded={isOpen}
           aria-controls={isOpen ? groupId : undefined}
@@ -110,4 +115,4 @@ function MenuSection({
       </Collapse>
     </List>
   );
-}
+});
