@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { cli, freshEnvironment, startServer, testDatabase } from '../../e2e/server';
-import { launch, login, newContext } from '../../e2e/support';
+import { dataSettled, launch, login, newContext } from '../../e2e/support';
 
 /**
  * bench/renders: how much the back-office draws a screen — React's commits and the components
@@ -71,10 +71,11 @@ interface Count {
   scriptMs: number;
 }
 
-/** The counts since the last call, once the screen has been still for a second (late answers drawn too). */
+/** The counts since the last call, once react-admin's requests have been quiet for a second (late answers drawn too). */
 async function take(page: Page, cdp: { send(m: string): Promise<unknown> }, last: { script: number }): Promise<Count> {
-  await page.waitForFunction(() => !document.querySelector('.app-loader, .MuiSkeleton-root'), null, { timeout: 30_000 });
-  await page.waitForTimeout(1000);
+  // the dashboard's own figures (not react-admin's requests) show skeletons until they come
+  await page.waitForFunction(() => !document.querySelector('.MuiSkeleton-root'), null, { timeout: 30_000 });
+  await dataSettled(page, 1000);
   const c = await page.evaluate(() => {
     const w = window as unknown as { __renders: { commits: number; renders: number; mounts: number } };
     const out = { ...w.__renders };
