@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 /**
  * The back-office's tests, apart from the API's (vitest.config.ts): unit tests of admin/src, and
  * the browser tests of e2e/ against a real server on a fresh embedded database, in headless
- * Debian Chromium (/usr/bin/chromium). `npm run test:e2e` builds admin/dist first and runs the
+ * Debian Chromium (its headless shell where installed: e2e/server.ts `CHROMIUM`). `npm run test:e2e` builds admin/dist first and runs the
  * files in lanes side by side (e2e/run.mjs).
  */
 export default defineConfig({

@@ -4,6 +4,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { AxeLog } from './axe';
 import { FIELD_USER } from './global-setup';
+import { CHROMIUM_BROWSER } from './server';
 import { launch, SHOTS, watch, type PageProblems } from './support';
 
 /**
@@ -47,7 +48,9 @@ interface Book {
 }
 
 beforeAll(async () => {
-  browser = await launch();
+  // the browser itself, not its headless shell: the offline queue asks for Background Sync, which
+  // the shell has disabled (docs/decisions/0089)
+  browser = await launch(CHROMIUM_BROWSER);
 });
 afterAll(async () => {
   await browser?.close();

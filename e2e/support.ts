@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import ExcelJS from 'exceljs';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { CHROMIUM } from './server';
 
 /** Browser helpers of the back-office tests: Debian's Chromium, headless, nothing fetched from outside. */
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -19,9 +20,10 @@ export interface MissingKey {
 /** Chromium's flag that leaves only the loopback address resolvable. */
 export const BLOCK_OUTSIDE = '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost';
 
-export async function launch(): Promise<Browser> {
+/** Headless Chromium: the headless shell where installed (`CHROMIUM`), or the browser named. */
+export async function launch(executablePath = CHROMIUM): Promise<Browser> {
   return chromium.launch({
-    executablePath: '/usr/bin/chromium',
+    executablePath,
     headless: true,
     args: [
       '--no-sandbox',

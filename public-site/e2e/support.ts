@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { CHROMIUM } from '../../e2e/server';
 
 /** Browser helpers of the public site's tests: Debian's Chromium, headless, nothing fetched from outside. */
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -15,7 +16,7 @@ export const BLOCK_OUTSIDE = '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127
 
 export async function launch(): Promise<Browser> {
   return chromium.launch({
-    executablePath: '/usr/bin/chromium',
+    executablePath: CHROMIUM,
     headless: true,
     args: [
       '--no-sandbox',
