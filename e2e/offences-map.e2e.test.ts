@@ -1,12 +1,12 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { api, expectNoRawKeys, launch, signedIn } from './support';
+import { api, expectNoRawKeys, launch, signedIn, SHOTS } from './support';
 
 /**
  * The offences map (docs/offences.md, "Offences map") with the demo offences: counts per region
  * and clusters with counts, a state filter that goes to the address and changes what is shown, a
  * cluster's click zooming in, a single offence's click opening it; the page in three languages and
- * at 360 px (screenshots in /tmp/offmap-*.png).
+ * at 360 px (screenshots in artifacts/screenshots/offmap-*.png).
  */
 const baseUrl = inject('baseUrl');
 let browser: Browser;
@@ -110,7 +110,7 @@ describe('the offences map', () => {
     expect(await hook(page, (h) => h.zoom())).toBeGreaterThanOrEqual(7);
     expect(cells.items.length).toBeGreaterThan(0);
     expect(cells.items.every((c) => c.kind === 'cluster' && c.count! > 0 && c.by!.reduce((a, b) => a + b, 0) === c.count)).toBe(true);
-    await page.screenshot({ path: '/tmp/offmap-cells.png' });
+    await page.screenshot({ path: `${SHOTS}/offmap-cells.png` });
 
     // the state filter: in the address, and only those offences are counted
     await hook(page, (h) => h.setView(64.5, 41.3, 5));
@@ -135,7 +135,7 @@ describe('the offences map', () => {
     );
     const points = await settled(page, 'offences');
     expect(points.items.find((i) => i.id === one.id)?.state).toBe('mvd');
-    await page.screenshot({ path: '/tmp/offmap-points.png' });
+    await page.screenshot({ path: `${SHOTS}/offmap-points.png` });
     await clickAt(page, one.location!.lng, one.location!.lat);
     await expect.poll(() => page.url()).toContain(`/ecofund-offences/offences/${one.id}/show`);
     await page.getByTestId('entity-show').waitFor();
@@ -153,14 +153,14 @@ describe('the offences map', () => {
       const legend = await page.getByTestId('offences-map-legend').innerText();
       expect(legend).toContain({ uz: 'Yopilgan', ru: 'Закрыто', uk: 'Ёпилган' }[lang]);
       await expectNoRawKeys(page);
-      await page.screenshot({ path: `/tmp/offmap-${lang}.png` });
+      await page.screenshot({ path: `${SHOTS}/offmap-${lang}.png` });
     }
     await page.setViewportSize({ width: 360, height: 780 });
     await page.reload();
     await settled(page, 'regions');
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     expect(width).toBeLessThanOrEqual(360);
-    await page.screenshot({ path: '/tmp/offmap-360.png', fullPage: true });
+    await page.screenshot({ path: `${SHOTS}/offmap-360.png`, fullPage: true });
     expect(problems.errors).toEqual([]);
     await close();
   });

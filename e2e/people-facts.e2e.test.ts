@@ -1,8 +1,6 @@
-import { copyFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { api, expectNoRawKeys, launch, shot, SHOTS, signedIn } from './support';
+import { api, expectNoRawKeys, launch, shot, signedIn } from './support';
 
 /**
  * A people fact becomes an offence (docs/offences.md, "People facts"): the demo region's reviewer
@@ -77,7 +75,6 @@ describe('a people fact becomes an offence', () => {
         .poll(() => page.locator('.ra-field-status_id').innerText())
         .toContain({ uz: 'Huquqbuzarlik rasmiylashtirilgan', ru: 'Оформлено правонарушение', uk: 'Ҳуқуқбузарлик расмийлаштирилган' }[lang]);
       await shot(page, `people-fact-${lang}`, { quiet: true });
-      copyFileSync(join(SHOTS, `people-fact-${lang}.png`), `/tmp/facts-${lang}.png`);
       await expectNoRawKeys(page);
     }
     await page.getByTestId('lang-uz').click();
@@ -92,7 +89,6 @@ describe('a people fact becomes an offence', () => {
     expect(await page.locator('.ra-field-status').innerText()).toContain('Qoralama');
     expect(await page.locator('.ra-field-address').innerText()).toContain('Navroʻz mahallasi, 12-uy');
     await shot(page, 'people-fact-offence');
-    copyFileSync(join(SHOTS, 'people-fact-offence.png'), '/tmp/facts-offence.png');
     await page.locator('.ra-field-people_fact_id a').click();
     await page.waitForURL(new RegExp(`people-facts/${made.id}/show`));
     expect(problems.errors).toEqual([]);

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { adminSession, type AdminSession, api, expectNoRawKeys, type PageProblems } from './support';
+import { adminSession, type AdminSession, api, expectNoRawKeys, type PageProblems, SHOTS } from './support';
 
 /**
  * The greening reports and the tree passport in the back-office: a report's chart, table and
@@ -42,7 +42,7 @@ const pathOf = (entity: string) => {
 };
 const regionName = () => (typeof region.name === 'string' ? region.name : region.name.uz);
 const rows = () => page.getByTestId('report-row');
-const shotTo = (name: string) => page.screenshot({ path: `/tmp/h3-${name}.png`, fullPage: true });
+const shotTo = (name: string) => page.screenshot({ path: `${SHOTS}/h3-${name}.png`, fullPage: true });
 
 /** A report's page once its answer is in: the table (or its empty state) and no spinner. */
 async function openReport(path: string) {
@@ -206,11 +206,11 @@ describe('a tree passport', () => {
     expect(await page.getByTestId('passport-planted').innerText()).toBe(today.split('-').reverse().join('.'));
     await expect.poll(() => page.getByTestId('passport-region').innerText()).toContain(regionName());
     await expect.poll(() => page.getByTestId('passport-org').innerText()).toBe(org.name);
-    await page.screenshot({ path: '/tmp/h3-passport.png', fullPage: true });
+    await page.screenshot({ path: `${SHOTS}/h3-passport.png`, fullPage: true });
     // as printed: the sheet alone
     await page.emulateMedia({ media: 'print' });
     expect(await page.getByTestId('print-now').isVisible()).toBe(false);
-    await page.screenshot({ path: '/tmp/h3-passport-print.png', fullPage: true });
+    await page.screenshot({ path: `${SHOTS}/h3-passport-print.png`, fullPage: true });
     await page.emulateMedia({ media: 'screen' });
     await expectNoRawKeys(page);
     expect(problems.errors).toEqual([]);

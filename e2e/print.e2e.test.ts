@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { adminSession, type AdminSession, api, expectNoRawKeys, type PageProblems } from './support';
+import { adminSession, type AdminSession, api, expectNoRawKeys, type PageProblems, SHOTS } from './support';
 import { pdfText } from './pdf-text';
 
 /**
@@ -90,9 +90,9 @@ describe('printed pages', () => {
     for (const a of amounts) expect(printed.text).toContain(squash(a));
     // and every value of the sheet: the report's base value and total among them
     for (const v of values) expect(printed.text, `"${v}" on the paper`).toContain(squash(v));
-    await page.screenshot({ path: '/tmp/shots-docs/print-report-1400.png', fullPage: true });
+    await page.screenshot({ path: `${SHOTS}/print-report-1400.png`, fullPage: true });
     await page.setViewportSize({ width: 360, height: 800 });
-    await page.screenshot({ path: '/tmp/shots-docs/print-report-360.png', fullPage: true });
+    await page.screenshot({ path: `${SHOTS}/print-report-360.png`, fullPage: true });
     await page.setViewportSize({ width: 1400, height: 900 });
     await expectNoRawKeys(page);
   });

@@ -20,7 +20,8 @@
  * as by hand. With TEST_DATABASE_URL (CI) the run's databases are dropped at the end.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -30,6 +31,33 @@ const OUT = join(ROOT, 'artifacts', 'e2e');
 const args = process.argv.slice(2);
 const onServer = process.env.E2E_EMBEDDED !== '1' && !!process.env.TEST_DATABASE_URL;
 process.env.E2E_RUN_ID = `${process.pid}${Date.now().toString(36)}`;
+
+// the run's temporary files (the servers' data folders, the tests' downloads, the browsers' profiles:
+// all under os.tmpdir()) in one folder of the run's own, removed at its end; a killed run's too, by
+// the next run
+const RUN_TMP = 'ecofond-e2e-run-';
+for (const name of readdirSync(tmpdir())) {
+  const pid = name.startsWith(RUN_TMP) ? Number.parseInt(name.slice(RUN_TMP.length), 10) : 0;
+  if (pid && !alive(pid)) rmSync(join(tmpdir(), name), { recursive: true, force: true });
+}
+const runTmp = mkdtempSync(join(tmpdir(), `${RUN_TMP}${process.pid}-`));
+chmodSync(runTmp, 0o1777);
+process.env.TMPDIR = runTmp;
+
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return err.code === 'EPERM';
+  }
+}
+
+/** The run's end: its databases dropped, its temporary folder removed. */
+async function cleanUp() {
+  await dropDatabases();
+  rmSync(runTmp, { recursive: true, force: true });
+}
 
 /** Files under dir (relative to the root) whose name matches. */
 function files(dir, re) {
@@ -99,7 +127,7 @@ async function dropDatabases() {
 if (args.length) {
   // by hand: these files (or tests) in one process
   const { code } = await vitest(null, args, false);
-  await dropDatabases();
+  await cleanUp();
   process.exit(code);
 }
 
@@ -217,5 +245,5 @@ function firstLines(text = '') {
 }
 if (failures.length) process.stdout.write(`\n== what failed (${failures.length})\n${failures.map((f) => `   ${f}`).join('\n')}\n`);
 
-await dropDatabases();
+await cleanUp();
 process.exit(results.reduce((c, r) => c || r.code, 0));

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { adminSession, type AdminSession, api, expectNoRawKeys, type PageProblems, ROOT, typeDate } from './support';
+import { adminSession, type AdminSession, api, expectNoRawKeys, type PageProblems, ROOT, SHOTS, typeDate } from './support';
 
 /**
  * The spec's own texts where the spec puts them, in each language: "Enter the data fully" as the
@@ -91,7 +91,7 @@ describe("the spec's own texts", () => {
       await page.getByTestId('save-button').click();
       await expect.poll(() => notification(page).innerText()).toContain(T[lang]['validation.fill_fully']);
       expect(await page.locator('.MuiFormHelperText-root.Mui-error').first().innerText()).toBe(T[lang]['validation.required']);
-      if (lang === 'ru') await page.screenshot({ path: '/tmp/shots-docs/fill-fully-ru-1400.png' });
+      if (lang === 'ru') await page.screenshot({ path: join(SHOTS, 'fill-fully-ru-1400.png') });
       await expectNoRawKeys(page);
     });
 
@@ -107,7 +107,7 @@ describe("the spec's own texts", () => {
       await page.getByTestId('workflow-block').click();
       const dialog = page.getByTestId('workflow-dialog');
       await expect.poll(() => dialog.getByTestId('workflow-question').innerText()).toBe(T[lang]['prompts.block_user']);
-      if (lang === 'uk') await page.screenshot({ path: '/tmp/shots-docs/block-question-uk-1400.png' });
+      if (lang === 'uk') await page.screenshot({ path: join(SHOTS, 'block-question-uk-1400.png') });
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'detached' });
       expect((await api<{ status: string }>(page, `/api/managing/users/${fund.id}`)).status).toBe('active');
@@ -142,7 +142,7 @@ describe("the spec's own texts", () => {
       await page.getByTestId('inn-search').fill('599999998');
       await page.getByTestId('inn-search-button').click();
       await expect.poll(() => notification(page).innerText()).toContain(T[lang]['errors.inn_not_in_system']);
-      if (lang === 'uz') await page.screenshot({ path: '/tmp/shots-docs/inn-search-uz-1400.png' });
+      if (lang === 'uz') await page.screenshot({ path: join(SHOTS, 'inn-search-uz-1400.png') });
     });
 
     it(`[${lang}] a subject with no norms says so`, async () => {
@@ -167,7 +167,7 @@ describe("the spec's own texts", () => {
     await expect.poll(() => dialog.getByTestId('workflow-question').innerText()).toBe(T.ru['prompts.block_user']);
     await dialog.getByTestId('workflow-confirm').click();
     await expect.poll(() => dialog.getByTestId('workflow-refusal').innerText()).toContain(T.ru['errors.self_block']);
-    await page.screenshot({ path: '/tmp/shots-docs/self-block-ru-1400.png' });
+    await page.screenshot({ path: join(SHOTS, 'self-block-ru-1400.png') });
     await page.keyboard.press('Escape');
     expect((await api<{ status: string }>(page, `/api/managing/users/${me.id}`)).status).toBe('active');
     await switchTo('uz');
@@ -191,14 +191,14 @@ describe("the spec's own texts", () => {
     const question = page.getByTestId('file-missing-question');
     await expect.poll(() => question.innerText()).toContain(T.uz['admin.file.missing_continue'].replace(/ \(.*$/, ''));
     expect(await question.innerText()).toContain(T.uz['fields.files']);
-    await page.screenshot({ path: '/tmp/shots-docs/file-missing-uz-1400.png' });
+    await page.screenshot({ path: join(SHOTS, 'file-missing-uz-1400.png') });
     await page.getByTestId('file-missing-cancel').click();
     await page.getByTestId('file-missing-dialog').waitFor({ state: 'detached' });
     expect(posts).toEqual([]);
     await page.setViewportSize({ width: 360, height: 800 });
     await page.getByTestId('save-button').click();
     await page.getByTestId('file-missing-continue').waitFor();
-    await page.screenshot({ path: '/tmp/shots-docs/file-missing-uz-360.png' });
+    await page.screenshot({ path: join(SHOTS, 'file-missing-uz-360.png') });
     await page.getByTestId('file-missing-continue').click();
     await expect.poll(() => posts.length).toBe(1);
     await page.setViewportSize({ width: 1400, height: 900 });

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { adminSession, type AdminSession, api, expectNoRawKeys, type PageProblems } from './support';
+import { adminSession, type AdminSession, api, expectNoRawKeys, type PageProblems, SHOTS } from './support';
 import { formatMoney } from '../shared/numbers';
 
 /**
@@ -8,7 +8,7 @@ import { formatMoney } from '../shared/numbers';
  * accruals, fines, penya), not on an empty current year, with the balance net of what it is
  * charged — the server's one figure; a subject with none says so, in each language. Also the
  * balance of a subject fined for a late report, and a protocol stack's page, looked at in ru and uz
- * at 1400 px (/tmp/money-*.png).
+ * at 1400 px (artifacts/screenshots/money-*.png).
  */
 
 const baseUrl = inject('baseUrl');
@@ -74,9 +74,9 @@ describe("a subject's balance", () => {
     expect(await page.getByTestId('balance-end').innerText()).toBe(formatMoney(latest!.balance_end));
     expect(await page.getByTestId('balance-by-code').count()).toBe(1);
     expect(await page.getByTestId('balance-none').count()).toBe(0);
-    await page.screenshot({ path: '/tmp/shots-docs/balance-1400.png' });
+    await page.screenshot({ path: `${SHOTS}/balance-1400.png` });
     await page.setViewportSize({ width: 360, height: 800 });
-    await page.screenshot({ path: '/tmp/shots-docs/balance-360.png', fullPage: true });
+    await page.screenshot({ path: `${SHOTS}/balance-360.png`, fullPage: true });
     await page.setViewportSize({ width: 1400, height: 900 });
     await expectNoRawKeys(page);
   });
@@ -109,13 +109,13 @@ describe("a subject's balance", () => {
       }
       await expect.poll(() => page.getByTestId('balance-late-fines').innerText()).toBe(formatMoney(balance.late_fines_in_year));
       expect(await page.getByTestId('balance-end').innerText()).toBe(formatMoney(balance.balance_end));
-      await page.screenshot({ path: `/tmp/money-subject-balance-${lang}.png`, fullPage: true });
+      await page.screenshot({ path: `${SHOTS}/money-subject-balance-${lang}.png`, fullPage: true });
       await expectNoRawKeys(page);
       // the stack's protocols on their own page, reached from the protocol stacks' list
       await page.goto(`${baseUrl}/admin/#/ecofund/subject-protocols/${stack.id}`);
       await page.getByRole('table').first().waitFor();
       await page.locator('td a').first().waitFor();
-      await page.screenshot({ path: `/tmp/money-protocol-stack-${lang}.png`, fullPage: true });
+      await page.screenshot({ path: `${SHOTS}/money-protocol-stack-${lang}.png`, fullPage: true });
       await page.goto(`${baseUrl}/admin/#/ecofund/stack-protocols/${stack.id}/show`);
       await page.getByTestId('entity-show').waitFor();
       // the stack's category and region by their names, once their rows have come
@@ -124,7 +124,7 @@ describe("a subject's balance", () => {
           .poll(async () => (await page.locator(`.ra-field-${f}`).innerText()).split('\n').filter((x) => x.trim()).length)
           .toBe(2);
       }
-      await page.screenshot({ path: `/tmp/money-protocol-stacks-show-${lang}.png`, fullPage: true });
+      await page.screenshot({ path: `${SHOTS}/money-protocol-stacks-show-${lang}.png`, fullPage: true });
       await expectNoRawKeys(page);
     }
   });
@@ -146,11 +146,11 @@ describe("a subject's balance", () => {
       await page.getByTestId(`lang-${lang}`).click();
       await expect.poll(() => page.getByTestId(`lang-${lang}`).getAttribute('aria-pressed')).toBe('true');
       await openBalance(subject.id);
-      await page.screenshot({ path: `/tmp/shots-docs/balance-none-${lang}.png` });
+      await page.screenshot({ path: `${SHOTS}/balance-none-${lang}.png` });
       await expect.poll(() => page.getByTestId('balance-none').innerText()).toContain(text);
       await expectNoRawKeys(page);
     }
-    await page.screenshot({ path: '/tmp/shots-docs/balance-none-ru-1400.png' });
+    await page.screenshot({ path: `${SHOTS}/balance-none-ru-1400.png` });
     await page.getByTestId('lang-uz').click();
     await expect.poll(() => page.getByTestId('lang-uz').getAttribute('aria-pressed')).toBe('true');
     expect(problems.errors).toEqual([]);

@@ -1,4 +1,7 @@
 import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { processAlive } from './os-user.ts';
 
@@ -8,6 +11,14 @@ import { processAlive } from './os-user.ts';
  */
 export default async function setup(): Promise<() => Promise<void>> {
   process.env.ECOFOND_TEST_RUN = `${process.pid}`;
+  // the run's temporary files — the tests' folders and those of the processes they start, which
+  // all ask os.tmpdir() — in one folder of the run's own, removed with the run
+  const parentTmp = tmpdir();
+  removeAbandonedTmp(parentTmp);
+  const runTmp = mkdtempSync(join(parentTmp, `${RUN_TMP}${process.pid}-`));
+  chmodSync(runTmp, 0o1777); // as /tmp: the servers the tests start as the postgres user write there too
+  const previousTmp = process.env.TMPDIR;
+  process.env.TMPDIR = runTmp;
   await dropAbandoned(process.env.TEST_DATABASE_URL);
   execFileSync(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./build-template.ts', import.meta.url))], {
     stdio: 'inherit',
@@ -26,10 +37,23 @@ export default async function setup(): Promise<() => Promise<void>> {
       await admin.raw(`DROP DATABASE IF EXISTS ${PG_TEMPLATE_DB} WITH (FORCE)`).catch(() => undefined);
       await admin.destroy();
     } else {
-      const { rmSync } = await import('node:fs');
       rmSync(PGLITE_TEMPLATE, { force: true });
     }
+    rmSync(runTmp, { recursive: true, force: true });
+    if (previousTmp === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = previousTmp;
   };
+}
+
+/** The prefix of a run's temporary folder, followed by the run's process id. */
+const RUN_TMP = 'ecofond-test-run-';
+
+/** The temporary folders of earlier runs whose process is gone (a run killed by a timeout): removed. */
+function removeAbandonedTmp(parent: string): void {
+  for (const name of readdirSync(parent)) {
+    const pid = name.startsWith(RUN_TMP) ? Number.parseInt(name.slice(RUN_TMP.length), 10) : 0;
+    if (pid && !processAlive(pid)) rmSync(join(parent, name), { recursive: true, force: true });
+  }
 }
 
 /**
