@@ -20,11 +20,11 @@
  * as by hand. With TEST_DATABASE_URL (CI) the run's databases are dropped at the end.
  */
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { runTmpDir } from '../test/support/run-tmp.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = join(ROOT, 'artifacts', 'e2e');
@@ -33,30 +33,13 @@ const onServer = process.env.E2E_EMBEDDED !== '1' && !!process.env.TEST_DATABASE
 process.env.E2E_RUN_ID = `${process.pid}${Date.now().toString(36)}`;
 
 // the run's temporary files (the servers' data folders, the tests' downloads, the browsers' profiles:
-// all under os.tmpdir()) in one folder of the run's own, removed at its end; a killed run's too, by
-// the next run
-const RUN_TMP = 'ecofond-e2e-run-';
-for (const name of readdirSync(tmpdir())) {
-  const pid = name.startsWith(RUN_TMP) ? Number.parseInt(name.slice(RUN_TMP.length), 10) : 0;
-  if (pid && !alive(pid)) rmSync(join(tmpdir(), name), { recursive: true, force: true });
-}
-const runTmp = mkdtempSync(join(tmpdir(), `${RUN_TMP}${process.pid}-`));
-chmodSync(runTmp, 0o1777);
-process.env.TMPDIR = runTmp;
-
-function alive(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return err.code === 'EPERM';
-  }
-}
+// all under os.tmpdir()) in one folder of the run's own, removed at its end
+const runTmp = runTmpDir('ecofond-e2e-run-');
 
 /** The run's end: its databases dropped, its temporary folder removed. */
 async function cleanUp() {
   await dropDatabases();
-  rmSync(runTmp, { recursive: true, force: true });
+  runTmp.remove();
 }
 
 /** Files under dir (relative to the root) whose name matches. */

@@ -1,9 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { processAlive } from './os-user.ts';
+import { processAlive, runTmpDir } from './run-tmp.mjs';
 
 /**
  * Builds one migrated, seeded template database per run (see build-template.ts) so that each test
@@ -13,12 +11,7 @@ export default async function setup(): Promise<() => Promise<void>> {
   process.env.ECOFOND_TEST_RUN = `${process.pid}`;
   // the run's temporary files — the tests' folders and those of the processes they start, which
   // all ask os.tmpdir() — in one folder of the run's own, removed with the run
-  const parentTmp = tmpdir();
-  removeAbandonedTmp(parentTmp);
-  const runTmp = mkdtempSync(join(parentTmp, `${RUN_TMP}${process.pid}-`));
-  chmodSync(runTmp, 0o1777); // as /tmp: the servers the tests start as the postgres user write there too
-  const previousTmp = process.env.TMPDIR;
-  process.env.TMPDIR = runTmp;
+  const runTmp = runTmpDir('ecofond-test-run-');
   await dropAbandoned(process.env.TEST_DATABASE_URL);
   execFileSync(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./build-template.ts', import.meta.url))], {
     stdio: 'inherit',
@@ -39,21 +32,8 @@ export default async function setup(): Promise<() => Promise<void>> {
     } else {
       rmSync(PGLITE_TEMPLATE, { force: true });
     }
-    rmSync(runTmp, { recursive: true, force: true });
-    if (previousTmp === undefined) delete process.env.TMPDIR;
-    else process.env.TMPDIR = previousTmp;
+    runTmp.remove();
   };
-}
-
-/** The prefix of a run's temporary folder, followed by the run's process id. */
-const RUN_TMP = 'ecofond-test-run-';
-
-/** The temporary folders of earlier runs whose process is gone (a run killed by a timeout): removed. */
-function removeAbandonedTmp(parent: string): void {
-  for (const name of readdirSync(parent)) {
-    const pid = name.startsWith(RUN_TMP) ? Number.parseInt(name.slice(RUN_TMP.length), 10) : 0;
-    if (pid && !processAlive(pid)) rmSync(join(parent, name), { recursive: true, force: true });
-  }
 }
 
 /**
