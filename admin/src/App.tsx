@@ -6,7 +6,7 @@ import { authProvider } from './api/authProvider';
 import { dataProvider } from './api/dataProvider';
 import { getSession, clearSession, setLogoutReason } from './api/session';
 import { CODES } from './api/http';
-import { createI18nProvider, currentCode, I18N_CODE, wireLangOf, type WireLang } from './i18n';
+import { createI18nProvider, currentCode, I18N_CODE, STATIC_RESOURCES, wireLangOf, type WireLang } from './i18n';
 import { rememberedLang } from './lang';
 import { loadMeta, useMetaModel } from './meta/store';
 import { AppNotification } from './layout/AppNotification';
@@ -47,13 +47,11 @@ function startLang(): WireLang {
   return code === 'uk' || code === 'ru' ? code : 'uz';
 }
 
-/** The spinner's name before the catalogues have loaded (their `ra.page.loading`). */
-const LOADING: Record<WireLang, string> = { uz: 'Yuklanmoqda', uk: 'Юкланмоқда', ru: 'Загрузка' };
-
 function Loading() {
   return (
     <Box sx={{ height: '100vh', display: 'flex', alignItems: 'center', justifyContent: 'center' }}>
-      <CircularProgress aria-label={LOADING[startLang()]} />
+      {/* named before the i18n provider is made: from the catalogues the bundle holds anyway */}
+      <CircularProgress aria-label={STATIC_RESOURCES[I18N_CODE[startLang()]]['ra.page.loading']} />
     </Box>
   );
 }

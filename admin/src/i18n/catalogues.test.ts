@@ -50,6 +50,14 @@ describe('translations of the back-office', () => {
     expect(ru['ra.message.delete_content']).toBe('Удалить строку с номером {{id}}?');
   });
 
+  it("names the first spinner (App.tsx, before the provider is made) from each catalogue's ra.page.loading", () => {
+    expect(Object.fromEntries(Object.values(I18N_CODE).map((c) => [c, STATIC_RESOURCES[c]['ra.page.loading']]))).toEqual({
+      uz: 'Yuklanmoqda',
+      'uz-Cyrl': 'Юкланмоқда',
+      ru: 'Загрузка',
+    });
+  });
+
   it('turns the API placeholders {name} into {{name}}', () => {
     expect(apiCaptionsToI18next({ a: 'Koʻpi bilan {limit} ta', b: '{{x}} {0}' })).toEqual({
       a: 'Koʻpi bilan {{limit}} ta',
