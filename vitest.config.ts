@@ -1,5 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
+// passwords hashed at scrypt's N=2^8, not production's 2^15, in every process the tests start:
+// honoured only under NODE_ENV=test, which vitest sets (api/auth/password.ts, decisions/0090)
+process.env.ECOFOND_TEST_PASSWORD_COST ??= '8';
+
 export default defineConfig({
   test: {
     include: ['api/**/*.test.ts', 'cli/**/*.test.ts', 'seeds/**/*.test.ts', 'test/**/*.test.ts'],
