@@ -14,9 +14,9 @@ const MAXMEM = 64 * 1024 * 1024;
 /**
  * The cost new hashes get: 2^15, except in the tests. `ECOFOND_TEST_PASSWORD_COST` (log2 of N, 1–15)
  * lowers it, and is honoured only where `NODE_ENV` is `test` – vitest's own setting; anywhere else
- * it is ignored, so a copied environment file cannot weaken a real installation. The tests hash some
- * 460 passwords and sign in some thousand times: at 2^15 (about 146 ms of processor each) that was
- * a seventh of `npm test` (decisions/0090). Read at each call, so a test can set it for itself.
+ * it is ignored, so a copied environment file cannot weaken a real installation. `npm test` hashes
+ * some 460 passwords and checks one at every sign-in: at 2^15 (about 146 ms of processor each) that
+ * was a fifth of its processor (decisions/0090). Read at each call, so a test can set it for itself.
  */
 export function passwordCostN(): number {
   const raw = process.env.ECOFOND_TEST_PASSWORD_COST;
