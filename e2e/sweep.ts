@@ -79,10 +79,14 @@ const clean = (s: string) =>
     .replace(/\s+/g, ' ')
     .trim();
 
-/** Waits until nothing loads: react-admin's spinner gone and no skeleton rows. */
+/**
+ * Waits until nothing loads: react-admin's spinner gone, no skeleton rows, and no part of the screen
+ * still coming (a lazily loaded map or editor stands in as `aria-busy`: admin/src/generic/LoadingText.tsx).
+ */
 async function settled(page: Page): Promise<void> {
   await page.waitForFunction(
-    () => !document.querySelector('.app-loader, .MuiSkeleton-root, [role=progressbar].MuiLinearProgress-root'),
+    () =>
+      !document.querySelector('.app-loader, .MuiSkeleton-root, [role=progressbar].MuiLinearProgress-root, #main-content [aria-busy=true]'),
     null,
     { timeout: 15_000 },
   );

@@ -35,6 +35,7 @@ import {
 } from './format';
 import { isPlainInteger } from '../../../shared/numbers';
 import { FlagBadge } from './FlagBadge';
+import { LoadingText } from './LoadingText';
 import { FormValuesView } from './FormValuesView';
 
 /** A polygon's small map, with OpenLayers in a chunk of its own: loaded when a page shows one. */
@@ -164,13 +165,7 @@ export function MetaField({ field, inList }: MetaFieldProps) {
         );
       }
       return (
-        <Suspense
-          fallback={
-            <Typography variant="body2" color="text.secondary">
-              {translate('admin.map.loading')}
-            </Typography>
-          }
-        >
+        <Suspense fallback={<LoadingText text={translate('admin.map.loading')} />}>
           <PolygonView value={v} />
         </Suspense>
       );

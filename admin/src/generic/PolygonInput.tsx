@@ -115,6 +115,8 @@ export default function PolygonInput({ source, label, required }: { source: stri
           <Box sx={{ flex: '1 1 420px', maxWidth: 720 }}>
             <Box
               ref={el}
+              // a map that takes keys (Escape, Backspace while drawing), named like the other maps
+              role="application"
               tabIndex={0}
               onKeyDown={onMapKey}
               aria-label={translate(label)}

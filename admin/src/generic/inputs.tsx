@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useRef, type ReactNode } from 'react';
-import { Box, Typography } from '@mui/material';
+import { Box } from '@mui/material';
 import {
   ArrayInput,
   AutocompleteArrayInput,
@@ -23,6 +23,7 @@ import { useMeta } from '../meta/store';
 import type { EntityMeta, FieldMeta } from '../meta/types';
 import type { MetaModel } from '../meta/model';
 import { formatPassport, formatPhone, isMasked, parsePassport, parsePhone, todayTashkent } from './format';
+import { LoadingText, Pending } from './LoadingText';
 import { MetaField } from './MetaField';
 import { titleOf } from './titleOf';
 import { useLang } from './useLang';
@@ -97,7 +98,7 @@ function Text3Input({ field, disabled }: { field: FieldMeta; disabled?: boolean 
   if (field.html) {
     return (
       <Box sx={{ width: '100%' }}>
-        <Suspense fallback={null}>
+        <Suspense fallback={<Pending />}>
           {(['uz', 'uk', 'ru'] as const).map((l) => (
             <RichTextInput
               key={l}
@@ -306,38 +307,20 @@ export function MetaInput({
       return <FileInput field={field} validate={v} />;
     case 'point':
       return (
-        <Suspense
-          fallback={
-            <Typography variant="body2" color="text.secondary" sx={{ my: 2 }}>
-              {translate('admin.map.loading')}
-            </Typography>
-          }
-        >
+        <Suspense fallback={<LoadingText text={translate('admin.map.loading')} sx={{ my: 2 }} />}>
           <PointInput source={field.name} label={field.label} required={field.required} />
         </Suspense>
       );
     case 'polygon':
       return (
-        <Suspense
-          fallback={
-            <Typography variant="body2" color="text.secondary" sx={{ my: 2 }}>
-              {translate('admin.map.loading')}
-            </Typography>
-          }
-        >
+        <Suspense fallback={<LoadingText text={translate('admin.map.loading')} sx={{ my: 2 }} />}>
           <PolygonInput source={field.name} label={field.label} required={field.required} />
         </Suspense>
       );
     case 'json':
       if (!field.form) return null;
       return (
-        <Suspense
-          fallback={
-            <Typography variant="body2" color="text.secondary" sx={{ my: 2 }}>
-              {translate('admin.form_values.loading')}
-            </Typography>
-          }
-        >
+        <Suspense fallback={<LoadingText text={translate('admin.form_values.loading')} sx={{ my: 2 }} />}>
           <FormValuesInput field={field} />
         </Suspense>
       );
