@@ -23,18 +23,21 @@ declare module 'vitest' {
   }
 }
 
+/** The back-office's test database: migrated, the demo data, and the two extra users above. */
+export function prepareDemo(env: NodeJS.ProcessEnv): void {
+  cli(['migrate'], env);
+  cli(['seed', '--demo'], env);
+  cli(['user:create', INSPECTOR.username, '--password', INSPECTOR.password, '--role', 'inspector', '--fio', 'Inspektor Sinov'], env);
+  cli(['user:create', ECOSTAFF.username, '--password', ECOSTAFF.password, '--role', ECOSTAFF.role, '--fio', 'Ekolog Sinov'], env);
+}
+
 export default async function setup(project: TestProject) {
   assertChromium();
   ensureBuilt('build:admin', 'admin/dist');
   ensureBuilt('build:field', 'field/dist');
   const fresh = freshEnvironment('ecofond-e2e-');
   // an embedded database is single-process: it is prepared before the server opens it
-  const { env, drop } = await testDatabase(fresh.env, (e) => {
-    cli(['migrate'], e);
-    cli(['seed', '--demo'], e);
-    cli(['user:create', INSPECTOR.username, '--password', INSPECTOR.password, '--role', 'inspector', '--fio', 'Inspektor Sinov'], e);
-    cli(['user:create', ECOSTAFF.username, '--password', ECOSTAFF.password, '--role', ECOSTAFF.role, '--fio', 'Ekolog Sinov'], e);
-  });
+  const { env, drop } = await testDatabase(fresh.env, prepareDemo);
   const dataDir = fresh.dataDir;
   let server: Awaited<ReturnType<typeof startServer>>;
   try {

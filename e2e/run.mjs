@@ -30,7 +30,8 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = join(ROOT, 'artifacts', 'e2e');
 const args = process.argv.slice(2);
 const onServer = process.env.E2E_EMBEDDED !== '1' && !!process.env.TEST_DATABASE_URL;
-process.env.E2E_RUN_ID = `${process.pid}${Date.now().toString(36)}`;
+// the run's name in its databases' names: .ci/run's own, whose template e2e/prepare.ts made beside npm test
+process.env.E2E_RUN_ID ??= `${process.pid}${Date.now().toString(36)}`;
 
 // the run's temporary files (the servers' data folders, the tests' downloads, the browsers' profiles:
 // all under os.tmpdir()) in one folder of the run's own, removed at its end

@@ -149,6 +149,31 @@ export function templateName(run = process.env.E2E_RUN_ID ?? String(process.pid)
 }
 
 /**
+ * The run's template database (`templateName`), made and prepared by `prepare` unless it is there:
+ * under an advisory lock held by `client` until it ends, so that of the processes of one run that
+ * ask at once one prepares it and the others wait for it. `.ci/run` has it made beside `npm test`
+ * (e2e/prepare.ts), so that the browser step starts with it.
+ */
+export async function ensureTemplate(
+  client: pg.Client,
+  url: string,
+  env: NodeJS.ProcessEnv,
+  prepare: (env: NodeJS.ProcessEnv) => void,
+): Promise<void> {
+  const template = templateName();
+  await client.query('select pg_advisory_lock(hashtext($1))', [template]);
+  const made = (await client.query('select 1 from pg_database where datname = $1', [template])).rowCount;
+  if (made) return;
+  await client.query(`create database ${template}`);
+  try {
+    prepare({ ...env, DATABASE_URL: databaseUrl(url, template) });
+  } catch (err) {
+    await client.query(`drop database if exists ${template} with (force)`);
+    throw err;
+  }
+}
+
+/**
  * A database for one test server, prepared by `prepare` (migrate, seed, extra users — run with the
  * CLI before the server starts). On a PostgreSQL server: `prepare` runs once per run, into the
  * run's template database (under an advisory lock, so the runner's processes do it once between
@@ -170,17 +195,7 @@ export async function testDatabase(
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    await client.query('select pg_advisory_lock(hashtext($1))', [template]);
-    const made = (await client.query('select 1 from pg_database where datname = $1', [template])).rowCount;
-    if (!made) {
-      await client.query(`create database ${template}`);
-      try {
-        prepare({ ...env, DATABASE_URL: databaseUrl(url, template) });
-      } catch (err) {
-        await client.query(`drop database if exists ${template} with (force)`);
-        throw err;
-      }
-    }
+    await ensureTemplate(client, url, env, prepare);
     await client.query(`create database ${name} template ${template}`);
   } finally {
     await client.end();
