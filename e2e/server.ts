@@ -108,7 +108,11 @@ export async function startServer(
     if (server.exitCode === null) {
       const exited = new Promise((r) => server.once('exit', r));
       server.kill('SIGTERM');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+      // the wait's timer cleared once the server is gone: left running, it held the process that
+      // stopped the server (a lane's vitest) open for its ten seconds after every run
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([exited, new Promise((r) => (timer = setTimeout(r, 10_000)))]);
+      clearTimeout(timer);
       if (server.exitCode === null) server.kill('SIGKILL');
     }
     rmSync(dataDir, { recursive: true, force: true });
