@@ -17,10 +17,10 @@ if (!url || !process.env.E2E_RUN_ID) {
 }
 const client = new pg.Client({ connectionString: url });
 await client.connect();
-const t0 = Date.now();
 try {
   if (process.argv.includes('--drop')) await client.query(`drop database if exists ${templateName()} with (force)`);
   else {
+    const t0 = Date.now();
     const { dataDir, env } = freshEnvironment('ecofond-e2e-prepare-');
     try {
       await ensureTemplate(client, url, env, prepareDemo);

@@ -5,8 +5,8 @@ import { Pending } from './generic/LoadingText';
  * A component of another chunk, loaded when first shown: `lazyNamed(() => import('./X'), 'X')`.
  * It waits in a Suspense of its own (`fallback`, default nothing to see but an `aria-busy` mark for
  * the tests to wait on), so it can stand anywhere — a tab, a toolbar, a route outside react-admin's
- * layout. What it costs the first screen: nothing
- * (bench/bundle-size measures what index.html loads; docs/performance.md).
+ * layout. What it costs the first screen: nothing (bench/bundle-size measures what index.html
+ * loads; docs/performance.md).
  */
 export function lazyNamed<M extends Record<K, ComponentType<never>>, K extends keyof M & string>(
   load: () => Promise<M>,
