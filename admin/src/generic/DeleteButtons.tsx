@@ -1,35 +1,15 @@
 import { useState } from 'react';
 import { Button, IconButton, Tooltip } from '@mui/material';
 import DeleteIcon from '@mui/icons-material/DeleteOutline';
-import {
-  useDelete,
-  useDeleteMany,
-  useListContext,
-  useNotify,
-  useRecordContext,
-  useRedirect,
-  useResourceContext,
-  useTranslate,
-  useUnselect,
-  useUnselectAll,
-} from 'react-admin';
-import { useMeta } from '../meta/store';
+import { useDeleteMany, useListContext, useNotify, useRecordContext, useResourceContext, useTranslate, useUnselectAll } from 'react-admin';
 import type { EntityMeta } from '../meta/types';
 import { request } from '../api/http';
-import { errorMessage } from '../api/useFetch';
 import { DeleteDialog } from './DeleteDialog';
-import { consequences, deletable, shortName, typedBulk, UNDO_MS } from './deletion';
+import { DeleteRecordDialog } from './DeleteRecordDialog';
+import { deletable, typedBulk, UNDO_MS } from './deletion';
 import { formatNumber } from './format';
 import { useRecordName } from './RecordName';
-
-/** The text of a refused call, translated when it is a caption key. */
-function useRefusalText() {
-  const translate = useTranslate();
-  return (err: unknown) => {
-    const m = errorMessage(err);
-    return translate(m, { _: m });
-  };
-}
+import { useRefusalText } from './useRefusalText';
 
 /**
  * A row's delete, in red and apart from the row's other actions (docs/decisions/0065, 0066): in a
@@ -37,7 +17,9 @@ function useRefusalText() {
  * It is not offered where the server would refuse it up front (no right, a state that keeps the row,
  * a row the system needs); the dialog asks the server's dry run for the rest (a row in use). The
  * delete itself is react-admin's undoable one: the request waits a few seconds in the browser, and
- * "Undo" in the notification means it is never sent.
+ * "Undo" in the notification means it is never sent. The dialog with the delete's hooks
+ * (DeleteRecordDialog) is mounted at the first press: a list draws a button a row, and each row's
+ * closed dialog, mutation observer and hooks drawn for nothing.
  */
 export function DeleteRecordButton({
   entity,
@@ -52,60 +34,16 @@ export function DeleteRecordButton({
   const contextResource = useResourceContext();
   const resource = given ?? contextResource!;
   const translate = useTranslate();
-  const notify = useNotify();
-  const redirect = useRedirect();
-  const unselect = useUnselect(resource);
-  const refusal = useRefusalText();
-  const model = useMeta();
   const name = useRecordName(entity, record);
   const [open, setOpen] = useState(false);
-  const [deleteOne] = useDelete();
+  const [armed, setArmed] = useState(false);
   if (!record || !deletable(entity, record)) return null;
 
   const label = translate('admin.delete.row', { title: name });
-  const run = async (): Promise<string | null> => {
-    setOpen(false);
-    await deleteOne(
-      resource,
-      { id: record.id, previousData: record },
-      {
-        mutationMode: 'undoable',
-        onSuccess: () => {
-          notify('admin.delete.done_one', { type: 'info', undoable: true, autoHideDuration: UNDO_MS, messageArgs: { title: name } });
-          unselect([record.id], true);
-          // on the row's own page there is nothing left to show
-          if (variant === 'button') redirect('list', resource);
-        },
-        onError: (err) => {
-          const m = refusal(err);
-          notify(m, { type: 'error', messageArgs: { _: m } });
-        },
-      },
-    );
-    return null;
-  };
-  const dialog = (
-    <DeleteDialog
-      open={open}
-      onClose={() => setOpen(false)}
-      title={translate('admin.delete.title_one', { title: name })}
-      confirmLabel={translate('admin.delete.confirm_one', { title: shortName(name) })}
-      consequences={consequences(entity, record, undefined, (n) => model.byName.get(n)?.caption)}
-      undoable
-      check={async () => {
-        try {
-          await request(`${entity.path}/${record.id}?dryRun=1`, { method: 'DELETE' });
-          return null;
-        } catch (err) {
-          return refusal(err);
-        }
-      }}
-      onConfirm={run}
-    />
-  );
   const click = (e: React.MouseEvent) => {
     // a list row opens its record on a click: the delete is not that click
     e.stopPropagation();
+    setArmed(true);
     setOpen(true);
   };
   return (
@@ -121,10 +59,17 @@ export function DeleteRecordButton({
           {translate('ra.action.delete')}
         </Button>
       )}
-      {/* the dialog is a portal, but its clicks bubble through React to the list row, which would open the record */}
-      <span onClick={(e) => e.stopPropagation()} style={{ display: 'contents' }}>
-        {dialog}
-      </span>
+      {armed && (
+        <DeleteRecordDialog
+          entity={entity}
+          resource={resource}
+          record={record}
+          name={name}
+          redirectToList={variant === 'button'}
+          open={open}
+          onClose={() => setOpen(false)}
+        />
+      )}
     </>
   );
 }
