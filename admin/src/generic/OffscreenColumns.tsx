@@ -21,7 +21,7 @@ export function OffscreenColumns() {
     let wrap: HTMLElement | null = null;
     // measured at most once a frame, in the frame's own layout: the list's rows, references and
     // skeletons change the table many times as a page comes in, and a measure at each change forced
-    // a layout of the whole page each time (2–3 % of a list's script time, bench/renders' profile)
+    // a layout of the whole page each time (the layout is then the frame's own, unless a component reads it sooner)
     let frame = 0;
     const schedule = () => {
       if (!frame) frame = requestAnimationFrame(measure);
