@@ -18,8 +18,8 @@ import { useRefusalText } from './useRefusalText';
  * a row the system needs); the dialog asks the server's dry run for the rest (a row in use). The
  * delete itself is react-admin's undoable one: the request waits a few seconds in the browser, and
  * "Undo" in the notification means it is never sent. The dialog with the delete's hooks
- * (DeleteRecordDialog) is mounted at the first press: a list draws a button a row, and each row's
- * closed dialog, mutation observer and hooks drawn for nothing.
+ * (DeleteRecordDialog) is mounted at the button's first press: a list draws a button a row, and
+ * each row drew its closed dialog, a mutation observer and the delete's hooks for nothing.
  */
 export function DeleteRecordButton({
   entity,
