@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { ADMIN_PASSWORD, benchUrl, prepare, ROWS, SCOPED_PASSWORD } from './setup.ts';
 import { bouncerUnavailable, startBouncer, type Bouncer } from '../../test/support/pgbouncer.ts';
 import { cpuSeconds } from '../support/proc.ts';
+import { runTmpDir } from '../../test/support/run-tmp.mjs';
 
 /**
  * bench/api-list: 25 payments read by id, and one page of 25 out of ROWS payments, filtered by a date
@@ -19,6 +20,9 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY || 16);
 const ROUNDS = Number(process.env.BENCH_ROUNDS || 1);
 const QUERY = 'from_paid_on=2025-01-01&to_paid_on=2025-12-31';
 const log = (s: string) => console.log(s);
+// the run's temporary files (the metadata copies its servers load) in a folder of its own, removed at
+// its end; one a killed run left is removed by the next (test/support/run-tmp.mjs)
+const runTmp = runTmpDir('ecofond-bench-api-list-');
 
 function start(script: string): Promise<{ child: ChildProcess; port: number }> {
   // BENCH_PROF=<folder>: each server writes a V8 CPU profile there when it ends (where a request's time goes)
@@ -200,4 +204,5 @@ try {
   floor?.child.kill();
   agent.destroy();
   await bouncer?.stop();
+  runTmp.remove();
 }

@@ -10,6 +10,7 @@ import { ADMIN_PASSWORD, benchModel, benchUrl, prepare, ROWS } from './setup.ts'
 import { translate } from '../../api/meta/captions.ts';
 import { fieldCaption } from '../../api/meta/load.ts';
 import { cpuSeconds } from '../support/proc.ts';
+import { runTmpDir } from '../../test/support/run-tmp.mjs';
 
 /**
  * bench/export: the generic Excel export of ROWS rows × 10 columns (text, money, date, reference
@@ -21,6 +22,9 @@ import { cpuSeconds } from '../support/proc.ts';
  */
 const OUT = process.env.BENCH_OUT || '/tmp/xlsxstream-bench-export.xlsx';
 const log = (s: string) => console.log(s);
+// the run's temporary files (the metadata copies its processes load) in a folder of its own, removed at
+// its end; one a failed run left is removed by the next (test/support/run-tmp.mjs)
+const runTmp = runTmpDir('ecofond-bench-export-');
 
 /** Node flags for the server and the export's process (BENCH_NODE_FLAGS, e.g. a V8 heap setting to compare). */
 function nodeFlags(): string[] {
@@ -235,6 +239,7 @@ log(
   `read back with exceljs in ${((Date.now() - t1) / 1000).toFixed(1)} s: ${rows} rows; captions ${header.join(' | ')}; B2 money ${money?.value} (${money?.numFmt}); D2 date ${d?.toISOString().slice(0, 10)} (${date?.numFmt})`,
 );
 if (process.env.BENCH_KEEP_FILE !== '1') rmSync(OUT, { force: true });
+runTmp.remove();
 if (problems.length) {
   console.error(`READ-BACK FAILED: ${problems.join('; ')}`);
   process.exit(1);

@@ -1,21 +1,15 @@
-import { cpSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_META_DIR, loadMetadata } from '../../api/meta/load.ts';
 import type { MetaModel } from '../../api/meta/types.ts';
 
-/** The folders this process wrote, removed when it exits (a bench's servers leave no copy of the metadata behind). */
-const made: string[] = [];
-
 /**
  * The project's metadata plus extra entity files and captions, written to a temporary folder and
- * loaded through the same schema and checks as the real tree; the folder goes when the process exits.
+ * loaded through the same schema and checks as the real tree.
  */
 export function fixtureMetaDir(entities: object[], captions: Record<string, Record<string, string>> = {}): string {
-  const root = mkdtempSync(join(tmpdir(), 'ecofond-meta-'));
-  if (!made.length) process.once('exit', () => made.forEach((d) => rmSync(d, { recursive: true, force: true })));
-  made.push(root);
-  const dir = join(root, 'metadata');
+  const dir = join(mkdtempSync(join(tmpdir(), 'ecofond-meta-')), 'metadata');
   cpSync(DEFAULT_META_DIR, dir, { recursive: true });
   mkdirSync(join(dir, 'entities', 'fixtures'), { recursive: true });
   for (const e of entities)
