@@ -1,6 +1,7 @@
 import { memo, type ReactNode } from 'react';
 import { Box, Typography } from '@mui/material';
-import { AppBar, Layout, LoadingIndicator, TitlePortal, useTranslate } from 'react-admin';
+import { AppBar, LoadingIndicator, TitlePortal, useTranslate } from 'react-admin';
+import { AppFrame, PHONE_TITLE_LINE } from './AppFrame';
 import { AppMenu } from './AppMenu';
 import { LanguageSwitcher } from './LanguageSwitcher';
 import { NotificationBell } from './NotificationBell';
@@ -24,9 +25,6 @@ function AppTitle() {
     </Typography>
   );
 }
-
-/** On a phone the page's title takes a line of its own under the bar's buttons: beside them it was cut to "St". */
-const PHONE_TITLE_LINE = 32;
 
 const AppAppBar = memo(function AppAppBar() {
   return (
@@ -59,28 +57,17 @@ const AppAppBar = memo(function AppAppBar() {
   );
 });
 
-/** The sidebar drawn again only when its own state changes: its one child is always the menu (react-admin's Layout). */
+/** The sidebar drawn again only when its own state changes: its one child is always the menu (AppFrame). */
 const MemoSidebar = memo(AppSidebar, (a, b) => a.appBarAlwaysOn === b.appBarAlwaysOn);
 
 /** The signed-in back-office; the date pickers' language is set here, once for every page (generic/DatesProvider.tsx). */
 export function AppLayout({ children }: { children: ReactNode }) {
   return (
     <DatesProvider>
-      <Layout
-        appBar={AppAppBar}
-        menu={AppMenu}
-        sidebar={MemoSidebar}
-        error={ErrorPage}
-        sx={{
-          minWidth: 0,
-          '& .RaLayout-appFrame, & .RaLayout-contentWithSidebar, & .RaLayout-content': { minWidth: 0 },
-          // the bar is a title's line taller on a phone (AppAppBar)
-          '& .RaLayout-appFrame': { marginTop: { xs: `${56 + PHONE_TITLE_LINE}px`, sm: '48px' } },
-        }}
-      >
+      <AppFrame appBar={AppAppBar} menu={AppMenu} sidebar={MemoSidebar} error={ErrorPage}>
         <PrintStyles />
         {children}
-      </Layout>
+      </AppFrame>
     </DatesProvider>
   );
 }
