@@ -421,6 +421,35 @@ describe('the back-office as the administrator', () => {
     await expectNoRawKeys(page);
     expect(problems.errors).toEqual([]);
   });
+
+  it("keeps the page below the bar at 360 and 1400 px: on a phone the bar's buttons on one line, the title on the next", async () => {
+    for (const width of [360, 1400]) {
+      await page.setViewportSize({ width, height: 800 });
+      for (const route of ['', LIST]) {
+        await page.goto(`${baseUrl}/admin/#/${route}`);
+        await page
+          .locator(route ? '#main-content [data-testid=entity-list]' : '[data-testid=page-dashboard]')
+          .first()
+          .waitFor();
+        await expect.poll(() => pageTitle(page)).not.toBe('');
+        const {
+          bar,
+          page: top,
+          user,
+        } = await page.evaluate(() => ({
+          bar: document.querySelector('header')!.getBoundingClientRect().bottom,
+          page: document.querySelector('.RaLayout-contentWithSidebar')!.getBoundingClientRect().top,
+          // the bar's last button, the user's menu
+          user: document.querySelector('header .RaAppBar-toolbar > :last-child')!.getBoundingClientRect().top,
+        }));
+        expect(Math.abs(top - bar), `${width} px, #/${route}: the bar ends at ${bar}, the page starts at ${top}`).toBeLessThanOrEqual(1);
+        // the user's button on the buttons' line, not wrapped onto one of its own
+        expect(user, `${width} px, #/${route}`).toBeLessThan(8);
+        if (width === 360 && route) await shot(page, 'bar-360', { quiet: true });
+      }
+    }
+    await page.setViewportSize({ width: 1400, height: 900 });
+  });
 });
 
 describe('the back-office as an inspector (reference books: read and export only)', () => {

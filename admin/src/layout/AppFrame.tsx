@@ -5,6 +5,8 @@ import { Error as ErrorScreen, type ErrorProps, Loading, SkipNavigationButton } 
 
 /** On a phone the page's title takes a line of its own under the bar's buttons: beside them it was cut to "St" (AppLayout's bar). */
 export const PHONE_TITLE_LINE = 32;
+/** The line of the bar's buttons on a phone: 36 px buttons (AppLayout's bar), all on one line at 360 px. */
+export const PHONE_BUTTONS_LINE = 36;
 
 /**
  * The signed-in frame: react-admin's `Layout` — the skip link, the bar, the sidebar with its menu,
@@ -67,7 +69,8 @@ const Root = styled('div', { name: 'RaLayout', slot: 'Root' })(({ theme }) => ({
     flexDirection: 'column',
     flexGrow: 1,
     minWidth: 0,
-    marginTop: 56 + PHONE_TITLE_LINE,
+    // the bar's height, so that nothing of the page lies under it (admin.e2e measures it at 360 and 1400 px)
+    marginTop: PHONE_BUTTONS_LINE + PHONE_TITLE_LINE,
     [theme.breakpoints.up('sm')]: { marginTop: theme.spacing(6) },
   },
   '& .RaLayout-contentWithSidebar': {

@@ -30,7 +30,13 @@ const AppAppBar = memo(function AppAppBar() {
   return (
     <AppBar
       userMenu={<AppUserMenu />}
-      sx={{ '& .RaAppBar-toolbar': { flexWrap: { xs: 'wrap', sm: 'nowrap' } } }}
+      sx={{
+        '& .RaAppBar-toolbar': { flexWrap: { xs: 'wrap', sm: 'nowrap' } },
+        // at 360 px the menu, search, jobs, bell, languages, refresh and user buttons fit one line only
+        // a little closer (36 px each, not 40): wrapped, the user's button took a line of its own and
+        // the bar grew over the page's first lines (AppFrame's PHONE_BUTTONS_LINE)
+        '& .RaAppBar-toolbar .MuiIconButton-root': { p: { xs: '6px', sm: 1 } },
+      }}
       toolbar={
         <Box sx={{ display: 'flex', alignItems: 'center' }}>
           <GlobalSearch />
