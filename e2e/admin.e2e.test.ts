@@ -108,8 +108,7 @@ describe('the back-office as the administrator', () => {
           continue;
         }
         await item.click();
-        // under a busy lane the navigation can take longer than expect.poll's default second (seen twice in six runs)
-        await expect.poll(() => page.evaluate(() => window.location.hash), { timeout: 10_000 }).toBe(`#/${to}`);
+        await expect.poll(() => page.evaluate(() => window.location.hash)).toBe(`#/${to}`);
         await expect.poll(() => pageTitle(page), { timeout: 10_000 }).toBe(meta.captions[c.caption]);
         // a special screen, or the page of a screen not built yet
         const shown = page

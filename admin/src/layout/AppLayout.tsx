@@ -1,7 +1,6 @@
 import { memo, type ReactNode } from 'react';
 import { Box, Typography } from '@mui/material';
-import { AppBar, LoadingIndicator, TitlePortal, useTranslate } from 'react-admin';
-import { AppFrame, PHONE_TITLE_LINE } from './AppFrame';
+import { AppBar, Layout, LoadingIndicator, TitlePortal, useTranslate } from 'react-admin';
 import { AppMenu } from './AppMenu';
 import { LanguageSwitcher } from './LanguageSwitcher';
 import { NotificationBell } from './NotificationBell';
@@ -26,6 +25,11 @@ function AppTitle() {
   );
 }
 
+/** On a phone the page's title takes a line of its own under the bar's buttons: beside them it was cut to "St". */
+const PHONE_TITLE_LINE = 32;
+/** The line of the bar's buttons on a phone: 36 px buttons, all on one line at 360 px (AppAppBar). */
+const PHONE_BUTTONS_LINE = 36;
+
 const AppAppBar = memo(function AppAppBar() {
   return (
     <AppBar
@@ -34,7 +38,7 @@ const AppAppBar = memo(function AppAppBar() {
         '& .RaAppBar-toolbar': { flexWrap: { xs: 'wrap', sm: 'nowrap' } },
         // at 360 px the menu, search, jobs, bell, languages, refresh and user buttons fit one line only
         // a little closer (36 px each, not 40): wrapped, the user's button took a line of its own and
-        // the bar grew over the page's first lines (AppFrame's PHONE_BUTTONS_LINE)
+        // the bar grew over the page's first lines
         '& .RaAppBar-toolbar .MuiIconButton-root': { p: { xs: '6px', sm: 1 } },
       }}
       toolbar={
@@ -63,17 +67,29 @@ const AppAppBar = memo(function AppAppBar() {
   );
 });
 
-/** The sidebar drawn again only when its own state changes: its one child is always the menu (AppFrame). */
+/** The sidebar drawn again only when its own state changes: its one child is always the menu (react-admin's Layout). */
 const MemoSidebar = memo(AppSidebar, (a, b) => a.appBarAlwaysOn === b.appBarAlwaysOn);
 
 /** The signed-in back-office; the date pickers' language is set here, once for every page (generic/DatesProvider.tsx). */
 export function AppLayout({ children }: { children: ReactNode }) {
   return (
     <DatesProvider>
-      <AppFrame appBar={AppAppBar} menu={AppMenu} sidebar={MemoSidebar} error={ErrorPage}>
+      <Layout
+        appBar={AppAppBar}
+        menu={AppMenu}
+        sidebar={MemoSidebar}
+        error={ErrorPage}
+        sx={{
+          minWidth: 0,
+          '& .RaLayout-appFrame, & .RaLayout-contentWithSidebar, & .RaLayout-content': { minWidth: 0 },
+          // the bar's height, so that nothing of the page lies under it (admin.e2e measures it at 360 and
+          // 1400 px): on a phone a line of buttons and the title's line (AppAppBar)
+          '& .RaLayout-appFrame': { marginTop: { xs: `${PHONE_BUTTONS_LINE + PHONE_TITLE_LINE}px`, sm: '48px' } },
+        }}
+      >
         <PrintStyles />
         {children}
-      </AppFrame>
+      </Layout>
     </DatesProvider>
   );
 }
