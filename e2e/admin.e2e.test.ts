@@ -97,8 +97,8 @@ describe('the back-office as the administrator', () => {
       const button = page.getByTestId(`menu-section-button-${s.route.slice(1)}`);
       if ((await button.getAttribute('aria-expanded')) !== 'true') await button.click();
       await expect.poll(() => button.innerText()).toBe(meta.captions[s.caption]);
-      // the section's items opened to their full height: pressed while they unfold, an item near the
-      // sidebar's end moved under the pointer and the press fell elsewhere (three lost clicks in a day)
+      // the section's items opened to their full height: pressed while they unfolded, an item's press
+      // was lost three times in a day, the address staying put (likeliest: it moved under the pointer)
       await page.waitForFunction(
         () => !document.querySelector('[data-testid=app-menu] .MuiCollapse-root:not(.MuiCollapse-entered):not(.MuiCollapse-hidden)'),
       );
