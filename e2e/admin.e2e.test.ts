@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { api, expectNoRawKeys, launch, login, newContext, pageTitle, shot, watch, type PageProblems } from './support';
+import { api, expectNoRawKeys, launch, login, newContext, openMenuSection, pageTitle, shot, watch, type PageProblems } from './support';
 
 /**
  * The back-office in a real browser against a real server (see global-setup.ts): signing in, the
@@ -95,13 +95,8 @@ describe('the back-office as the administrator', () => {
     expect(sections).toEqual(meta.menu.map((s) => `menu-section-button-${s.route.slice(1)}`));
     for (const s of meta.menu) {
       const button = page.getByTestId(`menu-section-button-${s.route.slice(1)}`);
-      if ((await button.getAttribute('aria-expanded')) !== 'true') await button.click();
+      await openMenuSection(page, s.route.slice(1));
       await expect.poll(() => button.innerText()).toBe(meta.captions[s.caption]);
-      // the section's items opened to their full height: pressed while they unfolded, an item's press
-      // was lost three times in a day, the address staying put (likeliest: it moved under the pointer)
-      await page.waitForFunction(
-        () => !document.querySelector('[data-testid=app-menu] .MuiCollapse-root:not(.MuiCollapse-entered):not(.MuiCollapse-hidden)'),
-      );
       for (const c of s.children) {
         const to = `${s.route.slice(1)}/${c.route.replace(/\/+$/, '')}`;
         const item = page.getByTestId(`menu-item-${to}`);
@@ -436,13 +431,9 @@ describe('the back-office as the administrator', () => {
           .first()
           .waitFor();
         await expect.poll(() => pageTitle(page)).not.toBe('');
-        const {
-          bar,
-          page: top,
-          user,
-        } = await page.evaluate(() => ({
+        const { bar, top, user } = await page.evaluate(() => ({
           bar: document.querySelector('header')!.getBoundingClientRect().bottom,
-          page: document.querySelector('.RaLayout-contentWithSidebar')!.getBoundingClientRect().top,
+          top: document.querySelector('.RaLayout-contentWithSidebar')!.getBoundingClientRect().top,
           // the bar's last button, the user's menu
           user: document.querySelector('header .RaAppBar-toolbar > :last-child')!.getBoundingClientRect().top,
         }));

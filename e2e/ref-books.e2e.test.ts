@@ -2,7 +2,7 @@ import ExcelJS from 'exceljs';
 import knexFactory from 'knex';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { adminSession, api, type AdminSession } from './support';
+import { adminSession, api, openMenuSection, type AdminSession } from './support';
 import { freshEnvironment, startServer } from './server';
 
 /**
@@ -57,8 +57,7 @@ describe('the reference books screen', () => {
     await page.screenshot({ path: `${session.dir}/ref-books.png` });
 
     // in the drawn menu at once (the screen loads the metadata again): its section opened, the item clicked, its list opens
-    const section = page.getByTestId('menu-section-button-ecofund-sprav');
-    if ((await section.getAttribute('aria-expanded')) !== 'true') await section.click();
+    await openMenuSection(page, 'ecofund-sprav');
     const item = page.getByTestId('menu-item-ecofund-sprav/tree-kinds');
     await expect.poll(() => item.innerText()).toBe('Daraxt turlari');
     expect(await item.getAttribute('href')).toBe('#/ecofund-sprav/tree-kinds');

@@ -101,6 +101,19 @@ export async function dataSettled(page: Page, quietMs = 500): Promise<void> {
   );
 }
 
+/**
+ * Opens a section of the back-office's menu (`ecofund-sprav`) unless it is open, and waits until its
+ * items have unfolded to their full height: an item pressed while its section's `Collapse` still grew
+ * lost the press now and then, the address staying put (likeliest: it moved under the pointer).
+ */
+export async function openMenuSection(page: Page, route: string): Promise<void> {
+  const button = page.getByTestId(`menu-section-button-${route}`);
+  if ((await button.getAttribute('aria-expanded')) !== 'true') await button.click();
+  await page.waitForFunction(
+    () => !document.querySelector('[data-testid=app-menu] .MuiCollapse-root:not(.MuiCollapse-entered):not(.MuiCollapse-hidden)'),
+  );
+}
+
 /** The demo users' password (seeds/demo-users.ts). */
 export const DEMO_PASSWORD = 'ecofond-demo';
 
